@@ -1,0 +1,99 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Module map (one job each):
+//   CNNG, CSQLite          system libraries (nng is linked by name: Debian ships no nng.pc)
+//   TransitProtoC          protobuf-c code generated from protocol/*.proto (committed; scripts/gen-proto)
+//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort
+//   GTFSCSV                streaming byte-level CSV reader
+//   SQLiteKit              thin SQLite wrapper
+//   TransitModel           Swift value types of every message that crosses a process boundary
+//   TransitProto           TransitModel <-> protobuf-c structs (the only module touching protobuf-c pointers)
+//   NNGKit                 Swift wrapper over nng (the only module calling nng)
+//   TransitStore           GTFS -> SQLite import and the static queries over it
+//   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
+//   StaticService          the static-data service: nng REP server over TransitStore
+//   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "transit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "transit-static", targets: ["transit-static"]),
+        .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    ],
+    targets: [
+        .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .target(
+            name: "TransitProtoC",
+            path: "Sources/TransitProtoC",
+            cSettings: [.define("PROTOBUF_C__NO_DEPRECATED", to: "1")],
+            linkerSettings: [.linkedLibrary("protobuf-c")]
+        ),
+        .target(name: "TransitCore", swiftSettings: swiftSettings),
+        .target(name: "GTFSCSV", swiftSettings: swiftSettings),
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "TransitModel", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "TransitProto", dependencies: ["TransitProtoC", "TransitModel"], swiftSettings: swiftSettings),
+        .target(name: "NNGKit", dependencies: ["CNNG"], swiftSettings: swiftSettings),
+        .target(
+            name: "TransitStore",
+            dependencies: [
+                "TransitCore", "GTFSCSV", "SQLiteKit", "TransitModel",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "TransitJSON", dependencies: ["TransitModel", "TransitCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "StaticService",
+            dependencies: [
+                "TransitStore", "TransitProto", "NNGKit", "TransitModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+
+        .executableTarget(
+            name: "transit-static",
+            dependencies: [
+                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "NNGKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/transit-static",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transit-feedgen",
+            dependencies: ["FeedGenerator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/transit-feedgen",
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "GTFSCSVTests", dependencies: ["GTFSCSV"], swiftSettings: swiftSettings),
+        .testTarget(name: "NNGKitTests", dependencies: ["NNGKit"], swiftSettings: swiftSettings),
+        .testTarget(name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitStoreTests",
+            dependencies: ["TransitStore", "TransitCore", "TransitModel", "SQLiteKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StaticServiceTests",
+            dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,1 @@
+print("transit-feedgen: not yet")

@@ -1,0 +1,1 @@
+print("transit-static: not yet")

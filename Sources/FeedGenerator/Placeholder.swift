@@ -1,0 +1,2 @@
+// FeedGenerator: placeholder until its first real file lands.
+enum _FeedGeneratorPlaceholder {}

@@ -1,0 +1,2 @@
+// GTFSCSV: placeholder until its first real file lands.
+enum _GTFSCSVPlaceholder {}

@@ -1,0 +1,2 @@
+// NNGKit: placeholder until its first real file lands.
+enum _NNGKitPlaceholder {}

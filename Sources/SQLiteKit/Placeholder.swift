@@ -1,0 +1,2 @@
+// SQLiteKit: placeholder until its first real file lands.
+enum _SQLiteKitPlaceholder {}

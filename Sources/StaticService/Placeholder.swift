@@ -1,0 +1,2 @@
+// StaticService: placeholder until its first real file lands.
+enum _StaticServicePlaceholder {}

@@ -1,0 +1,2 @@
+// TransitCore: placeholder until its first real file lands.
+enum _TransitCorePlaceholder {}

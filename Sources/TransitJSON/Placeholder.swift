@@ -1,0 +1,2 @@
+// TransitJSON: placeholder until its first real file lands.
+enum _TransitJSONPlaceholder {}

@@ -1,0 +1,2 @@
+// TransitModel: placeholder until its first real file lands.
+enum _TransitModelPlaceholder {}

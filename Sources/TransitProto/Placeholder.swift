@@ -1,0 +1,2 @@
+// TransitProto: placeholder until its first real file lands.
+enum _TransitProtoPlaceholder {}

@@ -1,0 +1,1 @@
+int transit_proto_c_placeholder(void);

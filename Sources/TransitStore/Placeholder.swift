@@ -1,0 +1,2 @@
+// TransitStore: placeholder until its first real file lands.
+enum _TransitStorePlaceholder {}
