@@ -5,6 +5,9 @@
 // an arena: a bump allocator over a few malloc'd chunks, freed all at once when the arena dies. One
 // response of 30 departures then costs a couple of mallocs instead of several hundred.
 //
+// Decoding uses it too: protobuf-c unpacks into an arena (see ProtoWire), so the hundreds of small
+// mallocs and frees of an unpacked message become bump allocations and one free per chunk.
+//
 // Nothing here knows about transit.proto: the realtime service's messages use the same arena.
 
 /// A bump allocator owning the C memory of one message tree under construction.
@@ -15,24 +18,28 @@ package final class ProtoArena {
     /// Every chunk is aligned to this, and so is every allocation: enough for any protobuf-c field
     /// (pointers, size_t, double, uint64_t).
     private static let alignment = 16
-    private static let firstChunkSize = 4 * 1024
+    package static let firstChunkSize = 4 * 1024
     private static let maxChunkSize = 1024 * 1024
 
     private var chunks: [UnsafeMutableRawPointer] = []
     private var cursor: UnsafeMutableRawPointer?
     private var remaining = 0
-    private var nextChunkSize = ProtoArena.firstChunkSize
+    private var nextChunkSize: Int
 
-    private init() {}
+    private init(capacity: Int) {
+        nextChunkSize = max(capacity, 64)
+    }
 
     deinit {
         for chunk in chunks { chunk.deallocate() }
     }
 
     /// Runs `body` with a fresh arena and frees all its memory afterwards. Pointers from the arena must not
-    /// escape the closure.
-    package static func with<R, E: Error>(_ body: (ProtoArena) throws(E) -> R) throws(E) -> R {
-        let arena = ProtoArena()
+    /// escape the closure. `capacity` sizes the first chunk (later ones double, up to 1 MiB).
+    package static func with<R, E: Error>(
+        capacity: Int = ProtoArena.firstChunkSize, _ body: (ProtoArena) throws(E) -> R
+    ) throws(E) -> R {
+        let arena = ProtoArena(capacity: capacity)
         // Without this, ARC may free the arena right after its last use inside `body`, before the pack.
         return try withExtendedLifetime(arena) { () throws(E) -> R in try body(arena) }
     }
@@ -49,7 +56,7 @@ package final class ProtoArena {
 
     private func newChunk(atLeast size: Int) {
         let chunkSize = max(size, nextChunkSize)
-        nextChunkSize = min(nextChunkSize * 2, Self.maxChunkSize)
+        nextChunkSize = max(min(nextChunkSize * 2, Self.maxChunkSize), nextChunkSize)
         let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: Self.alignment)
         chunks.append(chunk)
         cursor = chunk
@@ -113,7 +120,7 @@ package final class ProtoArena {
     package func strings(_ values: [String]) -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) {
         guard !values.isEmpty else { return (0, nil) }
         let out = allocate(UnsafeMutablePointer<CChar>?.self, count: values.count)
-        for (i, value) in values.enumerated() { (out + i).initialize(to: string(value)) }
+        for i in values.indices { (out + i).initialize(to: string(values[i])) }
         return (values.count, out)
     }
 
@@ -124,7 +131,8 @@ package final class ProtoArena {
     ) -> (Int, UnsafeMutablePointer<UnsafeMutablePointer<M>?>?) {
         guard !elements.isEmpty else { return (0, nil) }
         let out = allocate(UnsafeMutablePointer<M>?.self, count: elements.count)
-        for (i, element) in elements.enumerated() { (out + i).initialize(to: make(element)) }
+        // Indexing passes each element borrowed; `enumerated()` would copy (retain) every one.
+        for i in elements.indices { (out + i).initialize(to: make(elements[i])) }
         return (elements.count, out)
     }
 }

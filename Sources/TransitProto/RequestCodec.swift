@@ -17,7 +17,7 @@ enum RequestCodec {
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(ProtoDecodeError) -> StaticRequest {
         try ProtoWire.withUnpacked(
             bytes, messageName: "transit.StaticRequest",
-            unpack: transit__static_request__unpack, free: transit__static_request__free_unpacked
+            unpack: transit__static_request__unpack
         ) { (m) throws(ProtoDecodeError) in try StaticRequest(proto: m.pointee) }
     }
 }

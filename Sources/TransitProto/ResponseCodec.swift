@@ -18,7 +18,7 @@ enum ResponseCodec {
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(ProtoDecodeError) -> StaticResponse {
         try ProtoWire.withUnpacked(
             bytes, messageName: "transit.StaticResponse",
-            unpack: transit__static_response__unpack, free: transit__static_response__free_unpacked
+            unpack: transit__static_response__unpack
         ) { (m) throws(ProtoDecodeError) in try StaticResponse(proto: m.pointee) }
     }
 }

@@ -171,12 +171,15 @@ import TransitProto
                 bytes = valid
                 for _ in 0..<3 { bytes[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next()) }
             }
-            // Whatever decodes must encode and decode to itself.
+            // Whatever decodes must survive another round trip. Compared as bytes: a flipped double can be
+            // NaN, which is not equal to itself as a Swift value.
             if let response = try? StaticCodec.decodeResponse(bytes) {
-                #expect(try StaticCodec.decodeResponse(StaticCodec.encode(response)) == response)
+                let encoded = StaticCodec.encode(response)
+                #expect(try StaticCodec.encode(StaticCodec.decodeResponse(encoded)) == encoded)
             }
             if let request = try? StaticCodec.decodeRequest(bytes) {
-                #expect(try StaticCodec.decodeRequest(StaticCodec.encode(request)) == request)
+                let encoded = StaticCodec.encode(request)
+                #expect(try StaticCodec.encode(StaticCodec.decodeRequest(encoded)) == encoded)
             }
         }
     }
