@@ -7,7 +7,7 @@
 ///
 /// A trip instance's time at a stop is its start plus the stop's offset in the trip's pattern (the stop's
 /// time minus the first stop's departure in stop_times.txt).
-public struct FrequencyWindow: Equatable, Hashable, Sendable {
+public struct FrequencyPeriod: Equatable, Hashable, Sendable {
     public var start: Int
     public var end: Int
     public var headway: Int
@@ -65,9 +65,9 @@ public struct FrequencyWindow: Equatable, Hashable, Sendable {
 
 /// All frequency windows of one trip, ordered by start.
 public struct TripFrequencies: Equatable, Sendable {
-    public let windows: [FrequencyWindow]
+    public let windows: [FrequencyPeriod]
 
-    public init(_ windows: [FrequencyWindow]) {
+    public init(_ windows: [FrequencyPeriod]) {
         self.windows = windows.sorted { $0.start < $1.start }
     }
 
@@ -84,7 +84,7 @@ public struct TripFrequencies: Equatable, Sendable {
     }
 
     /// The window holding an instance that starts exactly at `secs`.
-    public func window(startingAt secs: Int) -> FrequencyWindow? {
+    public func window(startingAt secs: Int) -> FrequencyPeriod? {
         windows.first { $0.instance(startingAt: secs) != nil }
     }
 

@@ -10,14 +10,14 @@ import Foundation
 /// The active set of a date is computed on first use and cached (thread-safe).
 public final class ServiceCalendar: @unchecked Sendable {
     /// One calendar.txt row.
-    public struct Pattern: Equatable, Sendable {
+    public struct Weekly: Equatable, Sendable {
         public var service: Int
         /// Bit (weekday - 1) set when the service runs on that ISO weekday: bit 0 Monday … bit 6 Sunday.
         public var weekdays: UInt8
-        public var start: ServiceDate
-        public var end: ServiceDate
+        public var start: GTFSDate
+        public var end: GTFSDate
 
-        public init(service: Int, weekdays: UInt8, start: ServiceDate, end: ServiceDate) {
+        public init(service: Int, weekdays: UInt8, start: GTFSDate, end: GTFSDate) {
             self.service = service
             self.weekdays = weekdays
             self.start = start
@@ -26,7 +26,7 @@ public final class ServiceCalendar: @unchecked Sendable {
 
         /// From the seven calendar.txt flags, Monday first.
         public init(service: Int, monday: Bool, tuesday: Bool, wednesday: Bool, thursday: Bool,
-                    friday: Bool, saturday: Bool, sunday: Bool, start: ServiceDate, end: ServiceDate) {
+                    friday: Bool, saturday: Bool, sunday: Bool, start: GTFSDate, end: GTFSDate) {
             var mask: UInt8 = 0
             for (i, on) in [monday, tuesday, wednesday, thursday, friday, saturday, sunday].enumerated() where on {
                 mask |= 1 << UInt8(i)
@@ -34,7 +34,7 @@ public final class ServiceCalendar: @unchecked Sendable {
             self.init(service: service, weekdays: mask, start: start, end: end)
         }
 
-        public func runs(on date: ServiceDate) -> Bool {
+        public func runs(on date: GTFSDate) -> Bool {
             date >= start && date <= end && weekdays & (1 << UInt8(date.weekday - 1)) != 0
         }
     }
@@ -43,10 +43,10 @@ public final class ServiceCalendar: @unchecked Sendable {
     public struct Exception: Equatable, Sendable {
         public enum Kind: Int, Sendable { case added = 1, removed = 2 }
         public var service: Int
-        public var date: ServiceDate
+        public var date: GTFSDate
         public var kind: Kind
 
-        public init(service: Int, date: ServiceDate, kind: Kind) {
+        public init(service: Int, date: GTFSDate, kind: Kind) {
             self.service = service
             self.date = date
             self.kind = kind
@@ -54,34 +54,34 @@ public final class ServiceCalendar: @unchecked Sendable {
     }
 
     public let serviceCount: Int
-    private let patterns: [Pattern]
+    private let weekly: [Weekly]
     private let exceptionsByDay: [Int: [Exception]]
     /// Earliest and latest date on which any service can run (nil when there is none).
-    public let firstDate: ServiceDate?
-    public let lastDate: ServiceDate?
+    public let firstDate: GTFSDate?
+    public let lastDate: GTFSDate?
 
     private let lock = NSLock()
     private var cache: [Int: ServiceSet] = [:]
     private static let cacheLimit = 1024
 
     /// Rows naming a service outside 0..<serviceCount are ignored.
-    public init(serviceCount: Int, patterns: [Pattern], exceptions: [Exception]) {
+    public init(serviceCount: Int, weekly: [Weekly], exceptions: [Exception]) {
         self.serviceCount = max(0, serviceCount)
-        self.patterns = patterns.filter { $0.service >= 0 && $0.service < serviceCount && $0.start <= $0.end }
+        self.weekly = weekly.filter { $0.service >= 0 && $0.service < serviceCount && $0.start <= $0.end }
         var byDay: [Int: [Exception]] = [:]
         for e in exceptions where e.service >= 0 && e.service < serviceCount {
             byDay[e.date.dayNumber, default: []].append(e)
         }
         exceptionsByDay = byDay
         let addedDays = byDay.compactMap { day, list in list.contains { $0.kind == .added } ? day : nil }
-        let starts = self.patterns.map(\.start.dayNumber) + addedDays
-        let ends = self.patterns.map(\.end.dayNumber) + addedDays
-        firstDate = starts.min().map(ServiceDate.init(dayNumber:))
-        lastDate = ends.max().map(ServiceDate.init(dayNumber:))
+        let starts = self.weekly.map(\.start.dayNumber) + addedDays
+        let ends = self.weekly.map(\.end.dayNumber) + addedDays
+        firstDate = starts.min().map(GTFSDate.init(dayNumber:))
+        lastDate = ends.max().map(GTFSDate.init(dayNumber:))
     }
 
     /// The services active on a date.
-    public func activeServices(on date: ServiceDate) -> ServiceSet {
+    public func activeServices(on date: GTFSDate) -> ServiceSet {
         lock.lock()
         if let cached = cache[date.dayNumber] {
             lock.unlock()
@@ -96,13 +96,13 @@ public final class ServiceCalendar: @unchecked Sendable {
         return set
     }
 
-    public func isActive(_ service: Int, on date: ServiceDate) -> Bool {
+    public func isActive(_ service: Int, on date: GTFSDate) -> Bool {
         activeServices(on: date).contains(service)
     }
 
     /// Dates in [from, to] (inclusive) on which a service runs, ascending.
-    public func dates(of service: Int, from: ServiceDate, through to: ServiceDate) -> [ServiceDate] {
-        var result: [ServiceDate] = []
+    public func dates(of service: Int, from: GTFSDate, through to: GTFSDate) -> [GTFSDate] {
+        var result: [GTFSDate] = []
         var day = from
         while day <= to {
             if isActive(service, on: day) { result.append(day) }
@@ -111,10 +111,10 @@ public final class ServiceCalendar: @unchecked Sendable {
         return result
     }
 
-    private func compute(_ date: ServiceDate) -> ServiceSet {
+    private func compute(_ date: GTFSDate) -> ServiceSet {
         var set = ServiceSet(capacity: serviceCount)
-        for pattern in patterns where pattern.runs(on: date) {
-            set.insert(pattern.service)
+        for row in weekly where row.runs(on: date) {
+            set.insert(row.service)
         }
         if let exceptions = exceptionsByDay[date.dayNumber] {
             for e in exceptions where e.kind == .added { set.insert(e.service) }

@@ -34,7 +34,7 @@ public final class ServiceTimeZone: @unchecked Sendable {
     }
 
     /// Unix time of the service date's noon minus 12 h in this zone.
-    public func referenceUnix(of date: ServiceDate) -> Int64 {
+    public func referenceUnix(of date: GTFSDate) -> Int64 {
         lock.lock()
         if let cached = referenceCache[date.dayNumber] {
             lock.unlock()
@@ -50,7 +50,7 @@ public final class ServiceTimeZone: @unchecked Sendable {
     }
 
     /// Unix time of a GTFS time (seconds since the reference) on a service date.
-    public func unix(of date: ServiceDate, secs: Int) -> Int64 {
+    public func unix(of date: GTFSDate, secs: Int) -> Int64 {
         referenceUnix(of: date) + Int64(secs)
     }
 
@@ -60,9 +60,9 @@ public final class ServiceTimeZone: @unchecked Sendable {
     }
 
     /// The local calendar date at an instant.
-    public func localDate(atUnix unix: Int64) -> ServiceDate {
+    public func localDate(atUnix unix: Int64) -> GTFSDate {
         let local = unix + Int64(utcOffset(atUnix: unix))
-        return ServiceDate(dayNumber: Int(floorDiv(local, 86_400)))
+        return GTFSDate(dayNumber: Int(floorDiv(local, 86_400)))
     }
 
     /// The local wall-clock time of day (seconds after local midnight) at an instant.
@@ -95,11 +95,11 @@ public final class ServiceTimeZone: @unchecked Sendable {
 
     /// The service dates that can have a trip running at an instant (times 0...maxSecs), oldest first:
     /// typically the local date and, when maxSecs ≥ 24 h, the previous date.
-    public func serviceDates(runningAtUnix unix: Int64, maxSecs: Int) -> [ServiceDate] {
+    public func serviceDates(runningAtUnix unix: Int64, maxSecs: Int) -> [GTFSDate] {
         serviceDays(fromUnix: unix, toUnix: unix + 1, maxSecs: maxSecs).map(\.date)
     }
 
-    private func computeReference(_ date: ServiceDate) -> Int64 {
+    private func computeReference(_ date: GTFSDate) -> Int64 {
         // Local noon as if it were UTC, then correct by the offset in force at (real) noon. Noon is never
         // inside a DST transition, so a second pass settles it when the first guess crossed one.
         let noonWall = Int64(date.dayNumber) * 86_400 + 43_200
@@ -112,11 +112,11 @@ public final class ServiceTimeZone: @unchecked Sendable {
 
 /// One service date's part of a unix interval: GTFS seconds `secs` on `date` are inside the interval.
 public struct ServiceDayWindow: Equatable, Sendable {
-    public let date: ServiceDate
+    public let date: GTFSDate
     public let referenceUnix: Int64
     public let secs: Range<Int>
 
-    public init(date: ServiceDate, referenceUnix: Int64, secs: Range<Int>) {
+    public init(date: GTFSDate, referenceUnix: Int64, secs: Range<Int>) {
         self.date = date
         self.referenceUnix = referenceUnix
         self.secs = secs

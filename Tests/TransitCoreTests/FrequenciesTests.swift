@@ -6,27 +6,27 @@ private let h = 3600
 @Suite struct FrequenciesTests {
     @Test func endIsExclusive() {
         // Every 30 min from 08:00 to 10:00: the last instance starts at 09:30.
-        let w = FrequencyWindow(start: 8 * h, end: 10 * h, headway: 1800, isExact: true)
+        let w = FrequencyPeriod(start: 8 * h, end: 10 * h, headway: 1800, isExact: true)
         #expect(w.startTimes == [8 * h, 8 * h + 1800, 9 * h, 9 * h + 1800])
     }
 
     @Test func partialLastHeadway() {
-        let w = FrequencyWindow(start: 0, end: 1000, headway: 300, isExact: false)
+        let w = FrequencyPeriod(start: 0, end: 1000, headway: 300, isExact: false)
         #expect(w.startTimes == [0, 300, 600, 900])
         #expect(!w.isExact)
     }
 
     @Test func degenerateWindowsHaveNoInstances() {
-        #expect(FrequencyWindow(start: 100, end: 100, headway: 60, isExact: true).instanceCount == 0)
-        #expect(FrequencyWindow(start: 100, end: 50, headway: 60, isExact: true).instanceCount == 0)
-        #expect(FrequencyWindow(start: 0, end: 600, headway: 0, isExact: true).instanceCount == 0)
-        #expect(FrequencyWindow(start: 0, end: 600, headway: 0, isExact: true)
+        #expect(FrequencyPeriod(start: 100, end: 100, headway: 60, isExact: true).instanceCount == 0)
+        #expect(FrequencyPeriod(start: 100, end: 50, headway: 60, isExact: true).instanceCount == 0)
+        #expect(FrequencyPeriod(start: 0, end: 600, headway: 0, isExact: true).instanceCount == 0)
+        #expect(FrequencyPeriod(start: 0, end: 600, headway: 0, isExact: true)
             .instances(offset: 0, timeIn: 0..<1000).isEmpty)
     }
 
     @Test func instancesInAWindowAtAStop() {
         // Every 10 min from 06:00 to 07:00, stop 7 min into the trip: times 06:07, 06:17, … 06:57.
-        let w = FrequencyWindow(start: 6 * h, end: 7 * h, headway: 600, isExact: true)
+        let w = FrequencyPeriod(start: 6 * h, end: 7 * h, headway: 600, isExact: true)
         let at = 7 * 60
         #expect(w.instances(offset: at, timeIn: (6 * h + 17 * 60)..<(6 * h + 40 * 60)) == 1..<4)
         // Bounds: lower inclusive, upper exclusive.
@@ -41,8 +41,8 @@ private let h = 3600
 
     @Test func windowQueryAgreesWithEnumeration() {
         let windows = [
-            FrequencyWindow(start: 5 * h + 13, end: 9 * h + 7, headway: 420, isExact: true),
-            FrequencyWindow(start: 23 * h, end: 26 * h, headway: 900, isExact: false),
+            FrequencyPeriod(start: 5 * h + 13, end: 9 * h + 7, headway: 420, isExact: true),
+            FrequencyPeriod(start: 23 * h, end: 26 * h, headway: 900, isExact: false),
         ]
         for w in windows {
             for offset in [0, 95, 3599] {
@@ -58,7 +58,7 @@ private let h = 3600
     }
 
     @Test func nearestAndExactInstance() {
-        let w = FrequencyWindow(start: 6 * h, end: 7 * h, headway: 600, isExact: true)
+        let w = FrequencyPeriod(start: 6 * h, end: 7 * h, headway: 600, isExact: true)
         #expect(w.nearestInstance(toStart: 0) == 0)
         #expect(w.nearestInstance(toStart: 6 * h + 299) == 0)
         #expect(w.nearestInstance(toStart: 6 * h + 300) == 0)   // tie: the earlier
@@ -71,8 +71,8 @@ private let h = 3600
 
     @Test func tripWithSeveralWindows() {
         let trip = TripFrequencies([
-            FrequencyWindow(start: 10 * h, end: 11 * h, headway: 1800, isExact: true),
-            FrequencyWindow(start: 8 * h, end: 10 * h, headway: 3600, isExact: true),
+            FrequencyPeriod(start: 10 * h, end: 11 * h, headway: 1800, isExact: true),
+            FrequencyPeriod(start: 8 * h, end: 10 * h, headway: 3600, isExact: true),
         ])
         #expect(trip.startTimes == [8 * h, 9 * h, 10 * h, 10 * h + 1800])
         #expect(trip.startTimes(offset: 300, timeIn: (9 * h)..<(10 * h + 301)) == [9 * h, 10 * h])

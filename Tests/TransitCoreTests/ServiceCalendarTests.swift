@@ -1,7 +1,7 @@
 import Testing
 @testable import TransitCore
 
-private func date(_ v: Int) -> ServiceDate { ServiceDate(yyyymmdd: v)! }
+private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
 
 @Suite struct ServiceCalendarTests {
     // Services: 0 weekdays (Mon–Fri) in October 2025; 1 weekends in October 2025;
@@ -12,7 +12,7 @@ private func date(_ v: Int) -> ServiceDate { ServiceDate(yyyymmdd: v)! }
     func makeCalendar(exceptions: [ServiceCalendar.Exception] = []) -> ServiceCalendar {
         ServiceCalendar(
             serviceCount: 4,
-            patterns: [
+            weekly: [
                 .init(service: 0, weekdays: weekdays, start: date(20251001), end: date(20251031)),
                 .init(service: 1, weekdays: weekends, start: date(20251001), end: date(20251031)),
                 .init(service: 3, weekdays: 0, start: date(20251001), end: date(20251031)),
@@ -94,7 +94,7 @@ private func date(_ v: Int) -> ServiceDate { ServiceDate(yyyymmdd: v)! }
     @Test func outOfRangeServiceIdsAreIgnored() {
         let cal = ServiceCalendar(
             serviceCount: 1,
-            patterns: [.init(service: 5, weekdays: 0x7F, start: date(20250101), end: date(20251231))],
+            weekly: [.init(service: 5, weekdays: 0x7F, start: date(20250101), end: date(20251231))],
             exceptions: [.init(service: -1, date: date(20250101), kind: .added)])
         #expect(cal.activeServices(on: date(20250601)).isEmpty)
         #expect(!cal.isActive(5, on: date(20250601)))
@@ -102,7 +102,7 @@ private func date(_ v: Int) -> ServiceDate { ServiceDate(yyyymmdd: v)! }
     }
 
     @Test func flagInitialiserMapsMondayFirst() {
-        let p = ServiceCalendar.Pattern(service: 0, monday: false, tuesday: false, wednesday: false, thursday: false,
+        let p = ServiceCalendar.Weekly(service: 0, monday: false, tuesday: false, wednesday: false, thursday: false,
                                         friday: false, saturday: true, sunday: true,
                                         start: date(20250101), end: date(20251231))
         #expect(p.weekdays == weekends)

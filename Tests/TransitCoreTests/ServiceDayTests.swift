@@ -21,7 +21,7 @@ private func wall(_ unix: Int64, _ zone: String) -> (hour: Int, minute: Int, off
     return (c.hour!, c.minute!, tz.secondsFromGMT(for: date) / 3600)
 }
 
-private func date(_ v: Int) -> ServiceDate { ServiceDate(yyyymmdd: v)! }
+private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
 
 @Suite struct ServiceDayTests {
     let sydney = try! ServiceTimeZone(identifier: "Australia/Sydney")

@@ -1,8 +1,8 @@
-/// A GTFS service date (YYYYMMDD): a calendar day, independent of any timezone.
+/// A GTFS date (YYYYMMDD, e.g. a service date): a calendar day, independent of any timezone.
 ///
 /// Stored as days since 1970-01-01 so day arithmetic and weekdays are plain integer maths
 /// (proleptic Gregorian calendar, the civil-date algorithm of H. Hinnant).
-public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct GTFSDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public let dayNumber: Int
 
@@ -11,8 +11,8 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
     /// nil unless year/month/day form a real date (year 1...9999).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= ServiceDate.daysInMonth(year: year, month: month) else { return nil }
-        dayNumber = ServiceDate.days(year: year, month: month, day: day)
+              day >= 1, day <= GTFSDate.daysInMonth(year: year, month: month) else { return nil }
+        dayNumber = GTFSDate.days(year: year, month: month, day: day)
     }
 
     /// From the integer 20251005.
@@ -55,7 +55,7 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
         return (w < 0 ? w + 7 : w) + 1
     }
 
-    public func adding(days: Int) -> ServiceDate { ServiceDate(dayNumber: dayNumber + days) }
+    public func adding(days: Int) -> GTFSDate { GTFSDate(dayNumber: dayNumber + days) }
 
     public var description: String {
         let v = yyyymmdd
@@ -63,7 +63,7 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
         return v < 10000000 ? String(repeating: "0", count: 8 - text.count) + text : text
     }
 
-    public static func < (a: ServiceDate, b: ServiceDate) -> Bool { a.dayNumber < b.dayNumber }
+    public static func < (a: GTFSDate, b: GTFSDate) -> Bool { a.dayNumber < b.dayNumber }
 
     // MARK: civil calendar maths
 
