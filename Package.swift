@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "TransitCore", swiftSettings: swiftSettings),
         .target(name: "GTFSCSV", swiftSettings: swiftSettings),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
-        .target(name: "TransitModel", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "TransitModel", swiftSettings: swiftSettings),
         .target(name: "TransitProto", dependencies: ["TransitProtoC", "TransitModel"], swiftSettings: swiftSettings),
         .target(name: "NNGKit", dependencies: ["CNNG"], swiftSettings: swiftSettings),
         .target(

@@ -1,2 +1,0 @@
-// TransitModel: placeholder until its first real file lands.
-enum _TransitModelPlaceholder {}

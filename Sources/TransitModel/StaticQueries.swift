@@ -1,0 +1,111 @@
+// Queries of the static-data service. Mirrors protocol/transit.proto; TransitProto converts them to and
+// from protobuf-c, TransitJSON parses them from the gateway's JSON lines.
+
+/// A service date as GTFS writes it: YYYYMMDD (20251225).
+public typealias ServiceDate = UInt32
+
+public enum BoardDirection: String, Sendable, Hashable, Codable {
+    case future
+    case past
+}
+
+public struct StopQuery: Sendable, Hashable {
+    public var stopId: String
+    public init(stopId: String) { self.stopId = stopId }
+}
+
+public struct SearchQuery: Sendable, Hashable {
+    public var query: String
+    public var limit: Int
+    public var mode: String?
+    public var includePlatforms: Bool
+    public init(query: String, limit: Int = 10, mode: String? = nil, includePlatforms: Bool = false) {
+        self.query = query
+        self.limit = limit
+        self.mode = mode
+        self.includePlatforms = includePlatforms
+    }
+}
+
+public struct NearbyQuery: Sendable, Hashable {
+    public var lat: Double
+    public var lon: Double
+    public var radiusMetres: Double
+    public var limit: Int
+    public var mode: String?
+    public init(lat: Double, lon: Double, radiusMetres: Double = 500, limit: Int = 10, mode: String? = nil) {
+        self.lat = lat
+        self.lon = lon
+        self.radiusMetres = radiusMetres
+        self.limit = limit
+        self.mode = mode
+    }
+}
+
+public struct RoutesQuery: Sendable, Hashable {
+    public var mode: String?
+    public init(mode: String? = nil) { self.mode = mode }
+}
+
+public struct DeparturesQuery: Sendable, Hashable {
+    public var stopId: String
+    /// Unix seconds; nil means now.
+    public var at: Int64?
+    public var direction: BoardDirection
+    public var limit: Int
+    /// Opaque continuation from a previous board; when set it overrides `at` and `direction`.
+    public var cursor: String?
+    public init(stopId: String, at: Int64? = nil, direction: BoardDirection = .future, limit: Int = 10, cursor: String? = nil) {
+        self.stopId = stopId
+        self.at = at
+        self.direction = direction
+        self.limit = limit
+        self.cursor = cursor
+    }
+}
+
+public struct TripQuery: Sendable, Hashable {
+    public var tripId: String
+    public var serviceDate: ServiceDate?
+    /// HH:MM:SS, for frequency-based trips.
+    public var startTime: String?
+    /// Unix seconds; nil means now. Without a service date the instance running nearest to it is chosen.
+    public var at: Int64?
+    public init(tripId: String, serviceDate: ServiceDate? = nil, startTime: String? = nil, at: Int64? = nil) {
+        self.tripId = tripId
+        self.serviceDate = serviceDate
+        self.startTime = startTime
+        self.at = at
+    }
+}
+
+public struct TripSchedulesQuery: Sendable, Hashable {
+    public var tripIds: [String]
+    public var fromDate: ServiceDate
+    public var toDate: ServiceDate
+    public init(tripIds: [String], fromDate: ServiceDate, toDate: ServiceDate) {
+        self.tripIds = tripIds
+        self.fromDate = fromDate
+        self.toDate = toDate
+    }
+}
+
+public enum StaticQuery: Sendable, Hashable {
+    case stop(StopQuery)
+    case search(SearchQuery)
+    case nearby(NearbyQuery)
+    case routes(RoutesQuery)
+    case departures(DeparturesQuery)
+    case trip(TripQuery)
+    case tripSchedules(TripSchedulesQuery)
+    case feedInfo
+}
+
+public struct StaticRequest: Sendable, Hashable {
+    public var requestId: UInt64
+    public var query: StaticQuery
+    public init(requestId: UInt64, query: StaticQuery) {
+        self.requestId = requestId
+        self.query = query
+    }
+}

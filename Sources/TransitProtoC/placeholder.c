@@ -1,2 +1,0 @@
-// placeholder until protoc-c output lands
-int transit_proto_c_placeholder(void) { return 0; }
