@@ -1,4 +1,4 @@
-/// One frequencies.txt row of a trip: instances start at `start`, `start + headway`, … while before `end`
+/// One frequencies.txt row of a trip (a period): instances start at `start`, `start + headway`, … while before `end`
 /// (end is exclusive: every 30 min from 08:00:00 to 10:00:00 last starts at 09:30:00).
 ///
 /// With exact_times=1 the starts are the schedule. With exact_times=0 (headway-based service) GTFS only
@@ -63,37 +63,37 @@ public struct FrequencyPeriod: Equatable, Hashable, Sendable {
     }
 }
 
-/// All frequency windows of one trip, ordered by start.
+/// All frequency periods of one trip, ordered by start.
 public struct TripFrequencies: Equatable, Sendable {
-    public let windows: [FrequencyPeriod]
+    public let periods: [FrequencyPeriod]
 
-    public init(_ windows: [FrequencyPeriod]) {
-        self.windows = windows.sorted { $0.start < $1.start }
+    public init(_ periods: [FrequencyPeriod]) {
+        self.periods = periods.sorted { $0.start < $1.start }
     }
 
-    /// Every instance start time of the trip, ascending (overlapping windows, invalid in GTFS, may repeat).
-    public var startTimes: [Int] { windows.flatMap(\.startTimes) }
+    /// Every instance start time of the trip, ascending (overlapping periods, invalid in GTFS, may repeat).
+    public var startTimes: [Int] { periods.flatMap(\.startTimes) }
 
     /// Start times of the instances whose time at a stop (start + offset) lies in `secs`, ascending.
     public func startTimes(offset: Int, timeIn secs: Range<Int>) -> [Int] {
         var result: [Int] = []
-        for window in windows {
-            for k in window.instances(offset: offset, timeIn: secs) { result.append(window.startTime(ofInstance: k)) }
+        for period in periods {
+            for k in period.instances(offset: offset, timeIn: secs) { result.append(period.startTime(ofInstance: k)) }
         }
-        return windows.count > 1 ? result.sorted() : result
+        return periods.count > 1 ? result.sorted() : result
     }
 
     /// The window holding an instance that starts exactly at `secs`.
-    public func window(startingAt secs: Int) -> FrequencyPeriod? {
-        windows.first { $0.instance(startingAt: secs) != nil }
+    public func period(startingAt secs: Int) -> FrequencyPeriod? {
+        periods.first { $0.instance(startingAt: secs) != nil }
     }
 
-    /// The start time nearest to `secs` over all windows (ties: the earlier).
+    /// The start time nearest to `secs` over all periods (ties: the earlier).
     public func nearestStart(to secs: Int) -> Int? {
         var best: Int?
-        for window in windows {
-            guard let k = window.nearestInstance(toStart: secs) else { continue }
-            let candidate = window.startTime(ofInstance: k)
+        for period in periods {
+            guard let k = period.nearestInstance(toStart: secs) else { continue }
+            let candidate = period.startTime(ofInstance: k)
             if let b = best {
                 let db = abs(b - secs), dc = abs(candidate - secs)
                 if dc < db || (dc == db && candidate < b) { best = candidate }

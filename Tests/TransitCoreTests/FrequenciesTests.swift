@@ -40,11 +40,11 @@ private let h = 3600
     }
 
     @Test func windowQueryAgreesWithEnumeration() {
-        let windows = [
+        let periods = [
             FrequencyPeriod(start: 5 * h + 13, end: 9 * h + 7, headway: 420, isExact: true),
             FrequencyPeriod(start: 23 * h, end: 26 * h, headway: 900, isExact: false),
         ]
-        for w in windows {
+        for w in periods {
             for offset in [0, 95, 3599] {
                 for lower in stride(from: 4 * h, to: 27 * h, by: 317) {
                     for length in [1, 60, 419, 420, 2000] {
@@ -76,8 +76,8 @@ private let h = 3600
         ])
         #expect(trip.startTimes == [8 * h, 9 * h, 10 * h, 10 * h + 1800])
         #expect(trip.startTimes(offset: 300, timeIn: (9 * h)..<(10 * h + 301)) == [9 * h, 10 * h])
-        #expect(trip.window(startingAt: 10 * h + 1800)?.headway == 1800)
-        #expect(trip.window(startingAt: 9 * h + 1800) == nil)
+        #expect(trip.period(startingAt: 10 * h + 1800)?.headway == 1800)
+        #expect(trip.period(startingAt: 9 * h + 1800) == nil)
         #expect(trip.nearestStart(to: 9 * h + 1799) == 9 * h)
         #expect(trip.nearestStart(to: 12 * h) == 10 * h + 1800)
         #expect(TripFrequencies([]).nearestStart(to: 0) == nil)
