@@ -1,2 +1,0 @@
-// SQLiteKit: placeholder until its first real file lands.
-enum _SQLiteKitPlaceholder {}

@@ -1,2 +1,0 @@
-// TransitStore: placeholder until its first real file lands.
-enum _TransitStorePlaceholder {}
