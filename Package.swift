@@ -22,6 +22,7 @@ let package = Package(
     products: [
         .executable(name: "transit-static", targets: ["transit-static"]),
         .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),
+        .executable(name: "transit-bench", targets: ["transit-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,6 +77,15 @@ let package = Package(
             name: "transit-feedgen",
             dependencies: ["FeedGenerator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Services/transit-feedgen",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transit-bench",
+            dependencies: [
+                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/transit-bench",
             swiftSettings: swiftSettings
         ),
 
