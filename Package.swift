@@ -104,7 +104,10 @@ let package = Package(
         .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StaticServiceTests",
-            dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
+            dependencies: [
+                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),
