@@ -13,6 +13,11 @@ import TransitModel
         return try parseLine(line) as NSDictionary
     }
 
+    private func expectSame(_ mine: NSDictionary, _ documented: NSDictionary, sourceLocation: SourceLocation = #_sourceLocation) {
+        let diffs = differences(mine, documented)
+        #expect(diffs.isEmpty, "encoder ≠ GATEWAY.md: \(diffs.joined(separator: "; "))", sourceLocation: sourceLocation)
+    }
+
     private func request(_ name: String) throws -> GatewayRequest {
         try GatewayRequest.parse(try GatewayDoc.request(name)).get()
     }
@@ -21,7 +26,7 @@ import TransitModel
         let r = try request("stop")
         #expect(r.op == .stop(StopQuery(stopId: "200060")))
         let mine = try encoded(r.id.description, ResponseMeta(op: .stop, elapsedMicros: 180)) { $0.stopData(F.stopResult) }
-        #expect(mine == (try GatewayDoc.answer("stop")))
+        expectSame(mine, try GatewayDoc.answer("stop"))
     }
 
     @Test func departures() throws {
@@ -30,7 +35,7 @@ import TransitModel
         #expect(r.op == .departures(DeparturesQuery(stopId: "200060", at: F.at, direction: .future, limit: 3)))
         let meta = ResponseMeta(op: .departures, elapsedMicros: 640, live: F.liveMeta12)
         let mine = try encoded(r.id.description, meta) { $0.departuresData(F.departuresAnswer, at: F.at) }
-        #expect(mine == (try GatewayDoc.answer("departures")))
+        expectSame(mine, try GatewayDoc.answer("departures"))
     }
 
     @Test func trip() throws {
@@ -38,7 +43,7 @@ import TransitModel
         #expect(r.op == .trip(TripQuery(tripId: "T1.1234.20251222", serviceDate: 20_251_222, at: F.at)))
         let meta = ResponseMeta(op: .trip, elapsedMicros: 410, live: F.liveMeta12)
         let mine = try encoded(r.id.description, meta) { $0.tripData(F.trip, realtime: F.tripRealtime, at: F.at) }
-        #expect(mine == (try GatewayDoc.answer("trip")))
+        expectSame(mine, try GatewayDoc.answer("trip"))
     }
 
     @Test func search() throws {
@@ -47,7 +52,7 @@ import TransitModel
         let mine = try encoded(r.id.description, ResponseMeta(op: .search, elapsedMicros: 260)) {
             $0.stopListData([F.central, F.railwaySquare])
         }
-        #expect(mine == (try GatewayDoc.answer("search")))
+        expectSame(mine, try GatewayDoc.answer("search"))
     }
 
     @Test func nearby() throws {
@@ -56,7 +61,7 @@ import TransitModel
         let mine = try encoded(r.id.description, ResponseMeta(op: .nearby, elapsedMicros: 240)) {
             $0.stopListData([F.circularQuay])
         }
-        #expect(mine == (try GatewayDoc.answer("nearby")))
+        expectSame(mine, try GatewayDoc.answer("nearby"))
     }
 
     @Test func routes() throws {
@@ -65,7 +70,7 @@ import TransitModel
         let mine = try encoded(r.id.description, ResponseMeta(op: .routes, elapsedMicros: 300)) {
             $0.routeListData([F.bus333, F.busL90])
         }
-        #expect(mine == (try GatewayDoc.answer("routes")))
+        expectSame(mine, try GatewayDoc.answer("routes"))
     }
 
     @Test func feedInfo() throws {
@@ -74,7 +79,7 @@ import TransitModel
         let mine = try encoded(r.id.description, ResponseMeta(op: .feedInfo, elapsedMicros: 220)) {
             $0.feedInfoData(F.feedInfo)
         }
-        #expect(mine == (try GatewayDoc.answer("feed_info")))
+        expectSame(mine, try GatewayDoc.answer("feed_info"))
     }
 
     @Test func alerts() throws {
@@ -82,7 +87,7 @@ import TransitModel
         #expect(r.op == .alerts(AlertsQuery(selector: .stop("200060"), at: F.at)))
         let meta = ResponseMeta(op: .alerts, elapsedMicros: 90, live: LiveMeta(at: F.at, source: .staticAndRealtime, feedAgeSeconds: 40))
         let mine = try encoded(r.id.description, meta) { $0.alertListData([F.liftAlert]) }
-        #expect(mine == (try GatewayDoc.answer("alerts")))
+        expectSame(mine, try GatewayDoc.answer("alerts"))
     }
 
     @Test func vehicles() throws {
@@ -90,7 +95,7 @@ import TransitModel
         #expect(r.op == .vehicles(VehiclesQuery(selector: .route("T1"))))
         let meta = ResponseMeta(op: .vehicles, elapsedMicros: 70, live: LiveMeta(at: F.at, source: .staticAndRealtime, feedAgeSeconds: 10))
         let mine = try encoded(r.id.description, meta) { $0.vehicleListData([F.vehicle]) }
-        #expect(mine == (try GatewayDoc.answer("vehicles")))
+        expectSame(mine, try GatewayDoc.answer("vehicles"))
     }
 
     /// Every request line shown in GATEWAY.md parses (the ops without an encoder here included).

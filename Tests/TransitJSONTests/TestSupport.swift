@@ -216,3 +216,34 @@ enum Fixtures {
         activePeriods: [.init(start: 1_766_350_800, end: nil)],
         informedEntities: [.init(stopId: "200060")])
 }
+
+/// Paths where two parsed JSON values differ ("data.departures[0].minutes_until: 5 ≠ 6"), for readable failures.
+func differences(_ a: Any, _ b: Any, path: String = "") -> [String] {
+    if let a = a as? [String: Any], let b = b as? [String: Any] {
+        var out: [String] = []
+        for key in Set(a.keys).union(b.keys).sorted() {
+            let sub = path.isEmpty ? key : "\(path).\(key)"
+            switch (a[key], b[key]) {
+            case (let x?, let y?): out += differences(x, y, path: sub)
+            case (nil, _): out.append("\(sub): missing on the left")
+            case (_, nil): out.append("\(sub): missing on the right")
+            }
+        }
+        return out
+    }
+    if let a = a as? [Any], let b = b as? [Any] {
+        guard a.count == b.count else { return ["\(path): \(a.count) elements ≠ \(b.count)"] }
+        return zip(a, b).enumerated().flatMap { differences($0.element.0, $0.element.1, path: "\(path)[\($0.offset)]") }
+    }
+    let equal: Bool
+    switch (a, b) {
+    case (let x as String, let y as String): equal = x == y
+    case (let x as NSNumber, let y as NSNumber): equal = x == y
+    case (is NSNull, is NSNull): equal = true
+    default: equal = false
+    }
+    if kind(a) != kind(b) || !equal {
+        return ["\(path): \(a) (\(kind(a).map(\.description) ?? "?")) ≠ \(b) (\(kind(b).map(\.description) ?? "?"))"]
+    }
+    return []
+}
