@@ -14,6 +14,8 @@ import PackageDescription
 //   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
+//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -62,6 +64,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
+        .target(
+            name: "RealtimeCore",
+            dependencies: ["GTFSRealtime", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings
+        ),
 
         .executableTarget(
             name: "transit-static",
@@ -102,6 +110,12 @@ let package = Package(
         .testTarget(
             name: "StaticServiceTests",
             dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RealtimeCoreTests",
+            dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),
