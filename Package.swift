@@ -94,6 +94,6 @@ let package = Package(
             dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),
     ]
 )
