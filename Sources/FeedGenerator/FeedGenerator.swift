@@ -4,6 +4,19 @@ import Foundation
 ///
 /// The same scale and seed always give byte-identical files. Stop times are streamed to disk, so
 /// memory stays small however many rows are written.
+///
+/// What the feed holds (every scale): agencies in Australia/Sydney; CBD hub stations with fixed ids
+/// (Central `200060`, Town Hall `200070`, Wynyard `200080`, Circular Quay `200020`, …) and regional
+/// hubs (`21xxxx`), each a parent of platforms, bus stands (`<station id><nn>`) and entrances;
+/// Central is the busiest station (hundreds of patterns at NSW scale). Train lines (route_type 2)
+/// cross the CBD with all-stops, express and short-working patterns; metro (401, frequencies
+/// exact_times=1), light rail (900, exact_times=0), ferries (4, from numbered wharves), buses (700,
+/// sharing corridors out of the hubs; some loops, some frequency-based, some set-down only,
+/// NightRide `N..` routes running 24:00–29:00), school buses (712, `SCHOOL` service), rail replacement
+/// (714, `TRACKWORK`, calendar_dates only), coaches (204). Services `WKD`, `SAT`, `SUN`, `SCHOOL` run
+/// 2025-01-01 to 2030-12-31 with NSW public holidays (weekday service removed, Sunday added), school
+/// holidays and `EVENT`/`TRACKWORK` dates. Trip ids are `<route_id>.<service>.<direction>.<n>`
+/// (`….F` for frequency templates); late departures run past midnight.
 public struct FeedGenerator: Sendable {
     public let scale: FeedScale
     public let seed: UInt64

@@ -90,23 +90,23 @@ extension NetworkBuilder {
     }
 
     mutating func buildBusRoutes(count: Int) {
-        // Route kinds by position, so every scale has some of each.
-        func kind(_ i: Int) -> Mode? { i % 34 == 7 ? .nightBus : nil }
-        let isFrequent = { (i: Int) in i % 50 == 11 }
-        let isLoop = { (i: Int) in i % 20 == 3 }
+        // Route kinds by position, so every scale has some of each. Loops run one way only.
+        let isNight = { (i: Int) in i % 34 == 7 }
+        let isFrequent = { (i: Int) in i % 50 == 11 && !isNight(i) }
+        let isLoop = { (i: Int) in i % 20 == 3 && !isNight(i) }
 
         // Own stops per route: whatever the stop target still needs, spread over the routes.
         var units = 0
-        for i in 0..<count { units += isLoop(i) && kind(i) == nil ? 1 : 2 }
+        for i in 0..<count { units += isLoop(i) ? 1 : 2 }
         let budget = max(0, scale.stops - stops.count)
         let base = max(3, (budget + units - 1) / max(1, units))
         var lengths = (0..<count).map { _ in max(2, base + rng.int(-(base / 3)...(base / 3))) }
         var have = 0
-        for i in 0..<count { have += lengths[i] * (isLoop(i) && kind(i) == nil ? 1 : 2) }
+        for i in 0..<count { have += lengths[i] * (isLoop(i) ? 1 : 2) }
         var k = 0
         while have < budget {
             lengths[k % count] += 1
-            have += isLoop(k % count) && kind(k % count) == nil ? 1 : 2
+            have += isLoop(k % count) ? 1 : 2
             k += 1
         }
 
@@ -120,9 +120,7 @@ extension NetworkBuilder {
             let startStand = stand(hubSlot)
             let agency = Self.firstBusAgency + hub % Self.busOperators.count
             let areaNear = nextPlace(), areaFar = nextPlace()
-            let night = kind(i) == .nightBus
-            let loop = isLoop(i) && !night
-            let frequent = isFrequent(i) && !night && !loop
+            let night = isNight(i), loop = isLoop(i), frequent = isFrequent(i) && !loop
 
             // a third of the regular routes end at another hub's stand, the rest at their own terminus
             var endStand: Int? = nil
@@ -199,7 +197,7 @@ extension NetworkBuilder {
         let schoolName = "\(area) \(rng.chance(0.5) ? "High" : "Public") School"
         let school = addStop(name: "\(schoolName), \(NameBank.street(&rng))", at: points[points.count - 1].moved(direction: 4, metres: 300))
         out.append(school)
-        back.insert(school, at: back.count)
+        back.append(school)
         let route = appendRoute(GenRoute(
             id: "SCH_\(2001 + i)", agency: Self.firstBusAgency + i % Self.busOperators.count, shortName: "\(2001 + i)",
             longName: "\(area) to \(schoolName)", desc: "School Buses", mode: .schoolBus, color: "FDB913",

@@ -137,14 +137,13 @@ struct NetworkBuilder {
     }
 
     /// The platforms a line uses at a station, direction 0 then 1; reuses pairs once the station is full.
-    mutating func platformPair(_ slot: Int, kind: String = "Platform") -> (Int, Int) {
+    mutating func platformPair(_ slot: Int) -> (Int, Int) {
         let s = stations[slot]
         if s.platforms.count + 2 <= s.maxPlatforms {
             var pair: [Int] = []
             for _ in 0..<2 {
                 let k = stations[slot].platforms.count + 1
-                let stopName = kind == "Platform" ? "\(s.name) Station, Platform \(k)" : "\(s.name), \(kind) \(k)"
-                let child = addChild(slot, name: stopName, locationType: 0, platformCode: "\(k)")
+                let child = addChild(slot, name: "\(s.name) Station, Platform \(k)", locationType: 0, platformCode: "\(k)")
                 stations[slot].platforms.append(child)
                 pair.append(child)
             }

@@ -85,6 +85,24 @@ struct SampleFeedTests {
         #expect(rows.isSuperset(of: ["WKD,\(date),2", "SUN,\(date),1", "SCHOOL,\(date),2"]))
     }
 
+    @Test("weekend holidays change nothing; their weekday substitutes do")
+    func substitutes() {
+        #expect(feed.calendarDates.rows(where: "date", is: "20260425").isEmpty)  // Anzac Day, a Saturday
+        for date in ["20271227", "20271228", "20280103"] {
+            let rows = Set(feed.calendarDates.rows(where: "date", is: date).map { $0.joined(separator: ",") })
+            #expect(rows.isSuperset(of: ["WKD,\(date),2", "SUN,\(date),1"]))
+        }
+    }
+
+    @Test("Watsons Bay Wharf has no service; three kinds of stop answer to Town Hall")
+    func namesAndUnservedStops() {
+        #expect(feed.stopTimes.rows(where: "stop_id", is: "10102031").isEmpty)
+        #expect(!feed.stops.rows(where: "stop_id", is: "10102031").isEmpty)
+        let townHall = feed.stops.rows.filter { feed.stops.value($0, "stop_name").hasPrefix("Town Hall") }
+        let ids = Set(townHall.map { feed.stops.value($0, "stop_id") })
+        #expect(ids.isSuperset(of: ["200070", "2000140", "2000444"]))
+    }
+
     @Test("NYE and TRACKWORK exist only in calendar_dates")
     func calendarDatesOnly() {
         let inCalendar = Set(feed.calendar.column("service_id"))
