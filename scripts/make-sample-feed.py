@@ -412,7 +412,7 @@ def rail_line(feed, line, schedule, kmh, no_pad_hours=False, seq_step=1):
                 trip_id = "%s.%s.%d.%s" % (line, service, direction, hhmm_id(dep))
                 feed.add_trip(route_id, service, trip_id, headsign, direction, 1)
                 feed.add_stop_times(trip_id, timed_rows(stops, dep, kmh, 2, dwell), no_pad_hours, seq_step,
-                                    seq_step if seq_step > 1 else 1)
+                                    seq_start=seq_step)
 
 
 def build():

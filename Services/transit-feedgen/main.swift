@@ -30,12 +30,9 @@ struct TransitFeedgen: ParsableCommand {
     func run() throws {
         let feedScale = FeedScale(argument: scale)!
         print("transit-feedgen: \(feedScale), seed \(seed) -> \(out)")
-        do {
-            let summary = try FeedGenerator(scale: feedScale, seed: seed).write(to: out)
-            print(summary)
-        } catch let error as FeedGeneratorError {
-            throw ValidationError(error.description)
-        }
+        // FeedGeneratorError describes itself (path and reason); ArgumentParser prints it and exits 1
+        let summary = try FeedGenerator(scale: feedScale, seed: seed).write(to: out)
+        print(summary)
     }
 }
 
