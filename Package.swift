@@ -63,7 +63,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "FeedGenerator", swiftSettings: swiftSettings),
         .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
         .target(
             name: "RealtimeCore",
@@ -118,6 +118,6 @@ let package = Package(
             dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),
     ]
 )
