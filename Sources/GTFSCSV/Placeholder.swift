@@ -1,2 +1,0 @@
-// GTFSCSV: placeholder until its first real file lands.
-enum _GTFSCSVPlaceholder {}

@@ -1,0 +1,135 @@
+import Foundation
+import SQLiteKit
+import Synchronization
+
+/// Set by SIGINT/SIGTERM while an import runs (a signal handler may only touch an atomic).
+private let interruptRequested = Atomic<Bool>(false)
+
+/// Imports one or more GTFS feeds (zip archives or folders) into one new SQLite database (see `Schema`).
+///
+/// Atomic: the database is built in a temporary file next to the target (journal off, never WAL) and renamed
+/// over the target only when complete, indexes included; a failed or interrupted import deletes the temporary
+/// file and leaves the previous database untouched.
+///
+///     let summary = try GTFSImporter(options: ImportOptions(
+///         feeds: [.init(path: "sydneytrains.zip"), .init(path: "buses.zip", prefix: "B:")],
+///         databasePath: "transit.db", progress: TerminalProgress.standardErrorIfTerminal())).run()
+public final class GTFSImporter {
+    public let options: ImportOptions
+
+    public init(options: ImportOptions) {
+        self.options = options
+    }
+
+    public func run() throws -> ImportSummary {
+        guard !options.feeds.isEmpty else { throw ImportError("no feed to import") }
+        var names = Set<String>()
+        for feed in options.feeds where !names.insert(feed.name).inserted {
+            throw ImportError("two feeds are named \"\(feed.name)\"; name them apart with name=path")
+        }
+        // Open every feed first: a missing file or a non-GTFS zip fails before anything is written.
+        let contexts = try options.feeds.enumerated().map { index, feed in
+            FeedContext(index: index, feed: feed, files: try FeedFiles(path: feed.path))
+        }
+
+        let target = URL(fileURLWithPath: options.databasePath)
+        let directory = target.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw ImportError("\(options.databasePath): folder \(directory.path) does not exist") }
+        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ImportError("\(options.databasePath) is a folder, not a database file")
+        }
+        let temporary = directory.appendingPathComponent(
+            ".\(target.lastPathComponent).importing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+
+        var previousHandlers: [(Int32, sighandler_t?)] = []
+        if options.handleInterrupts {
+            interruptRequested.store(false, ordering: .relaxed)
+            for signalNumber in [SIGINT, SIGTERM] {
+                previousHandlers.append((signalNumber, signal(signalNumber) { _ in
+                    interruptRequested.store(true, ordering: .relaxed)
+                }))
+            }
+        }
+        defer {
+            for (signalNumber, handler) in previousHandlers { signal(signalNumber, handler) }
+        }
+
+        do {
+            let summary = try build(at: temporary, feeds: contexts)
+            if options.handleInterrupts, interruptRequested.load(ordering: .relaxed) {
+                throw ImportError("import interrupted; the previous database is unchanged")
+            }
+            guard rename(temporary, target.path) == 0 else {
+                throw ImportError("cannot move the new database into place at \(target.path): "
+                    + String(cString: strerror(errno)))
+            }
+            return summary
+        } catch {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+            options.progress?(ImportProgress(feed: "", file: "", rows: 0, rowsPerSecond: 0, finished: true))
+            throw error
+        }
+    }
+
+    private func build(at path: String, feeds: [FeedContext]) throws -> ImportSummary {
+        unlink(path)
+        let db = try Database(path: path, mode: .create)
+        try db.exec("""
+            PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
+            PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144;
+            """)
+        for sql in Schema.tables { try db.exec(sql) }
+        let handleInterrupts = options.handleInterrupts
+        let builder = ImportBuilder(db: db, strict: options.strict, progress: options.progress) {
+            handleInterrupts && interruptRequested.load(ordering: .relaxed)
+        }
+        builder.feeds = feeds
+        let importedAt = Int(Date().timeIntervalSince1970)
+        let databaseVersion = "\(UUID().uuidString)-\(importedAt)"
+
+        try db.exec("BEGIN")
+        for feed in feeds {
+            try builder.importAgencies(feed)
+            try builder.importFeedInfo(feed)
+            try builder.readStops(feed)
+        }
+        try builder.resolveStopParents()
+        for feed in feeds {
+            try builder.importRoutes(feed)
+            try builder.importCalendars(feed)
+            var trips = try builder.readTrips(feed)
+            let tripsTally = builder.tallies.last { $0.feed == feed.name && $0.file == "trips.txt" }
+                ?? builder.tally(feed, "trips.txt")
+            try builder.readFrequencies(feed, &trips)
+            let stopTimesTally = builder.tally(feed, "stop_times.txt")
+            let rows = try builder.readStopTimes(feed, trips, stopTimesTally)
+            try builder.buildTrips(feed, &trips, rows, stopTimesTally: stopTimesTally, tripsTally: tripsTally)
+            try builder.writeTrips(feed, trips, tripsTally)
+        }
+        try builder.finish(databaseVersion: databaseVersion, importedAt: importedAt)
+        try db.exec("COMMIT")
+        try db.exec("PRAGMA journal_mode = DELETE")
+        options.progress?(ImportProgress(feed: "", file: "", rows: 0, rowsPerSecond: 0, finished: true))
+
+        let seconds = Date().timeIntervalSince(builder.startTime)
+        var summary = ImportSummary(databasePath: options.databasePath, databaseVersion: databaseVersion)
+        summary.seconds = seconds
+        summary.stopTimesPerSecond = Double(builder.stopTimesRead) / max(seconds, 0.001)
+        summary.files = builder.tallies.map(\.stats)
+        summary.feeds = feeds.map { feed in
+            var stats = ImportSummary.FeedStats(
+                name: feed.name, prefix: feed.prefix, path: feed.path, version: feed.info["feed_version"],
+                startDate: feed.infoStartDate, endDate: feed.infoEndDate, serviceStartDate: feed.serviceStartDate,
+                serviceEndDate: feed.serviceEndDate, timezone: feed.timezone)
+            stats.stops = feed.counts.stops
+            stats.routes = feed.counts.routes
+            stats.trips = feed.counts.trips
+            stats.stopTimes = feed.counts.stopTimes
+            stats.patterns = feed.counts.patterns
+            return stats
+        }
+        return summary
+    }
+}

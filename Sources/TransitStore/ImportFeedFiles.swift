@@ -1,0 +1,174 @@
+import Foundation
+import GTFSCSV
+import ZIPFoundation
+
+/// The .txt files of one GTFS feed, in a folder or a zip archive, opened as streaming CSV readers.
+/// Zip entries are inflated on a helper thread while the reader parses (see `ZipEntryByteSource`), so
+/// nothing is extracted to disk and the import uses the second core for decompression.
+final class FeedFiles {
+    static let requiredFiles = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
+
+    let path: String
+    private let zipURL: URL?
+    /// File name (e.g. `stops.txt`) -> path inside the archive, or full path in the folder.
+    private var files: [String: String] = [:]
+    private var sizes: [String: Int] = [:]
+
+    init(path: String) throws {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImportError("\(path): no such file or folder")
+        }
+        if isDirectory.boolValue {
+            zipURL = nil
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            for name in names where name.hasSuffix(".txt") {
+                let full = (path as NSString).appendingPathComponent(name)
+                files[name] = full
+                sizes[name] = (try? FileManager.default.attributesOfItem(atPath: full)[.size] as? Int) ?? nil
+            }
+        } else {
+            let url = URL(fileURLWithPath: path)
+            zipURL = url
+            let archive: Archive
+            do {
+                archive = try Archive(url: url, accessMode: .read)
+            } catch {
+                throw ImportError("\(path): not a readable zip archive (\(error))")
+            }
+            // Feeds are sometimes zipped with a top folder: take the shallowest entry of each name.
+            var depths: [String: Int] = [:]
+            for entry in archive where entry.type == .file {
+                let components = entry.path.split(separator: "/")
+                guard let last = components.last, last.hasSuffix(".txt"),
+                      !components.contains("__MACOSX") else { continue }
+                let name = String(last)
+                if let depth = depths[name], depth <= components.count { continue }
+                depths[name] = components.count
+                files[name] = entry.path
+                sizes[name] = Int(entry.uncompressedSize)
+            }
+        }
+        let missing = Self.requiredFiles.filter { files[$0] == nil }
+        let hasCalendar = files["calendar.txt"] != nil || files["calendar_dates.txt"] != nil
+        if !missing.isEmpty || !hasCalendar {
+            var names = missing
+            if !hasCalendar { names.append("calendar.txt or calendar_dates.txt") }
+            let what = files.isEmpty ? "is empty or not a GTFS feed (no .txt files)" : "is not a complete GTFS feed"
+            throw ImportError("\(path): \(what): missing required file(s) \(names.joined(separator: ", "))")
+        }
+    }
+
+    func has(_ name: String) -> Bool { files[name] != nil }
+
+    /// A reader for `name`, or nil when the feed has no such file. Error locations read `path/name`.
+    func reader(_ name: String) throws -> CSVReader? {
+        guard let location = files[name] else { return nil }
+        let displayName = "\(path.hasSuffix("/") ? String(path.dropLast()) : path)/\(name)"
+        if let zipURL {
+            return try CSVReader(source: ZipEntryByteSource(archiveURL: zipURL, entryPath: location),
+                                 fileName: displayName)
+        }
+        return try CSVReader(source: FileByteSource(path: location), fileName: displayName)
+    }
+
+    /// Uncompressed size in bytes, for progress percentages.
+    func size(_ name: String) -> Int? { sizes[name] }
+}
+
+/// Streams one zip entry: a helper thread inflates it (ZIPFoundation's consumer closure) into a small queue
+/// of chunks that `read` drains, so the CSV reader pulls as from a file and memory stays bounded.
+final class ZipEntryByteSource: CSVByteSource {
+    private let stream = ZipStream()
+
+    init(archiveURL: URL, entryPath: String) {
+        let stream = self.stream
+        let thread = Thread { stream.produce(archiveURL: archiveURL, entryPath: entryPath) }
+        thread.name = "zip-inflate"
+        thread.start()
+    }
+
+    deinit {
+        stream.cancel()
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try stream.read(into: buffer)
+    }
+}
+
+/// The queue between the inflating thread and the reader. `@unchecked Sendable`: every shared property is
+/// touched only under `condition`; `current`/`offset` belong to the reading thread alone.
+private final class ZipStream: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var chunks: [Data] = []
+    private var finished = false
+    private var failure: (any Error)?
+    private var cancelled = false
+    private var current = Data()
+    private var offset = 0
+    private static let maxQueuedChunks = 4
+
+    private struct Cancelled: Error {}
+
+    func produce(archiveURL: URL, entryPath: String) {
+        do {
+            let archive = try Archive(url: archiveURL, accessMode: .read)
+            guard let entry = archive[entryPath] else {
+                throw ImportError("\(archiveURL.path): entry \(entryPath) disappeared")
+            }
+            _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
+                self.condition.lock()
+                defer { self.condition.unlock() }
+                while self.chunks.count >= Self.maxQueuedChunks, !self.cancelled { self.condition.wait() }
+                if self.cancelled { throw Cancelled() }
+                self.chunks.append(data)
+                self.condition.broadcast()
+            }
+            finish(nil)
+        } catch is Cancelled {
+            finish(nil)
+        } catch {
+            finish(ImportError("\(archiveURL.path): cannot inflate \(entryPath): \(error)"))
+        }
+    }
+
+    private func finish(_ error: (any Error)?) {
+        condition.lock()
+        finished = true
+        failure = error
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while offset == current.count {
+            condition.lock()
+            while chunks.isEmpty, !finished { condition.wait() }
+            if chunks.isEmpty {
+                let failure = self.failure
+                condition.unlock()
+                if let failure { throw failure }
+                return 0
+            }
+            current = chunks.removeFirst()
+            offset = 0
+            condition.broadcast()
+            condition.unlock()
+        }
+        let n = min(buffer.count, current.count - offset)
+        current.withUnsafeBytes { bytes in
+            buffer.baseAddress!.copyMemory(from: bytes.baseAddress! + offset, byteCount: n)
+        }
+        offset += n
+        return n
+    }
+}
