@@ -183,7 +183,7 @@ enum QueryTestFeed {
             feeds.append(ImportOptions.Feed(path: feedDir.path, name: name))
         }
         let dbPath = dir.appendingPathComponent("transit.db").path
-        try importFeeds(ImportOptions(feeds: feeds, databasePath: dbPath, strict: true, handleInterrupts: false))
+        _ = try GTFSImporter(options: ImportOptions(feeds: feeds, databasePath: dbPath, strict: true, handleInterrupts: false)).run()
         return try StaticStore(path: dbPath, connections: 2)
     }
 }
