@@ -186,10 +186,10 @@ import TransitModel
 
     @Test func emptyPagesKeepUsefulCursors() throws {
         let store = try QueryTestFeed.store()
-        // Saturday 2025-10-18 07:00 at P1: nothing within 24 h.
-        let empty = try store.departures(stopId: "P1", at: utc(2025, 10, 17, 20), limit: 5)
+        // Saturday 2025-10-18 09:00 at P1: nothing within 24 h.
+        let empty = try store.departures(stopId: "P1", at: utc(2025, 10, 17, 22), limit: 5)
         #expect(empty.departures.isEmpty && !empty.hasMoreFuture)
-        // Its later cursor continues from Sunday 07:00 and finds Monday's train.
+        // Its later cursor continues from Sunday 09:00 and finds Monday's 08:00 train.
         let next = try store.departures(stopId: "P1", at: 0, limit: 5, cursor: empty.laterCursor)
         #expect(next.departures.map(\.tripId) == ["T1_0800"])
         #expect(next.departures.first?.serviceDate == 20251020)
