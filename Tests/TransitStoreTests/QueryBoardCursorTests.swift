@@ -52,3 +52,21 @@ import TransitModel
         #expect(abs(Geo.haversineMetres(-33.8832, 151.2070, -33.8731, 151.2069) - 1123.1) < 0.5)
     }
 }
+
+@Suite struct QuerySearchRankTests {
+    /// The in-place ASCII ranking agrees with the token-array one.
+    @Test func asciiRankAgreesWithGeneral() {
+        let names = ["Kings", "Kings Cross", "Old Kings Road", "kings-cross", "Kings  Cross Station", "", "K", "Kingsford",
+                     "Central Station Platform 1", "Central", "central station", "Town Hall", "Town", "12 Park St", "Park St 12"]
+        let queries: [[String]] = [["kings"], ["kings", "cr"], ["kings", "cross"], ["k"], ["central", "station"],
+                                   ["central", "st"], ["town", "hall"], ["12"], ["park", "st", "12"], ["park", "st", "1"]]
+        for name in names {
+            for q in queries {
+                #expect(SearchText.rankASCII(name: name, queryTokens: q) == SearchText.rankGeneral(name: name, queryTokens: q),
+                        "\(name) / \(q)")
+            }
+        }
+        #expect(SearchText.rankASCII(name: "Café", queryTokens: ["cafe"]) == nil)
+        #expect(SearchText.rank(name: "Café", queryTokens: ["cafe"]) == 0)
+    }
+}
