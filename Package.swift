@@ -14,6 +14,8 @@ import PackageDescription
 //   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
+//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -22,6 +24,7 @@ let package = Package(
     products: [
         .executable(name: "transit-static", targets: ["transit-static"]),
         .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),
+        .executable(name: "transit-bench", targets: ["transit-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -61,6 +64,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
+        .target(
+            name: "RealtimeCore",
+            dependencies: ["GTFSRealtime", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings
+        ),
 
         .executableTarget(
             name: "transit-static",
@@ -76,6 +85,15 @@ let package = Package(
             name: "transit-feedgen",
             dependencies: ["FeedGenerator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Services/transit-feedgen",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transit-bench",
+            dependencies: [
+                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/transit-bench",
             swiftSettings: swiftSettings
         ),
 
@@ -95,6 +113,12 @@ let package = Package(
         .testTarget(
             name: "StaticServiceTests",
             dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RealtimeCoreTests",
+            dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),

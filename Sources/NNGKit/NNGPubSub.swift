@@ -1,0 +1,71 @@
+import CNNG
+
+/// A PUB socket sending topic-prefixed messages. Publishing never blocks: nng drops messages a slow
+/// subscriber's queue (`sendBuffer`) cannot hold, and everything sent before a subscriber connected.
+public final class NNGPublisher: Sendable {
+    public let socket: NNGSocket
+
+    /// Listens on `url`. `sendBuffer` is in messages (nng's maximum is 8192); size it for bursts.
+    public init(listeningOn url: String, sendBuffer: Int = 1024) throws(NNGError) {
+        socket = try NNGSocket.pub()
+        try socket.setSendBuffer(messages: sendBuffer)
+        try socket.listen(url)
+    }
+
+    /// Sends `topic` followed by `payload` as one message (copied once into it; no concatenated array).
+    public func publish(topic: [UInt8], payload: [UInt8]) throws(NNGError) {
+        let made = topic.withUnsafeBytes { t in
+            payload.withUnsafeBytes { p in
+                Result { () throws(NNGError) in try NNGMessage.make(t, p, operation: "publish") }
+            }
+        }
+        try socket.sendMessage(made.get())
+    }
+
+    /// Sends `message` as is (it should start with its topic).
+    public func publish(_ message: [UInt8]) throws(NNGError) {
+        try socket.send(message)
+    }
+
+    public func close() { socket.close() }
+}
+
+/// A SUB socket receiving the messages whose bytes start with one of its subscribed prefixes.
+public final class NNGSubscriber: Sendable {
+    public let socket: NNGSocket
+
+    /// Dials `url` (non-blocking, reconnecting) and subscribes to `topics`. `maxReceiveSize` in bytes
+    /// (0 = no limit; bigger messages are dropped silently, so leave room for full snapshots);
+    /// `receiveBuffer` in messages (at most 8192) absorbs bursts.
+    public init(dialing url: String, topics: [[UInt8]] = [], maxReceiveSize: Int = 64 << 20,
+                receiveBuffer: Int = 1024) throws(NNGError) {
+        socket = try NNGSocket.sub()
+        try socket.setMaxReceiveSize(maxReceiveSize)
+        try socket.setReceiveBuffer(messages: receiveBuffer)
+        for topic in topics { try socket.subscribe(prefix: topic) }
+        try socket.dial(url)
+    }
+
+    public func subscribe(_ prefix: [UInt8]) throws(NNGError) { try socket.subscribe(prefix: prefix) }
+    public func subscribe(_ prefix: String) throws(NNGError) { try socket.subscribe(prefix: Array(prefix.utf8)) }
+    public func unsubscribe(_ prefix: [UInt8]) throws(NNGError) { try socket.unsubscribe(prefix: prefix) }
+    public func unsubscribe(_ prefix: String) throws(NNGError) { try socket.unsubscribe(prefix: Array(prefix.utf8)) }
+
+    /// The next message, blocking the calling thread; `timeout` nil = wait forever.
+    public func receive(timeout: Duration? = nil) throws(NNGError) -> [UInt8] {
+        let aio = try BlockingAio(operation: "sub receive")
+        let received = aio.run(timeout: nngDuration(timeout)) { nng_recv_aio(socket.handle, $0) }
+        try check("sub receive", received)
+        return NNGMessage.consume(aio.takeMessage()!)
+    }
+
+    /// The next message, suspending without blocking a thread; `timeout` nil = wait forever (until the task
+    /// is cancelled: then `CancellationError`).
+    public func receive(timeout: Duration? = nil) async throws -> [UInt8] {
+        let pending = try AsyncOperation(.receive(socket: socket.handle), operation: "sub receive",
+                                         timeout: timeout.map { $0.nngMilliseconds })
+        return try await pending.run()
+    }
+
+    public func close() { socket.close() }
+}

@@ -1,0 +1,135 @@
+// NNGKit: the project's only door to nng (1.5.x). Everything that crosses a process boundary goes through
+// these types, as bytes; encoding is the callers' business.
+//
+// Threading model
+// - nng itself is thread-safe: any socket/context/aio function may be called from any thread. Every NNGKit
+//   type that only holds nng handles (`NNGSocket`, `NNGRequester`, `NNGPublisher`, `NNGSubscriber`) is
+//   therefore `Sendable` and may be shared by many threads and tasks at once. After `close()` calls fail with
+//   an `NNGError` whose `isClosed` is true; they never touch freed memory (nng looks handles up by id).
+// - `NNGReplyServer` runs N worker threads (nng threads, named "nng-rep"), each owning one REP context.
+//   The handler is called on those threads, up to N calls at once, so it must be `@Sendable` and may block
+//   (SQLite, or even a blocking `NNGRequester.request` to another service): it never occupies nng's own
+//   small callback thread pool, so it cannot starve or deadlock nng's I/O.
+// - `NNGRequester.request(_:timeout:) async` never blocks a thread: it drives a per-request context with an
+//   aio whose callback (on an nng thread) sends, then receives, then resumes a CheckedContinuation. Task
+//   cancellation aborts the aio. The blocking variant waits on the aio instead.
+// - Every request has a deadline (no hang when no server is there), and dials are non-blocking by default:
+//   nng keeps reconnecting in the background, so a client may start before its server.
+
+import CNNG
+
+/// One nng socket (REQ, REP, PUB or SUB). Closed on `close()` or when the last reference goes away.
+///
+/// Sendable: its only state is nng's socket id, and nng's socket functions are thread-safe.
+public final class NNGSocket: Sendable {
+    let handle: nng_socket
+    /// "req", "rep", "pub" or "sub", for error messages.
+    public let protocolName: String
+
+    private init(_ protocolName: String, _ open: (UnsafeMutablePointer<nng_socket>) -> Int32) throws(NNGError) {
+        var socket = nng_socket()
+        try check("open \(protocolName) socket", open(&socket))
+        handle = socket
+        self.protocolName = protocolName
+    }
+
+    public static func req() throws(NNGError) -> NNGSocket { try NNGSocket("req", nng_req0_open) }
+    public static func rep() throws(NNGError) -> NNGSocket { try NNGSocket("rep", nng_rep0_open) }
+    public static func pub() throws(NNGError) -> NNGSocket { try NNGSocket("pub", nng_pub0_open) }
+    public static func sub() throws(NNGError) -> NNGSocket { try NNGSocket("sub", nng_sub0_open) }
+
+    deinit { nng_close(handle) }
+
+    /// Closes the socket: pending operations on it fail with `isClosed`. Closing twice is harmless.
+    public func close() { nng_close(handle) }
+
+    // MARK: Endpoints
+
+    public func listen(_ url: String) throws(NNGError) {
+        try check("\(protocolName) listen \(url)", nng_listen(handle, url, nil, 0))
+    }
+
+    /// Dials `url`. Non-blocking by default: succeeds even if nobody listens yet, and nng keeps
+    /// (re)connecting in the background. `blocking: true` fails at once if the first attempt fails.
+    public func dial(_ url: String, blocking: Bool = false) throws(NNGError) {
+        let flags = blocking ? 0 : Int32(NNG_FLAG_NONBLOCK)
+        try check("\(protocolName) dial \(url)", nng_dial(handle, url, nil, flags))
+    }
+
+    // MARK: Options (set them before listen/dial where they concern connections)
+
+    /// Timeout of `send`; `nil` = wait forever (nng's default).
+    public func setSendTimeout(_ timeout: Duration?) throws(NNGError) {
+        try check("set \(protocolName) send timeout", nng_socket_set_ms(handle, NNG_OPT_SENDTIMEO, nngDuration(timeout)))
+    }
+
+    /// Timeout of `receive`; `nil` = wait forever (nng's default).
+    public func setReceiveTimeout(_ timeout: Duration?) throws(NNGError) {
+        try check("set \(protocolName) receive timeout", nng_socket_set_ms(handle, NNG_OPT_RECVTIMEO, nngDuration(timeout)))
+    }
+
+    /// Largest message accepted from a peer, in bytes; 0 = no limit. Larger messages are dropped silently
+    /// (the receiver just sees nothing; nng closes that connection and the dialer reconnects). Set it
+    /// explicitly: nng documents 1 MiB as the default, while Debian's 1.5.2 build starts at 0 (no limit).
+    public func setMaxReceiveSize(_ bytes: Int) throws(NNGError) {
+        try check("set \(protocolName) max receive size", nng_socket_set_size(handle, NNG_OPT_RECVMAXSZ, max(0, bytes)))
+    }
+
+    /// Messages queued for sending (0…8192). PUB drops what does not fit, so size it for bursts.
+    public func setSendBuffer(messages: Int) throws(NNGError) {
+        try check("set \(protocolName) send buffer", nng_socket_set_int(handle, NNG_OPT_SENDBUF, Int32(clamping: messages)))
+    }
+
+    /// Messages queued after receipt (0…8192).
+    public func setReceiveBuffer(messages: Int) throws(NNGError) {
+        try check("set \(protocolName) receive buffer", nng_socket_set_int(handle, NNG_OPT_RECVBUF, Int32(clamping: messages)))
+    }
+
+    /// How soon a dialer retries after a failed or lost connection: starting at `min`, doubling up to `max`
+    /// (`nil` = no backoff, always `min`). nng's default is 100 ms without backoff.
+    public func setReconnectInterval(min: Duration, max: Duration? = nil) throws(NNGError) {
+        try check("set \(protocolName) reconnect min", nng_socket_set_ms(handle, NNG_OPT_RECONNMINT, min.nngMilliseconds))
+        try check("set \(protocolName) reconnect max", nng_socket_set_ms(handle, NNG_OPT_RECONNMAXT, max?.nngMilliseconds ?? 0))
+    }
+
+    /// SUB only: receive messages starting with `prefix` (empty = everything). The prefix is passed with its
+    /// exact byte count; `nng_socket_set_string` would add the C string's NUL and then match nothing.
+    public func subscribe(prefix: [UInt8]) throws(NNGError) {
+        try setPrefixOption(NNG_OPT_SUB_SUBSCRIBE, prefix, "subscribe")
+    }
+
+    public func unsubscribe(prefix: [UInt8]) throws(NNGError) {
+        try setPrefixOption(NNG_OPT_SUB_UNSUBSCRIBE, prefix, "unsubscribe")
+    }
+
+    private func setPrefixOption(_ option: String, _ prefix: [UInt8], _ what: String) throws(NNGError) {
+        let rv = prefix.withUnsafeBytes { nng_socket_set(handle, option, $0.baseAddress, $0.count) }
+        try check("\(protocolName) \(what) \(String(decoding: prefix, as: UTF8.self).debugDescription)", rv)
+    }
+
+    // MARK: Plain send/receive (REQ/REP without contexts, PUB, SUB); they obey the socket timeouts.
+
+    public func send(_ bytes: [UInt8]) throws(NNGError) {
+        try sendMessage(NNGMessage.make(bytes, operation: "\(protocolName) send"))
+    }
+
+    public func send(_ bytes: UnsafeRawBufferPointer) throws(NNGError) {
+        try sendMessage(NNGMessage.make(bytes, operation: "\(protocolName) send"))
+    }
+
+    /// Sends and takes ownership of `msg` (freed here if nng refuses it).
+    func sendMessage(_ msg: OpaquePointer) throws(NNGError) {
+        let rv = nng_sendmsg(handle, msg, 0)
+        if rv != 0 {
+            nng_msg_free(msg)
+            throw NNGError(operation: "\(protocolName) send", code: rv)
+        }
+    }
+
+    /// The next message's bytes (one copy out of nng's message, which is then freed).
+    public func receive() throws(NNGError) -> [UInt8] {
+        var msg: OpaquePointer?
+        try check("\(protocolName) receive", nng_recvmsg(handle, &msg, 0))
+        return NNGMessage.consume(msg!)
+    }
+}

@@ -1,2 +1,0 @@
-// NNGKit: placeholder until its first real file lands.
-enum _NNGKitPlaceholder {}

@@ -1,0 +1,208 @@
+import TransitCore
+import TransitModel
+
+// Encoders of departures and trips (GATEWAY.md "departures", "trip"): the static rows merged with their
+// realtime part, and the presentation fields (status, delay_badge, minutes_until, countdown_text) computed
+// by TransitCore's rules against the request's `at`.
+
+extension JSONWriter {
+    /// `data` of `departures` (and of a subscription event).
+    public mutating func departuresData(_ answer: DeparturesAnswer, at: Int64) {
+        beginObject()
+        key("stop_id"); string(answer.stopId)
+        key("timezone"); string(answer.timezone)
+        key("departures"); beginArray()
+        var earliest: Int64?
+        var latest: Int64?
+        for row in answer.rows {
+            departure(row, at: at)
+            let time = row.time
+            if earliest.map({ time < $0 }) ?? true { earliest = time }
+            if latest.map({ time > $0 }) ?? true { latest = time }
+        }
+        endArray()
+        key("page"); beginObject()
+        key("direction"); string(answer.page.direction.rawValue)
+        key("earliest_unix"); int(earliest)
+        key("latest_unix"); int(latest)
+        key("has_more_past"); bool(answer.page.hasMorePast)
+        key("has_more_future"); bool(answer.page.hasMoreFuture)
+        key("earlier_cursor"); string(answer.page.earlierCursor)
+        key("later_cursor"); string(answer.page.laterCursor)
+        endObject()
+        endObject()
+    }
+
+    /// One departure row.
+    public mutating func departure(_ row: DepartureRow, at: Int64) {
+        let d = row.departure
+        let rt = row.realtime
+        let added = rt?.added ?? false
+        let delay = row.delay
+        let status = row.status
+        // The service day's origin (noon minus 12 h) in unix time, to turn a predicted unix time into secs.
+        let origin = d.scheduledUnix - Int64(d.scheduledSecs)
+        let minutes = Countdown.minutesUntil(row.time, from: at)
+
+        beginObject()
+        key("trip_id"); string(d.tripId)
+        key("start_time"); string(d.startTime)
+        key("route_id"); string(d.route.routeId)
+        key("route_short_name"); string(d.route.shortName)
+        key("route_long_name"); string(d.route.longName)
+        key("route_type"); int(d.route.routeType)
+        key("mode"); string(d.route.mode)
+        key("route_color"); string(d.route.color)
+        key("route_text_color"); string(d.route.textColor)
+        key("headsign"); string(d.headsign)
+        key("direction_id"); int(d.directionId)
+        key("stop_id"); string(d.stopId)
+        key("stop_sequence"); int(d.stopSequence)
+        key("service_date"); serviceDate(d.serviceDate)
+        key("scheduled_secs"); int(added ? nil : Int64(d.scheduledSecs))
+        key("scheduled_unix"); int(added ? nil : d.scheduledUnix)
+        key("realtime_secs"); int(rt?.predictedUnix.map { $0 - origin })
+        key("realtime_unix"); int(rt?.predictedUnix)
+        key("delay_s"); int(delay)
+        key("realtime"); bool(rt?.appliesToRow ?? false)
+        key("status"); string(status.rawValue)
+        key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
+        key("minutes_until"); int(minutes)
+        key("countdown_text"); string(Countdown.text(minutesUntil: minutes))
+        key("platform"); string(d.platform)
+        key("wheelchair_accessible"); int(d.wheelchairAccessible)
+        key("occupancy_status"); string(rt?.occupancyStatus)
+        endObject()
+    }
+
+    public mutating func delayBadge(_ badge: DelayBadge?) {
+        guard let badge else { return null() }
+        beginObject()
+        key("text"); string(badge.text)
+        key("color"); string(badge.color.rawValue)
+        key("accessibility_label"); string(badge.accessibilityLabel)
+        endObject()
+    }
+
+    /// `data` of `trip`: the trip, its vehicle and every stop with schedule, prediction and status.
+    public mutating func tripData(_ trip: TripDetail, realtime: TripRealtime?, at: Int64) {
+        let rows = TripRows(trip: trip, realtime: realtime)
+        beginObject()
+        key("trip_id"); string(trip.tripId)
+        key("service_date"); serviceDate(trip.serviceDate)
+        key("start_time"); string(trip.startTime)
+        key("frequency_based"); bool(trip.frequencyBased)
+        key("route"); route(trip.route)
+        key("headsign"); string(trip.headsign)
+        key("short_name"); string(trip.shortName)
+        key("direction_id"); int(trip.directionId)
+        key("block_id"); string(trip.blockId)
+        key("wheelchair_accessible"); int(trip.wheelchairAccessible)
+        key("bikes_allowed"); int(trip.bikesAllowed)
+        key("timezone"); string(trip.timezone)
+        key("realtime"); bool(rows.appliesToTrip)
+        key("status"); string(rows.tripStatus(at: at).rawValue)
+        key("vehicle")
+        if let vehicle = realtime?.vehicle { self.vehicle(vehicle) } else { null() }
+        key("stops"); beginArray()
+        for index in trip.stops.indices { tripStop(rows, index) }
+        endArray()
+        endObject()
+    }
+
+    private mutating func tripStop(_ rows: TripRows, _ index: Int) {
+        let stop = rows.trip.stops[index]
+        let rt = rows.realtime(index)
+        let added = rows.added
+        let delay = rows.delay(index)
+        let status = rows.status(index)
+        let arrivalOrigin = stop.arrivalUnix - Int64(stop.arrivalSecs)
+        let departureOrigin = stop.departureUnix - Int64(stop.departureSecs)
+
+        beginObject()
+        key("stop_id"); string(stop.stopId)
+        key("stop_name"); string(stop.stopName)
+        key("stop_sequence"); int(stop.stopSequence)
+        key("scheduled_arrival_secs"); int(added ? nil : Int64(stop.arrivalSecs))
+        key("scheduled_arrival_unix"); int(added ? nil : stop.arrivalUnix)
+        key("scheduled_departure_secs"); int(added ? nil : Int64(stop.departureSecs))
+        key("scheduled_departure_unix"); int(added ? nil : stop.departureUnix)
+        key("realtime_arrival_secs"); int(rt?.arrivalUnix.map { $0 - arrivalOrigin })
+        key("realtime_arrival_unix"); int(rt?.arrivalUnix)
+        key("realtime_departure_secs"); int(rt?.departureUnix.map { $0 - departureOrigin })
+        key("realtime_departure_unix"); int(rt?.departureUnix)
+        key("delay_s"); int(delay)
+        key("status"); string(status.rawValue)
+        key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
+        key("platform"); string(stop.platformCode)
+        key("wheelchair_accessible"); int(stop.wheelchairBoarding)
+        key("lat"); double(stop.lat)
+        key("lon"); double(stop.lon)
+        key("parent_station"); string(stop.parentStation)
+        key("pickup_type"); int(stop.pickupType)
+        key("drop_off_type"); int(stop.dropOffType)
+        key("stop_headsign"); string(stop.stopHeadsign)
+        endObject()
+    }
+}
+
+/// The merge rules of a trip's stops with their realtime part.
+struct TripRows {
+    let trip: TripDetail
+    let tripRealtime: TripRealtime?
+
+    init(trip: TripDetail, realtime: TripRealtime?) {
+        self.trip = trip
+        self.tripRealtime = realtime
+    }
+
+    var cancelled: Bool { tripRealtime?.cancelled ?? false }
+    var added: Bool { tripRealtime?.added ?? false }
+
+    func realtime(_ index: Int) -> TripStopRealtime? {
+        guard let stops = tripRealtime?.stops, index < stops.count else { return nil }
+        return stops[index]
+    }
+
+    /// Departure delay (arrival delay at the last stop), falling back to the other one when only it is
+    /// predicted; nil without a prediction and for added trips.
+    func delay(_ index: Int) -> Int? {
+        guard !added, let rt = realtime(index) else { return nil }
+        let stop = trip.stops[index]
+        let arrival = rt.arrivalUnix.map { Int($0 - stop.arrivalUnix) }
+        let departure = rt.departureUnix.map { Int($0 - stop.departureUnix) }
+        return index == trip.stops.count - 1 ? (arrival ?? departure) : (departure ?? arrival)
+    }
+
+    func status(_ index: Int) -> DepartureStatus {
+        DepartureStatus(delay: delay(index), cancelled: cancelled, skipped: realtime(index)?.skipped ?? false, added: added)
+    }
+
+    var appliesToTrip: Bool {
+        guard let tripRealtime else { return false }
+        if tripRealtime.cancelled || tripRealtime.added { return true }
+        return tripRealtime.stops.contains { rt in
+            guard let rt else { return false }
+            return rt.arrivalUnix != nil || rt.departureUnix != nil || rt.skipped
+        }
+    }
+
+    /// cancelled, added, else the status of the next stop: the first stop, not skipped, that has not departed
+    /// at `at` (predicted, else scheduled time; the arrival at the last stop); the last stop once all passed.
+    func tripStatus(at: Int64) -> DepartureStatus {
+        if cancelled { return .cancelled }
+        if added { return .added }
+        guard !trip.stops.isEmpty else { return .scheduled }
+        let last = trip.stops.count - 1
+        for index in trip.stops.indices {
+            let stop = trip.stops[index]
+            let rt = realtime(index)
+            if rt?.skipped ?? false { continue }
+            let time = index == last
+                ? (rt?.arrivalUnix ?? stop.arrivalUnix)
+                : (rt?.departureUnix ?? stop.departureUnix)
+            if time >= at { return status(index) }
+        }
+        return status(last)
+    }
+}

@@ -1,0 +1,131 @@
+import TransitModel
+
+/// The op names of the line protocol, in the order GATEWAY.md lists them.
+public enum GatewayOpName: String, Sendable, Hashable, CaseIterable {
+    case health
+    case feedInfo = "feed_info"
+    case stop
+    case search
+    case nearby
+    case routes
+    case departures
+    case trip
+    case alerts
+    case vehicles
+    case subscribe
+    case unsubscribe
+    case stats
+
+    /// The ops answered by the static service alone (those the static debug client accepts).
+    public var isStatic: Bool {
+        switch self {
+        case .feedInfo, .stop, .search, .nearby, .routes, .departures, .trip: return true
+        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats: return false
+        }
+    }
+}
+
+/// One parsed request line: the `id` to echo and the op with typed arguments.
+public struct GatewayRequest: Sendable, Hashable {
+    /// The `id` exactly as sent (`null` when absent).
+    public var id: RawJSON
+    public var op: GatewayOp
+
+    public init(id: RawJSON, op: GatewayOp) {
+        self.id = id
+        self.op = op
+    }
+}
+
+public enum GatewayOp: Sendable, Hashable {
+    case health
+    case feedInfo
+    case stop(StopQuery)
+    case search(SearchQuery)
+    case nearby(NearbyQuery)
+    case routes(RoutesQuery)
+    case departures(DeparturesQuery)
+    case trip(TripQuery)
+    case alerts(AlertsQuery)
+    case vehicles(VehiclesQuery)
+    case subscribe(SubscribeQuery)
+    case unsubscribe(sub: Int)
+    case stats
+
+    public var name: GatewayOpName {
+        switch self {
+        case .health: return .health
+        case .feedInfo: return .feedInfo
+        case .stop: return .stop
+        case .search: return .search
+        case .nearby: return .nearby
+        case .routes: return .routes
+        case .departures: return .departures
+        case .trip: return .trip
+        case .alerts: return .alerts
+        case .vehicles: return .vehicles
+        case .subscribe: return .subscribe
+        case .unsubscribe: return .unsubscribe
+        case .stats: return .stats
+        }
+    }
+
+    /// The static service's query for the ops it answers; nil for the others.
+    public var staticQuery: StaticQuery? {
+        switch self {
+        case .feedInfo: return .feedInfo
+        case .stop(let q): return .stop(q)
+        case .search(let q): return .search(q)
+        case .nearby(let q): return .nearby(q)
+        case .routes(let q): return .routes(q)
+        case .departures(let q): return .departures(q)
+        case .trip(let q): return .trip(q)
+        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats: return nil
+        }
+    }
+}
+
+public struct AlertsQuery: Sendable, Hashable {
+    public enum Selector: Sendable, Hashable {
+        case stop(String)
+        case route(String)
+        case trip(String)
+    }
+
+    public var selector: Selector
+    /// Unix seconds; nil means now.
+    public var at: Int64?
+    /// BCP-47 language tag; nil: untranslated, then English.
+    public var lang: String?
+
+    public init(selector: Selector, at: Int64? = nil, lang: String? = nil) {
+        self.selector = selector
+        self.at = at
+        self.lang = lang
+    }
+}
+
+public struct VehiclesQuery: Sendable, Hashable {
+    public enum Selector: Sendable, Hashable {
+        case route(String)
+        case trip(String)
+    }
+
+    public var selector: Selector
+    public init(selector: Selector) { self.selector = selector }
+}
+
+public struct SubscribeQuery: Sendable, Hashable {
+    /// The only topic so far.
+    public static let departuresTopic = "departures"
+
+    public var topic: String
+    public var stopId: String
+    public var limit: Int
+
+    public init(topic: String = SubscribeQuery.departuresTopic, stopId: String, limit: Int = 10) {
+        self.topic = topic
+        self.stopId = stopId
+        self.limit = limit
+    }
+}

@@ -1,0 +1,316 @@
+import TransitModel
+
+/// Limits and defaults of request fields (GATEWAY.md §6).
+public enum GatewayLimits {
+    public static let defaultLimit = 10
+    public static let maxLimit = 100
+    public static let defaultRadiusMetres = 500.0
+    public static let maxRadiusMetres = 5000.0
+    /// `at` must be 0 … this (2100-01-01T00:00:00Z).
+    public static let maxAt: Int64 = 4_102_444_800
+    /// Characters of a search text after trimming.
+    public static let maxSearchLength = 200
+    public static let maxLineBytes = 64 * 1024
+    public static let modes = ["train", "metro", "tram", "ferry", "bus", "coach", "cable", "other"]
+}
+
+/// A request line that cannot be served: the error to answer with, the `id` to echo (null when the line was
+/// not a JSON object with a scalar `id`) and the op when it was recognised (for per-op stats).
+public struct GatewayRequestError: Error, Sendable, Hashable {
+    public var id: RawJSON
+    public var op: GatewayOpName?
+    public var error: GatewayError
+
+    public init(id: RawJSON, op: GatewayOpName?, error: GatewayError) {
+        self.id = id
+        self.op = op
+        self.error = error
+    }
+}
+
+extension GatewayRequest {
+    /// True for an empty or whitespace-only line: such lines are ignored, not answered.
+    public static func isBlank(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+    }
+
+    /// Parses one request line (its terminator may be included). Never traps on bad input.
+    public static func parse(_ line: UnsafeRawBufferPointer) -> Result<GatewayRequest, GatewayRequestError> {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(line)
+        } catch {
+            return .failure(GatewayRequestError(id: .null, op: nil, error: GatewayError(.badJSON, error.description)))
+        }
+        guard case .object(let object) = root else {
+            return .failure(GatewayRequestError(
+                id: .null, op: nil, error: GatewayError(.badJSON, "expected a JSON object, got \(root.kindDescription)")))
+        }
+
+        var id = RawJSON.null
+        if let member = object.member("id") {
+            switch member.value {
+            case .object, .array:
+                return .failure(GatewayRequestError(
+                    id: .null, op: nil,
+                    error: GatewayError(.invalidArgument, "field \"id\": expected a JSON scalar (string, number, boolean or null), got \(member.value.kindDescription)")))
+            default:
+                id = RawJSON(bytes: Array(line[member.range]))
+            }
+        }
+
+        let opName: GatewayOpName
+        switch object["op"] {
+        case nil, .null?:
+            return .failure(GatewayRequestError(
+                id: id, op: nil,
+                error: GatewayError(.invalidArgument, "missing field \"op\": expected a string, one of \(allOps)")))
+        case .string(let text)?:
+            guard let name = GatewayOpName(rawValue: text) else {
+                return .failure(GatewayRequestError(id: id, op: nil, error: unknownOp(text)))
+            }
+            opName = name
+        case let other?:
+            return .failure(GatewayRequestError(
+                id: id, op: nil,
+                error: GatewayError(.invalidArgument, "field \"op\": expected a string, got \(describe(other))")))
+        }
+
+        do {
+            let op = try parseOp(opName, RequestArguments(object: object, op: opName))
+            return .success(GatewayRequest(id: id, op: op))
+        } catch {
+            return .failure(GatewayRequestError(id: id, op: opName, error: error))
+        }
+    }
+
+    public static func parse(_ line: [UInt8]) -> Result<GatewayRequest, GatewayRequestError> {
+        line.withUnsafeBytes { parse($0) }
+    }
+
+    public static func parse(_ line: String) -> Result<GatewayRequest, GatewayRequestError> {
+        parse(Array(line.utf8))
+    }
+
+    // MARK: ops
+
+    private static func parseOp(_ name: GatewayOpName, _ args: RequestArguments) throws(GatewayError) -> GatewayOp {
+        switch name {
+        case .health:
+            try args.requireKnownFields([])
+            return .health
+        case .feedInfo:
+            try args.requireKnownFields([])
+            return .feedInfo
+        case .stats:
+            try args.requireKnownFields([])
+            return .stats
+        case .stop:
+            try args.requireKnownFields(["stop_id"])
+            return .stop(StopQuery(stopId: try args.requiredString("stop_id")))
+        case .search:
+            return .search(try parseSearch(args))
+        case .nearby:
+            return .nearby(try parseNearby(args))
+        case .routes:
+            try args.requireKnownFields(["mode"])
+            return .routes(RoutesQuery(mode: try mode(args)))
+        case .departures:
+            try args.requireKnownFields(["stop_id", "at", "direction", "limit", "cursor"])
+            let stopId = try args.requiredString("stop_id")
+            let direction = try args.optionalChoice("direction", ["future", "past"]).flatMap(BoardDirection.init(rawValue:))
+            return .departures(DeparturesQuery(
+                stopId: stopId, at: try at(args), direction: direction ?? .future, limit: try limit(args),
+                cursor: try args.optionalString("cursor")))
+        case .trip:
+            try args.requireKnownFields(["trip_id", "date", "start_time", "at"])
+            let tripId = try args.requiredString("trip_id")
+            return .trip(TripQuery(
+                tripId: tripId, serviceDate: try serviceDate(args, "date"), startTime: try startTime(args), at: try at(args)))
+        case .alerts:
+            try args.requireKnownFields(["stop_id", "route_id", "trip_id", "at", "lang"])
+            let selector: AlertsQuery.Selector
+            switch try exactlyOne(args, ["stop_id", "route_id", "trip_id"]) {
+            case "stop_id": selector = .stop(try args.requiredString("stop_id"))
+            case "route_id": selector = .route(try args.requiredString("route_id"))
+            default: selector = .trip(try args.requiredString("trip_id"))
+            }
+            return .alerts(AlertsQuery(selector: selector, at: try at(args), lang: try language(args)))
+        case .vehicles:
+            try args.requireKnownFields(["route_id", "trip_id"])
+            if try exactlyOne(args, ["route_id", "trip_id"]) == "route_id" {
+                return .vehicles(VehiclesQuery(selector: .route(try args.requiredString("route_id"))))
+            }
+            return .vehicles(VehiclesQuery(selector: .trip(try args.requiredString("trip_id"))))
+        case .subscribe:
+            try args.requireKnownFields(["topic", "stop_id", "limit"])
+            guard let topic = try args.optionalChoice("topic", [SubscribeQuery.departuresTopic]) else {
+                throw args.missing("topic", "\"\(SubscribeQuery.departuresTopic)\"")
+            }
+            let stopId = try args.requiredString("stop_id")
+            return .subscribe(SubscribeQuery(topic: topic, stopId: stopId, limit: try limit(args)))
+        case .unsubscribe:
+            try args.requireKnownFields(["sub"])
+            return .unsubscribe(sub: Int(try args.requiredInt("sub", in: 1...Int64(Int32.max))))
+        }
+    }
+
+    private static func parseSearch(_ args: RequestArguments) throws(GatewayError) -> SearchQuery {
+        try args.requireKnownFields(["q", "limit", "mode", "include_platforms"])
+        guard let value = args.value("q") else { throw args.missing("q", "a non-empty string") }
+        guard case .string(let raw) = value else { throw args.mistyped("q", "a non-empty string", value) }
+        let text = raw.trimmingWhitespace()
+        if text.isEmpty { throw args.invalid("field \"q\": expected a non-empty string (not only spaces)") }
+        let length = text.count
+        if length > GatewayLimits.maxSearchLength {
+            throw args.invalid("field \"q\": expected at most \(GatewayLimits.maxSearchLength) characters, got \(length)")
+        }
+        return SearchQuery(
+            query: text, limit: try limit(args), mode: try mode(args),
+            includePlatforms: try args.optionalBool("include_platforms") ?? false)
+    }
+
+    private static func parseNearby(_ args: RequestArguments) throws(GatewayError) -> NearbyQuery {
+        try args.requireKnownFields(["lat", "lon", "radius_m", "limit", "mode"])
+        let lat = try args.requiredNumber("lat", in: -90...90)
+        let lon = try args.requiredNumber("lon", in: -180...180)
+        let radius = try args.optionalNumber("radius_m", in: 0...GatewayLimits.maxRadiusMetres, excludingLower: true)
+        return NearbyQuery(
+            lat: lat, lon: lon, radiusMetres: radius ?? GatewayLimits.defaultRadiusMetres, limit: try limit(args),
+            mode: try mode(args))
+    }
+
+    // MARK: shared fields
+
+    private static func limit(_ args: RequestArguments) throws(GatewayError) -> Int {
+        Int(try args.optionalInt("limit", in: 1...Int64(GatewayLimits.maxLimit)) ?? Int64(GatewayLimits.defaultLimit))
+    }
+
+    private static func at(_ args: RequestArguments) throws(GatewayError) -> Int64? {
+        try args.optionalInt("at", in: 0...GatewayLimits.maxAt)
+    }
+
+    private static func mode(_ args: RequestArguments) throws(GatewayError) -> String? {
+        try args.optionalChoice("mode", GatewayLimits.modes)
+    }
+
+    private static func language(_ args: RequestArguments) throws(GatewayError) -> String? {
+        guard let tag = try args.optionalString("lang", maxLength: 35) else { return nil }
+        let valid = tag.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
+        }
+        guard valid else {
+            throw args.invalid("field \"lang\": expected a language tag such as \"en\" or \"zh-Hans\", got \(quote(tag))")
+        }
+        return tag
+    }
+
+    /// The name of the one field of `names` that is set; an error naming them all otherwise.
+    private static func exactlyOne(_ args: RequestArguments, _ names: [String]) throws(GatewayError) -> String {
+        let present = names.filter { args.has($0) }
+        guard present.count == 1 else {
+            let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let got = present.isEmpty ? "none" : present.map { "\"\($0)\"" }.joined(separator: " and ")
+            throw args.invalid("op \"\(args.op.rawValue)\" needs exactly one of \(list); got \(got)")
+        }
+        return present[0]
+    }
+
+    /// `"YYYYMMDD"` (or an 8-digit integer) that is a real calendar date.
+    static func serviceDate(_ args: RequestArguments, _ name: String) throws(GatewayError) -> ServiceDate? {
+        guard let value = args.value(name) else { return nil }
+        let expected = "a date \"YYYYMMDD\""
+        let digits: String
+        switch value {
+        case .string(let text): digits = text
+        case .number(let number) where number.isInteger: digits = number.text
+        default: throw args.mistyped(name, expected, value)
+        }
+        guard digits.utf8.count == 8, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let date = UInt32(digits) else {
+            throw args.invalid("field \(quote(name)): expected \(expected), got \(describe(value))")
+        }
+        let year = Int(date / 10_000), month = Int(date / 100 % 100), day = Int(date % 100)
+        guard (1900...2200).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else {
+            throw args.invalid("field \(quote(name)): \(digits) is not a calendar date (YYYYMMDD)")
+        }
+        return date
+    }
+
+    /// `H:MM:SS` or `HH:MM:SS` (hours may pass 24, as in GTFS), returned as `HH:MM:SS`.
+    static func startTime(_ args: RequestArguments) throws(GatewayError) -> String? {
+        guard let value = args.value("start_time") else { return nil }
+        guard case .string(let text) = value else { throw args.mistyped("start_time", "a time \"HH:MM:SS\"", value) }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        func number(_ part: Substring, digits: ClosedRange<Int>) -> Int? {
+            guard digits.contains(part.utf8.count), part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return Int(part)
+        }
+        guard parts.count == 3, let hours = number(parts[0], digits: 1...2), let minutes = number(parts[1], digits: 2...2),
+            let seconds = number(parts[2], digits: 2...2), minutes < 60, seconds < 60
+        else {
+            throw args.invalid("field \"start_time\": expected a time \"HH:MM:SS\" (minutes and seconds below 60), got \(quote(text))")
+        }
+        return hours < 10 ? "0\(hours):\(parts[1]):\(parts[2])" : text
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static var allOps: String {
+        GatewayOpName.allCases.map(\.rawValue).joined(separator: ", ")
+    }
+
+    private static func unknownOp(_ text: String) -> GatewayError {
+        var message = "unknown op \(quote(text))"
+        if let near = nearestOp(text) {
+            message += "; did you mean \"\(near)\"?"
+        } else {
+            message += "; ops: \(allOps)"
+        }
+        return GatewayError(.unknownOp, message)
+    }
+
+    /// The op within edit distance 2 (case-insensitive), if any.
+    static func nearestOp(_ text: String) -> String? {
+        let typed = Array(text.lowercased().utf8)
+        guard typed.count <= 32 else { return nil }
+        var best: (name: String, distance: Int)?
+        for op in GatewayOpName.allCases {
+            let d = editDistance(typed, Array(op.rawValue.utf8))
+            if d <= 2, d < (best?.distance ?? Int.max) { best = (op.rawValue, d) }
+        }
+        return best?.name
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
+
+extension String {
+    /// Without leading and trailing whitespace (Unicode white space, as a user would type it).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,149 @@
+import TransitModel
+
+/// Where an answer's live data came from (GATEWAY.md §2, `meta.source`).
+public enum DataSource: String, Sendable, Hashable {
+    case staticAndRealtime = "static+rt"
+    case staticOnly = "static_only"
+    case realtimeOnly = "rt_only"
+}
+
+/// The `meta` fields of ops that read live state.
+public struct LiveMeta: Sendable, Hashable {
+    /// The unix time the answer was computed for.
+    public var at: Int64
+    public var source: DataSource
+    public var stale: Bool
+    public var feedAgeSeconds: Int64?
+
+    public init(at: Int64, source: DataSource, stale: Bool = false, feedAgeSeconds: Int64? = nil) {
+        self.at = at
+        self.source = source
+        self.stale = stale
+        self.feedAgeSeconds = feedAgeSeconds
+    }
+
+    /// What the static debug client (or a gateway without realtime) reports.
+    public static func staticOnly(at: Int64) -> LiveMeta {
+        LiveMeta(at: at, source: .staticOnly, stale: false, feedAgeSeconds: nil)
+    }
+}
+
+public struct ResponseMeta: Sendable, Hashable {
+    public var op: GatewayOpName
+    public var elapsedMicros: Int64
+    /// Set for departures, trip, alerts, vehicles and subscription events.
+    public var live: LiveMeta?
+
+    public init(op: GatewayOpName, elapsedMicros: Int64, live: LiveMeta? = nil) {
+        self.op = op
+        self.elapsedMicros = elapsedMicros
+        self.live = live
+    }
+}
+
+/// Whole answer lines (each ends with "\n"): success and error envelopes, pushed events.
+public enum GatewayResponse {
+    /// `{"id":…,"ok":true,"data":…,"meta":…}`; `data` writes exactly one JSON value.
+    public static func success(
+        id: RawJSON, meta: ResponseMeta, capacity: Int = 1024, data: (inout JSONWriter) -> Void
+    ) -> [UInt8] {
+        var w = JSONWriter(capacity: capacity)
+        w.beginObject()
+        w.key("id"); w.raw(id)
+        w.key("ok"); w.bool(true)
+        w.key("data"); data(&w)
+        w.key("meta"); w.meta(meta)
+        w.endObject()
+        w.newline()
+        return w.bytes
+    }
+
+    /// `{"id":…,"ok":false,"error":{"code":…,"message":…}}`.
+    public static func error(id: RawJSON, _ error: GatewayError) -> [UInt8] {
+        var w = JSONWriter(capacity: 128 + error.message.utf8.count)
+        w.beginObject()
+        w.key("id"); w.raw(id)
+        w.key("ok"); w.bool(false)
+        w.key("error"); w.beginObject()
+        w.key("code"); w.string(error.code.rawValue)
+        w.key("message"); w.string(error.message)
+        w.endObject()
+        w.endObject()
+        w.newline()
+        return w.bytes
+    }
+
+    public static func error(_ failure: GatewayRequestError) -> [UInt8] {
+        error(id: failure.id, failure.error)
+    }
+
+    /// A pushed subscription event: `{"event":"departures","sub":…,"data":…,"meta":…}`.
+    public static func departuresEvent(sub: Int, answer: DeparturesAnswer, meta: ResponseMeta) -> [UInt8] {
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.key("event"); w.string("departures")
+        w.key("sub"); w.int(sub)
+        w.key("data"); w.departuresData(answer, at: meta.live?.at ?? 0)
+        w.key("meta"); w.meta(meta)
+        w.endObject()
+        w.newline()
+        return w.bytes
+    }
+
+    /// The answer line to a static op from the static service's result, without realtime: what
+    /// `transit-static query` prints, and the gateway's answer for static-only ops. `at` is the request's
+    /// (or now) for `trip`; a departure board carries its own.
+    public static func staticAnswer(
+        id: RawJSON, op: GatewayOpName, result: Result<StaticResult, ServiceError>, at: Int64, elapsedMicros: Int64
+    ) -> [UInt8] {
+        switch result {
+        case .failure(let failure):
+            return error(id: id, GatewayError(staticError: failure))
+        case .success(.tripSchedules):
+            return error(id: id, GatewayError(.internal, "trip_schedules is not an op of the line protocol"))
+        case .success(.departures(let board)):
+            let meta = ResponseMeta(op: op, elapsedMicros: elapsedMicros, live: .staticOnly(at: board.at))
+            return success(id: id, meta: meta, capacity: 1024 + 900 * board.departures.count) {
+                $0.departuresData(DeparturesAnswer(board: board), at: board.at)
+            }
+        case .success(.trip(let trip)):
+            let meta = ResponseMeta(op: op, elapsedMicros: elapsedMicros, live: .staticOnly(at: at))
+            return success(id: id, meta: meta, capacity: 1024 + 700 * trip.stops.count) {
+                $0.tripData(trip, realtime: nil, at: at)
+            }
+        case .success(let other):
+            return success(id: id, meta: ResponseMeta(op: op, elapsedMicros: elapsedMicros), capacity: 4096) {
+                $0.staticData(other)
+            }
+        }
+    }
+}
+
+extension JSONWriter {
+    public mutating func meta(_ meta: ResponseMeta) {
+        beginObject()
+        key("op"); string(meta.op.rawValue)
+        key("elapsed_us"); int(meta.elapsedMicros)
+        if let live = meta.live {
+            key("at"); int(live.at)
+            key("source"); string(live.source.rawValue)
+            key("stale"); bool(live.stale)
+            key("feed_age_s"); int(live.feedAgeSeconds)
+        }
+        endObject()
+    }
+
+    /// The `data` of a static result that needs no `at`: stop, stops (search, nearby), routes, feed_info.
+    /// Departures and trips go through `departuresData` / `tripData`.
+    mutating func staticData(_ result: StaticResult) {
+        switch result {
+        case .stop(let r): stopData(r)
+        case .stops(let stops): stopListData(stops)
+        case .routes(let routes): routeListData(routes)
+        case .feedInfo(let info): feedInfoData(info)
+        case .departures(let board): departuresData(DeparturesAnswer(board: board), at: board.at)
+        case .trip(let trip): tripData(trip, realtime: nil, at: 0)
+        case .tripSchedules: null()
+        }
+    }
+}

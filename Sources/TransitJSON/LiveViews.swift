@@ -1,0 +1,234 @@
+import TransitCore
+import TransitModel
+
+// The realtime parts the gateway merges into static answers before encoding. The static service's debug
+// client passes none: its rows print realtime fields as null and status "scheduled".
+
+/// What the live state says about one departure (a trip instance at a stop).
+public struct DepartureRealtime: Sendable, Hashable {
+    /// Predicted departure, unix seconds; nil without a prediction (NO_DATA, cancelled, stale source …).
+    public var predictedUnix: Int64?
+    public var cancelled: Bool
+    public var skipped: Bool
+    /// The trip is not in the schedule (ADDED/NEW): its Departure's scheduled fields hold its own times and
+    /// are printed as null.
+    public var added: Bool
+    /// GTFS-RT enum name, e.g. MANY_SEATS_AVAILABLE.
+    public var occupancyStatus: String?
+
+    public init(predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false, occupancyStatus: String? = nil) {
+        self.predictedUnix = predictedUnix
+        self.cancelled = cancelled
+        self.skipped = skipped
+        self.added = added
+        self.occupancyStatus = occupancyStatus
+    }
+
+    /// Live data applies: a prediction, or a cancelled/skipped/added state.
+    public var appliesToRow: Bool { predictedUnix != nil || cancelled || skipped || added }
+}
+
+/// One row of a departure board: the static departure and what the live state says about it.
+public struct DepartureRow: Sendable, Hashable {
+    public var departure: Departure
+    public var realtime: DepartureRealtime?
+
+    public init(departure: Departure, realtime: DepartureRealtime? = nil) {
+        self.departure = departure
+        self.realtime = realtime
+    }
+
+    /// The time the board sorts and counts down by: predicted, else scheduled (unix).
+    public var time: Int64 { realtime?.predictedUnix ?? departure.scheduledUnix }
+
+    /// Predicted − scheduled departure; nil without a prediction and for added trips.
+    public var delay: Int? {
+        guard let realtime, !realtime.added, let predicted = realtime.predictedUnix else { return nil }
+        return Int(predicted - departure.scheduledUnix)
+    }
+
+    public var status: DepartureStatus {
+        DepartureStatus(
+            delay: delay, cancelled: realtime?.cancelled ?? false, skipped: realtime?.skipped ?? false,
+            added: realtime?.added ?? false)
+    }
+}
+
+/// The page part of a board (GATEWAY.md "page"); earliest/latest are computed from the rows.
+public struct BoardPage: Sendable, Hashable {
+    public var direction: BoardDirection
+    public var hasMorePast: Bool
+    public var hasMoreFuture: Bool
+    public var earlierCursor: String?
+    public var laterCursor: String?
+
+    public init(direction: BoardDirection, hasMorePast: Bool, hasMoreFuture: Bool, earlierCursor: String?, laterCursor: String?) {
+        self.direction = direction
+        self.hasMorePast = hasMorePast
+        self.hasMoreFuture = hasMoreFuture
+        self.earlierCursor = earlierCursor
+        self.laterCursor = laterCursor
+    }
+}
+
+/// The `data` of a departures answer.
+public struct DeparturesAnswer: Sendable, Hashable {
+    public var stopId: String
+    public var timezone: String?
+    /// In the order to print: ascending by `time`.
+    public var rows: [DepartureRow]
+    public var page: BoardPage
+
+    public init(stopId: String, timezone: String?, rows: [DepartureRow], page: BoardPage) {
+        self.stopId = stopId
+        self.timezone = timezone
+        self.rows = rows
+        self.page = page
+    }
+
+    /// A static board without realtime (the debug client; the gateway when realtime is unusable).
+    public init(board: DepartureBoard) {
+        var rows: [DepartureRow] = []
+        rows.reserveCapacity(board.departures.count)
+        for departure in board.departures { rows.append(DepartureRow(departure: departure)) }
+        self.init(
+            stopId: board.stopId, timezone: board.timezone, rows: rows,
+            page: BoardPage(
+                direction: board.direction, hasMorePast: board.hasMorePast, hasMoreFuture: board.hasMoreFuture,
+                earlierCursor: board.earlierCursor, laterCursor: board.laterCursor))
+    }
+}
+
+/// What the live state says about one stop of a trip.
+public struct TripStopRealtime: Sendable, Hashable {
+    public var arrivalUnix: Int64?
+    public var departureUnix: Int64?
+    public var skipped: Bool
+
+    public init(arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false) {
+        self.arrivalUnix = arrivalUnix
+        self.departureUnix = departureUnix
+        self.skipped = skipped
+    }
+}
+
+/// What the live state says about a trip instance.
+public struct TripRealtime: Sendable, Hashable {
+    public var cancelled: Bool
+    /// Not in the schedule: the TripDetail's times are its own and print as realtime only.
+    public var added: Bool
+    /// Parallel to `TripDetail.stops` (by index); missing or nil entries have no prediction.
+    public var stops: [TripStopRealtime?]
+    public var vehicle: VehicleSnapshot?
+
+    public init(cancelled: Bool = false, added: Bool = false, stops: [TripStopRealtime?] = [], vehicle: VehicleSnapshot? = nil) {
+        self.cancelled = cancelled
+        self.added = added
+        self.stops = stops
+        self.vehicle = vehicle
+    }
+}
+
+/// A vehicle position as the gateway shows it (GATEWAY.md "vehicle").
+public struct VehicleSnapshot: Sendable, Hashable {
+    public var vehicleId: String?
+    public var label: String?
+    public var tripId: String?
+    public var routeId: String?
+    public var serviceDate: ServiceDate?
+    public var startTime: String?
+    public var lat: Double?
+    public var lon: Double?
+    public var bearing: Double?
+    public var speedMetresPerSecond: Double?
+    public var currentStopSequence: UInt32?
+    public var stopId: String?
+    /// GTFS-RT enum names.
+    public var currentStatus: String?
+    public var occupancyStatus: String?
+    public var occupancyPercentage: Int?
+    public var congestionLevel: String?
+    public var timestamp: Int64?
+
+    public init(
+        vehicleId: String? = nil, label: String? = nil, tripId: String? = nil, routeId: String? = nil,
+        serviceDate: ServiceDate? = nil, startTime: String? = nil, lat: Double? = nil, lon: Double? = nil,
+        bearing: Double? = nil, speedMetresPerSecond: Double? = nil, currentStopSequence: UInt32? = nil,
+        stopId: String? = nil, currentStatus: String? = nil, occupancyStatus: String? = nil,
+        occupancyPercentage: Int? = nil, congestionLevel: String? = nil, timestamp: Int64? = nil
+    ) {
+        self.vehicleId = vehicleId
+        self.label = label
+        self.tripId = tripId
+        self.routeId = routeId
+        self.serviceDate = serviceDate
+        self.startTime = startTime
+        self.lat = lat
+        self.lon = lon
+        self.bearing = bearing
+        self.speedMetresPerSecond = speedMetresPerSecond
+        self.currentStopSequence = currentStopSequence
+        self.stopId = stopId
+        self.currentStatus = currentStatus
+        self.occupancyStatus = occupancyStatus
+        self.occupancyPercentage = occupancyPercentage
+        self.congestionLevel = congestionLevel
+        self.timestamp = timestamp
+    }
+}
+
+/// A service alert as the gateway shows it (GATEWAY.md "alert"), texts already in the chosen language.
+public struct AlertView: Sendable, Hashable {
+    public struct Period: Sendable, Hashable {
+        public var start: Int64?
+        public var end: Int64?
+        public init(start: Int64?, end: Int64?) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    public struct InformedEntity: Sendable, Hashable {
+        public var agencyId: String?
+        public var routeId: String?
+        public var routeType: Int?
+        public var directionId: Int?
+        public var tripId: String?
+        public var stopId: String?
+        public init(agencyId: String? = nil, routeId: String? = nil, routeType: Int? = nil, directionId: Int? = nil, tripId: String? = nil, stopId: String? = nil) {
+            self.agencyId = agencyId
+            self.routeId = routeId
+            self.routeType = routeType
+            self.directionId = directionId
+            self.tripId = tripId
+            self.stopId = stopId
+        }
+    }
+
+    public var id: String
+    public var header: String?
+    public var description: String?
+    public var url: String?
+    /// GTFS-RT enum names.
+    public var cause: String
+    public var effect: String
+    public var severity: String
+    public var activePeriods: [Period]
+    public var informedEntities: [InformedEntity]
+
+    public init(
+        id: String, header: String?, description: String?, url: String?, cause: String = "UNKNOWN_CAUSE",
+        effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY", activePeriods: [Period] = [],
+        informedEntities: [InformedEntity] = []
+    ) {
+        self.id = id
+        self.header = header
+        self.description = description
+        self.url = url
+        self.cause = cause
+        self.effect = effect
+        self.severity = severity
+        self.activePeriods = activePeriods
+        self.informedEntities = informedEntities
+    }
+}

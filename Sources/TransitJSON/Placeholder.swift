@@ -1,2 +1,0 @@
-// TransitJSON: placeholder until its first real file lands.
-enum _TransitJSONPlaceholder {}

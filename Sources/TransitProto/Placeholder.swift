@@ -1,2 +1,0 @@
-// TransitProto: placeholder until its first real file lands.
-enum _TransitProtoPlaceholder {}

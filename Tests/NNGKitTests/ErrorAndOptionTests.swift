@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import NNGKit
+
+@Suite struct ErrorAndOptionTests {
+    @Test func errorNamesOperationURLAndNngText() throws {
+        let url = uniqueURL("ipc")
+        let first = try NNGSocket.rep()
+        try first.listen(url)
+        defer { first.close() }
+        let second = try NNGSocket.rep()
+        let error = #expect(throws: NNGError.self) { try second.listen(url) }
+        #expect(error?.description.contains("Address in use") == true, "\(String(describing: error))")
+        #expect(error?.description.contains(url) == true)
+        #expect(error?.isTimedOut == false)
+    }
+
+    @Test func badURLIsRejectedAtDial() throws {
+        let socket = try NNGSocket.req()
+        let error = #expect(throws: NNGError.self) { try socket.dial("nosuchtransport://x") }
+        #expect(error?.description.contains("nosuchtransport://x") == true)
+        #expect(error?.reason.isEmpty == false)
+    }
+
+    @Test func blockingDialFailsWhenNobodyListens() throws {
+        let socket = try NNGSocket.req()
+        #expect(throws: NNGError.self) { try socket.dial(uniqueURL("ipc"), blocking: true) }
+        try socket.dial(uniqueURL("ipc"))  // non-blocking: fine
+    }
+
+    @Test func timeoutErrorsAreRecognisable() {
+        #expect(NNGError(operation: "x", code: 5).isTimedOut)
+        #expect(NNGError(operation: "x", code: 7).isClosed)
+        #expect(NNGError(operation: "receive", code: 5).description == "receive failed: Timed out (nng error 5)")
+    }
+
+    @Test func plainSocketTimeoutsApply() throws {
+        let socket = try NNGSocket.sub()
+        try socket.setReceiveTimeout(.milliseconds(50))
+        let start = ContinuousClock.now
+        let error = #expect(throws: NNGError.self) { try socket.receive() }
+        #expect(error?.isTimedOut == true)
+        #expect(elapsed(since: start) < .seconds(2))
+    }
+
+    @Test func durationsConvertToNngMilliseconds() {
+        #expect(Duration.milliseconds(1500).nngMilliseconds == 1500)
+        #expect(Duration.microseconds(200).nngMilliseconds == 1)  // rounded up, never "poll"
+        #expect(Duration.zero.nngMilliseconds == 0)
+        #expect(Duration.seconds(-3).nngMilliseconds == 0)
+        #expect(Duration.seconds(Int64.max).nngMilliseconds == Int32.max - 1)
+        #expect(nngDuration(nil) == -1)
+    }
+}
