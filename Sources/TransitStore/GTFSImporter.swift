@@ -61,16 +61,27 @@ public final class GTFSImporter {
             if options.handleInterrupts, interruptRequested.load(ordering: .relaxed) {
                 throw ImportError("import interrupted; the previous database is unchanged")
             }
+            // The import ran with synchronous OFF: flush the file before it replaces the old one, so a crash
+            // right after the rename cannot leave a half-written database in place.
+            try flushToDisk(temporary)
             guard rename(temporary, target.path) == 0 else {
                 throw ImportError("cannot move the new database into place at \(target.path): "
                     + String(cString: strerror(errno)))
             }
+            try? flushToDisk(directory.path)
             return summary
         } catch {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
             options.progress?(ImportProgress(feed: "", file: "", rows: 0, rowsPerSecond: 0, finished: true))
             throw error
         }
+    }
+
+    private func flushToDisk(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ImportError("cannot open \(path) to flush it: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw ImportError("cannot flush \(path): \(String(cString: strerror(errno)))") }
     }
 
     private func build(at path: String, feeds: [FeedContext]) throws -> ImportSummary {

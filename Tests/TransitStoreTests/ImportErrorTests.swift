@@ -131,3 +131,26 @@ import TransitStore
         #expect(message?.contains("does not exist") == true)
     }
 }
+
+@Suite struct ImportInterruptTests {
+    /// SIGINT during an import (raised from the progress callback, i.e. mid-import) fails it cleanly.
+    @Test func interruptedImportKeepsThePreviousDatabase() throws {
+        let folder = try TemporaryFolder()
+        let feed = try folder.writeFeed("good", SampleFeed.files)
+        let target = folder.path("transit.db")
+        try runImport([.init(path: feed)], into: target)
+        let before = try Data(contentsOf: URL(fileURLWithPath: target))
+
+        let options = ImportOptions(feeds: [.init(path: feed)], databasePath: target, progress: { progress in
+            guard !progress.finished else { return }
+            // To the process (a test thread may block signals); give the handler time to run.
+            kill(getpid(), SIGINT)
+            usleep(50_000)
+        }, handleInterrupts: true)
+        let message = errorMessage { _ = try GTFSImporter(options: options).run() }
+        #expect(message == "import interrupted; the previous database is unchanged")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
