@@ -218,7 +218,15 @@ import TransitModel
                 if case .invalidArgument = error as? StoreError { return true } else { return false }
             }
         }
-        for cursor in ["garbage", "!!!", String(repeating: "A", count: 400), "MXxMfHh8eHx4fGF8dA"] {
+        for at in [Int64.max, Int64.min] {
+            #expect {
+                try store.departures(stopId: "S2", at: at, limit: 5)
+            } throws: { error in
+                if case .invalidArgument = error as? StoreError { return true } else { return false }
+            }
+        }
+        let hugeCursor = BoardCursor(direction: .future, position: .before(.timeOnly(Int64.max - 5))).encode(databaseTag: "x")
+        for cursor in ["garbage", "!!!", String(repeating: "A", count: 400), "MXxMfHh8eHx4fGF8dA", hugeCursor] {
             #expect {
                 try store.departures(stopId: "S2", at: 0, limit: 5, cursor: cursor)
             } throws: { error in

@@ -67,6 +67,7 @@ import TransitModel
         #expect { try store.trip(id: "T1_0800", serviceDate: 20251005, at: 0) } throws: { isNotFound($0) }  // Sunday
         #expect { try store.trip(id: "T1_0800", serviceDate: 20251305, at: 0) } throws: { isInvalid($0) }
         #expect { try store.trip(id: "FREQ", serviceDate: 20251006, startTime: "6:1", at: 0) } throws: { isInvalid($0) }
+        #expect { try store.trip(id: "T1_0800", at: Int64.max) } throws: { isInvalid($0) }
         // Far from any run (the feed ends in 2030).
         #expect { try store.trip(id: "T1_0800", at: utc(2035, 1, 1, 0)) } throws: { isNotFound($0) }
     }
