@@ -23,6 +23,9 @@ final class StoreCatalog: Sendable {
     let routes: [Int: Route]
     /// Every route_pk in natural order of its name (see `sortName`).
     let routeOrder: [Int]
+    /// The routes query's answers, precomputed: every route, and those of each mode, in natural order.
+    let routeList: [Route]
+    let routeListByMode: [String: [Route]]
     /// Position of each route_pk in `routeOrder`.
     let routeRank: [Int: Int]
     /// For each service_pk: the index of its feed's zone in `zones` (-1 for an unknown pk).
@@ -118,6 +121,8 @@ final class StoreCatalog: Sendable {
             if la != lb { return NaturalSort.areInIncreasingOrder(la, lb) }
             return routes[a]!.routeId < routes[b]!.routeId
         }
+        routeList = routeOrder.compactMap { routes[$0] }
+        routeListByMode = Dictionary(grouping: routeList, by: \.mode)
         var routeRank: [Int: Int] = [:]
         for (i, pk) in routeOrder.enumerated() { routeRank[pk] = i }
         self.routeRank = routeRank
