@@ -103,7 +103,10 @@ let package = Package(
         .testTarget(name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitStoreTests",
-            dependencies: ["TransitStore", "TransitCore", "TransitModel", "SQLiteKit"],
+            dependencies: [
+                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
