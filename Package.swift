@@ -15,6 +15,7 @@ import PackageDescription
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -25,11 +26,13 @@ let package = Package(
         .executable(name: "transit-static", targets: ["transit-static"]),
         .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),
         .executable(name: "transit-bench", targets: ["transit-bench"]),
+        .executable(name: "transit-gateway", targets: ["transit-gateway"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -64,6 +67,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FeedGenerator", swiftSettings: swiftSettings),
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
         .target(
             name: "RealtimeCore",
@@ -85,6 +98,16 @@ let package = Package(
             name: "transit-feedgen",
             dependencies: ["FeedGenerator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Services/transit-feedgen",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transit-gateway",
+            dependencies: [
+                "Gateway",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/transit-gateway",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -113,6 +136,11 @@ let package = Package(
         .testTarget(
             name: "StaticServiceTests",
             dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
