@@ -14,6 +14,9 @@ import PackageDescription
 //   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
+//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
+//   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -23,11 +26,13 @@ let package = Package(
         .executable(name: "transit-static", targets: ["transit-static"]),
         .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),
         .executable(name: "transit-bench", targets: ["transit-bench"]),
+        .executable(name: "transit-gateway", targets: ["transit-gateway"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -61,7 +66,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "FeedGenerator", swiftSettings: swiftSettings),
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
+        .target(
+            name: "RealtimeCore",
+            dependencies: ["GTFSRealtime", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings
+        ),
 
         .executableTarget(
             name: "transit-static",
@@ -77,6 +98,16 @@ let package = Package(
             name: "transit-feedgen",
             dependencies: ["FeedGenerator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Services/transit-feedgen",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transit-gateway",
+            dependencies: [
+                "Gateway",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/transit-gateway",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -110,6 +141,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RealtimeCoreTests",
+            dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),
     ]
 )

@@ -9,6 +9,60 @@ import Foundation
 /// Names equal under these rules fall back to plain scalar order ("t1" vs "T1"), so the order is total.
 public enum NaturalSort {
     public static func compare(_ a: String, _ b: String) -> ComparisonResult {
+        // Fast path without allocation for ASCII names (almost all route and stop names).
+        var a = a, b = b
+        let ascii = a.withUTF8 { x in
+            b.withUTF8 { y in compareASCII(x, y) }
+        }
+        if let ascii { return ascii }
+        return compareScalars(a, b)
+    }
+
+    /// nil when a non-ASCII byte is met before the order is decided.
+    private static func compareASCII(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
+        var i = 0, j = 0
+        var leadingZeroTie = ComparisonResult.orderedSame
+        while i < x.count, j < y.count {
+            let cx = x[i], cy = y[j]
+            if cx >= 0x80 || cy >= 0x80 { return nil }
+            let dx = cx >= 0x30 && cx <= 0x39, dy = cy >= 0x30 && cy <= 0x39
+            if dx && dy {
+                var ei = i, ej = j
+                while ei < x.count, x[ei] >= 0x30, x[ei] <= 0x39 { ei += 1 }
+                while ej < y.count, y[ej] >= 0x30, y[ej] <= 0x39 { ej += 1 }
+                var si = i, sj = j
+                while si < ei - 1, x[si] == 0x30 { si += 1 }
+                while sj < ej - 1, y[sj] == 0x30 { sj += 1 }
+                if ei - si != ej - sj { return ei - si < ej - sj ? .orderedAscending : .orderedDescending }
+                while si < ei {
+                    if x[si] != y[sj] { return x[si] < y[sj] ? .orderedAscending : .orderedDescending }
+                    si += 1
+                    sj += 1
+                }
+                if leadingZeroTie == .orderedSame, ei - i != ej - j {
+                    leadingZeroTie = ei - i < ej - j ? .orderedAscending : .orderedDescending
+                }
+                i = ei
+                j = ej
+                continue
+            }
+            if dx != dy { return dx ? .orderedAscending : .orderedDescending }
+            let lx = cx >= 0x41 && cx <= 0x5A ? cx + 0x20 : cx
+            let ly = cy >= 0x41 && cy <= 0x5A ? cy + 0x20 : cy
+            if lx != ly { return lx < ly ? .orderedAscending : .orderedDescending }
+            i += 1
+            j += 1
+        }
+        if i < x.count { return x[i...].contains { $0 >= 0x80 } ? nil : .orderedDescending }
+        if j < y.count { return y[j...].contains { $0 >= 0x80 } ? nil : .orderedAscending }
+        if leadingZeroTie != .orderedSame { return leadingZeroTie }
+        // Equal ignoring case: plain byte order (for ASCII the same as scalar order).
+        let n = min(x.count, y.count)
+        for k in 0..<n where x[k] != y[k] { return x[k] < y[k] ? .orderedAscending : .orderedDescending }
+        return x.count == y.count ? .orderedSame : (x.count < y.count ? .orderedAscending : .orderedDescending)
+    }
+
+    static func compareScalars(_ a: String, _ b: String) -> ComparisonResult {
         let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
         var i = 0, j = 0
         var leadingZeroTie = ComparisonResult.orderedSame

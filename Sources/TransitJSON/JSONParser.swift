@@ -212,7 +212,8 @@ public struct JSONParser {
             // Valid: surrogates were handled above.
             bytes.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
         default:
-            throw JSONParseError(column: escapeStart + 1, reason: "invalid escape \\\(describe(byte))")
+            let shown = byte >= 0x21 && byte < 0x7F ? "\\\(Character(Unicode.Scalar(byte)))" : "\\ followed by byte \(hex(byte))"
+            throw JSONParseError(column: escapeStart + 1, reason: "invalid escape \(shown)")
         }
     }
 

@@ -59,7 +59,7 @@ struct BoardCursor: Equatable {
         guard let data = Data(base64Encoded: b64), let text = String(data: data, encoding: .utf8) else { throw invalid }
         let parts = text.split(separator: "|", omittingEmptySubsequences: false)
         guard parts.count == 8, parts[0] == "1", parts[1] == "L" || parts[1] == "E",
-              let unix = Int64(parts[2]), let trip = Int(parts[3]), let index = Int(parts[4]), let start = Int(parts[5]),
+              let unix = Int64(parts[2]), StaticStore.timeRange.contains(unix), let trip = Int(parts[3]), let index = Int(parts[4]), let start = Int(parts[5]),
               parts[6] == "a" || parts[6] == "b" else { throw invalid }
         let direction: BoardDirection = parts[1] == "L" ? .future : .past
         if parts[7] != databaseTag {

@@ -15,6 +15,7 @@ extension StaticStore {
     public func departures(stopId: String, at: Int64, direction: BoardDirection = .future, limit: Int,
                            cursor: String? = nil) throws(StoreError) -> DepartureBoard {
         try Self.checkLimit(limit)
+        try Self.checkTime(at)
         let tag = databaseTag
         var asked = BoardCursor(direction: direction, position: .before(.timeOnly(at)))
         if let cursor, !cursor.isEmpty { asked = try BoardCursor.decode(cursor, databaseTag: tag) }

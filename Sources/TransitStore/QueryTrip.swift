@@ -15,6 +15,7 @@ extension StaticStore {
     /// rows) or, without it, the instance nearest to `at`; for other trips `startTime` is not needed and
     /// is ignored.
     public func trip(id: String, serviceDate: UInt32? = nil, startTime: String? = nil, at: Int64) throws(StoreError) -> TripDetail {
+        try Self.checkTime(at)
         let date = try serviceDate.map { d throws(StoreError) in try Self.parseDate(d, "date") }
         var start: Int?
         if let startTime, !startTime.isEmpty {

@@ -61,15 +61,14 @@ extension StaticStore {
             let patternPks = Set(byId.values.map(\.patternPk))
             if !patternPks.isEmpty {
                 let p = try c.statement("""
-                    SELECT ps.pattern_pk, st.stop_id, ps.stop_sequence, ps.arrival_offset, ps.departure_offset,
-                           ps.pickup_type, ps.drop_off_type
-                    FROM pattern_stops ps JOIN stops st ON st.stop_pk = ps.stop_pk
-                    WHERE ps.pattern_pk IN (SELECT value FROM json_each(?1)) ORDER BY ps.pattern_pk, ps.stop_index
+                    SELECT pattern_pk, stop_pk, stop_sequence, arrival_offset, departure_offset, pickup_type, drop_off_type
+                    FROM pattern_stops
+                    WHERE pattern_pk IN (SELECT value FROM json_each(?1)) ORDER BY pattern_pk, stop_index
                     """)
                 p.bind(1, JSONText.array(Array(patternPks)))
                 while try p.step() {
                     patternStops[p.int(0), default: []].append(PatternStop(
-                        stopId: p.string(1) ?? "", stopSequence: UInt32(truncatingIfNeeded: p.int(2)),
+                        stopId: catalog.stopId(p.int(1)), stopSequence: UInt32(truncatingIfNeeded: p.int(2)),
                         arrivalOffset: Int32(truncatingIfNeeded: p.int(3)), departureOffset: Int32(truncatingIfNeeded: p.int(4)),
                         pickupType: p.int(5), dropOffType: p.int(6)))
                 }

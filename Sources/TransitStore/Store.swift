@@ -86,6 +86,13 @@ public final class StaticStore: Sendable {
         }
     }
 
+    /// Instants beyond ±3,000 years are refused (they would only overflow the date arithmetic).
+    static let timeRange: ClosedRange<Int64> = -100_000_000_000...100_000_000_000
+
+    static func checkTime(_ at: Int64, _ what: String = "at") throws(StoreError) {
+        guard timeRange.contains(at) else { throw .invalidArgument("\(what) \(at) is not a plausible unix time") }
+    }
+
     static func parseMode(_ mode: String?) throws(StoreError) -> Mode? {
         guard let mode, !mode.isEmpty else { return nil }
         guard let m = Mode(rawValue: mode.lowercased()) else {

@@ -23,11 +23,16 @@ final class StoreCatalog: Sendable {
     let routes: [Int: Route]
     /// Every route_pk in natural order of its name (see `sortName`).
     let routeOrder: [Int]
+    /// The routes query's answers, precomputed: every route, and those of each mode, in natural order.
+    let routeList: [Route]
+    let routeListByMode: [String: [Route]]
     /// Position of each route_pk in `routeOrder`.
     let routeRank: [Int: Int]
     /// For each service_pk: the index of its feed's zone in `zones` (-1 for an unknown pk).
     let serviceZone: [Int]
     let calendar: ServiceCalendar
+    /// stop_id by stop_pk ("" for unused pks): the bulk schedules name thousands of stops per request.
+    let stopIds: [String]
     /// Largest stop time in the database (GTFS seconds), frequency instances included.
     let maxSecs: Int
     let totals: (stops: UInt64, routes: UInt64, trips: UInt64, stopTimes: UInt64, patterns: UInt64)
@@ -116,6 +121,8 @@ final class StoreCatalog: Sendable {
             if la != lb { return NaturalSort.areInIncreasingOrder(la, lb) }
             return routes[a]!.routeId < routes[b]!.routeId
         }
+        routeList = routeOrder.compactMap { routes[$0] }
+        routeListByMode = Dictionary(grouping: routeList, by: \.mode)
         var routeRank: [Int: Int] = [:]
         for (i, pk) in routeOrder.enumerated() { routeRank[pk] = i }
         self.routeRank = routeRank
@@ -151,6 +158,16 @@ final class StoreCatalog: Sendable {
         }
         calendar = ServiceCalendar(serviceCount: serviceCount, weekly: weekly, exceptions: exceptions)
 
+        let maxStopPk = Int(try db.scalarInt("SELECT MAX(stop_pk) FROM stops") ?? 0)
+        guard maxStopPk < 50_000_000 else { throw StoreError.database("stop_pk \(maxStopPk) is too large to index") }
+        var stopIds = [String](repeating: "", count: maxStopPk + 1)
+        let stopRows = try db.prepare("SELECT stop_pk, stop_id FROM stops")
+        while try stopRows.step() {
+            let pk = stopRows.int(0)
+            if pk >= 0, pk <= maxStopPk { stopIds[pk] = stopRows.string(1) ?? "" }
+        }
+        self.stopIds = stopIds
+
         let maxTrip = try db.scalarInt("SELECT MAX(end_secs) FROM trips") ?? 0
         let maxFrequency = try db.scalarInt("""
             SELECT MAX(f.end_secs + t.end_secs - t.start_secs) FROM frequencies f JOIN trips t ON t.trip_pk = f.trip_pk
@@ -168,6 +185,8 @@ final class StoreCatalog: Sendable {
     func sortedRoutes(_ pks: some Sequence<Int>) -> [Route] {
         pks.compactMap { pk in routeRank[pk].map { ($0, pk) } }.sorted { $0.0 < $1.0 }.compactMap { routes[$0.1] }
     }
+
+    func stopId(_ pk: Int) -> String { pk >= 0 && pk < stopIds.count ? stopIds[pk] : "" }
 
     func zone(ofFeedPk pk: Int) -> ServiceTimeZone {
         feedIndexByPk[pk].map { zones[feeds[$0].zone] } ?? zones[0]

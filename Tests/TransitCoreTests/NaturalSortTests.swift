@@ -58,3 +58,22 @@ import Testing
         #expect(NaturalSort.sectionKey(" M20") == "M")
     }
 }
+
+@Suite struct NaturalSortFastPathTests {
+    /// The allocation-free ASCII path must agree with the general (scalar) path on every pair.
+    @Test func asciiAndScalarPathsAgree() {
+        let names = ["T1", "t1", "T10", "T2", "2", "02", "10", "333", "L90", "", "a", "A", "M-1", "M1", "T1a", "T1 X",
+                     "007", "7", "R2-10", "R2-9", "x9y", "x09y", "Z", "z", "~", "0", "00"]
+        for a in names {
+            for b in names {
+                #expect(NaturalSort.compare(a, b) == NaturalSort.compareScalars(a, b), "\(a) vs \(b)")
+            }
+        }
+    }
+
+    @Test func mixedAsciiAndUnicode() {
+        #expect(NaturalSort.compare("Éclair 2", "Éclair 10") == .orderedAscending)
+        #expect(NaturalSort.compare("a", "é") == .orderedAscending)
+        #expect(NaturalSort.compare("É1", "é1") == .orderedAscending)  // equal ignoring case: scalar order
+    }
+}

@@ -142,6 +142,22 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
         }
     }
 
+    @Test func halfHourShiftAndMidnightTransitions() throws {
+        // Lord Howe Island moves by 30 minutes (+10:30 → +11 at 02:00 on 2025-10-05): noon is 01:00 UTC,
+        // so the reference is 13:00 UTC on the 4th = 23:30 local (+10:30).
+        let lordHowe = try ServiceTimeZone(identifier: "Australia/Lord_Howe")
+        #expect(lordHowe.referenceUnix(of: date(20251005)) == utc(2025, 10, 4, 13))
+        #expect(wall(lordHowe.unix(of: date(20251005), secs: 8 * 3600), "Australia/Lord_Howe").hour == 8)
+        // Santiago springs forward at midnight (2025-09-07 00:00 -04 → 01:00 -03): local midnight does not
+        // exist; noon -03 is 15:00 UTC, so the reference is 03:00 UTC = 23:00 -04 on the 6th.
+        let santiago = try ServiceTimeZone(identifier: "America/Santiago")
+        #expect(santiago.referenceUnix(of: date(20250907)) == utc(2025, 9, 7, 3))
+        #expect(wall(santiago.unix(of: date(20250907), secs: 10 * 3600), "America/Santiago") == (10, 0, -3))
+        // Far east of UTC: Kiritimati (+14) has no DST; the reference is local midnight.
+        let kiritimati = try ServiceTimeZone(identifier: "Pacific/Kiritimati")
+        #expect(kiritimati.referenceUnix(of: date(20250704)) == utc(2025, 7, 3, 10))
+    }
+
     @Test func unknownZoneIsAnError() {
         #expect(throws: ServiceTimeZoneError.self) { try ServiceTimeZone(identifier: "Mars/Olympus") }
         #expect(throws: ServiceTimeZoneError.self) { try ServiceTimeZone(identifier: "") }

@@ -1,0 +1,2 @@
+// GTFSRealtime: placeholder until its first real file lands.
+enum _GTFSRealtimePlaceholder {}

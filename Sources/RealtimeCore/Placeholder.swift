@@ -1,0 +1,2 @@
+// RealtimeCore: placeholder until its first real file lands.
+enum _RealtimeCorePlaceholder {}

@@ -1,0 +1,529 @@
+import Foundation
+import Testing
+@testable import TransitJSON
+import TransitModel
+
+/// Each encoder's output parsed back with JSONSerialization and checked field by field against GATEWAY.md.
+@Suite struct EncoderTests {
+    typealias F = Fixtures
+
+    static let stopFields: [String: [Kind]] = [
+        "stop_id": [.string], "code": [.string, .null], "name": [.string], "lat": [.double], "lon": [.double],
+        "location_type": [.int], "parent_station": [.string, .null], "platform_code": [.string, .null],
+        "wheelchair_boarding": [.int], "primary_route_type": [.int, .null], "mode": [.string, .null],
+        "icon": [.string], "accessibility_label": [.string], "timezone": [.string, .null], "distance_m": [.int, .null],
+    ]
+    static let routeFields: [String: [Kind]] = [
+        "route_id": [.string], "agency_id": [.string, .null], "short_name": [.string, .null],
+        "long_name": [.string, .null], "route_type": [.int], "mode": [.string], "icon": [.string],
+        "color": [.string, .null], "text_color": [.string, .null], "section": [.string], "feed": [.string, .null],
+    ]
+    static let departureFields: [String: [Kind]] = [
+        "trip_id": [.string], "start_time": [.string, .null], "route_id": [.string],
+        "route_short_name": [.string, .null], "route_long_name": [.string, .null], "route_type": [.int],
+        "mode": [.string], "route_color": [.string, .null], "route_text_color": [.string, .null],
+        "headsign": [.string, .null], "direction_id": [.int, .null], "stop_id": [.string], "stop_sequence": [.int],
+        "service_date": [.string], "scheduled_secs": [.int, .null], "scheduled_unix": [.int, .null],
+        "realtime_secs": [.int, .null], "realtime_unix": [.int, .null], "delay_s": [.int, .null],
+        "realtime": [.bool], "status": [.string], "delay_badge": [.object, .null], "minutes_until": [.int],
+        "countdown_text": [.string], "platform": [.string, .null], "wheelchair_accessible": [.int],
+        "occupancy_status": [.string, .null],
+    ]
+    static let tripStopFields: [String: [Kind]] = [
+        "stop_id": [.string], "stop_name": [.string], "stop_sequence": [.int],
+        "scheduled_arrival_secs": [.int, .null], "scheduled_arrival_unix": [.int, .null],
+        "scheduled_departure_secs": [.int, .null], "scheduled_departure_unix": [.int, .null],
+        "realtime_arrival_secs": [.int, .null], "realtime_arrival_unix": [.int, .null],
+        "realtime_departure_secs": [.int, .null], "realtime_departure_unix": [.int, .null],
+        "delay_s": [.int, .null], "status": [.string], "delay_badge": [.object, .null], "platform": [.string, .null],
+        "wheelchair_accessible": [.int], "lat": [.double], "lon": [.double], "parent_station": [.string, .null],
+        "pickup_type": [.int], "drop_off_type": [.int], "stop_headsign": [.string, .null],
+    ]
+    static let badgeFields: [String: [Kind]] = ["text": [.string], "color": [.string], "accessibility_label": [.string]]
+
+    // MARK: envelopes
+
+    @Test func successEnvelope() throws {
+        let line = GatewayResponse.success(id: RawJSON(bytes: Array("\"q\"".utf8)), meta: ResponseMeta(op: .routes, elapsedMicros: 321)) {
+            $0.routeListData([])
+        }
+        let o = try parseLine(line)
+        expectFields(o, ["id": [.string], "ok": [.bool], "data": [.object], "meta": [.object]])
+        #expect(o["id"] as? String == "q")
+        #expect(o["ok"] as? Bool == true)
+        let meta = try sub(o, "meta")
+        expectFields(meta, ["op": [.string], "elapsed_us": [.int]])
+        #expect(meta["op"] as? String == "routes")
+        #expect(meta["elapsed_us"] as? Int == 321)
+        #expect(string(line).hasPrefix(#"{"id":"q","ok":true,"data":{"routes":[],"sections":[]},"meta":"#))
+    }
+
+    @Test func liveMeta() throws {
+        let o = try answer(.departures, live: LiveMeta(at: 7, source: .staticOnly, stale: true)) { $0.null() }
+        let meta = try sub(o, "meta")
+        expectFields(meta, ["op": [.string], "elapsed_us": [.int], "at": [.int], "source": [.string], "stale": [.bool], "feed_age_s": [.null]])
+        #expect(meta["source"] as? String == "static_only")
+        #expect(meta["stale"] as? Bool == true)
+        let rt = try answer(.trip, live: LiveMeta(at: 7, source: .realtimeOnly, feedAgeSeconds: 3)) { $0.null() }
+        #expect(try sub(rt, "meta")["source"] as? String == "rt_only")
+        #expect(try sub(rt, "meta")["feed_age_s"] as? Int == 3)
+    }
+
+    @Test func errorEnvelope() throws {
+        let line = GatewayResponse.error(id: .null, GatewayError(.badJSON, "column 3: \"quoted\"\nnewline"))
+        let o = try parseLine(line)
+        expectFields(o, ["id": [.null], "ok": [.bool], "error": [.object]])
+        #expect(o["ok"] as? Bool == false)
+        let error = try sub(o, "error")
+        expectFields(error, ["code": [.string], "message": [.string]])
+        #expect(error["code"] as? String == "BAD_JSON")
+        #expect(error["message"] as? String == "column 3: \"quoted\"\nnewline")
+    }
+
+    @Test func everyErrorCodeSpelling() {
+        #expect(GatewayErrorCode.allCases.map(\.rawValue) == [
+            "BAD_JSON", "UNKNOWN_OP", "INVALID_ARGUMENT", "NOT_FOUND", "LINE_TOO_LONG", "STATIC_UNAVAILABLE",
+            "REALTIME_UNAVAILABLE", "TIMEOUT", "OVERLOADED", "INTERNAL",
+        ])
+        #expect(GatewayError.lineTooLong(limit: 65536).code == .lineTooLong)
+    }
+
+    @Test func staticStatusesMapToGatewayCodes() {
+        #expect(GatewayError(staticError: ServiceError(.notFound, "unknown stop_id \"9\"")) == GatewayError(.notFound, "unknown stop_id \"9\""))
+        #expect(GatewayError(staticError: ServiceError(.invalidArgument, "bad cursor")).code == .invalidArgument)
+        #expect(GatewayError(staticError: ServiceError(.unavailable, "no database")).code == .staticUnavailable)
+        #expect(GatewayError(staticError: ServiceError(.internal, "x")).code == .internal)
+        #expect(GatewayError(staticError: ServiceError(.badRequest, "x")).code == .internal)
+    }
+
+    @Test func departuresEvent() throws {
+        let meta = ResponseMeta(op: .departures, elapsedMicros: 10, live: F.liveMeta12)
+        let o = try parseLine(GatewayResponse.departuresEvent(sub: 3, answer: F.departuresAnswer, meta: meta))
+        expectFields(o, ["event": [.string], "sub": [.int], "data": [.object], "meta": [.object]])
+        #expect(o["event"] as? String == "departures")
+        #expect(o["sub"] as? Int == 3)
+        #expect(try list(try sub(o, "data"), "departures").count == 3)
+    }
+
+    // MARK: stops and routes
+
+    @Test func stopObject() throws {
+        let o = try answer(.stop) { $0.stopData(F.stopResult) }
+        let data = try sub(o, "data")
+        expectFields(data, ["stop": [.object], "parent": [.object, .null], "platforms": [.array], "routes": [.array]])
+        let stop = try sub(data, "stop")
+        expectFields(stop, Self.stopFields)
+        #expect(stop["stop_id"] as? String == "200060")
+        #expect(stop["lat"] as? Double == -33.883193)
+        #expect(stop["location_type"] as? Int == 1)
+        #expect(stop["mode"] as? String == "train")
+        #expect(stop["icon"] as? String == "train.side.front.car")
+        #expect(stop["accessibility_label"] as? String == "Train stop")
+        #expect(stop["code"] is NSNull)
+        #expect(stop["distance_m"] is NSNull)
+        #expect(data["parent"] is NSNull)
+        let platforms = try list(data, "platforms")
+        #expect(platforms.map { $0["stop_id"] as? String } == ["2000331", "2000391"])
+        for p in platforms { expectFields(p, Self.stopFields) }
+        #expect(platforms[1]["icon"] as? String == "lightrail.fill")
+        #expect(platforms[1]["accessibility_label"] as? String == "Metro stop")
+        #expect(platforms[1]["parent_station"] as? String == "200060")
+        for r in try list(data, "routes") { expectFields(r, Self.routeFields) }
+    }
+
+    @Test func platformWithParent() throws {
+        let o = try answer(.stop) { $0.stopData(StopResult(stop: F.platform1, parent: F.central)) }
+        let data = try sub(o, "data")
+        #expect(try sub(data, "parent")["stop_id"] as? String == "200060")
+        #expect(try list(data, "platforms").isEmpty)
+        #expect(try list(data, "routes").isEmpty)
+    }
+
+    @Test func stopWithoutModeGetsAPin() throws {
+        let bare = Stop(stopId: "e1", name: "Entrance", lat: 0, lon: 0, locationType: 2)
+        let o = try answer(.search) { $0.stopListData([bare]) }
+        let stop = try list(try sub(o, "data"), "stops")[0]
+        expectFields(stop, Self.stopFields)
+        #expect(stop["mode"] is NSNull)
+        #expect(stop["primary_route_type"] is NSNull)
+        #expect(stop["icon"] as? String == "mappin.circle.fill")
+        #expect(stop["accessibility_label"] as? String == "Stop")
+    }
+
+    @Test func nearbyDistancesAreWholeMetres() throws {
+        var far = F.central
+        far.distanceMetres = 250.5
+        var nan = F.platform1
+        nan.distanceMetres = .nan
+        let o = try answer(.nearby) { $0.stopListData([F.circularQuay, far, nan]) }
+        let stops = try list(try sub(o, "data"), "stops")
+        #expect(stops.map { $0["distance_m"] as? Int } == [7, 251, nil])
+        #expect(stops[2]["distance_m"] is NSNull)
+        #expect(stops[0]["icon"] as? String == "ferry.fill")
+    }
+
+    @Test func routesWithSections() throws {
+        func route(_ name: String, _ section: String) -> Route {
+            Route(routeId: name, shortName: name, routeType: 3, mode: "bus", section: section)
+        }
+        let routes = [route("2", "#"), route("10", "#"), route("333", "#"), route("L90", "L"), route("M30", "M"), route("M52", "M")]
+        let o = try answer(.routes) { $0.routeListData(routes) }
+        let data = try sub(o, "data")
+        expectFields(data, ["routes": [.array], "sections": [.array]])
+        let encoded = try list(data, "routes")
+        #expect(encoded.map { $0["route_id"] as? String } == ["2", "10", "333", "L90", "M30", "M52"])
+        for r in encoded { expectFields(r, Self.routeFields) }
+        #expect(encoded[0]["color"] is NSNull)
+        #expect(encoded[0]["icon"] as? String == "bus.fill")
+        let sections = try list(data, "sections")
+        for s in sections { expectFields(s, ["key": [.string], "first_index": [.int], "count": [.int]]) }
+        #expect(sections.map { $0["key"] as? String } == ["#", "L", "M"])
+        #expect(sections.map { $0["first_index"] as? Int } == [0, 3, 4])
+        #expect(sections.map { $0["count"] as? Int } == [3, 1, 2])
+    }
+
+    @Test func feedInfo() throws {
+        let o = try answer(.feedInfo) { $0.feedInfoData(F.feedInfo) }
+        let data = try sub(o, "data")
+        expectFields(data, [
+            "database_version": [.string], "imported_at": [.int], "stops": [.int], "routes": [.int], "trips": [.int],
+            "stop_times": [.int], "patterns": [.int], "feeds": [.array],
+        ])
+        let feed = try list(data, "feeds")[0]
+        expectFields(feed, [
+            "name": [.string], "prefix": [.null], "publisher": [.string], "version": [.string], "start_date": [.string],
+            "end_date": [.string], "timezone": [.string], "lang": [.string], "imported_at": [.int], "stops": [.int],
+            "routes": [.int], "trips": [.int], "stop_times": [.int], "source": [.string],
+        ])
+        #expect(feed["start_date"] as? String == "20250101")
+        #expect(feed["end_date"] as? String == "20301231")
+    }
+
+    // MARK: departures
+
+    private func rows(_ rows: [DepartureRow], at: Int64 = F.at) throws -> [[String: Any]] {
+        let answer = DeparturesAnswer(
+            stopId: "200060", timezone: nil, rows: rows,
+            page: BoardPage(direction: .future, hasMorePast: false, hasMoreFuture: false, earlierCursor: nil, laterCursor: nil))
+        let o = try TransitJSONTests.answer(.departures, live: .staticOnly(at: at)) { $0.departuresData(answer, at: at) }
+        let encoded = try list(try sub(o, "data"), "departures")
+        for row in encoded { expectFields(row, Self.departureFields) }
+        return encoded
+    }
+
+    private func row(_ realtime: DepartureRealtime?, _ departure: Departure = F.lateT1, at: Int64 = F.at) throws -> [String: Any] {
+        try rows([DepartureRow(departure: departure, realtime: realtime)], at: at)[0]
+    }
+
+    @Test func scheduledRowHasNullRealtimeFields() throws {
+        let r = try row(nil)
+        #expect(r["realtime_secs"] is NSNull)
+        #expect(r["realtime_unix"] is NSNull)
+        #expect(r["delay_s"] is NSNull)
+        #expect(r["delay_badge"] is NSNull)
+        #expect(r["occupancy_status"] is NSNull)
+        #expect(r["realtime"] as? Bool == false)
+        #expect(r["status"] as? String == "scheduled")
+        #expect(r["scheduled_secs"] as? Int == 72240)
+        #expect(r["scheduled_unix"] as? Int == 1_766_394_240)
+        #expect(r["service_date"] as? String == "20251222")
+        #expect(r["minutes_until"] as? Int == 4)
+        #expect(r["countdown_text"] as? String == "4 min")
+        #expect(r["start_time"] is NSNull)
+        #expect(r["stop_sequence"] as? Int == 12)
+        #expect(r["route_color"] as? String == "#F99D1C")
+    }
+
+    @Test func lateRowMergesThePrediction() throws {
+        let r = try row(DepartureRealtime(predictedUnix: 1_766_394_240 + 400, occupancyStatus: "FEW_SEATS_AVAILABLE"))
+        #expect(r["realtime_unix"] as? Int == 1_766_394_640)
+        #expect(r["realtime_secs"] as? Int == 72640)
+        #expect(r["delay_s"] as? Int == 400)
+        #expect(r["realtime"] as? Bool == true)
+        #expect(r["status"] as? String == "very_late")
+        let badge = try sub(r, "delay_badge")
+        expectFields(badge, Self.badgeFields)
+        #expect(badge["text"] as? String == "+7 min")
+        #expect(badge["color"] as? String == "red")
+        #expect(badge["accessibility_label"] as? String == "7 minutes late")
+        #expect(r["minutes_until"] as? Int == 10)
+        #expect(r["occupancy_status"] as? String == "FEW_SEATS_AVAILABLE")
+    }
+
+    @Test func earlyAndOnTimeRows() throws {
+        let early = try row(DepartureRealtime(predictedUnix: 1_766_394_240 - 120))
+        #expect(early["status"] as? String == "early")
+        #expect(try sub(early, "delay_badge")["text"] as? String == "2 min early")
+        #expect(try sub(early, "delay_badge")["color"] as? String == "green")
+        #expect(early["countdown_text"] as? String == "2 min")
+        let onTime = try row(DepartureRealtime(predictedUnix: 1_766_394_240))
+        #expect(onTime["status"] as? String == "on_time")
+        #expect(onTime["delay_s"] as? Int == 0)
+        #expect(try sub(onTime, "delay_badge")["text"] as? String == "On time")
+        #expect(try sub(onTime, "delay_badge")["color"] as? String == "gray")
+    }
+
+    @Test func cancelledAndSkippedRowsKeepTheirPlaceWithoutBadge() throws {
+        let cancelled = try row(DepartureRealtime(cancelled: true))
+        #expect(cancelled["status"] as? String == "cancelled")
+        #expect(cancelled["realtime"] as? Bool == true)
+        #expect(cancelled["delay_badge"] is NSNull)
+        #expect(cancelled["realtime_unix"] is NSNull)
+        #expect(cancelled["minutes_until"] as? Int == 4)
+        let skipped = try row(DepartureRealtime(predictedUnix: 1_766_394_300, skipped: true))
+        #expect(skipped["status"] as? String == "skipped")
+        #expect(skipped["delay_s"] as? Int == 60)
+        #expect(skipped["delay_badge"] is NSNull)
+    }
+
+    @Test func addedRowHasNoSchedule() throws {
+        let r = try row(DepartureRealtime(predictedUnix: 1_766_394_240, added: true))
+        #expect(r["status"] as? String == "added")
+        #expect(r["scheduled_secs"] is NSNull)
+        #expect(r["scheduled_unix"] is NSNull)
+        #expect(r["realtime_secs"] as? Int == 72240)
+        #expect(r["realtime_unix"] as? Int == 1_766_394_240)
+        #expect(r["delay_s"] is NSNull)
+        #expect(r["delay_badge"] is NSNull)
+        #expect(r["realtime"] as? Bool == true)
+    }
+
+    @Test func realtimeWithoutPredictionIsScheduled() throws {
+        let r = try row(DepartureRealtime(occupancyStatus: "EMPTY"))
+        #expect(r["status"] as? String == "scheduled")
+        #expect(r["realtime"] as? Bool == false)
+        #expect(r["occupancy_status"] as? String == "EMPTY")
+    }
+
+    @Test func countdownAgainstAt() throws {
+        // Scheduled 20:04:00; `at` moves around it.
+        let at = F.lateT1.scheduledUnix
+        #expect(try row(nil, at: at)["countdown_text"] as? String == "Now")
+        #expect(try row(nil, at: at - 59)["countdown_text"] as? String == "Now")
+        #expect(try row(nil, at: at - 60)["countdown_text"] as? String == "1 min")
+        #expect(try row(nil, at: at + 30)["countdown_text"] as? String == "Now")
+        let past = try row(nil, at: at + 330)
+        #expect(past["minutes_until"] as? Int == -5)
+        #expect(past["countdown_text"] as? String == "5 min ago")
+    }
+
+    @Test func afterMidnightSecsExceedADay() throws {
+        var late = F.lateT1
+        late.scheduledSecs = 90600  // 25:10:00
+        late.scheduledUnix = F.origin + 90600
+        let r = try row(DepartureRealtime(predictedUnix: F.origin + 90600 + 90), late, at: F.origin + 90000)
+        #expect(r["scheduled_secs"] as? Int == 90600)
+        #expect(r["realtime_secs"] as? Int == 90690)
+        #expect(try sub(r, "delay_badge")["text"] as? String == "+2 min")
+    }
+
+    @Test func frequencyTripStartTime() throws {
+        var freq = F.metro
+        freq.startTime = "07:05:00"
+        #expect(try row(nil, freq)["start_time"] as? String == "07:05:00")
+    }
+
+    @Test func pageOfABoard() throws {
+        let o = try answer(.departures, live: F.liveMeta12) { $0.departuresData(F.departuresAnswer, at: F.at) }
+        let data = try sub(o, "data")
+        expectFields(data, ["stop_id": [.string], "timezone": [.string, .null], "departures": [.array], "page": [.object]])
+        let page = try sub(data, "page")
+        expectFields(page, [
+            "direction": [.string], "earliest_unix": [.int, .null], "latest_unix": [.int, .null],
+            "has_more_past": [.bool], "has_more_future": [.bool], "earlier_cursor": [.string, .null],
+            "later_cursor": [.string, .null],
+        ])
+        #expect(page["earliest_unix"] as? Int == 1_766_394_330)
+        #expect(page["latest_unix"] as? Int == 1_766_394_600)
+        let empty = DeparturesAnswer(stopId: "x", timezone: nil, rows: [], page: BoardPage(direction: .past, hasMorePast: false, hasMoreFuture: true, earlierCursor: nil, laterCursor: "c"))
+        let e = try sub(try sub(try answer(.departures) { $0.departuresData(empty, at: 0) }, "data"), "page")
+        #expect(e["earliest_unix"] is NSNull)
+        #expect(e["latest_unix"] is NSNull)
+        #expect(e["direction"] as? String == "past")
+        #expect(e["later_cursor"] as? String == "c")
+    }
+
+    @Test func staticBoardFromTheService() throws {
+        let board = DepartureBoard(
+            stopId: "200060", at: F.at, direction: .future, departures: [F.lateT1, F.metro], earlierCursor: "e",
+            laterCursor: "l", hasMorePast: true, hasMoreFuture: false, timezone: F.sydney)
+        let line = GatewayResponse.staticAnswer(id: .null, op: .departures, result: .success(.departures(board)), at: 0, elapsedMicros: 9)
+        let o = try parseLine(line)
+        let meta = try sub(o, "meta")
+        #expect(meta["source"] as? String == "static_only")
+        #expect(meta["at"] as? Int == Int(F.at))
+        #expect(meta["feed_age_s"] is NSNull)
+        let rows = try list(try sub(o, "data"), "departures")
+        #expect(rows.map { $0["status"] as? String } == ["scheduled", "scheduled"])
+        #expect(rows.allSatisfy { $0["realtime_unix"] is NSNull && $0["delay_badge"] is NSNull })
+        #expect(try sub(try sub(o, "data"), "page")["earlier_cursor"] as? String == "e")
+    }
+
+    @Test func staticAnswersForEveryResult() throws {
+        let cases: [(GatewayOpName, StaticResult, String)] = [
+            (.stop, .stop(F.stopResult), "stop"),
+            (.search, .stops([F.central]), "stops"),
+            (.routes, .routes([F.t1]), "routes"),
+            (.feedInfo, .feedInfo(F.feedInfo), "database_version"),
+            (.trip, .trip(F.trip), "stops"),
+        ]
+        for (op, result, field) in cases {
+            let o = try parseLine(GatewayResponse.staticAnswer(id: .null, op: op, result: .success(result), at: F.at, elapsedMicros: 1))
+            #expect(o["ok"] as? Bool == true)
+            #expect(try sub(o, "data")[field] != nil, "\(op)")
+            #expect(try sub(o, "meta")["op"] as? String == op.rawValue)
+        }
+        let notFound = try parseLine(GatewayResponse.staticAnswer(
+            id: RawJSON(bytes: Array("5".utf8)), op: .stop, result: .failure(ServiceError(.notFound, "unknown stop_id \"9\"")),
+            at: 0, elapsedMicros: 1))
+        #expect(notFound["id"] as? Int == 5)
+        #expect(try sub(notFound, "error")["code"] as? String == "NOT_FOUND")
+        #expect(try sub(notFound, "error")["message"] as? String == "unknown stop_id \"9\"")
+    }
+
+    // MARK: trip
+
+    private func tripData(_ realtime: TripRealtime?, _ trip: TripDetail = F.trip, at: Int64 = F.at) throws -> [String: Any] {
+        let o = try answer(.trip, live: F.liveMeta12) { $0.tripData(trip, realtime: realtime, at: at) }
+        let data = try sub(o, "data")
+        expectFields(data, [
+            "trip_id": [.string], "service_date": [.string], "start_time": [.string], "frequency_based": [.bool],
+            "route": [.object], "headsign": [.string, .null], "short_name": [.string, .null],
+            "direction_id": [.int, .null], "block_id": [.string, .null], "wheelchair_accessible": [.int],
+            "bikes_allowed": [.int], "timezone": [.string], "realtime": [.bool], "status": [.string],
+            "vehicle": [.object, .null], "stops": [.array],
+        ])
+        expectFields(try sub(data, "route"), Self.routeFields)
+        for stop in try list(data, "stops") { expectFields(stop, Self.tripStopFields) }
+        return data
+    }
+
+    @Test func staticTrip() throws {
+        let data = try tripData(nil)
+        #expect(data["realtime"] as? Bool == false)
+        #expect(data["status"] as? String == "scheduled")
+        #expect(data["vehicle"] is NSNull)
+        let stops = try list(data, "stops")
+        #expect(stops.map { $0["status"] as? String } == ["scheduled", "scheduled"])
+        #expect(stops[0]["scheduled_arrival_secs"] as? Int == 72180)
+        #expect(stops[0]["scheduled_departure_unix"] as? Int == 1_766_394_240)
+        #expect(stops[0]["realtime_departure_unix"] is NSNull)
+        #expect(stops[0]["wheelchair_accessible"] as? Int == 1)
+    }
+
+    @Test func tripWithPredictionsSkipsAndVehicle() throws {
+        let data = try tripData(F.tripRealtime)
+        #expect(data["realtime"] as? Bool == true)
+        #expect(data["status"] as? String == "late")
+        let vehicle = try sub(data, "vehicle")
+        #expect(vehicle["vehicle_id"] as? String == "A42")
+        #expect(vehicle["bearing"] as? Double == 185.5)
+        let stops = try list(data, "stops")
+        #expect(stops[0]["realtime_arrival_secs"] as? Int == 72270)
+        #expect(stops[0]["realtime_departure_secs"] as? Int == 72330)
+        #expect(stops[0]["delay_s"] as? Int == 90)
+        #expect(try sub(stops[0], "delay_badge")["accessibility_label"] as? String == "2 minutes late")
+        #expect(stops[1]["status"] as? String == "skipped")
+        #expect(stops[1]["delay_badge"] is NSNull)
+    }
+
+    @Test func lastStopUsesTheArrivalDelay() throws {
+        let rt = TripRealtime(stops: [
+            nil,
+            TripStopRealtime(arrivalUnix: F.origin + 72420 + 30, departureUnix: F.origin + 72450 + 400),
+        ])
+        let stops = try list(try tripData(rt), "stops")
+        #expect(stops[0]["delay_s"] is NSNull)
+        #expect(stops[0]["status"] as? String == "scheduled")
+        #expect(stops[1]["delay_s"] as? Int == 30)
+        #expect(stops[1]["status"] as? String == "on_time")
+    }
+
+    @Test func middleStopFallsBackToArrivalDelay() throws {
+        let rt = TripRealtime(stops: [TripStopRealtime(arrivalUnix: F.origin + 72180 + 200)])
+        let stops = try list(try tripData(rt), "stops")
+        #expect(stops[0]["delay_s"] as? Int == 200)
+        #expect(stops[0]["realtime_departure_unix"] is NSNull)
+        #expect(stops[0]["status"] as? String == "late")
+    }
+
+    @Test func cancelledTripMarksEveryStop() throws {
+        let data = try tripData(TripRealtime(cancelled: true))
+        #expect(data["status"] as? String == "cancelled")
+        #expect(data["realtime"] as? Bool == true)
+        #expect(try list(data, "stops").allSatisfy { $0["status"] as? String == "cancelled" && $0["delay_badge"] is NSNull })
+    }
+
+    @Test func addedTripHasNoSchedule() throws {
+        let rt = TripRealtime(added: true, stops: [TripStopRealtime(arrivalUnix: F.origin + 72180, departureUnix: F.origin + 72240)])
+        let data = try tripData(rt)
+        #expect(data["status"] as? String == "added")
+        let first = try list(data, "stops")[0]
+        #expect(first["scheduled_arrival_secs"] is NSNull)
+        #expect(first["scheduled_departure_unix"] is NSNull)
+        #expect(first["realtime_departure_secs"] as? Int == 72240)
+        #expect(first["delay_s"] is NSNull)
+        #expect(first["status"] as? String == "added")
+    }
+
+    @Test func tripStatusFollowsTheNextStop() throws {
+        let rt = TripRealtime(stops: [
+            TripStopRealtime(arrivalUnix: F.origin + 72180 - 120, departureUnix: F.origin + 72240 - 120),
+            TripStopRealtime(arrivalUnix: F.origin + 72420 + 400, departureUnix: F.origin + 72450 + 400),
+        ])
+        // Before the first stop departs: its status (early).
+        #expect(try tripData(rt, at: F.origin + 72000)["status"] as? String == "early")
+        // After it departed: the last stop's (very late, by arrival).
+        #expect(try tripData(rt, at: F.origin + 72300)["status"] as? String == "very_late")
+        // After everything: still the last stop's.
+        #expect(try tripData(rt, at: F.origin + 90000)["status"] as? String == "very_late")
+    }
+
+    // MARK: vehicles and alerts
+
+    @Test func vehicleObject() throws {
+        let o = try answer(.vehicles, live: F.liveMeta12) { $0.vehicleListData([F.vehicle, VehicleSnapshot(vehicleId: "bare")]) }
+        let vehicles = try list(try sub(o, "data"), "vehicles")
+        let fields: [String: [Kind]] = [
+            "vehicle_id": [.string, .null], "label": [.string, .null], "trip_id": [.string, .null],
+            "route_id": [.string, .null], "service_date": [.string, .null], "start_time": [.string, .null],
+            "lat": [.double, .null], "lon": [.double, .null], "bearing": [.double, .null], "speed_mps": [.double, .null],
+            "current_stop_sequence": [.int, .null], "stop_id": [.string, .null], "current_status": [.string, .null],
+            "occupancy_status": [.string, .null], "occupancy_percentage": [.int, .null],
+            "congestion_level": [.string, .null], "timestamp": [.int, .null],
+        ]
+        for v in vehicles { expectFields(v, fields) }
+        #expect(vehicles[0]["service_date"] as? String == "20251222")
+        #expect(vehicles[0]["speed_mps"] as? Double == 11.2)
+        #expect(vehicles[1]["lat"] is NSNull)
+        #expect(vehicles[1]["timestamp"] is NSNull)
+    }
+
+    @Test func alertObject() throws {
+        let noHeader = AlertView(id: "a2", header: nil, description: nil, url: "https://example.org/a2", effect: "NO_SERVICE",
+                                 activePeriods: [.init(start: nil, end: 100)],
+                                 informedEntities: [.init(agencyId: "ST", routeType: 2, directionId: 1)])
+        let o = try answer(.alerts, live: F.liveMeta12) { $0.alertListData([F.liftAlert, noHeader]) }
+        let alerts = try list(try sub(o, "data"), "alerts")
+        let fields: [String: [Kind]] = [
+            "id": [.string], "header": [.string, .null], "description": [.string, .null], "url": [.string, .null],
+            "cause": [.string], "effect": [.string], "severity": [.string], "active_periods": [.array],
+            "informed_entities": [.array], "banner": [.object],
+        ]
+        for a in alerts { expectFields(a, fields) }
+        let banner = try sub(alerts[1], "banner")
+        expectFields(banner, ["icon": [.string], "color": [.string], "accessibility_label": [.string]])
+        #expect(banner["color"] as? String == "red")
+        #expect(banner["accessibility_label"] as? String == "Service disruption")
+        #expect(alerts[1]["cause"] as? String == "UNKNOWN_CAUSE")
+        let period = try list(alerts[1], "active_periods")[0]
+        #expect(period["start"] is NSNull)
+        #expect(period["end"] as? Int == 100)
+        let entity = try list(alerts[1], "informed_entities")[0]
+        expectFields(entity, [
+            "agency_id": [.string, .null], "route_id": [.string, .null], "route_type": [.int, .null],
+            "direction_id": [.int, .null], "trip_id": [.string, .null], "stop_id": [.string, .null],
+        ])
+        #expect(entity["route_type"] as? Int == 2)
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+@testable import TransitJSON
+import TransitModel
+
+// Helpers: parse answers back with JSONSerialization (an independent parser) and tell JSON kinds apart.
+
+enum Kind: Equatable, CustomStringConvertible {
+    case string, int, double, bool, null, object, array
+
+    var description: String {
+        switch self {
+        case .string: return "string"
+        case .int: return "int"
+        case .double: return "double"
+        case .bool: return "bool"
+        case .null: return "null"
+        case .object: return "object"
+        case .array: return "array"
+        }
+    }
+}
+
+func kind(_ value: Any?) -> Kind? {
+    guard let value else { return nil }
+    if value is NSNull { return .null }
+    if value is String { return .string }
+    if value is [String: Any] { return .object }
+    if value is [Any] { return .array }
+    if let number = value as? NSNumber {
+        switch String(cString: number.objCType) {
+        case "c", "B": return .bool
+        case "d", "f": return .double
+        default: return .int
+        }
+    }
+    return nil
+}
+
+/// Parses one answer line (must end with exactly one "\n") into a dictionary.
+func parseLine(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+    #expect(bytes.last == UInt8(ascii: "\n"), "an answer line ends with a newline", sourceLocation: sourceLocation)
+    #expect(!bytes.dropLast().contains(UInt8(ascii: "\n")), "one line only", sourceLocation: sourceLocation)
+    let object = try JSONSerialization.jsonObject(with: Data(bytes))
+    return try #require(object as? [String: Any], sourceLocation: sourceLocation)
+}
+
+/// Parses the bytes of one JSON value written by a JSONWriter.
+func parseValue(_ bytes: [UInt8]) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+}
+
+/// Checks that `object` has exactly `fields` with these kinds (a field listed with several kinds may be any).
+func expectFields(
+    _ object: [String: Any], _ fields: [String: [Kind]], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(Set(object.keys) == Set(fields.keys), "field names", sourceLocation: sourceLocation)
+    for (name, kinds) in fields {
+        let actual = kind(object[name])
+        #expect(actual.map { kinds.contains($0) } ?? false, "\(name): \(String(describing: actual)) not in \(kinds)", sourceLocation: sourceLocation)
+    }
+}
+
+func sub(_ object: [String: Any], _ key: String) throws -> [String: Any] {
+    try #require(object[key] as? [String: Any], "\(key) is an object")
+}
+
+func list(_ object: [String: Any], _ key: String) throws -> [[String: Any]] {
+    try #require(object[key] as? [[String: Any]], "\(key) is an array of objects")
+}
+
+func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+/// The success line of a data writer, with fixed meta.
+func answer(_ op: GatewayOpName, live: LiveMeta? = nil, _ data: (inout JSONWriter) -> Void) throws -> [String: Any] {
+    let line = GatewayResponse.success(id: RawJSON(bytes: Array("1".utf8)), meta: ResponseMeta(op: op, elapsedMicros: 5, live: live), data: data)
+    return try parseLine(line)
+}
+
+// MARK: GATEWAY.md
+
+enum GatewayDoc {
+    static let url = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("protocol/GATEWAY.md")
+
+    /// The fenced JSON block after `<!-- example:NAME:PART -->` (PART is request or answer).
+    static func example(_ name: String, _ part: String) throws -> String {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let marker = "<!-- example:\(name):\(part) -->"
+        let afterMarker = try #require(text.range(of: marker), "GATEWAY.md has \(marker)")
+        let open = try #require(text.range(of: "```json\n", range: afterMarker.upperBound..<text.endIndex))
+        let close = try #require(text.range(of: "\n```", range: open.upperBound..<text.endIndex))
+        return String(text[open.upperBound..<close.lowerBound])
+    }
+
+    static func answer(_ name: String) throws -> NSDictionary {
+        let json = try example(name, "answer")
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary)
+    }
+
+    static func request(_ name: String) throws -> String {
+        try example(name, "request")
+    }
+}
+
+// MARK: fixtures (the values of GATEWAY.md's examples)
+
+enum Fixtures {
+    static let sydney = "Australia/Sydney"
+    /// 2025-12-22 20:00:00 AEDT.
+    static let at: Int64 = 1_766_394_000
+    /// Noon minus 12 h of service day 20251222 in Sydney.
+    static let origin: Int64 = 1_766_322_000
+
+    static let central = Stop(
+        stopId: "200060", name: "Central Station", lat: -33.883193, lon: 151.206339, locationType: 1,
+        wheelchairBoarding: 1, primaryRouteType: 2, mode: "train", timezone: sydney)
+    static let platform1 = Stop(
+        stopId: "2000331", name: "Central Station Platform 1", lat: -33.882844, lon: 151.206601, locationType: 0,
+        parentStation: "200060", platformCode: "1", wheelchairBoarding: 1, primaryRouteType: 2, mode: "train",
+        timezone: sydney)
+    static let metroPlatform = Stop(
+        stopId: "2000391", name: "Central Station Metro Platform", lat: -33.884058, lon: 151.205862, locationType: 0,
+        parentStation: "200060", platformCode: "M1", wheelchairBoarding: 1, primaryRouteType: 1, mode: "metro",
+        timezone: sydney)
+    static let railwaySquare = Stop(
+        stopId: "2000421", code: "2000421", name: "Central Station, Railway Square, Stand A", lat: -33.88353,
+        lon: 151.20379, locationType: 0, platformCode: "A", wheelchairBoarding: 1, primaryRouteType: 700, mode: "bus",
+        timezone: sydney)
+    static let circularQuay = Stop(
+        stopId: "10101100", name: "Circular Quay", lat: -33.861239, lon: 151.210736, locationType: 1,
+        wheelchairBoarding: 1, primaryRouteType: 4, mode: "ferry", distanceMetres: 7.2, timezone: sydney)
+
+    static let m1 = Route(
+        routeId: "M1", agencyId: "SM", shortName: "M1", longName: "Metro North West & Bankstown Line", routeType: 1,
+        mode: "metro", color: "#168388", textColor: "#FFFFFF", section: "M", feed: "sample")
+    static let t1 = Route(
+        routeId: "T1", agencyId: "ST", shortName: "T1", longName: "North Shore & Western Line", routeType: 2,
+        mode: "train", color: "#F99D1C", textColor: "#FFFFFF", section: "T", feed: "sample")
+    static let bus333 = Route(
+        routeId: "333", agencyId: "SB", shortName: "333", longName: "Circular Quay to North Bondi", routeType: 700,
+        mode: "bus", color: "#00B5EF", textColor: "#FFFFFF", section: "#", feed: "sample")
+    static let busL90 = Route(
+        routeId: "L90", agencyId: "SB", shortName: "L90", longName: "Railway Square to Palm Beach", routeType: 700,
+        mode: "bus", color: "#00B5EF", textColor: "#FFFFFF", section: "L", feed: "sample")
+
+    static let stopResult = StopResult(stop: central, parent: nil, platforms: [platform1, metroPlatform], routes: [m1, t1])
+
+    static func departure(
+        _ tripId: String, _ route: Route, _ headsign: String, _ stop: Stop, seq: UInt32, secs: Int32, direction: Int
+    ) -> Departure {
+        Departure(
+            tripId: tripId, route: route, headsign: headsign, stopId: stop.stopId, stopSequence: seq,
+            stopIndex: seq - 1, serviceDate: 20_251_222, scheduledSecs: secs, scheduledUnix: origin + Int64(secs),
+            platform: stop.platformCode, wheelchairAccessible: 1, directionId: direction)
+    }
+
+    static let lateT1 = departure("T1.1234.20251222", t1, "Emu Plains", platform1, seq: 12, secs: 72240, direction: 1)
+    static let metro = departure("M1.0871", m1, "Tallawong", metroPlatform, seq: 9, secs: 72360, direction: 0)
+    static let cancelledT1 = departure("T1.1240.20251222", t1, "Hornsby", platform1, seq: 4, secs: 72600, direction: 0)
+
+    static let departuresAnswer = DeparturesAnswer(
+        stopId: "200060", timezone: sydney,
+        rows: [
+            DepartureRow(departure: lateT1, realtime: DepartureRealtime(predictedUnix: 1_766_394_330, occupancyStatus: "MANY_SEATS_AVAILABLE")),
+            DepartureRow(departure: metro),
+            DepartureRow(departure: cancelledT1, realtime: DepartureRealtime(cancelled: true)),
+        ],
+        page: BoardPage(
+            direction: .future, hasMorePast: true, hasMoreFuture: true,
+            earlierCursor: "b1.20251222.72240.T1.1234.20251222", laterCursor: "f1.20251222.72600.T1.1240.20251222"))
+
+    static let liveMeta12 = LiveMeta(at: at, source: .staticAndRealtime, stale: false, feedAgeSeconds: 12)
+
+    static let trip = TripDetail(
+        tripId: "T1.1234.20251222", route: t1, headsign: "Emu Plains", directionId: 1, serviceDate: 20_251_222,
+        startTime: "19:40:00", frequencyBased: false, wheelchairAccessible: 1, bikesAllowed: 0, timezone: sydney,
+        stops: [
+            TripStop(
+                stopId: "2000331", stopName: "Central Station Platform 1", stopSequence: 12, arrivalSecs: 72180,
+                departureSecs: 72240, arrivalUnix: origin + 72180, departureUnix: origin + 72240, lat: -33.882844,
+                lon: 151.206601, platformCode: "1", wheelchairBoarding: 1, parentStation: "200060"),
+            TripStop(
+                stopId: "2000441", stopName: "Redfern Station Platform 4", stopSequence: 13, arrivalSecs: 72420,
+                departureSecs: 72450, arrivalUnix: origin + 72420, departureUnix: origin + 72450, lat: -33.891667,
+                lon: 151.198889, platformCode: "4", wheelchairBoarding: 1, parentStation: "200070"),
+        ])
+
+    static let vehicle = VehicleSnapshot(
+        vehicleId: "A42", label: "A42 Waratah", tripId: "T1.1234.20251222", routeId: "T1", serviceDate: 20_251_222,
+        startTime: "19:40:00", lat: -33.8735, lon: 151.2069, bearing: 185.5, speedMetresPerSecond: 11.2,
+        currentStopSequence: 12, stopId: "2000331", currentStatus: "IN_TRANSIT_TO",
+        occupancyStatus: "MANY_SEATS_AVAILABLE", timestamp: 1_766_393_990)
+
+    static let tripRealtime = TripRealtime(
+        stops: [
+            TripStopRealtime(arrivalUnix: origin + 72270, departureUnix: origin + 72330),
+            TripStopRealtime(skipped: true),
+        ],
+        vehicle: vehicle)
+
+    static let feedInfo = FeedInfo(
+        databaseVersion: "20251222T031500Z-5f3a", importedAt: 1_766_373_300,
+        feeds: [
+            FeedSummary(
+                name: "sample", publisher: "Transit Sample", version: "2025.12", startDate: 20_250_101,
+                endDate: 20_301_231, timezone: sydney, lang: "en", importedAt: 1_766_373_300, stops: 412, routes: 38,
+                trips: 5120, stopTimes: 98765, source: "data/sample-feed"),
+        ],
+        stops: 412, routes: 38, trips: 5120, stopTimes: 98765, patterns: 240)
+
+    static let liftAlert = AlertView(
+        id: "alert-17", header: "Lifts out of service at Central", description: "Use the lifts at Eddy Avenue.",
+        url: nil, cause: "MAINTENANCE", effect: "ACCESSIBILITY_ISSUE", severity: "WARNING",
+        activePeriods: [.init(start: 1_766_350_800, end: nil)],
+        informedEntities: [.init(stopId: "200060")])
+}
+
+/// Paths where two parsed JSON values differ ("data.departures[0].minutes_until: 5 ≠ 6"), for readable failures.
+func differences(_ a: Any, _ b: Any, path: String = "") -> [String] {
+    if let a = a as? [String: Any], let b = b as? [String: Any] {
+        var out: [String] = []
+        for key in Set(a.keys).union(b.keys).sorted() {
+            let sub = path.isEmpty ? key : "\(path).\(key)"
+            switch (a[key], b[key]) {
+            case (let x?, let y?): out += differences(x, y, path: sub)
+            case (nil, _): out.append("\(sub): missing on the left")
+            case (_, nil): out.append("\(sub): missing on the right")
+            }
+        }
+        return out
+    }
+    if let a = a as? [Any], let b = b as? [Any] {
+        guard a.count == b.count else { return ["\(path): \(a.count) elements ≠ \(b.count)"] }
+        return zip(a, b).enumerated().flatMap { differences($0.element.0, $0.element.1, path: "\(path)[\($0.offset)]") }
+    }
+    let equal: Bool
+    switch (a, b) {
+    case (let x as String, let y as String): equal = x == y
+    case (let x as NSNumber, let y as NSNumber): equal = x == y
+    case (is NSNull, is NSNull): equal = true
+    default: equal = false
+    }
+    if kind(a) != kind(b) || !equal {
+        return ["\(path): \(a) (\(kind(a).map(\.description) ?? "?")) ≠ \(b) (\(kind(b).map(\.description) ?? "?"))"]
+    }
+    return []
+}
