@@ -53,6 +53,7 @@ public final class CSVReader {
     private var fieldEscaped: UnsafeMutablePointer<Bool>
     private var fieldCapacity = 64
     private var headerCount = Int.max
+    private var headerLine = 1
     private var columnIndex: [String: Int] = [:]
 
     private enum Outcome { case record, needMore, end }
@@ -81,6 +82,7 @@ public final class CSVReader {
                 if columnIndex[name] == nil { columnIndex[name] = i }
             }
             headerCount = fieldCount
+            headerLine = line
         }
     }
 
@@ -106,7 +108,7 @@ public final class CSVReader {
     /// The column named `name`, or an error `missing required column "name"` on the header line.
     public func requireColumn(_ name: String) throws -> CSVColumn {
         guard let index = columnIndex[name] else {
-            throw CSVError(file: fileName, line: 1, reason: "missing required column \"\(name)\"")
+            throw CSVError(file: fileName, line: headerLine, reason: "missing required column \"\(name)\"")
         }
         return CSVColumn(index: index, name: name)
     }

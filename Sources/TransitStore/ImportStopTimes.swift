@@ -57,7 +57,8 @@ extension ImportBuilder {
         while try reader.next() {
             tally.read += 1
             if tally.read & 0xFFFF == 0 {
-                try checkpoint(feed, "stop_times.txt", rows: tally.read, reader: reader, size: size)
+                try checkpoint(feed, "stop_times.txt", rows: tally.read,
+                               fraction: size.map { Double(reader.bytesRead) / Double(max($0, 1)) })
             }
             let tripBytes = reader.bytes(tripColumn)
             let trip: Int
@@ -145,7 +146,9 @@ extension ImportBuilder {
         var key: [Int64] = []
 
         for t in 0..<tripCount {
-            if t & 0x3FF == 0 { try checkpoint(feed, "stop_times.txt", rows: stopTimesTally.read, reader: nil, size: nil) }
+            if t & 0x3FF == 0 {
+                try checkpoint(feed, "patterns", rows: t, fraction: Double(t) / Double(tripCount))
+            }
             let lo = bucketStart[t], hi = bucketStart[t + 1]
             if lo == hi {
                 tripsTally.skip("trip without stop_times (not imported)")
