@@ -40,11 +40,23 @@ extension ImportBuilder {
         let distanceColumn = reader.column("shape_dist_traveled")
         rows.reserveCapacity((size ?? 0) / 45)
 
+        // Hot loop: work on locals, not on class properties (each property access is a dynamic
+        // exclusivity check), and put them back at the end.
+        let stopIDs = self.stopIDs
+        var headsigns = self.headsigns
+        self.headsigns = ByteInterner()
+        var read = 0
+        defer {
+            self.headsigns = headsigns
+            tally.read += read
+            stopTimesRead += read
+            feed.counts.stopTimes += read
+        }
         var lastTrip = -1
         while try reader.next() {
-            tally.read += 1
-            if tally.read & 0xFFFF == 0 {
-                try checkpoint(feed, "stop_times.txt", rows: tally.read,
+            read += 1
+            if read & 0xFFFF == 0 {
+                try checkpoint(feed, "stop_times.txt", rows: read,
                                fraction: size.map { Double(reader.bytesRead) / Double(max($0, 1)) })
             }
             let tripBytes = reader.bytes(tripColumn)
@@ -90,8 +102,6 @@ extension ImportBuilder {
                 flags: UInt8(pickup | dropOff << 2 | timepoint << 4),
                 distance: try reader.double(distanceColumn) ?? .nan))
         }
-        stopTimesRead += tally.read
-        feed.counts.stopTimes += tally.read
         return rows
     }
 
@@ -121,6 +131,10 @@ extension ImportBuilder {
                                        shape_dist_traveled)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let boards = stops.map { UInt32($0.board + 1) }
+        var departures = self.departures
+        self.departures = DepartureRows()
+        defer { self.departures = departures }
         var members: [StopTimeRow] = []
         var arrival: [Int] = []
         var departure: [Int] = []
@@ -213,15 +227,14 @@ extension ImportBuilder {
             for k in 0..<(n - 1) {
                 let row = members[k]
                 guard row.flags & 0x03 != 1 else { continue }  // pickup_type 1: no departure here
-                let stop = Int(row.stop)
-                let board = stops[stop].board
+                let board = boards[Int(row.stop)]
                 if frequencies != nil {
                     frequencyStops.append(FrequencyStopRow(
-                        board: Int32(board + 1), trip: Int32(pk), stopIndex: Int32(k), stop: Int32(stop + 1),
+                        board: Int32(board), trip: Int32(pk), stopIndex: Int32(k), stop: Int32(row.stop + 1),
                         service: trip.servicePk))
                 } else {
-                    departures.append(board: UInt32(board + 1), secs: Int32(clamping: departure[k]), trip: UInt32(pk),
-                                      stopIndex: UInt32(k), stop: UInt32(stop + 1), service: UInt32(trip.servicePk))
+                    departures.append(board: board, secs: Int32(clamping: departure[k]), trip: UInt32(pk),
+                                      stopIndex: UInt32(k), stop: row.stop + 1, service: UInt32(trip.servicePk))
                 }
             }
             let instances = frequencies.map { $0.reduce(0) { $0 + $1.instances } } ?? 1
