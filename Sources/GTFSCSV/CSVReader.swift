@@ -23,7 +23,7 @@ public struct CSVColumn: Sendable, Equatable {
 /// spaces around them (trimmed), columns in any order, unknown columns (ignored), missing columns (empty).
 /// A record shorter than the header reads its missing fields as empty; a record longer than the header is
 /// accepted only when the extra fields are empty (trailing commas, common in the wild), else it is an error.
-/// Values are trimmed of spaces and tabs around them. Errors: an unterminated quote, a quote inside an
+/// Values are trimmed of spaces and tabs around them, and spaces around a quoted field are tolerated. Errors: an unterminated quote, a quote inside an
 /// unquoted field, text after a closing quote, and bad values through the typed accessors, each with file,
 /// line and column.
 ///
@@ -240,7 +240,12 @@ public final class CSVReader {
 
         fields: while true {
             if count == fieldCapacity { growFields() }
-            if p < end, buf[p] == quote {
+            // Spaces before an opening quote are tolerated (` "x"`): look past them for the quote.
+            var q = p
+            while q < end, buf[q] == 0x20 || buf[q] == 0x09 { q += 1 }
+            if q >= end, !eof { return .needMore }
+            if q < end, buf[q] == quote {
+                p = q
                 let quoteLine = recordLine + breaks
                 p += 1
                 let contentStart = p
@@ -277,6 +282,7 @@ public final class CSVReader {
                 fieldEnds[count] = contentEnd
                 fieldEscaped[count] = escaped
                 count += 1
+                while p < end, buf[p] == 0x20 || buf[p] == 0x09 { p += 1 }  // and spaces after the closing one
                 if p >= end {
                     if eof { break fields }
                     return .needMore
