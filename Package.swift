@@ -112,7 +112,11 @@ let package = Package(
             dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"],
+            exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RealtimeCoreTests",
             dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
