@@ -59,9 +59,15 @@ extension GTFSRealtimeDecodeError {
         body = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         let sample = body.prefix(64)
         guard !sample.isEmpty,
-              sample.allSatisfy({ $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+              sample.allSatisfy({ ($0 >= 0x20 && $0 != 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }),
+              isUTF8(sample)
         else { return nil }
         let line = sample.prefix { $0 != 0x0A && $0 != 0x0D }.prefix(40)
         return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Valid UTF-8, allowing the sample to end inside a character.
+    private static func isUTF8(_ sample: Slice<UnsafeRawBufferPointer>) -> Bool {
+        (0...min(3, sample.count - 1)).contains { cut in String(validating: sample.dropLast(cut), as: UTF8.self) != nil }
     }
 }
