@@ -13,6 +13,12 @@ public enum GTFSRealtimeCodec {
     /// position without latitude, an alert without informed entity, a duplicate id, ...) are left out and
     /// listed in `problems`. Throws when the body as a whole is unusable: empty, larger than `maxBytes`
     /// (checked before unpacking), text such as an HTML error page, truncated or garbage bytes, or no header.
+    ///
+    /// Cost: a feed of 3,000 trip updates x 40 stop updates (4.6 MB) takes about 26 ms of CPU here, of which
+    /// protobuf-c's unpack is 15. That assumes glibc keeps freed memory: with its defaults every decode
+    /// gets fresh pages from the kernel for the unpacked structs and the Swift arrays (about twice the time).
+    /// A process decoding large feeds repeatedly should call `mallopt(M_MMAP_THRESHOLD, 32 << 20)` and
+    /// `mallopt(M_TRIM_THRESHOLD, 256 << 20)` at startup.
     public static func decode(_ bytes: some Collection<UInt8>, maxBytes: Int = defaultMaxBytes) throws(GTFSRealtimeDecodeError) -> FeedMessage {
         try checkSize(bytes.count, maxBytes)
         return try withRawBytes(bytes) { (buffer) throws(GTFSRealtimeDecodeError) in try decode(buffer, maxBytes: maxBytes) }
