@@ -143,7 +143,11 @@ let package = Package(
             dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"],
+            exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RealtimeCoreTests",
             dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
