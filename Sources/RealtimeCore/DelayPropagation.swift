@@ -37,56 +37,56 @@ extension TripUpdateResolver {
             let stop = stops[index]
             let scheduledArrival = baseUnix + Int64(stop.arrivalOffset)
             let scheduledDeparture = baseUnix + Int64(stop.departureOffset)
-            var out = ResolvedStop(
-                stopId: stop.stopId, stopSequence: stop.stopSequence, scheduledArrival: scheduledArrival,
-                scheduledDeparture: scheduledDeparture, status: .noPrediction)
+            var assignedStopId: String?
+            var predictedArrival: Int64?
+            var predictedDeparture: Int64?
+            var status = StopPredictionStatus.noPrediction
             if next < pairs.count, StopUpdateMatcher.stopIndex(pairs[next]) == index {
-                let stopUpdate = updates[StopUpdateMatcher.updateIndex(pairs[next])]
+                // Fields are read through the array (no copy of the whole StopTimeUpdate).
+                let u = StopUpdateMatcher.updateIndex(pairs[next])
                 next += 1
-                if let assigned = stopUpdate.stopTimeProperties?.assignedStopId.nonEmpty {
-                    out.assignedStopId = ids.staticId(assigned)
+                if let assigned = updates[u].stopTimeProperties?.assignedStopId.nonEmpty {
+                    assignedStopId = ids.staticId(assigned)
                 }
-                switch stopUpdate.scheduleRelationship ?? .scheduled {
+                switch updates[u].scheduleRelationship ?? .scheduled {
                 case .skipped:
-                    out.status = .skipped
+                    status = .skipped
                 case .scheduled, .unscheduled:
-                    let arrival = try eventTime(stopUpdate.arrival, scheduled: scheduledArrival, update, stop, "arrival")
-                    let departure = try eventTime(stopUpdate.departure, scheduled: scheduledDeparture, update, stop, "departure")
-                    guard arrival != nil || departure != nil else {
-                        out.status = .noData
+                    let arrival = try eventTime(updates[u].arrival, scheduled: scheduledArrival, update, stop, "arrival")
+                    let departure = try eventTime(updates[u].departure, scheduled: scheduledDeparture, update, stop, "departure")
+                    var arrivalDerived = false
+                    var departureDerived = false
+                    var predicted: (arrival: Int64, departure: Int64)
+                    if let arrival {
+                        if let departure {
+                            predicted = (arrival, departure)
+                        } else {
+                            predicted = (arrival, scheduledDeparture + (arrival - scheduledArrival))
+                            departureDerived = true
+                        }
+                    } else if let departure {
+                        let upstream: Int64
+                        if case .delay(let delay) = carried { upstream = delay } else { upstream = departure - scheduledDeparture }
+                        predicted = (scheduledArrival + upstream, departure)
+                        arrivalDerived = true
+                    } else {
+                        status = .noData
                         carried = .noData
                         break
                     }
-                    var predictedArrival: Int64
-                    var predictedDeparture: Int64
-                    var arrivalDerived = false
-                    var departureDerived = false
-                    if let arrival {
-                        predictedArrival = arrival
-                        if let departure {
-                            predictedDeparture = departure
-                        } else {
-                            predictedDeparture = scheduledDeparture + (arrival - scheduledArrival)
-                            departureDerived = true
-                        }
-                    } else {
-                        predictedDeparture = departure!
-                        let upstream: Int64
-                        if case .delay(let delay) = carried { upstream = delay } else { upstream = predictedDeparture - scheduledDeparture }
-                        predictedArrival = scheduledArrival + upstream
-                        arrivalDerived = true
-                    }
-                    if predictedDeparture < predictedArrival {
+                    if predicted.departure < predicted.arrival {
                         if arrivalDerived && !departureDerived {
-                            predictedArrival = predictedDeparture
+                            predicted.arrival = predicted.departure
                         } else {
-                            predictedDeparture = predictedArrival
+                            predicted.departure = predicted.arrival
                         }
                     }
-                    out.apply(arrival: predictedArrival, departure: predictedDeparture)
-                    carried = .delay(predictedDeparture - scheduledDeparture)
+                    predictedArrival = predicted.arrival
+                    predictedDeparture = predicted.departure
+                    status = .scheduled
+                    carried = .delay(predicted.departure - scheduledDeparture)
                 case .noData, .unknown:
-                    out.status = .noData
+                    status = .noData
                     carried = .noData
                 }
             } else {
@@ -94,12 +94,17 @@ extension TripUpdateResolver {
                 case .nothing:
                     break
                 case .noData:
-                    out.status = .noData
+                    status = .noData
                 case .delay(let delay):
-                    out.apply(arrival: scheduledArrival + delay, departure: scheduledDeparture + delay)
+                    predictedArrival = scheduledArrival + delay
+                    predictedDeparture = scheduledDeparture + delay
+                    status = .scheduled
                 }
             }
-            result.append(out)
+            result.append(ResolvedStop(
+                stopId: stop.stopId, assignedStopId: assignedStopId, stopSequence: stop.stopSequence,
+                scheduledArrival: scheduledArrival, scheduledDeparture: scheduledDeparture,
+                predictedArrival: predictedArrival, predictedDeparture: predictedDeparture, status: status))
         }
         return result
     }
@@ -112,13 +117,16 @@ extension TripUpdateResolver {
         guard let event else { return nil }
         let predicted: Int64
         if let time = event.time, time > 0 {
+            guard PlausibleTime.contains(time) else {
+                throw TripUpdateDrop(.absurdDelay, tripId: update.trip.tripId, "\(what) time \(time) is not a plausible POSIX time")
+            }
             predicted = time
         } else if let delay = event.delay, let scheduled {
             predicted = scheduled + Int64(delay)
         } else {
             return nil
         }
-        if let scheduled, (predicted - scheduled).magnitude > UInt64(options.maxDelaySecs) {
+        if let scheduled, (predicted - scheduled).magnitude > UInt64(clamping: options.maxDelaySecs) {
             let place = stop.map { "stop_sequence \($0.stopSequence) (stop \($0.stopId))" } ?? "a stop"
             throw TripUpdateDrop(
                 .absurdDelay, tripId: update.trip.tripId,
@@ -141,13 +149,18 @@ extension TripUpdateResolver {
     }
 }
 
-extension ResolvedStop {
-    /// Sets the predictions, their delays against the schedule (when known) and status `.scheduled`.
-    mutating func apply(arrival: Int64, departure: Int64) {
-        predictedArrival = arrival
-        predictedDeparture = departure
-        arrivalDelay = scheduledArrival.map { Int32(clamping: arrival - $0) }
-        departureDelay = scheduledDeparture.map { Int32(clamping: departure - $0) }
-        status = .scheduled
+/// POSIX times the resolver accepts from a feed: after 1970 and before 2^40 s (year ~36800), so that
+/// every sum and difference with schedule times stays far from Int64 overflow.
+enum PlausibleTime {
+    static let upperBound: Int64 = 1 << 40
+
+    @inline(__always)
+    static func contains(_ time: Int64) -> Bool { time > 0 && time < upperBound }
+
+    /// The value when plausible, else nil.
+    @inline(__always)
+    static func filter(_ time: Int64?) -> Int64? {
+        guard let time, contains(time) else { return nil }
+        return time
     }
 }

@@ -74,36 +74,74 @@ public enum StopPredictionStatus: String, Sendable, Hashable {
 /// One stop of a resolved trip. Times are POSIX seconds, delays seconds (positive = late).
 /// Invariants: `predictedDeparture >= predictedArrival` when both are set (a departure predicted before
 /// the arrival is raised to it); a delay is set exactly when the prediction and the schedule both are
-/// (delay = predicted - scheduled).
+/// (delay = predicted − scheduled, computed).
+///
+/// Stored compactly (times as Int64 with `Int64.min` for "none": 72 bytes a stop instead of 128) because
+/// a feed update resolves ~100,000 of them.
 public struct ResolvedStop: Sendable, Hashable {
     /// The stop of the schedule (for added trips: the update's stop).
     public var stopId: String
     /// A realtime platform/stop assignment (StopTimeProperties.assigned_stop_id), nil when none.
     public var assignedStopId: String?
+    private var scheduledArrivalStorage: Int64
+    private var scheduledDepartureStorage: Int64
+    private var predictedArrivalStorage: Int64
+    private var predictedDepartureStorage: Int64
     public var stopSequence: UInt32
-    /// nil only for added trips whose update gives no scheduled time.
-    public var scheduledArrival: Int64?
-    public var scheduledDeparture: Int64?
-    public var predictedArrival: Int64?
-    public var predictedDeparture: Int64?
-    public var arrivalDelay: Int32?
-    public var departureDelay: Int32?
     public var status: StopPredictionStatus
 
     public init(
         stopId: String, assignedStopId: String? = nil, stopSequence: UInt32, scheduledArrival: Int64?,
         scheduledDeparture: Int64?, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
-        arrivalDelay: Int32? = nil, departureDelay: Int32? = nil, status: StopPredictionStatus
+        status: StopPredictionStatus
     ) {
         self.stopId = stopId
         self.assignedStopId = assignedStopId
         self.stopSequence = stopSequence
-        self.scheduledArrival = scheduledArrival
-        self.scheduledDeparture = scheduledDeparture
-        self.predictedArrival = predictedArrival
-        self.predictedDeparture = predictedDeparture
-        self.arrivalDelay = arrivalDelay
-        self.departureDelay = departureDelay
+        scheduledArrivalStorage = scheduledArrival ?? .min
+        scheduledDepartureStorage = scheduledDeparture ?? .min
+        predictedArrivalStorage = predictedArrival ?? .min
+        predictedDepartureStorage = predictedDeparture ?? .min
         self.status = status
+    }
+
+    /// nil only for added trips whose update gives no scheduled time.
+    public var scheduledArrival: Int64? {
+        get { scheduledArrivalStorage == .min ? nil : scheduledArrivalStorage }
+        set { scheduledArrivalStorage = newValue ?? .min }
+    }
+
+    public var scheduledDeparture: Int64? {
+        get { scheduledDepartureStorage == .min ? nil : scheduledDepartureStorage }
+        set { scheduledDepartureStorage = newValue ?? .min }
+    }
+
+    public var predictedArrival: Int64? {
+        get { predictedArrivalStorage == .min ? nil : predictedArrivalStorage }
+        set { predictedArrivalStorage = newValue ?? .min }
+    }
+
+    public var predictedDeparture: Int64? {
+        get { predictedDepartureStorage == .min ? nil : predictedDepartureStorage }
+        set { predictedDepartureStorage = newValue ?? .min }
+    }
+
+    /// predictedArrival − scheduledArrival, when both are known.
+    public var arrivalDelay: Int32? {
+        guard predictedArrivalStorage != .min, scheduledArrivalStorage != .min else { return nil }
+        return Int32(clamping: predictedArrivalStorage - scheduledArrivalStorage)
+    }
+
+    /// predictedDeparture − scheduledDeparture, when both are known.
+    public var departureDelay: Int32? {
+        guard predictedDepartureStorage != .min, scheduledDepartureStorage != .min else { return nil }
+        return Int32(clamping: predictedDepartureStorage - scheduledDepartureStorage)
+    }
+
+    /// Sets both predictions (the departure raised to the arrival if earlier) and status `.scheduled`.
+    public mutating func setPrediction(arrival: Int64, departure: Int64) {
+        predictedArrivalStorage = arrival
+        predictedDepartureStorage = max(arrival, departure)
+        status = .scheduled
     }
 }

@@ -24,12 +24,12 @@ struct StopUpdateMatcher {
         var cursor = 0
         var sorted = true
         var last = -1
-        for (updateIndex, update) in updates.enumerated() {
+        for updateIndex in updates.indices {
             var found: Int?
-            if let sequence = update.stopSequence {
+            if let sequence = updates[updateIndex].stopSequence {
                 found = Self.index(ofSequence: sequence, in: stops, hint: cursor)
             }
-            if found == nil, let stopId = update.stopId.nonEmpty {
+            if found == nil, let stopId = updates[updateIndex].stopId.nonEmpty {
                 var i = cursor
                 while i < stops.count {
                     if ids.matches(stored: stops[i].stopId, realtimeId: stopId) { found = i; break }

@@ -106,16 +106,16 @@ extension TripUpdateResolver {
         for pair in matcher.pairs {
             let stopUpdate = update.stopTimeUpdates[StopUpdateMatcher.updateIndex(pair)]
             let stop = stops[StopUpdateMatcher.stopIndex(pair)]
-            if let time = stopUpdate.arrival?.time, time > 0 {
+            if let time = PlausibleTime.filter(stopUpdate.arrival?.time) {
                 return .stopTime(offset: Int64(stop.arrivalOffset), time: time)
             }
-            if let time = stopUpdate.departure?.time, time > 0 {
+            if let time = PlausibleTime.filter(stopUpdate.departure?.time) {
                 return .stopTime(offset: Int64(stop.departureOffset), time: time)
             }
             if firstDelay == nil { firstDelay = stopUpdate.arrival?.delay ?? stopUpdate.departure?.delay }
         }
         var at = now
-        if let timestamp = update.timestamp, timestamp > 0, timestamp < UInt64(Int64.max) { at = Int64(timestamp) }
+        if let timestamp = update.timestamp, timestamp < UInt64(PlausibleTime.upperBound), timestamp > 0 { at = Int64(timestamp) }
         return .measuredAt(
             unix: at, delay: Int64(firstDelay ?? update.delay ?? 0), firstOffset: Int64(stops[0].arrivalOffset),
             lastOffset: Int64(stops[stops.count - 1].departureOffset))

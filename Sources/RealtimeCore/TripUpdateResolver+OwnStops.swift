@@ -96,8 +96,8 @@ extension TripUpdateResolver {
                 unmatched += 1
                 continue
             }
-            var scheduledArrival = stopUpdate.arrival?.scheduledTime.flatMap { $0 > 0 ? $0 : nil }
-            var scheduledDeparture = stopUpdate.departure?.scheduledTime.flatMap { $0 > 0 ? $0 : nil }
+            var scheduledArrival = PlausibleTime.filter(stopUpdate.arrival?.scheduledTime)
+            var scheduledDeparture = PlausibleTime.filter(stopUpdate.departure?.scheduledTime)
             if scheduledArrival == nil, scheduledDeparture == nil, let patternStop, let replaced {
                 scheduledArrival = replaced.baseUnix + Int64(patternStop.arrivalOffset)
                 scheduledDeparture = replaced.baseUnix + Int64(patternStop.departureOffset)
@@ -115,7 +115,7 @@ extension TripUpdateResolver {
                 let arrival = try eventTime(stopUpdate.arrival, scheduled: scheduledArrival, update, patternStop, "arrival")
                 let departure = try eventTime(stopUpdate.departure, scheduled: scheduledDeparture, update, patternStop, "departure")
                 if let predictedArrival = arrival ?? departure, let predictedDeparture = departure ?? arrival {
-                    stop.apply(arrival: predictedArrival, departure: max(predictedArrival, predictedDeparture))
+                    stop.setPrediction(arrival: predictedArrival, departure: predictedDeparture)
                 }
             case .noData, .unknown:
                 break

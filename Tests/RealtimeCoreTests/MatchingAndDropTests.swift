@@ -125,6 +125,24 @@ import TransitModel
         #expect(drop?.message.contains("stop_sequence 30") == true)
     }
 
+    @Test func extremeNumbersAreRejectedWithoutOverflow() {
+        let huge = Int64.max - 10
+        #expect(F.resolve(F.update([F.stu(seq: 20, arrivalTime: huge)])).drop?.reason == .absurdDelay)
+        #expect(F.resolve(F.update(startDate: nil, [F.stu(seq: 20, arrivalTime: huge)])).drop?.reason == .absurdDelay)
+        #expect(F.resolve(F.update(startDate: "00010101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason == .noMatchingInstance)
+        #expect(F.resolve(F.update(delay: Int32.min)).drop?.reason == .absurdDelay)
+        #expect(F.resolve(F.update([F.stu(seq: 20, arrivalDelay: Int32.max)])).drop?.reason == .absurdDelay)
+        // An absurd timestamp is ignored for inference (now is used instead).
+        let stamped = F.update(startDate: nil, delay: 0, timestamp: UInt64.max)
+        #expect(F.resolve(stamped).resolvedTrip?.key.serviceDate == F.day)
+        let newTrip = F.update("N", startDate: nil, relationship: .new, [
+            StopTimeUpdate(stopId: "A", arrival: StopTimeEvent(time: huge, scheduledTime: huge)),
+        ])
+        #expect(F.resolve(newTrip).drop?.reason == .absurdDelay)
+        let copy = F.update("T1", relationship: .duplicated, properties: TripProperties(tripId: "D", startDate: "99991231", startTime: "999:59:59"))
+        #expect(F.resolve(copy).resolvedTrip?.key.startSecs == 3_599_999)
+    }
+
     @Test func absurdTripDelayIsRejected() {
         #expect(F.resolve(F.update(delay: 100_000)).drop?.reason == .absurdDelay)
     }
