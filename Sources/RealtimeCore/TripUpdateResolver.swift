@@ -57,6 +57,16 @@ public struct TripUpdateResolver: Sendable {
         ids = RealtimeIds(prefix: options.idPrefix)
     }
 
+    /// The service dates whose schedules the resolver may need at `now` (for trip_schedules queries):
+    /// from two days before the local date in `timeZone` (trips past 24:00:00, start-date inference) to
+    /// the day after (trips of the next service day already in the feed). nil for an unknown zone.
+    public static func serviceDates(around now: Int64, timeZone: String) -> ClosedRange<ServiceDate>? {
+        var clock = ServiceDayClock()
+        guard let zone = clock.zone(timeZone) else { return nil }
+        let today = clock.localDate(zone: zone, unix: now)
+        return today.adding(days: -2).serviceDate...today.adding(days: 1).serviceDate
+    }
+
     /// Resolves one trip update. `now` (POSIX seconds) anchors start-date inference when the update
     /// carries neither times nor a timestamp.
     public mutating func resolve(_ update: TripUpdate, schedules: some TripScheduleLookup, now: Int64) -> TripResolution {

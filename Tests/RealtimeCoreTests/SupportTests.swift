@@ -105,3 +105,23 @@ import TransitModel
         #expect(StartDateInference.choose(candidates, evidence: evidence, maxDistance: 3600) == .noMatch(distance: 41_400))
     }
 }
+
+@Suite struct ScheduleSupportTests {
+    @Test func serviceDatesAroundNow() {
+        // 2025-03-01T00:30Z is 11:30 on 2025-03-01 in Sydney, 2025-02-28 19:30 in New York.
+        #expect(TripUpdateResolver.serviceDates(around: 1_740_789_000, timeZone: "Australia/Sydney") == 20250227...20250302)
+        #expect(TripUpdateResolver.serviceDates(around: 1_740_789_000, timeZone: "America/New_York") == 20250226...20250301)
+        #expect(TripUpdateResolver.serviceDates(around: 0, timeZone: "Bad/Zone") == nil)
+    }
+
+    @Test func indexHoldsTheBulkAnswer() {
+        let schedules = TripSchedules(
+            databaseVersion: "v1", patterns: [Fixture.pattern(2, id: 4)],
+            trips: [Fixture.trip("A", pattern: 4), Fixture.trip("B", pattern: 4)], unknownTripIds: ["C"])
+        let index = TripScheduleIndex(schedules)
+        #expect(index.schedule(tripId: "A")?.patternId == 4)
+        #expect(index.schedule(tripId: "C") == nil)
+        #expect(index.pattern(id: 4)?.stops.count == 2)
+        #expect(index.pattern(id: 5) == nil)
+    }
+}
