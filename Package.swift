@@ -15,6 +15,9 @@ import PackageDescription
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
+//   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
+//   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -25,11 +28,14 @@ let package = Package(
         .executable(name: "transit-static", targets: ["transit-static"]),
         .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),
         .executable(name: "transit-bench", targets: ["transit-bench"]),
+        .executable(name: "transit-gateway", targets: ["transit-gateway"]),
+        .executable(name: "transit-realtime", targets: ["transit-realtime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -63,7 +69,30 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "FeedGenerator", swiftSettings: swiftSettings),
+        .target(
+            name: "RealtimeSources",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RealtimeService",
+            dependencies: [
+                "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
+                "TransitCore", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Gateway",
+            dependencies: [
+                "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
         .target(
             name: "RealtimeCore",
@@ -88,6 +117,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "transit-gateway",
+            dependencies: [
+                "Gateway",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/transit-gateway",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transit-realtime",
+            dependencies: [
+                "RealtimeService", "RealtimeSources", "GTFSRealtime", "TransitJSON", "NNGKit", "TransitProto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/transit-realtime",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "transit-bench",
             dependencies: [
                 "NNGKit", "TransitProto", "TransitModel", "SQLiteKit",
@@ -103,7 +152,10 @@ let package = Package(
         .testTarget(name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitStoreTests",
-            dependencies: ["TransitStore", "TransitCore", "TransitModel", "SQLiteKit"],
+            dependencies: [
+                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
@@ -112,12 +164,39 @@ let package = Package(
             dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"],
+            exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RealtimeCoreTests",
             dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RealtimeSourcesTests",
+            dependencies: [
+                "RealtimeSources",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RealtimeServiceTests",
+            dependencies: [
+                "RealtimeService", "RealtimeCore", "GTFSRealtime", "StaticService", "TransitStore", "NNGKit",
+                "TransitProto", "TransitModel",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),
     ]
 )

@@ -175,11 +175,12 @@ public enum StopTimeScheduleRelationship: GTFSRealtimeEnum {
 }
 
 /// TripUpdate.StopTimeUpdate.StopTimeProperties.DropOffPickupType: pickup/drop-off at an updated stop.
+/// The spec's NONE is `.notAvailable` here: `.none` would be taken for Optional.none.
 public enum DropOffPickupType: GTFSRealtimeEnum {
     /// REGULAR = 0
     case regular
     /// NONE = 1
-    case `none`
+    case notAvailable
     /// PHONE_AGENCY = 2
     case phoneAgency
     /// COORDINATE_WITH_DRIVER = 3
@@ -187,12 +188,12 @@ public enum DropOffPickupType: GTFSRealtimeEnum {
     /// A number this code has no case for.
     case unknown(Int32)
 
-    public static let knownCases: [DropOffPickupType] = [.regular, .none, .phoneAgency, .coordinateWithDriver]
+    public static let knownCases: [DropOffPickupType] = [.regular, .notAvailable, .phoneAgency, .coordinateWithDriver]
 
     public init(rawValue: Int32) {
         switch rawValue {
         case 0: self = .regular
-        case 1: self = .none
+        case 1: self = .notAvailable
         case 2: self = .phoneAgency
         case 3: self = .coordinateWithDriver
         default: self = .unknown(rawValue)
@@ -202,7 +203,7 @@ public enum DropOffPickupType: GTFSRealtimeEnum {
     public var rawValue: Int32 {
         switch self {
         case .regular: 0
-        case .none: 1
+        case .notAvailable: 1
         case .phoneAgency: 2
         case .coordinateWithDriver: 3
         case .unknown(let value): value
@@ -212,7 +213,7 @@ public enum DropOffPickupType: GTFSRealtimeEnum {
     public var name: String {
         switch self {
         case .regular: "REGULAR"
-        case .none: "NONE"
+        case .notAvailable: "NONE"
         case .phoneAgency: "PHONE_AGENCY"
         case .coordinateWithDriver: "COORDINATE_WITH_DRIVER"
         case .unknown(let value): String(value)

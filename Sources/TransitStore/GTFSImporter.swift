@@ -61,10 +61,14 @@ public final class GTFSImporter {
             if options.handleInterrupts, interruptRequested.load(ordering: .relaxed) {
                 throw ImportError("import interrupted; the previous database is unchanged")
             }
+            // The import ran with synchronous OFF: flush the file before it replaces the old one, so a crash
+            // right after the rename cannot leave a half-written database in place.
+            try flushToDisk(temporary)
             guard rename(temporary, target.path) == 0 else {
                 throw ImportError("cannot move the new database into place at \(target.path): "
                     + String(cString: strerror(errno)))
             }
+            try? flushToDisk(directory.path)
             return summary
         } catch {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
@@ -73,9 +77,16 @@ public final class GTFSImporter {
         }
     }
 
+    private func flushToDisk(_ path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ImportError("cannot open \(path) to flush it: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw ImportError("cannot flush \(path): \(String(cString: strerror(errno)))") }
+    }
+
     private func build(at path: String, feeds: [FeedContext]) throws -> ImportSummary {
         unlink(path)
-        let db = try Database(path: path, mode: .create)
+        let db = try Database(path: path, mode: .create, singleThread: true)
         try db.exec("""
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
             PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144;
@@ -90,27 +101,38 @@ public final class GTFSImporter {
         let databaseVersion = "\(UUID().uuidString)-\(importedAt)"
 
         try db.exec("BEGIN")
-        for feed in feeds {
-            try builder.importAgencies(feed)
-            try builder.importFeedInfo(feed)
-            try builder.readStops(feed)
+        try builder.timed("stops") {
+            for feed in feeds {
+                try builder.importAgencies(feed)
+                try builder.importFeedInfo(feed)
+                try builder.readStops(feed)
+            }
+            try builder.resolveStopParents()
         }
-        try builder.resolveStopParents()
         for feed in feeds {
-            try builder.importRoutes(feed)
-            try builder.importCalendars(feed)
-            var trips = try builder.readTrips(feed)
+            var trips = try builder.timed("routes, calendars, trips") {
+                try builder.importRoutes(feed)
+                try builder.importCalendars(feed)
+                var trips = try builder.readTrips(feed)
+                try builder.readFrequencies(feed, &trips)
+                return trips
+            }
             let tripsTally = builder.tallies.last { $0.feed == feed.name && $0.file == "trips.txt" }
                 ?? builder.tally(feed, "trips.txt")
-            try builder.readFrequencies(feed, &trips)
             let stopTimesTally = builder.tally(feed, "stop_times.txt")
-            let rows = try builder.readStopTimes(feed, trips, stopTimesTally)
-            try builder.buildTrips(feed, &trips, rows, stopTimesTally: stopTimesTally, tripsTally: tripsTally)
-            try builder.writeTrips(feed, trips, tripsTally)
+            let rows = try builder.timed("read stop_times") {
+                try builder.readStopTimes(feed, trips, stopTimesTally)
+            }
+            try builder.timed("patterns") {
+                try builder.buildTrips(feed, &trips, rows, stopTimesTally: stopTimesTally, tripsTally: tripsTally)
+            }
+            try builder.timed("write trips") { try builder.writeTrips(feed, trips, tripsTally) }
         }
         try builder.finish(databaseVersion: databaseVersion, importedAt: importedAt)
-        try db.exec("COMMIT")
-        try db.exec("PRAGMA journal_mode = DELETE")
+        try builder.timed("commit") {
+            try db.exec("COMMIT")
+            try db.exec("PRAGMA journal_mode = DELETE")
+        }
         options.progress?(ImportProgress(feed: "", file: "", rows: 0, rowsPerSecond: 0, finished: true))
 
         let seconds = Date().timeIntervalSince(builder.startTime)
@@ -118,6 +140,7 @@ public final class GTFSImporter {
         summary.seconds = seconds
         summary.stopTimesPerSecond = Double(builder.stopTimesRead) / max(seconds, 0.001)
         summary.files = builder.tallies.map(\.stats)
+        summary.phases = builder.phases
         summary.feeds = feeds.map { feed in
             var stats = ImportSummary.FeedStats(
                 name: feed.name, prefix: feed.prefix, path: feed.path, version: feed.info["feed_version"],

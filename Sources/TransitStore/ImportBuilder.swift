@@ -117,6 +117,7 @@ final class ImportBuilder {
     var departures = DepartureRows()
     var frequencyStops: [FrequencyStopRow] = []
 
+    var phases: [ImportSummary.Phase] = []
     private var lastProgress = Date.distantPast
 
     init(db: Database, strict: Bool, progress: (@Sendable (ImportProgress) -> Void)?,
@@ -125,6 +126,13 @@ final class ImportBuilder {
         self.strict = strict
         self.progressHandler = progress
         self.isInterrupted = isInterrupted
+    }
+
+    /// Runs `body`, recording its wall-clock time under `name`.
+    func timed<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+        let start = Date()
+        defer { phases.append(ImportSummary.Phase(name: name, seconds: Date().timeIntervalSince(start))) }
+        return try body()
     }
 
     func tally(_ feed: FeedContext, _ file: String) -> FileTally {

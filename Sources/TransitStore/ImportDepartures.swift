@@ -1,70 +1,84 @@
 import SQLiteKit
 
-/// Rows of the `departures` table, collected from all feeds (one array per column, 24 bytes a row) and
-/// written at the end in primary-key order: a WITHOUT ROWID B-tree filled in key order is appended to, not
-/// split at random.
+/// Rows of the `departures` table, collected from all feeds (24 bytes a row) and written at the end in
+/// primary-key order: a WITHOUT ROWID B-tree filled in key order is appended to, not split at random.
+/// Rows are moved (not indexed through a permutation) so the sort and the insert loop read memory in order.
 struct DepartureRows {
-    private var board: [UInt32] = []
-    private var secs: [Int32] = []
-    private var trip: [UInt32] = []
-    private var stopIndex: [UInt32] = []
-    private var stop: [UInt32] = []
-    private var service: [UInt32] = []
-
-    var count: Int { board.count }
-
-    mutating func append(board: UInt32, secs: Int32, trip: UInt32, stopIndex: UInt32, stop: UInt32, service: UInt32) {
-        self.board.append(board)
-        self.secs.append(secs)
-        self.trip.append(trip)
-        self.stopIndex.append(stopIndex)
-        self.stop.append(stop)
-        self.service.append(service)
+    struct Row {
+        var board: UInt32
+        var secs: Int32
+        var trip: UInt32
+        var stopIndex: UInt32
+        var stop: UInt32
+        var service: UInt32
     }
 
-    /// Row numbers in (board, secs, trip, stop index) order: a counting sort by board, then each board's rows
-    /// sorted by (secs, trip, stop index).
-    func sortedOrder(boardCount: Int) -> [Int32] {
+    private var rows: [Row] = []
+
+    var count: Int { rows.count }
+
+    mutating func append(board: UInt32, secs: Int32, trip: UInt32, stopIndex: UInt32, stop: UInt32, service: UInt32) {
+        rows.append(Row(board: board, secs: secs, trip: trip, stopIndex: stopIndex, stop: stop, service: service))
+    }
+
+    /// Sorts by (board, secs, trip, stop index): a counting sort by board into a new array, then each
+    /// board's contiguous run sorted by (secs, trip, stop index). Empties `self`.
+    mutating func takeSorted(boardCount: Int) -> [Row] {
         var bucketStart = [Int](repeating: 0, count: boardCount + 2)
-        for b in board { bucketStart[Int(b) + 1] += 1 }
+        for row in rows { bucketStart[Int(row.board) + 1] += 1 }
         for i in 0...boardCount { bucketStart[i + 1] += bucketStart[i] }
-        var order = [Int32](repeating: 0, count: count)
         var fill = bucketStart
-        for row in 0..<count {
-            let b = Int(board[row])
-            order[fill[b]] = Int32(row)
-            fill[b] += 1
+        let source = rows
+        rows = []
+        var sorted = [Row](unsafeUninitializedCapacity: source.count) { buffer, initialized in
+            for row in source {
+                let b = Int(row.board)
+                (buffer.baseAddress! + fill[b]).initialize(to: row)
+                fill[b] += 1
+            }
+            initialized = source.count
         }
-        order.withUnsafeMutableBufferPointer { order in
+        sorted.withUnsafeMutableBufferPointer { sorted in
             for b in 0...boardCount where bucketStart[b + 1] - bucketStart[b] > 1 {
-                var slice = UnsafeMutableBufferPointer(rebasing: order[bucketStart[b]..<bucketStart[b + 1]])
+                var slice = UnsafeMutableBufferPointer(rebasing: sorted[bucketStart[b]..<bucketStart[b + 1]])
                 slice.sort { x, y in
-                    let a = Int(x), c = Int(y)
-                    if secs[a] != secs[c] { return secs[a] < secs[c] }
-                    if trip[a] != trip[c] { return trip[a] < trip[c] }
-                    return stopIndex[a] < stopIndex[c]
+                    if x.secs != y.secs { return x.secs < y.secs }
+                    if x.trip != y.trip { return x.trip < y.trip }
+                    return x.stopIndex < y.stopIndex
                 }
             }
         }
-        return order
+        return sorted
     }
 
-    func write(to db: Database, boardCount: Int, checkpoint: () throws -> Void) throws {
-        let order = sortedOrder(boardCount: boardCount)
-        let insert = try db.prepare("""
-            INSERT INTO departures (board_pk, departure_secs, trip_pk, stop_index, stop_pk, service_pk)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        for (n, row32) in order.enumerated() {
-            let row = Int(row32)
-            insert.bind(1, Int(board[row]))
-            insert.bind(2, Int(secs[row]))
-            insert.bind(3, Int(trip[row]))
-            insert.bind(4, Int(stopIndex[row]))
-            insert.bind(5, Int(stop[row]))
-            insert.bind(6, Int(service[row]))
+    /// Inserts `sorted` with a statement of many VALUES rows each (fewer statement executions per row).
+    static func write(_ sorted: [Row], to db: Database, checkpoint: () throws -> Void) throws {
+        let batch = 128
+        func statement(rows: Int) throws -> Statement {
+            let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+            return try db.prepare("""
+                INSERT INTO departures (board_pk, departure_secs, trip_pk, stop_index, stop_pk, service_pk)
+                VALUES \(values)
+                """)
+        }
+        let full = try statement(rows: batch)
+        var start = 0
+        while start < sorted.count {
+            let count = min(batch, sorted.count - start)
+            let insert = count == batch ? full : try statement(rows: count)
+            var index: Int32 = 1
+            for row in sorted[start..<start + count] {
+                insert.bind(index, Int(row.board))
+                insert.bind(index + 1, Int(row.secs))
+                insert.bind(index + 2, Int(row.trip))
+                insert.bind(index + 3, Int(row.stopIndex))
+                insert.bind(index + 4, Int(row.stop))
+                insert.bind(index + 5, Int(row.service))
+                index += 6
+            }
             try insert.run()
-            if n & 0xFFFF == 0 { try checkpoint() }
+            start += count
+            if start & 0xFFFF < batch { try checkpoint() }
         }
     }
 }

@@ -6,13 +6,20 @@ extension ImportBuilder {
     /// Writes everything collected across feeds: statistics-bearing stops (+ search and spatial indexes),
     /// stop_routes, patterns, the departures index, frequency_stops, route trip counts, feeds and meta.
     func finish(databaseVersion: String, importedAt: Int) throws {
-        let statistics = stopStatistics()
-        try writeStops(statistics)
-        try writeStopRoutes(statistics.stopRoutes)
-        try writePatterns()
-        try departures.write(to: db, boardCount: stops.count) {
-            if isInterrupted() { throw ImportError("import interrupted; the previous database is unchanged") }
+        let statistics = timed("stop statistics") { stopStatistics() }
+        try timed("write stops") {
+            try writeStops(statistics)
+            try writeStopRoutes(statistics.stopRoutes)
+            try writePatterns()
         }
+        var sorted: [DepartureRows.Row] = []
+        timed("sort departures") { sorted = departures.takeSorted(boardCount: stops.count) }
+        try timed("write departures") {
+            try DepartureRows.write(sorted, to: db) {
+                if isInterrupted() { throw ImportError("import interrupted; the previous database is unchanged") }
+            }
+        }
+        sorted = []
         try writeFrequencyStops()
         try writeRouteTripCounts()
         for feed in feeds { try writeFeed(feed, importedAt: importedAt) }
@@ -23,8 +30,10 @@ extension ImportBuilder {
             try meta.bind([key, value])
             try meta.run()
         }
-        for sql in Schema.indexes { try db.exec(sql) }
-        try db.exec("PRAGMA analysis_limit = 1000; ANALYZE")
+        try timed("indexes") {
+            for sql in Schema.indexes { try db.exec(sql) }
+            try db.exec("PRAGMA analysis_limit = 1000; ANALYZE")
+        }
     }
 
     struct StopStatistics {

@@ -280,7 +280,8 @@ extension ImportBuilder {
     private func writePatternStops(_ pattern: Int, _ insert: Statement) throws {
         let words = patterns.words(of: pattern)
         for index in 0..<(words.count / 4) {
-            let w0 = words[index * 4], w1 = words[index * 4 + 1], w2 = words[index * 4 + 2], w3 = words[index * 4 + 3]
+            let at = words.startIndex + index * 4
+            let w0 = words[at], w1 = words[at + 1], w2 = words[at + 2], w3 = words[at + 3]
             let flags = Int(w2 >> 32)
             let headsign = Int(w2 & 0xFFFF_FFFF)
             insert.bind(1, pattern + 1)

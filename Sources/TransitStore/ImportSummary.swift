@@ -33,6 +33,12 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
         public var patterns = 0
     }
 
+    /// Wall-clock time of one step of the import (for benchmarks).
+    public struct Phase: Sendable {
+        public var name: String
+        public var seconds: Double
+    }
+
     public var databasePath: String
     public var databaseVersion: String
     public var feeds: [FeedStats] = []
@@ -40,6 +46,8 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
     public var seconds: Double = 0
     /// stop_times rows read per second over the whole import.
     public var stopTimesPerSecond: Double = 0
+    /// Steps in order: read stops, stop_times per feed, build trips, write departures, indexes…
+    public var phases: [Phase] = []
 
     public var totalSkipped: Int { files.reduce(0) { $0 + $1.skippedCount } }
 
@@ -57,6 +65,10 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
             lines.append("  \(feed.name)\(prefix): version \(feed.version ?? "-")\(validity), \(feed.timezone);"
                 + " \(feed.stops) stops, \(feed.routes) routes, \(feed.trips) trips, \(feed.stopTimes) stop_times,"
                 + " \(feed.patterns) patterns")
+        }
+        if !phases.isEmpty {
+            lines.append("  phases: " + phases.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }
+                .joined(separator: ", "))
         }
         for file in files {
             var line = "  \(file.feed)/\(file.file): \(file.rowsRead) read, \(file.rowsImported) imported"

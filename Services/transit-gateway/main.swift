@@ -1,0 +1,1 @@
+print("transit-gateway: not yet")

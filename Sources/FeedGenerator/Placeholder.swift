@@ -1,2 +1,0 @@
-// FeedGenerator: placeholder until its first real file lands.
-enum _FeedGeneratorPlaceholder {}

@@ -1,0 +1,2 @@
+// Gateway: placeholder until its first real file lands.
+enum _GatewayPlaceholder {}

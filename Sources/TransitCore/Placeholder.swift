@@ -1,2 +1,0 @@
-// TransitCore: placeholder until its first real file lands.
-enum _TransitCorePlaceholder {}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// Which services run on which date, from calendar.txt and calendar_dates.txt.
+///
+/// Services are dense integer ids 0..<serviceCount (the store maps GTFS service_ids to them). Rules:
+/// - a calendar row makes its service active on dates within [start, end] whose weekday flag is set;
+/// - a calendar_dates exception_type 1 adds the date (also outside the calendar range, and for services
+///   that have no calendar row at all), exception_type 2 removes it (overriding the weekday pattern);
+///   if a feed both adds and removes the same service on the same date, the removal wins.
+/// The active set of a date is computed on first use and cached (thread-safe).
+public final class ServiceCalendar: @unchecked Sendable {
+    /// One calendar.txt row.
+    public struct Weekly: Equatable, Sendable {
+        public var service: Int
+        /// Bit (weekday - 1) set when the service runs on that ISO weekday: bit 0 Monday … bit 6 Sunday.
+        public var weekdays: UInt8
+        public var start: GTFSDate
+        public var end: GTFSDate
+
+        public init(service: Int, weekdays: UInt8, start: GTFSDate, end: GTFSDate) {
+            self.service = service
+            self.weekdays = weekdays
+            self.start = start
+            self.end = end
+        }
+
+        /// From the seven calendar.txt flags, Monday first.
+        public init(service: Int, monday: Bool, tuesday: Bool, wednesday: Bool, thursday: Bool,
+                    friday: Bool, saturday: Bool, sunday: Bool, start: GTFSDate, end: GTFSDate) {
+            var mask: UInt8 = 0
+            for (i, on) in [monday, tuesday, wednesday, thursday, friday, saturday, sunday].enumerated() where on {
+                mask |= 1 << UInt8(i)
+            }
+            self.init(service: service, weekdays: mask, start: start, end: end)
+        }
+
+        public func runs(on date: GTFSDate) -> Bool {
+            date >= start && date <= end && weekdays & (1 << UInt8(date.weekday - 1)) != 0
+        }
+    }
+
+    /// One calendar_dates.txt row.
+    public struct Exception: Equatable, Sendable {
+        public enum Kind: Int, Sendable { case added = 1, removed = 2 }
+        public var service: Int
+        public var date: GTFSDate
+        public var kind: Kind
+
+        public init(service: Int, date: GTFSDate, kind: Kind) {
+            self.service = service
+            self.date = date
+            self.kind = kind
+        }
+    }
+
+    public let serviceCount: Int
+    private let weekly: [Weekly]
+    private let exceptionsByDay: [Int: [Exception]]
+    /// Earliest and latest date on which any service can run (nil when there is none).
+    public let firstDate: GTFSDate?
+    public let lastDate: GTFSDate?
+
+    private let lock = NSLock()
+    private var cache: [Int: ServiceSet] = [:]
+    private static let cacheLimit = 1024
+
+    /// Rows naming a service outside 0..<serviceCount are ignored.
+    public init(serviceCount: Int, weekly: [Weekly], exceptions: [Exception]) {
+        self.serviceCount = max(0, serviceCount)
+        self.weekly = weekly.filter { $0.service >= 0 && $0.service < serviceCount && $0.start <= $0.end }
+        var byDay: [Int: [Exception]] = [:]
+        for e in exceptions where e.service >= 0 && e.service < serviceCount {
+            byDay[e.date.dayNumber, default: []].append(e)
+        }
+        exceptionsByDay = byDay
+        let addedDays = byDay.compactMap { day, list in list.contains { $0.kind == .added } ? day : nil }
+        let starts = self.weekly.map(\.start.dayNumber) + addedDays
+        let ends = self.weekly.map(\.end.dayNumber) + addedDays
+        firstDate = starts.min().map(GTFSDate.init(dayNumber:))
+        lastDate = ends.max().map(GTFSDate.init(dayNumber:))
+    }
+
+    /// The services active on a date.
+    public func activeServices(on date: GTFSDate) -> ServiceSet {
+        lock.lock()
+        if let cached = cache[date.dayNumber] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let set = compute(date)
+        lock.lock()
+        if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+        cache[date.dayNumber] = set
+        lock.unlock()
+        return set
+    }
+
+    public func isActive(_ service: Int, on date: GTFSDate) -> Bool {
+        activeServices(on: date).contains(service)
+    }
+
+    /// Dates in [from, to] (inclusive) on which a service runs, ascending.
+    public func dates(of service: Int, from: GTFSDate, through to: GTFSDate) -> [GTFSDate] {
+        var result: [GTFSDate] = []
+        var day = from
+        while day <= to {
+            if isActive(service, on: day) { result.append(day) }
+            day = day.adding(days: 1)
+        }
+        return result
+    }
+
+    private func compute(_ date: GTFSDate) -> ServiceSet {
+        var set = ServiceSet(capacity: serviceCount)
+        for row in weekly where row.runs(on: date) {
+            set.insert(row.service)
+        }
+        if let exceptions = exceptionsByDay[date.dayNumber] {
+            for e in exceptions where e.kind == .added { set.insert(e.service) }
+            for e in exceptions where e.kind == .removed { set.remove(e.service) }
+        }
+        return set
+    }
+}
+
+/// A fixed-capacity bit set of service ids.
+public struct ServiceSet: Equatable, Sendable {
+    private var words: [UInt64]
+    public let capacity: Int
+
+    public init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        words = Array(repeating: 0, count: (self.capacity + 63) / 64)
+    }
+
+    @inline(__always)
+    public func contains(_ service: Int) -> Bool {
+        guard service >= 0, service < capacity else { return false }
+        return words[service >> 6] & (1 << UInt64(service & 63)) != 0
+    }
+
+    public mutating func insert(_ service: Int) {
+        guard service >= 0, service < capacity else { return }
+        words[service >> 6] |= 1 << UInt64(service & 63)
+    }
+
+    public mutating func remove(_ service: Int) {
+        guard service >= 0, service < capacity else { return }
+        words[service >> 6] &= ~(1 << UInt64(service & 63))
+    }
+
+    public var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+    public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    /// Member ids, ascending.
+    public var members: [Int] {
+        var result: [Int] = []
+        for (i, word) in words.enumerated() {
+            var w = word
+            while w != 0 {
+                let bit = w.trailingZeroBitCount
+                result.append(i * 64 + bit)
+                w &= w - 1
+            }
+        }
+        return result
+    }
+}
