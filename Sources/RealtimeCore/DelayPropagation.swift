@@ -149,10 +149,11 @@ extension TripUpdateResolver {
     }
 }
 
-/// POSIX times the resolver accepts from a feed: after 1970 and before 2^40 s (year ~36800), so that
-/// every sum and difference with schedule times stays far from Int64 overflow.
+/// POSIX times the resolver accepts from a feed: after 1970 and before 9998-12-31, so that every sum
+/// and difference with schedule times stays far from Int64 overflow and every date derived from one is
+/// a YYYYMMDD date.
 enum PlausibleTime {
-    static let upperBound: Int64 = 1 << 40
+    static let upperBound: Int64 = 253_370_678_400
 
     @inline(__always)
     static func contains(_ time: Int64) -> Bool { time > 0 && time < upperBound }

@@ -1,4 +1,5 @@
 import GTFSRealtime
+import TransitCore
 import TransitModel
 
 /// Which running of a static trip an update is about: frequency instance (start_time) and service date
@@ -42,8 +43,9 @@ extension TripUpdateResolver {
         let date = try serviceDate(
             update, explicit: update.trip.startDate.nonEmpty, zone: zone, stops: trip.stops, baseSecs: baseSecs,
             runsOn: schedule.serviceDates, now: now)
-        let baseUnix = clock.referenceUnix(zone: zone, date: CivilDate(serviceDate: date)!) + baseSecs
-        return Instance(key: TripInstanceKey(tripId: schedule.tripId, serviceDate: date, startSecs: keyStart), zone: zone, baseUnix: baseUnix)
+        let baseUnix = clock.referenceUnix(zone: zone, date: date) + baseSecs
+        let key = TripInstanceKey(tripId: schedule.tripId, serviceDate: date.serviceDate, startSecs: keyStart)
+        return Instance(key: key, zone: zone, baseUnix: baseUnix)
     }
 
     /// The service date: start_date when given (and, for `runsOn`, one of the trip's dates), else the
@@ -51,13 +53,13 @@ extension TripUpdateResolver {
     mutating func serviceDate(
         _ update: TripUpdate, explicit: String?, zone: Int, stops: [PatternStop], baseSecs: Int64,
         runsOn: [ServiceDate]?, now: Int64
-    ) throws(TripUpdateDrop) -> ServiceDate {
+    ) throws(TripUpdateDrop) -> GTFSDate {
         let tripId = update.trip.tripId
         if let explicit {
-            guard let date = GTFSTimeText.parseDate(explicit) else {
+            guard let date = GTFSDate(explicit) else {
                 throw TripUpdateDrop(.malformed, tripId: tripId, "start_date \"\(explicit)\" is not a YYYYMMDD date")
             }
-            if let runsOn, !runsOn.contains(date) {
+            if let runsOn, !runsOn.contains(date.serviceDate) {
                 throw TripUpdateDrop(
                     .noMatchingInstance, tripId: tripId,
                     "the trip does not run on start_date \(explicit) (service dates loaded: \(Self.describe(runsOn)))")
@@ -74,18 +76,20 @@ extension TripUpdateResolver {
         let lastOffset = Int64(stops[stops.count - 1].departureOffset)
         let spanDays = Int(max(0, baseSecs + lastOffset) / 86_400)
         var candidates: [StartDateInference.Candidate] = []
+        var days: [GTFSDate] = []
         for day in (today.dayNumber - 1 - spanDays)...(today.dayNumber + 1) {
-            let date = CivilDate(dayNumber: day)
+            let date = GTFSDate(dayNumber: day)
             let serviceDate = date.serviceDate
             if let runsOn, !runsOn.contains(serviceDate) { continue }
             candidates.append(.init(serviceDate: serviceDate, baseUnix: clock.referenceUnix(zone: zone, date: date) + baseSecs))
+            days.append(date)
         }
         switch StartDateInference.choose(
             candidates, evidence: evidence, maxDistance: options.inferenceMaxDistanceSecs,
             ambiguityMargin: options.inferenceAmbiguityMarginSecs)
         {
         case .chosen(let date):
-            return date
+            return days[candidates.firstIndex { $0.serviceDate == date }!]
         case .ambiguous(let a, let b):
             throw TripUpdateDrop(.ambiguousInstance, tripId: tripId, "no start_date and the update fits the instances of \(a) and \(b)")
         case .noMatch(let distance):

@@ -1,4 +1,5 @@
 import GTFSRealtime
+import TransitCore
 import TransitModel
 
 /// Trips whose stops and times come from the update itself: NEW, ADDED without a static copy, and

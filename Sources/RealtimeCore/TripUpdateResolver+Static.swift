@@ -1,4 +1,5 @@
 import GTFSRealtime
+import TransitCore
 import TransitModel
 
 /// Updates about static trips: scheduled/unscheduled instances, cancellations, deletions and shifted
@@ -65,9 +66,9 @@ extension TripUpdateResolver {
         // A copy may run on any date (not only those of the original's service).
         let date = try serviceDate(
             update, explicit: dateText, zone: zone, stops: trip.stops, baseSecs: baseSecs, runsOn: nil, now: now)
-        let baseUnix = clock.referenceUnix(zone: zone, date: CivilDate(serviceDate: date)!) + baseSecs
+        let baseUnix = clock.referenceUnix(zone: zone, date: date) + baseSecs
         let stops = try propagate(update, stops: trip.stops, baseUnix: baseUnix)
-        let key = TripInstanceKey(tripId: ids.staticId(newTripId), serviceDate: date, startSecs: start)
+        let key = TripInstanceKey(tripId: ids.staticId(newTripId), serviceDate: date.serviceDate, startSecs: start)
         return .resolved(header(
             update, key: key, relationship: relationship, staticTripId: schedule.tripId, routeId: schedule.routeId,
             directionId: schedule.directionId, stops: stops, unmatched: matcher.unmatched))

@@ -1,4 +1,5 @@
 import GTFSRealtime
+import TransitCore
 import TransitModel
 
 /// Resolves GTFS-Realtime trip updates against the static schedule, once per feed update (issue 3 §3).

@@ -129,7 +129,11 @@ import TransitModel
         let huge = Int64.max - 10
         #expect(F.resolve(F.update([F.stu(seq: 20, arrivalTime: huge)])).drop?.reason == .absurdDelay)
         #expect(F.resolve(F.update(startDate: nil, [F.stu(seq: 20, arrivalTime: huge)])).drop?.reason == .absurdDelay)
-        #expect(F.resolve(F.update(startDate: "00010101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason == .noMatchingInstance)
+        #expect(F.resolve(F.update(startDate: "00010101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason == .malformed)
+        #expect(F.resolve(F.update(startDate: "10000101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason == .noMatchingInstance)
+        // A plausible but far-future time on a copy without a date: dated, no crash.
+        let far = F.update("T1", startDate: nil, relationship: .duplicated, properties: TripProperties(tripId: "D9", startTime: "08:00:00"), [F.stu(seq: 10, departureTime: 253_370_000_000)])
+        #expect(F.resolve(far).resolvedTrip?.key.serviceDate == 99981223)
         #expect(F.resolve(F.update(delay: Int32.min)).drop?.reason == .absurdDelay)
         #expect(F.resolve(F.update([F.stu(seq: 20, arrivalDelay: Int32.max)])).drop?.reason == .absurdDelay)
         // An absurd timestamp is ignored for inference (now is used instead).
@@ -139,8 +143,8 @@ import TransitModel
             StopTimeUpdate(stopId: "A", arrival: StopTimeEvent(time: huge, scheduledTime: huge)),
         ])
         #expect(F.resolve(newTrip).drop?.reason == .absurdDelay)
-        let copy = F.update("T1", relationship: .duplicated, properties: TripProperties(tripId: "D", startDate: "99991231", startTime: "999:59:59"))
-        #expect(F.resolve(copy).resolvedTrip?.key.startSecs == 3_599_999)
+        let copy = F.update("T1", relationship: .duplicated, properties: TripProperties(tripId: "D", startDate: "99991231", startTime: "167:59:59"))
+        #expect(F.resolve(copy).resolvedTrip?.key.startSecs == 604_799)
     }
 
     @Test func absurdTripDelayIsRejected() {
