@@ -20,8 +20,10 @@ import TransitModel
 ///   under the same trip id (key includes the start); otherwise like NEW.
 /// - REPLACEMENT: the update's own stops replace those of the static instance (same key); a replaced
 ///   stop that is also in the static pattern keeps its scheduled time.
-/// Updates that cannot be resolved come back as `.dropped` with a countable reason. Not thread-safe
-/// (it caches service-day references); use one per feed-processing task.
+/// Updates that cannot be resolved come back as `.dropped` with a countable reason. A value type whose
+/// `resolve` is `mutating` (it keeps zone handles and a scratch buffer): keep one per feed-processing task.
+/// Feed-level rules stay with the caller: e.g. ignore an ADDED trip whose trip_id is also DUPLICATED in
+/// the same feed (the migration guide's transition rule), or count `unmatchedStopUpdates`.
 public struct TripUpdateResolver: Sendable {
     public struct Options: Sendable, Hashable {
         /// IANA zone for trips without a static schedule (NEW/ADDED): the feed's agency_timezone.
