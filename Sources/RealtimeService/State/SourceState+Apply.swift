@@ -130,7 +130,7 @@ extension SourceState {
             // Differential: the entity's new content replaces its old one, unless it cannot be resolved for
             // want of a schedule (then the old one is kept: a brief static outage must not blank predictions).
             if case .dropped(let d) = resolution, classify(d, schedules) == .scheduleUnavailable {
-                if countDrops { drop(.scheduleUnavailable, "entity '\(id)': \(d.description) (previous prediction kept)") }
+                if countDrops { drop(.scheduleUnavailable, Self.unavailableMessage(id, d) + " (previous prediction kept)") }
                 return
             }
             if trips[oldKey]?.entityId == id { trips[oldKey] = nil }
@@ -151,7 +151,9 @@ extension SourceState {
             store(tombstone, key: key, entityId: id, countDrops: countDrops, &touched)
         case .dropped(let d):
             let reason = classify(d, schedules)
-            if countDrops { drop(reason, "entity '\(id)': \(d.description)") }
+            if countDrops {
+                drop(reason, reason == .scheduleUnavailable ? Self.unavailableMessage(id, d) : "entity '\(id)': \(d.description)")
+            }
             if reason == .scheduleUnavailable, previous != nil, let oldKey, let oldTrip {
                 store(oldTrip, key: oldKey, entityId: id, countDrops: false, &touched)  // keep the last good one
             }
@@ -170,6 +172,10 @@ extension SourceState {
         trips[key] = trip
         tripKeyByEntity[entityId] = key
         touched.trips.insert(key)
+    }
+
+    private static func unavailableMessage(_ id: String, _ d: TripUpdateDrop) -> String {
+        "entity '\(id)': no schedule for trip \"\(d.tripId ?? "")\" (the static service did not answer)"
     }
 
     /// A trip update the resolver refused: an unknown trip whose schedule was never fetched (the static
