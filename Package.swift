@@ -79,7 +79,8 @@ let package = Package(
             name: "RealtimeService",
             dependencies: [
                 "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
-                "TransitCore", .product(name: "Logging", package: "swift-log"),
+                "TransitCore", "TransitStore", "SQLiteKit",  // TransitStore/SQLiteKit: `fixtures` reads a static database
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
