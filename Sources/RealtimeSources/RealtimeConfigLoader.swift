@@ -42,7 +42,7 @@ extension RealtimeConfig {
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: json)
         } catch {
-            throw RealtimeConfigError(file: file, "not valid JSON: \(jsonErrorText(error))")
+            throw RealtimeConfigError(file: file, "not valid JSON\(jsonErrorLocation(json))")
         }
         guard case .object(let top) = document else {
             throw RealtimeConfigError(file: file, "the top level must be a JSON object, got \(document.typeName)")
@@ -63,15 +63,30 @@ extension RealtimeConfig {
         return config
     }
 
-    private static func jsonErrorText(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError as NSError?,
-               let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-                return detail
+    /// " at line 3, column 4 (Invalid value)": JSONDecoder on Linux says only that the data is not JSON;
+    /// JSONSerialization gives the byte offset, turned here into a line and column.
+    private static func jsonErrorLocation(_ json: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            return ""
+        } catch {
+            guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
+            let reason = detail.components(separatedBy: " around ").first ?? detail
+            guard let range = detail.range(of: #"character \d+"#, options: .regularExpression),
+                  let offset = Int(detail[range].dropFirst("character ".count))
+            else { return " (\(detail))" }
+            var line = 1
+            var column = 1
+            for byte in json.prefix(offset) {
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 {  // count characters, not UTF-8 continuation bytes
+                    column += 1
+                }
             }
-            return context.debugDescription
+            return " at line \(line), column \(column) (\(reason))"
         }
-        return String(describing: error)
     }
 }
 

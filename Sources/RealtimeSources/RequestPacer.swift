@@ -17,8 +17,10 @@ public final class RequestPacer: Sendable {
         spacing = .fromSeconds(1 / requestsPerSecond)
     }
 
-    /// Waits until this request may start. Throws CancellationError when the waiting task is cancelled.
-    public func acquire() async throws {
+    /// Waits until this request may start; returns the instant it was let through. Throws CancellationError
+    /// when the waiting task is cancelled.
+    @discardableResult
+    public func acquire() async throws -> ContinuousClock.Instant {
         while true {
             try Task.checkCancellation()
             let now = clock.now
@@ -27,7 +29,7 @@ public final class RequestPacer: Sendable {
                 next = now + spacing
                 return nil
             }
-            guard let wait else { return }
+            guard let wait else { return now }
             try await clock.sleep(for: wait)
         }
     }
