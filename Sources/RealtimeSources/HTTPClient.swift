@@ -111,8 +111,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             return exchange
         }) else { return }
         if exchange.task.state == .suspended {
-            // Never resumed (cancelled before start): URLSession will not call back, so finish here.
+            // Never resumed (cancelled before start): URLSession may not call back, so finish here.
             finish(id, error: nil)
+            exchange.task.cancel()
         } else {
             exchange.task.cancel()
         }

@@ -39,7 +39,8 @@ public final class SourcePoller: Sendable {
     /// The source's status now.
     public var status: SourceStatus { state.current }
 
-    /// Starts polling (the first poll after the start offset). Calling it again while running does nothing.
+    /// Starts polling (the first poll after the start offset). Calling it again while running does nothing;
+    /// after `stop()` it starts afresh (no ETag or file version remembered).
     public func start() {
         task.withLock { task in
             guard task == nil else { return }
@@ -53,6 +54,7 @@ public final class SourcePoller: Sendable {
         guard let running = task.withLock({ $0 }) else { return }
         running.cancel()
         await running.value
+        task.withLock { if $0 == running { $0 = nil } }
         state.withLock { $0.nextPoll = nil }
     }
 

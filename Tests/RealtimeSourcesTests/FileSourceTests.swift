@@ -89,6 +89,23 @@ import Testing
         #expect(path == folder && reason.lowercased().contains("directory"), "\(reason)")
     }
 
+    @Test func aStoppedGroupStartsAfresh() async throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder + "/Alerts.pb"
+        try replaceAtomically(path, with: [8])
+        let recorder = EventRecorder()
+        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: capturingLogger().0, handler: recorder.handler)
+        group.start()
+        group.start()  // no second loop
+        #expect(await eventually { recorder.notModifiedCount >= 2 })
+        await group.stop()
+        #expect(recorder.fetched.count == 1)
+        group.start()
+        #expect(await eventually { recorder.fetched.count == 2 })
+        await group.stop()
+        #expect(recorder.fetched.map(\.bytes) == [[8], [8]])
+    }
+
     @Test func readerSeesTheFileItOpened() throws {
         let folder = try makeTemporaryFolder()
         let path = folder + "/x.pb"
