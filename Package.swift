@@ -131,6 +131,7 @@ let package = Package(
             name: "transit-realtime",
             dependencies: [
                 "RealtimeService", "RealtimeSources", "GTFSRealtime", "TransitJSON", "NNGKit", "TransitProto",
+                "TransitModel", "TransitCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -15,7 +15,7 @@ import TransitModel
 /// polling instead of piling up feeds).
 public actor RealtimeEngine {
     public struct Options: Sendable {
-        /// Largest feed body decoded (issue 3 §5: 64 MiB).
+        /// Largest feed body decoded from any source (issue 3 §5: 64 MiB; a source may set less).
         public var maxFeedBytes: Int
         /// IANA zone whose calendar dates bound the schedule queries (yesterday … tomorrow around now).
         public var timeZone: String
@@ -111,7 +111,7 @@ public actor RealtimeEngine {
     private func ingest(_ bytes: [UInt8], source: Int, fetchedAt: Int64) async {
         let feed: FeedMessage
         do {
-            feed = try GTFSRealtimeCodec.decode(bytes, maxBytes: options.maxFeedBytes)
+            feed = try GTFSRealtimeCodec.decode(bytes, maxBytes: min(options.maxFeedBytes, state.settings(of: source).maxBytes))
         } catch {
             logger.info("feed refused", metadata: ["source": "\(state.settings(of: source).name)", "error": "\(error)"])
             publish(state.recordFailure(source: source, message: error.description, at: fetchedAt))

@@ -15,14 +15,17 @@ public struct SourceSettings: Sendable, Hashable {
     public var staleAfterSecs: Int64?
     /// IANA zone of the feed's agency (for trips not in the schedule and for start-date inference).
     public var timeZone: String
+    /// Largest feed body decoded (issue 3 §5: 64 MiB by default).
+    public var maxBytes: Int
 
     public init(name: String, kind: LiveSourceKind = .auto, idPrefix: String = "", staleAfterSecs: Int64? = nil,
-                timeZone: String = "Australia/Sydney") {
+                timeZone: String = "Australia/Sydney", maxBytes: Int = 64 << 20) {
         self.name = name
         self.kind = kind
         self.idPrefix = idPrefix
         self.staleAfterSecs = staleAfterSecs
         self.timeZone = timeZone
+        self.maxBytes = maxBytes
     }
 
     public static let defaultStaleAfterSecs: Int64 = 90
