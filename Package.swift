@@ -199,7 +199,7 @@ let package = Package(
             name: "RealtimeServiceTests",
             dependencies: [
                 "RealtimeService", "RealtimeCore", "GTFSRealtime", "StaticService", "TransitStore", "NNGKit",
-                "TransitProto", "TransitModel",
+                "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
