@@ -148,6 +148,42 @@ import TransitProto
         await service.stop()
     }
 
+    @Test func replayOfFixtureSnapshotsIsRestampedAndApplied() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        // Snapshots made for an hour ago: played, they are re-stamped with the current time.
+        let past = Int64(Date().timeIntervalSince1970) - 3600
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: past)
+        try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(past)")
+        try FixtureWriter.write(schedule, to: setup.folder + "/replay", replay: 3)
+        let config = setup.folder + "/replay.json"
+        try Data(#"{"sources": [{"name": "demo", "replay": "replay", "pace_s": 0.2, "loop": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        defer { staticServer.stop() }
+        let service = try await RealtimeServiceRunner(
+            configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
+            options: .init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), logger: quiet)
+        #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
+        service.start()
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
+        defer { requester.close() }
+        let started = Int64(Date().timeIntervalSince1970)
+        let result = try await poll(requester, .sources) { result in
+            guard case .sources(let list) = result else { return false }
+            return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 2 }
+        }
+        guard case .sources(let list) = result else { return }
+        for status in list {
+            #expect(!status.stale, "\(status.name)")
+            #expect((status.feedTimestamp ?? 0) >= UInt64(started - 1), "\(status.name) not re-stamped")
+            #expect(status.errors == 0, "\(status.name): \(status.lastError ?? "")")
+            #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
+            #expect(status.entities > 0, "\(status.name)")
+        }
+        await service.stop()
+    }
+
     @Test func garbageRequestGetsBadRequest() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
