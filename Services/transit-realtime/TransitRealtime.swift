@@ -9,6 +9,6 @@ struct TransitRealtime: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit-realtime",
         abstract: "GTFS-Realtime: poll feeds, resolve them against the static service, publish and answer over nng.",
-        subcommands: [ServeCommand.self, QueryCommand.self, FixturesCommand.self]
+        subcommands: [ServeCommand.self, QueryCommand.self, FixturesCommand.self, BenchCommand.self]
     )
 }
