@@ -1,0 +1,14 @@
+// transit-static: the static-data service's executable.
+//   transit-static import <feed.zip|folder|name=path>... --db <file> [--prefix name=B:]... [--strict]
+//   transit-static serve --db <file> --listen <nng url> [--contexts N]
+//   transit-static query --connect <nng url> '<json>'... | -
+import ArgumentParser
+
+@main
+struct TransitStatic: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transit-static",
+        abstract: "GTFS static data: import feeds into SQLite, serve queries over nng, query a running service.",
+        subcommands: [ImportCommand.self, ServeCommand.self, QueryCommand.self]
+    )
+}

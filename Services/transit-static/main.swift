@@ -1,1 +1,0 @@
-print("transit-static: not yet")

@@ -1,2 +1,0 @@
-// StaticService: placeholder until its first real file lands.
-enum _StaticServicePlaceholder {}

@@ -1,0 +1,101 @@
+import TransitModel
+
+/// Ranges every static request must respect. The static service is the last line of defence: the gateway
+/// checks the same ranges (GATEWAY.md §6), other clients (the debug client, the realtime service, tests)
+/// may not, so an out-of-range request gets INVALID_ARGUMENT with a message naming the field.
+public enum StaticRequestLimits {
+    /// `limit` of search, nearby and departures.
+    public static let limits = 1...100
+    /// `radius_m` of nearby: more than 0, at most this.
+    public static let maxRadiusMetres = 5000.0
+    /// `at` (unix seconds): 0 … 2100-01-01T00:00:00Z.
+    public static let atRange: ClosedRange<Int64> = 0...4_102_444_800
+    /// Ids (stop, trip) and search text, in bytes.
+    public static let maxIdBytes = 255
+    public static let maxSearchBytes = 800
+    /// Cursors are opaque but short; anything longer is not one of ours.
+    public static let maxCursorBytes = 512
+}
+
+/// Checks the ranges of `StaticRequestLimits`; deeper checks (mode names, cursor contents, the bulk date
+/// span) happen in `StaticStore`, which reports them as invalid arguments too.
+enum RequestValidation {
+    static func validate(_ query: StaticQuery) throws(ServiceError) {
+        switch query {
+        case .stop(let q):
+            try checkId(q.stopId, "stop_id")
+        case .search(let q):
+            try checkLimit(q.limit)
+            guard q.query.utf8.count <= StaticRequestLimits.maxSearchBytes else {
+                throw invalid("field \"q\": at most \(StaticRequestLimits.maxSearchBytes) bytes, got \(q.query.utf8.count)")
+            }
+        case .nearby(let q):
+            try checkLimit(q.limit)
+            guard q.lat.isFinite, (-90.0...90.0).contains(q.lat) else {
+                throw invalid("field \"lat\": expected a number from -90 to 90, got \(q.lat)")
+            }
+            guard q.lon.isFinite, (-180.0...180.0).contains(q.lon) else {
+                throw invalid("field \"lon\": expected a number from -180 to 180, got \(q.lon)")
+            }
+            guard q.radiusMetres.isFinite, q.radiusMetres > 0, q.radiusMetres <= StaticRequestLimits.maxRadiusMetres else {
+                throw invalid("field \"radius_m\": expected a number > 0 and <= \(Int(StaticRequestLimits.maxRadiusMetres)), got \(q.radiusMetres)")
+            }
+        case .routes:
+            break
+        case .departures(let q):
+            try checkId(q.stopId, "stop_id")
+            try checkLimit(q.limit)
+            try checkAt(q.at)
+            if let cursor = q.cursor, cursor.utf8.count > StaticRequestLimits.maxCursorBytes {
+                throw invalid("field \"cursor\": not a cursor of this service (\(cursor.utf8.count) bytes)")
+            }
+        case .trip(let q):
+            try checkId(q.tripId, "trip_id")
+            try checkAt(q.at)
+            if let date = q.serviceDate { try checkDate(date, "date") }
+        case .tripSchedules(let q):
+            guard !q.tripIds.isEmpty else { throw invalid("field \"trip_ids\": expected at least one trip id") }
+            try checkDate(q.fromDate, "from_date")
+            try checkDate(q.toDate, "to_date")
+            guard q.fromDate <= q.toDate else {
+                throw invalid("from_date \(q.fromDate) is after to_date \(q.toDate)")
+            }
+        case .feedInfo:
+            break
+        }
+    }
+
+    private static func invalid(_ message: String) -> ServiceError { ServiceError(.invalidArgument, message) }
+
+    private static func checkLimit(_ limit: Int) throws(ServiceError) {
+        let range = StaticRequestLimits.limits
+        guard range.contains(limit) else {
+            throw invalid("field \"limit\": expected an integer from \(range.lowerBound) to \(range.upperBound), got \(limit)")
+        }
+    }
+
+    private static func checkId(_ id: String, _ field: String) throws(ServiceError) {
+        guard !id.isEmpty else { throw invalid("field \"\(field)\": must not be empty") }
+        guard id.utf8.count <= StaticRequestLimits.maxIdBytes else {
+            throw invalid("field \"\(field)\": at most \(StaticRequestLimits.maxIdBytes) bytes, got \(id.utf8.count)")
+        }
+    }
+
+    private static func checkAt(_ at: Int64?) throws(ServiceError) {
+        guard let at else { return }
+        let range = StaticRequestLimits.atRange
+        guard range.contains(at) else {
+            throw invalid("field \"at\": expected unix seconds from \(range.lowerBound) to \(range.upperBound), got \(at)")
+        }
+    }
+
+    /// A real calendar day written YYYYMMDD (20250230 is not one).
+    static func checkDate(_ value: ServiceDate, _ field: String) throws(ServiceError) {
+        let year = Int(value / 10_000), month = Int(value / 100 % 100), day = Int(value % 100)
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1900...2199).contains(year), (1...12).contains(month), (1...days[month - 1]).contains(day) else {
+            throw invalid("field \"\(field)\": expected a date YYYYMMDD, got \(value)")
+        }
+    }
+}

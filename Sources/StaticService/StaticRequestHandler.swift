@@ -1,0 +1,64 @@
+import Foundation
+import Logging
+import TransitModel
+import TransitProto
+import TransitStore
+
+/// Turns one request's bytes into the response's bytes: decode (`StaticCodec`), validate, answer on the
+/// current store, encode. Never throws and never traps on bad input: every failure becomes a status.
+///
+/// - bytes that are not a `StaticRequest` → BAD_REQUEST (request id 0: there is none to echo);
+/// - out-of-range arguments → INVALID_ARGUMENT; unknown ids → NOT_FOUND;
+/// - a database failure → INTERNAL, logged with the request.
+public struct StaticRequestHandler: Sendable {
+    public let stores: ReloadableStore
+    public let logger: Logger
+    /// Unix seconds for requests without `at`; a parameter so tests can pin it.
+    let now: @Sendable () -> Int64
+
+    public init(stores: ReloadableStore, logger: Logger,
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+        self.stores = stores
+        self.logger = logger
+        self.now = now
+    }
+
+    public func handle(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        let request: StaticRequest
+        do {
+            request = try StaticCodec.decodeRequest(bytes)
+        } catch {
+            logger.debug("bad request bytes", metadata: ["error": "\(error)", "bytes": "\(bytes.count)"])
+            return StaticCodec.encode(StaticResponse(
+                requestId: 0, result: .failure(ServiceError(.badRequest, error.description))))
+        }
+        return StaticCodec.encode(respond(to: request))
+    }
+
+    public func handle(_ bytes: Span<UInt8>) -> [UInt8] {
+        bytes.withUnsafeBytes { handle($0) }
+    }
+
+    public func respond(to request: StaticRequest) -> StaticResponse {
+        StaticResponse(requestId: request.requestId, result: answer(request))
+    }
+
+    private func answer(_ request: StaticRequest) -> Result<StaticResult, ServiceError> {
+        do throws(ServiceError) {
+            try RequestValidation.validate(request.query)
+        } catch {
+            return .failure(error)
+        }
+        do {
+            return .success(try stores.store.answer(request.query, now: now()))
+        } catch {
+            let failure = error.serviceError
+            if failure.status == .internal {
+                logger.error("query failed", metadata: [
+                    "request_id": "\(request.requestId)", "query": "\(request.query)", "error": "\(error)",
+                ])
+            }
+            return .failure(failure)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+import Logging
+import NNGKit
+import TransitStore
+
+/// The static-data service: a REP socket on `url` whose `contexts` workers answer `StaticRequest`s from the
+/// database at `databasePath` (up to `contexts` queries at once, each on its own SQLite connection).
+///
+/// `reload()` reopens the database (SIGHUP): queries already running finish on the old file.
+public final class StaticServer: Sendable {
+    /// Largest request accepted (protocol/README.md: a bulk request of 10,000 trip ids is ≈ 300 KB).
+    public static let maxRequestBytes = 4 << 20
+
+    public let url: String
+    public let stores: ReloadableStore
+    private let server: NNGReplyServer
+    private let logger: Logger
+    /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
+    private let failedAttempt = Mutex<FailedReload?>(nil)
+
+    private struct FailedReload: Sendable {
+        /// nil: the file was missing.
+        var file: FileIdentity?
+    }
+
+    /// Opens the database, then listens. Throws `StaticServerError` when either fails.
+    public init(databasePath: String, listen url: String, contexts: Int = 8, logger: Logger) throws(StaticServerError) {
+        guard contexts >= 1 else { throw .invalidOption("--contexts must be at least 1, got \(contexts)") }
+        let stores: ReloadableStore
+        do {
+            stores = try ReloadableStore(path: databasePath, connections: contexts)
+        } catch {
+            throw .database(path: databasePath, error)
+        }
+        let handler = StaticRequestHandler(stores: stores, logger: logger)
+        do {
+            let socket = try NNGSocket.rep()
+            try socket.setMaxReceiveSize(Self.maxRequestBytes)
+            try socket.listen(url)
+            server = try NNGReplyServer(socket: socket, contexts: contexts) { handler.handle($0) }
+        } catch {
+            throw .listen(url: url, error)
+        }
+        self.url = url
+        self.stores = stores
+        self.logger = logger
+    }
+
+    /// The version of the database being served.
+    public var databaseVersion: String { stores.store.databaseVersion }
+
+    /// Reopens the database file. On failure the old database keeps serving and the error is logged and
+    /// returned. Returns the new database version on success.
+    @discardableResult
+    public func reload() -> Result<String, StoreError> {
+        let old = databaseVersion
+        do {
+            let store = try stores.reopen()
+            logger.info("database reopened", metadata: [
+                "path": "\(stores.path)", "old_version": "\(old)", "version": "\(store.databaseVersion)",
+            ])
+            return .success(store.databaseVersion)
+        } catch {
+            logger.error("reopening the database failed; still serving the previous one", metadata: [
+                "path": "\(stores.path)", "version": "\(old)", "error": "\(error)",
+            ])
+            return .failure(error)
+        }
+    }
+
+    /// Reloads when the file at the database path was replaced since it was opened (for a periodic watch;
+    /// SIGHUP is the contract). Returns whether it tried. A file it failed on is not tried again until it
+    /// changes.
+    @discardableResult
+    public func reloadIfReplaced() -> Bool {
+        guard stores.fileWasReplaced else { return false }
+        let file = FileIdentity(path: stores.path)
+        if let failed = failedAttempt.withLock({ $0 }), failed.file == file { return false }
+        let outcome = reload()
+        failedAttempt.withLock { $0 = outcome.isSuccess ? nil : FailedReload(file: file) }
+        return true
+    }
+
+    /// Stops answering: closes the socket and waits for the queries in progress. Idempotent.
+    public func stop() {
+        server.stop()
+    }
+}
+
+/// Why the service could not start.
+public enum StaticServerError: Error, CustomStringConvertible, Sendable {
+    case database(path: String, StoreError)
+    case listen(url: String, NNGError)
+    case invalidOption(String)
+
+    public var description: String {
+        switch self {
+        case .database(let path, let error): "cannot open the database \(path): \(error)"
+        case .listen(let url, let error): "cannot listen on \(url): \(error)"
+        case .invalidOption(let message): message
+        }
+    }
+}
+
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
