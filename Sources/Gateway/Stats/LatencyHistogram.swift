@@ -51,6 +51,6 @@ struct LatencyHistogram: Sendable {
         let sub = offset % subBuckets + subBuckets
         let shift = magnitude - subBucketBits
         let lower = Int64(sub) << Int64(shift)
-        return lower + (Int64(1) << Int64(shift)) - 1
+        return lower + ((Int64(1) << Int64(shift)) - 1)  // this order cannot overflow at the top bucket
     }
 }
