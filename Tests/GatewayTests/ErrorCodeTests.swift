@@ -120,6 +120,22 @@ import Testing
         }
     }
 
+    @Test func readAheadIsBoundedPerConnection() async throws {
+        // Three requests at a time: six slow ones take two rounds of the static timeout, answered in order.
+        try await withGateway(startStatic: false, configure: {
+            $0.maxPipelined = 3
+            $0.staticTimeout = .milliseconds(250)
+        }) { fixture in
+            let client = try fixture.client()
+            let started = ContinuousClock.now
+            try client.sendLines((1...6).map { #"{"id":\#($0),"op":"stop","stop_id":"200060"}"# })
+            let answers = try await client.readLines(6).map { try JSONLine($0) }
+            #expect(answers.map { $0.id as? Int } == [1, 2, 3, 4, 5, 6])
+            #expect(answers.allSatisfy { $0.errorCode == "STATIC_UNAVAILABLE" })
+            #expect(ContinuousClock.now - started >= .milliseconds(490))
+        }
+    }
+
     @Test func connectionsBeyondTheLimitGetOneOverloadedLineAndAreClosed() async throws {
         try await withGateway(configure: { $0.maxConnections = 1 }) { fixture in
             let first = try fixture.client()

@@ -55,6 +55,9 @@ extension ConnectionHandler {
         guard answers.isOpen(slot), !closing, let context else { return }
         switch board {
         case .failure(let error):
+            if error.code == .internal {
+                services.logger.error("internal error", metadata: ["request": "\(request)", "error": "\(error)"])
+            }
             complete(slot, .failure(id: request.id, op: .subscribe, error, received: pending[slot]?.received ?? .now))
         case .success(let (answer, live)):
             let sub = subscriptions.nextSub

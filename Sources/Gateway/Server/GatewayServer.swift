@@ -68,8 +68,10 @@ public final class GatewayServer: Sendable {
     /// Stops listening, closes every connection and the service sockets.
     public func stop() async {
         try? await listener.close()
-        try? await group.shutdownGracefully()
+        // Closing the service sockets first ends the requests still waiting on them, so their tasks finish
+        // before the event loops go away.
         services.close()
+        try? await group.shutdownGracefully()
     }
 }
 
