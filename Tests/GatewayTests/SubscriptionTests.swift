@@ -38,6 +38,30 @@ import TransitJSON
         }
     }
 
+    @Test func pipelinedSubscribeAndUnsubscribeAreTakenInRequestOrder() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            try client.sendLines([
+                #"{"id":1,"op":"subscribe","topic":"departures","stop_id":"200060","limit":1}"#,
+                #"{"id":2,"op":"subscribe","topic":"departures","stop_id":"999999"}"#,
+                #"{"id":3,"op":"subscribe","topic":"departures","stop_id":"200070","limit":1}"#,
+                #"{"id":4,"op":"unsubscribe","sub":1}"#,
+                #"{"id":5,"op":"unsubscribe","sub":3}"#,
+                #"{"id":6,"op":"unsubscribe","sub":2}"#,
+            ])
+            let lines = try await client.readLines(8).map { try JSONLine($0) }
+            #expect(lines[0].id as? Int == 1 && lines[0].data["sub"] as? Int == 1)
+            #expect(lines[1].event == "departures" && lines[1].object["sub"] as? Int == 1)
+            // A failed subscribe uses up its id: the next one is 3, as a client counting requests expects.
+            #expect(lines[2].id as? Int == 2 && lines[2].errorCode == "NOT_FOUND")
+            #expect(lines[3].id as? Int == 3 && lines[3].data["sub"] as? Int == 3)
+            #expect(lines[4].event == "departures" && lines[4].object["sub"] as? Int == 3)
+            #expect(lines[5].id as? Int == 4 && lines[5].data["unsubscribed"] as? Bool == true)
+            #expect(lines[6].id as? Int == 5 && lines[6].ok)
+            #expect(lines[7].id as? Int == 6 && lines[7].errorCode == "NOT_FOUND")
+        }
+    }
+
     @Test func subscribeErrors() async throws {
         try await withGateway(configure: { $0.maxSubscriptions = 2 }) { fixture in
             let client = try fixture.client()

@@ -187,7 +187,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     private func start(_ request: GatewayRequest, slot: UInt64, received: ContinuousClock.Instant, context: ChannelHandlerContext) {
         if case .unsubscribe(let sub) = request.op {
-            complete(slot, unsubscribe(request, sub: sub, received: received))
+            unsubscribe(request, sub: sub, slot: slot, received: received)
             return
         }
         if case .subscribe = request.op, let refusal = subscribeRefusal(request, received: received) {
@@ -207,10 +207,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         let dispatcher = services.dispatcher
         if case .subscribe(let query) = request.op {
-            subscriptions.starting += 1
+            // The id is given in request order, so a pipelined `unsubscribe` can name it before the ack.
+            let sub = subscriptions.nextSub
+            subscriptions.nextSub += 1
+            subscriptions.starting[sub] = []
             entry.task = Task {
                 let board = await dispatcher.board(DeparturesQuery(stopId: query.stopId, limit: query.limit))
-                loop.execute { handler.value.subscribed(request, query, board, slot: slot) }
+                loop.execute { handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
             }
         } else {
             entry.task = Task {

@@ -19,15 +19,23 @@ struct ConnectionSubscriptions {
         var refreshTimer: Scheduled<Void>?
     }
 
+    /// An `unsubscribe` waiting for the `subscribe` it names to be answered.
+    struct DeferredUnsubscribe {
+        var request: GatewayRequest
+        var slot: UInt64
+        var received: ContinuousClock.Instant
+    }
+
     var live: [Int: Live] = [:]
-    /// `sub` ids count from 1 per connection.
+    /// `sub` ids count from 1 per connection, given in request order (a failed subscribe's id is not reused).
     var nextSub = 1
-    /// `subscribe` requests being answered (they count against the per-connection limit).
-    var starting = 0
+    /// `subscribe` requests being answered, by their `sub` (they count against the per-connection limit),
+    /// with the `unsubscribe`s of them that came meanwhile.
+    var starting: [Int: [DeferredUnsubscribe]] = [:]
     /// The realtime view's observer while there are subscriptions.
     var observerToken: UInt64?
 
-    var isEmpty: Bool { live.isEmpty && starting == 0 }
+    var isEmpty: Bool { live.isEmpty && starting.isEmpty }
 
     /// Event slots before `slot` were written: they can no longer be replaced.
     mutating func released(upTo slot: UInt64) {
@@ -40,18 +48,22 @@ struct ConnectionSubscriptions {
 extension ConnectionHandler {
     /// The answer refusing a `subscribe` beyond the per-connection limit; nil when it may go ahead.
     func subscribeRefusal(_ request: GatewayRequest, received: ContinuousClock.Instant) -> Answer? {
-        guard subscriptions.live.count + subscriptions.starting >= config.maxSubscriptions else { return nil }
+        guard subscriptions.live.count + subscriptions.starting.count >= config.maxSubscriptions else { return nil }
         let error = GatewayError(
             .invalidArgument, "at most \(config.maxSubscriptions) subscriptions per connection; unsubscribe one first")
         return .failure(id: request.id, op: .subscribe, error, received: received)
     }
 
     /// The first board of a new subscription is ready: answer with the ack and, right after it, the first event.
+    /// Then the `unsubscribe`s that named it meanwhile are answered (after it, in request order).
     func subscribed(
         _ request: GatewayRequest, _ query: SubscribeQuery, _ board: Result<(DeparturesAnswer, LiveMeta), GatewayError>,
-        slot: UInt64
+        sub: Int, slot: UInt64
     ) {
-        subscriptions.starting -= 1
+        let deferred = subscriptions.starting.removeValue(forKey: sub) ?? []
+        defer {
+            for d in deferred { unsubscribe(d.request, sub: sub, slot: d.slot, received: d.received) }
+        }
         guard answers.isOpen(slot), !closing, let context else { return }
         switch board {
         case .failure(let error):
@@ -60,8 +72,6 @@ extension ConnectionHandler {
             }
             complete(slot, .failure(id: request.id, op: .subscribe, error, received: pending[slot]?.received ?? .now))
         case .success(let (answer, live)):
-            let sub = subscriptions.nextSub
-            subscriptions.nextSub += 1
             let ack = Answer.success(id: request.id, op: .subscribe, received: pending[slot]?.received ?? .now) { w in
                 w.beginObject()
                 w.key("sub"); w.int(sub)
@@ -79,7 +89,16 @@ extension ConnectionHandler {
         }
     }
 
-    func unsubscribe(_ request: GatewayRequest, sub: Int, received: ContinuousClock.Instant) -> Answer {
+    /// Answers `unsubscribe` in `slot`; one naming a `subscribe` still being answered waits for it.
+    func unsubscribe(_ request: GatewayRequest, sub: Int, slot: UInt64, received: ContinuousClock.Instant) {
+        if subscriptions.starting[sub] != nil {
+            subscriptions.starting[sub]?.append(.init(request: request, slot: slot, received: received))
+            return
+        }
+        complete(slot, unsubscribeAnswer(request, sub: sub, received: received))
+    }
+
+    private func unsubscribeAnswer(_ request: GatewayRequest, sub: Int, received: ContinuousClock.Instant) -> Answer {
         guard let removed = subscriptions.live.removeValue(forKey: sub) else {
             return .failure(
                 id: request.id, op: .unsubscribe,
