@@ -16,6 +16,8 @@ import PackageDescription
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
+//   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
+//   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -27,6 +29,7 @@ let package = Package(
         .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),
         .executable(name: "transit-bench", targets: ["transit-bench"]),
         .executable(name: "transit-gateway", targets: ["transit-gateway"]),
+        .executable(name: "transit-realtime", targets: ["transit-realtime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -67,6 +70,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FeedGenerator", swiftSettings: swiftSettings),
+        .target(
+            name: "RealtimeSources",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RealtimeService",
+            dependencies: [
+                "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
+                "TransitCore", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Gateway",
             dependencies: [
@@ -111,6 +127,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "transit-realtime",
+            dependencies: [
+                "RealtimeService", "RealtimeSources", "GTFSRealtime", "TransitJSON", "NNGKit", "TransitProto",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/transit-realtime",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "transit-bench",
             dependencies: [
                 "NNGKit", "TransitProto", "TransitModel", "SQLiteKit",
@@ -135,7 +161,10 @@ let package = Package(
         .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StaticServiceTests",
-            dependencies: ["StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON"],
+            dependencies: [
+                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -143,10 +172,32 @@ let package = Package(
             dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"],
+            exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RealtimeCoreTests",
             dependencies: ["RealtimeCore", "GTFSRealtime", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RealtimeSourcesTests",
+            dependencies: [
+                "RealtimeSources",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RealtimeServiceTests",
+            dependencies: [
+                "RealtimeService", "RealtimeCore", "GTFSRealtime", "StaticService", "TransitStore", "NNGKit",
+                "TransitProto", "TransitModel",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),

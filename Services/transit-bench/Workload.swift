@@ -51,7 +51,7 @@ struct Workload {
             trip.bind(1, Int64.random(in: 0...max(tripCount, 1), using: &rng))
             if try trip.step(), let id = trip.string(0) { tripIds.append(id) }
         }
-        databaseVersion = try db.scalarText("SELECT value FROM meta WHERE key = 'database_version'") ?? "?"
+        databaseVersion = try db.scalarText("SELECT value FROM meta WHERE key = 'db_version'") ?? "?"
     }
 
     /// The i-th request of one kind.

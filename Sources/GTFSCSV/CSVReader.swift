@@ -23,7 +23,7 @@ public struct CSVColumn: Sendable, Equatable {
 /// spaces around them (trimmed), columns in any order, unknown columns (ignored), missing columns (empty).
 /// A record shorter than the header reads its missing fields as empty; a record longer than the header is
 /// accepted only when the extra fields are empty (trailing commas, common in the wild), else it is an error.
-/// Values are trimmed of spaces and tabs around them. Errors: an unterminated quote, a quote inside an
+/// Values are trimmed of spaces and tabs around them, and spaces around a quoted field are tolerated. Errors: an unterminated quote, a quote inside an
 /// unquoted field, text after a closing quote, and bad values through the typed accessors, each with file,
 /// line and column.
 ///
@@ -53,6 +53,7 @@ public final class CSVReader {
     private var fieldEscaped: UnsafeMutablePointer<Bool>
     private var fieldCapacity = 64
     private var headerCount = Int.max
+    private var headerLine = 1
     private var columnIndex: [String: Int] = [:]
 
     private enum Outcome { case record, needMore, end }
@@ -81,6 +82,7 @@ public final class CSVReader {
                 if columnIndex[name] == nil { columnIndex[name] = i }
             }
             headerCount = fieldCount
+            headerLine = line
         }
     }
 
@@ -106,7 +108,7 @@ public final class CSVReader {
     /// The column named `name`, or an error `missing required column "name"` on the header line.
     public func requireColumn(_ name: String) throws -> CSVColumn {
         guard let index = columnIndex[name] else {
-            throw CSVError(file: fileName, line: 1, reason: "missing required column \"\(name)\"")
+            throw CSVError(file: fileName, line: headerLine, reason: "missing required column \"\(name)\"")
         }
         return CSVColumn(index: index, name: name)
     }
@@ -238,7 +240,12 @@ public final class CSVReader {
 
         fields: while true {
             if count == fieldCapacity { growFields() }
-            if p < end, buf[p] == quote {
+            // Spaces before an opening quote are tolerated (` "x"`): look past them for the quote.
+            var q = p
+            while q < end, buf[q] == 0x20 || buf[q] == 0x09 { q += 1 }
+            if q >= end, !eof { return .needMore }
+            if q < end, buf[q] == quote {
+                p = q
                 let quoteLine = recordLine + breaks
                 p += 1
                 let contentStart = p
@@ -275,6 +282,7 @@ public final class CSVReader {
                 fieldEnds[count] = contentEnd
                 fieldEscaped[count] = escaped
                 count += 1
+                while p < end, buf[p] == 0x20 || buf[p] == 0x09 { p += 1 }  // and spaces after the closing one
                 if p >= end {
                     if eof { break fields }
                     return .needMore

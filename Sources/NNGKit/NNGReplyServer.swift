@@ -16,6 +16,7 @@ public final class NNGReplyServer: @unchecked Sendable {
     private let workers: [ReplyWorker]
     private let lock = NNGLock()
     private var stopped = false
+    private let gate = ContextGate()
 
     /// Serves on `socket` (a REP socket, already listening or dialled, options already set).
     public init(socket: NNGSocket, contexts: Int = 8, handler: @escaping Handler) throws(NNGError) {
@@ -24,12 +25,12 @@ public final class NNGReplyServer: @unchecked Sendable {
         var started: [ReplyWorker] = []
         do {
             for _ in 0..<contexts {
-                let worker = try ReplyWorker(socket: socket, handler: handler)
+                let worker = try ReplyWorker(socket: socket, gate: gate, handler: handler)
                 started.append(worker)
                 try worker.start()
             }
         } catch {
-            socket.close()
+            gate.close { socket.close() }
             for worker in started { worker.join() }
             throw error
         }
@@ -53,8 +54,35 @@ public final class NNGReplyServer: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
-        socket.close()
+        gate.close { socket.close() }
         for worker in workers { worker.join() }
+    }
+}
+
+/// Keeps closing the socket apart from the workers' `nng_ctx_send`/`nng_ctx_recv` calls. nng 1.5.2 can
+/// panic ("pthread_mutex_lock: Invalid argument" inside nng_ctx_send) when a socket is closed while another
+/// thread is still inside an nng_ctx_* call on one of its contexts, e.g. a worker whose reply the client
+/// already received. The calls only submit work (microseconds); waiting happens outside the gate.
+final class ContextGate: @unchecked Sendable {
+    // @unchecked: `closed` is guarded by `lock`.
+    private let lock = NNGLock()
+    private var closed = false
+
+    /// Runs `submit` unless the socket is closed; returns whether it ran.
+    func submit(_ submit: () -> Void) -> Bool {
+        lock.withLock {
+            if closed { return false }
+            submit()
+            return true
+        }
+    }
+
+    /// Marks the socket closed and runs `close` while no submission is in progress.
+    func close(_ close: () -> Void) {
+        lock.withLock {
+            closed = true
+            close()
+        }
     }
 }
 
@@ -64,9 +92,10 @@ private final class ReplyWorker: @unchecked Sendable {
     private let context: nng_ctx
     private let aio: BlockingAio
     private let handler: NNGReplyServer.Handler
+    private let gate: ContextGate
     private var thread: OpaquePointer?
 
-    init(socket: NNGSocket, handler: @escaping NNGReplyServer.Handler) throws(NNGError) {
+    init(socket: NNGSocket, gate: ContextGate, handler: @escaping NNGReplyServer.Handler) throws(NNGError) {
         var ctx = nng_ctx()
         try check("open rep context", nng_ctx_open(&ctx, socket.handle))
         context = ctx
@@ -77,6 +106,7 @@ private final class ReplyWorker: @unchecked Sendable {
             throw error
         }
         self.handler = handler
+        self.gate = gate
     }
 
     deinit { nng_ctx_close(context) }
@@ -98,8 +128,11 @@ private final class ReplyWorker: @unchecked Sendable {
     private func serve() {
         let closed = Int32(NNG_ECLOSED.rawValue)
         while true {
-            let received = aio.run(timeout: NNG_DURATION_INFINITE) { nng_ctx_recv(context, $0) }
-            if received == closed { return }
+            var submitted = true
+            let received = aio.run(timeout: NNG_DURATION_INFINITE) { a in
+                submitted = gate.submit { nng_ctx_recv(context, a) }
+            }
+            if !submitted || received == closed { return }
             guard received == 0, let msg = aio.takeMessage() else { continue }
 
             let count = nng_msg_len(msg)
@@ -114,9 +147,11 @@ private final class ReplyWorker: @unchecked Sendable {
                 continue
             }
             nng_aio_set_msg(aio.aio, msg)
-            let sent = aio.run(timeout: NNG_DURATION_INFINITE) { nng_ctx_send(context, $0) }
-            if sent != 0, let unsent = aio.takeMessage() { nng_msg_free(unsent) }
-            if sent == closed { return }
+            let sent = aio.run(timeout: NNG_DURATION_INFINITE) { a in
+                submitted = gate.submit { nng_ctx_send(context, a) }
+            }
+            if !submitted || sent != 0, let unsent = aio.takeMessage() { nng_msg_free(unsent) }
+            if !submitted || sent == closed { return }
         }
     }
 }

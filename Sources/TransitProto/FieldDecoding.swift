@@ -1,34 +1,36 @@
 // Helpers that read proto2 presence out of an unpacked protobuf-c struct into Swift values. The
 // `required…` ones throw `.missingField` naming the field; nested decoders prefix their own field name,
 // so an error reads "departures.departures[3].route.route_id". Paths are only built on failure.
+// The helpers are @inlinable so other modules' decoders get specialized copies instead of generic calls
+// (GTFSRealtime's 3,000 x 40 stop-update feed: 32 -> 26 ms).
 import TransitProtoC
 
 // MARK: scalars and strings
 
-@inline(__always)
+@inlinable @inline(__always)
 package func requiredValue<T>(_ has: protobuf_c_boolean, _ value: T, _ field: StaticString) throws(ProtoDecodeError) -> T {
     guard has != 0 else { throw .missing(field) }
     return value
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 package func optionalValue<T>(_ has: protobuf_c_boolean, _ value: T) -> T? {
     has != 0 ? value : nil
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 package func requiredBool(_ has: protobuf_c_boolean, _ value: protobuf_c_boolean, _ field: StaticString) throws(ProtoDecodeError) -> Bool {
     guard has != 0 else { throw .missing(field) }
     return value != 0
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 package func requiredString(_ cString: UnsafePointer<CChar>?, _ field: StaticString) throws(ProtoDecodeError) -> String {
     guard let cString else { throw .missing(field) }
     return String(cString: cString)
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 package func optionalString(_ cString: UnsafePointer<CChar>?) -> String? {
     cString.map { String(cString: $0) }
 }
@@ -36,7 +38,7 @@ package func optionalString(_ cString: UnsafePointer<CChar>?) -> String? {
 // MARK: sub-messages
 
 /// Decodes a sub-message that must be present; its errors get `field.` in front.
-@inline(__always)
+@inlinable @inline(__always)
 package func requiredMessage<M, R>(
     _ message: UnsafePointer<M>?, _ field: StaticString, _ decode: (borrowing M) throws(ProtoDecodeError) -> R
 ) throws(ProtoDecodeError) -> R {
@@ -44,7 +46,7 @@ package func requiredMessage<M, R>(
     do { return try decode(message.pointee) } catch { throw error.inside("\(field)") }
 }
 
-@inline(__always)
+@inlinable @inline(__always)
 package func optionalMessage<M, R>(
     _ message: UnsafePointer<M>?, _ field: StaticString, _ decode: (borrowing M) throws(ProtoDecodeError) -> R
 ) throws(ProtoDecodeError) -> R? {
@@ -55,6 +57,7 @@ package func optionalMessage<M, R>(
 // MARK: repeated fields
 
 /// A repeated message field (`n_xxx`, `xxx`); errors get `field[i].` in front.
+@inlinable
 package func repeatedMessages<M, R>(
     _ count: Int, _ elements: UnsafePointer<UnsafeMutablePointer<M>?>?, _ field: StaticString,
     _ decode: (borrowing M) throws(ProtoDecodeError) -> R
@@ -72,6 +75,7 @@ package func repeatedMessages<M, R>(
     return out
 }
 
+@inlinable
 package func repeatedStrings(_ count: Int, _ elements: UnsafePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
     guard count > 0, let elements else { return [] }
     var out: [String] = []
@@ -80,6 +84,7 @@ package func repeatedStrings(_ count: Int, _ elements: UnsafePointer<UnsafeMutab
     return out
 }
 
+@inlinable
 package func repeatedValues<T>(_ count: Int, _ elements: UnsafePointer<T>?) -> [T] {
     guard count > 0, let elements else { return [] }
     return Array(UnsafeBufferPointer(start: elements, count: count))

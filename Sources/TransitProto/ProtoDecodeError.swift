@@ -37,6 +37,7 @@ public struct ProtoDecodeError: Error, Sendable, Hashable, CustomStringConvertib
 
 extension ProtoDecodeError {
     /// A field-level error; the enclosing decoders prefix the path and the entry point names the message.
+    @usableFromInline
     package static func missing(_ field: StaticString) -> ProtoDecodeError {
         ProtoDecodeError(message: "", field: "\(field)", reason: .missingField)
     }
@@ -46,6 +47,7 @@ extension ProtoDecodeError {
     }
 
     /// The same error one level up: `route_id` inside `route` becomes `route.route_id`.
+    @usableFromInline
     package func inside(_ parent: String) -> ProtoDecodeError {
         var copy = self
         copy.field = field.isEmpty ? parent : parent + "." + field

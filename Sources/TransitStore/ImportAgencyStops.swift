@@ -164,7 +164,7 @@ extension ImportBuilder {
             stops.append(record)
             tally.imported += 1
             feed.counts.stops += 1
-            if tally.read & 0xFFF == 0 { try checkpoint(feed, "stops.txt", rows: tally.read, reader: nil, size: nil) }
+            if tally.read & 0xFFF == 0 { try checkpoint(feed, "stops.txt", rows: tally.read) }
         }
     }
 

@@ -119,6 +119,8 @@ final class ImportBuilder {
 
     var phases: [ImportSummary.Phase] = []
     private var lastProgress = Date.distantPast
+    private var progressFile = ""
+    private var progressFileStart = Date()
 
     init(db: Database, strict: Bool, progress: (@Sendable (ImportProgress) -> Void)?,
          isInterrupted: @escaping () -> Bool) {
@@ -154,17 +156,21 @@ final class ImportBuilder {
     }
 
     /// Called every few thousand rows: honours interrupts and reports progress about ten times a second.
-    func checkpoint(_ feed: FeedContext, _ file: String, rows: Int, reader: CSVReader?, size: Int?) throws {
+    /// `feed` nil for steps over all feeds; `fraction` 0…1 when known.
+    func checkpoint(_ feed: FeedContext?, _ file: String, rows: Int, fraction: Double? = nil) throws {
         if isInterrupted() { throw ImportError("import interrupted; the previous database is unchanged") }
         guard let progressHandler else { return }
         let now = Date()
+        let feedName = feed?.name ?? "all feeds"
+        if progressFile != "\(feedName)/\(file)" {
+            progressFile = "\(feedName)/\(file)"
+            progressFileStart = now
+        }
         guard now.timeIntervalSince(lastProgress) >= 0.1 else { return }
         lastProgress = now
-        let elapsed = max(now.timeIntervalSince(startTime), 0.001)
-        var fraction: Double?
-        if let reader, let size, size > 0 { fraction = min(1, Double(reader.bytesRead) / Double(size)) }
-        progressHandler(ImportProgress(feed: feed.name, file: file, rows: rows,
-                                       rowsPerSecond: Double(stopTimesRead + rows) / elapsed, fraction: fraction))
+        let elapsed = max(now.timeIntervalSince(progressFileStart), 0.001)
+        progressHandler(ImportProgress(feed: feedName, file: file, rows: rows,
+                                       rowsPerSecond: Double(rows) / elapsed, fraction: fraction))
     }
 
     /// Collision between feeds: an error naming both feeds and the way out.

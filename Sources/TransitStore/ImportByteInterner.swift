@@ -5,11 +5,11 @@ import Foundation
 /// Open addressing over a power-of-two table; keys are copied once into one byte arena.
 struct ByteInterner {
     private var arena: [UInt8] = []
-    private var keyOffsets: [Int] = []
-    private var keyLengths: [Int32] = []
-    private var hashes: [UInt64] = []
-    /// Slot -> key index + 1 (0 = empty).
-    private var slots: [Int32]
+    /// Per key: arena offset << 24 | length (keys longer than 16 MiB are not ids).
+    private var keys: [UInt64] = []
+    /// Slot -> upper 32 bits of the key's hash << 32 | key index + 1 (0 = empty): probing compares hashes
+    /// without touching another array, so a lookup costs about two cache misses (slot, arena).
+    private var slots: [UInt64]
     private var mask: Int
 
     init(capacity: Int = 1024) {
@@ -19,17 +19,21 @@ struct ByteInterner {
         mask = size - 1
     }
 
-    var count: Int { keyOffsets.count }
+    var count: Int { keys.count }
 
     /// The index of `bytes`, or nil when not interned.
     @inline(__always)
     func find(_ bytes: UnsafeRawBufferPointer) -> Int? {
         let hash = Self.hash(bytes)
+        let tag = hash >> 32
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let entry = Int(slots[slot])
+            let entry = slots[slot]
             if entry == 0 { return nil }
-            if hashes[entry - 1] == hash, equals(entry - 1, bytes) { return entry - 1 }
+            if entry >> 32 == tag {
+                let index = Int(entry & 0xFFFF_FFFF) - 1
+                if equals(index, bytes) { return index }
+            }
             slot = (slot + 1) & mask
         }
     }
@@ -38,20 +42,22 @@ struct ByteInterner {
     @inline(__always)
     mutating func intern(_ bytes: UnsafeRawBufferPointer) -> (index: Int, inserted: Bool) {
         let hash = Self.hash(bytes)
+        let tag = hash >> 32
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let entry = Int(slots[slot])
+            let entry = slots[slot]
             if entry == 0 { break }
-            if hashes[entry - 1] == hash, equals(entry - 1, bytes) { return (entry - 1, false) }
+            if entry >> 32 == tag {
+                let index = Int(entry & 0xFFFF_FFFF) - 1
+                if equals(index, bytes) { return (index, false) }
+            }
             slot = (slot + 1) & mask
         }
-        let index = keyOffsets.count
-        keyOffsets.append(arena.count)
-        keyLengths.append(Int32(bytes.count))
-        hashes.append(hash)
-        arena.append(contentsOf: bytes)
-        slots[slot] = Int32(index + 1)
-        if keyOffsets.count * 2 > slots.count { grow() }
+        let index = keys.count
+        keys.append(UInt64(arena.count) << 24 | UInt64(min(bytes.count, 0xFF_FFFF)))
+        arena.append(contentsOf: bytes.prefix(0xFF_FFFF))
+        slots[slot] = tag << 32 | UInt64(index + 1)
+        if keys.count * 2 > slots.count { grow() }
         return (index, true)
     }
 
@@ -67,30 +73,34 @@ struct ByteInterner {
 
     /// The key at `index` as a String.
     func string(at index: Int) -> String {
-        let start = keyOffsets[index]
+        let start = Int(keys[index] >> 24), length = Int(keys[index] & 0xFF_FFFF)
         return arena.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + Int(keyLengths[index])]), as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: $0[start..<start + length]), as: UTF8.self)
         }
     }
 
     /// Whether key `index` equals `bytes` (cheap check before a lookup, e.g. the same trip as the last row).
     @inline(__always)
     func equals(_ index: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        let length = Int(keyLengths[index])
+        let key = keys[index]
+        let length = Int(key & 0xFF_FFFF)
         guard length == bytes.count else { return false }
         if length == 0 { return true }
-        let start = keyOffsets[index]
+        let start = Int(key >> 24)
         return arena.withUnsafeBytes { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
     }
 
     private mutating func grow() {
-        let size = slots.count * 2
-        slots = Array(repeating: 0, count: size)
-        mask = size - 1
-        for index in 0..<hashes.count {
-            var slot = Int(truncatingIfNeeded: hashes[index]) & mask
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        mask = slots.count - 1
+        for entry in old where entry != 0 {
+            let index = Int(entry & 0xFFFF_FFFF) - 1
+            let start = Int(keys[index] >> 24), length = Int(keys[index] & 0xFF_FFFF)
+            let hash = arena.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[start..<start + length])) }
+            var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(index + 1)
+            slots[slot] = entry
         }
     }
 

@@ -52,7 +52,7 @@ struct DepartureRows {
     }
 
     /// Inserts `sorted` with a statement of many VALUES rows each (fewer statement executions per row).
-    static func write(_ sorted: [Row], to db: Database, checkpoint: () throws -> Void) throws {
+    static func write(_ sorted: [Row], to db: Database, checkpoint: (_ rows: Int) throws -> Void) throws {
         let batch = 128
         func statement(rows: Int) throws -> Statement {
             let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
@@ -78,7 +78,7 @@ struct DepartureRows {
             }
             try insert.run()
             start += count
-            if start & 0xFFFF < batch { try checkpoint() }
+            if start & 0xFFFF < batch { try checkpoint(start) }
         }
     }
 }

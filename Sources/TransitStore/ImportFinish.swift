@@ -15,8 +15,9 @@ extension ImportBuilder {
         var sorted: [DepartureRows.Row] = []
         timed("sort departures") { sorted = departures.takeSorted(boardCount: stops.count) }
         try timed("write departures") {
-            try DepartureRows.write(sorted, to: db) {
-                if isInterrupted() { throw ImportError("import interrupted; the previous database is unchanged") }
+            let total = Double(max(sorted.count, 1))
+            try DepartureRows.write(sorted, to: db) { rows in
+                try checkpoint(nil, "departures index", rows: rows, fraction: Double(rows) / total)
             }
         }
         sorted = []

@@ -2,42 +2,30 @@ import Foundation
 import GTFSCSV
 import SQLiteKit
 
-/// stop_times.txt of one feed, buffered compactly (≈ 37 bytes a row, one array per column) because the file
-/// is usually but not always sorted by trip: the rows are grouped by trip after reading, in O(n).
-struct StopTimeRows {
-    var trip: [UInt32] = []
-    var stop: [UInt32] = []
-    var sequence: [UInt32] = []
+/// One stop_times row, compact (40 bytes), with its trip and stop already resolved to integers.
+/// The rows of a feed are buffered because stop_times.txt is usually but not always sorted by trip: they are
+/// grouped by trip after reading, in O(n). One struct per row (not one array per column) so that gathering a
+/// trip's rows from an unsorted file costs one cache miss per row, not one per column.
+struct StopTimeRow {
+    var trip: UInt32
+    var stop: UInt32
+    var sequence: UInt32
     /// Seconds, -1 when empty.
-    var arrival: [Int32] = []
-    var departure: [Int32] = []
-    /// pickup_type | drop_off_type << 2 | timepoint << 4.
-    var flags: [UInt8] = []
+    var arrival: Int32
+    var departure: Int32
     /// stop_headsign id + 1 in `ImportBuilder.headsigns`, 0 when empty.
-    var headsign: [UInt32] = []
-    /// shape_dist_traveled (NaN when empty); empty array when the file has no such column.
-    var distance: [Double] = []
-    var line: [UInt32] = []
-
-    var count: Int { trip.count }
-
-    mutating func reserve(_ rows: Int, distances: Bool) {
-        trip.reserveCapacity(rows)
-        stop.reserveCapacity(rows)
-        sequence.reserveCapacity(rows)
-        arrival.reserveCapacity(rows)
-        departure.reserveCapacity(rows)
-        flags.reserveCapacity(rows)
-        headsign.reserveCapacity(rows)
-        line.reserveCapacity(rows)
-        if distances { distance.reserveCapacity(rows) }
-    }
+    var headsign: UInt32
+    var line: UInt32
+    /// pickup_type | drop_off_type << 2 | timepoint << 4.
+    var flags: UInt8
+    /// shape_dist_traveled, NaN when empty.
+    var distance: Double
 }
 
 extension ImportBuilder {
     /// Reads stop_times.txt: each row's trip and stop resolved to integers (unknown ones skipped and counted).
-    func readStopTimes(_ feed: FeedContext, _ trips: FeedTrips, _ tally: FileTally) throws -> StopTimeRows {
-        var rows = StopTimeRows()
+    func readStopTimes(_ feed: FeedContext, _ trips: FeedTrips, _ tally: FileTally) throws -> [StopTimeRow] {
+        var rows: [StopTimeRow] = []
         guard let reader = try feed.files.reader("stop_times.txt") else { return rows }
         let size = feed.files.size("stop_times.txt")
         let tripColumn = try reader.required("trip_id")
@@ -50,14 +38,26 @@ extension ImportBuilder {
         let dropOffColumn = reader.column("drop_off_type")
         let timepointColumn = reader.column("timepoint")
         let distanceColumn = reader.column("shape_dist_traveled")
-        let hasDistance = distanceColumn.isPresent
-        rows.reserve((size ?? 0) / 40, distances: hasDistance)
+        rows.reserveCapacity((size ?? 0) / 45)
 
+        // Hot loop: work on locals, not on class properties (each property access is a dynamic
+        // exclusivity check), and put them back at the end.
+        let stopIDs = self.stopIDs
+        var headsigns = self.headsigns
+        self.headsigns = ByteInterner()
+        var read = 0
+        defer {
+            self.headsigns = headsigns
+            tally.read += read
+            stopTimesRead += read
+            feed.counts.stopTimes += read
+        }
         var lastTrip = -1
         while try reader.next() {
-            tally.read += 1
-            if tally.read & 0xFFFF == 0 {
-                try checkpoint(feed, "stop_times.txt", rows: tally.read, reader: reader, size: size)
+            read += 1
+            if read & 0xFFFF == 0 {
+                try checkpoint(feed, "stop_times.txt", rows: read,
+                               fraction: size.map { Double(reader.bytesRead) / Double(max($0, 1)) })
             }
             let tripBytes = reader.bytes(tripColumn)
             let trip: Int
@@ -96,36 +96,30 @@ extension ImportBuilder {
             let headsignBytes = reader.bytes(headsignColumn)
             let headsign = headsignBytes.isEmpty ? 0 : UInt32(headsigns.intern(headsignBytes).index + 1)
 
-            rows.trip.append(UInt32(trip))
-            rows.stop.append(UInt32(stop))
-            rows.sequence.append(UInt32(sequence))
-            rows.arrival.append(Int32(clamping: arrival))
-            rows.departure.append(Int32(clamping: departure))
-            rows.flags.append(UInt8(pickup | dropOff << 2 | timepoint << 4))
-            rows.headsign.append(headsign)
-            if hasDistance { rows.distance.append(try reader.double(distanceColumn) ?? .nan) }
-            rows.line.append(UInt32(clamping: reader.line))
+            rows.append(StopTimeRow(
+                trip: UInt32(trip), stop: UInt32(stop), sequence: UInt32(sequence), arrival: Int32(clamping: arrival),
+                departure: Int32(clamping: departure), headsign: headsign, line: UInt32(clamping: reader.line),
+                flags: UInt8(pickup | dropOff << 2 | timepoint << 4),
+                distance: try reader.double(distanceColumn) ?? .nan))
         }
-        stopTimesRead += tally.read
-        feed.counts.stopTimes += tally.read
         return rows
     }
 
     /// Groups the rows by trip, orders each trip by stop_sequence, fills and interpolates missing times,
     /// finds or creates the trip's pattern and collects its departures.
-    func buildTrips(_ feed: FeedContext, _ trips: inout FeedTrips, _ rows: StopTimeRows,
+    func buildTrips(_ feed: FeedContext, _ trips: inout FeedTrips, _ rows: [StopTimeRow],
                     stopTimesTally: FileTally, tripsTally: FileTally) throws {
         let tripCount = trips.records.count
         let fileName = "\(feed.path)/stop_times.txt"
         // Counting sort of row numbers by trip (keeps file order within a trip).
         var bucketStart = [Int](repeating: 0, count: tripCount + 1)
-        for trip in rows.trip { bucketStart[Int(trip) + 1] += 1 }
+        for row in rows { bucketStart[Int(row.trip) + 1] += 1 }
         for i in 0..<tripCount { bucketStart[i + 1] += bucketStart[i] }
         var order = [Int32](repeating: 0, count: rows.count)
         do {
             var fill = bucketStart
             for row in 0..<rows.count {
-                let trip = Int(rows.trip[row])
+                let trip = Int(rows[row].trip)
                 order[fill[trip]] = Int32(row)
                 fill[trip] += 1
             }
@@ -137,35 +131,41 @@ extension ImportBuilder {
                                        shape_dist_traveled)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let hasDistance = !rows.distance.isEmpty
-        var members: [Int] = []
+        let boards = stops.map { UInt32($0.board + 1) }
+        var departures = self.departures
+        self.departures = DepartureRows()
+        defer { self.departures = departures }
+        var members: [StopTimeRow] = []
         var arrival: [Int] = []
         var departure: [Int] = []
         var timed: [Bool] = []
         var key: [Int64] = []
 
         for t in 0..<tripCount {
-            if t & 0x3FF == 0 { try checkpoint(feed, "stop_times.txt", rows: stopTimesTally.read, reader: nil, size: nil) }
+            if t & 0x3FF == 0 {
+                try checkpoint(feed, "patterns", rows: t, fraction: Double(t) / Double(tripCount))
+            }
             let lo = bucketStart[t], hi = bucketStart[t + 1]
             if lo == hi {
                 tripsTally.skip("trip without stop_times (not imported)")
                 continue
             }
             members.removeAll(keepingCapacity: true)
-            for k in lo..<hi { members.append(Int(order[k])) }
+            for k in lo..<hi { members.append(rows[Int(order[k])]) }
             var sorted = true
-            for k in 1..<members.count where rows.sequence[members[k - 1]] > rows.sequence[members[k]] {
+            for k in 1..<members.count where members[k - 1].sequence > members[k].sequence {
                 sorted = false
                 break
             }
             if !sorted {
-                members.sort { (rows.sequence[$0], $0) < (rows.sequence[$1], $1) }
+                // (sequence, line): rows with equal sequences keep file order.
+                members.sort { ($0.sequence, $0.line) < ($1.sequence, $1.line) }
             }
             var kept = 1
             for k in 1..<members.count {
-                if rows.sequence[members[k]] == rows.sequence[members[kept - 1]] {
+                if members[k].sequence == members[kept - 1].sequence {
                     try reject("duplicate stop_sequence in a trip (later row skipped)", file: fileName,
-                               line: Int(rows.line[members[k]]), stopTimesTally)
+                               line: Int(members[k].line), stopTimesTally)
                 } else {
                     members[kept] = members[k]
                     kept += 1
@@ -178,7 +178,7 @@ extension ImportBuilder {
             departure.removeAll(keepingCapacity: true)
             timed.removeAll(keepingCapacity: true)
             for row in members {
-                var a = Int(rows.arrival[row]), d = Int(rows.departure[row])
+                var a = Int(row.arrival), d = Int(row.departure)
                 if a < 0 { a = d }
                 if d < 0 { d = a }
                 arrival.append(a)
@@ -186,25 +186,25 @@ extension ImportBuilder {
                 timed.append(a >= 0)
             }
             guard timed[0], timed[n - 1] else {
-                let line = Int(rows.line[members[timed[0] ? n - 1 : 0]])
+                let line = Int(members[timed[0] ? n - 1 : 0].line)
                 try reject("trip without times at its first or last stop (its stop_times skipped)", file: fileName,
                            line: line, rows: n, stopTimesTally)
                 tripsTally.skip("trip without times at its first or last stop (not imported)")
                 continue
             }
-            interpolateMissingTimes(members, rows, hasDistance, &arrival, &departure, timed)
+            interpolateMissingTimes(members, &arrival, &departure, timed)
 
             let start = arrival[0]
             key.removeAll(keepingCapacity: true)
             for k in 0..<n {
                 let row = members[k]
-                var flags = rows.flags[row]
+                var flags = row.flags
                 if !timed[k] { flags &= 0x0F }  // interpolated: timepoint 0
-                key.append(Int64(rows.stop[row]) << 32 | Int64(rows.sequence[row]))
+                key.append(Int64(row.stop) << 32 | Int64(row.sequence))
                 key.append(Int64(arrival[k] - start) << 32
                            | Int64(UInt32(bitPattern: Int32(clamping: departure[k] - start))))
-                key.append(Int64(flags) << 32 | Int64(rows.headsign[row]))
-                let distance = hasDistance ? rows.distance[row] : .nan
+                key.append(Int64(flags) << 32 | Int64(row.headsign))
+                let distance = row.distance
                 key.append(distance.isNaN ? PatternTable.noDistance : Int64(bitPattern: distance.bitPattern))
             }
             let (pattern, inserted) = patterns.findOrInsert(key)
@@ -226,16 +226,15 @@ extension ImportBuilder {
             let frequencies = trips.frequencies[t]
             for k in 0..<(n - 1) {
                 let row = members[k]
-                guard rows.flags[row] & 0x03 != 1 else { continue }  // pickup_type 1: no departure here
-                let stop = Int(rows.stop[row])
-                let board = stops[stop].board
+                guard row.flags & 0x03 != 1 else { continue }  // pickup_type 1: no departure here
+                let board = boards[Int(row.stop)]
                 if frequencies != nil {
                     frequencyStops.append(FrequencyStopRow(
-                        board: Int32(board + 1), trip: Int32(pk), stopIndex: Int32(k), stop: Int32(stop + 1),
+                        board: Int32(board), trip: Int32(pk), stopIndex: Int32(k), stop: Int32(row.stop + 1),
                         service: trip.servicePk))
                 } else {
-                    departures.append(board: UInt32(board + 1), secs: Int32(clamping: departure[k]), trip: UInt32(pk),
-                                      stopIndex: UInt32(k), stop: UInt32(stop + 1), service: UInt32(trip.servicePk))
+                    departures.append(board: board, secs: Int32(clamping: departure[k]), trip: UInt32(pk),
+                                      stopIndex: UInt32(k), stop: row.stop + 1, service: UInt32(trip.servicePk))
                 }
             }
             let instances = frequencies.map { $0.reduce(0) { $0 + $1.instances } } ?? 1
@@ -247,8 +246,8 @@ extension ImportBuilder {
 
     /// Stops without times between two timed stops get times spread between them: by shape_dist_traveled
     /// when known for all three, else evenly by position.
-    private func interpolateMissingTimes(_ members: [Int], _ rows: StopTimeRows, _ hasDistance: Bool,
-                                         _ arrival: inout [Int], _ departure: inout [Int], _ timed: [Bool]) {
+    private func interpolateMissingTimes(_ members: [StopTimeRow], _ arrival: inout [Int], _ departure: inout [Int],
+                                         _ timed: [Bool]) {
         var previous = 0
         var k = 1
         while k < members.count {
@@ -260,14 +259,12 @@ extension ImportBuilder {
             var next = k
             while !timed[next] { next += 1 }  // the last stop is timed
             let t0 = departure[previous], t1 = arrival[next]
-            let d0 = hasDistance ? rows.distance[members[previous]] : .nan
-            let d1 = hasDistance ? rows.distance[members[next]] : .nan
+            let d0 = members[previous].distance
+            let d1 = members[next].distance
             for i in k..<next {
                 var fraction = Double(i - previous) / Double(next - previous)
-                if hasDistance {
-                    let d = rows.distance[members[i]]
-                    if !d.isNaN, !d0.isNaN, !d1.isNaN, d1 > d0 { fraction = min(1, max(0, (d - d0) / (d1 - d0))) }
-                }
+                let d = members[i].distance
+                if !d.isNaN, !d0.isNaN, !d1.isNaN, d1 > d0 { fraction = min(1, max(0, (d - d0) / (d1 - d0))) }
                 let time = t0 + Int((Double(t1 - t0) * fraction).rounded())
                 arrival[i] = time
                 departure[i] = time

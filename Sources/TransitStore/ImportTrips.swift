@@ -88,7 +88,7 @@ extension ImportBuilder {
                 shape: reader.optionalString(shape).map(feed.prefixed),
                 wheelchair: Int8(clamping: try reader.int(wheelchair, default: 0)),
                 bikes: Int8(clamping: try reader.int(bikes, default: 0)), line: Int32(clamping: reader.line)))
-            if tally.read & 0xFFF == 0 { try checkpoint(feed, "trips.txt", rows: tally.read, reader: nil, size: nil) }
+            if tally.read & 0xFFF == 0 { try checkpoint(feed, "trips.txt", rows: tally.read) }
         }
         return trips
     }

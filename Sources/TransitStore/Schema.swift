@@ -77,6 +77,17 @@ public enum Schema {
         )
         """
 
+    /// `feed_info`: feed_info.txt of every feed under its GTFS column names (a view over `feeds`, which holds
+    /// them with the import's own facts).
+    public static let feedInfo = """
+        CREATE VIEW feed_info AS
+        SELECT feed_pk, name AS feed_name, publisher_name AS feed_publisher_name,
+               publisher_url AS feed_publisher_url, feed_lang, default_lang, version AS feed_version,
+               start_date AS feed_start_date, end_date AS feed_end_date, contact_email AS feed_contact_email,
+               contact_url AS feed_contact_url
+        FROM feeds
+        """
+
     /// `agency`: agency.txt. `agency_id` is prefixed; a feed whose agency has no agency_id (allowed with a
     /// single agency) gets its feed name as id. Routes point here with `agency_pk`.
     public static let agency = """
@@ -346,9 +357,9 @@ public enum Schema {
         "CREATE INDEX calendar_dates_by_date ON calendar_dates(date, service_pk)",
     ]
 
-    /// Every table, in creation order.
+    /// Every table (and the `feed_info` view), in creation order.
     public static let tables: [String] = [
-        meta, feeds, agency, stops, routes, services, calendar, calendarDates, trips, patterns, patternStops,
+        meta, feeds, feedInfo, agency, stops, routes, services, calendar, calendarDates, trips, patterns, patternStops,
         departures, frequencies, frequencyStops, stopRoutes, stopSearch, stopRtree,
     ]
 

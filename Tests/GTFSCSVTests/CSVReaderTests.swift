@@ -130,6 +130,14 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
         #expect(result.rows == [["1", "x y"]])
     }
 
+    @Test func spacesAroundQuotedFieldsAreTolerated() throws {
+        let result = try readAll("a,b,c\n1, \"x, y\" ,\t\"z\"\n")
+        #expect(result.rows == [["1", "x, y", "z"]])
+        for chunk in 1...8 {
+            #expect(try readAll("a,b,c\n1, \"x, y\" ,\t\"z\"\n", chunkSize: chunk).rows == result.rows)
+        }
+    }
+
     @Test func unterminatedQuoteReportsWhereItOpened() {
         let error = csvError("id,name\n1,ok\n2,\"never closed\n3,x\n")
         #expect(error?.file == "test.txt")

@@ -157,6 +157,8 @@ import TransitStore
             FROM feeds
             """) == [["sample", "", "Test Publisher", "2025-12-01", "20250101", "20301231", "20250101", "20301231",
                       "Australia/Sydney", "2", "7", "3", "7", "19", "6", "3", "1"]])
+        #expect(try rows(db, "SELECT feed_name, feed_publisher_name, feed_version, feed_start_date FROM feed_info")
+                == [["sample", "Test Publisher", "2025-12-01", "20250101"]])
         let version = try column(db, "SELECT value FROM meta WHERE key = 'db_version'")
         #expect(version == [summary.databaseVersion])
         #expect(try column(db, "SELECT value FROM meta WHERE key = 'schema_version'") == ["\(Schema.version)"])

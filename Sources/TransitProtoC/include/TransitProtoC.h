@@ -4,5 +4,6 @@
 #ifndef PROTOBUF_C__NO_DEPRECATED
 #define PROTOBUF_C__NO_DEPRECATED 1
 #endif
+#include "gtfs-realtime.pb-c.h"
 #include "transit.pb-c.h"
 #endif

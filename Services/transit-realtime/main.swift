@@ -1,0 +1,1 @@
+print("transit-realtime: not yet")

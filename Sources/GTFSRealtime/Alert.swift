@@ -1,0 +1,150 @@
+// Alert and what it holds: a service alert, when it applies, to what, and its texts.
+
+/// A service alert.
+public struct Alert: Sendable, Hashable {
+    /// When the alert is shown (deprecated by the spec in favour of communication/impact periods, still
+    /// what most feeds send). Empty means always.
+    public var activePeriods: [TimeRange]
+    public var communicationPeriods: [TimeRange]
+    public var impactPeriods: [TimeRange]
+    /// What the alert is about; the spec requires at least one.
+    public var informedEntities: [EntitySelector]
+    /// nil means UNKNOWN_CAUSE.
+    public var cause: AlertCause?
+    /// nil means UNKNOWN_EFFECT.
+    public var effect: AlertEffect?
+    public var url: TranslatedString?
+    public var headerText: TranslatedString?
+    public var descriptionText: TranslatedString?
+    public var ttsHeaderText: TranslatedString?
+    public var ttsDescriptionText: TranslatedString?
+    /// nil means UNKNOWN_SEVERITY.
+    public var severityLevel: AlertSeverityLevel?
+    public var image: TranslatedImage?
+    public var imageAlternativeText: TranslatedString?
+    public var causeDetail: TranslatedString?
+    public var effectDetail: TranslatedString?
+
+    public init(
+        activePeriods: [TimeRange] = [], communicationPeriods: [TimeRange] = [], impactPeriods: [TimeRange] = [],
+        informedEntities: [EntitySelector] = [], cause: AlertCause? = nil, effect: AlertEffect? = nil,
+        url: TranslatedString? = nil, headerText: TranslatedString? = nil, descriptionText: TranslatedString? = nil,
+        ttsHeaderText: TranslatedString? = nil, ttsDescriptionText: TranslatedString? = nil,
+        severityLevel: AlertSeverityLevel? = nil, image: TranslatedImage? = nil,
+        imageAlternativeText: TranslatedString? = nil, causeDetail: TranslatedString? = nil,
+        effectDetail: TranslatedString? = nil
+    ) {
+        self.activePeriods = activePeriods
+        self.communicationPeriods = communicationPeriods
+        self.impactPeriods = impactPeriods
+        self.informedEntities = informedEntities
+        self.cause = cause
+        self.effect = effect
+        self.url = url
+        self.headerText = headerText
+        self.descriptionText = descriptionText
+        self.ttsHeaderText = ttsHeaderText
+        self.ttsDescriptionText = ttsDescriptionText
+        self.severityLevel = severityLevel
+        self.image = image
+        self.imageAlternativeText = imageAlternativeText
+        self.causeDetail = causeDetail
+        self.effectDetail = effectDetail
+    }
+}
+
+/// A time interval in POSIX seconds; a missing start or end leaves that side open.
+public struct TimeRange: Sendable, Hashable {
+    public var start: UInt64?
+    public var end: UInt64?
+
+    public init(start: UInt64? = nil, end: UInt64? = nil) {
+        self.start = start
+        self.end = end
+    }
+
+    /// Whether `time` falls in the range (both ends inclusive, open ends unbounded).
+    public func contains(_ time: UInt64) -> Bool {
+        (start.map { time >= $0 } ?? true) && (end.map { time <= $0 } ?? true)
+    }
+}
+
+/// What an alert applies to: the fields set together narrow it down (route_id + stop_id = that route at
+/// that stop).
+public struct EntitySelector: Sendable, Hashable {
+    public var agencyId: String?
+    public var routeId: String?
+    /// GTFS route_type.
+    public var routeType: Int32?
+    public var trip: TripDescriptor?
+    public var stopId: String?
+    public var directionId: UInt32?
+
+    public init(
+        agencyId: String? = nil, routeId: String? = nil, routeType: Int32? = nil, trip: TripDescriptor? = nil,
+        stopId: String? = nil, directionId: UInt32? = nil
+    ) {
+        self.agencyId = agencyId
+        self.routeId = routeId
+        self.routeType = routeType
+        self.trip = trip
+        self.stopId = stopId
+        self.directionId = directionId
+    }
+}
+
+/// A text in one or more languages.
+public struct TranslatedString: Sendable, Hashable {
+    public struct Translation: Sendable, Hashable {
+        public var text: String
+        /// BCP-47 language code; nil for the feed's default language.
+        public var language: String?
+
+        public init(text: String, language: String? = nil) {
+            self.text = text
+            self.language = language
+        }
+    }
+
+    public var translations: [Translation]
+
+    public init(translations: [Translation]) {
+        self.translations = translations
+    }
+
+    /// A single text without a language.
+    public init(_ text: String) {
+        self.translations = [Translation(text: text)]
+    }
+
+    /// The text in `language` (compared case-insensitively), else the one without a language, else the
+    /// first; nil when there is no translation.
+    public func text(language: String? = nil) -> String? {
+        if let language, let hit = translations.first(where: { $0.language?.lowercased() == language.lowercased() }) {
+            return hit.text
+        }
+        return (translations.first { $0.language == nil } ?? translations.first)?.text
+    }
+}
+
+/// An image in one or more languages.
+public struct TranslatedImage: Sendable, Hashable {
+    public struct LocalizedImage: Sendable, Hashable {
+        public var url: String
+        /// IANA media type, e.g. "image/png".
+        public var mediaType: String
+        public var language: String?
+
+        public init(url: String, mediaType: String, language: String? = nil) {
+            self.url = url
+            self.mediaType = mediaType
+            self.language = language
+        }
+    }
+
+    public var localizedImages: [LocalizedImage]
+
+    public init(localizedImages: [LocalizedImage]) {
+        self.localizedImages = localizedImages
+    }
+}

@@ -1,0 +1,248 @@
+// Unpacked protobuf-c structs -> the Swift model. Field-level failures throw ProtoDecodeError with the
+// proto field path ("trip_update.trip", "alert.header_text.translation[0].text"); FeedDecoding.entities
+// turns those into EntityProblems and drops only the broken part, so one bad entity never costs the feed.
+import TransitProto
+import TransitProtoC
+
+enum FeedDecoding {
+    // MARK: feed and entities
+
+    static func header(_ h: borrowing TransitRealtime__FeedHeader) throws(ProtoDecodeError) -> FeedHeader {
+        FeedHeader(
+            gtfsRealtimeVersion: try requiredString(h.gtfs_realtime_version, "gtfs_realtime_version"),
+            incrementality: optionalEnum(h.has_incrementality, h.incrementality),
+            timestamp: optionalValue(h.has_timestamp, h.timestamp),
+            feedVersion: optionalString(h.feed_version)
+        )
+    }
+
+    /// Decodes every entity; broken parts are left out and described in `problems`.
+    static func entities(
+        _ count: Int, _ elements: UnsafePointer<UnsafeMutablePointer<TransitRealtime__FeedEntity>?>?,
+        problems: inout [EntityProblem]
+    ) -> [FeedEntity] {
+        guard count > 0, let elements else { return [] }
+        var out: [FeedEntity] = []
+        out.reserveCapacity(count)
+        var seenIds = Set<String>(minimumCapacity: count)
+        for index in 0..<count {
+            guard let element = elements[index] else { continue }
+            if let entity = entity(element.pointee, index: index, seenIds: &seenIds, problems: &problems) {
+                out.append(entity)
+            }
+        }
+        return out
+    }
+
+    private static func entity(
+        _ e: borrowing TransitRealtime__FeedEntity, index: Int, seenIds: inout Set<String>,
+        problems: inout [EntityProblem]
+    ) -> FeedEntity? {
+        guard let cId = e.id else {
+            problems.append(EntityProblem(index: index, entityId: nil, field: "id", reason: "missing required field", dropped: "entity"))
+            return nil
+        }
+        let id = String(cString: cId)
+        guard seenIds.insert(id).inserted else {
+            problems.append(EntityProblem(
+                index: index, entityId: id, field: "id", reason: "duplicate entity id (the first one is kept)",
+                dropped: "entity"))
+            return nil
+        }
+        var entity = FeedEntity(id: id, isDeleted: e.has_is_deleted != 0 ? e.is_deleted != 0 : nil)
+        entity.tripUpdate = part(e.trip_update, "trip_update", index: index, id: id, problems: &problems, tripUpdate)
+        entity.vehicle = part(e.vehicle, "vehicle", index: index, id: id, problems: &problems, vehiclePosition)
+        entity.alert = part(e.alert, "alert", index: index, id: id, problems: &problems, alert)
+        return entity
+    }
+
+    /// One payload of an entity, or nil (with a problem recorded) when it breaks the spec.
+    @inline(__always)
+    private static func part<M, R>(
+        _ message: UnsafePointer<M>?, _ field: StaticString, index: Int, id: String,
+        problems: inout [EntityProblem], _ decode: (borrowing M) throws(ProtoDecodeError) -> R
+    ) -> R? {
+        do {
+            return try optionalMessage(message, field, decode)
+        } catch {
+            problems.append(EntityProblem(
+                index: index, entityId: id, field: error.field, reason: reason(error), dropped: "\(field)"))
+            return nil
+        }
+    }
+
+    private static func reason(_ error: ProtoDecodeError) -> String {
+        switch error.reason {
+        case .missingField: "missing required field"
+        case .unknownEnumValue(let value): "unknown enum value \(value)"
+        case .malformed: "malformed"
+        }
+    }
+
+    // MARK: trip updates
+
+    static func tripDescriptor(_ t: borrowing TransitRealtime__TripDescriptor) -> TripDescriptor {
+        TripDescriptor(
+            tripId: optionalString(t.trip_id),
+            routeId: optionalString(t.route_id),
+            directionId: optionalValue(t.has_direction_id, t.direction_id),
+            startTime: optionalString(t.start_time),
+            startDate: optionalString(t.start_date),
+            scheduleRelationship: optionalEnum(t.has_schedule_relationship, t.schedule_relationship),
+            modifiedTrip: t.modified_trip.map { s in
+                ModifiedTripSelector(
+                    modificationsId: optionalString(s.pointee.modifications_id),
+                    affectedTripId: optionalString(s.pointee.affected_trip_id),
+                    startTime: optionalString(s.pointee.start_time),
+                    startDate: optionalString(s.pointee.start_date))
+            }
+        )
+    }
+
+    static func tripUpdate(_ u: borrowing TransitRealtime__TripUpdate) throws(ProtoDecodeError) -> TripUpdate {
+        TripUpdate(
+            trip: try requiredMessage(u.trip, "trip", tripDescriptor),
+            vehicle: u.vehicle.map { vehicleDescriptor($0.pointee) },
+            stopTimeUpdates: try repeatedMessages(u.n_stop_time_update, u.stop_time_update, "stop_time_update", stopTimeUpdate),
+            timestamp: optionalValue(u.has_timestamp, u.timestamp),
+            delay: optionalValue(u.has_delay, u.delay),
+            tripProperties: u.trip_properties.map { p in
+                TripProperties(
+                    tripId: optionalString(p.pointee.trip_id),
+                    startDate: optionalString(p.pointee.start_date),
+                    startTime: optionalString(p.pointee.start_time),
+                    shapeId: optionalString(p.pointee.shape_id),
+                    tripHeadsign: optionalString(p.pointee.trip_headsign),
+                    tripShortName: optionalString(p.pointee.trip_short_name))
+            }
+        )
+    }
+
+    static func stopTimeUpdate(_ s: borrowing TransitRealtime__TripUpdate__StopTimeUpdate) -> StopTimeUpdate {
+        StopTimeUpdate(
+            stopSequence: optionalValue(s.has_stop_sequence, s.stop_sequence),
+            stopId: optionalString(s.stop_id),
+            arrival: s.arrival.map { stopTimeEvent($0.pointee) },
+            departure: s.departure.map { stopTimeEvent($0.pointee) },
+            departureOccupancyStatus: optionalEnum(s.has_departure_occupancy_status, s.departure_occupancy_status),
+            scheduleRelationship: optionalEnum(s.has_schedule_relationship, s.schedule_relationship),
+            stopTimeProperties: s.stop_time_properties.map { p in
+                StopTimeProperties(
+                    assignedStopId: optionalString(p.pointee.assigned_stop_id),
+                    stopHeadsign: optionalString(p.pointee.stop_headsign),
+                    pickupType: optionalEnum(p.pointee.has_pickup_type, p.pointee.pickup_type),
+                    dropOffType: optionalEnum(p.pointee.has_drop_off_type, p.pointee.drop_off_type))
+            }
+        )
+    }
+
+    @inline(__always)
+    static func stopTimeEvent(_ e: borrowing TransitRealtime__TripUpdate__StopTimeEvent) -> StopTimeEvent {
+        StopTimeEvent(
+            delay: optionalValue(e.has_delay, e.delay),
+            time: optionalValue(e.has_time, e.time),
+            uncertainty: optionalValue(e.has_uncertainty, e.uncertainty),
+            scheduledTime: optionalValue(e.has_scheduled_time, e.scheduled_time)
+        )
+    }
+
+    // MARK: vehicles
+
+    static func vehicleDescriptor(_ v: borrowing TransitRealtime__VehicleDescriptor) -> VehicleDescriptor {
+        VehicleDescriptor(
+            id: optionalString(v.id),
+            label: optionalString(v.label),
+            licensePlate: optionalString(v.license_plate),
+            wheelchairAccessible: optionalEnum(v.has_wheelchair_accessible, v.wheelchair_accessible)
+        )
+    }
+
+    static func vehiclePosition(_ v: borrowing TransitRealtime__VehiclePosition) throws(ProtoDecodeError) -> VehiclePosition {
+        VehiclePosition(
+            trip: v.trip.map { tripDescriptor($0.pointee) },
+            vehicle: v.vehicle.map { vehicleDescriptor($0.pointee) },
+            position: try optionalMessage(v.position, "position", position),
+            currentStopSequence: optionalValue(v.has_current_stop_sequence, v.current_stop_sequence),
+            stopId: optionalString(v.stop_id),
+            currentStatus: optionalEnum(v.has_current_status, v.current_status),
+            timestamp: optionalValue(v.has_timestamp, v.timestamp),
+            congestionLevel: optionalEnum(v.has_congestion_level, v.congestion_level),
+            occupancyStatus: optionalEnum(v.has_occupancy_status, v.occupancy_status),
+            occupancyPercentage: optionalValue(v.has_occupancy_percentage, v.occupancy_percentage),
+            multiCarriageDetails: try repeatedMessages(v.n_multi_carriage_details, v.multi_carriage_details, "multi_carriage_details") { c in
+                CarriageDetails(
+                    id: optionalString(c.id),
+                    label: optionalString(c.label),
+                    occupancyStatus: optionalEnum(c.has_occupancy_status, c.occupancy_status),
+                    occupancyPercentage: optionalValue(c.has_occupancy_percentage, c.occupancy_percentage),
+                    carriageSequence: optionalValue(c.has_carriage_sequence, c.carriage_sequence))
+            }
+        )
+    }
+
+    static func position(_ p: borrowing TransitRealtime__Position) throws(ProtoDecodeError) -> Position {
+        Position(
+            latitude: try requiredValue(p.has_latitude, p.latitude, "latitude"),
+            longitude: try requiredValue(p.has_longitude, p.longitude, "longitude"),
+            bearing: optionalValue(p.has_bearing, p.bearing),
+            odometer: optionalValue(p.has_odometer, p.odometer),
+            speed: optionalValue(p.has_speed, p.speed)
+        )
+    }
+
+    // MARK: alerts
+
+    static func alert(_ a: borrowing TransitRealtime__Alert) throws(ProtoDecodeError) -> Alert {
+        let informed = try repeatedMessages(a.n_informed_entity, a.informed_entity, "informed_entity", entitySelector)
+        // The reference requires at least one: an alert about nothing cannot be shown anywhere.
+        guard !informed.isEmpty else { throw .missing("informed_entity") }
+        return Alert(
+            activePeriods: try repeatedMessages(a.n_active_period, a.active_period, "active_period", timeRange),
+            communicationPeriods: try repeatedMessages(a.n_communication_period, a.communication_period, "communication_period", timeRange),
+            impactPeriods: try repeatedMessages(a.n_impact_period, a.impact_period, "impact_period", timeRange),
+            informedEntities: informed,
+            cause: optionalEnum(a.has_cause, a.cause),
+            effect: optionalEnum(a.has_effect, a.effect),
+            url: try optionalMessage(a.url, "url", translatedString),
+            headerText: try optionalMessage(a.header_text, "header_text", translatedString),
+            descriptionText: try optionalMessage(a.description_text, "description_text", translatedString),
+            ttsHeaderText: try optionalMessage(a.tts_header_text, "tts_header_text", translatedString),
+            ttsDescriptionText: try optionalMessage(a.tts_description_text, "tts_description_text", translatedString),
+            severityLevel: optionalEnum(a.has_severity_level, a.severity_level),
+            image: try optionalMessage(a.image, "image", translatedImage),
+            imageAlternativeText: try optionalMessage(a.image_alternative_text, "image_alternative_text", translatedString),
+            causeDetail: try optionalMessage(a.cause_detail, "cause_detail", translatedString),
+            effectDetail: try optionalMessage(a.effect_detail, "effect_detail", translatedString)
+        )
+    }
+
+    static func timeRange(_ r: borrowing TransitRealtime__TimeRange) -> TimeRange {
+        TimeRange(start: optionalValue(r.has_start, r.start), end: optionalValue(r.has_end, r.end))
+    }
+
+    static func entitySelector(_ s: borrowing TransitRealtime__EntitySelector) -> EntitySelector {
+        EntitySelector(
+            agencyId: optionalString(s.agency_id),
+            routeId: optionalString(s.route_id),
+            routeType: optionalValue(s.has_route_type, s.route_type),
+            trip: s.trip.map { tripDescriptor($0.pointee) },
+            stopId: optionalString(s.stop_id),
+            directionId: optionalValue(s.has_direction_id, s.direction_id)
+        )
+    }
+
+    static func translatedString(_ t: borrowing TransitRealtime__TranslatedString) throws(ProtoDecodeError) -> TranslatedString {
+        TranslatedString(translations: try repeatedMessages(t.n_translation, t.translation, "translation") { (x) throws(ProtoDecodeError) in
+            TranslatedString.Translation(text: try requiredString(x.text, "text"), language: optionalString(x.language))
+        })
+    }
+
+    static func translatedImage(_ t: borrowing TransitRealtime__TranslatedImage) throws(ProtoDecodeError) -> TranslatedImage {
+        TranslatedImage(localizedImages: try repeatedMessages(t.n_localized_image, t.localized_image, "localized_image") { (x) throws(ProtoDecodeError) in
+            TranslatedImage.LocalizedImage(
+                url: try requiredString(x.url, "url"),
+                mediaType: try requiredString(x.media_type, "media_type"),
+                language: optionalString(x.language))
+        })
+    }
+}

@@ -1,0 +1,90 @@
+// The top of a GTFS-Realtime feed: header and entities. Every type in this module mirrors a message of
+// protocol/gtfs-realtime.proto; an optional property is nil exactly when the field is absent on the wire
+// (proto2 presence), so "not sent" and "sent as the default" stay distinguishable. Where the spec defines a
+// default for an absent field, the property's comment says which.
+
+/// One GTFS-Realtime feed message.
+public struct FeedMessage: Sendable, Hashable {
+    public var header: FeedHeader
+    public var entities: [FeedEntity]
+    /// Entities (or parts of them) the decoder left out because they break the spec, e.g. a trip update
+    /// without a trip descriptor. Empty for a clean feed; never encoded.
+    public var problems: [EntityProblem]
+
+    public init(header: FeedHeader, entities: [FeedEntity] = [], problems: [EntityProblem] = []) {
+        self.header = header
+        self.entities = entities
+        self.problems = problems
+    }
+}
+
+/// Metadata of a feed message.
+public struct FeedHeader: Sendable, Hashable {
+    /// The spec version, e.g. "2.0".
+    public var gtfsRealtimeVersion: String
+    /// nil means FULL_DATASET.
+    public var incrementality: Incrementality?
+    /// When the feed content was created, POSIX seconds.
+    public var timestamp: UInt64?
+    /// The version of the static GTFS feed this one was made against.
+    public var feedVersion: String?
+
+    public init(
+        gtfsRealtimeVersion: String = "2.0", incrementality: Incrementality? = nil, timestamp: UInt64? = nil,
+        feedVersion: String? = nil
+    ) {
+        self.gtfsRealtimeVersion = gtfsRealtimeVersion
+        self.incrementality = incrementality
+        self.timestamp = timestamp
+        self.feedVersion = feedVersion
+    }
+}
+
+/// One entity of a feed: a trip update, a vehicle position and/or an alert under one id.
+public struct FeedEntity: Sendable, Hashable {
+    /// Unique within the feed (not across feeds).
+    public var id: String
+    /// Only meaningful in DIFFERENTIAL feeds: the entity with this id is gone. nil means false.
+    public var isDeleted: Bool?
+    public var tripUpdate: TripUpdate?
+    public var vehicle: VehiclePosition?
+    public var alert: Alert?
+
+    public init(
+        id: String, isDeleted: Bool? = nil, tripUpdate: TripUpdate? = nil, vehicle: VehiclePosition? = nil,
+        alert: Alert? = nil
+    ) {
+        self.id = id
+        self.isDeleted = isDeleted
+        self.tripUpdate = tripUpdate
+        self.vehicle = vehicle
+        self.alert = alert
+    }
+}
+
+/// Why (part of) an entity was left out of a decoded feed.
+public struct EntityProblem: Sendable, Hashable, CustomStringConvertible {
+    /// Position of the entity in the feed (0-based).
+    public var index: Int
+    /// The entity's id, when it has one.
+    public var entityId: String?
+    /// Proto field path inside the entity, e.g. "trip_update.trip" or "vehicle.position.latitude".
+    public var field: String
+    /// What is wrong, e.g. "missing required field".
+    public var reason: String
+    /// What was dropped: the whole entity, or only the named part (its trip update, vehicle or alert).
+    public var dropped: String
+
+    public init(index: Int, entityId: String?, field: String, reason: String, dropped: String) {
+        self.index = index
+        self.entityId = entityId
+        self.field = field
+        self.reason = reason
+        self.dropped = dropped
+    }
+
+    public var description: String {
+        let who = entityId.map { "entity[\(index)] id '\($0)'" } ?? "entity[\(index)]"
+        return "\(who): \(field): \(reason) (dropped \(dropped))"
+    }
+}

@@ -1,2 +1,0 @@
-// GTFSRealtime: placeholder until its first real file lands.
-enum _GTFSRealtimePlaceholder {}

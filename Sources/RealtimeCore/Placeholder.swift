@@ -1,2 +1,0 @@
-// RealtimeCore: placeholder until its first real file lands.
-enum _RealtimeCorePlaceholder {}

@@ -1,0 +1,81 @@
+import GTFSRealtime
+import TransitModel
+
+/// Finds the stop of a pattern each StopTimeUpdate talks about.
+///
+/// - By stop_sequence when given (it is unique within a trip): first at the position after the previous
+///   match (updates are normally sorted and often consecutive), else by binary search (stop_sequence
+///   increases along a GTFS trip), else by a scan (a pattern that is not sorted).
+/// - Else by stop_id, searching forward from the stop after the previous match, so a loop trip visiting
+///   a stop twice gets its updates in order (first update → first visit, next → second visit).
+/// - An update whose stop_sequence is unknown falls back to its stop_id (it may be a producer mismatch);
+///   one that matches nothing is counted and ignored.
+///
+/// The result is the matched (stop index, update index) pairs sorted by stop index; when two updates name
+/// the same stop, the later one in the feed wins. Works in a caller-owned buffer: no allocation once warm.
+struct StopUpdateMatcher {
+    /// Packed pairs: stopIndex << 32 | updateIndex.
+    var pairs: [Int] = []
+    var unmatched = 0
+
+    mutating func match(_ updates: [StopTimeUpdate], stops: [PatternStop], ids: RealtimeIds) {
+        pairs.removeAll(keepingCapacity: true)
+        unmatched = 0
+        var cursor = 0
+        var sorted = true
+        var last = -1
+        for updateIndex in updates.indices {
+            var found: Int?
+            if let sequence = updates[updateIndex].stopSequence {
+                found = Self.index(ofSequence: sequence, in: stops, hint: cursor)
+            }
+            if found == nil, let stopId = updates[updateIndex].stopId.nonEmpty {
+                var i = cursor
+                while i < stops.count {
+                    if ids.matches(stored: stops[i].stopId, realtimeId: stopId) { found = i; break }
+                    i += 1
+                }
+            }
+            guard let stopIndex = found else {
+                unmatched += 1
+                continue
+            }
+            if stopIndex <= last { sorted = false }
+            last = stopIndex
+            cursor = stopIndex + 1
+            pairs.append(stopIndex << 32 | updateIndex)
+        }
+        if !sorted {
+            // Sorting the packed values orders by stop, then by update index (later update last).
+            pairs.sort()
+        }
+        // Keep the last update of each stop.
+        var write = 0
+        for read in pairs.indices {
+            if write > 0, pairs[write - 1] >> 32 == pairs[read] >> 32 {
+                pairs[write - 1] = pairs[read]
+            } else {
+                pairs[write] = pairs[read]
+                write += 1
+            }
+        }
+        if write < pairs.count {
+            unmatched += pairs.count - write
+            pairs.removeLast(pairs.count - write)
+        }
+    }
+
+    @inline(__always) static func stopIndex(_ pair: Int) -> Int { pair >> 32 }
+    @inline(__always) static func updateIndex(_ pair: Int) -> Int { pair & 0xFFFF_FFFF }
+
+    static func index(ofSequence sequence: UInt32, in stops: [PatternStop], hint: Int) -> Int? {
+        if hint < stops.count, stops[hint].stopSequence == sequence { return hint }
+        var low = 0, high = stops.count
+        while low < high {
+            let mid = (low + high) / 2
+            if stops[mid].stopSequence < sequence { low = mid + 1 } else { high = mid }
+        }
+        if low < stops.count, stops[low].stopSequence == sequence { return low }
+        return stops.firstIndex { $0.stopSequence == sequence }
+    }
+}

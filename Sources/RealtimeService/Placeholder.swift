@@ -1,0 +1,2 @@
+// RealtimeService: placeholder until its first real file lands.
+enum _RealtimeServicePlaceholder {}

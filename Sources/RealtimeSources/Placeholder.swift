@@ -1,0 +1,2 @@
+// RealtimeSources: placeholder until its first real file lands.
+enum _RealtimeSourcesPlaceholder {}
