@@ -29,7 +29,11 @@ extension StaticStore {
         return try run { c in
             let t = try loadTrip(c, id: id)
             let zone = catalog.zone(ofFeedPk: t.feedPk)
-            let duration = t.endSecs - t.startSecs
+            // A frequency instance's start is its departure from the first stop (frequencies.txt start_time),
+            // which follows the template's first time (its arrival there, `start_secs`) by any dwell there.
+            let dwell = try t.frequencies == nil ? 0 : firstDepartureOffset(c, patternPk: t.patternPk)
+            // From the start (first departure, or first time of a plain trip) to the arrival at the last stop.
+            let duration = t.endSecs - t.startSecs - dwell
 
             // The instance: (service date, start time of the trip at its first stop).
             let instance: (date: GTFSDate, start: Int)
@@ -42,7 +46,7 @@ extension StaticStore {
                 instance = try nearestInstance(t, zone: zone, requested: startCopy, at: at, duration: duration)
             }
 
-            let stops = try tripStops(c, patternPk: t.patternPk, base: instance.start,
+            let stops = try tripStops(c, patternPk: t.patternPk, base: instance.start - dwell,
                                       reference: zone.referenceUnix(of: instance.date))
             let route = catalog.routes[t.routePk] ?? Route(routeId: "", routeType: 3, mode: Mode.other.rawValue, section: "#")
             let firstDeparture = t.frequencies == nil
@@ -103,6 +107,13 @@ extension StaticStore {
                        startSecs: row.5, endSecs: row.6, headsign: row.7, shortName: row.8, directionId: row.9,
                        blockId: row.10, shapeId: row.11, wheelchairAccessible: row.12, bikesAllowed: row.13,
                        frequencies: frequencies)
+    }
+
+    /// The template's departure at its first stop, in seconds after its first time (`start_secs`).
+    func firstDepartureOffset(_ c: StoreConnection, patternPk: Int) throws -> Int {
+        let s = try c.statement("SELECT departure_offset FROM pattern_stops WHERE pattern_pk = ?1 AND stop_index = 0")
+        s.bind(1, patternPk)
+        return try s.step() ? s.int(0) : 0
     }
 
     /// The start of the trip's instance on a date: its own start, the requested frequency instance, or
