@@ -11,8 +11,9 @@ extension StaticStore {
     /// With `serviceDate` the trip must run that day (else `notFound`). Without it, the instance running
     /// nearest to `at` is chosen among the service dates around it (the previous service day's run past
     /// midnight included; a running instance wins, then the nearest, ties to the later one).
-    /// Frequency-based trips take `startTime` ("HH:MM:SS", an instance within one of its frequencies
-    /// rows) or, without it, the instance nearest to `at`; for other trips `startTime` is not needed and
+    /// Frequency-based trips take `startTime` ("HH:MM:SS", the departure from the first stop of an instance
+    /// of one of its frequencies rows: on the start + k·headway grid for exact_times 1, anywhere in the
+    /// window for 0) or, without it, the instance nearest to `at`; for other trips `startTime` is not needed and
     /// is ignored.
     public func trip(id: String, serviceDate: UInt32? = nil, startTime: String? = nil, at: Int64) throws(StoreError) -> TripDetail {
         try Self.checkTime(at)
@@ -122,7 +123,14 @@ extension StaticStore {
                        duration: Int) throws -> Int {
         guard let frequencies = t.frequencies else { return t.startSecs }
         if let requested {
-            guard frequencies.periods.contains(where: { requested >= $0.start && requested < $0.end }) else {
+            // exact_times=1 is a schedule: an instance starts only at start_time + k·headway (GTFS-Realtime:
+            // start_time "must be some multiple (including zero) of headway_secs later than frequencies.txt
+            // start_time"); exact_times=0 promises only a headway, so any start inside the window is one.
+            let isInstance = frequencies.periods.contains { period in
+                period.isExact ? period.instance(startingAt: requested) != nil
+                    : requested >= period.start && requested < period.end
+            }
+            guard isInstance else {
                 throw StoreError.notFound("trip \(t.tripId) has no instance starting at \(GTFSTime.format(requested))")
             }
             return requested

@@ -62,6 +62,10 @@ import TransitModel
         #expect(throws: StoreError.self) {
             try store.trip(id: "FX", serviceDate: 20260610, startTime: "09:00:00", at: sevenEDT)
         }
+        // exact_times=1 is a schedule: instances start only at 08:00, 08:20, 08:40.
+        #expect(throws: StoreError.self) {
+            try store.trip(id: "FX", serviceDate: 20260610, startTime: "08:10:00", at: sevenEDT)
+        }
         // exact_times=0 promises only a headway: a vehicle that left at 06:07 is an instance of the window.
         let h = try store.trip(id: "FH", serviceDate: 20260610, startTime: "06:07:00", at: sevenEDT)
         #expect(h.stops.map(\.departureSecs) == [secs(6, 7), secs(6, 12)])
