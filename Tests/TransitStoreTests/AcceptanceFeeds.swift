@@ -1,7 +1,7 @@
 import Foundation
 @testable import TransitStore
 
-/// Two feeds in one database, in zones other than the project's own (Sydney):
+/// Three feeds in one database, in zones other than the project's own (Sydney):
 ///
 /// `ny` (America/New_York; DST starts 2026-03-08 02:00 EST → 03:00 EDT, ends 2026-11-01 02:00 EDT → 01:00 EST)
 /// - Penn Station (PENN, station) with tracks PENN1 ("1"), PENN2 ("2") and an entrance PENNE.
@@ -16,6 +16,7 @@ import Foundation
 ///   dwell at the first stop), F2 08:10, F3 08:20. FH (exact_times empty = 0, every 15 min 06:00–07:00): G1 → G2.
 /// - Around midnight at MID: M2330, M2345, M2410 (24:10), M2420 (24:20), M0015, M0030 (all DAILY).
 /// - SPW (WK) SP 06:00: one departure on weekdays only.
+/// - FN (frequencies, exact, every 30 min 23:00–25:00): N1 → N2 in 10 min, so 24:00 and 24:30 run after midnight.
 ///
 /// `london` (Europe/London; BST starts 2026-03-29 01:00 GMT → 02:00 BST, ends 2026-10-25 02:00 BST → 01:00 GMT)
 /// - LDAILY trips LPAD → LBS: LE0130 01:30, LE0800 08:00, LL2530 25:30.
@@ -47,6 +48,8 @@ enum AcceptanceFeeds {
             G2,Headway Two,40.7700,-74.0000,0,,
             MID,Midnight Ave,40.7800,-74.0000,0,,
             SP,Sparse Rd,40.7900,-74.0000,0,,
+            N1,Night Owl One,40.8000,-74.0000,0,,
+            N2,Night Owl Two,40.8100,-74.0000,0,,
 
             """,
         "routes.txt": """
@@ -94,6 +97,7 @@ enum AcceptanceFeeds {
             R1,DAILY,M0015,Night
             R1,DAILY,M0030,Night
             R1,WK,SPW,Sparse
+            R1,DAILY,FN,Night Owl
 
             """,
         "stop_times.txt": """
@@ -142,12 +146,15 @@ enum AcceptanceFeeds {
             M0030,00:40:00,00:40:00,B,2,
             SPW,06:00:00,06:00:00,SP,1,
             SPW,06:10:00,06:10:00,B,2,
+            FN,23:00:00,23:00:00,N1,1,
+            FN,23:10:00,23:10:00,N2,2,
 
             """,
         "frequencies.txt": """
             trip_id,start_time,end_time,headway_secs,exact_times
             FX,08:00:00,09:00:00,1200,1
             FH,06:00:00,07:00:00,900,
+            FN,23:00:00,25:00:00,1800,1
 
             """,
     ]
@@ -193,9 +200,33 @@ enum AcceptanceFeeds {
             """,
     ]
 
+    /// `santiago` (America/Santiago; 2026-09-06 00:00 -04 → 01:00 -03: that day has no local midnight).
+    static let santiago: [String: String] = [
+        "agency.txt": "agency_name,agency_url,agency_timezone\nRed,https://example.com,America/Santiago\n",
+        "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nSTG1,Baquedano,-33.4372,-70.6345\nSTG2,Los Heroes,-33.4460,-70.6600\n",
+        "routes.txt": "route_id,route_short_name,route_type\nL1,1,1\n",
+        "calendar.txt": """
+            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+            SDAILY,1,1,1,1,1,1,1,20260101,20261231
+
+            """,
+        "trips.txt": "route_id,service_id,trip_id\nL1,SDAILY,S0030\nL1,SDAILY,S0800\nL1,SDAILY,S2530\n",
+        "stop_times.txt": """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            S0030,00:30:00,00:30:00,STG1,1
+            S0030,00:40:00,00:40:00,STG2,2
+            S0800,08:00:00,08:00:00,STG1,1
+            S0800,08:10:00,08:10:00,STG2,2
+            S2530,25:30:00,25:30:00,STG1,1
+            S2530,25:40:00,25:40:00,STG2,2
+
+            """,
+    ]
+
     /// Built once for every acceptance test that reads it.
     static let shared: Result<AcceptanceDB, any Error> = Result {
-        try AcceptanceDB([.init(name: "ny", files: ny), .init(name: "london", files: london)])
+        try AcceptanceDB([.init(name: "ny", files: ny), .init(name: "london", files: london),
+                          .init(name: "santiago", files: santiago)])
     }
 
     static func db() throws -> AcceptanceDB { try shared.get() }

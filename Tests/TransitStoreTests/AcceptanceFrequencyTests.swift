@@ -81,4 +81,34 @@ import TransitModel
         #expect(u.startTime == "08:40:00")
         #expect(u.serviceDate == 20260610)
     }
+
+    @Test func instancesPastMidnightBelongToThePreviousServiceDay() throws {
+        // From 23:45 EDT on 06-10: 06-10's 24:00 and 24:30 instances, at 06-11 04:00Z and 04:30Z.
+        let b = try db().board("N1", at: utc(2026, 6, 11, 3, 45), limit: 2)
+        #expect(lines(b) == ["FN@N1 20260610 \(secs(24, 0)) \(utc(2026, 6, 11, 4))",
+                             "FN@N1 20260610 \(secs(24, 30)) \(utc(2026, 6, 11, 4, 30))"])
+        #expect(b.departures.map(\.startTime) == ["24:00:00", "24:30:00"])
+        // Without a date, at 00:35 EDT the running instance is 06-10's 24:30 one.
+        let t = try db().store.trip(id: "FN", at: utc(2026, 6, 11, 4, 35))
+        #expect(t.serviceDate == 20260610 && t.startTime == "24:30:00")
+        #expect(t.stops.map(\.arrivalUnix) == [utc(2026, 6, 11, 4, 30), utc(2026, 6, 11, 4, 40)])
+        // On the day DST ends, 10-31's 24:30 instance is at 00:30 EDT (04:30Z) and 11-01's 23:00 at 23:00 EST.
+        let end = try db().board("N1", at: utc(2026, 11, 1, 4, 15), limit: 2)
+        #expect(lines(end) == ["FN@N1 20261031 \(secs(24, 30)) \(utc(2026, 11, 1, 4, 30))",
+                               "FN@N1 20261101 \(secs(23, 0)) \(utc(2026, 11, 2, 4))"])
+    }
+
+    @Test func pagingAndPastBoardsOverInstances() throws {
+        let db = try db()
+        let whole = try db.board("F2", at: sevenEDT, limit: 3)
+        let p1 = try db.board("F2", at: sevenEDT, limit: 1)
+        let p2 = try db.board("F2", at: 0, limit: 1, cursor: p1.laterCursor)
+        let p3 = try db.board("F2", at: 0, limit: 1, cursor: p2.laterCursor)
+        #expect(lines(p1) + lines(p2) + lines(p3) == lines(whole))
+        let back = try db.board("F2", at: 0, limit: 2, cursor: p3.earlierCursor)
+        #expect(lines(back) == lines(p1) + lines(p2))
+        // Past from 08:30 EDT at F2: the 08:08 and 08:28 departures, ascending.
+        let past = try db.board("F2", at: utc(2026, 6, 10, 12, 30), .past, limit: 2)
+        #expect(past.departures.map(\.scheduledSecs) == [secs(8, 8), secs(8, 28)])
+    }
 }

@@ -68,6 +68,21 @@ import TransitModel
         ])
     }
 
+    @Test func santiagoDayWithoutMidnight() throws {
+        // 2026-09-06: noon is -03 (15:00Z), reference = 03:00Z = 23:00 -04 on the 5th, so "00:30:00" runs at
+        // 03:30Z, 23:30 on the 5th by the wall clock, and "08:00:00" at 11:00Z (08:00 -03).
+        // 2026-09-05 (-04): reference = 04:00Z → 25:30:00 = 09-06 05:30Z (02:30 -03).
+        let b = try db().board("STG1", at: utc(2026, 9, 6, 2), limit: 3)  // 22:00 on the 5th
+        #expect(rows(b) == [
+            "S0030 20260906 1800 \(utc(2026, 9, 6, 3, 30))",
+            "S2530 20260905 91800 \(utc(2026, 9, 6, 5, 30))",
+            "S0800 20260906 28800 \(utc(2026, 9, 6, 11))",
+        ])
+        // Without a date, at 23:35 local on the 5th the running S0030 is the 6th's.
+        let t = try db().store.trip(id: "S0030", at: utc(2026, 9, 6, 3, 35))
+        #expect(t.serviceDate == 20260906)
+    }
+
     @Test func eachFeedUsesItsOwnZoneInOneDatabase() throws {
         // An ordinary summer day: 08:00:00 is 12:00Z in New York (EDT) and 07:00Z in London (BST).
         let ny = try db().store.trip(id: "E0800", serviceDate: 20260610, at: utc(2026, 6, 10, 12))
