@@ -76,4 +76,32 @@ enum TwoFeeds {
         #expect(feeds.map(\.name) == ["rail", "bus"])
         #expect(feeds.map(\.prefix) == [nil, "B:"])
     }
+
+    /// Per-mode feeds of one network repeat the same agency row: shared like a stop, unless the rows differ.
+    @Test func identicalAgencyInTwoFeedsIsShared() throws {
+        func feed(_ suffix: String, agencyName: String) -> [String: String] {
+            var files = TwoFeeds.feed(agency: "", zone: "Australia/Sydney", shortName: suffix, stopName: "Shared Stop")
+            files["agency.txt"] = "agency_id,agency_name,agency_url,agency_timezone\nTNSW,\(agencyName),https://example.com,Australia/Sydney\n"
+            files["routes.txt"] = "route_id,agency_id,route_short_name,route_type\nR\(suffix),TNSW,\(suffix),3\n"
+            files["calendar.txt"] = files["calendar.txt"]!.replacingOccurrences(of: "WK,", with: "WK\(suffix),")
+            files["trips.txt"] = "route_id,service_id,trip_id\nR\(suffix),WK\(suffix),T\(suffix)\n"
+            files["stop_times.txt"] = files["stop_times.txt"]!.replacingOccurrences(of: "T1,", with: "T\(suffix),")
+            return files
+        }
+        let db = try AcceptanceDB([.init(name: "lr1", files: feed("L1", agencyName: "Transport for NSW")),
+                                   .init(name: "lr2", files: feed("L2", agencyName: "Transport for NSW"))])
+        let routes = try db.store.routes()
+        #expect(routes.map(\.routeId) == ["RL1", "RL2"])
+        #expect(routes.map(\.agencyId) == ["TNSW", "TNSW"])
+        #expect(db.store.feedInfo().feeds.map(\.timezone) == ["Australia/Sydney", "Australia/Sydney"])
+        let b = try db.board("S1", at: utc(2026, 1, 13, 20), limit: 2)
+        #expect(b.departures.map(\.tripId) == ["TL1", "TL2"])
+
+        let message = errorMessage {
+            _ = try AcceptanceDB([.init(name: "lr1", files: feed("L1", agencyName: "Transport for NSW")),
+                                  .init(name: "lr2", files: feed("L2", agencyName: "Someone Else"))])
+        }
+        #expect(message?.contains("agency_id \"TNSW\" of feed \"lr2\"") == true, "\(message ?? "")")
+        #expect(message?.contains("feed \"lr1\"") == true)
+    }
 }
