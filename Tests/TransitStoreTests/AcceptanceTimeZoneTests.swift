@@ -26,6 +26,10 @@ import TransitModel
             "E0800 20260308 28800 \(utc(2026, 3, 8, 12))",
         ])
         #expect(b.timezone == "America/New_York")
+        // Without a date, at 01:35 EST on the 8th the running L2530 is the 7th's (06:30Z → 06:40Z).
+        let late = try db().store.trip(id: "L2530", at: utc(2026, 3, 8, 6, 35))
+        #expect(late.serviceDate == 20260307)
+        #expect(late.stops.map(\.departureUnix) == [utc(2026, 3, 8, 6, 30), utc(2026, 3, 8, 6, 40)])
         // The day before is an ordinary EST day: 08:00:00 = 13:00Z.
         let before = try db().store.trip(id: "E0800", serviceDate: 20260307, at: utc(2026, 3, 7, 12))
         #expect(before.stops.first?.departureUnix == utc(2026, 3, 7, 13))
