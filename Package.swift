@@ -186,6 +186,7 @@ let package = Package(
             name: "RealtimeSourcesTests",
             dependencies: [
                 "RealtimeSources",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
