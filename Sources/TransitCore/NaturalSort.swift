@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Rules, in order: at each position a digit run sorts before any other character; two digit runs compare
 /// by numeric value (any length, no overflow), equal values with fewer leading zeros first; other
-/// characters compare by their lowercased Unicode scalars; a name that is a prefix of another sorts first.
+/// characters compare without case and accents (so "Éclair" sorts among the E's, where its `sectionKey`
+/// puts it, not after "Z"); a name that is a prefix of another sorts first.
 /// Names equal under these rules fall back to plain scalar order ("t1" vs "T1"), so the order is total.
 public enum NaturalSort {
     public static func compare(_ a: String, _ b: String) -> ComparisonResult {
@@ -63,7 +64,9 @@ public enum NaturalSort {
     }
 
     static func compareScalars(_ a: String, _ b: String) -> ComparisonResult {
-        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        // Accents folded away first: otherwise "É" (U+00C9) would sort after every ASCII letter, and an A–Z
+        // list would show section "E" after "Z".
+        let x = Array(folded(a).unicodeScalars), y = Array(folded(b).unicodeScalars)
         var i = 0, j = 0
         var leadingZeroTie = ComparisonResult.orderedSame
         while i < x.count, j < y.count {
@@ -90,6 +93,11 @@ public enum NaturalSort {
         if leadingZeroTie != .orderedSame { return leadingZeroTie }
         if a == b { return .orderedSame }
         return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? .orderedAscending : .orderedDescending
+    }
+
+    /// Without accents (the case is folded by `lowered`): "Éclair" → "eclair".
+    private static func folded(_ s: String) -> String {
+        s.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
     }
 
     public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {

@@ -58,13 +58,26 @@ extension ImportBuilder {
                 try reject("duplicate agency_id", reader, id, tally)
                 continue
             }
-            if let owner = agencyOwners[agencyID] {
-                throw collision("agency_id", agencyID, feed: feed, owner: owner, reader: reader, column: id)
-            }
             let zone = reader.string(timezone)
             if zone.isEmpty { throw reader.missingValue(timezone) }
             guard TimeZone(identifier: zone) != nil else {
                 throw reader.error("unknown time zone \"\(zone)\"", column: timezone)
+            }
+            if let owner = agencyOwners[agencyID] {
+                // The same operator in two feeds of one network (per-mode feeds share agencies as they share
+                // stops): one agency, the first feed's row, when name and timezone agree. Otherwise the ids
+                // collide like route ids do.
+                guard let shared = agencyRecords[agencyID], shared.name == reader.string(name),
+                      shared.timezone == zone else {
+                    throw collision("agency_id", agencyID, feed: feed, owner: owner, reader: reader, column: id)
+                }
+                feed.agencies[agencyID] = shared.pk
+                if feed.firstAgencyPk == nil {
+                    feed.firstAgencyPk = shared.pk
+                    feed.timezone = zone
+                }
+                tally.skip("agency_id already defined by an earlier feed (same name and timezone; shared)")
+                continue
             }
             try insert.bind([agencyID, feed.feedPk, reader.string(name), reader.optionalString(url), zone,
                              reader.optionalString(lang), reader.optionalString(phone),
@@ -73,6 +86,7 @@ extension ImportBuilder {
             let pk = Int(db.lastInsertRowID)
             feed.agencies[agencyID] = pk
             agencyOwners[agencyID] = feed.index
+            agencyRecords[agencyID] = (pk, reader.string(name), zone)
             if feed.firstAgencyPk == nil {
                 feed.firstAgencyPk = pk
                 feed.timezone = zone

@@ -100,6 +100,8 @@ final class ImportBuilder {
 
     // Ids that must not collide between feeds: prefixed id -> owning feed index.
     var agencyOwners: [String: Int] = [:]
+    /// Prefixed agency_id -> its row, so a feed repeating an identical agency shares it.
+    var agencyRecords: [String: (pk: Int, name: String, timezone: String)] = [:]
     var routeOwners: [String: Int] = [:]
     var serviceOwners: [String: Int] = [:]
     var tripOwners: [String: Int32] = [:]

@@ -181,13 +181,19 @@ extension StaticStore {
     }
 
     /// The frequency-based trips offering departures on the board, one entry per frequencies.txt row.
+    ///
+    /// `offset` counts from the template's departure at its first stop, not from `trips.start_secs` (its
+    /// arrival there): GTFS frequencies.txt start_time is the "time at which the first vehicle departs from
+    /// the first stop of the trip", so an instance starting at S leaves stop k at S + (departure_k −
+    /// departure_0). The two differ when the template dwells at its first stop.
     func frequencyStops(_ c: StoreConnection, board: Board) throws -> [FrequencyStop] {
         let s = try c.statement("""
-            SELECT fs.trip_pk, fs.stop_index, fs.stop_pk, fs.service_pk, ps.departure_offset,
+            SELECT fs.trip_pk, fs.stop_index, fs.stop_pk, fs.service_pk, ps.departure_offset - first.departure_offset,
                    f.start_secs, f.end_secs, f.headway_secs, f.exact_times
             FROM frequency_stops fs
             JOIN trips t ON t.trip_pk = fs.trip_pk
             JOIN pattern_stops ps ON ps.pattern_pk = t.pattern_pk AND ps.stop_index = fs.stop_index
+            JOIN pattern_stops first ON first.pattern_pk = t.pattern_pk AND first.stop_index = 0
             JOIN frequencies f ON f.trip_pk = fs.trip_pk
             WHERE fs.board_pk = ?1 AND (?2 IS NULL OR fs.stop_pk = ?2)
             """)

@@ -6,7 +6,9 @@ import TransitModel
 extension StaticStore {
     /// Stations and stops without a parent whose name (or code) matches `text`, best first: the exact name,
     /// then names starting with the text, then names containing every word (the last word as a prefix);
-    /// within each, busier stops (more scheduled trips) first, then by name.
+    /// within each, stations before stops (a station stands for all its platforms: "central" finds Central
+    /// Station before Central Chalmers Street Light Rail, however many trams call there), then busier ones
+    /// (more scheduled trips), then shorter names (closer to what was typed), then by name.
     /// Platforms fold into their station unless `includePlatforms`; entrances and nodes never appear.
     /// `mode` keeps stops served by that mode. Any text is safe (it is tokenized and quoted for FTS5):
     /// text without letters or digits finds nothing.
@@ -18,7 +20,7 @@ extension StaticStore {
         let candidateCap = max(limit * 4, 100)
 
         return try run { c in
-            struct Candidate { var pk: Int; var rank: Int; var tripCount: Int; var name: String }
+            struct Candidate { var pk: Int; var rank: Int; var isStation: Bool; var tripCount: Int; var name: String }
             var found: [Int: Candidate] = [:]
             let matches = try c.statement("""
                 SELECT s.stop_pk, s.location_type, s.name, s.trip_count, s.mode_mask,
@@ -43,7 +45,8 @@ extension StaticStore {
                     if let mode, matches.int(base + 4) & mode.bit == 0 { continue }
                     let name = matches.string(base + 2) ?? ""
                     found[pk] = Candidate(pk: pk, rank: SearchText.rank(name: name, queryTokens: tokens),
-                                          tripCount: matches.int(base + 3), name: name)
+                                          isStation: matches.int(base + 1) == 1, tripCount: matches.int(base + 3),
+                                          name: name)
                 }
                 return rows >= candidateCap
             }
@@ -63,10 +66,12 @@ extension StaticStore {
                                 + SearchText.phrase([tokens.last!]) + " *")
             }
 
-            // The best `limit` candidates: rank, then busier first, then by name (top-k, no full sort).
+            // The best `limit` candidates: rank, then stations, busier, shorter, by name (top-k, no full sort).
             func better(_ a: Candidate, _ b: Candidate) -> Bool {
                 if a.rank != b.rank { return a.rank < b.rank }
+                if a.isStation != b.isStation { return a.isStation }
                 if a.tripCount != b.tripCount { return a.tripCount > b.tripCount }
+                if a.name.utf8.count != b.name.utf8.count { return a.name.utf8.count < b.name.utf8.count }
                 let order = NaturalSort.compare(a.name, b.name)
                 return order == .orderedSame ? a.pk < b.pk : order == .orderedAscending
             }

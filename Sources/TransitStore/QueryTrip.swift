@@ -11,8 +11,9 @@ extension StaticStore {
     /// With `serviceDate` the trip must run that day (else `notFound`). Without it, the instance running
     /// nearest to `at` is chosen among the service dates around it (the previous service day's run past
     /// midnight included; a running instance wins, then the nearest, ties to the later one).
-    /// Frequency-based trips take `startTime` ("HH:MM:SS", an instance within one of its frequencies
-    /// rows) or, without it, the instance nearest to `at`; for other trips `startTime` is not needed and
+    /// Frequency-based trips take `startTime` ("HH:MM:SS", the departure from the first stop of an instance
+    /// of one of its frequencies rows: on the start + k·headway grid for exact_times 1, anywhere in the
+    /// window for 0) or, without it, the instance nearest to `at`; for other trips `startTime` is not needed and
     /// is ignored.
     public func trip(id: String, serviceDate: UInt32? = nil, startTime: String? = nil, at: Int64) throws(StoreError) -> TripDetail {
         try Self.checkTime(at)
@@ -29,7 +30,11 @@ extension StaticStore {
         return try run { c in
             let t = try loadTrip(c, id: id)
             let zone = catalog.zone(ofFeedPk: t.feedPk)
-            let duration = t.endSecs - t.startSecs
+            // A frequency instance's start is its departure from the first stop (frequencies.txt start_time),
+            // which follows the template's first time (its arrival there, `start_secs`) by any dwell there.
+            let dwell = try t.frequencies == nil ? 0 : firstDepartureOffset(c, patternPk: t.patternPk)
+            // From the start (first departure, or first time of a plain trip) to the arrival at the last stop.
+            let duration = t.endSecs - t.startSecs - dwell
 
             // The instance: (service date, start time of the trip at its first stop).
             let instance: (date: GTFSDate, start: Int)
@@ -42,7 +47,7 @@ extension StaticStore {
                 instance = try nearestInstance(t, zone: zone, requested: startCopy, at: at, duration: duration)
             }
 
-            let stops = try tripStops(c, patternPk: t.patternPk, base: instance.start,
+            let stops = try tripStops(c, patternPk: t.patternPk, base: instance.start - dwell,
                                       reference: zone.referenceUnix(of: instance.date))
             let route = catalog.routes[t.routePk] ?? Route(routeId: "", routeType: 3, mode: Mode.other.rawValue, section: "#")
             let firstDeparture = t.frequencies == nil
@@ -105,13 +110,27 @@ extension StaticStore {
                        frequencies: frequencies)
     }
 
+    /// The template's departure at its first stop, in seconds after its first time (`start_secs`).
+    func firstDepartureOffset(_ c: StoreConnection, patternPk: Int) throws -> Int {
+        let s = try c.statement("SELECT departure_offset FROM pattern_stops WHERE pattern_pk = ?1 AND stop_index = 0")
+        s.bind(1, patternPk)
+        return try s.step() ? s.int(0) : 0
+    }
+
     /// The start of the trip's instance on a date: its own start, the requested frequency instance, or
     /// the frequency instance nearest to `at`.
     func instanceStart(_ t: TripRow, on date: GTFSDate, zone: ServiceTimeZone, requested: Int?, at: Int64,
                        duration: Int) throws -> Int {
         guard let frequencies = t.frequencies else { return t.startSecs }
         if let requested {
-            guard frequencies.periods.contains(where: { requested >= $0.start && requested < $0.end }) else {
+            // exact_times=1 is a schedule: an instance starts only at start_time + k·headway (GTFS-Realtime:
+            // start_time "must be some multiple (including zero) of headway_secs later than frequencies.txt
+            // start_time"); exact_times=0 promises only a headway, so any start inside the window is one.
+            let isInstance = frequencies.periods.contains { period in
+                period.isExact ? period.instance(startingAt: requested) != nil
+                    : requested >= period.start && requested < period.end
+            }
+            guard isInstance else {
                 throw StoreError.notFound("trip \(t.tripId) has no instance starting at \(GTFSTime.format(requested))")
             }
             return requested

@@ -210,8 +210,9 @@ public enum Schema {
     /// the bulk trip schedules, and trip details of departure rows.
     /// - `pattern_pk`: its stop sequence and time offsets (`pattern_stops`).
     /// - `start_secs`: the trip's first time (arrival at its first stop, else departure); a stop's time is
-    ///   `start_secs + offset`. For a frequency trip (`is_frequency` = 1) this is the template's first time
-    ///   and the instances start at the `frequencies` rows' times instead.
+    ///   `start_secs + offset`. For a frequency trip (`is_frequency` = 1) this is the template's first time;
+    ///   its instances DEPART the first stop at the `frequencies` rows' times (GTFS start_time), so an instance
+    ///   starting at S is at a stop at S + offset − (the first stop's `departure_offset`).
     /// - `end_secs`: arrival at the last stop (`start_secs` + last arrival offset).
     /// - `block_id` and `shape_id` are prefixed like the other ids.
     public static let trips = """

@@ -12,6 +12,8 @@ final class FakeSchedules: ScheduleSource {
         var patterns: [UInt32: Pattern] = [:]
         var failing = false
         var requests: [[String]] = []
+        /// The known pattern ids (and their version) each request named.
+        var known: [([UInt32], String?)] = []
         var feedInfoCalls = 0
     }
 
@@ -33,14 +35,17 @@ final class FakeSchedules: ScheduleSource {
     func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules {
         try data.withLock { d in
             d.requests.append(query.tripIds)
+            d.known.append((query.knownPatternIds, query.knownDatabaseVersion))
             if d.failing { throw ScheduleSourceError("static service down (test)") }
+            // Like the static service: known patterns of the served version are left out.
+            let leaveOut = query.knownDatabaseVersion == d.version ? Set(query.knownPatternIds) : []
             var trips: [TripSchedule] = []
             var unknown: [String] = []
             var patterns: [UInt32: Pattern] = [:]
             for id in query.tripIds {
                 if let trip = d.trips[id] {
                     trips.append(trip)
-                    patterns[trip.patternId] = d.patterns[trip.patternId]
+                    if !leaveOut.contains(trip.patternId) { patterns[trip.patternId] = d.patterns[trip.patternId] }
                 } else {
                     unknown.append(id)
                 }

@@ -103,6 +103,11 @@ import TransitModel
         // First update: all three in one bulk request; second: only the new T3 (GONE is known unknown).
         #expect(h.schedules.requests == [["T1", "T2", "GONE"], ["T3"]])
         #expect(await h.status().drops["unknown_trip"] == 2)
+        // The second request named the pattern already held, so its answer left it out: T3 still resolves.
+        let known = h.schedules.data.withLock { $0.known }
+        #expect(known.map(\.0) == [[], [1]])
+        #expect(known.map(\.1) == [nil, "db1"])
+        #expect(h.hub.snapshot(.tripUpdates).map(snapshotTrips)?.map(\.instance.tripId) == ["T1", "T3"])
     }
 
     @Test func staticServiceDownCountsScheduleUnavailable() async throws {

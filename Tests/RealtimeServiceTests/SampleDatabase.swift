@@ -30,7 +30,8 @@ enum SampleDatabase {
 struct StoreSchedules: ScheduleSource {
     let store: StaticStore
     func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules {
-        try store.tripSchedules(tripIds: query.tripIds, from: query.fromDate, through: query.toDate)
+        try store.tripSchedules(tripIds: query.tripIds, from: query.fromDate, through: query.toDate,
+                                knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion)
     }
     func feedInfo() async throws -> FeedInfo { store.feedInfo() }
 }

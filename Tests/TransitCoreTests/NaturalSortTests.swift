@@ -76,4 +76,13 @@ import Testing
         #expect(NaturalSort.compare("a", "é") == .orderedAscending)
         #expect(NaturalSort.compare("É1", "é1") == .orderedAscending)  // equal ignoring case: scalar order
     }
+
+    /// Accented letters sort with their base letter, where `sectionKey` files them ("É" under "E").
+    @Test func accentsSortWithTheirBaseLetter() {
+        #expect(["Zoo", "Éclair Express", "yamanote", "Dee Why", "eclair"].sorted(by: NaturalSort.areInIncreasingOrder)
+                == ["Dee Why", "eclair", "Éclair Express", "yamanote", "Zoo"])
+        #expect(NaturalSort.compare("Ö2", "o10") == .orderedAscending)
+        #expect(NaturalSort.compare("é", "e") == .orderedDescending)  // equal without accents: scalar order
+        #expect(NaturalSort.compare("e", "é") == .orderedAscending)
+    }
 }

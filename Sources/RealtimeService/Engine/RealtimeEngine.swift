@@ -147,8 +147,11 @@ public actor RealtimeEngine {
                 let chunk = Array(missing[start..<min(start + options.scheduleChunk, missing.count)])
                 start += chunk.count
                 do {
-                    let answer = try await schedules.tripSchedules(
-                        TripSchedulesQuery(tripIds: chunk, fromDate: window.lowerBound, toDate: window.upperBound))
+                    // Patterns already held are named so the answer leaves them out (protocol/README.md flow 2).
+                    let known = cache.databaseVersion == nil ? [] : cache.patternIds
+                    let answer = try await schedules.tripSchedules(TripSchedulesQuery(
+                        tripIds: chunk, fromDate: window.lowerBound, toDate: window.upperBound,
+                        knownPatternIds: known, knownDatabaseVersion: known.isEmpty ? nil : cache.databaseVersion))
                     if cache.add(answer) { versionChanged = true }
                     note(staticError: nil)
                 } catch {

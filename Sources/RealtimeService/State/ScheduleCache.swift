@@ -19,6 +19,8 @@ public struct ScheduleCache: TripScheduleLookup, Sendable {
 
     public var tripCount: Int { trips.count }
     public var patternCount: Int { patterns.count }
+    /// The patterns held, for `TripSchedulesQuery.knownPatternIds` (the answer then leaves them out).
+    public var patternIds: [UInt32] { patterns.keys.sorted() }
 
     public func schedule(tripId: String) -> TripSchedule? { trips[tripId] }
     public func pattern(id: UInt32) -> Pattern? { patterns[id] }

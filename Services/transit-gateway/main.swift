@@ -1,1 +1,0 @@
-print("transit-gateway: not yet")

@@ -1,0 +1,26 @@
+import TransitJSON
+
+/// One answer line and what the statistics record about it.
+struct Answer: Sendable {
+    var bytes: [UInt8]
+    /// nil when the line was not a request with a known op (BAD_JSON, UNKNOWN_OP, LINE_TOO_LONG …).
+    var op: GatewayOpName?
+    var error: GatewayErrorCode?
+    var micros: Int64
+
+    static func failure(id: RawJSON, op: GatewayOpName?, _ error: GatewayError, received: ContinuousClock.Instant) -> Answer {
+        Answer(bytes: GatewayResponse.error(id: id, error), op: op, error: error.code, micros: received.microsecondsElapsed)
+    }
+
+    /// A success line; `data` writes the `data` value. `elapsed_us` is taken just before encoding.
+    static func success(
+        id: RawJSON, op: GatewayOpName, live: LiveMeta? = nil, received: ContinuousClock.Instant, capacity: Int = 2048,
+        data: (inout JSONWriter) -> Void
+    ) -> Answer {
+        let micros = received.microsecondsElapsed
+        let meta = ResponseMeta(op: op, elapsedMicros: micros, live: live)
+        return Answer(
+            bytes: GatewayResponse.success(id: id, meta: meta, capacity: capacity, data: data), op: op, error: nil,
+            micros: micros)
+    }
+}

@@ -1,0 +1,24 @@
+import Logging
+import NNGKit
+
+/// What every connection shares: configuration, the static client, the realtime view and the statistics.
+final class GatewayServices: Sendable {
+    let config: GatewayConfig
+    let staticClient: StaticClient
+    let realtime: RealtimeView
+    let stats: GatewayStats
+    let logger: Logger
+    let dispatcher: RequestDispatcher
+
+    init(config: GatewayConfig, realtime: RealtimeView) throws(NNGError) {
+        self.config = config
+        staticClient = try StaticClient(url: config.staticURL, timeout: config.staticTimeout)
+        self.realtime = realtime
+        stats = GatewayStats()
+        logger = config.logger
+        dispatcher = RequestDispatcher(
+            staticClient: staticClient, realtime: realtime, stats: stats, logger: config.logger)
+    }
+
+    func close() { staticClient.close() }
+}

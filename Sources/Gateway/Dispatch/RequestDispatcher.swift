@@ -1,0 +1,67 @@
+import Logging
+import TransitJSON
+import TransitModel
+
+/// Answers one parsed request (everything but the per-connection ops `subscribe`/`unsubscribe`, which the
+/// connection handles with `subscriptionBoard`). Runs off the event loops; every wait on a service is an
+/// async nng round trip, so no thread is ever blocked.
+final class RequestDispatcher: Sendable {
+    let staticClient: StaticClient
+    let realtime: RealtimeView
+    let stats: GatewayStats
+    let logger: Logger
+
+    init(staticClient: StaticClient, realtime: RealtimeView, stats: GatewayStats, logger: Logger) {
+        self.staticClient = staticClient
+        self.realtime = realtime
+        self.stats = stats
+        self.logger = logger
+    }
+
+    func answer(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
+        let answer: Answer
+        switch request.op {
+        case .health: answer = await health(request, received: received)
+        case .stats: answer = statsAnswer(request, received: received)
+        case .feedInfo, .stop, .search, .nearby, .routes: answer = await staticOp(request, received: received)
+        case .departures(let query): answer = await departures(request, query, received: received)
+        case .trip(let query): answer = await trip(request, query, received: received)
+        case .alerts(let query): answer = await alerts(request, query, received: received)
+        case .vehicles(let query): answer = await vehicles(request, query, received: received)
+        case .subscribe, .unsubscribe:
+            answer = .failure(
+                id: request.id, op: request.op.name,
+                GatewayError(.internal, "op \(request.op.name.rawValue) reached the shared dispatcher"), received: received)
+        }
+        if answer.error == .internal {
+            logger.error("internal error", metadata: [
+                "request": "\(request)", "answer": "\(String(decoding: answer.bytes, as: UTF8.self))",
+            ])
+        }
+        return answer
+    }
+
+    /// An error answer to `request`.
+    func failure(_ request: GatewayRequest, _ error: GatewayError, received: ContinuousClock.Instant) -> Answer {
+        .failure(id: request.id, op: request.op.name, error, received: received)
+    }
+
+    /// A static result of an unexpected kind: the service and the gateway disagree (a bug).
+    func unexpected(_ request: GatewayRequest, _ result: StaticResult, received: ContinuousClock.Instant) -> Answer {
+        failure(request, GatewayError(.internal, "the static service answered \(request.op.name.rawValue) with another kind of result (\(result.kindName))"), received: received)
+    }
+}
+
+extension StaticResult {
+    var kindName: String {
+        switch self {
+        case .stop: "stop"
+        case .stops: "stops"
+        case .routes: "routes"
+        case .departures: "departures"
+        case .trip: "trip"
+        case .tripSchedules: "trip_schedules"
+        case .feedInfo: "feed_info"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Logging
+
+/// Everything `transit-gateway serve` can be told. Defaults are the contract's (protocol/GATEWAY.md §1,
+/// protocol/README.md "timeouts (gateway)").
+public struct GatewayConfig: Sendable {
+    /// TCP address to listen on; port 0 picks a free one (tests).
+    public var host: String
+    public var port: Int
+    /// nng URL of the static service's REP socket.
+    public var staticURL: String
+    /// nng URLs of the realtime service (REP and PUB). Accepted now; used once the realtime service exists.
+    public var realtimeURL: String?
+    public var subscribeURL: String?
+
+    /// Bytes of one request line, without its terminator.
+    public var maxLineBytes: Int
+    /// Open TCP connections; one more gets an OVERLOADED line and is closed.
+    public var maxConnections: Int
+    /// Requests being answered over all connections; beyond, OVERLOADED.
+    public var maxInFlight: Int
+    /// Requests read ahead per connection before the gateway stops reading (TCP back-pressure).
+    public var maxPipelined: Int
+    /// A connection with no request and no subscription for this long is closed.
+    public var idleTimeout: Duration
+    /// The whole request (TIMEOUT).
+    public var requestTimeout: Duration
+    /// One round trip to the static service (STATIC_UNAVAILABLE).
+    public var staticTimeout: Duration
+    /// One round trip to the realtime service (REALTIME_UNAVAILABLE).
+    public var realtimeTimeout: Duration
+    /// Subscriptions per connection.
+    public var maxSubscriptions: Int
+    /// Shortest time between two pushed events of one subscription.
+    public var subscriptionInterval: Duration
+    /// Event-loop threads (0: one per core).
+    public var threads: Int
+    public var logger: Logger
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 7878, staticURL: String, realtimeURL: String? = nil,
+        subscribeURL: String? = nil, maxLineBytes: Int = 64 * 1024, maxConnections: Int = 1024,
+        maxInFlight: Int = 512, maxPipelined: Int = 128, idleTimeout: Duration = .seconds(300),
+        requestTimeout: Duration = .seconds(2), staticTimeout: Duration = .seconds(1),
+        realtimeTimeout: Duration = .seconds(1), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
+        threads: Int = 0, logger: Logger = Logger(label: "transit-gateway")
+    ) {
+        self.host = host
+        self.port = port
+        self.staticURL = staticURL
+        self.realtimeURL = realtimeURL
+        self.subscribeURL = subscribeURL
+        self.maxLineBytes = maxLineBytes
+        self.maxConnections = maxConnections
+        self.maxInFlight = maxInFlight
+        self.maxPipelined = maxPipelined
+        self.idleTimeout = idleTimeout
+        self.requestTimeout = requestTimeout
+        self.staticTimeout = staticTimeout
+        self.realtimeTimeout = realtimeTimeout
+        self.maxSubscriptions = maxSubscriptions
+        self.subscriptionInterval = subscriptionInterval
+        self.threads = threads
+        self.logger = logger
+    }
+
+    /// The gateway's version, reported by `health`.
+    public static let version = "0.1.0"
+}

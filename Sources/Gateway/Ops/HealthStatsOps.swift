@@ -1,0 +1,105 @@
+import TransitJSON
+import TransitModel
+
+// health (each service's status; never an error for a service being down) and stats.
+
+extension RequestDispatcher {
+    func health(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
+        let started = ContinuousClock.now
+        let ping = await staticClient.query(.feedInfo)
+        let latency = started.microsecondsElapsed
+        var info: FeedInfo?
+        if case .success(.feedInfo(let answer)) = ping { info = answer }
+        let reading = realtime.read()
+        let now = UnixClock.now()
+
+        let status: String
+        if info == nil {
+            status = "down"
+        } else if reading.status == .ok && !reading.sources.contains(where: \.stale) {
+            status = "ok"
+        } else {
+            status = "degraded"
+        }
+        let uptime = stats.uptimeSeconds
+        let connections = stats.connections
+        let subscriptions = stats.subscriptionCount
+
+        return .success(id: request.id, op: .health, received: received) { w in
+            w.beginObject()
+            w.key("status"); w.string(status)
+            w.key("static"); w.beginObject()
+            w.key("status"); w.string(info == nil ? "unavailable" : "ok")
+            w.key("database_version"); w.string(info?.databaseVersion)
+            w.key("latency_us"); w.int(info == nil ? nil : latency)
+            w.key("feeds"); w.beginArray()
+            for feed in info?.feeds ?? [] {
+                w.beginObject()
+                w.key("name"); w.string(feed.name)
+                w.key("version"); w.string(feed.version)
+                w.key("start_date"); w.serviceDate(feed.startDate)
+                w.key("end_date"); w.serviceDate(feed.endDate)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+            w.key("realtime"); w.beginObject()
+            w.key("status"); w.string(reading.status.rawValue)
+            w.key("last_heartbeat_age_s"); w.int(reading.heartbeatAge.map { $0.components.seconds })
+            w.key("sources"); w.beginArray()
+            for source in reading.sources {
+                w.beginObject()
+                w.key("name"); w.string(source.name)
+                w.key("kind"); w.string(source.kind.rawValue)
+                w.key("age_s"); w.int(source.feedTimestamp.map { max(0, now - $0) })
+                w.key("stale"); w.bool(source.stale)
+                w.key("last_success_unix"); w.int(source.lastSuccessUnix)
+                w.key("errors"); w.int(source.errors)
+                w.key("last_error"); w.string(source.lastError)
+                w.key("entities"); w.int(source.entities)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+            w.key("gateway"); w.beginObject()
+            w.key("version"); w.string(GatewayConfig.version)
+            w.key("uptime_s"); w.int(uptime)
+            w.key("connections"); w.int(connections)
+            w.key("subscriptions"); w.int(subscriptions)
+            w.endObject()
+            w.endObject()
+        }
+    }
+
+    func statsAnswer(_ request: GatewayRequest, received: ContinuousClock.Instant) -> Answer {
+        let s = stats.summary()
+        return .success(id: request.id, op: .stats, received: received, capacity: 512 + 160 * s.ops.count) { w in
+            w.beginObject()
+            w.key("uptime_s"); w.int(s.uptimeSeconds)
+            w.key("connections"); w.beginObject()
+            w.key("open"); w.int(s.openConnections)
+            w.key("total"); w.int(s.totalConnections)
+            w.endObject()
+            w.key("requests"); w.int(s.requests)
+            w.key("in_flight"); w.int(s.inFlight)
+            w.key("errors"); w.beginObject()
+            for (code, count) in s.errors {
+                w.key(code.rawValue); w.int(count)
+            }
+            w.endObject()
+            w.key("ops"); w.beginObject()
+            for (op, o) in s.ops {
+                w.key(op.rawValue); w.beginObject()
+                w.key("count"); w.int(o.count)
+                w.key("errors"); w.int(o.errors)
+                w.key("p50_us"); w.int(o.p50)
+                w.key("p95_us"); w.int(o.p95)
+                w.key("p99_us"); w.int(o.p99)
+                w.key("max_us"); w.int(o.max)
+                w.endObject()
+            }
+            w.endObject()
+            w.endObject()
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import TransitJSON
+import TransitModel
+
+// alerts and vehicles: read from the live state; the static service only resolves what the asked id stands
+// for (a stop's station and platforms and the routes serving it, a trip's stops) and tells unknown ids.
+
+extension RequestDispatcher {
+    func alerts(_ request: GatewayRequest, _ query: AlertsQuery, received: ContinuousClock.Instant) async -> Answer {
+        let now = UnixClock.now()
+        let at = query.at ?? now
+        let reading = realtime.read()
+
+        let matcher: AlertMatcher
+        var staticAnswered = true
+        switch await resolve(query.selector, at: at, reading: reading) {
+        case .success(let resolved):
+            matcher = resolved
+        case .failure(let error) where error.code == .staticUnavailable:
+            // Only the live state can answer: match the id itself (GATEWAY.md "alerts").
+            guard reading.usable else { return failure(request, error, received: received) }
+            matcher = .idOnly(query.selector)
+            staticAnswered = false
+        case .failure(let error):
+            return failure(request, error, received: received)
+        }
+
+        guard reading.usable else {
+            // No live state: no alerts can be known. Say so in meta rather than failing.
+            let live = LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable)
+            return .success(id: request.id, op: .alerts, live: live, received: received) { $0.alertListData([]) }
+        }
+        let alerts = matcher.alerts(in: reading.state.alerts, at: at, language: query.lang)
+        let sources = reading.state.sources.filter { $0.kind == .alerts || $0.kind == .auto }
+        let live = LiveMeta(
+            at: at, source: staticAnswered ? .staticAndRealtime : .realtimeOnly, stale: sources.contains(where: \.stale),
+            feedAgeSeconds: LiveMerge.newestFeed(reading.state, kind: .alerts).map { max(0, now - $0) })
+        return .success(id: request.id, op: .alerts, live: live, received: received, capacity: 1024 + 800 * alerts.count) {
+            $0.alertListData(alerts)
+        }
+    }
+
+    /// What the static service knows about the asked stop, route or trip, as an alert matcher.
+    private func resolve(_ selector: AlertsQuery.Selector, at: Int64, reading: RealtimeReading) async -> Result<AlertMatcher, GatewayError> {
+        switch selector {
+        case .stop(let id):
+            return await staticClient.query(.stop(StopQuery(stopId: id))).flatMap { result in
+                guard case .stop(let stop) = result else { return .failure(unexpectedKind("stop", result)) }
+                var stopIds = [stop.stop.stopId] + stop.platforms.map(\.stopId)
+                if let parent = stop.parent { stopIds.append(parent.stopId) }
+                var trips = Set<String>()
+                for stopId in stopIds {
+                    for key in reading.state.tripsByStop[stopId] ?? [] { trips.insert(key.tripId) }
+                }
+                return .success(.stop(stop, liveTrips: trips))
+            }
+        case .route(let id):
+            return await route(id).flatMap { route in
+                guard let route else { return .failure(GatewayError(.notFound, "unknown route_id \"\(id)\"")) }
+                return .success(.route(route))
+            }
+        case .trip(let id):
+            return await staticClient.query(.trip(TripQuery(tripId: id, at: at))).flatMap { result in
+                guard case .trip(let trip) = result else { return .failure(unexpectedKind("trip", result)) }
+                return .success(.trip(trip))
+            }
+        }
+    }
+
+    /// The route with this id, nil when the static database has none.
+    func route(_ id: String) async -> Result<Route?, GatewayError> {
+        await staticClient.query(.routes(RoutesQuery())).flatMap { result in
+            guard case .routes(let routes) = result else { return .failure(unexpectedKind("routes", result)) }
+            return .success(routes.first { $0.routeId == id })
+        }
+    }
+
+    func vehicles(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async -> Answer {
+        let now = UnixClock.now()
+        let reading = realtime.read()
+        guard reading.usable else {
+            let why: String
+            switch reading.status {
+            case .unavailable: why = "the gateway runs without realtime (no --subscribe URL)"
+            case .silent where reading.heartbeatAge == nil:
+                why = "no live realtime view: nothing received from the realtime publisher yet"
+            case .silent:
+                why = "no live realtime view: the realtime publisher has been silent for \(reading.heartbeatAge?.components.seconds ?? 0) s"
+            case .ok: why = "every realtime source is stale"
+            }
+            return failure(request, GatewayError(.realtimeUnavailable, why), received: received)
+        }
+        let state = reading.state
+        var vehicles: [VehicleSnapshot]
+        switch query.selector {
+        case .route(let id): vehicles = state.vehicles.filter { $0.routeId == id }
+        case .trip(let id): vehicles = state.vehicles.filter { $0.tripId == id }
+        }
+        vehicles.sort { ($0.vehicleId ?? "\u{10FFFF}") < ($1.vehicleId ?? "\u{10FFFF}") }
+
+        if vehicles.isEmpty, !knownToRealtime(query.selector, state) {
+            switch await knownToStatic(query.selector) {
+            case .success(false):
+                let (field, id) = query.selector.fieldAndId
+                return failure(request, GatewayError(.notFound, "unknown \(field) \"\(id)\""), received: received)
+            case .failure(let error) where error.code != .staticUnavailable:
+                return failure(request, error, received: received)
+            default:
+                break  // known, or the static service cannot tell: an empty list is the honest answer
+            }
+        }
+        let sources = state.sources.filter { $0.kind == .vehiclePositions || $0.kind == .auto }
+        let newest = vehicles.compactMap(\.timestamp).max() ?? LiveMerge.newestFeed(state, kind: .vehiclePositions)
+        let live = LiveMeta(
+            at: now, source: .staticAndRealtime, stale: sources.contains(where: \.stale),
+            feedAgeSeconds: newest.map { max(0, now - $0) })
+        return .success(id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count) {
+            $0.vehicleListData(vehicles)
+        }
+    }
+
+    private func knownToRealtime(_ selector: VehiclesQuery.Selector, _ state: RealtimeState) -> Bool {
+        switch selector {
+        case .route(let id): return state.trips.values.contains { $0.routeId == id }
+        case .trip(let id): return state.trips.keys.contains { $0.tripId == id }
+        }
+    }
+
+    private func knownToStatic(_ selector: VehiclesQuery.Selector) async -> Result<Bool, GatewayError> {
+        switch selector {
+        case .route(let id):
+            return await route(id).map { $0 != nil }
+        case .trip(let id):
+            switch await staticClient.query(.trip(TripQuery(tripId: id))) {
+            case .success: return .success(true)
+            case .failure(let error) where error.code == .notFound: return .success(false)
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+}
+
+private func unexpectedKind(_ asked: String, _ result: StaticResult) -> GatewayError {
+    GatewayError(.internal, "the static service answered \(asked) with \(result.kindName)")
+}
+
+extension VehiclesQuery.Selector {
+    var fieldAndId: (String, String) {
+        switch self {
+        case .route(let id): ("route_id", id)
+        case .trip(let id): ("trip_id", id)
+        }
+    }
+}

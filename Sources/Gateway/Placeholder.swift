@@ -1,2 +1,0 @@
-// Gateway: placeholder until its first real file lands.
-enum _GatewayPlaceholder {}

@@ -1,0 +1,217 @@
+import NIOCore
+import TransitJSON
+import TransitModel
+
+/// The `subscribe` state of one connection (GATEWAY.md "subscribe / unsubscribe").
+struct ConnectionSubscriptions {
+    struct Live {
+        var query: SubscribeQuery
+        /// The rows of the last board pushed: a new board is pushed only when they differ.
+        var lastRows: [DepartureRow]
+        var lastPush: NIODeadline
+        /// The slot of an event not yet written: a newer board replaces it instead of queueing behind it.
+        var queuedSlot: UInt64?
+        /// The latest event while the client does not read (older ones are dropped).
+        var heldEvent: [UInt8]?
+        /// The live state changed since the last refresh started.
+        var dirty = false
+        var refreshing = false
+        var refreshTimer: Scheduled<Void>?
+    }
+
+    /// An `unsubscribe` waiting for the `subscribe` it names to be answered.
+    struct DeferredUnsubscribe {
+        var request: GatewayRequest
+        var slot: UInt64
+        var received: ContinuousClock.Instant
+    }
+
+    var live: [Int: Live] = [:]
+    /// `sub` ids count from 1 per connection, given in request order (a failed subscribe's id is not reused).
+    var nextSub = 1
+    /// `subscribe` requests being answered, by their `sub` (they count against the per-connection limit),
+    /// with the `unsubscribe`s of them that came meanwhile.
+    var starting: [Int: [DeferredUnsubscribe]] = [:]
+    /// The realtime view's observer while there are subscriptions.
+    var observerToken: UInt64?
+
+    var isEmpty: Bool { live.isEmpty && starting.isEmpty }
+
+    /// Event slots before `slot` were written: they can no longer be replaced.
+    mutating func released(upTo slot: UInt64) {
+        for sub in live.keys {
+            if let queued = live[sub]?.queuedSlot, queued < slot { live[sub]?.queuedSlot = nil }
+        }
+    }
+}
+
+extension ConnectionHandler {
+    /// The answer refusing a `subscribe` beyond the per-connection limit; nil when it may go ahead.
+    func subscribeRefusal(_ request: GatewayRequest, received: ContinuousClock.Instant) -> Answer? {
+        guard subscriptions.live.count + subscriptions.starting.count >= config.maxSubscriptions else { return nil }
+        let error = GatewayError(
+            .invalidArgument, "at most \(config.maxSubscriptions) subscriptions per connection; unsubscribe one first")
+        return .failure(id: request.id, op: .subscribe, error, received: received)
+    }
+
+    /// The first board of a new subscription is ready: answer with the ack and, right after it, the first event.
+    /// Then the `unsubscribe`s that named it meanwhile are answered (after it, in request order).
+    func subscribed(
+        _ request: GatewayRequest, _ query: SubscribeQuery, _ board: Result<(DeparturesAnswer, LiveMeta), GatewayError>,
+        sub: Int, slot: UInt64
+    ) {
+        let deferred = subscriptions.starting.removeValue(forKey: sub) ?? []
+        defer {
+            for d in deferred { unsubscribe(d.request, sub: sub, slot: d.slot, received: d.received) }
+        }
+        guard answers.isOpen(slot), !closing, let context else { return }
+        switch board {
+        case .failure(let error):
+            if error.code == .internal {
+                services.logger.error("internal error", metadata: ["request": "\(request)", "error": "\(error)"])
+            }
+            complete(slot, .failure(id: request.id, op: .subscribe, error, received: pending[slot]?.received ?? .now))
+        case .success(let (answer, live)):
+            let ack = Answer.success(id: request.id, op: .subscribe, received: pending[slot]?.received ?? .now) { w in
+                w.beginObject()
+                w.key("sub"); w.int(sub)
+                w.key("topic"); w.string(query.topic)
+                w.key("stop_id"); w.string(query.stopId)
+                w.key("limit"); w.int(query.limit)
+                w.endObject()
+            }
+            let event = GatewayResponse.departuresEvent(
+                sub: sub, answer: answer, meta: ResponseMeta(op: .departures, elapsedMicros: ack.micros, live: live))
+            subscriptions.live[sub] = ConnectionSubscriptions.Live(query: query, lastRows: answer.rows, lastPush: .now())
+            services.stats.subscriptionsChanged(by: 1)
+            observeRealtime(context: context)
+            complete(slot, Answer(bytes: ack.bytes + event, op: .subscribe, error: nil, micros: ack.micros))
+        }
+    }
+
+    /// Answers `unsubscribe` in `slot`; one naming a `subscribe` still being answered waits for it.
+    func unsubscribe(_ request: GatewayRequest, sub: Int, slot: UInt64, received: ContinuousClock.Instant) {
+        if subscriptions.starting[sub] != nil {
+            subscriptions.starting[sub]?.append(.init(request: request, slot: slot, received: received))
+            return
+        }
+        complete(slot, unsubscribeAnswer(request, sub: sub, received: received))
+    }
+
+    private func unsubscribeAnswer(_ request: GatewayRequest, sub: Int, received: ContinuousClock.Instant) -> Answer {
+        guard let removed = subscriptions.live.removeValue(forKey: sub) else {
+            return .failure(
+                id: request.id, op: .unsubscribe,
+                GatewayError(.notFound, "no live subscription \(sub) on this connection"), received: received)
+        }
+        removed.refreshTimer?.cancel()
+        services.stats.subscriptionsChanged(by: -1)
+        if subscriptions.live.isEmpty { stopObservingRealtime() }
+        return .success(id: request.id, op: .unsubscribe, received: received) { w in
+            w.beginObject()
+            w.key("sub"); w.int(sub)
+            w.key("unsubscribed"); w.bool(true)
+            w.endObject()
+        }
+    }
+
+    func endSubscriptions() {
+        for (_, live) in subscriptions.live { live.refreshTimer?.cancel() }
+        services.stats.subscriptionsChanged(by: -subscriptions.live.count)
+        subscriptions.live.removeAll()
+        stopObservingRealtime()
+    }
+
+    // MARK: realtime changes
+
+    private func observeRealtime(context: ChannelHandlerContext) {
+        guard subscriptions.observerToken == nil else { return }
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        subscriptions.observerToken = services.realtime.addObserver {
+            loop.execute { handler.value.realtimeChanged() }
+        }
+    }
+
+    private func stopObservingRealtime() {
+        if let token = subscriptions.observerToken {
+            services.realtime.removeObserver(token)
+            subscriptions.observerToken = nil
+        }
+    }
+
+    func realtimeChanged() {
+        for sub in subscriptions.live.keys {
+            subscriptions.live[sub]?.dirty = true
+            scheduleRefresh(sub)
+        }
+    }
+
+    /// Refreshes the board now, or when its one-per-interval slot comes.
+    private func scheduleRefresh(_ sub: Int) {
+        guard let live = subscriptions.live[sub], !live.refreshing, live.refreshTimer == nil, let context else { return }
+        let interval = TimeAmount.nanoseconds(Int64(config.subscriptionInterval.microseconds) * 1000)
+        let due = live.lastPush + interval
+        if NIODeadline.now() >= due {
+            startRefresh(sub)
+        } else {
+            let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+            subscriptions.live[sub]?.refreshTimer = context.eventLoop.scheduleTask(deadline: due) {
+                handler.value.subscriptions.live[sub]?.refreshTimer = nil
+                handler.value.startRefresh(sub)
+            }
+        }
+    }
+
+    private func startRefresh(_ sub: Int) {
+        guard let live = subscriptions.live[sub], !live.refreshing, !closing, let context else { return }
+        subscriptions.live[sub]?.dirty = false
+        subscriptions.live[sub]?.refreshing = true
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        let dispatcher = services.dispatcher
+        let query = DeparturesQuery(stopId: live.query.stopId, limit: live.query.limit)
+        Task {
+            let started = ContinuousClock.now
+            let board = await dispatcher.board(query)
+            loop.execute { handler.value.refreshed(sub, board, started: started) }
+        }
+    }
+
+    private func refreshed(_ sub: Int, _ board: Result<(DeparturesAnswer, LiveMeta), GatewayError>, started: ContinuousClock.Instant) {
+        guard subscriptions.live[sub] != nil else { return }
+        subscriptions.live[sub]?.refreshing = false
+        // A failed refresh (static service down) pushes nothing: the client keeps its last board.
+        if case .success(let (answer, live)) = board, answer.rows != subscriptions.live[sub]?.lastRows {
+            subscriptions.live[sub]?.lastRows = answer.rows
+            subscriptions.live[sub]?.lastPush = .now()
+            let meta = ResponseMeta(op: .departures, elapsedMicros: started.microsecondsElapsed, live: live)
+            push(sub, GatewayResponse.departuresEvent(sub: sub, answer: answer, meta: meta))
+        }
+        if subscriptions.live[sub]?.dirty == true { scheduleRefresh(sub) }
+    }
+
+    /// Queues an event line between the answers; a newer board replaces one not yet written.
+    private func push(_ sub: Int, _ event: [UInt8]) {
+        guard let context, !closing else { return }
+        if let queued = subscriptions.live[sub]?.queuedSlot, answers.replace(queued, event) { return }
+        guard context.channel.isWritable else {
+            subscriptions.live[sub]?.heldEvent = event
+            return
+        }
+        let slot = answers.reserve()
+        answers.fill(slot, event)
+        subscriptions.live[sub]?.queuedSlot = slot
+        takeLines(context: context)
+    }
+
+    /// The client reads again: send each subscription's latest held board.
+    func flushHeldEvents() {
+        for sub in subscriptions.live.keys {
+            if let event = subscriptions.live[sub]?.heldEvent {
+                subscriptions.live[sub]?.heldEvent = nil
+                push(sub, event)
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Synchronization
+import TransitJSON
+
+/// Counters of the whole gateway: connections, requests in flight, answers and latency per op and per error
+/// code (the `stats` op, GATEWAY.md). Shared by every connection; cheap to update (one short lock per answer).
+final class GatewayStats: Sendable {
+    struct OpSummary: Sendable, Equatable {
+        var count: UInt64
+        var errors: UInt64
+        var p50: Int64
+        var p95: Int64
+        var p99: Int64
+        var max: Int64
+    }
+
+    struct Summary: Sendable {
+        var uptimeSeconds: Int64
+        var openConnections: Int
+        var totalConnections: UInt64
+        var requests: UInt64
+        var inFlight: Int
+        var subscriptions: Int
+        /// In a stable order (the codes' declaration order).
+        var errors: [(GatewayErrorCode, UInt64)]
+        /// In the ops' declaration order.
+        var ops: [(GatewayOpName, OpSummary)]
+    }
+
+    private struct OpCounters: Sendable {
+        var errors: UInt64 = 0
+        var latency = LatencyHistogram()
+    }
+
+    private struct Answers: Sendable {
+        var requests: UInt64 = 0
+        var errors: [GatewayErrorCode: UInt64] = [:]
+        var ops: [GatewayOpName: OpCounters] = [:]
+    }
+
+    private let started = ContinuousClock.now
+    private let answers = Mutex(Answers())
+    private let inFlight = Atomic<Int>(0)
+    private let openConnections = Atomic<Int>(0)
+    private let totalConnections = Atomic<UInt64>(0)
+    private let subscriptions = Atomic<Int>(0)
+
+    // MARK: connections
+
+    /// Counts a new connection; returns how many are open now (including it).
+    func connectionOpened() -> Int {
+        totalConnections.add(1, ordering: .relaxed)
+        return openConnections.add(1, ordering: .relaxed).newValue
+    }
+
+    func connectionClosed() {
+        openConnections.subtract(1, ordering: .relaxed)
+    }
+
+    var connections: Int { openConnections.load(ordering: .relaxed) }
+
+    // MARK: in flight
+
+    /// Takes one of `limit` in-flight places; false when all are taken (OVERLOADED).
+    func tryStartRequest(limit: Int) -> Bool {
+        var current = inFlight.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = inFlight.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    func finishRequest() {
+        inFlight.subtract(1, ordering: .relaxed)
+    }
+
+    // MARK: subscriptions
+
+    func subscriptionsChanged(by delta: Int) {
+        subscriptions.add(delta, ordering: .relaxed)
+    }
+
+    var subscriptionCount: Int { subscriptions.load(ordering: .relaxed) }
+
+    // MARK: answers
+
+    /// One answered request: its op when known (a line that is not JSON has none), the error code if it
+    /// failed, and its latency.
+    func record(op: GatewayOpName?, error: GatewayErrorCode?, micros: Int64) {
+        answers.withLock { a in
+            a.requests += 1
+            if let error { a.errors[error, default: 0] += 1 }
+            guard let op else { return }
+            a.ops[op, default: OpCounters()].latency.record(micros)
+            if error != nil { a.ops[op, default: OpCounters()].errors += 1 }
+        }
+    }
+
+    var uptimeSeconds: Int64 { (ContinuousClock.now - started).components.seconds }
+
+    func summary() -> Summary {
+        let (requests, errors, ops) = answers.withLock { a in
+            let errors = GatewayErrorCode.allCases.compactMap { code in a.errors[code].map { (code, $0) } }
+            let ops = GatewayOpName.allCases.compactMap { op -> (GatewayOpName, OpSummary)? in
+                guard let c = a.ops[op] else { return nil }
+                let summary = OpSummary(
+                    count: c.latency.count, errors: c.errors, p50: c.latency.percentile(0.50),
+                    p95: c.latency.percentile(0.95), p99: c.latency.percentile(0.99), max: c.latency.max)
+                return (op, summary)
+            }
+            return (a.requests, errors, ops)
+        }
+        return Summary(
+            uptimeSeconds: uptimeSeconds, openConnections: openConnections.load(ordering: .relaxed),
+            totalConnections: totalConnections.load(ordering: .relaxed), requests: requests,
+            inFlight: inFlight.load(ordering: .relaxed), subscriptions: subscriptions.load(ordering: .relaxed),
+            errors: errors, ops: ops)
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// The real executables: `transit-static serve` and `transit-gateway serve` as child processes, spoken to
+/// with `nc -N` (Debian's netcat-openbsd) like a user would, or with a plain socket when nc is missing.
+@Suite(.enabled(if: BuiltExecutables.available, "build the executables first (swift build)"))
+struct ProcessEndToEndTests {
+    private func startStatic(_ url: String) async throws -> ChildProcess {
+        let child = try ChildProcess(
+            BuiltExecutables.path("transit-static")!, ["serve", "--db", try SampleDatabase.path(), "--listen", url])
+        let ready = try await child.waitForStderr(timeout: .seconds(10)) { $0.contains("ready") }
+        try #require(ready, "transit-static did not start: \(child.stderr)")
+        return child
+    }
+
+    /// Sends `lines` the way `printf '%s\n' … | nc -N host port` does and returns the answer lines.
+    private func send(_ lines: [String], port: Int) async throws -> [String] {
+        let input = lines.map { $0 + "\n" }.joined()
+        if let nc = BuiltExecutables.netcat {
+            let child = try ChildProcess(nc, ["-N", "127.0.0.1", "\(port)"], stdin: Data(input.utf8))
+            let status = try await child.waitForExit(timeout: .seconds(10))
+            #expect(status == 0, "nc: \(child.stderr)")
+            return child.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+        let client = try LineClient(port: port)
+        try client.send(input)
+        client.shutdownWrite()
+        return try await client.readUntilClosed()
+    }
+
+    @Test func ncAgainstTheRealProcessesIncludingAStaticRestart() async throws {
+        let staticURL = SampleDatabase.uniqueURL("e2e")
+        var staticService = try await startStatic(staticURL)
+        let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
+            "serve", "--static", staticURL, "--realtime", SampleDatabase.uniqueURL("rt"),
+            "--subscribe", SampleDatabase.uniqueURL("pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
+        ])
+        defer { gateway.signal(SIGKILL); staticService.signal(SIGKILL) }
+        let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
+        try #require(ready, "transit-gateway did not start: \(gateway.stderr)")
+        let port = try #require(gateway.stderr.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) })
+        #expect(gateway.stderr.contains("realtime URLs accepted"))
+
+        let at = SampleTimes.mondayEvening
+        let answers = try await send([
+            #"{"id":1,"op":"health"}"#,
+            #"{"id":2,"op":"departures","stop_id":"200060","at":\#(at),"limit":3}"#,
+            #"{"id":3,"op":"stop","stop_id":"200060"}"#,
+            "oops",
+            #"{"id":12345678901234567890123,"op":"search","q":"central","limit":2}"#,
+            #"{"id":6,"op":"vehicles","route_id":"ST_T1"}"#,
+        ], port: port).map { try JSONLine($0) }
+        try #require(answers.count == 6, "\(answers)")
+        #expect(answers[0].data["status"] as? String == "degraded")
+        #expect(answers[1].list("departures").count == 3)
+        #expect(answers[1].meta["source"] as? String == "static_only")
+        #expect(answers[1].meta["stale"] as? Bool == true)
+        #expect(answers[2].ok)
+        #expect(answers[3].errorCode == "BAD_JSON")
+        #expect(answers[4].text.hasPrefix(#"{"id":12345678901234567890123,"ok":true"#))
+        #expect(answers[5].errorCode == "REALTIME_UNAVAILABLE")
+
+        // The static service goes away: STATIC_UNAVAILABLE within its timeout, health says down.
+        await staticService.stop()
+        let down = try await send([#"{"id":7,"op":"stop","stop_id":"200060"}"#, #"{"id":8,"op":"health"}"#], port: port)
+            .map { try JSONLine($0) }
+        #expect(down.first?.errorCode == "STATIC_UNAVAILABLE")
+        #expect(down.last?.data["status"] as? String == "down")
+
+        // It comes back at the same URL: used again without restarting the gateway.
+        staticService = try await startStatic(staticURL)
+        var recovered = false
+        for _ in 0..<40 where !recovered {
+            let answer = try await send([#"{"id":9,"op":"stop","stop_id":"200060"}"#], port: port)
+            recovered = try answer.first.map { try JSONLine($0).ok } ?? false
+            if !recovered { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(recovered)
+
+        // SIGTERM stops the gateway cleanly.
+        gateway.signal(SIGTERM)
+        #expect(try await gateway.waitForExit(timeout: .seconds(5)) == 0)
+        await staticService.stop()
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import TransitJSON
+@testable import Gateway
+
+/// The seam the realtime subscriber will feed: a `RealtimeView` given a state directly, and what the ops
+/// make of it (GATEWAY.md departures, trip, alerts, vehicles; §4 degradation).
+@Suite struct RealtimeViewTests {
+    /// The first rows of Central's board on the sample Monday evening.
+    private func board(_ client: LineClient, limit: Int = 3) async throws -> [[String: Any]] {
+        let answer = try await client.ask(
+            #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":\#(limit)}"#)
+        #expect(answer.ok, "\(answer)")
+        return answer.list("departures")
+    }
+
+    private func key(_ row: [String: Any]) -> TripInstanceKey {
+        TripInstanceKey(
+            tripId: row["trip_id"] as? String ?? "", serviceDate: UInt32(row["service_date"] as? String ?? "") ?? 0,
+            startTime: row["start_time"] as? String)
+    }
+
+    private func prediction(_ row: [String: Any], delay: Int64, source: String = "tu") -> TripPrediction {
+        let scheduled = Int64(row["scheduled_unix"] as? Int ?? 0)
+        let stop = StopPrediction(
+            stopSequence: UInt32(row["stop_sequence"] as? Int ?? 0), stopId: row["stop_id"] as? String,
+            arrivalUnix: scheduled + delay - 30, departureUnix: scheduled + delay)
+        return TripPrediction(
+            key: key(row), routeId: row["route_id"] as? String, stops: [stop], occupancyStatus: "MANY_SEATS_AVAILABLE",
+            source: source, timestamp: Int64(Date().timeIntervalSince1970) - 12)
+    }
+
+    @Test func predictionsAreMergedIntoBoardsAndTrips() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let rows = try await board(client)
+            try #require(rows.count == 3)
+            // Row 0 very late (moves last), row 1 cancelled, row 2 without data.
+            var cancelled = TripPrediction(key: key(rows[1]), source: "tu")
+            cancelled.cancelled = true
+            view.replace(RealtimeState(
+                trips: [prediction(rows[0], delay: 3600), cancelled],
+                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)]))
+
+            let merged = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":3}"#)
+            #expect(merged.meta["source"] as? String == "static+rt")
+            #expect(merged.meta["stale"] as? Bool == false)
+            let age = merged.meta["feed_age_s"] as? Int ?? -1
+            #expect(age >= 12 && age < 20)
+            let out = merged.list("departures")
+            #expect(out.map { $0["trip_id"] as? String } == [rows[1], rows[2], rows[0]].map { $0["trip_id"] as? String })
+            let late = out[2]
+            #expect(late["status"] as? String == "very_late")
+            #expect(late["delay_s"] as? Int == 3600)
+            #expect(late["realtime"] as? Bool == true)
+            #expect((late["delay_badge"] as? [String: Any])?["text"] as? String == "+60 min")
+            #expect((late["delay_badge"] as? [String: Any])?["color"] as? String == "red")
+            #expect(late["occupancy_status"] as? String == "MANY_SEATS_AVAILABLE")
+            #expect(late["realtime_unix"] as? Int == (rows[0]["scheduled_unix"] as? Int ?? 0) + 3600)
+            #expect(late["realtime_secs"] as? Int == (rows[0]["scheduled_secs"] as? Int ?? 0) + 3600)
+            #expect(out[0]["status"] as? String == "cancelled")
+            #expect(out[0]["delay_badge"] is NSNull)
+            #expect(out[1]["status"] as? String == "scheduled")
+
+            // The trip of the late row shows the prediction at that stop.
+            var request = #"{"op":"trip","trip_id":"\#(rows[0]["trip_id"] as? String ?? "")","date":"\#(rows[0]["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
+            if let start = rows[0]["start_time"] as? String { request += #","start_time":"\#(start)""# }
+            let trip = try await client.ask(request + "}")
+            #expect(trip.ok, "\(trip)")
+            #expect(trip.meta["source"] as? String == "static+rt")
+            #expect(trip.data["realtime"] as? Bool == true)
+            let stop = trip.list("stops").first { $0["stop_sequence"] as? Int == rows[0]["stop_sequence"] as? Int }
+            #expect(stop?["delay_s"] as? Int == 3600)
+            #expect(stop?["status"] as? String == "very_late")
+        }
+    }
+
+    @Test func aStaleSourceOrASilentPublisherFallsBackToStaticOnly() async throws {
+        let view = RealtimeView(configured: true, silenceLimit: .milliseconds(400))
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let rows = try await board(client, limit: 1)
+            let row = try #require(rows.first)
+            // The only source is stale: its predictions are not used.
+            view.replace(RealtimeState(
+                trips: [prediction(row, delay: 120)],
+                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, stale: true)]))
+            let stale = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":1}"#)
+            #expect(stale.meta["source"] as? String == "static_only")
+            #expect(stale.meta["stale"] as? Bool == true)
+            #expect(stale.list("departures").first?["status"] as? String == "scheduled")
+
+            // A fresh source: the prediction applies.
+            view.replace(RealtimeState(
+                trips: [prediction(row, delay: 120)], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
+            let live = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":1}"#)
+            #expect(live.list("departures").first?["status"] as? String == "late")
+            #expect(live.meta["source"] as? String == "static+rt")
+
+            // No heartbeat for the silence limit: static only, stale, never an error.
+            try await Task.sleep(for: .milliseconds(500))
+            let silent = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":1}"#)
+            #expect(silent.meta["source"] as? String == "static_only")
+            #expect(silent.meta["stale"] as? Bool == true)
+            #expect(silent.list("departures").first?["status"] as? String == "scheduled")
+            let health = try await client.ask(#"{"op":"health"}"#)
+            #expect((health.data["realtime"] as? [String: Any])?["status"] as? String == "silent")
+
+            // A heartbeat brings it back.
+            view.heartbeat()
+            let back = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":1}"#)
+            #expect(back.list("departures").first?["status"] as? String == "late")
+        }
+    }
+
+    @Test func vehiclesByRouteAndTrip() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let now = Int64(Date().timeIntervalSince1970)
+            view.replace(RealtimeState(
+                vehicles: [
+                    VehicleSnapshot(vehicleId: "B2", tripId: "T1.WKD.0.1910", routeId: "ST_T1", lat: -33.9, lon: 151.2, timestamp: now - 5),
+                    VehicleSnapshot(vehicleId: "A1", tripId: "T1.WKD.1.1940", routeId: "ST_T1", lat: -33.8, lon: 151.1, timestamp: now - 8),
+                    VehicleSnapshot(vehicleId: "C3", tripId: "T4.WKD.0.2007", routeId: "ST_T4", timestamp: now - 9),
+                ],
+                sources: [RealtimeSourceStatus(name: "vp", kind: .vehiclePositions, feedTimestamp: now - 5)]))
+            let byRoute = try await client.ask(#"{"id":1,"op":"vehicles","route_id":"ST_T1"}"#)
+            #expect(byRoute.ok, "\(byRoute)")
+            #expect(byRoute.list("vehicles").map { $0["vehicle_id"] as? String } == ["A1", "B2"])
+            #expect(byRoute.meta["source"] as? String == "static+rt")
+            let byTrip = try await client.ask(#"{"id":2,"op":"vehicles","trip_id":"T4.WKD.0.2007"}"#)
+            #expect(byTrip.list("vehicles").map { $0["vehicle_id"] as? String } == ["C3"])
+            // A known route without vehicles is an empty list; an unknown one NOT_FOUND.
+            let empty = try await client.ask(#"{"id":3,"op":"vehicles","route_id":"ST_T8"}"#)
+            #expect(empty.ok && empty.list("vehicles").isEmpty, "\(empty)")
+            let unknown = try await client.ask(#"{"id":4,"op":"vehicles","route_id":"XX"}"#)
+            #expect(unknown.errorCode == "NOT_FOUND")
+        }
+    }
+
+    @Test func alertsMatchTheStopsStationRoutesAndLanguage() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let at = SampleTimes.mondayEvening
+            let lifts = AlertRecord(
+                id: "lifts",
+                header: TranslatedText([.init(language: "en", text: "Lifts out of service"), .init(language: "de", text: "Aufzüge außer Betrieb")]),
+                effect: "ACCESSIBILITY_ISSUE", severity: "WARNING",
+                informedEntities: [AlertView.InformedEntity(stopId: "200060")])
+            let t1 = AlertRecord(
+                id: "t1-delays", header: TranslatedText([.init(language: nil, text: "T1 delays")]),
+                effect: "SIGNIFICANT_DELAYS", severity: "SEVERE",
+                informedEntities: [AlertView.InformedEntity(routeId: "ST_T1")])
+            let expired = AlertRecord(
+                id: "old", effect: "NO_SERVICE", activePeriods: [AlertView.Period(start: 0, end: at - 1)],
+                informedEntities: [AlertView.InformedEntity(stopId: "200060")])
+            let elsewhere = AlertRecord(id: "ferry", informedEntities: [AlertView.InformedEntity(routeId: "SF_F1")])
+            view.replace(RealtimeState(alerts: [lifts, t1, expired, elsewhere], sources: [RealtimeSourceStatus(name: "al", kind: .alerts)]))
+
+            // A platform of Central: the station's alert and the alert of a route serving it, by severity.
+            let platform = try await client.ask(#"{"op":"alerts","stop_id":"20006016","at":\#(at),"lang":"de"}"#)
+            #expect(platform.ok, "\(platform)")
+            let alerts = platform.list("alerts")
+            #expect(alerts.map { $0["id"] as? String } == ["t1-delays", "lifts"])
+            #expect(alerts.last?["header"] as? String == "Aufzüge außer Betrieb")
+            let banner = alerts.last?["banner"] as? [String: Any]
+            #expect(banner?["icon"] as? String == "figure.roll")
+            #expect(banner?["accessibility_label"] as? String == "Accessibility issue: Aufzüge außer Betrieb")
+            #expect(platform.meta["source"] as? String == "static+rt")
+
+            // A route query sees route-wide alerts only, not the stop's.
+            let route = try await client.ask(#"{"op":"alerts","route_id":"ST_T1","at":\#(at)}"#)
+            #expect(route.list("alerts").map { $0["id"] as? String } == ["t1-delays"])
+
+            // With the static service down, only the id itself matches, as rt_only.
+            fixture.stopStaticService()
+            let down = try await client.ask(#"{"op":"alerts","stop_id":"200060","at":\#(at)}"#, timeout: .seconds(5))
+            #expect(down.ok, "\(down)")
+            #expect(down.meta["source"] as? String == "rt_only")
+            #expect(down.list("alerts").map { $0["id"] as? String } == ["lifts"])
+            #expect(down.list("alerts").first?["header"] as? String == "Lifts out of service")
+        }
+    }
+}

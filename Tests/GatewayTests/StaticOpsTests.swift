@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+@testable import Gateway
+
+/// Every op the static service answers, through a real TCP connection (GATEWAY.md §6).
+@Suite struct StaticOpsTests {
+    @Test func healthReportsTheStaticFeedAndNoRealtime() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            let answer = try await client.ask(#"{"id":"h","op":"health"}"#)
+            #expect(answer.ok, "\(answer)")
+            #expect(answer.id as? String == "h")
+            let staticPart = answer.data["static"] as? [String: Any] ?? [:]
+            #expect(staticPart["status"] as? String == "ok")
+            #expect((staticPart["database_version"] as? String)?.isEmpty == false)
+            #expect(staticPart["latency_us"] is Int)
+            let feeds = staticPart["feeds"] as? [[String: Any]] ?? []
+            #expect(feeds.first?["name"] as? String == "sample")
+            #expect(feeds.first?["start_date"] as? String == "20250101")
+            #expect(feeds.first?["end_date"] as? String == "20301231")
+            // No realtime configured: static answers, realtime "unavailable", overall degraded.
+            let realtime = answer.data["realtime"] as? [String: Any] ?? [:]
+            #expect(realtime["status"] as? String == "unavailable")
+            #expect(realtime["last_heartbeat_age_s"] is NSNull)
+            #expect(answer.data["status"] as? String == "degraded")
+            let gateway = answer.data["gateway"] as? [String: Any] ?? [:]
+            #expect(gateway["connections"] as? Int == 1)
+            #expect(answer.meta["op"] as? String == "health")
+        }
+    }
+
+    @Test func feedInfoStopSearchNearbyRoutes() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+
+            let info = try await client.ask(#"{"id":1,"op":"feed_info"}"#)
+            #expect(info.ok, "\(info)")
+            #expect(info.data["stops"] as? Int == 208)
+            #expect(info.data["routes"] as? Int == 15)
+            #expect(info.data["trips"] as? Int == 815)
+
+            let stop = try await client.ask(#"{"id":2,"op":"stop","stop_id":"200060"}"#)
+            #expect(stop.ok, "\(stop)")
+            let central = stop.data["stop"] as? [String: Any] ?? [:]
+            #expect(central["name"] as? String == "Central Station")
+            #expect(central["location_type"] as? Int == 1)
+            let platforms = stop.list("platforms").compactMap { $0["stop_id"] as? String }
+            #expect(platforms.contains("20006016"))
+            let routes = stop.list("routes").compactMap { $0["route_id"] as? String }
+            #expect(routes.contains("ST_T1"))
+            #expect(stop.meta["op"] as? String == "stop")
+            #expect(stop.meta["elapsed_us"] is Int)
+
+            let search = try await client.ask(#"{"id":3,"op":"search","q":"town hall","limit":5}"#)
+            #expect(search.ok, "\(search)")
+            let found = search.list("stops").compactMap { $0["stop_id"] as? String }
+            #expect(found.contains("200070"))
+            #expect(found.count <= 5)
+
+            let nearby = try await client.ask(#"{"id":4,"op":"nearby","lat":-33.88324,"lon":151.20629,"radius_m":300,"limit":3}"#)
+            #expect(nearby.ok, "\(nearby)")
+            let near = nearby.list("stops")
+            #expect(!near.isEmpty && near.count <= 3)
+            let distances = near.compactMap { $0["distance_m"] as? Int }
+            #expect(distances == distances.sorted())
+            #expect(distances.allSatisfy { $0 <= 300 })
+
+            let routesAnswer = try await client.ask(#"{"id":5,"op":"routes","mode":"bus"}"#)
+            #expect(routesAnswer.ok, "\(routesAnswer)")
+            let busRoutes = routesAnswer.list("routes")
+            #expect(!busRoutes.isEmpty)
+            #expect(busRoutes.allSatisfy { $0["mode"] as? String == "bus" })
+            let sections = routesAnswer.list("sections")
+            #expect(sections.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == busRoutes.count)
+        }
+    }
+
+    @Test func departuresAreStaticOnlyWithPresentationFields() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            let at = SampleTimes.mondayEvening
+            let answer = try await client.ask(#"{"id":"b","op":"departures","stop_id":"200060","at":\#(at),"limit":5}"#)
+            #expect(answer.ok, "\(answer)")
+            let rows = answer.list("departures")
+            #expect(rows.count == 5)
+            let times = rows.compactMap { $0["scheduled_unix"] as? Int }
+            #expect(times == times.sorted())
+            for row in rows {
+                let scheduled = Int64(row["scheduled_unix"] as? Int ?? 0)
+                #expect(scheduled >= at)
+                #expect(row["status"] as? String == "scheduled")
+                #expect(row["realtime"] as? Bool == false)
+                #expect(row["delay_badge"] is NSNull)
+                let minutes = Int((scheduled - at) / 60)
+                #expect(row["minutes_until"] as? Int == minutes)
+                #expect(row["countdown_text"] as? String == (minutes == 0 ? "Now" : "\(minutes) min"))
+            }
+            // No realtime configured: static only, and nothing is stale.
+            #expect(answer.meta["source"] as? String == "static_only")
+            #expect(answer.meta["stale"] as? Bool == false)
+            #expect(answer.meta["at"] as? Int == Int(at))
+            #expect(answer.meta["feed_age_s"] is NSNull)
+        }
+    }
+
+    @Test func departuresWithRealtimeConfiguredButSilentAreStale() async throws {
+        try await withGateway(realtime: RealtimeView(configured: true)) { fixture in
+            let client = try fixture.client()
+            let answer = try await client.ask(#"{"id":1,"op":"departures","stop_id":"200060","limit":2}"#)
+            #expect(answer.ok, "\(answer)")
+            #expect(answer.meta["source"] as? String == "static_only")
+            #expect(answer.meta["stale"] as? Bool == true)
+            // `at` defaults to now.
+            let at = answer.meta["at"] as? Int ?? 0
+            #expect(abs(Int64(at) - Int64(Date().timeIntervalSince1970)) <= 5)
+            let health = try await client.ask(#"{"op":"health"}"#)
+            #expect((health.data["realtime"] as? [String: Any])?["status"] as? String == "silent")
+            #expect(health.data["status"] as? String == "degraded")
+        }
+    }
+
+    @Test func departureCursorsPageForwardAndBackWithoutGapsOrRepeats() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            let at = SampleTimes.mondayEvening
+            let first = try await client.ask(#"{"id":1,"op":"departures","stop_id":"200060","at":\#(at),"limit":4}"#)
+            let later = try #require((first.data["page"] as? [String: Any])?["later_cursor"] as? String)
+            let second = try await client.ask(#"{"id":2,"op":"departures","stop_id":"200060","at":\#(at),"limit":4,"cursor":"\#(later)"}"#)
+            #expect(second.ok, "\(second)")
+            let key = { (row: [String: Any]) in "\(row["trip_id"] ?? "")|\(row["start_time"] ?? "")|\(row["stop_sequence"] ?? "")|\(row["service_date"] ?? "")" }
+            let firstKeys = first.list("departures").map(key)
+            let secondKeys = second.list("departures").map(key)
+            #expect(secondKeys.count == 4)
+            #expect(Set(firstKeys).isDisjoint(with: secondKeys))
+            #expect((second.list("departures").first?["scheduled_unix"] as? Int ?? 0) >= (first.list("departures").last?["scheduled_unix"] as? Int ?? .max))
+            // The countdowns of a cursor page still count from `at`.
+            #expect(second.meta["at"] as? Int == Int(at))
+            let earlier = try #require((second.data["page"] as? [String: Any])?["earlier_cursor"] as? String)
+            let back = try await client.ask(#"{"id":3,"op":"departures","stop_id":"200060","at":\#(at),"limit":4,"cursor":"\#(earlier)"}"#)
+            #expect(back.list("departures").map(key) == firstKeys)
+        }
+    }
+
+    @Test func tripAnswersEveryStopOfTheRun() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            let at = SampleTimes.mondayEvening
+            let board = try await client.ask(#"{"id":1,"op":"departures","stop_id":"200060","at":\#(at),"limit":1}"#)
+            let row = try #require(board.list("departures").first)
+            let tripId = try #require(row["trip_id"] as? String)
+            let date = try #require(row["service_date"] as? String)
+            var request = #"{"id":2,"op":"trip","trip_id":"\#(tripId)","date":"\#(date)","at":\#(at)"#
+            if let start = row["start_time"] as? String { request += #","start_time":"\#(start)""# }
+            let trip = try await client.ask(request + "}")
+            #expect(trip.ok, "\(trip)")
+            #expect(trip.data["trip_id"] as? String == tripId)
+            #expect(trip.data["service_date"] as? String == date)
+            #expect(trip.data["realtime"] as? Bool == false)
+            #expect(trip.data["vehicle"] is NSNull)
+            let stops = trip.list("stops")
+            #expect(stops.count >= 2)
+            let sequences = stops.compactMap { $0["stop_sequence"] as? Int }
+            #expect(sequences == sequences.sorted())
+            #expect(stops.contains { ($0["stop_sequence"] as? Int) == (row["stop_sequence"] as? Int) })
+            #expect(stops.allSatisfy { $0["status"] as? String == "scheduled" && $0["realtime_departure_unix"] is NSNull })
+            #expect(trip.meta["source"] as? String == "static_only")
+        }
+    }
+
+    @Test func statsCountRequestsErrorsAndLatencyPerOp() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            for id in 1...3 { _ = try await client.ask(#"{"id":\#(id),"op":"stop","stop_id":"200060"}"#) }
+            _ = try await client.ask(#"{"id":4,"op":"stop","stop_id":"nope"}"#)
+            _ = try await client.ask("not json")
+            let stats = try await client.ask(#"{"id":5,"op":"stats"}"#)
+            #expect(stats.ok, "\(stats)")
+            #expect(stats.data["requests"] as? Int == 5)
+            let errors = stats.data["errors"] as? [String: Int] ?? [:]
+            #expect(errors == ["NOT_FOUND": 1, "BAD_JSON": 1])
+            let ops = stats.data["ops"] as? [String: [String: Int]] ?? [:]
+            let stop = try #require(ops["stop"])
+            #expect(stop["count"] == 4)
+            #expect(stop["errors"] == 1)
+            let p50 = stop["p50_us"] ?? -1, p95 = stop["p95_us"] ?? -1, p99 = stop["p99_us"] ?? -1, max = stop["max_us"] ?? -1
+            #expect(p50 > 0 && p50 <= p95 && p95 <= p99 && p99 <= max)
+            #expect(ops["stats"] == nil)
+            #expect((stats.data["connections"] as? [String: Int])?["open"] == 1)
+        }
+    }
+}

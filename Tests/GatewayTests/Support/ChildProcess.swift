@@ -1,0 +1,90 @@
+import Foundation
+
+/// A child process for end-to-end tests: its output collected as it comes, waited for without blocking a
+/// thread (polling), stopped with a signal.
+final class ChildProcess: @unchecked Sendable {
+    // @unchecked: the output buffers are guarded by `lock`.
+    let process = Process()
+    private let lock = NSLock()
+    private var stdoutData = Data()
+    private var stderrData = Data()
+    private let stdinPipe = Pipe()
+
+    init(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdinPipe
+        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let chunk = handle.availableData
+            self?.lock.withLock { self?.stdoutData.append(chunk) }
+        }
+        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let chunk = handle.availableData
+            self?.lock.withLock { self?.stderrData.append(chunk) }
+        }
+        try process.run()
+        if let stdin {
+            stdinPipe.fileHandleForWriting.write(stdin)
+            try stdinPipe.fileHandleForWriting.close()
+        }
+    }
+
+    var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
+    var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+
+    /// Waits until `condition` holds for stderr (a "ready" log line); false on timeout or exit.
+    func waitForStderr(timeout: Duration, _ condition: (String) -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(stderr) { return true }
+            if !process.isRunning { return condition(stderr) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// Waits for the process to exit; its status, or nil on timeout.
+    func waitForExit(timeout: Duration) async throws -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { return nil }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        // Let the readability handlers drain the pipes.
+        try await Task.sleep(for: .milliseconds(50))
+        return process.terminationStatus
+    }
+
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    func stop() async {
+        signal(SIGTERM)
+        if try! await waitForExit(timeout: .seconds(5)) == nil {
+            signal(SIGKILL)
+            _ = try? await waitForExit(timeout: .seconds(5))
+        }
+    }
+}
+
+/// The package's built executables (`swift build` builds them next to the test bundle).
+enum BuiltExecutables {
+    static func path(_ name: String) -> String? {
+        var candidates: [URL] = []
+        if let bundle = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name))
+        }
+        candidates.append(SampleDatabase.repositoryRoot.appendingPathComponent(".build/debug/\(name)"))
+        return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static var netcat: String? {
+        ["/usr/bin/nc", "/bin/nc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static var available: Bool { path("transit-gateway") != nil && path("transit-static") != nil }
+}

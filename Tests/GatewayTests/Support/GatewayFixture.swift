@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import StaticService
+import TransitStore
+@testable import Gateway
+
+/// The bundled sample feed (data/sample-gtfs) imported once per test run with the real importer.
+enum SampleDatabase {
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let folder: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-tests-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    private static let imported: Result<String, any Error> = Result(catching: {
+        let db = folder + "/sample.db"
+        let feed = repositoryRoot.appendingPathComponent("data/sample-gtfs").path
+        let options = ImportOptions(feeds: [ImportOptions.Feed(path: feed, name: "sample")], databasePath: db)
+        _ = try GTFSImporter(options: options).run()
+        return db
+    })
+
+    static func path() throws -> String { try imported.get() }
+
+    /// An ipc URL no other test uses (short: Unix socket paths are limited to 107 bytes).
+    static func uniqueURL(_ name: String) -> String {
+        "ipc:///tmp/gwt-\(name)-\(UUID().uuidString.prefix(8)).sock"
+    }
+}
+
+/// Times in the sample feed: Monday 2025-12-22, 20:00 AEDT (a weekday in the school holidays).
+enum SampleTimes {
+    static let mondayEvening: Int64 = 1_766_394_000
+    static let mondayDate = "20251222"
+}
+
+/// A static service (in-process, over the sample database) and a gateway on an ephemeral port in front of it.
+final class GatewayFixture: @unchecked Sendable {
+    // @unchecked: the static server is swapped only by the test that owns the fixture.
+    let staticURL: String
+    let gateway: GatewayServer
+    private(set) var staticServer: StaticServer?
+
+    var port: Int { gateway.port }
+    var realtime: RealtimeView { gateway.realtime }
+
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "gateway-tests")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// `startStatic: false` points the gateway at a URL where nothing listens (yet).
+    init(startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfig) -> Void = { _ in }) async throws {
+        let url = SampleDatabase.uniqueURL("static")
+        staticURL = url
+        if startStatic { staticServer = try Self.makeStaticServer(url) }
+        var config = GatewayConfig(host: "127.0.0.1", port: 0, staticURL: url, logger: Self.quietLogger)
+        configure(&config)
+        gateway = try await GatewayServer.start(config: config, realtime: realtime)
+    }
+
+    private static func makeStaticServer(_ url: String) throws -> StaticServer {
+        try StaticServer(databasePath: try SampleDatabase.path(), listen: url, contexts: 4, logger: quietLogger)
+    }
+
+    func startStaticService() throws {
+        staticServer = try Self.makeStaticServer(staticURL)
+    }
+
+    func stopStaticService() {
+        staticServer?.stop()
+        staticServer = nil
+    }
+
+    func client() throws -> LineClient { try LineClient(port: port) }
+
+    func shutdown() async {
+        await gateway.stop()
+        stopStaticService()
+    }
+}
+
+/// Runs `body` with a fixture and always shuts it down.
+func withGateway<T>(
+    startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfig) -> Void = { _ in },
+    _ body: (GatewayFixture) async throws -> T
+) async throws -> T {
+    let fixture = try await GatewayFixture(startStatic: startStatic, realtime: realtime, configure: configure)
+    do {
+        let result = try await body(fixture)
+        await fixture.shutdown()
+        return result
+    } catch {
+        await fixture.shutdown()
+        throw error
+    }
+}
+
+/// One answer line as JSON, for assertions.
+struct JSONLine: CustomStringConvertible {
+    let text: String
+    let object: [String: Any]
+
+    init(_ text: String) throws {
+        self.text = text
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? [String: Any] else {
+            throw NotAnObject(text: text)
+        }
+        self.object = object
+    }
+
+    struct NotAnObject: Error { let text: String }
+
+    var description: String { text }
+    var ok: Bool { object["ok"] as? Bool ?? false }
+    var data: [String: Any] { object["data"] as? [String: Any] ?? [:] }
+    var meta: [String: Any] { object["meta"] as? [String: Any] ?? [:] }
+    var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
+    var errorMessage: String? { (object["error"] as? [String: Any])?["message"] as? String }
+    var id: Any? { object["id"] }
+    var event: String? { object["event"] as? String }
+
+    /// `data.<key>` as an array of objects.
+    func list(_ key: String) -> [[String: Any]] { data[key] as? [[String: Any]] ?? [] }
+}
+
+extension LineClient {
+    /// Sends one request line and reads its answer.
+    func ask(_ line: String, timeout: Duration = .seconds(5)) async throws -> JSONLine {
+        try sendLines([line])
+        return try JSONLine(try await readLine(timeout: timeout))
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import TransitModel
+@testable import TransitStore
+
+/// Search ranking and primary route types on a Perth-zoned feed (every trip runs daily in 2026, → Z):
+/// - "central" names: Central (CX, bus stop, 1 trip), Central Station (CS, station: CS1 2 train trips, CS2 1,
+///   entrance CSE), Central Chalmers Street Light Rail (CC, stop, a light-rail frequency trip of 36 instances),
+///   Central West Bus Interchange (CW, 2 bus trips), North Central (NC, 5), Museum of Central Art (MC, 1),
+///   and Centennial Park (CP, 1), Gare Montréal (DI), Odd "Quote" Stop (NEAR) (Q).
+/// - Primary route types: Mixed Station PRT with bus bay PA (3 bus trips) and platform PB (2 train trips);
+///   TIE1 (2 bus + 2 tram), TIE2 (2 ferry + 2 metro), FQ (a bus frequency trip of 4 instances + 3 train trips).
+enum SearchFeed {
+    static func trips(_ prefix: String, _ count: Int, route: String, stop: String, hour: Int) -> (String, String) {
+        var trips = "", times = ""
+        for i in 0..<count {
+            let id = "\(prefix)\(i)"
+            trips += "\(route),ALL,\(id)\n"
+            times += "\(id),\(hour):\(10 + i):00,\(hour):\(10 + i):00,\(stop),1\n"
+            times += "\(id),\(hour):\(30 + i):00,\(hour):\(30 + i):00,Z,2\n"
+        }
+        return (trips, times)
+    }
+
+    static var files: [String: String] {
+        let groups = [
+            trips("TR", 2, route: "TRAIN", stop: "CS1", hour: 6), trips("TS", 1, route: "TRAIN", stop: "CS2", hour: 6),
+            trips("LRF", 1, route: "LR", stop: "CC", hour: 6), trips("CX", 1, route: "BUS", stop: "CX", hour: 7),
+            trips("CW", 2, route: "BUS", stop: "CW", hour: 7), trips("NC", 5, route: "BUS", stop: "NC", hour: 8),
+            trips("MC", 1, route: "BUS", stop: "MC", hour: 8), trips("CP", 1, route: "BUS", stop: "CP", hour: 9),
+            trips("PA", 3, route: "BUS", stop: "PA", hour: 9), trips("PB", 2, route: "TRAIN", stop: "PB", hour: 10),
+            trips("TB", 2, route: "BUS", stop: "TIE1", hour: 10), trips("TT", 2, route: "TRAM", stop: "TIE1", hour: 11),
+            trips("TF", 2, route: "FERRY", stop: "TIE2", hour: 11), trips("TM", 2, route: "METRO", stop: "TIE2", hour: 12),
+            trips("FQB", 1, route: "BUS", stop: "FQ", hour: 12), trips("FQT", 3, route: "TRAIN", stop: "FQ", hour: 13),
+        ]
+        return [
+            "agency.txt": """
+                agency_id,agency_name,agency_url,agency_timezone
+                TP,Test Perth,https://example.com,Australia/Perth
+
+                """,
+            "stops.txt": """
+                stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,platform_code
+                CS,Central Station,-31.9500,115.8600,1,,
+                CS1,Central Station Platform 1,-31.9501,115.8601,0,CS,1
+                CS2,Central Station Platform 2,-31.9502,115.8602,0,CS,2
+                CSE,Central Station Entrance,-31.9503,115.8603,2,CS,
+                CC,Central Chalmers Street Light Rail,-31.9600,115.8700,0,,
+                CX,Central,-31.9700,115.8800,0,,
+                CW,Central West Bus Interchange,-31.9750,115.8850,0,,
+                CP,Centennial Park,-31.9800,115.8900,0,,
+                MC,Museum of Central Art,-31.9900,115.9000,0,,
+                NC,North Central,-32.0000,115.9100,0,,
+                DI,Gare Montréal,-32.0100,115.9200,0,,
+                Q,"Odd ""Quote"" Stop (NEAR)",-32.0200,115.9300,0,,
+                PRT,Mixed Station,-32.0300,115.9400,1,,
+                PA,Mixed Station Bus Bay,-32.0301,115.9401,0,PRT,A
+                PB,Mixed Station Platform,-32.0302,115.9402,0,PRT,1
+                TIE1,Tie Tram Bus,-32.0400,115.9500,0,,
+                TIE2,Tie Ferry Metro,-32.0500,115.9600,0,,
+                FQ,Frequent Corner,-32.0600,115.9700,0,,
+                Z,Terminus,-32.1000,116.0000,0,,
+
+                """,
+            "routes.txt": """
+                route_id,agency_id,route_short_name,route_long_name,route_type
+                BUS,TP,100,Bus,3
+                TRAIN,TP,T,Train,2
+                TRAM,TP,TR,Tram,0
+                FERRY,TP,F,Ferry,4
+                METRO,TP,M,Metro,1
+                LR,TP,L1,Light Rail,900
+
+                """,
+            "calendar.txt": """
+                service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+                ALL,1,1,1,1,1,1,1,20260101,20261231
+
+                """,
+            "trips.txt": "route_id,service_id,trip_id\n" + groups.map(\.0).joined(),
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + groups.map(\.1).joined(),
+            "frequencies.txt": """
+                trip_id,start_time,end_time,headway_secs,exact_times
+                LRF0,06:00:00,12:00:00,600,1
+                FQB0,12:00:00,13:00:00,900,1
+
+                """,
+        ]
+    }
+
+    static let shared: Result<AcceptanceDB, any Error> = Result { try AcceptanceDB(name: "perth", files) }
+    static func store() throws -> StaticStore { try shared.get().store }
+}
+
+@Suite struct AcceptanceSearchTests {
+    func search(_ text: String, limit: Int = 20, mode: String? = nil, platforms: Bool = false) throws -> [String] {
+        try SearchFeed.store().search(text, limit: limit, mode: mode, includePlatforms: platforms).map(\.stopId)
+    }
+
+    @Test func exactThenPrefixThenTokenMatches() throws {
+        // Exact: Central. Prefix: the station before stops, then busier, then shorter. Token: busier first.
+        let central = try search("central")
+        #expect(central == ["CX", "CS", "CC", "CW", "NC", "MC"])
+        #expect(try search("CENTRAL") == central)
+        let two = try search("central", limit: 2)
+        #expect(two == ["CX", "CS"])
+        // "cen": no exact name; prefixes (station, busier, shorter), then words starting with "cen".
+        let cen = try search("cen")
+        #expect(cen == ["CS", "CC", "CW", "CX", "CP", "NC", "MC"])
+        #expect(try search("central station") == ["CS"])
+    }
+
+    @Test func platformsFoldIntoStationsAndEntrancesNeverShow() throws {
+        // Platforms matching the text bring their station, not themselves.
+        #expect(try Set(search("platform")) == ["CS", "PRT"])
+        #expect(try search("central station platform") == ["CS"])
+        #expect(try search("central station", platforms: true) == ["CS", "CS1", "CS2"])
+        #expect(try search("entrance").isEmpty)
+        #expect(try search("entrance", platforms: true).isEmpty)
+    }
+
+    @Test func modeFilter() throws {
+        #expect(try search("central", mode: "tram") == ["CC"])  // light rail (900) is tram
+        #expect(try search("central", mode: "train") == ["CS"])
+        #expect(try search("central", mode: "ferry").isEmpty)
+    }
+
+    @Test func diacriticsAndCase() throws {
+        #expect(try search("montreal") == ["DI"])
+        #expect(try search("MONTRÉAL") == ["DI"])
+    }
+
+    @Test func hostileInputIsJustText() throws {
+        for text in ["\"", "\"\"", "NEAR(", "central\" OR \"x", "*", "cen*", "AND", ")", "^", "'", ":", "NOT central",
+                     "-central", "central\"", "name:central", "{central}", "central +", "\u{0}"] {
+            _ = try search(text)  // must not throw
+        }
+        #expect(try search("NEAR(") == ["Q"])
+        #expect(try search("\"quote\"") == ["Q"])
+        #expect(try search("cen*") == search("cen"))
+        #expect(try search("\"").isEmpty)
+        #expect(try search("central\" OR \"x").isEmpty)
+    }
+}
+
+/// The primary route type: the route type with the most scheduled trips at the stop and its children; ties
+/// go to train, metro, tram, ferry, bus.
+@Suite struct AcceptancePrimaryRouteTypeTests {
+    func primary(_ id: String) throws -> (Int?, String?) {
+        let s = try SearchFeed.store().stop(id: id).stop
+        return (s.primaryRouteType, s.mode)
+    }
+
+    @Test func mostTripsAtTheStationAndItsChildren() throws {
+        #expect(try primary("PRT") == (3, "bus"))    // 3 bus trips at PA beat 2 train trips at PB
+        #expect(try primary("PB") == (2, "train"))
+        #expect(try primary("PA") == (3, "bus"))
+        #expect(try primary("CS") == (2, "train"))
+        #expect(try primary("CC") == (900, "tram"))
+    }
+
+    @Test func tiesGoByModeRank() throws {
+        #expect(try primary("TIE1") == (0, "tram"))   // 2 tram = 2 bus
+        #expect(try primary("TIE2") == (1, "metro"))  // 2 metro = 2 ferry
+    }
+
+    @Test func frequencyInstancesAreScheduledTrips() throws {
+        #expect(try primary("FQ") == (3, "bus"))  // 4 bus instances beat 3 train trips
+    }
+}
