@@ -7,6 +7,8 @@ import CNNG
 /// Lifetime: `run()` retains the object for as long as nng may call back (balanced in `finish`), so it
 /// outlives the awaiting task if need be. `deinit` may therefore run on nng's callback thread, where
 /// `nng_aio_free` would wait for the running callback forever; it uses `nng_aio_reap` instead.
+/// Callbacks of one aio may overlap briefly (a callback submits the next step, whose completion can run
+/// on another thread before the first returns); they touch disjoint state, in order.
 final class AsyncOperation: @unchecked Sendable {
     // @unchecked: `cancelled` is guarded by `lock`. Everything else is written by the starting task before
     // the first submission, and afterwards only by callbacks, which nng runs one at a time per aio and
@@ -35,7 +37,10 @@ final class AsyncOperation: @unchecked Sendable {
         if case .request = kind { sending = true } else { sending = false }
 
         let rv = nng_aio_alloc(&aio, { arg in
-            Unmanaged<AsyncOperation>.fromOpaque(arg!).takeUnretainedValue().completed()
+            // Hold a reference for the whole callback: the step it submits may complete on another nng
+            // thread and release the operation's own reference before this callback returns.
+            let operation = Unmanaged<AsyncOperation>.fromOpaque(arg!).takeUnretainedValue()
+            withExtendedLifetime(operation) { operation.completed() }
         }, Unmanaged.passUnretained(self).toOpaque())
         if rv == 0, case .request(_, let message) = kind {
             nng_aio_set_msg(aio, message)  // from now on the aio holds it until nng sends it

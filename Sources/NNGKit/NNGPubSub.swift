@@ -27,7 +27,7 @@ public final class NNGPublisher: Sendable {
         try socket.send(message)
     }
 
-    public func close() { socket.close() }
+    @discardableResult public func close() -> Bool { socket.close() }
 }
 
 /// A SUB socket receiving the messages whose bytes start with one of its subscribed prefixes.
@@ -67,5 +67,5 @@ public final class NNGSubscriber: Sendable {
         return try await pending.run()
     }
 
-    public func close() { socket.close() }
+    @discardableResult public func close() -> Bool { socket.close() }
 }

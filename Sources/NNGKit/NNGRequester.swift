@@ -21,7 +21,7 @@ public final class NNGRequester: Sendable {
         try socket.dial(url)
     }
 
-    public func close() { socket.close() }
+    @discardableResult public func close() -> Bool { socket.close() }
 
     /// Sends `bytes` and blocks the calling thread until the reply arrives or `timeout` passes.
     public func request(_ bytes: [UInt8], timeout: Duration? = nil) throws(NNGError) -> [UInt8] {

@@ -38,10 +38,18 @@ public final class NNGSocket: Sendable {
     public static func pub() throws(NNGError) -> NNGSocket { try NNGSocket("pub", nng_pub0_open) }
     public static func sub() throws(NNGError) -> NNGSocket { try NNGSocket("sub", nng_sub0_open) }
 
-    deinit { nng_close(handle) }
+    deinit { _ = closeSocket(handle, waitingAtMost: Self.closeTimeout) }
+
+    /// How long `close()` (and deinit) wait for nng to finish closing.
+    public static let closeTimeout: Duration = .seconds(2)
 
     /// Closes the socket: pending operations on it fail with `isClosed`. Closing twice is harmless.
-    public func close() { nng_close(handle) }
+    /// Returns false if nng did not finish within `timeout`: nng 1.5.2 can block forever in `nng_close`
+    /// (see BoundedClose.swift); the socket is unusable either way, only some of its memory may stay.
+    @discardableResult
+    public func close(timeout: Duration = NNGSocket.closeTimeout) -> Bool {
+        closeSocket(handle, waitingAtMost: timeout)
+    }
 
     // MARK: Endpoints
 

@@ -43,6 +43,27 @@ import Testing
         #expect(elapsed(since: start) < .seconds(2))
     }
 
+    @Test func closeWakesPendingReceivesAndIsIdempotent() async throws {
+        let sub = try NNGSubscriber(dialing: uniqueURL(), topics: [[]])
+        let asyncReceive = Task { () -> (any Error)? in
+            do { _ = try await sub.receive(timeout: .seconds(10)); return nil } catch { return error }
+        }
+        let blockingDone = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var blockingError: NNGError?
+        DispatchQueue.global().async {
+            do throws(NNGError) { _ = try sub.receive(timeout: .seconds(10)) } catch { blockingError = error }
+            blockingDone.signal()
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let start = ContinuousClock.now
+        #expect(sub.close())
+        #expect(sub.close())
+        #expect((await asyncReceive.value as? NNGError)?.isClosed == true)
+        blockingDone.wait()
+        #expect(blockingError?.isClosed == true)
+        #expect(elapsed(since: start) < .seconds(2))
+    }
+
     @Test func durationsConvertToNngMilliseconds() {
         #expect(Duration.milliseconds(1500).nngMilliseconds == 1500)
         #expect(Duration.microseconds(200).nngMilliseconds == 1)  // rounded up, never "poll"

@@ -121,6 +121,31 @@ import Testing
         #expect(try await client.request([], timeout: .seconds(5)) == bytes("second"))
     }
 
+    @Test func requestsInFlightSurviveServerRestarts() async throws {
+        let url = uniqueURL("ipc")
+        let client = try NNGRequester(dialing: url)
+        try client.socket.setReconnectInterval(min: .milliseconds(10))
+        // Requests pending while servers come and go without answering, then one that answers.
+        let pending = (0..<4).map { i in Task { try await client.request([UInt8(i)], timeout: .seconds(5)) } }
+        for _ in 0..<3 {
+            let silent = try NNGSocket.rep()
+            try silent.listen(url)
+            try await Task.sleep(for: .milliseconds(20))
+            silent.close()
+        }
+        let server = try NNGReplyServer(listeningOn: url, contexts: 2) { request in
+            var reply: [UInt8] = [42]
+            for i in 0..<request.count { reply.append(request[i]) }
+            return reply
+        }
+        defer { server.stop() }
+        // nng resends a request whose connection was lost, so each still gets its own answer.
+        for (i, task) in pending.enumerated() {
+            #expect(try await task.value == [42, UInt8(i)])
+        }
+        #expect(try await client.request([7], timeout: .seconds(5)) == [42, 7])
+    }
+
     @Test func cancellingAnAsyncRequestEndsItPromptly() async throws {
         let url = uniqueURL()
         let silent = try NNGSocket.rep()
