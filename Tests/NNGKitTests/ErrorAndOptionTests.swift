@@ -40,7 +40,7 @@ import Testing
         let start = ContinuousClock.now
         let error = #expect(throws: NNGError.self) { try socket.receive() }
         #expect(error?.isTimedOut == true)
-        #expect(elapsed(since: start) < .seconds(2))
+        #expect(elapsed(since: start) < .seconds(5))  // generous: only "no hang" matters
     }
 
     @Test func closeWakesPendingReceivesAndIsIdempotent() async throws {
@@ -61,7 +61,7 @@ import Testing
         #expect((await asyncReceive.value as? NNGError)?.isClosed == true)
         blockingDone.wait()
         #expect(blockingError?.isClosed == true)
-        #expect(elapsed(since: start) < .seconds(2))
+        #expect(elapsed(since: start) < .seconds(5))  // generous: only "no hang" matters
     }
 
     @Test func durationsConvertToNngMilliseconds() {
