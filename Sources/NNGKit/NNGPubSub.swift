@@ -27,7 +27,7 @@ public final class NNGPublisher: Sendable {
         try socket.send(message)
     }
 
-    public func close() { socket.close() }
+    @discardableResult public func close() -> Bool { socket.close() }
 }
 
 /// A SUB socket receiving the messages whose bytes start with one of its subscribed prefixes.
@@ -53,19 +53,17 @@ public final class NNGSubscriber: Sendable {
 
     /// The next message, blocking the calling thread; `timeout` nil = wait forever.
     public func receive(timeout: Duration? = nil) throws(NNGError) -> [UInt8] {
-        let aio = try BlockingAio(operation: "sub receive")
-        let received = aio.run(timeout: nngDuration(timeout)) { nng_recv_aio(socket.handle, $0) }
-        try check("sub receive", received)
-        return NNGMessage.consume(aio.takeMessage()!)
+        try AioOperation(.receive(socket: socket.handle), operation: "sub receive",
+                         timeout: timeout.map { $0.nngMilliseconds }).runBlocking()
     }
 
     /// The next message, suspending without blocking a thread; `timeout` nil = wait forever (until the task
     /// is cancelled: then `CancellationError`).
     public func receive(timeout: Duration? = nil) async throws -> [UInt8] {
-        let pending = try AsyncOperation(.receive(socket: socket.handle), operation: "sub receive",
-                                         timeout: timeout.map { $0.nngMilliseconds })
+        let pending = try AioOperation(.receive(socket: socket.handle), operation: "sub receive",
+                                       timeout: timeout.map { $0.nngMilliseconds })
         return try await pending.run()
     }
 
-    public func close() { socket.close() }
+    @discardableResult public func close() -> Bool { socket.close() }
 }

@@ -4,8 +4,8 @@ import CNNG
 /// receive a request, call `handler` with its bytes and send back what it returns.
 ///
 /// The handler runs on the worker threads (up to `contexts` calls concurrently) and may block; see the
-/// threading notes in NNGSocket.swift. `stop()` (or the last reference going away) closes the socket and
-/// waits until every handler call in progress has returned.
+/// threading notes in NNGSocket.swift. `stop()` (or the last reference going away) waits until every
+/// handler call in progress has returned and closes the socket.
 public final class NNGReplyServer: @unchecked Sendable {
     // @unchecked: `workers` is written once in init; `stopped` is guarded by `lock`.
 
@@ -16,7 +16,6 @@ public final class NNGReplyServer: @unchecked Sendable {
     private let workers: [ReplyWorker]
     private let lock = NNGLock()
     private var stopped = false
-    private let gate = ContextGate()
 
     /// Serves on `socket` (a REP socket, already listening or dialled, options already set).
     public init(socket: NNGSocket, contexts: Int = 8, handler: @escaping Handler) throws(NNGError) {
@@ -25,13 +24,14 @@ public final class NNGReplyServer: @unchecked Sendable {
         var started: [ReplyWorker] = []
         do {
             for _ in 0..<contexts {
-                let worker = try ReplyWorker(socket: socket, gate: gate, handler: handler)
+                let worker = try ReplyWorker(socket: socket, handler: handler)
                 started.append(worker)
                 try worker.start()
             }
         } catch {
-            gate.close { socket.close() }
+            for worker in started { worker.requestStop() }
             for worker in started { worker.join() }
+            socket.close()
             throw error
         }
         workers = started
@@ -46,70 +46,48 @@ public final class NNGReplyServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Closes the socket and waits for the workers: in-flight handler calls finish (their replies are
-    /// dropped). Idempotent. Must not be called from inside the handler (it would wait for itself).
+    /// Stops receiving, waits for the handler calls in progress to return (their replies are dropped),
+    /// closes the contexts and then the socket. Idempotent. Must not be called from inside the handler (it
+    /// would wait for itself). Contexts are closed before the socket, never concurrently with a context
+    /// call, because nng 1.5.2 can crash when a socket is closed under a context call in progress.
     public func stop() {
         let first = lock.withLock {
             defer { stopped = true }
             return !stopped
         }
         guard first else { return }
-        gate.close { socket.close() }
+        for worker in workers { worker.requestStop() }
         for worker in workers { worker.join() }
-    }
-}
-
-/// Keeps closing the socket apart from the workers' `nng_ctx_send`/`nng_ctx_recv` calls. nng 1.5.2 can
-/// panic ("pthread_mutex_lock: Invalid argument" inside nng_ctx_send) when a socket is closed while another
-/// thread is still inside an nng_ctx_* call on one of its contexts, e.g. a worker whose reply the client
-/// already received. The calls only submit work (microseconds); waiting happens outside the gate.
-final class ContextGate: @unchecked Sendable {
-    // @unchecked: `closed` is guarded by `lock`.
-    private let lock = NNGLock()
-    private var closed = false
-
-    /// Runs `submit` unless the socket is closed; returns whether it ran.
-    func submit(_ submit: () -> Void) -> Bool {
-        lock.withLock {
-            if closed { return false }
-            submit()
-            return true
-        }
-    }
-
-    /// Marks the socket closed and runs `close` while no submission is in progress.
-    func close(_ close: () -> Void) {
-        lock.withLock {
-            closed = true
-            close()
-        }
+        socket.close()
     }
 }
 
 /// One REP context served by one thread in a blocking receive → handle → send loop.
 private final class ReplyWorker: @unchecked Sendable {
-    // @unchecked: `thread` is set before the thread starts and read by `join` after; the rest is immutable.
+    // @unchecked: `stopping` is guarded by `lock` (and context calls are made under it, see `submit`);
+    // `thread` is set before the thread starts and read by `join` after; the rest is immutable.
     private let context: nng_ctx
-    private let aio: BlockingAio
+    private let aio: OpaquePointer
     private let handler: NNGReplyServer.Handler
-    private let gate: ContextGate
+    private let lock = NNGLock()
+    private var stopping = false
     private var thread: OpaquePointer?
 
-    init(socket: NNGSocket, gate: ContextGate, handler: @escaping NNGReplyServer.Handler) throws(NNGError) {
+    init(socket: NNGSocket, handler: @escaping NNGReplyServer.Handler) throws(NNGError) {
         var ctx = nng_ctx()
         try check("open rep context", nng_ctx_open(&ctx, socket.handle))
-        context = ctx
-        do {
-            aio = try BlockingAio(operation: "allocate rep aio")
-        } catch {
+        var a: OpaquePointer?
+        let rv = nng_aio_alloc(&a, nil, nil)
+        guard rv == 0, let a else {
             nng_ctx_close(ctx)
-            throw error
+            throw NNGError(operation: "allocate rep aio", code: rv)
         }
+        context = ctx
+        aio = a
         self.handler = handler
-        self.gate = gate
     }
 
-    deinit { nng_ctx_close(context) }
+    deinit { nng_aio_free(aio) }
 
     func start() throws(NNGError) {
         let rv = nng_thread_create(&thread, { arg in
@@ -119,21 +97,28 @@ private final class ReplyWorker: @unchecked Sendable {
         nng_thread_set_name(thread, "nng-rep")
     }
 
-    /// Waits for the thread to end (after the socket was closed).
+    /// Makes the thread leave its loop: no new context call starts, a pending receive is cancelled.
+    func requestStop() {
+        lock.withLock { stopping = true }
+        nng_aio_cancel(aio)
+    }
+
+    /// Waits for the thread to end, then closes the context (no call on it can be in progress any more).
     func join() {
         if let thread { nng_thread_destroy(thread) }
         thread = nil
+        nng_ctx_close(context)
     }
 
     private func serve() {
-        let closed = Int32(NNG_ECLOSED.rawValue)
         while true {
-            var submitted = true
-            let received = aio.run(timeout: NNG_DURATION_INFINITE) { a in
-                submitted = gate.submit { nng_ctx_recv(context, a) }
+            guard submit({ nng_ctx_recv(context, $0) }) else { return }
+            nng_aio_wait(aio)
+            guard nng_aio_result(aio) == 0, let msg = nng_aio_get_msg(aio) else {
+                if lock.withLock({ stopping }) { return }
+                continue
             }
-            if !submitted || received == closed { return }
-            guard received == 0, let msg = aio.takeMessage() else { continue }
+            nng_aio_set_msg(aio, nil)
 
             let count = nng_msg_len(msg)
             let body = nng_msg_body(msg)?.assumingMemoryBound(to: UInt8.self)
@@ -142,16 +127,28 @@ private final class ReplyWorker: @unchecked Sendable {
             // Reuse the request's message (and its capacity) for the reply.
             nng_msg_clear(msg)
             let appended = reply.withUnsafeBytes { nng_msg_append(msg, $0.baseAddress, $0.count) }
-            guard appended == 0 else {
+            nng_aio_set_msg(aio, msg)
+            guard appended == 0, submit({ nng_ctx_send(context, $0) }) else {
+                nng_aio_set_msg(aio, nil)
                 nng_msg_free(msg)
+                if lock.withLock({ stopping }) { return }
                 continue
             }
-            nng_aio_set_msg(aio.aio, msg)
-            let sent = aio.run(timeout: NNG_DURATION_INFINITE) { a in
-                submitted = gate.submit { nng_ctx_send(context, a) }
+            nng_aio_wait(aio)
+            if nng_aio_result(aio) != 0, let unsent = nng_aio_get_msg(aio) {
+                nng_aio_set_msg(aio, nil)
+                nng_msg_free(unsent)
             }
-            if !submitted || sent != 0, let unsent = aio.takeMessage() { nng_msg_free(unsent) }
-            if !submitted || sent == closed { return }
+        }
+    }
+
+    /// Starts a context call unless stopping. Under the lock, so `requestStop` either comes first (and the
+    /// call is not made) or comes after it (and its cancel reaches the submitted operation).
+    private func submit(_ call: (OpaquePointer) -> Void) -> Bool {
+        lock.withLock {
+            guard !stopping else { return false }
+            call(aio)
+            return true
         }
     }
 }

@@ -5,11 +5,15 @@ import CNNG
 ///
 /// Every request has a deadline (`timeout`, else `defaultTimeout`) covering send and reply: with no server
 /// connected, or a server that does not answer in time, it fails with an `NNGError` whose `isTimedOut` is
-/// true. The socket dials without blocking, so the requester works once the server comes (back) up.
+/// true; its `operation` ends in "(sending)" if no server took the request, "(awaiting reply)" if one did.
+/// The socket dials without blocking, so the requester works once the server comes (back) up; a request
+/// whose connection is lost is resent by nng on the next connection, within its deadline.
 public final class NNGRequester: Sendable {
+    /// For socket options (e.g. reconnect interval). Close through `close()`, not on the socket directly.
     public let socket: NNGSocket
     public let url: String
     public let defaultTimeout: Duration
+    private let gate = ContextGate()
 
     /// Dials `url` (non-blocking). `maxReplySize` bounds accepted replies in bytes (0 = no limit); a bigger
     /// reply is dropped silently and the request times out, so leave room for snapshots.
@@ -21,48 +25,31 @@ public final class NNGRequester: Sendable {
         try socket.dial(url)
     }
 
-    public func close() { socket.close() }
+    /// Fails the requests in flight (with `isClosed`), waits until they have let go of their contexts, then
+    /// closes the socket; later requests fail with `isClosed`. Returns false if that took over `timeout`.
+    @discardableResult
+    public func close(timeout: Duration = NNGSocket.closeTimeout) -> Bool {
+        let drained = gate.closeAll(waitingAtMost: timeout)
+        // Closing while a context call is still under way could crash nng 1.5.2 (see ContextGate): if some
+        // request did not let go in time, leave the socket open rather than risk it.
+        return drained && socket.close(timeout: timeout)
+    }
 
     /// Sends `bytes` and blocks the calling thread until the reply arrives or `timeout` passes.
     public func request(_ bytes: [UInt8], timeout: Duration? = nil) throws(NNGError) -> [UInt8] {
-        let operation = "request to \(url)"
-        var context = nng_ctx()
-        try check(operation, nng_ctx_open(&context, socket.handle))
-        defer { nng_ctx_close(context) }
-        let aio = try BlockingAio(operation: operation)
-        let deadline = nng_clock() + nng_time((timeout ?? defaultTimeout).nngMilliseconds)
-
-        nng_aio_set_msg(aio.aio, try NNGMessage.make(bytes, operation: operation))
-        let sent = aio.run(timeout: Self.remaining(until: deadline)) { nng_ctx_send(context, $0) }
-        if sent != 0 {
-            if let unsent = aio.takeMessage() { nng_msg_free(unsent) }
-            throw NNGError(operation: operation, code: sent)
-        }
-        let received = aio.run(timeout: Self.remaining(until: deadline)) { nng_ctx_recv(context, $0) }
-        try check(operation, received)
-        return NNGMessage.consume(aio.takeMessage()!)
+        try operation(for: bytes, timeout: timeout).runBlocking()
     }
 
     /// Sends `bytes` and suspends (without blocking a thread) until the reply arrives or `timeout` passes.
     /// Throws `CancellationError` if the task is cancelled meanwhile.
     public func request(_ bytes: [UInt8], timeout: Duration? = nil) async throws -> [UInt8] {
-        let operation = "request to \(url)"
-        var context = nng_ctx()
-        try check(operation, nng_ctx_open(&context, socket.handle))
-        let message: OpaquePointer
-        do {
-            message = try NNGMessage.make(bytes, operation: operation)
-        } catch {
-            nng_ctx_close(context)
-            throw error
-        }
-        let pending = try AsyncOperation(.request(context: context, message: message), operation: operation,
-                                         timeout: (timeout ?? defaultTimeout).nngMilliseconds)
-        return try await pending.run()
+        try await operation(for: bytes, timeout: timeout).run()
     }
 
-    private static func remaining(until deadline: nng_time) -> nng_duration {
-        let now = nng_clock()
-        return now >= deadline ? 0 : nng_duration(clamping: deadline - now)
+    private func operation(for bytes: [UInt8], timeout: Duration?) throws(NNGError) -> AioOperation {
+        let name = "request to \(url)"
+        let message = try NNGMessage.make(bytes, operation: name)
+        return try AioOperation(.request(socket: socket.handle, message: message, gate: gate), operation: name,
+                                timeout: (timeout ?? defaultTimeout).nngMilliseconds)
     }
 }

@@ -2,19 +2,27 @@
 // these types, as bytes; encoding is the callers' business.
 //
 // Threading model
-// - nng itself is thread-safe: any socket/context/aio function may be called from any thread. Every NNGKit
-//   type that only holds nng handles (`NNGSocket`, `NNGRequester`, `NNGPublisher`, `NNGSubscriber`) is
-//   therefore `Sendable` and may be shared by many threads and tasks at once. After `close()` calls fail with
-//   an `NNGError` whose `isClosed` is true; they never touch freed memory (nng looks handles up by id).
+// - nng is thread-safe: socket and aio functions may be called from any thread. The types that only hold
+//   nng handles (`NNGSocket`, `NNGRequester`, `NNGPublisher`, `NNGSubscriber`) are therefore `Sendable`
+//   and may be shared by many threads and tasks at once. After `close()`, calls fail with an `NNGError`
+//   whose `isClosed` is true (nng looks sockets up by id, so a closed one is never touched).
 // - `NNGReplyServer` runs N worker threads (nng threads, named "nng-rep"), each owning one REP context.
-//   The handler is called on those threads, up to N calls at once, so it must be `@Sendable` and may block
-//   (SQLite, or even a blocking `NNGRequester.request` to another service): it never occupies nng's own
-//   small callback thread pool, so it cannot starve or deadlock nng's I/O.
-// - `NNGRequester.request(_:timeout:) async` never blocks a thread: it drives a per-request context with an
-//   aio whose callback (on an nng thread) sends, then receives, then resumes a CheckedContinuation. Task
-//   cancellation aborts the aio. The blocking variant waits on the aio instead.
+//   The handler is called on those threads, up to N calls at once, so it must be `@Sendable`; it may block
+//   (SQLite, or even a blocking `NNGRequester.request` to another service) because it never occupies nng's
+//   own small callback thread pool, so it cannot starve or deadlock nng's I/O.
+// - `NNGRequester.request(_:timeout:) async` never blocks a thread: a per-request context and an aio whose
+//   callback (on an nng thread) sends, then receives, then resumes a CheckedContinuation (AioOperation).
+//   Task cancellation aborts the aio. The blocking variant runs the same steps and waits on a condition.
 // - Every request has a deadline (no hang when no server is there), and dials are non-blocking by default:
 //   nng keeps reconnecting in the background, so a client may start before its server.
+//
+// nng 1.5.2 pitfalls this module works around (details where they are handled)
+// - Closing a socket while a call on one of its contexts is under way can use freed memory and abort the
+//   process: NNGRequester (ContextGate) and NNGReplyServer (stop) never let the two overlap.
+// - `nng_close` can block forever after some connection churn: closes wait at most 2 s (BoundedClose).
+// - Not worked around (cannot be from outside nng): rarely, nng's internal reaper thread wedges while
+//   tearing down a REQ or SUB connection; from then on the process can neither close sockets nor
+//   reconnect dialers. Seen about once in 15-30 runs of this module's tests, which churn connections hard.
 
 import CNNG
 
@@ -38,10 +46,18 @@ public final class NNGSocket: Sendable {
     public static func pub() throws(NNGError) -> NNGSocket { try NNGSocket("pub", nng_pub0_open) }
     public static func sub() throws(NNGError) -> NNGSocket { try NNGSocket("sub", nng_sub0_open) }
 
-    deinit { nng_close(handle) }
+    deinit { _ = closeSocket(handle, waitingAtMost: Self.closeTimeout) }
+
+    /// How long `close()` (and deinit) wait for nng to finish closing.
+    public static let closeTimeout: Duration = .seconds(2)
 
     /// Closes the socket: pending operations on it fail with `isClosed`. Closing twice is harmless.
-    public func close() { nng_close(handle) }
+    /// Returns false if nng did not finish within `timeout`: nng 1.5.2 can block forever in `nng_close`
+    /// (see BoundedClose.swift); the socket is unusable either way, only some of its memory may stay.
+    @discardableResult
+    public func close(timeout: Duration = NNGSocket.closeTimeout) -> Bool {
+        closeSocket(handle, waitingAtMost: timeout)
+    }
 
     // MARK: Endpoints
 

@@ -72,31 +72,3 @@ final class NNGLock: @unchecked Sendable {
         return try body()
     }
 }
-
-/// An aio without a callback, for blocking calls: submit, then `nng_aio_wait`.
-struct BlockingAio: ~Copyable {
-    let aio: OpaquePointer
-
-    init(operation: @autoclosure () -> String) throws(NNGError) {
-        var a: OpaquePointer?
-        try check(operation(), nng_aio_alloc(&a, nil, nil))
-        aio = a!
-    }
-
-    deinit { nng_aio_free(aio) }
-
-    /// Runs one operation with `timeout` (nng milliseconds) and returns nng's result code.
-    func run(timeout: nng_duration, _ submit: (OpaquePointer) -> Void) -> Int32 {
-        nng_aio_set_timeout(aio, timeout)
-        submit(aio)
-        nng_aio_wait(aio)
-        return nng_aio_result(aio)
-    }
-
-    /// Takes the message an operation left on the aio (a received one, or an unsent one after a failure).
-    func takeMessage() -> OpaquePointer? {
-        let msg = nng_aio_get_msg(aio)
-        nng_aio_set_msg(aio, nil)
-        return msg
-    }
-}

@@ -40,7 +40,28 @@ import Testing
         let start = ContinuousClock.now
         let error = #expect(throws: NNGError.self) { try socket.receive() }
         #expect(error?.isTimedOut == true)
-        #expect(elapsed(since: start) < .seconds(2))
+        #expect(elapsed(since: start) < .seconds(5))  // generous: only "no hang" matters
+    }
+
+    @Test func closeWakesPendingReceivesAndIsIdempotent() async throws {
+        let sub = try NNGSubscriber(dialing: uniqueURL(), topics: [[]])
+        let asyncReceive = Task { () -> (any Error)? in
+            do { _ = try await sub.receive(timeout: .seconds(10)); return nil } catch { return error }
+        }
+        let blockingDone = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var blockingError: NNGError?
+        DispatchQueue.global().async {
+            do throws(NNGError) { _ = try sub.receive(timeout: .seconds(10)) } catch { blockingError = error }
+            blockingDone.signal()
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let start = ContinuousClock.now
+        #expect(sub.close())
+        #expect(sub.close())
+        #expect((await asyncReceive.value as? NNGError)?.isClosed == true)
+        blockingDone.wait()
+        #expect(blockingError?.isClosed == true)
+        #expect(elapsed(since: start) < .seconds(5))  // generous: only "no hang" matters
     }
 
     @Test func durationsConvertToNngMilliseconds() {

@@ -78,15 +78,17 @@ import Testing
         var start = ContinuousClock.now
         let syncError = #expect(throws: NNGError.self) { try client.request(bytes("x"), timeout: .milliseconds(200)) }
         #expect(syncError?.isTimedOut == true)
+        #expect(syncError?.operation == "request to \(url) (awaiting reply)")
         #expect(elapsed(since: start) >= .milliseconds(150))
-        #expect(elapsed(since: start) < .seconds(2))
+        #expect(elapsed(since: start) < .seconds(5))  // generous: only "no hang" matters
 
         start = ContinuousClock.now
         let asyncError = await #expect(throws: NNGError.self) {
             try await client.request(bytes("x"), timeout: .milliseconds(200))
         }
         #expect(asyncError?.isTimedOut == true)
-        #expect(elapsed(since: start) < .seconds(2))
+        #expect(asyncError?.operation.hasSuffix("(awaiting reply)") == true)
+        #expect(elapsed(since: start) < .seconds(5))  // generous: only "no hang" matters
     }
 
     @Test func requestWithoutServerFailsInsteadOfHanging() async throws {
@@ -94,9 +96,11 @@ import Testing
         let start = ContinuousClock.now
         let syncError = #expect(throws: NNGError.self) { try client.request(bytes("anyone?")) }
         #expect(syncError?.isTimedOut == true)
+        #expect(syncError?.operation.hasSuffix("(sending)") == true)
         let asyncError = await #expect(throws: NNGError.self) { try await client.request(bytes("anyone?")) }
         #expect(asyncError?.isTimedOut == true)
-        #expect(elapsed(since: start) < .seconds(3))
+        #expect(asyncError?.description.contains("(sending) failed: Timed out") == true, "\(String(describing: asyncError))")
+        #expect(elapsed(since: start) < .seconds(6))  // generous: only "no hang" matters
     }
 
     @Test func clientDialingBeforeServerListensSucceedsOnceItComesUp() async throws {
@@ -119,6 +123,51 @@ import Testing
         let second = try NNGReplyServer(listeningOn: url, contexts: 1) { _ in bytes("second") }
         defer { second.stop() }
         #expect(try await client.request([], timeout: .seconds(5)) == bytes("second"))
+    }
+
+    @Test func requestsInFlightSurviveServerRestarts() async throws {
+        let url = uniqueURL("ipc")
+        let client = try NNGRequester(dialing: url)
+        try client.socket.setReconnectInterval(min: .milliseconds(10))
+        // Requests pending while servers come and go without answering, then one that answers.
+        let pending = (0..<4).map { i in Task { try await client.request([UInt8(i)], timeout: .seconds(5)) } }
+        for _ in 0..<3 {
+            let silent = try NNGSocket.rep()
+            try silent.listen(url)
+            try await Task.sleep(for: .milliseconds(20))
+            silent.close()
+        }
+        let server = try NNGReplyServer(listeningOn: url, contexts: 2) { request in
+            var reply: [UInt8] = [42]
+            for i in 0..<request.count { reply.append(request[i]) }
+            return reply
+        }
+        defer { server.stop() }
+        // nng resends a request whose connection was lost, so each still gets its own answer.
+        for (i, task) in pending.enumerated() {
+            #expect(try await task.value == [42, UInt8(i)])
+        }
+        #expect(try await client.request([7], timeout: .seconds(5)) == [42, 7])
+    }
+
+    @Test func closingRequesterFailsRequestsInFlightAndLaterOnes() async throws {
+        let url = uniqueURL()
+        let silent = try NNGSocket.rep()
+        try silent.listen(url)
+        defer { silent.close() }
+        let client = try NNGRequester(dialing: url)
+        let inFlight = (0..<3).map { _ in
+            Task { () -> NNGError? in
+                do { _ = try await client.request([1], timeout: .seconds(30)); return nil } catch { return error as? NNGError }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let start = ContinuousClock.now
+        #expect(client.close())
+        for task in inFlight { #expect(await task.value?.isClosed == true) }
+        #expect(elapsed(since: start) < .seconds(5))  // generous: only "no hang" matters
+        let later = #expect(throws: NNGError.self) { try client.request([2]) }
+        #expect(later?.isClosed == true)
     }
 
     @Test func cancellingAnAsyncRequestEndsItPromptly() async throws {
@@ -210,7 +259,7 @@ import Testing
         while started.snapshot.total == 0 { try await Task.sleep(for: .milliseconds(5)) }
         let stopStart = ContinuousClock.now
         server.stop()
-        #expect(elapsed(since: stopStart) < .seconds(2))
+        #expect(elapsed(since: stopStart) < .seconds(5))
         let results = await outcomes.value
         #expect(results.count == 8)
         #expect(!results.contains(.wrongReply) && !results.contains(.otherError), "\(results)")
