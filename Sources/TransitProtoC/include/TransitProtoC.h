@@ -5,5 +5,6 @@
 #define PROTOBUF_C__NO_DEPRECATED 1
 #endif
 #include "gtfs-realtime.pb-c.h"
+#include "realtime.pb-c.h"
 #include "transit.pb-c.h"
 #endif

@@ -1,0 +1,250 @@
+// Realtime TransitModel values -> protobuf-c structs in an arena (protocol/realtime.proto). nil Swift
+// optionals are absent on the wire; everything else is always sent.
+import TransitModel
+import TransitProtoC
+
+extension ProtoArena {
+    func proto(_ t: LiveTripInstance) -> UnsafeMutablePointer<Transit__TripInstance> {
+        message(transit__trip_instance__init) { m in
+            m.trip_id = string(t.tripId)
+            (m.has_service_date, m.service_date) = present(t.serviceDate)
+            (m.has_start_secs, m.start_secs) = ifPresent(t.startSecs)
+        }
+    }
+
+    func proto(_ s: LiveStop) -> UnsafeMutablePointer<Transit__StopPrediction> {
+        message(transit__stop_prediction__init) { m in
+            m.stop_id = string(s.stopId)
+            (m.has_stop_sequence, m.stop_sequence) = present(s.stopSequence)
+            m.assigned_stop_id = string(s.assignedStopId)
+            (m.has_scheduled_arrival_unix, m.scheduled_arrival_unix) = ifPresent(s.scheduledArrival)
+            (m.has_scheduled_departure_unix, m.scheduled_departure_unix) = ifPresent(s.scheduledDeparture)
+            (m.has_predicted_arrival_unix, m.predicted_arrival_unix) = ifPresent(s.predictedArrival)
+            (m.has_predicted_departure_unix, m.predicted_departure_unix) = ifPresent(s.predictedDeparture)
+            (m.has_arrival_delay, m.arrival_delay) = ifPresent(s.arrivalDelay)
+            (m.has_departure_delay, m.departure_delay) = ifPresent(s.departureDelay)
+            (m.has_status, m.status) = present(s.status.proto)
+            m.departure_occupancy = string(s.departureOccupancy)
+        }
+    }
+
+    func proto(_ t: LiveTrip) -> UnsafeMutablePointer<Transit__TripPrediction> {
+        message(transit__trip_prediction__init) { m in
+            m.trip = proto(t.instance)
+            (m.has_relationship, m.relationship) = present(t.relationship.proto)
+            m.static_trip_id = string(t.staticTripId)
+            m.route_id = string(t.routeId)
+            (m.has_direction_id, m.direction_id) = ifPresent(t.directionId.map { Int32(clamping: $0) })
+            m.vehicle_id = string(t.vehicleId)
+            m.vehicle_label = string(t.vehicleLabel)
+            (m.has_timestamp, m.timestamp) = ifPresent(t.timestamp)
+            (m.has_trip_delay, m.trip_delay) = ifPresent(t.tripDelay)
+            (m.n_stops, m.stops) = messages(t.stops, proto)
+            m.source = string(t.source)
+            (m.has_feed_timestamp, m.feed_timestamp) = ifPresent(t.feedTimestamp)
+            m.entity_id = string(t.entityId)
+        }
+    }
+
+    func proto(_ p: LivePosition) -> UnsafeMutablePointer<Transit__Position> {
+        message(transit__position__init) { m in
+            (m.has_lat, m.lat) = present(p.lat)
+            (m.has_lon, m.lon) = present(p.lon)
+            (m.has_bearing, m.bearing) = ifPresent(p.bearing)
+            (m.has_speed, m.speed) = ifPresent(p.speed)
+            (m.has_odometer, m.odometer) = ifPresent(p.odometer)
+        }
+    }
+
+    func proto(_ v: LiveVehicle) -> UnsafeMutablePointer<Transit__VehicleState> {
+        message(transit__vehicle_state__init) { m in
+            m.key = string(v.key)
+            m.source = string(v.source)
+            m.entity_id = string(v.entityId)
+            m.trip = v.trip.map { proto($0) }
+            m.trip_id = string(v.tripId)
+            m.route_id = string(v.routeId)
+            (m.has_direction_id, m.direction_id) = ifPresent(v.directionId.map { Int32(clamping: $0) })
+            m.start_time = string(v.startTime)
+            m.start_date = string(v.startDate)
+            m.trip_relationship = string(v.tripRelationship)
+            m.vehicle_id = string(v.vehicleId)
+            m.label = string(v.label)
+            m.license_plate = string(v.licensePlate)
+            m.position = v.position.map { proto($0) }
+            (m.has_current_stop_sequence, m.current_stop_sequence) = ifPresent(v.currentStopSequence)
+            m.stop_id = string(v.stopId)
+            m.current_status = string(v.currentStatus)
+            (m.has_timestamp, m.timestamp) = ifPresent(v.timestamp)
+            m.congestion_level = string(v.congestionLevel)
+            m.occupancy_status = string(v.occupancyStatus)
+            (m.has_occupancy_percentage, m.occupancy_percentage) = ifPresent(v.occupancyPercentage)
+            m.wheelchair_accessible = string(v.wheelchairAccessible)
+            (m.has_feed_timestamp, m.feed_timestamp) = ifPresent(v.feedTimestamp)
+        }
+    }
+
+    func proto(_ t: LiveText.Translation) -> UnsafeMutablePointer<Transit__Translation> {
+        message(transit__translation__init) { m in
+            m.text = string(t.text)
+            m.language = string(t.language)
+        }
+    }
+
+    func proto(_ t: LiveText?) -> UnsafeMutablePointer<Transit__TranslatedText>? {
+        guard let t else { return nil }
+        return message(transit__translated_text__init) { m in
+            (m.n_translations, m.translations) = messages(t.translations, proto)
+        }
+    }
+
+    func proto(_ p: LivePeriod) -> UnsafeMutablePointer<Transit__TimeRange> {
+        message(transit__time_range__init) { m in
+            (m.has_start, m.start) = ifPresent(p.start)
+            (m.has_end, m.end) = ifPresent(p.end)
+        }
+    }
+
+    func proto(_ e: LiveInformedEntity) -> UnsafeMutablePointer<Transit__InformedEntity> {
+        message(transit__informed_entity__init) { m in
+            m.agency_id = string(e.agencyId)
+            m.route_id = string(e.routeId)
+            (m.has_route_type, m.route_type) = ifPresent(e.routeType)
+            (m.has_direction_id, m.direction_id) = ifPresent(e.directionId)
+            m.trip_id = string(e.tripId)
+            m.trip_start_date = string(e.tripStartDate)
+            m.trip_start_time = string(e.tripStartTime)
+            m.stop_id = string(e.stopId)
+        }
+    }
+
+    func proto(_ a: LiveAlert) -> UnsafeMutablePointer<Transit__AlertState> {
+        message(transit__alert_state__init) { m in
+            m.key = string(a.key)
+            m.source = string(a.source)
+            m.entity_id = string(a.entityId)
+            (m.n_active_periods, m.active_periods) = messages(a.activePeriods, proto)
+            (m.n_communication_periods, m.communication_periods) = messages(a.communicationPeriods, proto)
+            (m.n_impact_periods, m.impact_periods) = messages(a.impactPeriods, proto)
+            (m.n_informed_entities, m.informed_entities) = messages(a.informedEntities, proto)
+            m.cause = string(a.cause)
+            m.effect = string(a.effect)
+            m.severity = string(a.severity)
+            m.header_text = proto(a.headerText)
+            m.description_text = proto(a.descriptionText)
+            m.url = proto(a.url)
+            m.tts_header_text = proto(a.ttsHeaderText)
+            m.tts_description_text = proto(a.ttsDescriptionText)
+            m.cause_detail = proto(a.causeDetail)
+            m.effect_detail = proto(a.effectDetail)
+            (m.has_feed_timestamp, m.feed_timestamp) = ifPresent(a.feedTimestamp)
+        }
+    }
+
+    func proto(_ s: LiveSourceStatus) -> UnsafeMutablePointer<Transit__SourceStatus> {
+        message(transit__source_status__init) { m in
+            m.name = string(s.name)
+            (m.has_kind, m.kind) = present(s.kind.proto)
+            (m.n_detected_kinds, m.detected_kinds) = values(s.detectedKinds.map(\.proto))
+            (m.has_feed_timestamp, m.feed_timestamp) = ifPresent(s.feedTimestamp)
+            (m.has_last_fetch_unix, m.last_fetch_unix) = ifPresent(s.lastFetchUnix)
+            (m.has_last_success_unix, m.last_success_unix) = ifPresent(s.lastSuccessUnix)
+            (m.has_stale, m.stale) = present(cBool(s.stale))
+            (m.has_stale_after_s, m.stale_after_s) = present(s.staleAfterSecs)
+            (m.has_updates_applied, m.updates_applied) = present(s.updatesApplied)
+            (m.has_not_modified, m.not_modified) = present(s.notModified)
+            (m.has_older_ignored, m.older_ignored) = present(s.olderIgnored)
+            (m.has_errors, m.errors) = present(s.errors)
+            m.last_error = string(s.lastError)
+            (m.has_last_error_unix, m.last_error_unix) = ifPresent(s.lastErrorUnix)
+            (m.has_entities, m.entities) = present(s.entities)
+            (m.n_drops, m.drops) = messages(s.drops.sorted { $0.key < $1.key }) { drop in
+                self.message(transit__drop_count__init) { d in
+                    d.reason = self.string(drop.key)
+                    (d.has_count, d.count) = present(drop.value)
+                }
+            }
+            m.last_drop = string(s.lastDrop)
+            (m.has_status_unix, m.status_unix) = ifPresent(s.statusUnix)
+        }
+    }
+
+    // MARK: batches
+
+    func proto(_ b: LiveTripBatch) -> UnsafeMutablePointer<Transit__TripUpdatesBatch> {
+        message(transit__trip_updates_batch__init) { m in
+            (m.n_trips, m.trips) = messages(b.trips, proto)
+            (m.n_removed, m.removed) = messages(b.removed, proto)
+        }
+    }
+
+    func proto(_ b: LiveVehicleBatch) -> UnsafeMutablePointer<Transit__VehiclesBatch> {
+        message(transit__vehicles_batch__init) { m in
+            (m.n_vehicles, m.vehicles) = messages(b.vehicles, proto)
+            (m.n_removed, m.removed) = strings(b.removed)
+        }
+    }
+
+    func proto(_ b: LiveAlertBatch) -> UnsafeMutablePointer<Transit__AlertsBatch> {
+        message(transit__alerts_batch__init) { m in
+            (m.n_alerts, m.alerts) = messages(b.alerts, proto)
+            (m.n_removed, m.removed) = strings(b.removed)
+        }
+    }
+
+    func proto(sources: [LiveSourceStatus]) -> UnsafeMutablePointer<Transit__SourceStatusList> {
+        message(transit__source_status_list__init) { m in
+            (m.n_sources, m.sources) = messages(sources, proto)
+        }
+    }
+
+    func proto(_ h: LiveHeartbeat) -> UnsafeMutablePointer<Transit__Heartbeat> {
+        message(transit__heartbeat__init) { m in
+            (m.n_sources, m.sources) = messages(h.sources, proto)
+            let topics = RealtimeTopic.allCases.compactMap { t in h.sequences[t].map { (t, $0) } }
+            (m.n_topics, m.topics) = messages(topics) { entry in
+                self.message(transit__topic_sequence__init) { s in
+                    s.topic = self.string(entry.0.rawValue)
+                    (s.has_seq, s.seq) = present(entry.1)
+                }
+            }
+            m.database_version = string(h.databaseVersion)
+        }
+    }
+
+    func proto(_ v: LiveStopVisit) -> UnsafeMutablePointer<Transit__StopVisit> {
+        message(transit__stop_visit__init) { m in
+            m.trip = proto(v.trip)
+            (m.has_relationship, m.relationship) = present(v.relationship.proto)
+            m.route_id = string(v.routeId)
+            m.source = string(v.source)
+            m.stop = proto(v.stop)
+            (m.has_stop_index, m.stop_index) = present(UInt32(clamping: v.stopIndex))
+            (m.has_last_stop, m.last_stop) = present(cBool(v.isLastStop))
+        }
+    }
+
+    func proto(_ s: RealtimeSnapshot) -> UnsafeMutablePointer<Transit__Snapshot> {
+        message(transit__snapshot__init) { m in
+            (m.has_epoch, m.epoch) = present(s.epoch)
+            m.topic = string(s.topic.rawValue)
+            (m.has_seq, m.seq) = present(s.seq)
+            switch s.payload {
+            case .tripUpdates(let b):
+                m.state_case = TRANSIT__SNAPSHOT__STATE_TRIP_UPDATES
+                m.trip_updates = proto(b)
+            case .vehicles(let b):
+                m.state_case = TRANSIT__SNAPSHOT__STATE_VEHICLES
+                m.vehicles = proto(b)
+            case .alerts(let b):
+                m.state_case = TRANSIT__SNAPSHOT__STATE_ALERTS
+                m.alerts = proto(b)
+            case .sources(let list):
+                m.state_case = TRANSIT__SNAPSHOT__STATE_SOURCES
+                m.sources = proto(sources: list)
+            case .heartbeat:
+                break  // not a state: encodes without one, and so does not decode (see RealtimeCodec)
+            }
+        }
+    }
+}
