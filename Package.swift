@@ -169,7 +169,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit"],
+            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
