@@ -34,7 +34,9 @@ extension RequestDispatcher {
     /// A departure board merged with the live state. `at` defaults to now, pinned here so the window, the
     /// countdowns and `meta.at` agree; with a cursor `at` still sets the countdowns' origin. With the static
     /// service down and `allowRealtimeOnly`, the live state alone answers where it can (rt_only).
-    func board(_ query: DeparturesQuery, allowRealtimeOnly: Bool = false) async -> Result<LiveBoard, GatewayError> {
+    /// `wantStops`: the answer's `stops` must hold a station's platforms even without live visits now (a
+    /// subscription checks later changes against them).
+    func board(_ query: DeparturesQuery, allowRealtimeOnly: Bool = false, wantStops: Bool = false) async -> Result<LiveBoard, GatewayError> {
         let now = UnixClock.now()
         let at = query.at ?? now
         var direction = query.direction
@@ -56,8 +58,8 @@ extension RequestDispatcher {
         // The stop ids the board covers (a station: its platforms too) decide which live visits count; they
         // are only needed when there are live visits at all, and fetched alongside the first static page.
         let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
-        let cachedInfo = liveVisits ? cache.cachedStop(query.stopId) : nil
-        let needInfo = cachedInfo == nil && liveVisits
+        let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
+        let needInfo = cachedInfo == nil && (liveVisits || wantStops)
         async let fetchedInfo = fetchStop(query.stopId, needed: needInfo)
         var info = cachedInfo
         var boardStops = info.map(Self.stopIds) ?? [query.stopId]

@@ -212,7 +212,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             subscriptions.nextSub += 1
             subscriptions.starting[sub] = []
             entry.task = Task {
-                let board = await dispatcher.board(DeparturesQuery(stopId: query.stopId, limit: query.limit))
+                let board = await dispatcher.board(DeparturesQuery(stopId: query.stopId, limit: query.limit), wantStops: true)
                 loop.execute { handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
             }
         } else {

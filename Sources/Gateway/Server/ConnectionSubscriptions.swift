@@ -178,7 +178,7 @@ extension ConnectionHandler {
         let query = DeparturesQuery(stopId: live.query.stopId, limit: live.query.limit)
         Task {
             let started = ContinuousClock.now
-            let board = await dispatcher.board(query)
+            let board = await dispatcher.board(query, wantStops: true)
             loop.execute { handler.value.refreshed(sub, board, started: started) }
         }
     }
