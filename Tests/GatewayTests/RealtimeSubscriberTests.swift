@@ -208,6 +208,7 @@ import TransitModel
             $0.subscribeURL = fake.pubURL
             $0.realtimeURL = fake.repURL
             $0.subscriptionInterval = .milliseconds(200)
+            $0.realtimeSilence = .milliseconds(1500)
         }) { fixture in
             try await beatUntilLive(fake, fixture.realtime)
             let client = try fixture.client()
@@ -244,6 +245,12 @@ import TransitModel
             fake.publishTrips([trip("elsewhere")])
             let more = try? await client.readLine(timeout: .milliseconds(600))
             #expect(more == nil, "\(more ?? "")")
+
+            // The publisher falls silent: the board loses its predictions, and that is pushed too.
+            let silent = try JSONLine(try await client.readLine(timeout: .seconds(3)))
+            #expect(silent.event == "departures" && silent.meta["source"] as? String == "static_only")
+            #expect(silent.meta["stale"] as? Bool == true)
+            #expect(row(of: silent, tripId)?["status"] as? String == "scheduled")
         }
     }
 

@@ -268,6 +268,7 @@ private struct SubscriberLoop {
                 silenceNoted = true
                 owner.log.warning("realtime publisher silent for \(owner.view.silenceLimit): serving static_only until it is heard again")
                 for topic in sequencers.keys { sequencers[topic]?.unsync() }
+                owner.view.silenceNoticed()
             }
         } else if silenceNoted {
             silenceNoted = false

@@ -61,6 +61,11 @@ public final class RealtimeView: Sendable {
         if changed { notifyObservers(.everything) }
     }
 
+    /// The feeder noticed the publisher is silent: boards lose their predictions, so observers are told.
+    func silenceNoticed() {
+        notifyObservers(.everything)
+    }
+
     // MARK: reading
 
     public func read() -> RealtimeReading {
