@@ -79,7 +79,8 @@ let package = Package(
             name: "RealtimeService",
             dependencies: [
                 "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
-                "TransitCore", .product(name: "Logging", package: "swift-log"),
+                "TransitCore", "TransitStore", "SQLiteKit",  // TransitStore/SQLiteKit: `fixtures` reads a static database
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -130,6 +131,7 @@ let package = Package(
             name: "transit-realtime",
             dependencies: [
                 "RealtimeService", "RealtimeSources", "GTFSRealtime", "TransitJSON", "NNGKit", "TransitProto",
+                "TransitModel", "TransitCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -186,6 +188,7 @@ let package = Package(
             name: "RealtimeSourcesTests",
             dependencies: [
                 "RealtimeSources",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -196,7 +199,7 @@ let package = Package(
             name: "RealtimeServiceTests",
             dependencies: [
                 "RealtimeService", "RealtimeCore", "GTFSRealtime", "StaticService", "TransitStore", "NNGKit",
-                "TransitProto", "TransitModel",
+                "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

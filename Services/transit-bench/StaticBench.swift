@@ -7,7 +7,8 @@ import TransitProto
 
 /// Query latency of the static-data service over nng, from one client and from N concurrent clients,
 /// next to an nng echo round trip to a separate process measured in the same run (machines are noisy:
-/// compare the ratios).
+/// compare the ratios). The bulk schedules are measured cold (no known patterns: the target) and
+/// warm (known_pattern_ids), with their average answer sizes printed below the table.
 struct StaticBench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "static", abstract: "Static service query latency.")
 
@@ -33,6 +34,7 @@ struct StaticBench: ParsableCommand {
         try Self.waitUntilAnswering(client, StaticCodec.encode(StaticRequest(requestId: 0, query: .feedInfo)))
 
         var table = ResultTable()
+        var notes: [String] = []
         let echoPayload = [UInt8](repeating: 0x5A, count: 64)
         for clientCount in [1, clients] {
             let echoRun = try measure(clients: clientCount, total: requests) { _ in
@@ -40,25 +42,49 @@ struct StaticBench: ParsableCommand {
             }
             table.add("nng echo 64 B", clients: clientCount, echoRun)
             for kind in QueryKind.allCases {
-                let n = kind == .tripSchedules1000 ? max(requests / 40, 20) : requests
+                let n = kind.isBulk ? max(requests / 40, 20) : requests
                 let failures = FailureCounter()
+                // The warm client's pattern cache, filled by its own answers (from the warm-up on).
+                let known = KnownPatterns()
+                let replyBytes = ByteTally()
                 let run = try measure(clients: clientCount, total: n) { i in
-                    let request = StaticRequest(requestId: UInt64(i), query: workload.query(kind, i, at: at, serviceDate: serviceDate))
-                    let bytes = StaticCodec.encode(request)
+                    var query = workload.query(kind, i, at: at, serviceDate: serviceDate)
+                    if kind == .tripSchedules1000Warm, case .tripSchedules(var q) = query {
+                        q.knownPatternIds = known.ids
+                        q.knownDatabaseVersion = workload.databaseVersion
+                        query = .tripSchedules(q)
+                    }
+                    let bytes = StaticCodec.encode(StaticRequest(requestId: UInt64(i), query: query))
                     let start = monotonicNanos()
                     let reply = try client.request(bytes)
                     let elapsed = monotonicNanos() - start
                     // Checked outside the timed span: a fast error is not a fast answer.
-                    if case .failure(let e) = try StaticCodec.decodeResponse(reply).result, e.status != .notFound {
-                        failures.record(e)
+                    switch try StaticCodec.decodeResponse(reply).result {
+                    case .failure(let e):
+                        if e.status != .notFound { failures.record(e) }
+                    case .success(.tripSchedules(let r)):
+                        if kind == .tripSchedules1000Warm {
+                            guard r.databaseVersion == workload.databaseVersion else {
+                                throw BenchError("served database \(r.databaseVersion) is not \(workload.databaseVersion)")
+                            }
+                            known.add(r.patterns.map(\.patternId))
+                        }
+                        replyBytes.add(UInt64(reply.count))
+                    case .success:
+                        break
                     }
                     return elapsed
                 }
                 if let first = failures.first { throw BenchError("\(kind.rawValue): \(failures.count) failed, e.g. \(first)") }
                 table.add(kind.rawValue, clients: clientCount, run)
+                if kind.isBulk, clientCount == 1 {
+                    notes.append("\(kind.rawValue): answers of \(replyBytes.average) bytes on average"
+                                 + (kind == .tripSchedules1000Warm ? " (client holds \(known.ids.count) patterns)" : ""))
+                }
             }
         }
         print(table.render())
+        for note in notes { print(note) }
     }
 
     /// Runs `total` calls of `body` split over `clients` threads; `body` returns the nanoseconds to record
@@ -129,6 +155,31 @@ final class SampleSink: @unchecked Sendable {
     func fail(_ e: Error) { lock.withLock { if firstError == nil { firstError = e } } }
     var samples: LatencySamples { lock.withLock { merged } }
     var error: Error? { lock.withLock { firstError } }
+}
+
+/// Average answer size of one query kind, across threads.
+final class ByteTally: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var total: UInt64 = 0, count: UInt64 = 0
+    func add(_ bytes: UInt64) { lock.withLock { total += bytes; count += 1 } }
+    var average: UInt64 { lock.withLock { count == 0 ? 0 : total / count } }
+}
+
+/// Pattern ids a warm client has received, shared by its threads (like the realtime service's cache).
+final class KnownPatterns: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    private let lock = NSLock()
+    private var set = Set<UInt32>()
+    private var sorted: [UInt32] = []
+    func add(_ ids: [UInt32]) {
+        lock.withLock {
+            let before = set.count
+            set.formUnion(ids)
+            if set.count != before { sorted = set.sorted() }
+        }
+    }
+    var ids: [UInt32] { lock.withLock { sorted } }
 }
 
 final class FailureCounter: @unchecked Sendable {

@@ -60,6 +60,14 @@ enum RequestValidation {
             guard q.fromDate <= q.toDate else {
                 throw invalid("from_date \(q.fromDate) is after to_date \(q.toDate)")
             }
+            if !q.knownPatternIds.isEmpty {
+                guard let version = q.knownDatabaseVersion, !version.isEmpty else {
+                    throw invalid("field \"known_pattern_ids\": needs known_database_version (the database_version they came with)")
+                }
+                guard version.utf8.count <= StaticRequestLimits.maxIdBytes else {
+                    throw invalid("field \"known_database_version\": at most \(StaticRequestLimits.maxIdBytes) bytes, got \(version.utf8.count)")
+                }
+            }
         case .feedInfo:
             break
         }

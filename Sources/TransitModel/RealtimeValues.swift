@@ -87,17 +87,15 @@ public struct LiveTrip: Sendable, Hashable {
     public var tripDelay: Int32?
     /// Empty for deleted instances.
     public var stops: [LiveStop]
-    /// Name of the source it came from.
+    /// Name of the source it came from (its feed's age and staleness are in its status).
     public var source: String
-    /// Header timestamp of the feed update it came from.
-    public var feedTimestamp: UInt64?
     public var entityId: String?
 
     public init(
         instance: LiveTripInstance, relationship: LiveTripRelationship, staticTripId: String? = nil,
         routeId: String? = nil, directionId: Int? = nil, vehicleId: String? = nil, vehicleLabel: String? = nil,
         timestamp: UInt64? = nil, tripDelay: Int32? = nil, stops: [LiveStop] = [], source: String,
-        feedTimestamp: UInt64? = nil, entityId: String? = nil
+        entityId: String? = nil
     ) {
         self.instance = instance
         self.relationship = relationship
@@ -110,7 +108,6 @@ public struct LiveTrip: Sendable, Hashable {
         self.tripDelay = tripDelay
         self.stops = stops
         self.source = source
-        self.feedTimestamp = feedTimestamp
         self.entityId = entityId
     }
 }
@@ -157,7 +154,6 @@ public struct LiveVehicle: Sendable, Hashable {
     public var occupancyStatus: String?
     public var occupancyPercentage: UInt32?
     public var wheelchairAccessible: String?
-    public var feedTimestamp: UInt64?
 
     public init(
         key: String, source: String, entityId: String, trip: LiveTripInstance? = nil, tripId: String? = nil,
@@ -166,7 +162,7 @@ public struct LiveVehicle: Sendable, Hashable {
         licensePlate: String? = nil, position: LivePosition? = nil, currentStopSequence: UInt32? = nil,
         stopId: String? = nil, currentStatus: String? = nil, timestamp: UInt64? = nil,
         congestionLevel: String? = nil, occupancyStatus: String? = nil, occupancyPercentage: UInt32? = nil,
-        wheelchairAccessible: String? = nil, feedTimestamp: UInt64? = nil
+        wheelchairAccessible: String? = nil
     ) {
         self.key = key
         self.source = source
@@ -190,7 +186,6 @@ public struct LiveVehicle: Sendable, Hashable {
         self.occupancyStatus = occupancyStatus
         self.occupancyPercentage = occupancyPercentage
         self.wheelchairAccessible = wheelchairAccessible
-        self.feedTimestamp = feedTimestamp
     }
 }
 
@@ -268,7 +263,6 @@ public struct LiveAlert: Sendable, Hashable {
     public var ttsDescriptionText: LiveText?
     public var causeDetail: LiveText?
     public var effectDetail: LiveText?
-    public var feedTimestamp: UInt64?
 
     public init(
         key: String, source: String, entityId: String, activePeriods: [LivePeriod] = [],
@@ -276,8 +270,7 @@ public struct LiveAlert: Sendable, Hashable {
         informedEntities: [LiveInformedEntity] = [], cause: String = "UNKNOWN_CAUSE",
         effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY", headerText: LiveText? = nil,
         descriptionText: LiveText? = nil, url: LiveText? = nil, ttsHeaderText: LiveText? = nil,
-        ttsDescriptionText: LiveText? = nil, causeDetail: LiveText? = nil, effectDetail: LiveText? = nil,
-        feedTimestamp: UInt64? = nil
+        ttsDescriptionText: LiveText? = nil, causeDetail: LiveText? = nil, effectDetail: LiveText? = nil
     ) {
         self.key = key
         self.source = source
@@ -296,7 +289,6 @@ public struct LiveAlert: Sendable, Hashable {
         self.ttsDescriptionText = ttsDescriptionText
         self.causeDetail = causeDetail
         self.effectDetail = effectDetail
-        self.feedTimestamp = feedTimestamp
     }
 
     /// Active at `unix`: no period, or a period [start, end) containing it.

@@ -83,10 +83,19 @@ public struct TripSchedulesQuery: Sendable, Hashable {
     public var tripIds: [String]
     public var fromDate: ServiceDate
     public var toDate: ServiceDate
-    public init(tripIds: [String], fromDate: ServiceDate, toDate: ServiceDate) {
+    /// Patterns the client already holds for `knownDatabaseVersion`: the answer leaves them out (its trips
+    /// still name them). Honoured only when `knownDatabaseVersion` is the version being served; otherwise
+    /// every pattern is sent, and the answer's `databaseVersion` tells the client its cache is stale.
+    public var knownPatternIds: [UInt32]
+    /// The `databaseVersion` of the answers `knownPatternIds` came from; required when they are given.
+    public var knownDatabaseVersion: String?
+    public init(tripIds: [String], fromDate: ServiceDate, toDate: ServiceDate, knownPatternIds: [UInt32] = [],
+                knownDatabaseVersion: String? = nil) {
         self.tripIds = tripIds
         self.fromDate = fromDate
         self.toDate = toDate
+        self.knownPatternIds = knownPatternIds
+        self.knownDatabaseVersion = knownDatabaseVersion
     }
 }
 

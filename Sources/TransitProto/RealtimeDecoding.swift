@@ -44,7 +44,6 @@ extension LiveTrip {
             tripDelay: optionalValue(m.has_trip_delay, m.trip_delay),
             stops: try repeatedMessages(m.n_stops, m.stops, "stops", LiveStop.init(proto:)),
             source: try requiredString(m.source, "source"),
-            feedTimestamp: optionalValue(m.has_feed_timestamp, m.feed_timestamp),
             entityId: optionalString(m.entity_id))
     }
 }
@@ -84,8 +83,7 @@ extension LiveVehicle {
             congestionLevel: optionalString(m.congestion_level),
             occupancyStatus: optionalString(m.occupancy_status),
             occupancyPercentage: optionalValue(m.has_occupancy_percentage, m.occupancy_percentage),
-            wheelchairAccessible: optionalString(m.wheelchair_accessible),
-            feedTimestamp: optionalValue(m.has_feed_timestamp, m.feed_timestamp))
+            wheelchairAccessible: optionalString(m.wheelchair_accessible))
     }
 }
 
@@ -138,8 +136,7 @@ extension LiveAlert {
             ttsHeaderText: try optionalMessage(m.tts_header_text, "tts_header_text", LiveText.init(proto:)),
             ttsDescriptionText: try optionalMessage(m.tts_description_text, "tts_description_text", LiveText.init(proto:)),
             causeDetail: try optionalMessage(m.cause_detail, "cause_detail", LiveText.init(proto:)),
-            effectDetail: try optionalMessage(m.effect_detail, "effect_detail", LiveText.init(proto:)),
-            feedTimestamp: optionalValue(m.has_feed_timestamp, m.feed_timestamp))
+            effectDetail: try optionalMessage(m.effect_detail, "effect_detail", LiveText.init(proto:)))
     }
 }
 

@@ -41,7 +41,6 @@ extension ProtoArena {
             (m.has_trip_delay, m.trip_delay) = ifPresent(t.tripDelay)
             (m.n_stops, m.stops) = messages(t.stops, proto)
             m.source = string(t.source)
-            (m.has_feed_timestamp, m.feed_timestamp) = ifPresent(t.feedTimestamp)
             m.entity_id = string(t.entityId)
         }
     }
@@ -80,7 +79,6 @@ extension ProtoArena {
             m.occupancy_status = string(v.occupancyStatus)
             (m.has_occupancy_percentage, m.occupancy_percentage) = ifPresent(v.occupancyPercentage)
             m.wheelchair_accessible = string(v.wheelchairAccessible)
-            (m.has_feed_timestamp, m.feed_timestamp) = ifPresent(v.feedTimestamp)
         }
     }
 
@@ -137,7 +135,6 @@ extension ProtoArena {
             m.tts_description_text = proto(a.ttsDescriptionText)
             m.cause_detail = proto(a.causeDetail)
             m.effect_detail = proto(a.effectDetail)
-            (m.has_feed_timestamp, m.feed_timestamp) = ifPresent(a.feedTimestamp)
         }
     }
 

@@ -74,6 +74,8 @@ extension ProtoArena {
                 (m.n_trip_ids, m.trip_ids) = strings(q.tripIds)
                 (m.has_from_date, m.from_date) = present(q.fromDate)
                 (m.has_to_date, m.to_date) = present(q.toDate)
+                (m.n_known_pattern_ids, m.known_pattern_ids) = values(q.knownPatternIds)
+                m.known_database_version = string(q.knownDatabaseVersion)
             }
         case .feedInfo:
             m.query_case = TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO
@@ -172,7 +174,9 @@ extension TripSchedulesQuery {
         self.init(
             tripIds: repeatedStrings(m.n_trip_ids, m.trip_ids),
             fromDate: try requiredValue(m.has_from_date, m.from_date, "from_date"),
-            toDate: try requiredValue(m.has_to_date, m.to_date, "to_date")
+            toDate: try requiredValue(m.has_to_date, m.to_date, "to_date"),
+            knownPatternIds: repeatedValues(m.n_known_pattern_ids, m.known_pattern_ids),
+            knownDatabaseVersion: optionalString(m.known_database_version)
         )
     }
 }

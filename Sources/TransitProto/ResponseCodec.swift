@@ -9,6 +9,15 @@ import TransitProtoC
 
 enum ResponseCodec {
     static func encode(_ response: StaticResponse) -> [UInt8] {
+        // The bulk schedules are large enough (≈ 1 MB) to be written directly; see TripSchedulesWire.
+        if case .success(.tripSchedules(let schedules)) = response.result {
+            return TripSchedulesWire.response(requestId: response.requestId, schedules)
+        }
+        return encodeWithProtobufC(response)
+    }
+
+    /// Every response through protobuf-c (also the reference the direct writers are tested against).
+    static func encodeWithProtobufC(_ response: StaticResponse) -> [UInt8] {
         ProtoArena.with { arena in
             let m = arena.message(transit__static_response__init) { m in arena.fill(&m, response) }
             return ProtoWire.pack(m, size: transit__static_response__get_packed_size, pack: transit__static_response__pack)

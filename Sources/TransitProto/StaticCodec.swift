@@ -23,6 +23,12 @@ public enum StaticCodec {
         ResponseCodec.encode(response)
     }
 
+    /// The response encoded through protobuf-c even where `encode` writes the bytes directly (for tests:
+    /// both must give the same bytes).
+    package static func encodeWithProtobufC(_ response: StaticResponse) -> [UInt8] {
+        ResponseCodec.encodeWithProtobufC(response)
+    }
+
     public static func decodeResponse(_ bytes: UnsafeRawBufferPointer) throws(ProtoDecodeError) -> StaticResponse {
         try ResponseCodec.decode(bytes)
     }

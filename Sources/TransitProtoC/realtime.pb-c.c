@@ -1634,7 +1634,7 @@ const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
   (ProtobufCMessageInit) transit__stop_prediction__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptors[13] =
+static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptors[12] =
 {
   {
     "trip",
@@ -1769,20 +1769,8 @@ static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
-    "feed_timestamp",
-    12,
-    PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_UINT64,
-    offsetof(Transit__TripPrediction, has_feed_timestamp),
-    offsetof(Transit__TripPrediction, feed_timestamp),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
-  {
     "entity_id",
-    13,
+    12,
     PROTOBUF_C_LABEL_OPTIONAL,
     PROTOBUF_C_TYPE_STRING,
     0,   /* quantifier_offset */
@@ -1795,8 +1783,7 @@ static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptor
 };
 static const unsigned transit__trip_prediction__field_indices_by_name[] = {
   4,   /* field[4] = direction_id */
-  12,   /* field[12] = entity_id */
-  11,   /* field[11] = feed_timestamp */
+  11,   /* field[11] = entity_id */
   1,   /* field[1] = relationship */
   3,   /* field[3] = route_id */
   10,   /* field[10] = source */
@@ -1811,7 +1798,7 @@ static const unsigned transit__trip_prediction__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__trip_prediction__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor transit__trip_prediction__descriptor =
 {
@@ -1821,7 +1808,7 @@ const ProtobufCMessageDescriptor transit__trip_prediction__descriptor =
   "Transit__TripPrediction",
   "transit",
   sizeof(Transit__TripPrediction),
-  13,
+  12,
   transit__trip_prediction__field_descriptors,
   transit__trip_prediction__field_indices_by_name,
   1,  transit__trip_prediction__number_ranges,
@@ -1918,7 +1905,7 @@ const ProtobufCMessageDescriptor transit__position__descriptor =
   (ProtobufCMessageInit) transit__position__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__vehicle_state__field_descriptors[23] =
+static const ProtobufCFieldDescriptor transit__vehicle_state__field_descriptors[22] =
 {
   {
     "key",
@@ -2184,18 +2171,6 @@ static const ProtobufCFieldDescriptor transit__vehicle_state__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
-  {
-    "feed_timestamp",
-    23,
-    PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_UINT64,
-    offsetof(Transit__VehicleState, has_feed_timestamp),
-    offsetof(Transit__VehicleState, feed_timestamp),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
 };
 static const unsigned transit__vehicle_state__field_indices_by_name[] = {
   18,   /* field[18] = congestion_level */
@@ -2203,7 +2178,6 @@ static const unsigned transit__vehicle_state__field_indices_by_name[] = {
   14,   /* field[14] = current_stop_sequence */
   6,   /* field[6] = direction_id */
   2,   /* field[2] = entity_id */
-  22,   /* field[22] = feed_timestamp */
   0,   /* field[0] = key */
   11,   /* field[11] = label */
   12,   /* field[12] = license_plate */
@@ -2225,7 +2199,7 @@ static const unsigned transit__vehicle_state__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__vehicle_state__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 23 }
+  { 0, 22 }
 };
 const ProtobufCMessageDescriptor transit__vehicle_state__descriptor =
 {
@@ -2235,7 +2209,7 @@ const ProtobufCMessageDescriptor transit__vehicle_state__descriptor =
   "Transit__VehicleState",
   "transit",
   sizeof(Transit__VehicleState),
-  23,
+  22,
   transit__vehicle_state__field_descriptors,
   transit__vehicle_state__field_indices_by_name,
   1,  transit__vehicle_state__number_ranges,
@@ -2511,7 +2485,7 @@ const ProtobufCMessageDescriptor transit__informed_entity__descriptor =
   (ProtobufCMessageInit) transit__informed_entity__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__alert_state__field_descriptors[18] =
+static const ProtobufCFieldDescriptor transit__alert_state__field_descriptors[17] =
 {
   {
     "key",
@@ -2717,18 +2691,6 @@ static const ProtobufCFieldDescriptor transit__alert_state__field_descriptors[18
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
-  {
-    "feed_timestamp",
-    18,
-    PROTOBUF_C_LABEL_OPTIONAL,
-    PROTOBUF_C_TYPE_UINT64,
-    offsetof(Transit__AlertState, has_feed_timestamp),
-    offsetof(Transit__AlertState, feed_timestamp),
-    NULL,
-    NULL,
-    0,             /* flags */
-    0,NULL,NULL    /* reserved1,reserved2, etc */
-  },
 };
 static const unsigned transit__alert_state__field_indices_by_name[] = {
   3,   /* field[3] = active_periods */
@@ -2739,7 +2701,6 @@ static const unsigned transit__alert_state__field_indices_by_name[] = {
   6,   /* field[6] = effect */
   14,   /* field[14] = effect_detail */
   2,   /* field[2] = entity_id */
-  17,   /* field[17] = feed_timestamp */
   8,   /* field[8] = header_text */
   16,   /* field[16] = impact_periods */
   4,   /* field[4] = informed_entities */
@@ -2753,7 +2714,7 @@ static const unsigned transit__alert_state__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__alert_state__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor transit__alert_state__descriptor =
 {
@@ -2763,7 +2724,7 @@ const ProtobufCMessageDescriptor transit__alert_state__descriptor =
   "Transit__AlertState",
   "transit",
   sizeof(Transit__AlertState),
-  18,
+  17,
   transit__alert_state__field_descriptors,
   transit__alert_state__field_indices_by_name,
   1,  transit__alert_state__number_ranges,

@@ -1887,7 +1887,7 @@ const ProtobufCMessageDescriptor transit__trip_query__descriptor =
   (ProtobufCMessageInit) transit__trip_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_schedules_query__field_descriptors[3] =
+static const ProtobufCFieldDescriptor transit__trip_schedules_query__field_descriptors[5] =
 {
   {
     "trip_ids",
@@ -1925,16 +1925,42 @@ static const ProtobufCFieldDescriptor transit__trip_schedules_query__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "known_pattern_ids",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TripSchedulesQuery, n_known_pattern_ids),
+    offsetof(Transit__TripSchedulesQuery, known_pattern_ids),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "known_database_version",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripSchedulesQuery, known_database_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__trip_schedules_query__field_indices_by_name[] = {
   1,   /* field[1] = from_date */
+  4,   /* field[4] = known_database_version */
+  3,   /* field[3] = known_pattern_ids */
   2,   /* field[2] = to_date */
   0,   /* field[0] = trip_ids */
 };
 static const ProtobufCIntRange transit__trip_schedules_query__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor transit__trip_schedules_query__descriptor =
 {
@@ -1944,7 +1970,7 @@ const ProtobufCMessageDescriptor transit__trip_schedules_query__descriptor =
   "Transit__TripSchedulesQuery",
   "transit",
   sizeof(Transit__TripSchedulesQuery),
-  3,
+  5,
   transit__trip_schedules_query__field_descriptors,
   transit__trip_schedules_query__field_indices_by_name,
   1,  transit__trip_schedules_query__number_ranges,

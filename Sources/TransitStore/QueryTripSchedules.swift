@@ -8,11 +8,22 @@ extension StaticStore {
     /// Longest date range (days) of a bulk request.
     public static let maxScheduleDays = 62
 
+    /// Most `knownPatternIds` one bulk request may name.
+    public static let maxKnownPatternIds = 1_000_000
+
     /// For the realtime service: many trips at once, each with its pattern, first time, frequency periods,
     /// the service dates it runs on in [from, through] and its timezone; each pattern once, with every
-    /// stop's offsets from the trip's start. Unknown ids are listed, not an error. Answered with three
-    /// set-based statements (ids passed as one JSON array), whatever the number of trips.
-    public func tripSchedules(tripIds: [String], from: UInt32, through: UInt32) throws(StoreError) -> TripSchedules {
+    /// stop's offsets from the trip's start. Unknown ids are listed, not an error. Trips are read with two
+    /// set-based statements (ids passed as one JSON array), whatever their number; patterns come from the
+    /// in-memory `StorePatterns`.
+    ///
+    /// Patterns in `knownPatternIds` are left out when `knownDatabaseVersion` is the served version (a
+    /// client caching patterns per version asks only for new ones); under another version they are all
+    /// sent. Ids that name no pattern are ignored.
+    public func tripSchedules(
+        tripIds: [String], from: UInt32, through: UInt32, knownPatternIds: [UInt32] = [],
+        knownDatabaseVersion: String? = nil
+    ) throws(StoreError) -> TripSchedules {
         let fromDate = try Self.parseDate(from, "from_date"), toDate = try Self.parseDate(through, "to_date")
         guard fromDate <= toDate, toDate.dayNumber - fromDate.dayNumber < Self.maxScheduleDays else {
             throw .invalidArgument("date range \(fromDate)…\(toDate) must be ordered and at most \(Self.maxScheduleDays) days")
@@ -20,8 +31,15 @@ extension StaticStore {
         guard tripIds.count <= Self.maxScheduleTrips else {
             throw .invalidArgument("at most \(Self.maxScheduleTrips) trip ids per request, got \(tripIds.count)")
         }
+        guard knownPatternIds.count <= Self.maxKnownPatternIds else {
+            throw .invalidArgument("at most \(Self.maxKnownPatternIds) known pattern ids per request, got \(knownPatternIds.count)")
+        }
+        guard knownPatternIds.isEmpty || !(knownDatabaseVersion ?? "").isEmpty else {
+            throw .invalidArgument("known_pattern_ids need the known_database_version they were received under")
+        }
         var seen = Set<String>()
         let ids = tripIds.filter { seen.insert($0).inserted }
+        let known = knownDatabaseVersion == catalog.databaseVersion ? knownPatternIds : []
 
         return try run { c in
             // Trips, in the asked order.
@@ -56,24 +74,6 @@ extension StaticStore {
                 }
             }
 
-            // Each pattern once.
-            var patternStops: [Int: [PatternStop]] = [:]
-            let patternPks = Set(byId.values.map(\.patternPk))
-            if !patternPks.isEmpty {
-                let p = try c.statement("""
-                    SELECT pattern_pk, stop_pk, stop_sequence, arrival_offset, departure_offset, pickup_type, drop_off_type
-                    FROM pattern_stops
-                    WHERE pattern_pk IN (SELECT value FROM json_each(?1)) ORDER BY pattern_pk, stop_index
-                    """)
-                p.bind(1, JSONText.array(Array(patternPks)))
-                while try p.step() {
-                    patternStops[p.int(0), default: []].append(PatternStop(
-                        stopId: catalog.stopId(p.int(1)), stopSequence: UInt32(truncatingIfNeeded: p.int(2)),
-                        arrivalOffset: Int32(truncatingIfNeeded: p.int(3)), departureOffset: Int32(truncatingIfNeeded: p.int(4)),
-                        pickupType: p.int(5), dropOffType: p.int(6)))
-                }
-            }
-
             var datesOfService: [Int: [UInt32]] = [:]
             var trips: [TripSchedule] = []
             var unknown: [String] = []
@@ -97,8 +97,11 @@ extension StaticStore {
                     frequencies: periods[row.pk] ?? [], serviceDates: dates,
                     timezone: catalog.zone(ofFeedPk: row.feedPk).identifier))
             }
+            // Each pattern once, unless the client holds it already.
+            var patternPks = Set(byId.values.map(\.patternPk))
+            for id in known { patternPks.remove(Int(id)) }
             let patterns = patternPks.sorted().map {
-                Pattern(patternId: UInt32(truncatingIfNeeded: $0), stops: patternStops[$0] ?? [])
+                Pattern(patternId: UInt32(truncatingIfNeeded: $0), stops: self.patterns.stops($0))
             }
             return TripSchedules(databaseVersion: catalog.databaseVersion, patterns: patterns, trips: trips,
                                  unknownTripIds: unknown)

@@ -7,11 +7,13 @@ import TransitModel
 ///
 /// Thread-safe: it keeps a fixed pool of connections opened together when the store opens (each with its
 /// own reused prepared statements), so many queries run at once; a query waits only when all
-/// `connections` are busy. The small tables (feeds, routes, calendars) are held in memory.
+/// `connections` are busy. The small tables (feeds, routes, calendars) and every pattern's stops are held
+/// in memory.
 /// To pick up a new import, open a new store and drop the old one (in-flight queries finish on the old file).
 public final class StaticStore: Sendable {
     public let path: String
     let catalog: StoreCatalog
+    let patterns: StorePatterns
     let pool: StoreConnectionPool
 
     /// Largest `limit` any list query accepts.
@@ -26,6 +28,7 @@ public final class StaticStore: Sendable {
         do {
             let first = try StoreConnection(path: path)
             let catalog = try StoreCatalog(db: first.db)
+            patterns = try StorePatterns(db: first.db, stopId: catalog.stopId)
             var all = [first]
             for _ in 1..<max(1, connections) {
                 let c = try StoreConnection(path: path)
@@ -72,7 +75,9 @@ public final class StaticStore: Sendable {
         case .trip(let q):
             return .trip(try trip(id: q.tripId, serviceDate: q.serviceDate, startTime: q.startTime, at: q.at ?? now))
         case .tripSchedules(let q):
-            return .tripSchedules(try tripSchedules(tripIds: q.tripIds, from: q.fromDate, through: q.toDate))
+            return .tripSchedules(try tripSchedules(tripIds: q.tripIds, from: q.fromDate, through: q.toDate,
+                                                    knownPatternIds: q.knownPatternIds,
+                                                    knownDatabaseVersion: q.knownDatabaseVersion))
         case .feedInfo:
             return .feedInfo(feedInfo())
         }

@@ -16,7 +16,7 @@ enum CodecSamples {
         relationship: .duplicated, staticTripId: "B:T1", routeId: "B:ST_T1", directionId: 1, vehicleId: "A42",
         vehicleLabel: "A42 Waratah", timestamp: 1_766_393_990, tripDelay: -30,
         stops: [fullStop, bareStop, LiveStop(stopId: "X", stopSequence: 9, status: .skipped)], source: "tu-trains",
-        feedTimestamp: 1_766_394_000, entityId: "e1")
+        entityId: "e1")
     static let bareTrip = LiveTrip(
         instance: LiveTripInstance(tripId: "T", serviceDate: 20_250_101), relationship: .deleted, source: "s")
 
@@ -27,7 +27,7 @@ enum CodecSamples {
         position: LivePosition(lat: -33.8735, lon: 151.2069, bearing: 185.5, speed: 11.25, odometer: 1234.5),
         currentStopSequence: 12, stopId: "2000331", currentStatus: "IN_TRANSIT_TO", timestamp: 1_766_394_000,
         congestionLevel: "RUNNING_SMOOTHLY", occupancyStatus: "MANY_SEATS_AVAILABLE", occupancyPercentage: 35,
-        wheelchairAccessible: "WHEELCHAIR_ACCESSIBLE", feedTimestamp: 1_766_394_001)
+        wheelchairAccessible: "WHEELCHAIR_ACCESSIBLE")
     static let bareVehicle = LiveVehicle(key: "vp/v2", source: "vp", entityId: "v2")
 
     static let fullAlert = LiveAlert(
@@ -43,7 +43,7 @@ enum CodecSamples {
         headerText: LiveText([.init(text: "Lifts out", language: "en"), .init(text: "电梯停用", language: "zh-Hans")]),
         descriptionText: LiveText([.init(text: "Use the other lifts.")]), url: LiveText([.init(text: "https://x")]),
         ttsHeaderText: LiveText([.init(text: "Lifts out")]), ttsDescriptionText: LiveText([]),
-        causeDetail: LiveText([.init(text: "c")]), effectDetail: LiveText([.init(text: "e")]), feedTimestamp: 9)
+        causeDetail: LiveText([.init(text: "c")]), effectDetail: LiveText([.init(text: "e")]))
     static let bareAlert = LiveAlert(key: "al/a2", source: "al", entityId: "a2")
 
     static let fullSource = LiveSourceStatus(

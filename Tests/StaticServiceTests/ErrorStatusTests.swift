@@ -60,6 +60,12 @@ import TransitProto
         (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251223, toDate: 20251222)), "after"),
         (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222)), "trip_ids"),
         (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251301, toDate: 20251302)), "from_date"),
+        (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1])),
+         "known_database_version"),
+        (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1],
+                                           knownDatabaseVersion: "")), "known_database_version"),
+        (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1],
+                                           knownDatabaseVersion: String(repeating: "v", count: 256))), "known_database_version"),
     ])
     func outOfRangeArgumentsAreInvalid(_ query: StaticQuery, _ field: String) throws {
         let response = try service.ask(query)

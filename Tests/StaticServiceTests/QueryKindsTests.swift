@@ -114,6 +114,19 @@ import TransitModel
         #expect(!schedules.databaseVersion.isEmpty)
     }
 
+    /// A client naming the patterns it holds (for the served version) gets the trips without them.
+    @Test func bulkTripSchedulesWithKnownPatterns() throws {
+        let query = TripSchedulesQuery(tripIds: ["TA", "BUSF"], fromDate: 20251222, toDate: 20251222)
+        let cold = try #require(try service.result(.tripSchedules(query)).schedules)
+        #expect(cold.patterns.count == 2)
+        var warmQuery = query
+        warmQuery.knownPatternIds = [cold.patterns[0].patternId]
+        warmQuery.knownDatabaseVersion = cold.databaseVersion
+        let warm = try #require(try service.result(.tripSchedules(warmQuery)).schedules)
+        #expect(warm.trips == cold.trips)
+        #expect(warm.patterns == [cold.patterns[1]])
+    }
+
     @Test func feedInfoNamesTheImport() throws {
         let info = try #require(try service.result(.feedInfo).feedInfo)
         #expect(info.feeds.map(\.version) == ["test-v1"])

@@ -182,8 +182,10 @@ enum Fixtures {
         ("trip full", .trip(TripQuery(tripId: "T1", serviceDate: 20251225, startTime: "25:00:00", at: -1))),
         ("trip minimal", .trip(TripQuery(tripId: "T1"))),
         ("trip schedules full", .tripSchedules(TripSchedulesQuery(
-            tripIds: ["a", "b", "🚆", ""], fromDate: 20250101, toDate: 20250107
+            tripIds: ["a", "b", "🚆", ""], fromDate: 20250101, toDate: 20250107,
+            knownPatternIds: [0, 1, 4079, 300_000, UInt32.max], knownDatabaseVersion: "db-v7"
         ))),
+        ("trip schedules cold", .tripSchedules(TripSchedulesQuery(tripIds: ["a"], fromDate: 20250101, toDate: 20250101))),
         ("trip schedules empty", .tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 0, toDate: 0))),
         ("feed info", .feedInfo),
     ]

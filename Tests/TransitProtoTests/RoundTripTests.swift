@@ -15,6 +15,26 @@ import TransitProto
         #expect(viaBuffer == request, "\(label)")
     }
 
+    /// known_pattern_ids is declared packed; a writer that does not pack (proto2 allows both) is read the same.
+    @Test func knownPatternIdsPackedOrNot() throws {
+        let query = TripSchedulesQuery(tripIds: ["t"], fromDate: 20250101, toDate: 20250101,
+                                       knownPatternIds: [5, 300, 70_000], knownDatabaseVersion: "v")
+        let packed = StaticCodec.encode(StaticRequest(requestId: 1, query: .tripSchedules(query)))
+        var w = WireWriter()
+        w.varint(1, 1)
+        w.message(16) { q in
+            q.string(1, "t")
+            q.varint(2, 20250101)
+            q.varint(3, 20250101)
+            for id in [5, 300, 70_000] as [UInt64] { q.varint(4, id) }
+            q.string(5, "v")
+        }
+        #expect(packed.count < w.bytes.count)  // three ids: one tag and length instead of three tags
+        for bytes in [packed, w.bytes] {
+            #expect(try StaticCodec.decodeRequest(bytes) == StaticRequest(requestId: 1, query: .tripSchedules(query)))
+        }
+    }
+
     @Test func requestIdExtremes() throws {
         for id in [UInt64.min, 1, UInt64.max] {
             let request = StaticRequest(requestId: id, query: .feedInfo)

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteKit
 import Testing
 import TransitModel
 @testable import TransitStore
@@ -43,6 +44,92 @@ import TransitModel
         let r = try store.tripSchedules(tripIds: odd, from: 20251006, through: 20251006)
         #expect(r.unknownTripIds == odd && r.trips.isEmpty && r.patterns.isEmpty)
         #expect(try store.tripSchedules(tripIds: [], from: 20251006, through: 20251006).trips.isEmpty)
+    }
+
+    @Test func knownPatternsAreLeftOut() throws {
+        let store = try QueryTestFeed.store()
+        let ids = ["T1_0800", "FREQ", "LOOP", "PU1"]
+        let cold = try store.tripSchedules(tripIds: ids, from: 20251006, through: 20251006)
+        #expect(cold.patterns.count == 4)
+        let loopId = try #require(cold.trips.first { $0.tripId == "LOOP" }).patternId
+        let freqId = try #require(cold.trips.first { $0.tripId == "FREQ" }).patternId
+        // 999_999 names no pattern: ignored.
+        let warm = try store.tripSchedules(tripIds: ids, from: 20251006, through: 20251006,
+                                           knownPatternIds: [999_999, loopId, freqId, loopId],
+                                           knownDatabaseVersion: store.databaseVersion)
+        #expect(warm.trips == cold.trips && warm.unknownTripIds == cold.unknownTripIds)
+        #expect(warm.patterns == cold.patterns.filter { $0.patternId != loopId && $0.patternId != freqId })
+        #expect(warm.patterns.count == 2)
+
+        // Known under another database version: stale, so everything is sent.
+        let stale = try store.tripSchedules(tripIds: ids, from: 20251006, through: 20251006,
+                                            knownPatternIds: [loopId, freqId], knownDatabaseVersion: "older-import")
+        #expect(stale == cold)
+
+        // Ids without the version they came with are refused.
+        let message = errorMessage {
+            _ = try store.tripSchedules(tripIds: ids, from: 20251006, through: 20251006, knownPatternIds: [loopId])
+        }
+        #expect(message?.contains("known_database_version") == true)
+    }
+
+    /// The in-memory patterns equal pattern_stops read directly, for every pattern of the database.
+    @Test func cachedPatternsMatchTheDatabase() throws {
+        let store = try QueryTestFeed.store()
+        let db = try Database(path: store.path, mode: .readOnly)
+        let allTrips = try column(db, "SELECT trip_id FROM trips")
+        let r = try store.tripSchedules(tripIds: allTrips, from: 20251006, through: 20251006)
+        #expect(r.unknownTripIds.isEmpty)
+        let expected = try rows(db, """
+            SELECT ps.pattern_pk, s.stop_id, ps.stop_sequence, ps.arrival_offset, ps.departure_offset, ps.pickup_type,
+                   ps.drop_off_type
+            FROM pattern_stops ps JOIN stops s ON s.stop_pk = ps.stop_pk ORDER BY ps.pattern_pk, ps.stop_index
+            """)
+        let got = r.patterns.flatMap { p in
+            p.stops.map { ["\(p.patternId)", $0.stopId, "\($0.stopSequence)", "\($0.arrivalOffset)", "\($0.departureOffset)",
+                           "\($0.pickupType)", "\($0.dropOffType)"] }
+        }
+        #expect(got == expected)
+        #expect(got.contains { $0[1] == "S2" && $0[5] == "1" })  // PU1's pickup_type 1 survives the cache
+    }
+
+    /// A store reads the patterns of its own file: a new import at the same path, opened as a new store,
+    /// answers with the new offsets while the old store keeps answering with its own.
+    @Test func reopenedStoreHasTheNewPatterns() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path("transit.db")
+        func feed(_ name: String, secondStop: String) throws -> ImportOptions.Feed {
+            var files = QueryTestFeed.nyc
+            files["stop_times.txt"] = """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                NY_EARLY,01:00:00,01:00:00,NY1,1
+                NY_EARLY,\(secondStop),\(secondStop),NY2,2
+                NY_9,09:00:00,09:00:00,NY1,1
+                NY_9,09:10:00,09:10:00,NY2,2
+                NY_LATE,24:30:00,24:30:00,NY1,1
+                NY_LATE,24:40:00,24:40:00,NY2,2
+                """
+            return ImportOptions.Feed(path: try folder.writeFeed(name, files), name: "nyc")
+        }
+        try runImport([try feed("a", secondStop: "01:10:00")], into: db)
+        let first = try StaticStore(path: db, connections: 1)
+        try runImport([try feed("b", secondStop: "01:25:00")], into: db)
+        let second = try StaticStore(path: db, connections: 1)
+        #expect(first.databaseVersion != second.databaseVersion)
+
+        func offsets(_ store: StaticStore, known: [UInt32] = [], version: String? = nil) throws -> [[Int32]] {
+            let r = try store.tripSchedules(tripIds: ["NY_EARLY", "NY_9"], from: 20260308, through: 20260308,
+                                            knownPatternIds: known, knownDatabaseVersion: version)
+            return r.trips.compactMap { t in r.patterns.first { $0.patternId == t.patternId }?.stops.map(\.arrivalOffset) }
+        }
+        #expect(try offsets(first) == [[0, 600], [0, 600]])
+        let secondOffsets = try offsets(second)
+        #expect(secondOffsets == [[0, 1500], [0, 600]])
+        // The first store's pattern ids mean nothing to the second: sent again in full.
+        let firstIds = try first.tripSchedules(tripIds: ["NY_EARLY", "NY_9"], from: 20260308, through: 20260308)
+            .patterns.map(\.patternId)
+        #expect(try offsets(second, known: firstIds, version: first.databaseVersion) == [[0, 1500], [0, 600]])
+        #expect(try offsets(first) == [[0, 600], [0, 600]])
     }
 
     @Test func badRanges() throws {

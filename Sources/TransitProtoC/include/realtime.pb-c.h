@@ -191,19 +191,14 @@ struct  Transit__TripPrediction
   size_t n_stops;
   Transit__StopPrediction **stops;
   /*
-   * the source it came from (see its staleness in `st`/`hb`)
+   * the source it came from (its age and staleness: `st`/`hb`)
    */
   char *source;
-  /*
-   * header timestamp of the feed update it came from
-   */
-  protobuf_c_boolean has_feed_timestamp;
-  uint64_t feed_timestamp;
   char *entity_id;
 };
 #define TRANSIT__TRIP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_prediction__descriptor) \
-    , NULL, 0, TRANSIT__TRIP_RELATIONSHIP__TRIP_SCHEDULED, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, NULL }
+    , NULL, 0, TRANSIT__TRIP_RELATIONSHIP__TRIP_SCHEDULED, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0,NULL, NULL, NULL }
 
 
 struct  Transit__Position
@@ -275,12 +270,10 @@ struct  Transit__VehicleState
   protobuf_c_boolean has_occupancy_percentage;
   uint32_t occupancy_percentage;
   char *wheelchair_accessible;
-  protobuf_c_boolean has_feed_timestamp;
-  uint64_t feed_timestamp;
 };
 #define TRANSIT__VEHICLE_STATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__vehicle_state__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0, 0 }
+    , NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL }
 
 
 struct  Transit__Translation
@@ -382,12 +375,10 @@ struct  Transit__AlertState
   Transit__TimeRange **communication_periods;
   size_t n_impact_periods;
   Transit__TimeRange **impact_periods;
-  protobuf_c_boolean has_feed_timestamp;
-  uint64_t feed_timestamp;
 };
 #define TRANSIT__ALERT_STATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__alert_state__descriptor) \
-    , NULL, NULL, NULL, 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,NULL, 0,NULL, 0, 0 }
+    , NULL, NULL, NULL, 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,NULL, 0,NULL }
 
 
 struct  Transit__DropCount

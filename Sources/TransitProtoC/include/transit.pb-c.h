@@ -281,10 +281,22 @@ struct  Transit__TripSchedulesQuery
   uint32_t from_date;
   protobuf_c_boolean has_to_date;
   uint32_t to_date;
+  /*
+   * Patterns the client already holds (it caches them per database_version): the answer leaves them out,
+   * its trips still name them. Honoured only when known_database_version is the version being served;
+   * otherwise every pattern is sent (the answer's database_version tells the client to drop its cache).
+   * Ids that name no pattern are ignored. At most 1,000,000; requires known_database_version.
+   */
+  size_t n_known_pattern_ids;
+  uint32_t *known_pattern_ids;
+  /*
+   * the database_version the known patterns came with
+   */
+  char *known_database_version;
 };
 #define TRANSIT__TRIP_SCHEDULES_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_schedules_query__descriptor) \
-    , 0,NULL, 0, 0, 0, 0 }
+    , 0,NULL, 0, 0, 0, 0, 0,NULL, NULL }
 
 
 struct  Transit__FeedInfoQuery
@@ -561,7 +573,8 @@ struct  Transit__TripDetail
 
 /*
  * Bulk schedules for the realtime service: patterns are sent once and trips refer to them, so a
- * cache keyed by (database_version, pattern_id) holds each stop sequence once.
+ * cache keyed by (database_version, pattern_id) holds each stop sequence once; with known_pattern_ids
+ * (TripSchedulesQuery) later answers carry only the patterns the client has not seen yet.
  */
 struct  Transit__PatternStop
 {

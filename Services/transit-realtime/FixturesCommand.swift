@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import RealtimeService
+
+struct FixturesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fixtures",
+        abstract: "Write GTFS-Realtime feeds (TripUpdates.pb, VehiclePositions.pb, Alerts.pb) that fit a static database.",
+        discussion: """
+            Picks the trips running around --at (default now) and writes: delays late and early, delays that \
+            change along a trip, a cancelled trip, a skipped stop, a NO_DATA stop, a time-only update, a \
+            trip-level delay, an added (NEW) trip, occupancy, vehicles between their stops, and alerts on a \
+            station, a route, a route type and a trip. Ids are the database's (with any import prefix: serve \
+            them with "prefix" unset). --replay N writes N numbered snapshot folders 30 s apart in which the \
+            delays move, for a replay source. The same database and --at give the same bytes.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The static database (opened read-only).", valueName: "file"))
+    var db: String
+
+    @Option(help: ArgumentHelp("Folder to write into (created if needed).", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("The moment, unix seconds (default: now).", valueName: "unix"))
+    var at: Int64?
+
+    @Option(help: ArgumentHelp("Write N numbered snapshot folders instead of one set of files.", valueName: "n"))
+    var replay: Int?
+
+    @Option(help: "Most trip instances with updates (the nearest first departures are kept).")
+    var maxTrips = 500
+
+    func validate() throws {
+        if let replay, !(1...9999).contains(replay) { throw ValidationError("--replay must be 1…9999, got \(replay)") }
+        guard maxTrips >= 1 else { throw ValidationError("--max-trips must be at least 1") }
+    }
+
+    func run() throws {
+        let moment = at ?? Int64(Date().timeIntervalSince1970)
+        do {
+            let schedule = try FixtureSchedule.read(databasePath: db, at: moment, maxTrips: maxTrips)
+            let written = try FixtureWriter.write(schedule, to: out, replay: replay)
+            guard let first = written.first else { return }
+            print("wrote \(written.count == 1 ? out : "\(written.count) snapshots in \(out)"): "
+                + "\(first.tripUpdates.entities.count) trip updates, \(first.vehiclePositions.entities.count) vehicles, "
+                + "\(first.alerts.entities.count) alerts at \(moment)")
+            for c in first.cases { print("  \(c.name): \(c.tripId) on \(c.serviceDate)") }
+        } catch {
+            printError("fixtures: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

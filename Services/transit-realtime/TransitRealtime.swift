@@ -1,0 +1,14 @@
+// transit-realtime: the realtime service's executable.
+//   transit-realtime serve --config <file> --static <nng url> --listen <nng url> --publish <nng url>
+//   transit-realtime query --connect <nng url> '<json>'... | -
+//   transit-realtime fixtures --db <static db> --out <dir> [--at <unix>] [--replay <n>]
+import ArgumentParser
+
+@main
+struct TransitRealtime: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transit-realtime",
+        abstract: "GTFS-Realtime: poll feeds, resolve them against the static service, publish and answer over nng.",
+        subcommands: [ServeCommand.self, QueryCommand.self, FixturesCommand.self, BenchCommand.self]
+    )
+}

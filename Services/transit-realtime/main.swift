@@ -1,1 +1,0 @@
-print("transit-realtime: not yet")

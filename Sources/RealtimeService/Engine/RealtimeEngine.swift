@@ -1,0 +1,235 @@
+import Foundation
+import GTFSRealtime
+import Logging
+import RealtimeCore
+import TransitModel
+
+/// The realtime service's processing: source events in, published changes out.
+///
+/// For fetched bytes: decode (a failure is counted on the source, whose state is kept), screen (older or
+/// identical feeds stop here), fetch the schedules of trips not cached (one bulk request to the static
+/// service), resolve and apply (`LiveState`), publish the changes (`RealtimeHub`). A bulk answer or a
+/// periodic feed_info check with a new database version drops the cache and resolves everything again.
+///
+/// Events are processed one at a time, in arrival order (callers wait their turn: a slow engine slows
+/// polling instead of piling up feeds).
+public actor RealtimeEngine {
+    public struct Options: Sendable {
+        /// Largest feed body decoded from any source (issue 3 §5: 64 MiB; a source may set less).
+        public var maxFeedBytes: Int
+        /// IANA zone whose calendar dates bound the schedule queries (yesterday … tomorrow around now).
+        public var timeZone: String
+        /// How often `tick` asks the static service for its database version (seconds).
+        public var versionCheckSecs: Int64
+        /// Most trip ids per bulk request.
+        public var scheduleChunk: Int
+
+        public init(maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String = "Australia/Sydney",
+                    versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000) {
+            self.maxFeedBytes = maxFeedBytes
+            self.timeZone = timeZone
+            self.versionCheckSecs = versionCheckSecs
+            self.scheduleChunk = scheduleChunk
+        }
+    }
+
+    public let hub: RealtimeHub
+    private let schedules: any ScheduleSource
+    private let options: Options
+    private let logger: Logger
+    private let clock: @Sendable () -> Int64
+    private var state: LiveState
+    private var cache = ScheduleCache()
+    private var lastVersionCheck: Int64?
+    /// The last failure talking to the static service (logged once per change).
+    private var staticError: String?
+
+    // A FIFO lock: `handle` and `tick` suspend while fetching schedules; others wait their turn.
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    public init(
+        sources: [SourceSettings], hub: RealtimeHub, schedules: any ScheduleSource, options: Options = Options(),
+        logger: Logger = Logger(label: "transit.realtime"),
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) throws(LiveStateError) {
+        state = try LiveState(sources: sources)
+        self.hub = hub
+        self.schedules = schedules
+        self.options = options
+        self.logger = logger
+        self.clock = clock
+    }
+
+    // MARK: entry points
+
+    /// Processes one source event (waits for the events before it).
+    public func handle(_ event: FeedEvent) async {
+        await acquire()
+        defer { release() }
+        await process(event)
+    }
+
+    /// Periodic work (call every second or so): staleness flips, the day's schedule window, and the
+    /// static database version check.
+    public func tick() async {
+        await acquire()
+        defer { release() }
+        let now = clock()
+        if state.refreshStaleness(now: now) { publishStatuses(now: now) }
+        if let window = TripUpdateResolver.serviceDates(around: now, timeZone: options.timeZone) { cache.use(dates: window) }
+        if lastVersionCheck.map({ now - $0 >= options.versionCheckSecs }) ?? true {
+            lastVersionCheck = now
+            await checkDatabaseVersion(now: now)
+        }
+    }
+
+    /// Every source's status now.
+    public func statuses() -> [LiveSourceStatus] { state.statuses(now: clock()) }
+
+    /// The static database version the cache holds (nil before the first answer).
+    public var databaseVersion: String? { cache.databaseVersion }
+
+    // MARK: processing
+
+    private func process(_ event: FeedEvent) async {
+        guard let source = state.sourceIndex(named: event.source) else {
+            logger.warning("event of an unknown source ignored", metadata: ["source": "\(event.source)"])
+            return
+        }
+        switch event {
+        case .failed(_, let message, let at):
+            logger.info("fetch failed", metadata: ["source": "\(event.source)", "error": "\(message)"])
+            publish(state.recordFailure(source: source, message: message, at: at))
+        case .notModified(_, let at):
+            publish(state.recordNotModified(source: source, at: at))
+        case .fetched(_, let bytes, let at):
+            await ingest(bytes, source: source, fetchedAt: at)
+        }
+    }
+
+    private func ingest(_ bytes: [UInt8], source: Int, fetchedAt: Int64) async {
+        let feed: FeedMessage
+        do {
+            feed = try GTFSRealtimeCodec.decode(bytes, maxBytes: min(options.maxFeedBytes, state.settings(of: source).maxBytes))
+        } catch {
+            logger.info("feed refused", metadata: ["source": "\(state.settings(of: source).name)", "error": "\(error)"])
+            publish(state.recordFailure(source: source, message: error.description, at: fetchedAt))
+            return
+        }
+        let hash = Self.hash(bytes)
+        guard state.screen(feed, bodyHash: hash, source: source, fetchedAt: fetchedAt) else {
+            publishStatuses(now: clock())
+            return
+        }
+        let now = clock()
+        if await fetchSchedules(state.tripIds(of: feed, source: source), now: now) {
+            await resolveEverythingAgain(now: now)
+        }
+        publish(state.apply(feed, bodyHash: hash, source: source, fetchedAt: fetchedAt, schedules: cache, now: now))
+    }
+
+    /// Fetches the schedules of `ids` not cached. Returns true when an answer carried a new database
+    /// version (the cache was emptied: everything held must be resolved again).
+    private func fetchSchedules(_ ids: [String], now: Int64) async -> Bool {
+        guard let window = TripUpdateResolver.serviceDates(around: now, timeZone: options.timeZone) else {
+            note(staticError: "unknown time zone \"\(options.timeZone)\"")
+            return false
+        }
+        cache.use(dates: window)
+        var versionChanged = false
+        var missing = cache.missing(ids)
+        // A version change midway empties the cache, so what earlier chunks brought is asked again (once).
+        for _ in 0..<2 where !missing.isEmpty {
+            let versionBefore = cache.databaseVersion
+            var start = 0
+            while start < missing.count {
+                let chunk = Array(missing[start..<min(start + options.scheduleChunk, missing.count)])
+                start += chunk.count
+                do {
+                    // Patterns already held are named so the answer leaves them out (protocol/README.md flow 2).
+                    let known = cache.databaseVersion == nil ? [] : cache.patternIds
+                    let answer = try await schedules.tripSchedules(TripSchedulesQuery(
+                        tripIds: chunk, fromDate: window.lowerBound, toDate: window.upperBound,
+                        knownPatternIds: known, knownDatabaseVersion: known.isEmpty ? nil : cache.databaseVersion))
+                    if cache.add(answer) { versionChanged = true }
+                    note(staticError: nil)
+                } catch {
+                    note(staticError: "\(error)")
+                    return versionChanged
+                }
+            }
+            if cache.databaseVersion != versionBefore {
+                hub.setDatabaseVersion(cache.databaseVersion)
+            }
+            missing = versionChanged ? cache.missing(ids) : []
+        }
+        return versionChanged
+    }
+
+    private func resolveEverythingAgain(now: Int64) async {
+        logger.info("static database changed: resolving the live trip updates again",
+                    metadata: ["database_version": "\(cache.databaseVersion ?? "?")"])
+        _ = await fetchSchedules(state.heldTripIds, now: now)
+        publish(state.resolveAgain(schedules: cache, now: now))
+    }
+
+    private func checkDatabaseVersion(now: Int64) async {
+        let version: String
+        do {
+            version = try await schedules.feedInfo().databaseVersion
+            note(staticError: nil)
+        } catch {
+            note(staticError: "\(error)")
+            return
+        }
+        guard let cached = cache.databaseVersion else {
+            hub.setDatabaseVersion(version)
+            return
+        }
+        guard cached != version else { return }
+        cache.clear()
+        hub.setDatabaseVersion(version)
+        await resolveEverythingAgain(now: now)
+    }
+
+    // MARK: helpers
+
+    private func publish(_ changes: LiveChanges) {
+        hub.publish(changes, sources: changes.sourcesChanged ? state.statuses(now: clock()) : nil)
+    }
+
+    private func publishStatuses(now: Int64) {
+        var changes = LiveChanges()
+        changes.sourcesChanged = true
+        hub.publish(changes, sources: state.statuses(now: now))
+    }
+
+    private func note(staticError error: String?) {
+        guard error != staticError else { return }
+        staticError = error
+        if let error {
+            logger.warning("static service unavailable: trips not cached cannot be resolved", metadata: ["error": "\(error)"])
+        } else {
+            logger.info("static service answers again")
+        }
+    }
+
+    static func hash(_ bytes: [UInt8]) -> Int {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    private func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func release() {
+        if waiters.isEmpty { busy = false } else { waiters.removeFirst().resume() }  // handed over: stays busy
+    }
+}

@@ -1,0 +1,57 @@
+import NNGKit
+import Synchronization
+import TransitModel
+import TransitProto
+
+/// Where the engine gets static schedules: the static service (over nng) or, in tests, a store directly.
+public protocol ScheduleSource: Sendable {
+    /// The bulk trip-schedule query.
+    func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules
+    /// The static database's version and feeds (checked periodically to notice a new import).
+    func feedInfo() async throws -> FeedInfo
+}
+
+public struct ScheduleSourceError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// `ScheduleSource` over the static service's REQ/REP socket.
+public final class StaticScheduleClient: ScheduleSource {
+    /// Bulk answers for many trips are large (protocol/README.md: REQ → static RECVMAXSZ 64 MiB).
+    public static let maxReplyBytes = 64 << 20
+
+    private let requester: NNGRequester
+    private let nextId = Atomic<UInt64>(1)
+
+    /// Dials `url` (non-blocking: the static service may start later). `timeout` covers each request.
+    public init(url: String, timeout: Duration = .seconds(2)) throws(NNGError) {
+        requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
+    }
+
+    public func close() { requester.close() }
+
+    public func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules {
+        guard case .tripSchedules(let answer) = try await ask(.tripSchedules(query)) else {
+            throw ScheduleSourceError("the static service answered a trip_schedules query with another result")
+        }
+        return answer
+    }
+
+    public func feedInfo() async throws -> FeedInfo {
+        guard case .feedInfo(let info) = try await ask(.feedInfo) else {
+            throw ScheduleSourceError("the static service answered a feed_info query with another result")
+        }
+        return info
+    }
+
+    private func ask(_ query: StaticQuery) async throws -> StaticResult {
+        let id = nextId.add(1, ordering: .relaxed).newValue
+        let bytes = try await requester.request(StaticCodec.encode(StaticRequest(requestId: id, query: query)))
+        let response = try StaticCodec.decodeResponse(bytes)
+        switch response.result {
+        case .success(let result): return result
+        case .failure(let error): throw ScheduleSourceError("static service: \(error)")
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// RealtimeService: placeholder until its first real file lands.
-enum _RealtimeServicePlaceholder {}

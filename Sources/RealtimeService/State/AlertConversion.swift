@@ -1,0 +1,33 @@
+import GTFSRealtime
+import TransitModel
+
+enum AlertConversion {
+    /// The Live value of an alert. Agency, route and trip ids get the source's prefix; stop ids do not.
+    static func liveAlert(_ a: Alert, entityId: String, settings: SourceSettings) -> LiveAlert {
+        let prefix = settings.idPrefix
+        var entities: [LiveInformedEntity] = []
+        entities.reserveCapacity(a.informedEntities.count)
+        for e in a.informedEntities {
+            entities.append(LiveInformedEntity(
+                agencyId: e.agencyId.map { prefix + $0 }, routeId: (e.routeId ?? e.trip?.routeId).map { prefix + $0 },
+                routeType: e.routeType, directionId: e.directionId ?? e.trip?.directionId,
+                tripId: e.trip?.tripId.map { prefix + $0 }, tripStartDate: e.trip?.startDate,
+                tripStartTime: e.trip?.startTime, stopId: e.stopId))
+        }
+        return LiveAlert(
+            key: settings.name + "/" + entityId, source: settings.name, entityId: entityId,
+            activePeriods: a.activePeriods.map(period), communicationPeriods: a.communicationPeriods.map(period),
+            impactPeriods: a.impactPeriods.map(period), informedEntities: entities,
+            cause: (a.cause ?? .unknownCause).name, effect: (a.effect ?? .unknownEffect).name,
+            severity: (a.severityLevel ?? .unknownSeverity).name, headerText: text(a.headerText),
+            descriptionText: text(a.descriptionText), url: text(a.url), ttsHeaderText: text(a.ttsHeaderText),
+            ttsDescriptionText: text(a.ttsDescriptionText), causeDetail: text(a.causeDetail),
+            effectDetail: text(a.effectDetail))
+    }
+
+    private static func period(_ r: TimeRange) -> LivePeriod { LivePeriod(start: r.start, end: r.end) }
+
+    private static func text(_ t: TranslatedString?) -> LiveText? {
+        t.map { LiveText($0.translations.map { LiveText.Translation(text: $0.text, language: $0.language) }) }
+    }
+}

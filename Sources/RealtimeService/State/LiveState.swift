@@ -1,0 +1,190 @@
+import GTFSRealtime
+import RealtimeCore
+import TransitModel
+
+/// What one operation did to the live state: the batches of the PUB stream.
+public struct LiveChanges: Sendable, Hashable {
+    public var trips: [LiveTrip] = []
+    public var removedTrips: [LiveTripInstance] = []
+    public var vehicles: [LiveVehicle] = []
+    public var removedVehicles: [String] = []
+    public var alerts: [LiveAlert] = []
+    public var removedAlerts: [String] = []
+    /// Some source's status changed (counters, timestamps, staleness).
+    public var sourcesChanged = false
+
+    public init() {}
+
+    public var hasTrips: Bool { !trips.isEmpty || !removedTrips.isEmpty }
+    public var hasVehicles: Bool { !vehicles.isEmpty || !removedVehicles.isEmpty }
+    public var hasAlerts: Bool { !alerts.isEmpty || !removedAlerts.isEmpty }
+}
+
+public struct LiveStateError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+}
+
+/// The realtime service's live state: what every source said, resolved, and the merged view published.
+///
+/// Trip updates are keyed by trip instance (trip id, service date, start for frequency-based and copied
+/// trips). When several sources name the same instance, the one with the newest feed header wins. Vehicles
+/// and alerts are keyed by "<source>/<entity id>". A value type driven by one task (the engine): feed
+/// events in, `LiveChanges` out.
+///
+/// Order for a fetched body: `screen` (older or identical feeds stop here), `tripIds(of:source:)` (fetch the
+/// missing schedules), `apply`. Fetch and decode failures: `recordFailure` (the state is kept).
+public struct LiveState: Sendable {
+    var sources: [SourceState]
+    private let indexByName: [String: Int]
+    public private(set) var trips: [TripInstanceKey: LiveTrip] = [:]
+    public private(set) var vehicles: [String: LiveVehicle] = [:]
+    public private(set) var alerts: [String: LiveAlert] = [:]
+
+    public init(sources settings: [SourceSettings]) throws(LiveStateError) {
+        var index: [String: Int] = [:]
+        for (i, s) in settings.enumerated() {
+            guard !s.name.isEmpty else { throw LiveStateError(description: "source \(i + 1) has an empty name") }
+            guard index[s.name] == nil else { throw LiveStateError(description: "two sources are named \"\(s.name)\"") }
+            index[s.name] = i
+        }
+        indexByName = index
+        sources = settings.map(SourceState.init(settings:))
+    }
+
+    public var sourceCount: Int { sources.count }
+    public func sourceIndex(named name: String) -> Int? { indexByName[name] }
+    public func settings(of source: Int) -> SourceSettings { sources[source].settings }
+
+    public func statuses(now: Int64) -> [LiveSourceStatus] { sources.map { $0.status(now: now) } }
+
+    // MARK: events without a usable feed
+
+    /// A fetch or decode failure: counted with its message; the source's state is kept.
+    public mutating func recordFailure(source: Int, message: String, at unix: Int64) -> LiveChanges {
+        sources[source].fail(message, at: unix)
+        var changes = LiveChanges()
+        changes.sourcesChanged = true
+        return changes
+    }
+
+    /// The server said the feed did not change (HTTP 304, or an unchanged file).
+    public mutating func recordNotModified(source: Int, at unix: Int64) -> LiveChanges {
+        sources[source].notModified += 1
+        sources[source].lastFetchUnix = unix
+        sources[source].lastSuccessUnix = unix
+        var changes = LiveChanges()
+        changes.sourcesChanged = true
+        return changes
+    }
+
+    /// Decides whether a decoded feed is to be applied: not when its header timestamp is older than the last
+    /// applied one (counted in `older_ignored`), nor when it is the very same body again (`not_modified`),
+    /// nor when its incrementality is unknown (an error). Records the fetch either way.
+    public mutating func screen(_ feed: FeedMessage, bodyHash: Int, source s: Int, fetchedAt: Int64) -> Bool {
+        sources[s].lastFetchUnix = fetchedAt
+        if case .unknown(let value) = feed.header.incrementality {
+            sources[s].fail("unsupported incrementality \(value) in the feed header", at: fetchedAt)
+            return false
+        }
+        sources[s].lastSuccessUnix = fetchedAt
+        let timestamp = feed.header.timestamp
+        if let timestamp, let last = sources[s].lastHeaderTimestamp, timestamp < last {
+            sources[s].olderIgnored += 1
+            return false
+        }
+        if bodyHash == sources[s].lastBodyHash, timestamp == sources[s].lastHeaderTimestamp {
+            sources[s].notModified += 1
+            return false
+        }
+        return true
+    }
+
+    /// The trip ids (static, with the source's prefix) resolving `feed` may need schedules for.
+    public func tripIds(of feed: FeedMessage, source: Int) -> [String] { sources[source].tripIds(of: feed) }
+
+    /// The trip ids of everything held, for resolving it all again.
+    public var heldTripIds: [String] { sources.flatMap(\.heldTripIds) }
+
+    // MARK: applying
+
+    /// Applies a screened feed: resolves its trip updates (once) and its vehicles' trip instances against
+    /// `schedules`, replaces what the source said (FULL_DATASET) or entity by entity (DIFFERENTIAL), and
+    /// returns what changed in the merged view.
+    public mutating func apply(
+        _ feed: FeedMessage, bodyHash: Int, source s: Int, fetchedAt: Int64, schedules: ScheduleCache, now: Int64
+    ) -> LiveChanges {
+        let touched = sources[s].apply(feed, schedules: schedules, now: now)
+        sources[s].lastHeaderTimestamp = feed.header.timestamp ?? sources[s].lastHeaderTimestamp
+        sources[s].lastBodyHash = bodyHash
+        // Never in the future: a producer's clock ahead of ours must not keep data fresh longer.
+        sources[s].dataUnix = feed.header.timestamp.map { min(Int64(clamping: $0), fetchedAt) } ?? fetchedAt
+        sources[s].updatesApplied += 1
+        var changes = LiveChanges()
+        changes.sourcesChanged = true
+        merge(touched, source: s, into: &changes)
+        return changes
+    }
+
+    /// Resolves every held trip update and vehicle again (a new static database version).
+    public mutating func resolveAgain(schedules: ScheduleCache, now: Int64) -> LiveChanges {
+        var changes = LiveChanges()
+        for s in sources.indices {
+            let touched = sources[s].resolveAgain(schedules: schedules, now: now)
+            merge(touched, source: s, into: &changes)
+        }
+        return changes
+    }
+
+    /// Re-evaluates staleness at `now`; true when some source's stale flag flipped.
+    public mutating func refreshStaleness(now: Int64) -> Bool {
+        var flipped = false
+        for s in sources.indices {
+            let stale = sources[s].isStale(now: now)
+            if stale != sources[s].reportedStale {
+                sources[s].reportedStale = stale
+                flipped = true
+            }
+        }
+        return flipped
+    }
+
+    // MARK: merged view
+
+    private mutating func merge(_ touched: TouchedKeys, source s: Int, into changes: inout LiveChanges) {
+        for key in touched.trips {
+            let merged = mergedTrip(key)
+            guard merged != trips[key] else { continue }
+            if let merged {
+                trips[key] = merged
+                changes.trips.append(merged)
+            } else {
+                trips[key] = nil
+                changes.removedTrips.append(LiveTripInstance(key))
+            }
+        }
+        for key in touched.vehicles {
+            let current = sources[s].vehicles[key]
+            guard current != vehicles[key] else { continue }
+            vehicles[key] = current
+            if let current { changes.vehicles.append(current) } else { changes.removedVehicles.append(key) }
+        }
+        for key in touched.alerts {
+            let current = sources[s].alerts[key]
+            guard current != alerts[key] else { continue }
+            alerts[key] = current
+            if let current { changes.alerts.append(current) } else { changes.removedAlerts.append(key) }
+        }
+    }
+
+    /// The version of an instance to publish: from the source with the newest feed header (ties: the first
+    /// configured source).
+    private func mergedTrip(_ key: TripInstanceKey) -> LiveTrip? {
+        var best: (trip: LiveTrip, timestamp: UInt64)?
+        for i in sources.indices {  // by index: no copy of a source per key
+            guard let trip = sources[i].trips[key] else { continue }
+            let timestamp = sources[i].lastHeaderTimestamp ?? 0
+            if best == nil || timestamp > best!.timestamp { best = (trip, timestamp) }
+        }
+        return best?.trip
+    }
+}

@@ -1,0 +1,70 @@
+import RealtimeCore
+import TransitModel
+
+/// The static schedules the resolver needs, fetched in bulk from the static service and kept between feed
+/// updates: trips for the current window of service dates, patterns by (database version, pattern id),
+/// and the ids the static service said it does not know.
+///
+/// A new database version (a new import) empties everything: the caller then fetches again and resolves
+/// the live trip updates again. A new date window (the day moved on) drops the trips (their service dates
+/// are per window) but keeps the patterns.
+public struct ScheduleCache: TripScheduleLookup, Sendable {
+    public private(set) var databaseVersion: String?
+    public private(set) var dates: ClosedRange<ServiceDate>?
+    private var trips: [String: TripSchedule] = [:]
+    private var patterns: [UInt32: Pattern] = [:]
+    private var unknown: Set<String> = []
+
+    public init() {}
+
+    public var tripCount: Int { trips.count }
+    public var patternCount: Int { patterns.count }
+    /// The patterns held, for `TripSchedulesQuery.knownPatternIds` (the answer then leaves them out).
+    public var patternIds: [UInt32] { patterns.keys.sorted() }
+
+    public func schedule(tripId: String) -> TripSchedule? { trips[tripId] }
+    public func pattern(id: UInt32) -> Pattern? { patterns[id] }
+
+    /// The static service answered that it has no such trip (in this database version).
+    public func isKnownUnknown(_ tripId: String) -> Bool { unknown.contains(tripId) }
+
+    /// Sets the window of service dates the cached trips must cover; a different window drops the trips.
+    public mutating func use(dates window: ClosedRange<ServiceDate>) {
+        guard window != dates else { return }
+        dates = window
+        trips.removeAll(keepingCapacity: true)
+        unknown.removeAll(keepingCapacity: true)
+    }
+
+    /// The ids (static, prefixed) neither cached nor known to be unknown, without duplicates, in order.
+    public func missing(_ tripIds: some Sequence<String>) -> [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for id in tripIds where trips[id] == nil && !unknown.contains(id) && seen.insert(id).inserted {
+            out.append(id)
+        }
+        return out
+    }
+
+    /// Adds a bulk answer. Returns true when its database version differs from the cache's (the cache was
+    /// emptied first: every live trip update must be resolved again).
+    @discardableResult
+    public mutating func add(_ answer: TripSchedules) -> Bool {
+        let changed = databaseVersion != nil && databaseVersion != answer.databaseVersion
+        if changed { clear() }
+        databaseVersion = answer.databaseVersion
+        trips.reserveCapacity(trips.count + answer.trips.count)
+        for trip in answer.trips { trips[trip.tripId] = trip }
+        for pattern in answer.patterns { patterns[pattern.patternId] = pattern }
+        unknown.formUnion(answer.unknownTripIds)
+        return changed
+    }
+
+    /// Forgets everything (a new database version was seen elsewhere, e.g. in feed_info).
+    public mutating func clear() {
+        databaseVersion = nil
+        trips.removeAll()
+        patterns.removeAll()
+        unknown.removeAll()
+    }
+}

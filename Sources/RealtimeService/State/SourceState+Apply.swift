@@ -1,0 +1,234 @@
+import GTFSRealtime
+import RealtimeCore
+import TransitModel
+
+/// The keys of the live state one operation on a source may have changed.
+struct TouchedKeys {
+    var trips = Set<TripInstanceKey>()
+    var vehicles = Set<String>()
+    var alerts = Set<String>()
+}
+
+extension SourceState {
+    /// Applies a decoded feed (already screened): FULL_DATASET replaces everything the source said before;
+    /// DIFFERENTIAL replaces entity by entity and removes entities marked is_deleted. Trip updates are
+    /// resolved here, once, against `schedules`.
+    mutating func apply(_ feed: FeedMessage, schedules: ScheduleCache, now: Int64) -> TouchedKeys {
+        let full: Bool
+        switch feed.header.incrementality ?? .fullDataset {
+        case .differential: full = false
+        default: full = true  // FULL_DATASET (unknown values are refused before: LiveState.screen)
+        }
+        var touched = TouchedKeys()
+        for problem in feed.problems { drop(DropReason(problem), problem.description) }
+        detected = Self.kinds(of: feed)
+
+        var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?
+        if full {
+            touched.trips = Set(trips.keys)
+            touched.vehicles = Set(vehicles.keys)
+            touched.alerts = Set(alerts.keys)
+            previous = (trips, tripKeyByEntity)
+            rawTripUpdates = [:]
+            tripKeyByEntity = [:]
+            trips = [:]
+            rawVehicles = [:]
+            vehicles = [:]
+            alerts = [:]
+            rawTripUpdates.reserveCapacity(feed.entities.count)
+            trips.reserveCapacity(feed.entities.count)
+        }
+
+        for entity in feed.entities {
+            let id = entity.id
+            if !full, entity.isDeleted == true {
+                remove(entity: id, &touched)
+                continue
+            }
+            if let update = entity.tripUpdate {
+                if settings.accepts(.tripUpdates) {
+                    applyTripUpdate(update, entityId: id, schedules: schedules, now: now, previous: previous,
+                                    countDrops: true, &touched)
+                } else {
+                    drop(.wrongKind, "entity '\(id)': a trip update in a \(settings.kind.rawValue) source")
+                }
+            }
+            if let vehicle = entity.vehicle {
+                if settings.accepts(.vehiclePositions) {
+                    applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
+                } else {
+                    drop(.wrongKind, "entity '\(id)': a vehicle position in a \(settings.kind.rawValue) source")
+                }
+            }
+            if let alert = entity.alert {
+                if settings.accepts(.alerts) {
+                    let live = AlertConversion.liveAlert(alert, entityId: id, settings: settings)
+                    alerts[live.key] = live
+                    touched.alerts.insert(live.key)
+                } else {
+                    drop(.wrongKind, "entity '\(id)': an alert in a \(settings.kind.rawValue) source")
+                }
+            }
+        }
+        return touched
+    }
+
+    /// Resolves every held trip update and vehicle again (a new static database): same rules as a full
+    /// update from the stored raw entities; drops are not counted twice.
+    mutating func resolveAgain(schedules: ScheduleCache, now: Int64) -> TouchedKeys {
+        var touched = TouchedKeys()
+        touched.trips = Set(trips.keys)
+        let previous = (trips, tripKeyByEntity)
+        trips = [:]
+        tripKeyByEntity = [:]
+        for (id, update) in rawTripUpdates {
+            applyTripUpdate(update, entityId: id, schedules: schedules, now: now, previous: previous,
+                            countDrops: false, &touched)
+        }
+        for (id, vehicle) in rawVehicles {
+            applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
+        }
+        return touched
+    }
+
+    /// The trip ids (static, prefixed) whose schedules resolving `feed` may need.
+    func tripIds(of feed: FeedMessage) -> [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(feed.entities.count)
+        for entity in feed.entities {
+            if settings.accepts(.tripUpdates), let id = entity.tripUpdate?.trip.tripId, !id.isEmpty {
+                ids.append(settings.idPrefix + id)
+            }
+            if settings.accepts(.vehiclePositions), let id = entity.vehicle?.trip?.tripId, !id.isEmpty {
+                ids.append(settings.idPrefix + id)
+            }
+        }
+        return ids
+    }
+
+    /// The trip ids of everything held (for resolving again).
+    var heldTripIds: [String] {
+        var ids: [String] = []
+        for update in rawTripUpdates.values { if let id = update.trip.tripId, !id.isEmpty { ids.append(settings.idPrefix + id) } }
+        for vehicle in rawVehicles.values { if let id = vehicle.trip?.tripId, !id.isEmpty { ids.append(settings.idPrefix + id) } }
+        return ids
+    }
+
+    // MARK: parts
+
+    private mutating func applyTripUpdate(
+        _ update: TripUpdate, entityId id: String, schedules: ScheduleCache, now: Int64,
+        previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?, countDrops: Bool,
+        _ touched: inout TouchedKeys
+    ) {
+        rawTripUpdates[id] = update
+        let resolution = resolver.resolve(update, schedules: schedules, now: now)
+        // What this entity said before: in the previous full state, or still in place (differential).
+        let oldKey = previous?.keys[id] ?? tripKeyByEntity[id]
+        let oldTrip = oldKey.flatMap { previous?.trips[$0] ?? trips[$0] }
+        if previous == nil, let oldKey {
+            // Differential: the entity's new content replaces its old one, unless it cannot be resolved for
+            // want of a schedule (then the old one is kept: a brief static outage must not blank predictions).
+            if case .dropped(let d) = resolution, classify(d, schedules) == .scheduleUnavailable {
+                if countDrops { drop(.scheduleUnavailable, Self.unavailableMessage(id, d) + " (previous prediction kept)") }
+                return
+            }
+            if trips[oldKey]?.entityId == id { trips[oldKey] = nil }
+            tripKeyByEntity[id] = nil
+            touched.trips.insert(oldKey)
+        }
+        switch resolution {
+        case .resolved(let resolved):
+            if countDrops, resolved.unmatchedStopUpdates > 0 {
+                drop(.unmatchedStopUpdate, "\(resolved.unmatchedStopUpdates) stop time update(s) of \(resolved.key) match no stop",
+                     count: UInt64(resolved.unmatchedStopUpdates))
+            }
+            let live = TripConversion.liveTrip(resolved, update: update, source: settings.name, entityId: id)
+            store(live, key: resolved.key, entityId: id, countDrops: countDrops, &touched)
+        case .deleted(let key):
+            let tombstone = TripConversion.deletedTrip(key, update: update, idPrefix: settings.idPrefix,
+                                                       source: settings.name, entityId: id)
+            store(tombstone, key: key, entityId: id, countDrops: countDrops, &touched)
+        case .dropped(let d):
+            let reason = classify(d, schedules)
+            if countDrops {
+                drop(reason, reason == .scheduleUnavailable ? Self.unavailableMessage(id, d) : "entity '\(id)': \(d.description)")
+            }
+            if reason == .scheduleUnavailable, previous != nil, let oldKey, let oldTrip {
+                store(oldTrip, key: oldKey, entityId: id, countDrops: false, &touched)  // keep the last good one
+            }
+        }
+    }
+
+    private mutating func store(
+        _ trip: LiveTrip, key: TripInstanceKey, entityId: String, countDrops: Bool, _ touched: inout TouchedKeys
+    ) {
+        if let other = trips[key]?.entityId, other != entityId {
+            if countDrops {
+                drop(.duplicateTripInstance, "entities '\(other)' and '\(entityId)' are both \(key); '\(entityId)' kept")
+            }
+            tripKeyByEntity[other] = nil
+        }
+        trips[key] = trip
+        tripKeyByEntity[entityId] = key
+        touched.trips.insert(key)
+    }
+
+    private static func unavailableMessage(_ id: String, _ d: TripUpdateDrop) -> String {
+        "entity '\(id)': no schedule for trip \"\(d.tripId ?? "")\" (the static service did not answer)"
+    }
+
+    /// A trip update the resolver refused: an unknown trip whose schedule was never fetched (the static
+    /// service did not answer) is "schedule_unavailable", not "unknown_trip".
+    private func classify(_ d: TripUpdateDrop, _ schedules: ScheduleCache) -> DropReason {
+        let reason = DropReason(d.reason)
+        guard reason == .unknownTrip, let tripId = d.tripId else { return reason }
+        let staticId = settings.idPrefix + tripId
+        if schedules.schedule(tripId: staticId) == nil, !schedules.isKnownUnknown(staticId) { return .scheduleUnavailable }
+        return reason
+    }
+
+    private mutating func applyVehicle(
+        _ vehicle: VehiclePosition, entityId id: String, schedules: ScheduleCache, now: Int64,
+        _ touched: inout TouchedKeys
+    ) {
+        rawVehicles[id] = vehicle
+        var instance: LiveTripInstance?
+        if let descriptor = vehicle.trip, let tripId = descriptor.tripId, !tripId.isEmpty {
+            // The vehicle's trip instance, by the same rules as a trip update's (start date inferred from the
+            // position's timestamp when the descriptor has none). A vehicle on an unknown trip is kept.
+            let probe = TripUpdate(trip: descriptor, timestamp: vehicle.timestamp)
+            if case .resolved(let trip) = resolver.resolve(probe, schedules: schedules, now: now) {
+                instance = LiveTripInstance(trip.key)
+            }
+        }
+        let live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)
+        vehicles[live.key] = live
+        touched.vehicles.insert(live.key)
+    }
+
+    /// Differential is_deleted: whatever the entity held goes.
+    private mutating func remove(entity id: String, _ touched: inout TouchedKeys) {
+        rawTripUpdates[id] = nil
+        if let key = tripKeyByEntity.removeValue(forKey: id) {
+            if trips[key]?.entityId == id { trips[key] = nil }
+            touched.trips.insert(key)
+        }
+        let key = settings.name + "/" + id
+        rawVehicles[id] = nil
+        if vehicles.removeValue(forKey: key) != nil { touched.vehicles.insert(key) }
+        if alerts.removeValue(forKey: key) != nil { touched.alerts.insert(key) }
+    }
+
+    /// The kinds of entities a feed holds (auto-detection).
+    static func kinds(of feed: FeedMessage) -> Set<LiveSourceKind> {
+        var kinds = Set<LiveSourceKind>()
+        for entity in feed.entities {
+            if entity.tripUpdate != nil { kinds.insert(.tripUpdates) }
+            if entity.vehicle != nil { kinds.insert(.vehiclePositions) }
+            if entity.alert != nil { kinds.insert(.alerts) }
+            if kinds.count == 3 { break }
+        }
+        return kinds
+    }
+}

@@ -1,0 +1,81 @@
+import GTFSRealtime
+import RealtimeCore
+import TransitModel
+
+/// Everything the live state holds for one source: what its feeds said (raw, to resolve again after a
+/// new static import, and resolved), and its bookkeeping for the status.
+struct SourceState {
+    let settings: SourceSettings
+    var resolver: TripUpdateResolver
+
+    // MARK: content (entity ids are the feed's; keys as published)
+
+    /// The trip updates of the current state by entity id, as received.
+    var rawTripUpdates: [String: TripUpdate] = [:]
+    /// The instance each trip-update entity resolved to.
+    var tripKeyByEntity: [String: TripInstanceKey] = [:]
+    var trips: [TripInstanceKey: LiveTrip] = [:]
+    /// Vehicle positions by entity id, as received (their trip instance is resolved again too).
+    var rawVehicles: [String: VehiclePosition] = [:]
+    /// By key ("<source>/<entity id>").
+    var vehicles: [String: LiveVehicle] = [:]
+    var alerts: [String: LiveAlert] = [:]
+
+    // MARK: bookkeeping
+
+    var lastHeaderTimestamp: UInt64?
+    var lastBodyHash: Int?
+    /// When the applied data was current: the header timestamp (never later than its fetch), else the fetch.
+    var dataUnix: Int64?
+    var detected: Set<LiveSourceKind> = []
+    var lastFetchUnix: Int64?
+    var lastSuccessUnix: Int64?
+    var updatesApplied: UInt64 = 0
+    var notModified: UInt64 = 0
+    var olderIgnored: UInt64 = 0
+    var errors: UInt64 = 0
+    var lastError: String?
+    var lastErrorUnix: Int64?
+    var drops: [DropReason: UInt64] = [:]
+    var lastDrop: String?
+    /// The stale flag last reported, to notice when it flips.
+    var reportedStale = true
+
+    init(settings: SourceSettings) {
+        self.settings = settings
+        resolver = TripUpdateResolver(options: .init(timeZone: settings.timeZone, idPrefix: settings.idPrefix))
+    }
+
+    var name: String { settings.name }
+
+    mutating func drop(_ reason: DropReason, _ message: String, count: UInt64 = 1) {
+        drops[reason, default: 0] += count
+        lastDrop = "\(reason.rawValue): \(message)"
+    }
+
+    mutating func fail(_ message: String, at unix: Int64) {
+        errors += 1
+        lastError = message
+        lastErrorUnix = unix
+        lastFetchUnix = unix
+    }
+
+    func isStale(now: Int64) -> Bool {
+        guard let dataUnix else { return true }
+        return now - dataUnix > settings.staleLimit(detected: detected)
+    }
+
+    func status(now: Int64) -> LiveSourceStatus {
+        var drops: [String: UInt64] = [:]
+        for (reason, count) in self.drops { drops[reason.rawValue] = count }
+        return LiveSourceStatus(
+            name: settings.name, kind: settings.kind,
+            detectedKinds: LiveSourceKind.allCases.filter { detected.contains($0) },
+            feedTimestamp: lastHeaderTimestamp, lastFetchUnix: lastFetchUnix, lastSuccessUnix: lastSuccessUnix,
+            stale: isStale(now: now), staleAfterSecs: UInt32(clamping: settings.staleLimit(detected: detected)),
+            updatesApplied: updatesApplied, notModified: notModified, olderIgnored: olderIgnored, errors: errors,
+            lastError: lastError, lastErrorUnix: lastErrorUnix,
+            entities: UInt64(trips.count + vehicles.count + alerts.count), drops: drops, lastDrop: lastDrop,
+            statusUnix: now)
+    }
+}

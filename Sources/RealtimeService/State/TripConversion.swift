@@ -1,0 +1,92 @@
+import GTFSRealtime
+import RealtimeCore
+import TransitModel
+
+// RealtimeCore's resolved trips -> the Live values the service stores and publishes.
+
+extension LiveTripInstance {
+    init(_ key: TripInstanceKey) {
+        self.init(tripId: key.tripId, serviceDate: key.serviceDate, startSecs: key.startSecs)
+    }
+}
+
+extension TripInstanceKey {
+    init(_ instance: LiveTripInstance) {
+        self.init(tripId: instance.tripId, serviceDate: instance.serviceDate, startSecs: instance.startSecs)
+    }
+}
+
+extension LiveTripRelationship {
+    init(_ r: ResolvedTrip.Relationship) {
+        switch r {
+        case .scheduled: self = .scheduled
+        case .unscheduled: self = .unscheduled
+        case .canceled: self = .canceled
+        case .added: self = .added
+        case .new: self = .new
+        case .replacement: self = .replacement
+        case .duplicated: self = .duplicated
+        }
+    }
+}
+
+extension LiveStopStatus {
+    init(_ s: StopPredictionStatus) {
+        switch s {
+        case .scheduled: self = .predicted
+        case .skipped: self = .skipped
+        case .noData: self = .noData
+        case .noPrediction: self = .noPrediction
+        }
+    }
+}
+
+enum TripConversion {
+    /// The Live value of a resolved trip; `update` supplies per-stop occupancy (departure_occupancy_status).
+    static func liveTrip(
+        _ trip: ResolvedTrip, update: TripUpdate, source: String, entityId: String
+    ) -> LiveTrip {
+        var stops: [LiveStop] = []
+        stops.reserveCapacity(trip.stops.count)
+        for s in trip.stops {
+            stops.append(LiveStop(
+                stopId: s.stopId, stopSequence: s.stopSequence, assignedStopId: s.assignedStopId,
+                scheduledArrival: s.scheduledArrival, scheduledDeparture: s.scheduledDeparture,
+                predictedArrival: s.predictedArrival, predictedDeparture: s.predictedDeparture,
+                arrivalDelay: s.arrivalDelay, departureDelay: s.departureDelay, status: LiveStopStatus(s.status)))
+        }
+        addOccupancy(update.stopTimeUpdates, to: &stops)
+        return LiveTrip(
+            instance: LiveTripInstance(trip.key), relationship: LiveTripRelationship(trip.relationship),
+            staticTripId: trip.staticTripId, routeId: trip.routeId, directionId: trip.directionId,
+            vehicleId: trip.vehicleId, vehicleLabel: trip.vehicleLabel, timestamp: trip.timestamp,
+            tripDelay: trip.tripDelay, stops: stops, source: source, entityId: entityId)
+    }
+
+    /// The tombstone of a DELETED instance: no stops.
+    static func deletedTrip(_ key: TripInstanceKey, update: TripUpdate, idPrefix: String, source: String,
+                            entityId: String) -> LiveTrip {
+        LiveTrip(
+            instance: LiveTripInstance(key), relationship: .deleted,
+            routeId: update.trip.routeId.map { idPrefix + $0 }, directionId: update.trip.directionId.map { Int($0) },
+            vehicleId: update.vehicle?.id, vehicleLabel: update.vehicle?.label, timestamp: update.timestamp,
+            source: source, entityId: entityId)
+    }
+
+    /// Copies departure_occupancy_status onto the stops it names (by stop_sequence, else stop_id). Rare in
+    /// feeds, so the common case costs one scan of the updates.
+    private static func addOccupancy(_ updates: [StopTimeUpdate], to stops: inout [LiveStop]) {
+        for u in updates {
+            guard let occupancy = u.departureOccupancyStatus else { continue }
+            let index: Int?
+            if let sequence = u.stopSequence {
+                index = stops.firstIndex { $0.stopSequence == sequence }
+            } else if let stopId = u.stopId {
+                index = stops.firstIndex { $0.stopId == stopId }
+            } else {
+                index = nil
+            }
+            if let index { stops[index].departureOccupancy = occupancy.name }
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// RealtimeSources: placeholder until its first real file lands.
-enum _RealtimeSourcesPlaceholder {}

@@ -1,0 +1,199 @@
+// The whole service over real sockets: the static service in-process on the sample database, fixtures
+// written by the fixtures code and served from file:// sources, a late subscriber doing the snapshot
+// handshake, REP queries.
+import Foundation
+import GTFSRealtime
+import Logging
+import NNGKit
+import StaticService
+import Testing
+import TransitModel
+import TransitProto
+@testable import RealtimeService
+
+@Suite(.serialized) struct EndToEndTests {
+    let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Sockets and files of one test run.
+    struct Setup {
+        let folder: String
+        var url: (static: String, rep: String, pub: String) {
+            ("ipc://\(folder)/s.sock", "ipc://\(folder)/r.sock", "ipc://\(folder)/p.sock")
+        }
+
+        init() throws {
+            folder = "/tmp/rte-\(UUID().uuidString.prefix(8))"
+            try FileManager.default.createDirectory(atPath: folder + "/fx", withIntermediateDirectories: true)
+        }
+
+        /// A config polling the three fixture files every 0.2 s.
+        func writeConfig() throws -> String {
+            let path = folder + "/realtime.json"
+            let json = """
+                {"sources": [
+                  {"name": "tu", "kind": "trip_updates", "url": "file://\(folder)/fx/TripUpdates.pb", "poll_interval_s": 0.2},
+                  {"name": "vp", "kind": "vehicle_positions", "url": "file://\(folder)/fx/VehiclePositions.pb", "poll_interval_s": 0.2},
+                  {"name": "al", "kind": "auto", "url": "file://\(folder)/fx/Alerts.pb", "poll_interval_s": 0.2}
+                ]}
+                """
+            try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+
+        func cleanUp() { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    /// Asks `query` until `done` accepts the answer (or 10 s pass).
+    func poll(_ requester: NNGRequester, _ query: RealtimeQuery, until done: (RealtimeResult) -> Bool) async throws -> RealtimeResult {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var last: RealtimeResult?
+        while ContinuousClock.now < deadline {
+            let reply = try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: 1, query: query)))
+            if case .success(let result) = try RealtimeCodec.decodeResponse(reply).result {
+                last = result
+                if done(result) { return result }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("condition not met in 10 s; last answer: \(String(describing: last).prefix(500))")
+        throw CancellationError()
+    }
+
+    @Test func fixturesThroughTheWholeService() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let now = Int64(Date().timeIntervalSince1970)
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: now)
+        try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
+        let written = try FixtureWriter.write(schedule, to: setup.folder + "/fx")
+        let expectedTrips = written[0].tripUpdates.entities.count
+
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        defer { staticServer.stop() }
+        let service = try await RealtimeServiceRunner(
+            configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
+            options: .init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), logger: quiet)
+        #expect(service.timeZone == "Australia/Sydney")  // from the static service's feed_info
+        service.start()
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
+        defer { requester.close() }
+
+        // Everything the fixtures hold is resolved, nothing dropped.
+        let sourcesReady = try await poll(requester, .sources) { result in
+            guard case .sources(let list) = result else { return false }
+            return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
+        }
+        guard case .sources(let statuses) = sourcesReady else { return }
+        for status in statuses {
+            #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
+            #expect(status.errors == 0 && !status.stale, "\(status.name)")
+        }
+        #expect(statuses.map(\.detectedKinds) == [[.tripUpdates], [.vehiclePositions], [.alerts]])
+
+        // A late subscriber: subscribe first, then the snapshot, then continue from its sequence.
+        let subscriber = try NNGSubscriber(dialing: setup.url.pub, topics: [RealtimeTopic.tripUpdates.prefix, RealtimeTopic.heartbeat.prefix])
+        defer { subscriber.close() }
+        // A heartbeat arrives (≤ 5 s apart; here 0.2 s) with the current sequence of tu.
+        var beat: LiveHeartbeat?
+        for _ in 0..<50 where beat == nil {
+            let message = try RealtimeCodec.decodeFramed(try await subscriber.receive(timeout: .seconds(5)))
+            if case .heartbeat(let h) = message.payload { beat = h }
+        }
+        let heartbeat = try #require(beat)
+        #expect(heartbeat.sequences[.tripUpdates] ?? 0 >= 1)
+        #expect(heartbeat.databaseVersion == staticServer.databaseVersion)
+
+        guard case .snapshot(let snapshot) = try await poll(requester, .snapshot(.tripUpdates), until: { _ in true }) else { return }
+        var replica = SubscriberReplica()
+        replica.apply(snapshot: snapshot)
+        #expect(replica.trips.count == expectedTrips)
+
+        // The producer moves on: new files (delays moved, a newer header), the file sources pick them up.
+        let moved = try FixtureGenerator(schedule: schedule).feeds(step: 2, at: now + 60)
+        try Data(GTFSRealtimeCodec.encode(moved.tripUpdates)).write(to: URL(fileURLWithPath: setup.folder + "/fx/TripUpdates.pb"), options: .atomic)
+        var received = 0
+        let deadline = ContinuousClock.now + .seconds(10)
+        while replica.applied[.tripUpdates]! <= snapshot.seq, ContinuousClock.now < deadline {
+            let message = try RealtimeCodec.decodeFramed(try await subscriber.receive(timeout: .seconds(5)))
+            guard message.topic == .tripUpdates else { continue }
+            received += 1
+            let accepted = replica.receive(message)
+            #expect(accepted, "seq \(message.seq) after snapshot seq \(snapshot.seq)")
+        }
+        #expect(replica.gaps == 0)
+        #expect(replica.applied[.tripUpdates] == snapshot.seq + 1)
+        guard case .snapshot(let after) = try await poll(requester, .snapshot(.tripUpdates), until: { _ in true }) else { return }
+        #expect(after.seq == snapshot.seq + 1)
+        #expect(replica.trips == Dictionary(uniqueKeysWithValues: snapshotTrips(after).map { ($0.instance, $0) }))
+        let late = try #require(written[0].cases.first { $0.name == "late" })
+        let lateTrip = try #require(replica.trips.values.first { $0.instance.tripId == late.tripId })
+        #expect(lateTrip.stops.contains { $0.departureDelay == 300 + FixtureGenerator.drift[2] })
+
+        // REP queries.
+        let anyStop = lateTrip.stops.last!.stopId
+        guard case .visits(let visits) = try await poll(requester, .stop(LiveStopQuery(stopId: anyStop)), until: { _ in true }) else { return }
+        #expect(visits.contains { $0.trip == lateTrip.instance })
+        guard case .trips(let trips) = try await poll(requester, .trip(LiveTripQuery(tripId: late.tripId)), until: { _ in true }) else { return }
+        #expect(trips.map(\.instance) == [lateTrip.instance])
+        guard case .vehicles(let vehicles) = try await poll(requester, .vehicles(.all), until: { _ in true }) else { return }
+        #expect(vehicles.count == written[0].vehiclePositions.entities.count)
+        guard case .alerts(let alerts) = try await poll(requester, .alerts(LiveAlertQuery(activeAt: now)), until: { _ in true }) else { return }
+        #expect(alerts.count == 4)
+        let notFound = try RealtimeCodec.decodeResponse(
+            try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: 9, query: .trip(LiveTripQuery(tripId: "no-such-trip"))))))
+        guard case .failure(let error) = notFound.result else { Issue.record("no-such-trip answered"); return }
+        #expect(error.status == .notFound)
+        #expect(notFound.requestId == 9)
+
+        await service.stop()
+    }
+
+    @Test func replayOfFixtureSnapshotsIsRestampedAndApplied() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        // Snapshots made for an hour ago: played, they are re-stamped with the current time.
+        let past = Int64(Date().timeIntervalSince1970) - 3600
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: past)
+        try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(past)")
+        try FixtureWriter.write(schedule, to: setup.folder + "/replay", replay: 3)
+        let config = setup.folder + "/replay.json"
+        try Data(#"{"sources": [{"name": "demo", "replay": "replay", "pace_s": 0.2, "loop": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        defer { staticServer.stop() }
+        let service = try await RealtimeServiceRunner(
+            configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
+            options: .init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), logger: quiet)
+        #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
+        service.start()
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
+        defer { requester.close() }
+        let started = Int64(Date().timeIntervalSince1970)
+        let result = try await poll(requester, .sources) { result in
+            guard case .sources(let list) = result else { return false }
+            return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 2 }
+        }
+        guard case .sources(let list) = result else { return }
+        for status in list {
+            #expect(!status.stale, "\(status.name)")
+            #expect((status.feedTimestamp ?? 0) >= UInt64(started - 1), "\(status.name) not re-stamped")
+            #expect(status.errors == 0, "\(status.name): \(status.lastError ?? "")")
+            #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
+            #expect(status.entities > 0, "\(status.name)")
+        }
+        await service.stop()
+    }
+
+    @Test func garbageRequestGetsBadRequest() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let sockets = try RealtimeSockets(listen: setup.url.rep, publish: setup.url.pub)
+        defer { sockets.stop() }
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
+        defer { requester.close() }
+        let reply = try RealtimeCodec.decodeResponse(try await requester.request(Array("<html>".utf8)))
+        guard case .failure(let error) = reply.result else { Issue.record("garbage answered"); return }
+        #expect(error.status == .badRequest)
+        #expect(reply.requestId == 0)
+    }
+}

@@ -1,0 +1,111 @@
+// The fixtures command's feeds, made from the sample database and resolved by the service itself.
+import Foundation
+import GTFSRealtime
+import Testing
+import TransitModel
+@testable import RealtimeService
+
+@Suite struct FixtureTests {
+    let at = SampleDatabase.mondayMorning
+
+    private func schedule() throws -> FixtureSchedule {
+        try FixtureSchedule.read(databasePath: SampleDatabase.path, at: at)
+    }
+
+    @Test func picksTripsRunningAroundTheMoment() throws {
+        let s = try schedule()
+        #expect(s.instances.count >= 10)
+        #expect(s.timeZone == "Australia/Sydney")
+        for i in s.instances {
+            #expect(i.first <= at + FixtureSchedule.startsWithin, "\(i.trip.tripId)")
+            #expect(i.last >= at, "\(i.trip.tripId)")
+            #expect(i.serviceDate == 20251222)
+        }
+        // Frequency-based instances carry their start.
+        #expect(s.instances.contains { $0.frequencyStart != nil })
+    }
+
+    @Test func deterministic() throws {
+        let a = try FixtureGenerator(schedule: schedule()).feeds()
+        let b = try FixtureGenerator(schedule: schedule()).feeds()
+        #expect(GTFSRealtimeCodec.encode(a.tripUpdates) == GTFSRealtimeCodec.encode(b.tripUpdates))
+        #expect(GTFSRealtimeCodec.encode(a.vehiclePositions) == GTFSRealtimeCodec.encode(b.vehiclePositions))
+        #expect(GTFSRealtimeCodec.encode(a.alerts) == GTFSRealtimeCodec.encode(b.alerts))
+        #expect(a.tripUpdates.header.timestamp == UInt64(at))
+    }
+
+    @Test func everyCaseResolvesThroughTheService() async throws {
+        let feeds = try FixtureGenerator(schedule: schedule()).feeds()
+        let sink = RecordingSink()
+        let hub = RealtimeHub(sink: sink)
+        let now = at
+        let engine = try RealtimeEngine(
+            sources: [SourceSettings(name: "tu"), SourceSettings(name: "vp"), SourceSettings(name: "al")], hub: hub,
+            schedules: StoreSchedules(store: SampleDatabase.store), clock: { now })
+        await engine.handle(.fetched(source: "tu", bytes: GTFSRealtimeCodec.encode(feeds.tripUpdates), at: now))
+        await engine.handle(.fetched(source: "vp", bytes: GTFSRealtimeCodec.encode(feeds.vehiclePositions), at: now))
+        await engine.handle(.fetched(source: "al", bytes: GTFSRealtimeCodec.encode(feeds.alerts), at: now))
+        let statuses = await engine.statuses()
+        // Nothing the fixtures write is dropped.
+        for status in statuses { #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")") }
+        #expect(statuses.allSatisfy { !$0.stale && $0.errors == 0 })
+
+        let trips = Dictionary(uniqueKeysWithValues: snapshotTrips(try #require(hub.snapshot(.tripUpdates))).map { ($0.instance.tripId, $0) })
+        #expect(trips.count == feeds.tripUpdates.entities.count)
+        func trip(_ role: String) throws -> LiveTrip {
+            let id = try #require(feeds.cases.first { $0.name == role }?.tripId, "no \(role) case")
+            return try #require(trips[id], "\(role) trip \(id) not resolved")
+        }
+        #expect(try trip("late").stops.contains { $0.departureDelay == 300 })
+        #expect(try trip("early").stops.contains { $0.departureDelay == -120 })
+        let changing = Set(try trip("changing_delays").stops.compactMap(\.departureDelay))
+        #expect(changing.isSuperset(of: [60, 180, 300]))
+        #expect(try trip("cancelled").relationship == .canceled)
+        #expect(try trip("skipped_stop").stops.contains { $0.status == .skipped })
+        let noData = try trip("no_data")
+        #expect(noData.stops.contains { $0.status == .noData }, "\(noData)")
+        #expect(try trip("time_only").stops.contains { $0.departureDelay == 240 })
+        #expect(try trip("trip_delay").stops.allSatisfy { $0.departureDelay == 150 })
+        let added = try trip("added")
+        #expect(added.relationship == .new)
+        #expect(added.stops.count >= 2 && added.stops.allSatisfy { $0.predictedDeparture != nil })
+        #expect(trips.values.contains { $0.stops.contains { $0.departureOccupancy != nil } })
+
+        guard case .vehicles(let vehicles) = try #require(hub.snapshot(.vehicles)).payload else { Issue.record("no vp"); return }
+        #expect(!vehicles.vehicles.isEmpty)
+        #expect(vehicles.vehicles.allSatisfy { $0.trip != nil && $0.occupancyStatus != nil && $0.position != nil })
+
+        guard case .alerts(let alerts) = try #require(hub.snapshot(.alerts)).payload else { Issue.record("no al"); return }
+        let entities = alerts.alerts.flatMap(\.informedEntities)
+        #expect(entities.contains { $0.stopId != nil })
+        #expect(entities.contains { $0.routeId != nil && $0.tripId == nil })
+        #expect(entities.contains { $0.routeType != nil })
+        #expect(entities.contains { $0.tripId == (try? trip("cancelled").instance.tripId) })
+        let station = try #require(alerts.alerts.first { $0.entityId == "alert-station" })
+        #expect(station.headerText?.translations.count == 2)
+        #expect(SampleDatabase.store.feedInfo().feeds.isEmpty == false)
+        let stationStop = try SampleDatabase.store.stop(id: try #require(station.informedEntities.first?.stopId))
+        #expect(stationStop.stop.locationType == 1)
+    }
+
+    @Test func replayMovesDelaysWithFreshTimestamps() throws {
+        let folder = SampleDatabase.folder + "/replay-\(UUID().uuidString.prefix(6))"
+        let written = try FixtureWriter.write(schedule(), to: folder, replay: 3)
+        #expect(written.map(\.tripUpdates.header.timestamp) == [0, 30, 60].map { UInt64(at + $0) })
+        for n in ["0001", "0002", "0003"] {
+            for file in ["TripUpdates.pb", "VehiclePositions.pb", "Alerts.pb"] {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(n)/\(file)"))
+                #expect(try GTFSRealtimeCodec.decode(Array(bytes)).entities.isEmpty == false, "\(n)/\(file)")
+            }
+        }
+        // The late trip's delay moves from one snapshot to the next.
+        let delays = written.map { feeds in feeds.tripUpdates.entities[0].tripUpdate?.stopTimeUpdates.first?.departure?.delay }
+        #expect(Set(delays.compactMap { $0 }).count == 3)
+    }
+
+    @Test func noTripsRunningIsAClearError() throws {
+        let s = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: 946_684_800)  // 2000-01-01
+        #expect(s.instances.isEmpty)
+        #expect(throws: FixtureError.self) { try FixtureGenerator(schedule: s).feeds() }
+    }
+}

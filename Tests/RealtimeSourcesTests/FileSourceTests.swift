@@ -1,0 +1,119 @@
+// file:// sources: read when changed, quiet otherwise, missing files reported, replaced files never torn.
+import Foundation
+import Testing
+@testable import RealtimeSources
+
+@Suite struct FileSourceTests {
+    private func fileSource(_ path: String, interval: Duration = .milliseconds(20), maxBytes: Int = SourceConfig.defaultMaxBytes) -> SourceConfig {
+        SourceConfig(name: "file", kind: .auto, location: .file(path: path), pollInterval: interval, maxBytes: maxBytes)
+    }
+
+    @Test func rereadOnlyWhenTheFileChanges() async throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder + "/TripUpdates.pb"
+        try replaceAtomically(path, with: [1, 1])
+        let recorder = EventRecorder()
+        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: capturingLogger().0, handler: recorder.handler)
+        group.start()
+        #expect(await eventually { recorder.notModifiedCount >= 3 })
+        #expect(recorder.fetched.map(\.bytes) == [[1, 1]])
+
+        try replaceAtomically(path, with: [2, 2, 2])  // renamed over: new inode
+        #expect(await eventually { recorder.fetched.count == 2 })
+        let quietFrom = recorder.notModifiedCount
+        #expect(await eventually { recorder.notModifiedCount >= quietFrom + 3 })
+
+        // Written in place with the same size: the modification time tells.
+        try await Task.sleep(for: .milliseconds(5))
+        try Data([3, 3, 3]).write(to: URL(fileURLWithPath: path))
+        #expect(await eventually { recorder.fetched.count == 3 })
+
+        try FileManager.default.removeItem(atPath: path)
+        #expect(await eventually { !recorder.failures.isEmpty })
+        try replaceAtomically(path, with: [4])
+        #expect(await eventually { recorder.fetched.count == 4 })
+        await group.stop()
+
+        #expect(recorder.fetched.map(\.bytes) == [[1, 1], [2, 2, 2], [3, 3, 3], [4]])
+        #expect(recorder.failures.allSatisfy { $0 == .fileMissing(path) })
+        let status = try #require(group.status().first)
+        #expect(status.lastError == "\(path) does not exist")
+        #expect(status.consecutiveFailures == 0 && status.errorCount == recorder.failures.count)
+        #expect(status.requestsToday == 0)  // files cost no requests
+        #expect(!recorder.events.contains { if case .failed(_, let e) = $0 { return e.backsOff } else { return false } })
+    }
+
+    @Test func aFileReplacedWhileBeingPolledIsNeverTornNorAnError() async throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder + "/VehiclePositions.pb"
+        // Versions of different sizes whose bytes all equal their version number.
+        func version(_ n: Int) -> [UInt8] { [UInt8](repeating: UInt8(n), count: 50_000 + n * 3_000) }
+        try replaceAtomically(path, with: version(0))
+        let recorder = EventRecorder()
+        let group = try SourceGroup(config: testConfig([fileSource(path, interval: .milliseconds(1))]), logger: capturingLogger().0, handler: recorder.handler)
+        group.start()
+        for n in 1...40 {
+            try replaceAtomically(path, with: version(n))
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(await eventually { recorder.fetched.last?.bytes.first == 40 })
+        await group.stop()
+        #expect(recorder.failures.isEmpty)
+        for feed in recorder.fetched {
+            let n = Int(feed.bytes[0])
+            #expect(feed.bytes == version(n), "a torn read of version \(n)")
+        }
+        // Delivered in order, each version at most once.
+        let order = recorder.fetched.map { Int($0.bytes[0]) }
+        #expect(order == order.sorted() && Set(order).count == order.count)
+    }
+
+    @Test func tooLargeAndUnreadableFiles() async throws {
+        let folder = try makeTemporaryFolder()
+        let big = folder + "/big.pb"
+        try replaceAtomically(big, with: [UInt8](repeating: 0, count: 1001))
+        let recorder = EventRecorder()
+        let sources = [
+            SourceConfig(name: "big", kind: .auto, location: .file(path: big), pollInterval: .seconds(60), maxBytes: 1000),
+            SourceConfig(name: "dir", kind: .auto, location: .file(path: folder), pollInterval: .seconds(60)),
+        ]
+        let group = try SourceGroup(config: testConfig(sources), logger: capturingLogger().0, handler: recorder.handler)
+        group.start()
+        #expect(await eventually { recorder.failures.count == 2 })
+        await group.stop()
+        #expect(recorder.events(of: "big").first.map { if case .failed(_, .tooLarge(1000)) = $0 { true } else { false } } == true)
+        guard case .failed(_, .fileUnreadable(let path, let reason))? = recorder.events(of: "dir").first else {
+            Issue.record("\(recorder.events(of: "dir"))")
+            return
+        }
+        #expect(path == folder && reason.lowercased().contains("directory"), "\(reason)")
+    }
+
+    @Test func aStoppedGroupStartsAfresh() async throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder + "/Alerts.pb"
+        try replaceAtomically(path, with: [8])
+        let recorder = EventRecorder()
+        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: capturingLogger().0, handler: recorder.handler)
+        group.start()
+        group.start()  // no second loop
+        #expect(await eventually { recorder.notModifiedCount >= 2 })
+        await group.stop()
+        #expect(recorder.fetched.count == 1)
+        group.start()
+        #expect(await eventually { recorder.fetched.count == 2 })
+        await group.stop()
+        #expect(recorder.fetched.map(\.bytes) == [[8], [8]])
+    }
+
+    @Test func readerSeesTheFileItOpened() throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder + "/x.pb"
+        try replaceAtomically(path, with: [1, 2, 3])
+        let read = try FileReader.read(path: path, maxBytes: 10).get()
+        #expect(read?.bytes == [1, 2, 3])
+        #expect(read?.signature == (try? FileSignature.of(path: path).get()))
+        #expect(throws: FetchError.tooLarge(limit: 2)) { try FileReader.read(path: path, maxBytes: 2).get() }
+        #expect(throws: FetchError.fileMissing(folder + "/nope")) { try FileReader.read(path: folder + "/nope", maxBytes: 2).get() }
+    }
+}
