@@ -30,7 +30,7 @@ extension TripPrediction {
             cancelled: relationship == .canceled,
             added: relationship == .added || relationship == .new || relationship == .duplicated,
             deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: stops,
-            source: live.source, timestamp: (live.timestamp ?? live.feedTimestamp).map { Int64(clamping: $0) })
+            source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) })
     }
 }
 
