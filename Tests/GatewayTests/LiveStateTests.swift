@@ -59,12 +59,15 @@ import TransitModel
         let instance = LiveTripInstance(tripId: "A", serviceDate: 20_251_222)
         let bus = LiveVehicle(
             key: "vp/1", source: "vp", entityId: "1", trip: instance, tripId: "A", vehicleId: "V1",
-            position: LivePosition(lat: -33.9, lon: 151.2, bearing: 90), occupancyStatus: "FEW_SEATS_AVAILABLE")
+            position: LivePosition(lat: Double(Float(-33.91505)), lon: 151.2, bearing: 53.70077), occupancyStatus: "FEW_SEATS_AVAILABLE")
         assembler.applySnapshot(.vehicles(LiveVehicleBatch(vehicles: [bus])))
         _ = assembler.takeChange()
         #expect(assembler.state.vehicles.map(\.vehicleId) == ["V1"])
         #expect(assembler.state.vehicles.first?.serviceDate == 20_251_222)
-        #expect(assembler.state.vehicles.first?.bearing == 90)
+        // Float positions print as the feed gave them, not widened (−33.9150505065918).
+        #expect(assembler.state.vehicles.first?.lat == -33.91505)
+        #expect(assembler.state.vehicles.first?.lon == 151.2)
+        #expect(assembler.state.vehicles.first?.bearing == 53.70077)
         #expect(assembler.state.vehicleByTrip[TripInstanceKey(tripId: "A", serviceDate: 20_251_222)]?.vehicleId == "V1")
 
         // Occupancy shows on boards: its trip's stops change; a position alone does not.

@@ -41,12 +41,20 @@ extension VehicleEntry {
             vehicleId: live.vehicleId, label: live.label, tripId: live.trip?.tripId ?? live.tripId, routeId: live.routeId,
             serviceDate: live.trip?.serviceDate ?? live.startDate.flatMap { ServiceDate($0) },
             startTime: instance?.startTime ?? live.startTime,
-            lat: live.position?.lat, lon: live.position?.lon, bearing: live.position?.bearing.map(Double.init),
-            speedMetresPerSecond: live.position?.speed.map(Double.init), currentStopSequence: live.currentStopSequence,
+            lat: live.position.map { Self.shortest($0.lat) }, lon: live.position.map { Self.shortest($0.lon) },
+            bearing: live.position?.bearing.map { Self.shortest(Double($0)) },
+            speedMetresPerSecond: live.position?.speed.map { Self.shortest(Double($0)) }, currentStopSequence: live.currentStopSequence,
             stopId: live.stopId, currentStatus: live.currentStatus, occupancyStatus: live.occupancyStatus,
             occupancyPercentage: live.occupancyPercentage.map(Int.init), congestionLevel: live.congestionLevel,
             timestamp: live.timestamp.map { Int64(clamping: $0) })
         self.init(vehicle: vehicle, instance: instance)
+    }
+
+    /// GTFS-RT positions are 32-bit floats: print what the feed said (53.70077), not the float widened to
+    /// a double (53.70077133178711).
+    static func shortest(_ value: Double) -> Double {
+        guard let float = Float(exactly: value) else { return value }
+        return Double(float.description) ?? value
     }
 }
 

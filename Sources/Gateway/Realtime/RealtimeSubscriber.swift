@@ -134,6 +134,8 @@ private struct SubscriberLoop {
     var silenceNoted = false
     var nextAttempt = ContinuousClock.now
     var backoff: Duration
+    /// Snapshot attempts that failed in a row.
+    var failedAttempts = 0
     var lastDecodeWarning: ContinuousClock.Instant?
 
     /// Messages handled before the state goes to the view even if more are waiting.
@@ -230,8 +232,10 @@ private struct SubscriberLoop {
                 snapshot = try owner.snapshot(topic)
             } catch {
                 if owner.isStopping { return }
-                owner.log.warning("realtime snapshot failed, retrying in \(backoff)", metadata: [
-                    "topic": "\(topic.rawValue)", "error": "\(error)",
+                // The first failure is worth a warning; the retries while the service stays down are not.
+                failedAttempts += 1
+                owner.log.log(level: failedAttempts == 1 ? .warning : .debug, "realtime snapshot failed, retrying in \(backoff)", metadata: [
+                    "topic": "\(topic.rawValue)", "error": "\(error)", "attempt": "\(failedAttempts)",
                 ])
                 nextAttempt = .now + backoff
                 backoff = min(backoff * 2, owner.options.retryMax)
@@ -252,6 +256,10 @@ private struct SubscriberLoop {
             owner.log.debug("realtime snapshot applied", metadata: [
                 "topic": "\(topic.rawValue)", "seq": "\(snapshot.seq)", "replayed": "\(apply.count)", "gap": "\(gap)",
             ])
+        }
+        if failedAttempts > 0 {
+            owner.log.notice("realtime snapshots answered again after \(failedAttempts) failed attempts")
+            failedAttempts = 0
         }
         backoff = owner.options.retryMin
         nextAttempt = .now
