@@ -198,6 +198,8 @@ extension RequestDispatcher {
                 return failed
             }
         }
+        // A static service that stopped answering meanwhile is not asked again (the request has a deadline).
+        let staticUp = staticUp && !failures.values.contains { $0.code == .staticUnavailable }
         var rows: [DepartureRow] = []
         rows.reserveCapacity(visits.count)
         for visit in visits {
