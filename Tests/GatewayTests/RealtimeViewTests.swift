@@ -3,7 +3,7 @@ import Testing
 import TransitJSON
 @testable import Gateway
 
-/// The seam the realtime subscriber will feed: a `RealtimeView` given a state directly, and what the ops
+/// The seam the realtime subscriber feeds: a `RealtimeView` given a state directly, and what the ops
 /// make of it (GATEWAY.md departures, trip, alerts, vehicles; §4 degradation).
 @Suite struct RealtimeViewTests {
     /// The first rows of Central's board on the sample Monday evening.
