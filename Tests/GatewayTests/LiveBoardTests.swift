@@ -152,6 +152,36 @@ import TransitModel
         }
     }
 
+    @Test func oneBigPageIsTheSmallPagesOneAfterTheOther() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            view.replace(scenario())
+            func rows(_ answer: JSONLine) -> [String] {
+                answer.list("departures").map { "\($0["trip_id"] as? String ?? "")@\($0["service_date"] as? String ?? "")+\($0["stop_sequence"] as? Int ?? 0)@\($0["realtime_unix"] as? Int ?? $0["scheduled_unix"] as? Int ?? 0)" }
+            }
+            for direction in ["future", "past"] {
+                // 100 rows at once (more than one static page: the gateway fetches on) …
+                let big = try await ask(client, #""limit":100,"direction":"\#(direction)""#)
+                let all = rows(big)
+                #expect(all.count == 100)
+                // … are the pages of 7, one after the other.
+                var small: [String] = []
+                var page = try await ask(client, #""limit":7,"direction":"\#(direction)""#)
+                while small.count < 100 {
+                    let these = rows(page)
+                    try #require(!these.isEmpty)
+                    small = direction == "future" ? small + these : these + small
+                    let info = try #require(page.data["page"] as? [String: Any])
+                    let cursor = try #require(info[direction == "future" ? "later_cursor" : "earlier_cursor"] as? String)
+                    page = try await ask(client, #""limit":7,"cursor":"\#(cursor)""#)
+                }
+                let cut = direction == "future" ? Array(small.prefix(100)) : Array(small.suffix(100))
+                #expect(cut == all, "\(direction)")
+            }
+        }
+    }
+
     @Test func withTheStaticServiceDownTheLiveStateAloneAnswersWhereItCan() async throws {
         let view = RealtimeView(configured: true)
         try await withGateway(realtime: view, configure: { $0.staticTimeout = .milliseconds(300) }) { fixture in

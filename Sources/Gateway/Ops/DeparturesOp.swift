@@ -97,7 +97,7 @@ extension RequestDispatcher {
                 if let info { boardStops = Self.stopIds(info) }
             }
             rows += board.departures
-            let full = board.departures.count >= fetchLimit
+            let full = board.departures.count >= staticQuery.limit
             if forward {
                 let end = full ? board.departures.last!.scheduledUnix : t + Self.boardHorizon
                 known = t ..< max(t, min(end, t + Self.boardHorizon))
@@ -120,6 +120,8 @@ extension RequestDispatcher {
             if found >= query.limit || !full || exhausted { break fetching }
             guard let next = forward ? board.laterCursor : board.earlierCursor else { break fetching }
             staticQuery.cursor = next
+            // The rows still missing, with the same margin for ties at the new page's end.
+            staticQuery.limit = min(Self.staticLimit, query.limit - found + 5)
         }
 
         var all = merged.rows
