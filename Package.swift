@@ -171,7 +171,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit"],
+            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
+                           "RealtimeService"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -28,10 +28,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("nng URL of the static service (transit-static serve --listen).", valueName: "url"))
     var `static`: String
 
-    @Option(help: ArgumentHelp("nng URL of the realtime service's REP socket (accepted; used once it exists).", valueName: "url"))
+    @Option(help: ArgumentHelp("nng URL of the realtime service's REP socket (snapshots; vehicles while the stream is silent).", valueName: "url"))
     var realtime: String?
 
-    @Option(help: ArgumentHelp("nng URL of the realtime service's PUB socket (accepted; used once it exists).", valueName: "url"))
+    @Option(help: ArgumentHelp("nng URL of the realtime service's PUB socket (the live stream; needs --realtime).", valueName: "url"))
     var subscribe: String?
 
     @Option(help: ArgumentHelp("host:port to listen on (port 0: any free port).", valueName: "host:port"))
@@ -52,6 +52,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the static service (beyond: STATIC_UNAVAILABLE).")
     var staticTimeout = 1.0
 
+    @Option(help: "Seconds to wait for the realtime service (beyond: REALTIME_UNAVAILABLE; also each snapshot).")
+    var realtimeTimeout = 1.0
+
+    @Option(help: "Seconds without a message from the realtime publisher before it counts as silent (static_only, stale).")
+    var realtimeSilence = 15.0
+
     @Option(help: "Event-loop threads (0: one per core).")
     var threads = 0
 
@@ -60,11 +66,17 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard parsedListen != nil else { throw ValidationError("--listen must be host:port, got \(listen)") }
-        for (name, value) in [("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--static-timeout", staticTimeout)] {
+        for (name, value) in [
+            ("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--static-timeout", staticTimeout),
+            ("--realtime-timeout", realtimeTimeout), ("--realtime-silence", realtimeSilence),
+        ] {
             guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number of seconds") }
         }
         guard maxConnections >= 1, maxInFlight >= 1, threads >= 0 else {
             throw ValidationError("--max-connections and --max-in-flight must be at least 1, --threads at least 0")
+        }
+        if subscribe != nil, realtime == nil {
+            throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
@@ -89,7 +101,8 @@ struct Serve: AsyncParsableCommand {
         let config = GatewayConfig(
             host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,
             maxConnections: maxConnections, maxInFlight: maxInFlight, idleTimeout: .seconds(idleTimeout),
-            requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout), threads: threads,
+            requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
+            realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence), threads: threads,
             logger: logger)
 
         let server: GatewayServer

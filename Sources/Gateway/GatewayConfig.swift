@@ -8,9 +8,14 @@ public struct GatewayConfig: Sendable {
     public var port: Int
     /// nng URL of the static service's REP socket.
     public var staticURL: String
-    /// nng URLs of the realtime service (REP and PUB). Accepted now; used once the realtime service exists.
+    /// nng URLs of the realtime service: REP (snapshots, the `vehicles` fallback) and PUB (the live stream).
+    /// A PUB URL needs the REP URL too (the snapshot handshake).
     public var realtimeURL: String?
     public var subscribeURL: String?
+    /// No message from the realtime publisher for this long: it counts as dead (static_only, stale).
+    public var realtimeSilence: Duration
+    /// Longest wait between two attempts at a realtime snapshot that failed.
+    public var snapshotRetryMax: Duration
 
     /// Bytes of one request line, without its terminator.
     public var maxLineBytes: Int
@@ -41,7 +46,8 @@ public struct GatewayConfig: Sendable {
         subscribeURL: String? = nil, maxLineBytes: Int = 64 * 1024, maxConnections: Int = 1024,
         maxInFlight: Int = 512, maxPipelined: Int = 128, idleTimeout: Duration = .seconds(300),
         requestTimeout: Duration = .seconds(2), staticTimeout: Duration = .seconds(1),
-        realtimeTimeout: Duration = .seconds(1), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
+        realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
+        snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
         threads: Int = 0, logger: Logger = Logger(label: "transit-gateway")
     ) {
         self.host = host
@@ -57,6 +63,8 @@ public struct GatewayConfig: Sendable {
         self.requestTimeout = requestTimeout
         self.staticTimeout = staticTimeout
         self.realtimeTimeout = realtimeTimeout
+        self.realtimeSilence = realtimeSilence
+        self.snapshotRetryMax = snapshotRetryMax
         self.maxSubscriptions = maxSubscriptions
         self.subscriptionInterval = subscriptionInterval
         self.threads = threads

@@ -39,7 +39,7 @@ struct ProcessEndToEndTests {
         let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
         try #require(ready, "transit-gateway did not start: \(gateway.stderr)")
         let port = try #require(gateway.stderr.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) })
-        #expect(gateway.stderr.contains("realtime URLs accepted"))
+        #expect(gateway.stderr.contains("realtime subscriber started"))
 
         let at = SampleTimes.mondayEvening
         let answers = try await send([

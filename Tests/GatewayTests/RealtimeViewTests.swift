@@ -3,7 +3,7 @@ import Testing
 import TransitJSON
 @testable import Gateway
 
-/// The seam the realtime subscriber will feed: a `RealtimeView` given a state directly, and what the ops
+/// The seam the realtime subscriber feeds: a `RealtimeView` given a state directly, and what the ops
 /// make of it (GATEWAY.md departures, trip, alerts, vehicles; §4 degradation).
 @Suite struct RealtimeViewTests {
     /// The first rows of Central's board on the sample Monday evening.
@@ -22,11 +22,14 @@ import TransitJSON
 
     private func prediction(_ row: [String: Any], delay: Int64, source: String = "tu") -> TripPrediction {
         let scheduled = Int64(row["scheduled_unix"] as? Int ?? 0)
+        let sequence = UInt32(row["stop_sequence"] as? Int ?? 0)
         let stop = StopPrediction(
-            stopSequence: UInt32(row["stop_sequence"] as? Int ?? 0), stopId: row["stop_id"] as? String,
-            arrivalUnix: scheduled + delay - 30, departureUnix: scheduled + delay)
+            stopSequence: sequence, stopId: row["stop_id"] as? String,
+            arrivalUnix: scheduled + delay - 30, departureUnix: scheduled + delay,
+            scheduledArrivalUnix: scheduled - 30, scheduledDepartureUnix: scheduled)
+        let next = StopPrediction(stopSequence: sequence + 1, stopId: "next", departureUnix: scheduled + delay + 600)
         return TripPrediction(
-            key: key(row), routeId: row["route_id"] as? String, stops: [stop], occupancyStatus: "MANY_SEATS_AVAILABLE",
+            key: key(row), routeId: row["route_id"] as? String, stops: [stop, next], occupancyStatus: "MANY_SEATS_AVAILABLE",
             source: source, timestamp: Int64(Date().timeIntervalSince1970) - 12)
     }
 
@@ -36,11 +39,14 @@ import TransitJSON
             let client = try fixture.client()
             let rows = try await board(client)
             try #require(rows.count == 3)
-            // Row 0 very late (moves last), row 1 cancelled, row 2 without data.
+            // Row 0 very late: just after row 1 (the board is in predicted time); row 1 cancelled; row 2
+            // without data. (On the sample Monday evening rows 0, 1, 2 leave 180, 420 and 780 s after `at`.)
+            let delay = Int64((rows[1]["scheduled_unix"] as? Int ?? 0) - (rows[0]["scheduled_unix"] as? Int ?? 0)) + 61
+            try #require(delay > 300 && (rows[0]["scheduled_unix"] as? Int ?? 0) + Int(delay) < rows[2]["scheduled_unix"] as? Int ?? 0)
             var cancelled = TripPrediction(key: key(rows[1]), source: "tu")
             cancelled.cancelled = true
             view.replace(RealtimeState(
-                trips: [prediction(rows[0], delay: 3600), cancelled],
+                trips: [prediction(rows[0], delay: delay), cancelled],
                 sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)]))
 
             let merged = try await client.ask(
@@ -50,19 +56,19 @@ import TransitJSON
             let age = merged.meta["feed_age_s"] as? Int ?? -1
             #expect(age >= 12 && age < 20)
             let out = merged.list("departures")
-            #expect(out.map { $0["trip_id"] as? String } == [rows[1], rows[2], rows[0]].map { $0["trip_id"] as? String })
-            let late = out[2]
+            #expect(out.map { $0["trip_id"] as? String } == [rows[1], rows[0], rows[2]].map { $0["trip_id"] as? String })
+            let late = out[1]
             #expect(late["status"] as? String == "very_late")
-            #expect(late["delay_s"] as? Int == 3600)
+            #expect(late["delay_s"] as? Int == Int(delay))
             #expect(late["realtime"] as? Bool == true)
-            #expect((late["delay_badge"] as? [String: Any])?["text"] as? String == "+60 min")
+            #expect((late["delay_badge"] as? [String: Any])?["text"] as? String == "+\((delay + 30) / 60) min")
             #expect((late["delay_badge"] as? [String: Any])?["color"] as? String == "red")
             #expect(late["occupancy_status"] as? String == "MANY_SEATS_AVAILABLE")
-            #expect(late["realtime_unix"] as? Int == (rows[0]["scheduled_unix"] as? Int ?? 0) + 3600)
-            #expect(late["realtime_secs"] as? Int == (rows[0]["scheduled_secs"] as? Int ?? 0) + 3600)
+            #expect(late["realtime_unix"] as? Int == (rows[0]["scheduled_unix"] as? Int ?? 0) + Int(delay))
+            #expect(late["realtime_secs"] as? Int == (rows[0]["scheduled_secs"] as? Int ?? 0) + Int(delay))
             #expect(out[0]["status"] as? String == "cancelled")
             #expect(out[0]["delay_badge"] is NSNull)
-            #expect(out[1]["status"] as? String == "scheduled")
+            #expect(out[2]["status"] as? String == "scheduled")
 
             // The trip of the late row shows the prediction at that stop.
             var request = #"{"op":"trip","trip_id":"\#(rows[0]["trip_id"] as? String ?? "")","date":"\#(rows[0]["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
@@ -72,7 +78,7 @@ import TransitJSON
             #expect(trip.meta["source"] as? String == "static+rt")
             #expect(trip.data["realtime"] as? Bool == true)
             let stop = trip.list("stops").first { $0["stop_sequence"] as? Int == rows[0]["stop_sequence"] as? Int }
-            #expect(stop?["delay_s"] as? Int == 3600)
+            #expect(stop?["delay_s"] as? Int == Int(delay))
             #expect(stop?["status"] as? String == "very_late")
         }
     }

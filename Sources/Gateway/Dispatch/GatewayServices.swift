@@ -5,6 +5,7 @@ import NNGKit
 final class GatewayServices: Sendable {
     let config: GatewayConfig
     let staticClient: StaticClient
+    let realtimeClient: RealtimeClient?
     let realtime: RealtimeView
     let stats: GatewayStats
     let logger: Logger
@@ -13,12 +14,24 @@ final class GatewayServices: Sendable {
     init(config: GatewayConfig, realtime: RealtimeView) throws(NNGError) {
         self.config = config
         staticClient = try StaticClient(url: config.staticURL, timeout: config.staticTimeout)
+        do {
+            realtimeClient = try config.realtimeURL.map { url throws(NNGError) in
+                try RealtimeClient(url: url, timeout: config.realtimeTimeout)
+            }
+        } catch {
+            staticClient.close()
+            throw error
+        }
         self.realtime = realtime
         stats = GatewayStats()
         logger = config.logger
         dispatcher = RequestDispatcher(
-            staticClient: staticClient, realtime: realtime, stats: stats, logger: config.logger)
+            staticClient: staticClient, realtime: realtime, realtimeClient: realtimeClient, stats: stats,
+            logger: config.logger)
     }
 
-    func close() { staticClient.close() }
+    func close() {
+        staticClient.close()
+        realtimeClient?.close()
+    }
 }

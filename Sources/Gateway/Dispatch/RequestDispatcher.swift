@@ -7,13 +7,19 @@ import TransitModel
 /// async nng round trip, so no thread is ever blocked.
 final class RequestDispatcher: Sendable {
     let staticClient: StaticClient
+    /// Static answers live boards reuse (stations' platforms, details of trips outside the static window).
+    let cache: StaticCache
     let realtime: RealtimeView
+    /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
+    let realtimeClient: RealtimeClient?
     let stats: GatewayStats
     let logger: Logger
 
-    init(staticClient: StaticClient, realtime: RealtimeView, stats: GatewayStats, logger: Logger) {
+    init(staticClient: StaticClient, realtime: RealtimeView, realtimeClient: RealtimeClient?, stats: GatewayStats, logger: Logger) {
         self.staticClient = staticClient
+        cache = StaticCache(client: staticClient)
         self.realtime = realtime
+        self.realtimeClient = realtimeClient
         self.stats = stats
         self.logger = logger
     }

@@ -1,35 +1,290 @@
 import TransitJSON
 import TransitModel
 
-// departures and trip: the static answer for the asked time, merged with the live state.
+// departures: a board in predicted time (GATEWAY.md "departures"), from the static service's scheduled rows
+// and the live state's per-stop index (BoardAssembly explains why the result is exact); trip: the static
+// answer with its predictions.
+
+/// A merged board and the stop ids it covers (a subscription's live changes are checked against them).
+struct LiveBoard: Sendable {
+    var answer: DeparturesAnswer
+    var meta: LiveMeta
+    var stops: Set<String>
+}
 
 extension RequestDispatcher {
+    /// How far a board searches ahead (or back) to fill its limit.
+    static let boardHorizon: Int64 = 86_400
+    /// The static service's largest `limit`.
+    static let staticLimit = 100
+    /// Static pages fetched at most per board (more only when delays push many rows out of a page).
+    static let maxStaticPages = 4
+
     func departures(_ request: GatewayRequest, _ query: DeparturesQuery, received: ContinuousClock.Instant) async -> Answer {
-        switch await board(query) {
+        switch await board(query, allowRealtimeOnly: true) {
         case .failure(let error):
             return failure(request, error, received: received)
-        case .success(let (answer, live)):
-            return .success(id: request.id, op: .departures, live: live, received: received, capacity: 1024 + 900 * answer.rows.count) {
-                $0.departuresData(answer, at: live.at)
+        case .success(let board):
+            return .success(id: request.id, op: .departures, live: board.meta, received: received, capacity: 1024 + 900 * board.answer.rows.count) {
+                $0.departuresData(board.answer, at: board.meta.at)
             }
         }
     }
 
-    /// A departure board merged with the live state. `at` defaults to now, pinned here so the static window,
-    /// the countdowns and `meta.at` agree; with a cursor `at` still sets the countdowns' origin.
-    func board(_ query: DeparturesQuery) async -> Result<(DeparturesAnswer, LiveMeta), GatewayError> {
+    /// A departure board merged with the live state. `at` defaults to now, pinned here so the window, the
+    /// countdowns and `meta.at` agree; with a cursor `at` still sets the countdowns' origin. With the static
+    /// service down and `allowRealtimeOnly`, the live state alone answers where it can (rt_only).
+    /// `wantStops`: the answer's `stops` must hold a station's platforms even without live visits now (a
+    /// subscription checks later changes against them).
+    func board(_ query: DeparturesQuery, allowRealtimeOnly: Bool = false, wantStops: Bool = false) async -> Result<LiveBoard, GatewayError> {
         let now = UnixClock.now()
-        var query = query
         let at = query.at ?? now
-        query.at = at
-        switch await staticClient.query(.departures(query)) {
-        case .failure(let error):
-            return .failure(error)
-        case .success(.departures(let board)):
-            return .success(LiveMerge.departures(board, reading: realtime.read(), at: at, now: now))
-        case .success(let other):
-            return .failure(GatewayError(.internal, "the static service answered departures with \(other.kindName)"))
+        var direction = query.direction
+        var position = BoardPosition.before(.timeOnly(at))
+        if let text = query.cursor, !text.isEmpty {
+            guard let cursor = GatewayBoardCursor.decode(text) else {
+                return .failure(GatewayError(
+                    .invalidArgument,
+                    "field \"cursor\": not a cursor of this gateway (pass back a page's earlier_cursor or later_cursor)"))
+            }
+            direction = cursor.direction
+            position = cursor.position
         }
+        let reading = realtime.read()
+        let state: RealtimeState? = reading.usable ? reading.state : nil
+        let t = position.key.time
+        let forward = direction == .future
+
+        // The stop ids the board covers (a station: its platforms too) decide which live visits count; they
+        // are only needed when there are live visits at all, and fetched alongside the first static page.
+        let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
+        let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
+        let needInfo = cachedInfo == nil && (liveVisits || wantStops)
+        async let fetchedInfo = fetchStop(query.stopId, needed: needInfo)
+        var info = cachedInfo
+        var boardStops = info.map(Self.stopIds) ?? [query.stopId]
+
+        let delayed = state.map { BoardAssembly.delayedCount(state: $0, boardStops: boardStops, from: t) } ?? 0
+        let fetchLimit = min(Self.staticLimit, query.limit + 5 + min(delayed, 40))
+        var staticQuery = DeparturesQuery(stopId: query.stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit)
+
+        var rows: [Departure] = []
+        var known: Range<Int64> = t ..< t
+        var moreBeyond = false  // static rows past `known`, in the paging direction
+        var moreBehind = false  // static rows on the other side of the anchor
+        var timezone: String?
+        var merged = BoardAssembly.Merged()
+        var candidates = BoardAssembly.Candidates()
+        fetching: for fetch in 1...Self.maxStaticPages {
+            let board: DepartureBoard
+            switch await staticClient.query(.departures(staticQuery)) {
+            case .success(.departures(let answer)):
+                board = answer
+            case .success(let other):
+                return .failure(GatewayError(.internal, "the static service answered departures with \(other.kindName)"))
+            case .failure(let error):
+                if fetch > 1 { break fetching }  // keep the pages fetched so far
+                if error.code == .staticUnavailable, allowRealtimeOnly, let state {
+                    return realtimeOnlyBoard(query, at: at, now: now, direction: direction, position: position, state: state, error: error)
+                }
+                return .failure(error)
+            }
+            if fetch == 1 {
+                timezone = board.timezone
+                cache.noteTimezone(board.timezone)
+                moreBehind = forward ? board.hasMorePast : board.hasMoreFuture
+                if case .success(let stop)? = await fetchedInfo { info = stop }
+                if let info { boardStops = Self.stopIds(info) }
+            }
+            rows += board.departures
+            let full = board.departures.count >= staticQuery.limit
+            if forward {
+                let end = full ? board.departures.last!.scheduledUnix : t + Self.boardHorizon
+                known = t ..< max(t, min(end, t + Self.boardHorizon))
+                moreBeyond = full || board.hasMoreFuture
+            } else {
+                let start = full ? board.departures.first!.scheduledUnix + 1 : t + 1 - Self.boardHorizon
+                known = min(t + 1, max(start, t + 1 - Self.boardHorizon)) ..< t + 1
+                moreBeyond = full || board.hasMorePast
+            }
+            merged = BoardAssembly.merge(rows, state: state)
+            if let state {
+                candidates = BoardAssembly.candidates(
+                    state: state, boardStops: boardStops, known: known, present: Set(rows.map(DepartureIdentity.init)),
+                    staticRows: true)
+            }
+            // Enough rows (before the candidates' details are fetched) or nothing more to fetch?
+            let found = BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: query.limit).rows.count
+                + candidates.visits.count
+            let exhausted = forward ? known.upperBound >= t + Self.boardHorizon : known.lowerBound <= t + 1 - Self.boardHorizon
+            if found >= query.limit || !full || exhausted { break fetching }
+            guard let next = forward ? board.laterCursor : board.earlierCursor else { break fetching }
+            staticQuery.cursor = next
+            // The rows still missing, with the same margin for ties at the new page's end.
+            staticQuery.limit = min(Self.staticLimit, query.limit - found + 5)
+        }
+
+        var all = merged.rows
+        if let state, !candidates.visits.isEmpty {
+            all += await resolve(candidates.visits, state: state, info: info, timezone: timezone, staticUp: true)
+        }
+        let page = BoardAssembly.page(all, known: known, direction: direction, position: position, limit: query.limit)
+        let answer = Self.answer(
+            stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position, known: known,
+            moreBeyond: moreBeyond || (forward ? candidates.beyond : candidates.before),
+            moreBehind: moreBehind || (forward ? candidates.before : candidates.beyond))
+        let meta: LiveMeta
+        if let state {
+            meta = LiveMeta(
+                at: at, source: .staticAndRealtime, stale: merged.usedStale || candidates.usedStale,
+                feedAgeSeconds: (merged.newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+        } else {
+            meta = LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable)
+        }
+        return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
+    }
+
+    private func fetchStop(_ id: String, needed: Bool) async -> Result<StopResult, GatewayError>? {
+        needed ? await cache.stop(id) : nil
+    }
+
+    /// The static service cannot answer: a board of what the live state knows at the stop (its live trips
+    /// only), or the static error when it knows nothing there.
+    private func realtimeOnlyBoard(
+        _ query: DeparturesQuery, at: Int64, now: Int64, direction: BoardDirection, position: BoardPosition,
+        state: RealtimeState, error: GatewayError
+    ) -> Result<LiveBoard, GatewayError> {
+        let info = cache.cachedStop(query.stopId)
+        let boardStops = info.map(Self.stopIds) ?? [query.stopId]
+        let t = position.key.time
+        let forward = direction == .future
+        let known = forward ? t ..< t + Self.boardHorizon : t + 1 - Self.boardHorizon ..< t + 1
+        let candidates = BoardAssembly.candidates(state: state, boardStops: boardStops, known: known, present: [], staticRows: false)
+        guard !candidates.visits.isEmpty || candidates.before || candidates.beyond else { return .failure(error) }
+        let timezone = info?.stop.timezone ?? cache.lastTimezone
+        var rows: [DepartureRow] = []
+        var newest: Int64?
+        for visit in candidates.visits {
+            rows.append(liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
+            if let t = visit.trip.timestamp { newest = max(newest ?? t, t) }
+        }
+        let page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
+        let answer = Self.answer(
+            stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position, known: known,
+            moreBeyond: forward ? candidates.beyond : candidates.before,
+            moreBehind: forward ? candidates.before : candidates.beyond)
+        let meta = LiveMeta(
+            at: at, source: .realtimeOnly, stale: candidates.usedStale,
+            feedAgeSeconds: (newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+        return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
+    }
+
+    /// Rows for live visits the static page lacks: from the trips' static details (fetched together, cached),
+    /// else from the live data.
+    private func resolve(
+        _ visits: [LiveCandidate], state: RealtimeState, info: StopResult?, timezone: String?, staticUp: Bool
+    ) async -> [DepartureRow] {
+        let wanted = Set(visits.map { Self.detailKey($0.trip) }).filter { cache.cachedTrip($0) == nil }
+        var failures: [TripInstanceKey: GatewayError] = [:]
+        if staticUp, !wanted.isEmpty {
+            let cache = self.cache
+            failures = await withTaskGroup(of: (TripInstanceKey, GatewayError?).self) { group in
+                for key in wanted {
+                    group.addTask {
+                        if case .failure(let error) = await cache.trip(key) { return (key, error) }
+                        return (key, nil)
+                    }
+                }
+                var failed: [TripInstanceKey: GatewayError] = [:]
+                for await (key, error) in group { failed[key] = error }
+                return failed
+            }
+        }
+        // A static service that stopped answering meanwhile is not asked again (the request has a deadline).
+        let staticUp = staticUp && !failures.values.contains { $0.code == .staticUnavailable }
+        var rows: [DepartureRow] = []
+        rows.reserveCapacity(visits.count)
+        for visit in visits {
+            let key = Self.detailKey(visit.trip)
+            if let detail = cache.cachedTrip(key) {
+                guard var row = CandidateDepartures.fromDetail(
+                    detail, visit, platforms: Self.platforms(info), origin: nil) else { continue }
+                row.realtime = BoardAssembly.realtime(visit.trip, visit.stop, state: state)
+                rows.append(row)
+            } else if failures[key]?.code == .notFound, !visit.trip.added {
+                continue  // the schedule does not know the trip: nothing to show it with
+            } else {
+                var route = info?.routes.first { $0.routeId == visit.trip.routeId }
+                if route == nil, let id = visit.trip.routeId { route = cache.cachedRoute(id) }
+                if route == nil, staticUp, let id = visit.trip.routeId { route = await cache.route(id) }
+                rows.append(liveRow(visit, state: state, info: info, timezone: timezone, detail: nil, route: route))
+            }
+        }
+        return rows
+    }
+
+    /// A row from live data, with the route and headsign of a known detail or route.
+    private func liveRow(
+        _ visit: LiveCandidate, state: RealtimeState, info: StopResult?, timezone: String?, detail: TripDetail?,
+        route: Route? = nil
+    ) -> DepartureRow {
+        let routeId = visit.trip.routeId
+        let route = detail?.route ?? route ?? info?.routes.first { $0.routeId == routeId }
+            ?? routeId.flatMap { cache.cachedRoute($0) } ?? CandidateDepartures.unknownRoute(routeId)
+        let origin = detail.map(CandidateDepartures.originOf)
+            ?? ServiceDayOrigin.unix(serviceDate: visit.trip.key.serviceDate, timezone: timezone ?? "UTC")
+            ?? 0
+        var row = CandidateDepartures.fromLive(visit, route: route, headsign: detail?.headsign, platforms: Self.platforms(info), origin: origin)
+        row.realtime = BoardAssembly.realtime(visit.trip, visit.stop, state: state)
+        return row
+    }
+
+    /// The static detail a live trip's row is described by: its own, or for a copy the copied trip's.
+    private static func detailKey(_ trip: TripPrediction) -> TripInstanceKey {
+        if trip.added, let copied = trip.staticTripId, copied != trip.key.tripId {
+            return TripInstanceKey(tripId: copied, serviceDate: trip.key.serviceDate)
+        }
+        return trip.key
+    }
+
+    static func stopIds(_ info: StopResult) -> Set<String> {
+        var ids: Set<String> = [info.stop.stopId]
+        for platform in info.platforms { ids.insert(platform.stopId) }
+        return ids
+    }
+
+    private static func platforms(_ info: StopResult?) -> [String: String?] {
+        guard let info else { return [:] }
+        var codes: [String: String?] = [info.stop.stopId: info.stop.platformCode]
+        for platform in info.platforms { codes[platform.stopId] = platform.platformCode }
+        return codes
+    }
+
+    /// The answer's page part: cursors around the rows (or, for an empty page, around the searched window).
+    private static func answer(
+        stopId: String, timezone: String?, page: BoardAssembly.Page, direction: BoardDirection, position: BoardPosition,
+        known: Range<Int64>, moreBeyond: Bool, moreBehind: Bool
+    ) -> DeparturesAnswer {
+        let forward = direction == .future
+        let earlier: BoardPosition, later: BoardPosition
+        if let first = page.rows.first, let last = page.rows.last {
+            earlier = .before(BoardKey(first))
+            later = .after(BoardKey(last))
+        } else if forward {
+            earlier = position
+            later = .before(.timeOnly(known.upperBound))
+        } else {
+            earlier = .before(.timeOnly(known.lowerBound))
+            later = position
+        }
+        let beyond = page.more || moreBeyond
+        let behind = page.behind || moreBehind
+        return DeparturesAnswer(
+            stopId: stopId, timezone: timezone, rows: page.rows,
+            page: BoardPage(
+                direction: direction, hasMorePast: forward ? behind : beyond, hasMoreFuture: forward ? beyond : behind,
+                earlierCursor: GatewayBoardCursor(direction: .past, position: earlier).encode(),
+                laterCursor: GatewayBoardCursor(direction: .future, position: later).encode()))
     }
 
     func trip(_ request: GatewayRequest, _ query: TripQuery, received: ContinuousClock.Instant) async -> Answer {
@@ -41,6 +296,8 @@ extension RequestDispatcher {
         case .failure(let error):
             return failure(request, error, received: received)
         case .success(.trip(let trip)):
+            cache.remember(trip, as: TripInstanceKey(
+                tripId: trip.tripId, serviceDate: trip.serviceDate, startTime: trip.frequencyBased ? trip.startTime : nil))
             let (realtime, live) = LiveMerge.trip(trip, reading: self.realtime.read(), at: at, now: now)
             return .success(id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count) {
                 $0.tripData(trip, realtime: realtime, at: at)

@@ -49,7 +49,7 @@ extension RequestDispatcher {
                 if let parent = stop.parent { stopIds.append(parent.stopId) }
                 var trips = Set<String>()
                 for stopId in stopIds {
-                    for key in reading.state.tripsByStop[stopId] ?? [] { trips.insert(key.tripId) }
+                    for visit in reading.state.tripsByStop[stopId] ?? [] { trips.insert(visit.key.tripId) }
                 }
                 return .success(.stop(stop, liveTrips: trips))
             }
@@ -77,36 +77,15 @@ extension RequestDispatcher {
     func vehicles(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async -> Answer {
         let now = UnixClock.now()
         let reading = realtime.read()
-        guard reading.usable else {
-            let why: String
-            switch reading.status {
-            case .unavailable: why = "the gateway runs without realtime (no --subscribe URL)"
-            case .silent where reading.heartbeatAge == nil:
-                why = "no live realtime view: nothing received from the realtime publisher yet"
-            case .silent:
-                why = "no live realtime view: the realtime publisher has been silent for \(reading.heartbeatAge?.components.seconds ?? 0) s"
-            case .ok: why = "every realtime source is stale"
-            }
-            return failure(request, GatewayError(.realtimeUnavailable, why), received: received)
-        }
+        guard reading.usable else { return await vehiclesFromService(request, query, reading: reading, now: now, received: received) }
         let state = reading.state
-        var vehicles: [VehicleSnapshot]
+        let vehicles: [VehicleSnapshot]
         switch query.selector {
         case .route(let id): vehicles = state.vehicles.filter { $0.routeId == id }
         case .trip(let id): vehicles = state.vehicles.filter { $0.tripId == id }
         }
-        vehicles.sort { ($0.vehicleId ?? "\u{10FFFF}") < ($1.vehicleId ?? "\u{10FFFF}") }
-
-        if vehicles.isEmpty, !knownToRealtime(query.selector, state) {
-            switch await knownToStatic(query.selector) {
-            case .success(false):
-                let (field, id) = query.selector.fieldAndId
-                return failure(request, GatewayError(.notFound, "unknown \(field) \"\(id)\""), received: received)
-            case .failure(let error) where error.code != .staticUnavailable:
-                return failure(request, error, received: received)
-            default:
-                break  // known, or the static service cannot tell: an empty list is the honest answer
-            }
+        if vehicles.isEmpty, !knownToRealtime(query.selector, state), let unknown = await unknownId(request, query, received: received) {
+            return unknown
         }
         let sources = state.sources.filter { $0.kind == .vehiclePositions || $0.kind == .auto }
         let newest = vehicles.compactMap(\.timestamp).max() ?? LiveMerge.newestFeed(state, kind: .vehiclePositions)
@@ -115,6 +94,63 @@ extension RequestDispatcher {
             feedAgeSeconds: newest.map { max(0, now - $0) })
         return .success(id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count) {
             $0.vehicleListData(vehicles)
+        }
+    }
+
+    /// No live view: ask the realtime service's REP directly; REALTIME_UNAVAILABLE when it cannot answer
+    /// either (or there is none).
+    private func vehiclesFromService(
+        _ request: GatewayRequest, _ query: VehiclesQuery, reading: RealtimeReading, now: Int64, received: ContinuousClock.Instant
+    ) async -> Answer {
+        let why: String
+        switch reading.status {
+        case .unavailable: why = "the gateway runs without realtime (no --subscribe URL)"
+        case .silent where reading.heartbeatAge == nil:
+            why = "no live realtime view: nothing received from the realtime publisher yet"
+        case .silent:
+            why = "no live realtime view: the realtime publisher has been silent for \(reading.heartbeatAge?.components.seconds ?? 0) s"
+        case .ok: why = "every realtime source is stale"
+        }
+        guard let realtimeClient, reading.status != .ok else {
+            return failure(request, GatewayError(.realtimeUnavailable, why), received: received)
+        }
+        let asked: LiveVehicleQuery
+        switch query.selector {
+        case .route(let id): asked = .route(id)
+        case .trip(let id): asked = .trip(id)
+        }
+        let list: [LiveVehicle]
+        switch await realtimeClient.query(.vehicles(asked)) {
+        case .success(.vehicles(let answer)):
+            list = answer
+        case .success:
+            return failure(request, GatewayError(.internal, "the realtime service answered vehicles with another kind of result"), received: received)
+        case .failure(.cancelled):
+            return failure(request, GatewayError(.timeout, "cancelled while waiting for the realtime service"), received: received)
+        case .failure(let error):
+            return failure(request, GatewayError(.realtimeUnavailable, "\(why), and \(error)"), received: received)
+        }
+        let vehicles = list.map { VehicleEntry($0).vehicle }
+            .sorted { ($0.vehicleId ?? "\u{10FFFF}") < ($1.vehicleId ?? "\u{10FFFF}") }
+        if vehicles.isEmpty, let unknown = await unknownId(request, query, received: received) { return unknown }
+        let newest = vehicles.compactMap(\.timestamp).max()
+        let live = LiveMeta(at: now, source: .staticAndRealtime, stale: false, feedAgeSeconds: newest.map { max(0, now - $0) })
+        return .success(id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count) {
+            $0.vehicleListData(vehicles)
+        }
+    }
+
+    /// NOT_FOUND (or another static error) when the static database does not know the asked id; nil when it
+    /// does or cannot tell (then an empty list is the honest answer).
+    private func unknownId(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async -> Answer? {
+        switch await knownToStatic(query.selector) {
+        case .success(false):
+            let (field, id) = query.selector.fieldAndId
+            return failure(request, GatewayError(.notFound, "unknown \(field) \"\(id)\""), received: received)
+        case .failure(let error) where error.code != .staticUnavailable:
+            return failure(request, error, received: received)
+        default:
+            return nil
         }
     }
 

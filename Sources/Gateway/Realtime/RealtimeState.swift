@@ -2,205 +2,48 @@ import TransitJSON
 import TransitModel
 
 // The live state as the gateway holds it: resolved trip updates (indexed by trip instance and by stop),
-// vehicle positions, alerts and the status of every realtime source. Values only; `RealtimeView` swaps whole
-// states, so a request reads one consistent state without locks.
+// vehicle positions, alerts and the status of every realtime source. A value: the subscriber changes its own
+// copy batch by batch and hands `RealtimeView` the result, so a request reads one consistent state without
+// locks (copy-on-write keeps the hand-over cheap).
 
-/// One run of a trip: GTFS-RT's trip descriptor resolved against the schedule.
-public struct TripInstanceKey: Hashable, Sendable {
-    public var tripId: String
-    public var serviceDate: ServiceDate
-    /// `HH:MM:SS` of the instance for frequency-based trips; nil for scheduled ones.
-    public var startTime: String?
-
-    public init(tripId: String, serviceDate: ServiceDate, startTime: String? = nil) {
-        self.tripId = tripId
-        self.serviceDate = serviceDate
-        self.startTime = startTime
-    }
-}
-
-/// The prediction for one stop of a trip instance.
-public struct StopPrediction: Sendable, Hashable {
-    public var stopSequence: UInt32
-    public var stopId: String?
-    public var arrivalUnix: Int64?
-    public var departureUnix: Int64?
-    public var skipped: Bool
-
-    public init(stopSequence: UInt32, stopId: String? = nil, arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false) {
-        self.stopSequence = stopSequence
-        self.stopId = stopId
-        self.arrivalUnix = arrivalUnix
-        self.departureUnix = departureUnix
-        self.skipped = skipped
-    }
-}
-
-/// What the realtime service resolved for one trip instance (full, not a delta).
-public struct TripPrediction: Sendable, Hashable {
+/// One visit of a trip instance at a stop: the instance and the position of the stop in its `stops`.
+public struct StopVisitRef: Sendable, Hashable {
     public var key: TripInstanceKey
-    public var routeId: String?
-    public var cancelled: Bool
-    /// Not in the schedule (ADDED/NEW).
-    public var added: Bool
-    /// Ascending by stop_sequence.
-    public var stops: [StopPrediction]
-    public var occupancyStatus: String?
-    /// The realtime source it came from (its staleness decides whether it is used).
-    public var source: String
-    /// Unix seconds of the feed (header or entity timestamp) it came from.
-    public var timestamp: Int64?
-
-    public init(
-        key: TripInstanceKey, routeId: String? = nil, cancelled: Bool = false, added: Bool = false,
-        stops: [StopPrediction] = [], occupancyStatus: String? = nil, source: String, timestamp: Int64? = nil
-    ) {
-        self.key = key
-        self.routeId = routeId
-        self.cancelled = cancelled
-        self.added = added
-        self.stops = stops.sorted { $0.stopSequence < $1.stopSequence }
-        self.occupancyStatus = occupancyStatus
-        self.source = source
-        self.timestamp = timestamp
-    }
-
-    /// The prediction at `stopSequence` (binary search).
-    public func stop(sequence: UInt32) -> StopPrediction? {
-        var low = 0, high = stops.count
-        while low < high {
-            let mid = (low + high) / 2
-            if stops[mid].stopSequence < sequence { low = mid + 1 } else { high = mid }
-        }
-        return low < stops.count && stops[low].stopSequence == sequence ? stops[low] : nil
-    }
+    public var index: Int
 }
 
-/// Health of one realtime source, as the realtime service reports it (`st`/`hb` topics).
-public struct RealtimeSourceStatus: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
-        case tripUpdates = "trip_updates"
-        case vehiclePositions = "vehicle_positions"
-        case alerts
-        case auto
-    }
-
-    public var name: String
-    public var kind: Kind
-    /// Unix seconds of its newest feed header.
-    public var feedTimestamp: Int64?
-    public var stale: Bool
-    public var lastSuccessUnix: Int64?
-    public var errors: Int
-    public var lastError: String?
-    public var entities: Int
-
-    public init(
-        name: String, kind: Kind, feedTimestamp: Int64? = nil, stale: Bool = false, lastSuccessUnix: Int64? = nil,
-        errors: Int = 0, lastError: String? = nil, entities: Int = 0
-    ) {
-        self.name = name
-        self.kind = kind
-        self.feedTimestamp = feedTimestamp
-        self.stale = stale
-        self.lastSuccessUnix = lastSuccessUnix
-        self.errors = errors
-        self.lastError = lastError
-        self.entities = entities
-    }
-}
-
-/// A text of an alert in every language the feed gives.
-public struct TranslatedText: Sendable, Hashable {
-    public struct Translation: Sendable, Hashable {
-        /// BCP-47 tag; nil for the untranslated text.
-        public var language: String?
-        public var text: String
-        public init(language: String?, text: String) {
-            self.language = language
-            self.text = text
-        }
-    }
-
-    public var translations: [Translation]
-    public init(_ translations: [Translation]) { self.translations = translations }
-
-    /// The text in `language` (case-insensitive); fallback: untranslated, then English, then the first.
-    public func text(in language: String?) -> String? {
-        if let language, let hit = translations.first(where: { $0.language?.lowercased() == language.lowercased() }) {
-            return hit.text
-        }
-        if let plain = translations.first(where: { $0.language == nil }) { return plain.text }
-        if let english = translations.first(where: { $0.language?.lowercased() == "en" }) { return english.text }
-        return translations.first?.text
-    }
-}
-
-/// An alert as held in the live state (texts in every language; `AlertView` is one language's).
-public struct AlertRecord: Sendable, Hashable {
-    public var id: String
-    public var header: TranslatedText?
-    public var description: TranslatedText?
-    public var url: TranslatedText?
-    public var cause: String
-    public var effect: String
-    public var severity: String
-    public var activePeriods: [AlertView.Period]
-    public var informedEntities: [AlertView.InformedEntity]
-
-    public init(
-        id: String, header: TranslatedText? = nil, description: TranslatedText? = nil, url: TranslatedText? = nil,
-        cause: String = "UNKNOWN_CAUSE", effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY",
-        activePeriods: [AlertView.Period] = [], informedEntities: [AlertView.InformedEntity] = []
-    ) {
-        self.id = id
-        self.header = header
-        self.description = description
-        self.url = url
-        self.cause = cause
-        self.effect = effect
-        self.severity = severity
-        self.activePeriods = activePeriods
-        self.informedEntities = informedEntities
-    }
-
-    /// Some period [start, end) contains `at` (an open end is unbounded); no period: active while in the feed.
-    public func isActive(at: Int64) -> Bool {
-        activePeriods.isEmpty || activePeriods.contains { ($0.start ?? .min) <= at && at < ($0.end ?? .max) }
-    }
-
-    public func view(language: String?) -> AlertView {
-        AlertView(
-            id: id, header: header?.text(in: language), description: description?.text(in: language),
-            url: url?.text(in: language), cause: cause, effect: effect, severity: severity,
-            activePeriods: activePeriods, informedEntities: informedEntities)
-    }
+/// A vehicle and the trip instance it serves (when the realtime service resolved one).
+struct VehicleEntry: Sendable, Hashable {
+    var vehicle: VehicleSnapshot
+    var instance: TripInstanceKey?
 }
 
 /// The whole live state at one moment.
 public struct RealtimeState: Sendable {
-    public private(set) var trips: [TripInstanceKey: TripPrediction]
-    /// Trip instances with a prediction at a stop (by stop_id), for boards: which trips at a stop are
-    /// delayed, cancelled or added.
-    public private(set) var tripsByStop: [String: [TripInstanceKey]]
-    public var vehicles: [VehicleSnapshot]
-    public var alerts: [AlertRecord]
+    public private(set) var trips: [TripInstanceKey: TripPrediction] = [:]
+    /// Visits by stop id (the planned stop and a realtime platform change), for boards: which trips at a stop
+    /// are delayed, early, cancelled or added.
+    public private(set) var tripsByStop: [String: [StopVisitRef]] = [:]
+    /// By vehicle id (then key), the order `vehicles` answers in.
+    public private(set) var vehicles: [VehicleSnapshot] = []
+    public private(set) var alerts: [AlertRecord] = []
     public var sources: [RealtimeSourceStatus]
 
+    private var vehiclesByKey: [String: VehicleEntry] = [:]
+    /// The vehicle serving each resolved trip instance.
+    private(set) var vehicleByTrip: [TripInstanceKey: VehicleSnapshot] = [:]
+    private var alertsByKey: [String: AlertRecord] = [:]
+
     public init(trips: [TripPrediction] = [], vehicles: [VehicleSnapshot] = [], alerts: [AlertRecord] = [], sources: [RealtimeSourceStatus] = []) {
-        var byKey: [TripInstanceKey: TripPrediction] = [:]
-        var byStop: [String: [TripInstanceKey]] = [:]
-        for trip in trips {
-            byKey[trip.key] = trip
-            for stop in trip.stops {
-                if let stopId = stop.stopId { byStop[stopId, default: []].append(trip.key) }
-            }
-        }
-        self.trips = byKey
-        self.tripsByStop = byStop
-        self.vehicles = vehicles
-        self.alerts = alerts
         self.sources = sources
+        setTrips(trips)
+        var keyed: [(String, VehicleEntry)] = []
+        for (index, vehicle) in vehicles.enumerated() {
+            let instance = vehicle.tripId.flatMap { id in vehicle.serviceDate.map { TripInstanceKey(tripId: id, serviceDate: $0) } }
+            keyed.append(("#\(index)", VehicleEntry(vehicle: vehicle, instance: instance)))
+        }
+        setVehicles(keyed)
+        setAlerts(alerts.map { ($0.id, $0) })
     }
 
     public static let empty = RealtimeState()
@@ -212,4 +55,130 @@ public struct RealtimeState: Sendable {
 
     /// True when there are sources and every one is stale.
     var allSourcesStale: Bool { !sources.isEmpty && sources.allSatisfy(\.stale) }
+
+    /// The vehicle serving a trip instance: the one resolved to it, else one naming its trip (and date).
+    func vehicle(for key: TripInstanceKey, frequencyBased: Bool) -> VehicleSnapshot? {
+        if let vehicle = vehicleByTrip[key] { return vehicle }
+        return vehicles.first {
+            $0.tripId == key.tripId && ($0.serviceDate == nil || $0.serviceDate == key.serviceDate)
+                && (!frequencyBased || $0.startTime == nil || $0.startTime == key.startTime)
+        }
+    }
+
+    // MARK: trip updates
+
+    /// Replaces every trip instance (a `tu` snapshot).
+    mutating func setTrips(_ list: [TripPrediction]) {
+        trips = [:]
+        trips.reserveCapacity(list.count)
+        tripsByStop = [:]
+        for trip in list {
+            if trips[trip.key] != nil { unindex(trips[trip.key]!) }
+            trips[trip.key] = trip
+            index(trip)
+        }
+    }
+
+    /// New or changed instances (full content) and removed ones; adds the stop ids whose boards may change.
+    mutating func apply(trips changed: [TripPrediction], removed: [TripInstanceKey], changedStops: inout Set<String>) {
+        for key in removed {
+            guard let old = trips.removeValue(forKey: key) else { continue }
+            unindex(old)
+            old.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
+        }
+        for trip in changed {
+            if let old = trips[trip.key] {
+                if old == trip { continue }
+                old.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
+                trips[trip.key] = trip
+                trip.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
+                // Usually only the times changed: the index entries stay as they are.
+                if !Self.sameVisits(old, trip) {
+                    unindex(old)
+                    index(trip)
+                }
+                continue
+            }
+            trips[trip.key] = trip
+            index(trip)
+            trip.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
+        }
+    }
+
+    private static func sameVisits(_ a: TripPrediction, _ b: TripPrediction) -> Bool {
+        guard a.stops.count == b.stops.count else { return false }
+        for i in a.stops.indices where a.stops[i].stopId != b.stops[i].stopId || a.stops[i].assignedStopId != b.stops[i].assignedStopId {
+            return false
+        }
+        return true
+    }
+
+    private mutating func index(_ trip: TripPrediction) {
+        for (position, stop) in trip.stops.enumerated() {
+            for id in stop.indexedStopIds {
+                tripsByStop[id, default: []].append(StopVisitRef(key: trip.key, index: position))
+            }
+        }
+    }
+
+    private mutating func unindex(_ trip: TripPrediction) {
+        for stop in trip.stops {
+            for id in stop.indexedStopIds {
+                tripsByStop[id]?.removeAll { $0.key == trip.key }
+                if tripsByStop[id]?.isEmpty == true { tripsByStop[id] = nil }
+            }
+        }
+    }
+
+    // MARK: vehicles
+
+    /// Replaces every vehicle (a `vp` snapshot), by key.
+    mutating func setVehicles(_ list: [(String, VehicleEntry)]) {
+        vehiclesByKey = Dictionary(list, uniquingKeysWith: { _, last in last })
+        reindexVehicles()
+    }
+
+    /// Changed and removed vehicles; adds the stops of the trips whose occupancy (shown on boards) changed.
+    mutating func apply(vehicles changed: [(String, VehicleEntry)], removed: [String], changedStops: inout Set<String>) {
+        var touched: [TripInstanceKey] = []
+        for key in removed {
+            if let old = vehiclesByKey.removeValue(forKey: key), let instance = old.instance { touched.append(instance) }
+        }
+        for (key, entry) in changed {
+            let old = vehiclesByKey.updateValue(entry, forKey: key)
+            if old?.vehicle.occupancyStatus != entry.vehicle.occupancyStatus || old?.instance != entry.instance {
+                if let instance = old?.instance { touched.append(instance) }
+                if let instance = entry.instance { touched.append(instance) }
+            }
+        }
+        reindexVehicles()
+        for instance in touched {
+            trips[instance]?.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
+        }
+    }
+
+    private mutating func reindexVehicles() {
+        let sorted = vehiclesByKey.sorted { a, b in
+            let ai = a.value.vehicle.vehicleId ?? "\u{10FFFF}", bi = b.value.vehicle.vehicleId ?? "\u{10FFFF}"
+            return ai != bi ? ai < bi : a.key < b.key
+        }
+        vehicles = sorted.map(\.value.vehicle)
+        vehicleByTrip = [:]
+        for (_, entry) in sorted {
+            if let instance = entry.instance, vehicleByTrip[instance] == nil { vehicleByTrip[instance] = entry.vehicle }
+        }
+    }
+
+    // MARK: alerts
+
+    mutating func setAlerts(_ list: [(String, AlertRecord)]) {
+        alertsByKey = Dictionary(list, uniquingKeysWith: { _, last in last })
+        alerts = alertsByKey.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    mutating func apply(alerts changed: [(String, AlertRecord)], removed: [String]) {
+        for key in removed { alertsByKey[key] = nil }
+        for (key, alert) in changed { alertsByKey[key] = alert }
+        alerts = alertsByKey.sorted { $0.key < $1.key }.map(\.value)
+    }
 }

@@ -4,10 +4,10 @@ import TransitJSON
 /// The gateway's view of the live state, fed by the realtime PUB stream (protocol/README.md flows 3–4) and
 /// read by every request; requests never ask the realtime service.
 ///
-/// The feeder (the SUB subscriber with its per-topic snapshot/sequence handshake, issue 3) calls `replace`
-/// with the state after a snapshot or after applying messages, and `heartbeat` for every `hb`. Until that
-/// subscriber exists the view stays "never heard": boards are static, flagged stale when realtime is
-/// configured. Readers get a `RealtimeReading`: the state and whether it may be used.
+/// The feeder (`RealtimeSubscriber`, with its per-topic snapshot/sequence handshake) calls `replace` with the
+/// state after a snapshot or after applying messages, and `heartbeat` when it hears the publisher without a
+/// state change. Until something is heard the view is "never heard": boards are static, flagged stale when
+/// realtime is configured. Readers get a `RealtimeReading`: the state and whether it may be used.
 public final class RealtimeView: Sendable {
     /// Whether the gateway was started with realtime URLs at all.
     public let configured: Bool
@@ -18,7 +18,7 @@ public final class RealtimeView: Sendable {
         var state: RealtimeState?
         var lastHeartbeat: ContinuousClock.Instant?
         var version: UInt64 = 0
-        var observers: [UInt64: @Sendable () -> Void] = [:]
+        var observers: [UInt64: @Sendable (RealtimeChange) -> Void] = [:]
         var nextObserver: UInt64 = 0
     }
 
@@ -31,16 +31,19 @@ public final class RealtimeView: Sendable {
 
     // MARK: feeding
 
-    /// The whole live state (after a snapshot, or after applying stream messages); counts as a heartbeat.
-    /// Observers (subscriptions) are told afterwards.
-    public func replace(_ state: RealtimeState) {
+    /// The whole live state (after a snapshot, or after applying stream messages). `heard`: it came with a
+    /// PUB message, so it counts as a heartbeat (a snapshot taken while the publisher is silent does not).
+    /// Observers (subscriptions) are told `change` afterwards.
+    public func replace(_ state: RealtimeState, change: RealtimeChange = .everything, heard: Bool = true) {
         let observers = stored.withLock { s in
+            let wasSilent = s.lastHeartbeat.map { ContinuousClock.now - $0 >= silenceLimit } ?? true
             s.state = state
-            s.lastHeartbeat = .now
+            if heard { s.lastHeartbeat = .now }
             s.version += 1
-            return Array(s.observers.values)
+            // Coming back from silence changes every board (they were static until now).
+            return (heard && wasSilent ? RealtimeChange.everything : change, Array(s.observers.values))
         }
-        for observer in observers { observer() }
+        for observer in observers.1 { observer(observers.0) }
     }
 
     /// A heartbeat from the publisher, with the sources' current status.
@@ -55,7 +58,12 @@ public final class RealtimeView: Sendable {
             }
             return wasSilent && s.state != nil
         }
-        if changed { notifyObservers() }
+        if changed { notifyObservers(.everything) }
+    }
+
+    /// The feeder noticed the publisher is silent: boards lose their predictions, so observers are told.
+    func silenceNoticed() {
+        notifyObservers(.everything)
     }
 
     // MARK: reading
@@ -75,7 +83,7 @@ public final class RealtimeView: Sendable {
 
     /// Calls `observer` (on the feeder's thread) after every change of the state. Returns a token for
     /// `removeObserver`.
-    func addObserver(_ observer: @escaping @Sendable () -> Void) -> UInt64 {
+    func addObserver(_ observer: @escaping @Sendable (RealtimeChange) -> Void) -> UInt64 {
         stored.withLock { s in
             s.nextObserver += 1
             s.observers[s.nextObserver] = observer
@@ -87,9 +95,9 @@ public final class RealtimeView: Sendable {
         _ = stored.withLock { $0.observers.removeValue(forKey: token) }
     }
 
-    private func notifyObservers() {
+    private func notifyObservers(_ change: RealtimeChange) {
         let observers = stored.withLock { Array($0.observers.values) }
-        for observer in observers { observer() }
+        for observer in observers { observer(change) }
     }
 }
 

@@ -143,17 +143,23 @@ final class ConnectionHandler: ChannelDuplexHandler {
         guard !takingLines else { return }
         takingLines = true
         defer { takingLines = false }
-        while !closing, !mustPauseInput(context) {
-            if let event = splitter.next() {
-                take(event, context: context)
-            } else if inputClosed, !inputFinished {
-                inputFinished = true
-                if let last = splitter.finish() { take(last, context: context) }
-            } else {
-                break
+        var released: UInt64
+        repeat {
+            while !closing, !mustPauseInput(context) {
+                if let event = splitter.next() {
+                    take(event, context: context)
+                } else if inputClosed, !inputFinished {
+                    inputFinished = true
+                    if let last = splitter.finish() { take(last, context: context) }
+                } else {
+                    break
+                }
             }
-        }
-        writeReady(context: context)
+            // Writing frees slots: when the answers came back in reverse order, the last one to arrive
+            // releases them all, and no later event would take the lines still waiting.
+            released = answers.nextToRelease
+            writeReady(context: context)
+        } while answers.nextToRelease != released && !closing
         if readHeld, !closing, !inputClosed, !mustPauseInput(context) {
             readHeld = false
             context.read()
@@ -212,7 +218,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             subscriptions.nextSub += 1
             subscriptions.starting[sub] = []
             entry.task = Task {
-                let board = await dispatcher.board(DeparturesQuery(stopId: query.stopId, limit: query.limit))
+                let board = await dispatcher.board(DeparturesQuery(stopId: query.stopId, limit: query.limit), wantStops: true)
                 loop.execute { handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
             }
         } else {

@@ -8,6 +8,8 @@ struct ConnectionSubscriptions {
         var query: SubscribeQuery
         /// The rows of the last board pushed: a new board is pushed only when they differ.
         var lastRows: [DepartureRow]
+        /// The stop ids the board covers: live changes elsewhere do not refresh it.
+        var boardStops: Set<String>
         var lastPush: NIODeadline
         /// The slot of an event not yet written: a newer board replaces it instead of queueing behind it.
         var queuedSlot: UInt64?
@@ -57,7 +59,7 @@ extension ConnectionHandler {
     /// The first board of a new subscription is ready: answer with the ack and, right after it, the first event.
     /// Then the `unsubscribe`s that named it meanwhile are answered (after it, in request order).
     func subscribed(
-        _ request: GatewayRequest, _ query: SubscribeQuery, _ board: Result<(DeparturesAnswer, LiveMeta), GatewayError>,
+        _ request: GatewayRequest, _ query: SubscribeQuery, _ board: Result<LiveBoard, GatewayError>,
         sub: Int, slot: UInt64
     ) {
         let deferred = subscriptions.starting.removeValue(forKey: sub) ?? []
@@ -71,7 +73,8 @@ extension ConnectionHandler {
                 services.logger.error("internal error", metadata: ["request": "\(request)", "error": "\(error)"])
             }
             complete(slot, .failure(id: request.id, op: .subscribe, error, received: pending[slot]?.received ?? .now))
-        case .success(let (answer, live)):
+        case .success(let board):
+            let (answer, live) = (board.answer, board.meta)
             let ack = Answer.success(id: request.id, op: .subscribe, received: pending[slot]?.received ?? .now) { w in
                 w.beginObject()
                 w.key("sub"); w.int(sub)
@@ -82,7 +85,8 @@ extension ConnectionHandler {
             }
             let event = GatewayResponse.departuresEvent(
                 sub: sub, answer: answer, meta: ResponseMeta(op: .departures, elapsedMicros: ack.micros, live: live))
-            subscriptions.live[sub] = ConnectionSubscriptions.Live(query: query, lastRows: answer.rows, lastPush: .now())
+            subscriptions.live[sub] = ConnectionSubscriptions.Live(
+                query: query, lastRows: answer.rows, boardStops: board.stops, lastPush: .now())
             services.stats.subscriptionsChanged(by: 1)
             observeRealtime(context: context)
             complete(slot, Answer(bytes: ack.bytes + event, op: .subscribe, error: nil, micros: ack.micros))
@@ -128,8 +132,8 @@ extension ConnectionHandler {
         guard subscriptions.observerToken == nil else { return }
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
-        subscriptions.observerToken = services.realtime.addObserver {
-            loop.execute { handler.value.realtimeChanged() }
+        subscriptions.observerToken = services.realtime.addObserver { change in
+            loop.execute { handler.value.realtimeChanged(change) }
         }
     }
 
@@ -140,8 +144,9 @@ extension ConnectionHandler {
         }
     }
 
-    func realtimeChanged() {
-        for sub in subscriptions.live.keys {
+    /// The live state changed: refresh the boards it concerns (at most one push per interval each).
+    func realtimeChanged(_ change: RealtimeChange) {
+        for (sub, live) in subscriptions.live where change.touches(live.boardStops) {
             subscriptions.live[sub]?.dirty = true
             scheduleRefresh(sub)
         }
@@ -173,20 +178,23 @@ extension ConnectionHandler {
         let query = DeparturesQuery(stopId: live.query.stopId, limit: live.query.limit)
         Task {
             let started = ContinuousClock.now
-            let board = await dispatcher.board(query)
+            let board = await dispatcher.board(query, wantStops: true)
             loop.execute { handler.value.refreshed(sub, board, started: started) }
         }
     }
 
-    private func refreshed(_ sub: Int, _ board: Result<(DeparturesAnswer, LiveMeta), GatewayError>, started: ContinuousClock.Instant) {
+    private func refreshed(_ sub: Int, _ board: Result<LiveBoard, GatewayError>, started: ContinuousClock.Instant) {
         guard subscriptions.live[sub] != nil else { return }
         subscriptions.live[sub]?.refreshing = false
         // A failed refresh (static service down) pushes nothing: the client keeps its last board.
-        if case .success(let (answer, live)) = board, answer.rows != subscriptions.live[sub]?.lastRows {
-            subscriptions.live[sub]?.lastRows = answer.rows
-            subscriptions.live[sub]?.lastPush = .now()
-            let meta = ResponseMeta(op: .departures, elapsedMicros: started.microsecondsElapsed, live: live)
-            push(sub, GatewayResponse.departuresEvent(sub: sub, answer: answer, meta: meta))
+        if case .success(let board) = board {
+            subscriptions.live[sub]?.boardStops = board.stops
+            if board.answer.rows != subscriptions.live[sub]?.lastRows {
+                subscriptions.live[sub]?.lastRows = board.answer.rows
+                subscriptions.live[sub]?.lastPush = .now()
+                let meta = ResponseMeta(op: .departures, elapsedMicros: started.microsecondsElapsed, live: board.meta)
+                push(sub, GatewayResponse.departuresEvent(sub: sub, answer: board.answer, meta: meta))
+            }
         }
         if subscriptions.live[sub]?.dirty == true { scheduleRefresh(sub) }
     }

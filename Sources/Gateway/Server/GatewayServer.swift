@@ -7,8 +7,10 @@ import NNGKit
 /// service (nng REQ) and the realtime view.
 public final class GatewayServer: Sendable {
     public let config: GatewayConfig
-    /// The live state the answers merge in; its feeder (the realtime SUB subscriber) is issue 3's.
+    /// The live state the answers merge in, fed by `subscriber`.
     public let realtime: RealtimeView
+    /// The realtime PUB subscriber (nil without `subscribeURL`).
+    public let subscriber: RealtimeSubscriber?
     /// The port it listens on (the chosen one when `config.port` was 0).
     public let port: Int
 
@@ -16,19 +18,24 @@ public final class GatewayServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let listener: any Channel
 
-    private init(config: GatewayConfig, realtime: RealtimeView, services: GatewayServices,
+    private init(config: GatewayConfig, realtime: RealtimeView, subscriber: RealtimeSubscriber?, services: GatewayServices,
                  group: MultiThreadedEventLoopGroup, listener: any Channel, port: Int) {
         self.config = config
         self.realtime = realtime
+        self.subscriber = subscriber
         self.services = services
         self.group = group
         self.listener = listener
         self.port = port
     }
 
-    /// Dials the static service (non-blocking: it may come up later) and listens.
+    /// Dials the services (non-blocking: they may come up later), starts the realtime subscriber when
+    /// `subscribeURL` is set, and listens. A given `realtime` view is fed instead of a new one (tests).
     public static func start(config: GatewayConfig, realtime: RealtimeView? = nil) async throws -> GatewayServer {
-        let realtime = realtime ?? RealtimeView(configured: config.subscribeURL != nil)
+        if config.subscribeURL != nil, config.realtimeURL == nil {
+            throw GatewayStartError.configuration("a realtime PUB URL (--subscribe) needs the realtime REP URL (--realtime) for snapshots")
+        }
+        let realtime = realtime ?? RealtimeView(configured: config.subscribeURL != nil, silenceLimit: config.realtimeSilence)
         let services = try GatewayServices(config: config, realtime: realtime)
         let threads = config.threads > 0 ? config.threads : System.coreCount
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
@@ -54,19 +61,34 @@ public final class GatewayServer: Sendable {
         }
         let port = listener.localAddress?.port ?? config.port
         let logger = config.logger
-        if config.realtimeURL != nil || config.subscribeURL != nil {
-            logger.notice("realtime URLs accepted but not used yet: the realtime subscriber is not built (issue 3); answers are static_only with stale true", metadata: [
-                "realtime": "\(config.realtimeURL ?? "-")", "subscribe": "\(config.subscribeURL ?? "-")",
-            ])
+        var subscriber: RealtimeSubscriber?
+        if let subscribeURL = config.subscribeURL, let realtimeURL = config.realtimeURL {
+            do {
+                subscriber = try RealtimeSubscriber(
+                    view: realtime,
+                    options: .init(subscribeURL: subscribeURL, realtimeURL: realtimeURL, snapshotTimeout: config.realtimeTimeout,
+                                   retryMax: config.snapshotRetryMax),
+                    logger: logger)
+            } catch {
+                try? await listener.close()
+                services.close()
+                try? await group.shutdownGracefully()
+                throw error
+            }
+            subscriber?.start()
         }
         logger.info("listening", metadata: [
             "listen": "\(config.host):\(port)", "static": "\(config.staticURL)", "threads": "\(threads)",
+            "realtime": "\(config.realtimeURL ?? "-")", "subscribe": "\(config.subscribeURL ?? "-")",
         ])
-        return GatewayServer(config: config, realtime: realtime, services: services, group: group, listener: listener, port: port)
+        return GatewayServer(
+            config: config, realtime: realtime, subscriber: subscriber, services: services, group: group, listener: listener,
+            port: port)
     }
 
     /// Stops listening, closes every connection and the service sockets.
     public func stop() async {
+        await subscriber?.stop()
         try? await listener.close()
         // Closing the service sockets first ends the requests still waiting on them, so their tasks finish
         // before the event loops go away.
@@ -77,10 +99,12 @@ public final class GatewayServer: Sendable {
 
 public enum GatewayStartError: Error, CustomStringConvertible {
     case listen(host: String, port: Int, any Error)
+    case configuration(String)
 
     public var description: String {
         switch self {
         case .listen(let host, let port, let error): "cannot listen on \(host):\(port): \(error)"
+        case .configuration(let why): why
         }
     }
 }

@@ -1,0 +1,183 @@
+import TransitJSON
+import TransitModel
+
+/// One departure, whatever its time: trip instance and stop sequence.
+struct DepartureIdentity: Hashable {
+    var tripId: String
+    var serviceDate: UInt32
+    var startTime: String?
+    var stopSequence: UInt32
+
+    init(_ d: Departure) {
+        self.init(tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.startTime, stopSequence: d.stopSequence)
+    }
+
+    init(tripId: String, serviceDate: UInt32, startTime: String?, stopSequence: UInt32) {
+        self.tripId = tripId
+        self.serviceDate = serviceDate
+        self.startTime = startTime
+        self.stopSequence = stopSequence
+    }
+}
+
+/// A visit of a live trip at a board's stop that the static rows do not hold: scheduled outside the fetched
+/// window but predicted into it (delayed or early), or an added trip.
+struct LiveCandidate {
+    var trip: TripPrediction
+    var index: Int
+    /// The board time (predicted, else scheduled).
+    var time: Int64
+
+    var stop: StopPrediction { trip.stops[index] }
+    var identity: DepartureIdentity {
+        DepartureIdentity(tripId: trip.key.tripId, serviceDate: trip.key.serviceDate, startTime: trip.key.startTime, stopSequence: stop.stopSequence)
+    }
+}
+
+/// The pure steps of a departure board in predicted time (GATEWAY.md "departures"): static rows merged
+/// with their predictions, the live visits the static rows lack, and the page cut.
+///
+/// The gateway fetches static rows by *scheduled* time over a window it knows completely (`known`: every
+/// departure scheduled in it is among the rows). A departure's board time lies in `known` either because it
+/// is scheduled there (a static row) or because the live state moved it there (a candidate found through the
+/// per-stop index). So the set of departures whose board time lies in `known` is exact, and a page of it in
+/// board order is exact too.
+enum BoardAssembly {
+    struct Merged {
+        var rows: [DepartureRow] = []
+        /// A prediction of a stale source was left out.
+        var usedStale = false
+        /// Newest feed timestamp among the predictions used.
+        var newest: Int64?
+    }
+
+    /// Static rows with what the live state says about them; rows of deleted instances are dropped.
+    static func merge(_ departures: [Departure], state: RealtimeState?) -> Merged {
+        var merged = Merged()
+        merged.rows.reserveCapacity(departures.count)
+        for d in departures {
+            guard let state else {
+                merged.rows.append(DepartureRow(departure: d))
+                continue
+            }
+            let key = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.startTime)
+            guard let trip = state.trips[key] else {
+                merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
+                continue
+            }
+            if state.isStale(source: trip.source) {
+                merged.usedStale = true
+                merged.rows.append(DepartureRow(departure: d))
+                continue
+            }
+            if trip.deleted { continue }
+            let stop = trip.stop(sequence: d.stopSequence)
+            merged.rows.append(DepartureRow(departure: d, realtime: realtime(trip, stop, state: state)))
+            if let t = trip.timestamp { merged.newest = max(merged.newest ?? t, t) }
+        }
+        return merged
+    }
+
+    /// What a row shows of a trip instance's prediction at one of its stops.
+    static func realtime(_ trip: TripPrediction, _ stop: StopPrediction?, state: RealtimeState) -> DepartureRealtime {
+        DepartureRealtime(
+            predictedUnix: trip.cancelled || stop?.skipped == true ? nil : stop?.predictedUnix,
+            cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
+            occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
+                ?? state.vehicleByTrip[trip.key]?.occupancyStatus)
+    }
+
+    /// A row without a trip update whose vehicle reports occupancy.
+    private static func vehicleOnly(_ state: RealtimeState, _ key: TripInstanceKey) -> DepartureRealtime? {
+        guard let occupancy = state.vehicleByTrip[key]?.occupancyStatus else { return nil }
+        return DepartureRealtime(occupancyStatus: occupancy)
+    }
+
+    struct Candidates {
+        var visits: [LiveCandidate] = []
+        var usedStale = false
+        /// Live visits at the board's stops before / after `known` exist.
+        var before = false
+        var beyond = false
+    }
+
+    /// Live visits at `boardStops` whose board time lies in `known` and that `present` lacks. With
+    /// `staticRows` (the static rows scheduled in `known` were fetched), a scheduled visit whose scheduled time
+    /// lies in `known` is not one: the static service listed it or left it out on purpose (no pickup there).
+    /// A trip's last stop offers no departure.
+    static func candidates(
+        state: RealtimeState, boardStops: Set<String>, known: Range<Int64>, present: Set<DepartureIdentity>,
+        staticRows: Bool
+    ) -> Candidates {
+        var result = Candidates()
+        var seen = Set<StopVisitRef>()
+        for stopId in boardStops {
+            for ref in state.tripsByStop[stopId] ?? [] {
+                guard let trip = state.trips[ref.key], ref.index < trip.stops.count - 1, !trip.deleted else { continue }
+                if state.isStale(source: trip.source) {
+                    result.usedStale = true
+                    continue
+                }
+                guard let time = trip.boardTime(at: ref.index) else { continue }
+                if time < known.lowerBound {
+                    result.before = true
+                    continue
+                }
+                if time >= known.upperBound {
+                    result.beyond = true
+                    continue
+                }
+                let stop = trip.stops[ref.index]
+                if staticRows, !trip.added, let scheduled = stop.scheduledUnix, known.contains(scheduled) { continue }
+                let candidate = LiveCandidate(trip: trip, index: ref.index, time: time)
+                if present.contains(candidate.identity) { continue }
+                guard seen.insert(ref).inserted else { continue }
+                result.visits.append(candidate)
+            }
+        }
+        return result
+    }
+
+    /// Live visits at scheduled times inside `known` with a positive delay: they may leave a static page, so
+    /// the gateway asks for that many more rows.
+    static func delayedCount(state: RealtimeState, boardStops: Set<String>, from: Int64) -> Int {
+        var count = 0
+        for stopId in boardStops {
+            for ref in state.tripsByStop[stopId] ?? [] {
+                guard let trip = state.trips[ref.key] else { continue }
+                let stop = trip.stops[ref.index]
+                if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix, predicted > scheduled {
+                    count += 1
+                }
+            }
+        }
+        return count
+    }
+
+    struct Page {
+        var rows: [DepartureRow]
+        /// Rows beyond the page's far end (in its direction) within `known`.
+        var more: Bool
+        /// Rows on the near side of the position within `known`.
+        var behind: Bool
+    }
+
+    /// The page after (future) or before (past) `position` among `rows` whose time lies in `known`, in
+    /// ascending board order.
+    static func page(
+        _ rows: [DepartureRow], known: Range<Int64>, direction: BoardDirection, position: BoardPosition, limit: Int
+    ) -> Page {
+        var keyed: [(key: BoardKey, row: DepartureRow)] = []
+        keyed.reserveCapacity(rows.count)
+        var behind = false
+        for row in rows where known.contains(row.time) {
+            let key = BoardKey(row)
+            let inside = direction == .future ? position.precedes(key) : position.follows(key)
+            if inside { keyed.append((key, row)) } else { behind = true }
+        }
+        keyed.sort { $0.key < $1.key }
+        let more = keyed.count > limit
+        let cut = direction == .future ? keyed.prefix(limit) : keyed.suffix(limit)
+        return Page(rows: cut.map(\.row), more: more, behind: behind)
+    }
+}

@@ -1,0 +1,94 @@
+import NNGKit
+import Synchronization
+import TransitJSON
+import TransitModel
+import TransitProto
+
+/// The gateway's REQ client of the realtime service's REP socket: topic snapshots for the subscriber
+/// (blocking, on its own thread) and the `vehicles` fallback (async). Every request has the realtime timeout;
+/// the socket redials by itself, so a restarted service is found again.
+final class RealtimeClient: Sendable {
+    /// A topic snapshot holds the whole live state: protocol/README.md "REQ → realtime RECVMAXSZ".
+    static let maxReplyBytes = 256 << 20
+
+    let url: String
+    let timeout: Duration
+    private let requester: NNGRequester
+    private let nextRequestId = Atomic<UInt64>(UInt64.random(in: 1...(1 << 32)))
+
+    init(url: String, timeout: Duration) throws(NNGError) {
+        self.url = url
+        self.timeout = timeout
+        requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
+        try? requester.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
+    }
+
+    func close() { requester.close() }
+
+    /// The state of `topic` (blocks the calling thread up to the timeout).
+    func snapshot(_ topic: RealtimeTopic) throws(RealtimeClientError) -> RealtimeSnapshot {
+        let id = nextRequestId.add(1, ordering: .relaxed).newValue
+        let reply: [UInt8]
+        do {
+            reply = try requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: .snapshot(topic))))
+        } catch {
+            throw .unavailable(error.isTimedOut
+                ? "the realtime service did not answer a \(topic.rawValue) snapshot within \(timeout.milliseconds) ms (\(url))"
+                : "the realtime service could not be asked for a \(topic.rawValue) snapshot: \(error)")
+        }
+        switch Self.decode(reply) {
+        case .success(.snapshot(let snapshot)) where snapshot.topic == topic:
+            return snapshot
+        case .success:
+            throw .badAnswer("the realtime service answered a \(topic.rawValue) snapshot request with something else")
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    /// One query, suspending without blocking a thread.
+    func query(_ query: RealtimeQuery) async -> Result<RealtimeResult, RealtimeClientError> {
+        let id = nextRequestId.add(1, ordering: .relaxed).newValue
+        let reply: [UInt8]
+        do {
+            reply = try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: query)), timeout: timeout)
+        } catch let error as NNGError {
+            return .failure(.unavailable(error.isTimedOut
+                ? "the realtime service did not answer within \(timeout.milliseconds) ms (\(url))"
+                : "the realtime service could not be asked: \(error)"))
+        } catch {
+            return .failure(.cancelled)
+        }
+        return Self.decode(reply)
+    }
+
+    private static func decode(_ reply: [UInt8]) -> Result<RealtimeResult, RealtimeClientError> {
+        let response: RealtimeResponse
+        do {
+            response = try RealtimeCodec.decodeResponse(reply)
+        } catch {
+            return .failure(.badAnswer("the realtime service's answer did not decode: \(error)"))
+        }
+        return response.result.mapError { error in
+            error.status == .unavailable ? .unavailable("the realtime service is unavailable: \(error.message)") : .refused(error)
+        }
+    }
+}
+
+enum RealtimeClientError: Error, CustomStringConvertible {
+    /// No answer in time, or the service says it cannot answer now.
+    case unavailable(String)
+    /// The service refused the request (NOT_FOUND, INVALID_ARGUMENT …).
+    case refused(ServiceError)
+    /// An answer that does not decode or is of the wrong kind (a bug on one side).
+    case badAnswer(String)
+    case cancelled
+
+    var description: String {
+        switch self {
+        case .unavailable(let why), .badAnswer(let why): why
+        case .refused(let error): "the realtime service refused the request: \(error)"
+        case .cancelled: "cancelled while waiting for the realtime service"
+        }
+    }
+}

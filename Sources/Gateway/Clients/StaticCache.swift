@@ -1,0 +1,117 @@
+import Synchronization
+import TransitJSON
+import TransitModel
+
+/// Static answers the live board needs again and again, kept for a while: a stop's station and platforms
+/// (which stop ids a board covers), trip details of live trips outside the static window, the route list
+/// (routes of added trips). Entries expire after `lifetime` (a re-import is picked up then) and the cache is
+/// emptied when it grows past `capacity`. With the static service down, the cached answers are what lets the
+/// gateway still name routes and platforms on rt_only boards.
+final class StaticCache: Sendable {
+    struct Entry<Value: Sendable>: Sendable {
+        var value: Value
+        var expires: ContinuousClock.Instant
+    }
+
+    private struct Stored: Sendable {
+        var stops: [String: Entry<StopResult>] = [:]
+        var trips: [TripInstanceKey: Entry<TripDetail>] = [:]
+        var routes: Entry<[String: Route]>?
+        /// The timezone of the last board or trip answered: for rows built from live data alone.
+        var lastTimezone: String?
+    }
+
+    let lifetime: Duration
+    let capacity: Int
+    private let stored = Mutex(Stored())
+    private let client: StaticClient
+
+    init(client: StaticClient, lifetime: Duration = .seconds(600), capacity: Int = 50_000) {
+        self.client = client
+        self.lifetime = lifetime
+        self.capacity = capacity
+    }
+
+    // MARK: stops
+
+    func cachedStop(_ id: String) -> StopResult? {
+        let now = ContinuousClock.now
+        return stored.withLock { s in s.stops[id].flatMap { $0.expires > now ? $0.value : nil } }
+    }
+
+    /// The stop with its station, platforms and routes (cached).
+    func stop(_ id: String) async -> Result<StopResult, GatewayError> {
+        if let hit = cachedStop(id) { return .success(hit) }
+        switch await client.query(.stop(StopQuery(stopId: id))) {
+        case .success(.stop(let result)):
+            let expires = ContinuousClock.now + lifetime
+            stored.withLock { s in
+                if s.stops.count >= capacity { s.stops.removeAll() }
+                s.stops[id] = Entry(value: result, expires: expires)
+                if let zone = result.stop.timezone { s.lastTimezone = zone }
+            }
+            return .success(result)
+        case .success(let other):
+            return .failure(GatewayError(.internal, "the static service answered stop with \(other.kindName)"))
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    // MARK: trips
+
+    func cachedTrip(_ key: TripInstanceKey) -> TripDetail? {
+        let now = ContinuousClock.now
+        return stored.withLock { s in s.trips[key].flatMap { $0.expires > now ? $0.value : nil } }
+    }
+
+    /// The static detail of one trip instance (cached; NOT_FOUND passes through).
+    func trip(_ key: TripInstanceKey) async -> Result<TripDetail, GatewayError> {
+        if let hit = cachedTrip(key) { return .success(hit) }
+        let query = TripQuery(tripId: key.tripId, serviceDate: key.serviceDate, startTime: key.startTime)
+        switch await client.query(.trip(query)) {
+        case .success(.trip(let detail)):
+            remember(detail, as: key)
+            return .success(detail)
+        case .success(let other):
+            return .failure(GatewayError(.internal, "the static service answered trip with \(other.kindName)"))
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    func remember(_ detail: TripDetail, as key: TripInstanceKey) {
+        let expires = ContinuousClock.now + lifetime
+        stored.withLock { s in
+            if s.trips.count >= capacity { s.trips.removeAll() }
+            s.trips[key] = Entry(value: detail, expires: expires)
+            s.lastTimezone = detail.timezone
+        }
+    }
+
+    // MARK: routes
+
+    func cachedRoute(_ id: String) -> Route? {
+        let now = ContinuousClock.now
+        return stored.withLock { s in s.routes.flatMap { $0.expires > now ? $0.value[id] : nil } }
+    }
+
+    /// A route by id from the route list (fetched once per lifetime); nil when unknown or not fetchable.
+    func route(_ id: String) async -> Route? {
+        let now = ContinuousClock.now
+        if let routes = stored.withLock({ s in s.routes.flatMap { $0.expires > now ? $0.value : nil } }) { return routes[id] }
+        guard case .success(.routes(let list)) = await client.query(.routes(RoutesQuery())) else { return nil }
+        let byId = Dictionary(list.map { ($0.routeId, $0) }, uniquingKeysWith: { a, _ in a })
+        stored.withLock { $0.routes = Entry(value: byId, expires: ContinuousClock.now + lifetime) }
+        return byId[id]
+    }
+
+    // MARK: timezone
+
+    func noteTimezone(_ zone: String?) {
+        guard let zone else { return }
+        stored.withLock { $0.lastTimezone = zone }
+    }
+
+    var lastTimezone: String? { stored.withLock { $0.lastTimezone } }
+}

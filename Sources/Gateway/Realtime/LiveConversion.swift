@@ -1,0 +1,97 @@
+import TransitCore
+import TransitJSON
+import TransitModel
+
+// The realtime service's values (TransitModel `Live*`, protocol/realtime.proto) as the gateway holds them.
+
+extension TripInstanceKey {
+    /// A frequency or copied instance's start seconds become its `HH:MM:SS` (the static service's form).
+    init(_ instance: LiveTripInstance) {
+        self.init(
+            tripId: instance.tripId, serviceDate: instance.serviceDate,
+            startTime: instance.startSecs.map { GTFSTime.format(Int($0)) })
+    }
+}
+
+extension TripPrediction {
+    init(_ live: LiveTrip) {
+        var stops: [StopPrediction] = []
+        stops.reserveCapacity(live.stops.count)
+        for s in live.stops {
+            stops.append(StopPrediction(
+                stopSequence: s.stopSequence, stopId: s.stopId, assignedStopId: s.assignedStopId,
+                arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
+                scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
+                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy))
+        }
+        let relationship = live.relationship
+        self.init(
+            key: TripInstanceKey(live.instance), routeId: live.routeId, directionId: live.directionId,
+            cancelled: relationship == .canceled,
+            added: relationship == .added || relationship == .new || relationship == .duplicated,
+            deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: stops,
+            source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) })
+    }
+}
+
+extension VehicleEntry {
+    init(_ live: LiveVehicle) {
+        let instance = live.trip.map(TripInstanceKey.init)
+        let vehicle = VehicleSnapshot(
+            vehicleId: live.vehicleId, label: live.label, tripId: live.trip?.tripId ?? live.tripId, routeId: live.routeId,
+            serviceDate: live.trip?.serviceDate ?? live.startDate.flatMap { ServiceDate($0) },
+            startTime: instance?.startTime ?? live.startTime,
+            lat: live.position.map { Self.shortest($0.lat) }, lon: live.position.map { Self.shortest($0.lon) },
+            bearing: live.position?.bearing.map { Self.shortest(Double($0)) },
+            speedMetresPerSecond: live.position?.speed.map { Self.shortest(Double($0)) }, currentStopSequence: live.currentStopSequence,
+            stopId: live.stopId, currentStatus: live.currentStatus, occupancyStatus: live.occupancyStatus,
+            occupancyPercentage: live.occupancyPercentage.map(Int.init), congestionLevel: live.congestionLevel,
+            timestamp: live.timestamp.map { Int64(clamping: $0) })
+        self.init(vehicle: vehicle, instance: instance)
+    }
+
+    /// GTFS-RT positions are 32-bit floats: print what the feed said (53.70077), not the float widened to
+    /// a double (53.70077133178711).
+    static func shortest(_ value: Double) -> Double {
+        guard let float = Float(exactly: value) else { return value }
+        return Double(float.description) ?? value
+    }
+}
+
+extension AlertRecord {
+    init(_ live: LiveAlert) {
+        self.init(
+            id: live.entityId, header: live.headerText.map(TranslatedText.init), description: live.descriptionText.map(TranslatedText.init),
+            url: live.url.map(TranslatedText.init), cause: live.cause, effect: live.effect, severity: live.severity,
+            activePeriods: live.activePeriods.map {
+                AlertView.Period(start: $0.start.map { Int64(clamping: $0) }, end: $0.end.map { Int64(clamping: $0) })
+            },
+            informedEntities: live.informedEntities.map {
+                AlertView.InformedEntity(
+                    agencyId: $0.agencyId, routeId: $0.routeId, routeType: $0.routeType.map(Int.init),
+                    directionId: $0.directionId.map(Int.init), tripId: $0.tripId, stopId: $0.stopId)
+            })
+    }
+}
+
+extension TranslatedText {
+    init(_ live: LiveText) {
+        self.init(live.translations.map { Translation(language: $0.language, text: $0.text) })
+    }
+}
+
+extension RealtimeSourceStatus {
+    init(_ live: LiveSourceStatus) {
+        let kind: Kind
+        switch live.kind {
+        case .auto: kind = .auto
+        case .tripUpdates: kind = .tripUpdates
+        case .vehiclePositions: kind = .vehiclePositions
+        case .alerts: kind = .alerts
+        }
+        self.init(
+            name: live.name, kind: kind, feedTimestamp: live.feedTimestamp.map { Int64(clamping: $0) }, stale: live.stale,
+            lastSuccessUnix: live.lastSuccessUnix, errors: Int(clamping: live.errors), lastError: live.lastError,
+            entities: Int(clamping: live.entities))
+    }
+}

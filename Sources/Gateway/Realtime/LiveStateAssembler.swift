@@ -1,0 +1,88 @@
+import TransitJSON
+import TransitModel
+
+/// What changed in the live state since the last hand-over to the view: the stop ids whose boards may
+/// differ, or `nil` for "any board" (a snapshot, a source turning stale or fresh).
+public struct RealtimeChange: Sendable, Equatable {
+    public var stops: Set<String>?
+
+    public static let everything = RealtimeChange(stops: nil)
+
+    /// Could the board of these stops have changed?
+    public func touches(_ boardStops: Set<String>) -> Bool {
+        guard let stops else { return true }
+        return !stops.isDisjoint(with: boardStops)
+    }
+}
+
+/// The subscriber's working copy of the live state: snapshots and PUB payloads applied to it, with the
+/// changes collected until `takeChange` hands them over.
+struct LiveStateAssembler {
+    private(set) var state = RealtimeState()
+    private var changedStops: Set<String> = []
+    private var everything = false
+    /// Something changed since the last `takeChange`.
+    private(set) var dirty = false
+
+    /// A snapshot replaces everything the topic held.
+    mutating func applySnapshot(_ payload: LivePayload) {
+        switch payload {
+        case .tripUpdates(let batch):
+            state.setTrips(batch.trips.map(TripPrediction.init))
+            everything = true
+        case .vehicles(let batch):
+            state.setVehicles(batch.vehicles.map { ($0.key, VehicleEntry($0)) })
+            everything = true
+        case .alerts(let batch):
+            state.setAlerts(batch.alerts.map { ($0.key, AlertRecord($0)) })
+        case .sources(let list):
+            setSources(list)
+        case .heartbeat(let beat):
+            setSources(beat.sources)
+        }
+        dirty = true
+    }
+
+    /// One PUB message's payload on top of the state.
+    mutating func apply(_ payload: LivePayload) {
+        switch payload {
+        case .tripUpdates(let batch):
+            state.apply(
+                trips: batch.trips.map(TripPrediction.init), removed: batch.removed.map(TripInstanceKey.init),
+                changedStops: &changedStops)
+        case .vehicles(let batch):
+            state.apply(
+                vehicles: batch.vehicles.map { ($0.key, VehicleEntry($0)) }, removed: batch.removed,
+                changedStops: &changedStops)
+        case .alerts(let batch):
+            state.apply(alerts: batch.alerts.map { ($0.key, AlertRecord($0)) }, removed: batch.removed)
+        case .sources(let list):
+            setSources(list)
+        case .heartbeat(let beat):
+            setSources(beat.sources)
+        }
+        dirty = true
+    }
+
+    /// Source statuses (from `st` or a heartbeat). Only a change of what boards use (staleness) touches
+    /// every board; counters and ages do not.
+    mutating func setSources(_ list: [LiveSourceStatus]) {
+        let sources = list.map(RealtimeSourceStatus.init)
+        guard sources != state.sources else { return }
+        let staleBefore = Dictionary(state.sources.map { ($0.name, $0.stale) }, uniquingKeysWith: { a, _ in a })
+        let staleAfter = Dictionary(sources.map { ($0.name, $0.stale) }, uniquingKeysWith: { a, _ in a })
+        if staleBefore != staleAfter { everything = true }
+        state.sources = sources
+        dirty = true
+    }
+
+    /// The changes since the last call (nil when nothing changed).
+    mutating func takeChange() -> RealtimeChange? {
+        guard dirty else { return nil }
+        let change = everything ? RealtimeChange.everything : RealtimeChange(stops: changedStops)
+        changedStops.removeAll(keepingCapacity: true)
+        everything = false
+        dirty = false
+        return change
+    }
+}

@@ -1,0 +1,124 @@
+import TransitJSON
+import TransitModel
+
+// Resolved trip updates as the gateway holds them: one `TripPrediction` per trip instance, every stop with
+// its scheduled and predicted times (converted from the realtime service's `LiveTrip`, see LiveConversion).
+
+/// One run of a trip: GTFS-RT's trip descriptor resolved against the schedule.
+public struct TripInstanceKey: Hashable, Sendable {
+    public var tripId: String
+    public var serviceDate: ServiceDate
+    /// `HH:MM:SS` of the instance for frequency-based trips (and added copies); nil for scheduled ones.
+    public var startTime: String?
+
+    public init(tripId: String, serviceDate: ServiceDate, startTime: String? = nil) {
+        self.tripId = tripId
+        self.serviceDate = serviceDate
+        self.startTime = startTime
+    }
+}
+
+/// The prediction for one stop of a trip instance.
+public struct StopPrediction: Sendable, Hashable {
+    public var stopSequence: UInt32
+    public var stopId: String?
+    /// A realtime platform change: the stop the vehicle really serves.
+    public var assignedStopId: String?
+    /// Predicted times (unix); nil without a prediction (no data, skipped, cancelled trip).
+    public var arrivalUnix: Int64?
+    public var departureUnix: Int64?
+    /// The schedule the realtime service resolved the stop against; nil for an added trip's own stops.
+    public var scheduledArrivalUnix: Int64?
+    public var scheduledDepartureUnix: Int64?
+    public var skipped: Bool
+    /// GTFS-RT OccupancyStatus name of the departure from this stop.
+    public var occupancyStatus: String?
+
+    public init(
+        stopSequence: UInt32, stopId: String? = nil, assignedStopId: String? = nil, arrivalUnix: Int64? = nil,
+        departureUnix: Int64? = nil, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,
+        skipped: Bool = false, occupancyStatus: String? = nil
+    ) {
+        self.stopSequence = stopSequence
+        self.stopId = stopId
+        self.assignedStopId = assignedStopId
+        self.arrivalUnix = arrivalUnix
+        self.departureUnix = departureUnix
+        self.scheduledArrivalUnix = scheduledArrivalUnix
+        self.scheduledDepartureUnix = scheduledDepartureUnix
+        self.skipped = skipped
+        self.occupancyStatus = occupancyStatus
+    }
+
+    /// When the vehicle is predicted to leave (arrive, where only that is predicted).
+    public var predictedUnix: Int64? { departureUnix ?? arrivalUnix }
+    /// When it is scheduled to leave (arrive, where only that is known).
+    public var scheduledUnix: Int64? { scheduledDepartureUnix ?? scheduledArrivalUnix }
+
+    /// The stop ids a board finds this visit under: the planned stop and a realtime platform change.
+    var indexedStopIds: [String] {
+        switch (stopId, assignedStopId) {
+        case (let planned?, let assigned?) where assigned != planned: [planned, assigned]
+        case (let planned?, _): [planned]
+        case (nil, let assigned?): [assigned]
+        case (nil, nil): []
+        }
+    }
+}
+
+/// What the realtime service resolved for one trip instance (full, not a delta).
+public struct TripPrediction: Sendable, Hashable {
+    public var key: TripInstanceKey
+    public var routeId: String?
+    public var directionId: Int?
+    public var cancelled: Bool
+    /// Not in the schedule as this instance (GTFS-RT ADDED, NEW, DUPLICATED): rows show no scheduled time.
+    public var added: Bool
+    /// The instance must disappear, its scheduled rows included (GTFS-RT DELETED).
+    public var deleted: Bool
+    /// The schedule the stops come from when it is another trip's (a DUPLICATED copy).
+    public var staticTripId: String?
+    /// Ascending by stop_sequence.
+    public var stops: [StopPrediction]
+    public var occupancyStatus: String?
+    /// The realtime source it came from (its staleness decides whether it is used).
+    public var source: String
+    /// Unix seconds of the feed (header or entity timestamp) it came from.
+    public var timestamp: Int64?
+
+    public init(
+        key: TripInstanceKey, routeId: String? = nil, directionId: Int? = nil, cancelled: Bool = false,
+        added: Bool = false, deleted: Bool = false, staticTripId: String? = nil, stops: [StopPrediction] = [],
+        occupancyStatus: String? = nil, source: String, timestamp: Int64? = nil
+    ) {
+        self.key = key
+        self.routeId = routeId
+        self.directionId = directionId
+        self.cancelled = cancelled
+        self.added = added
+        self.deleted = deleted
+        self.staticTripId = staticTripId
+        self.stops = stops.sorted { $0.stopSequence < $1.stopSequence }
+        self.occupancyStatus = occupancyStatus
+        self.source = source
+        self.timestamp = timestamp
+    }
+
+    /// The prediction at `stopSequence` (binary search).
+    public func stop(sequence: UInt32) -> StopPrediction? {
+        var low = 0, high = stops.count
+        while low < high {
+            let mid = (low + high) / 2
+            if stops[mid].stopSequence < sequence { low = mid + 1 } else { high = mid }
+        }
+        return low < stops.count && stops[low].stopSequence == sequence ? stops[low] : nil
+    }
+
+    /// The time a board sorts this visit by: the predicted departure, else the scheduled one (a cancelled
+    /// trip and a skipped stop keep their scheduled time); nil when neither is known.
+    func boardTime(at index: Int) -> Int64? {
+        let stop = stops[index]
+        if cancelled || stop.skipped { return stop.scheduledUnix ?? stop.predictedUnix }
+        return stop.predictedUnix ?? stop.scheduledUnix
+    }
+}

@@ -1,0 +1,108 @@
+import Testing
+import TransitJSON
+import TransitModel
+@testable import Gateway
+
+/// The pure steps of a board in predicted time: cursors, the static/live merge, candidates and the page cut.
+@Suite struct BoardAssemblyTests {
+    private let at: Int64 = 1_766_394_000
+    private let route = Route(routeId: "R", routeType: 3, mode: "bus", section: "#")
+
+    private func departure(_ trip: String, _ offset: Int64, stop: String = "p1", sequence: UInt32 = 2) -> Departure {
+        Departure(
+            tripId: trip, route: route, headsign: nil, stopId: stop, stopSequence: sequence, stopIndex: 1,
+            serviceDate: 20_251_222, scheduledSecs: Int32(72_000 + offset), scheduledUnix: at + offset)
+    }
+
+    @Test func cursorsRoundTripAndRejectForeignText() throws {
+        let key = BoardKey(time: at, tripId: "odd|trip id", serviceDate: 20_251_222, startTime: "25:10:00", stopSequence: 7)
+        for cursor in [GatewayBoardCursor(direction: .future, position: .after(key)),
+                       GatewayBoardCursor(direction: .past, position: .before(.timeOnly(at)))] {
+            let text = cursor.encode()
+            #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
+            #expect(GatewayBoardCursor.decode(text) == cursor)
+        }
+        #expect(GatewayBoardCursor.decode("") == nil)
+        #expect(GatewayBoardCursor.decode("not a cursor!") == nil)
+        // A static service cursor (another format) is not one of the gateway's.
+        #expect(GatewayBoardCursor.decode("MXxMfDE3NjYzOTYyMjB8MzkwfDJ8NzM4MDB8YXwxMDhjNmU4") == nil)
+        #expect(GatewayBoardCursor.decode(String(repeating: "A", count: 5000)) == nil)
+    }
+
+    @Test func positionsSplitTheBoardWithoutGapsOrRepeats() {
+        let k1 = BoardKey(time: at, tripId: "a", serviceDate: 1, startTime: "", stopSequence: 1)
+        let k2 = BoardKey(time: at, tripId: "b", serviceDate: 1, startTime: "", stopSequence: 1)
+        #expect(BoardKey.timeOnly(at) < k1 && k1 < k2)
+        #expect(BoardPosition.after(k1).precedes(k2) && !BoardPosition.after(k1).precedes(k1))
+        #expect(BoardPosition.before(k1).precedes(k1) && BoardPosition.before(k2).follows(k1))
+        #expect(!BoardPosition.before(k1).follows(k1) && BoardPosition.after(k1).follows(k1))
+    }
+
+    @Test func mergeMovesRowsByPredictionAndDropsDeletedInstances() {
+        let state = RealtimeState(trips: [
+            TripPrediction(LiveFixtures.trip("late", stops: [("p1", at + 60, at + 400), ("x", at + 500, at + 800)], firstSequence: 2)),
+            TripPrediction(LiveFixtures.trip("gone", relationship: .deleted, stops: [])),
+            TripPrediction(LiveFixtures.trip("off", relationship: .canceled, stops: [("p1", at + 120, nil), ("x", at + 600, nil)], firstSequence: 2)),
+        ], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
+        let merged = BoardAssembly.merge(
+            [departure("late", 60), departure("off", 120), departure("gone", 180), departure("plain", 240)], state: state)
+        #expect(merged.rows.map(\.departure.tripId) == ["late", "off", "plain"])
+        #expect(merged.rows.map(\.time) == [at + 400, at + 120, at + 240])
+        #expect(merged.rows[0].status == .veryLate && merged.rows[1].status == .cancelled && merged.rows[2].status == .scheduled)
+
+        // Without a usable state: the schedule as is.
+        #expect(BoardAssembly.merge([departure("gone", 180)], state: nil).rows.count == 1)
+    }
+
+    @Test func candidatesAreVisitsMovedIntoTheWindowOrAdded() {
+        let state = RealtimeState(trips: [
+            // Scheduled before the window, delayed into it: a candidate.
+            TripPrediction(LiveFixtures.trip("delayedIn", stops: [("p1", at - 120, at + 200), ("x", at, at + 320)])),
+            // Scheduled after the window, early into it: a candidate.
+            TripPrediction(LiveFixtures.trip("earlyIn", stops: [("p2", at + 1000, at + 500), ("x", at + 1100, at + 600)])),
+            // Scheduled inside the window: the static rows have it (or left it out on purpose).
+            TripPrediction(LiveFixtures.trip("inside", stops: [("p1", at + 100, at + 150), ("x", at + 300, at + 350)])),
+            // Delayed but still before the window; its last stop (x) offers no departure anyway.
+            TripPrediction(LiveFixtures.trip("stillBefore", stops: [("p1", at - 600, at - 300), ("x", at - 100, at + 100)])),
+            // Added at the stop.
+            TripPrediction(LiveFixtures.trip("new", relationship: .new, stops: [("p2", nil, at + 50), ("x", nil, at + 400)])),
+            // Another board's stop.
+            TripPrediction(LiveFixtures.trip("elsewhere", stops: [("q", at - 100, at + 100), ("x", at, at + 200)])),
+            // A stale source's prediction is not used.
+            TripPrediction(LiveFixtures.trip("stale", stops: [("p1", at - 100, at + 100), ("x", at, at + 200)], source: "old")),
+        ], sources: [
+            RealtimeSourceStatus(name: "tu", kind: .tripUpdates), RealtimeSourceStatus(name: "old", kind: .tripUpdates, stale: true),
+        ])
+        let found = BoardAssembly.candidates(
+            state: state, boardStops: ["p1", "p2", "station"], known: at ..< at + 900, present: [], staticRows: true)
+        #expect(Set(found.visits.map(\.trip.key.tripId)) == ["delayedIn", "earlyIn", "new"])
+        #expect(found.usedStale && found.before)
+        #expect(!found.beyond)
+        // Already a row: not a candidate again.
+        let present = DepartureIdentity(tripId: "delayedIn", serviceDate: 20_251_222, startTime: nil, stopSequence: 1)
+        let again = BoardAssembly.candidates(
+            state: state, boardStops: ["p1", "p2"], known: at ..< at + 900, present: [present], staticRows: true)
+        #expect(Set(again.visits.map(\.trip.key.tripId)) == ["earlyIn", "new"])
+        // Without static rows (rt_only) every live visit in the window counts.
+        let alone = BoardAssembly.candidates(state: state, boardStops: ["p1", "p2"], known: at ..< at + 900, present: [], staticRows: false)
+        #expect(Set(alone.visits.map(\.trip.key.tripId)) == ["delayedIn", "earlyIn", "inside", "new"])
+        // A shorter window: the early one lies beyond it.
+        let short = BoardAssembly.candidates(state: state, boardStops: ["p2"], known: at ..< at + 300, present: [], staticRows: true)
+        #expect(short.visits.map(\.trip.key.tripId) == ["new"] && short.beyond)
+    }
+
+    @Test func pagesCutInBoardOrderOnEitherSideOfThePosition() {
+        let rows = (0..<6).map { DepartureRow(departure: departure("t\($0)", Int64($0) * 60)) }
+        let known = at ..< at + 1000
+        let first = BoardAssembly.page(rows.shuffled(), known: known, direction: .future, position: .before(.timeOnly(at)), limit: 4)
+        #expect(first.rows.map(\.departure.tripId) == ["t0", "t1", "t2", "t3"])
+        #expect(first.more && !first.behind)
+        let next = BoardAssembly.page(rows, known: known, direction: .future, position: .after(BoardKey(first.rows[3])), limit: 4)
+        #expect(next.rows.map(\.departure.tripId) == ["t4", "t5"] && !next.more && next.behind)
+        let back = BoardAssembly.page(rows, known: known, direction: .past, position: .before(BoardKey(next.rows[0])), limit: 4)
+        #expect(back.rows.map(\.departure.tripId) == first.rows.map(\.departure.tripId))
+        // Rows outside the known window are never cut into a page.
+        let narrow = BoardAssembly.page(rows, known: at ..< at + 120, direction: .future, position: .before(.timeOnly(at)), limit: 4)
+        #expect(narrow.rows.map(\.departure.tripId) == ["t0", "t1"])
+    }
+}
