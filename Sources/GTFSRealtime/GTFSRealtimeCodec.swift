@@ -41,6 +41,15 @@ public enum GTFSRealtimeCodec {
         }
     }
 
+    /// protobuf-c's unpack alone (into the same arena `decode` uses), without building Swift values: the
+    /// baseline the realtime benchmark measures `decode` against. Returns the number of entities, or nil
+    /// for bytes protobuf-c refuses.
+    package static func unpackOnly(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        try? ProtoWire.withUnpacked(
+            bytes, messageName: "transit_realtime.FeedMessage", unpack: transit_realtime__feed_message__unpack
+        ) { (m) throws(ProtoDecodeError) -> Int in m.pointee.n_entity }
+    }
+
     /// Encodes a FeedMessage (its `problems` are not part of the format).
     public static func encode(_ feed: FeedMessage) -> [UInt8] {
         // Roughly what the C structs of a feed take, so most feeds need one or two chunks.
