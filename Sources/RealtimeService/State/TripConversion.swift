@@ -46,21 +46,20 @@ enum TripConversion {
     static func liveTrip(
         _ trip: ResolvedTrip, update: TripUpdate, source: String, entityId: String
     ) -> LiveTrip {
-        // Built in place from pointers: copying a ResolvedStop out, or a LiveStop into an array, would
-        // retain and release their strings (this runs for every stop of every feed update).
-        var stops = trip.stops.withUnsafeBufferPointer { resolved in
-            [LiveStop](unsafeUninitializedCapacity: resolved.count) { buffer, initialized in
-                guard let from = resolved.baseAddress, let to = buffer.baseAddress else { return }
-                for i in 0..<resolved.count {
-                    let s = from + i
-                    (to + i).initialize(to: LiveStop(
-                        stopId: s.pointee.stopId, stopSequence: s.pointee.stopSequence,
-                        assignedStopId: s.pointee.assignedStopId, scheduledArrival: s.pointee.scheduledArrival,
-                        scheduledDeparture: s.pointee.scheduledDeparture, predictedArrival: s.pointee.predictedArrival,
-                        predictedDeparture: s.pointee.predictedDeparture, arrivalDelay: s.pointee.arrivalDelay,
-                        departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status)))
-                    initialized = i + 1
-                }
+        // ResolvedStops read through a pointer: copying one out would retain and release its strings (this
+        // runs for every stop of every feed update).
+        var stops: [LiveStop] = []
+        stops.reserveCapacity(trip.stops.count)
+        trip.stops.withUnsafeBufferPointer { resolved in
+            guard let base = resolved.baseAddress else { return }
+            for i in 0..<resolved.count {
+                let s = base + i
+                stops.append(LiveStop(
+                    stopId: s.pointee.stopId, stopSequence: s.pointee.stopSequence,
+                    assignedStopId: s.pointee.assignedStopId, scheduledArrival: s.pointee.scheduledArrival,
+                    scheduledDeparture: s.pointee.scheduledDeparture, predictedArrival: s.pointee.predictedArrival,
+                    predictedDeparture: s.pointee.predictedDeparture, arrivalDelay: s.pointee.arrivalDelay,
+                    departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status)))
             }
         }
         addOccupancy(update.stopTimeUpdates, to: &stops)
