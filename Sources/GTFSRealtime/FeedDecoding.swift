@@ -44,11 +44,21 @@ enum FeedDecoding {
         }
         let id = String(cString: cId)
         guard seenIds.insert(id).inserted else {
-            problems.append(EntityProblem(
-                index: index, entityId: id, field: "id", reason: "duplicate entity id (the first one is kept)",
-                dropped: "entity"))
+            problems.append(duplicateProblem(index: index, id: id))
             return nil
         }
+        return content(e, id: id, index: index, problems: &problems)
+    }
+
+    static func duplicateProblem(index: Int, id: String) -> EntityProblem {
+        EntityProblem(index: index, entityId: id, field: "id", reason: "duplicate entity id (the first one is kept)",
+                      dropped: "entity")
+    }
+
+    /// An entity whose id is known (and not a duplicate): its payloads, broken ones left out.
+    static func content(
+        _ e: borrowing TransitRealtime__FeedEntity, id: String, index: Int, problems: inout [EntityProblem]
+    ) -> FeedEntity {
         var entity = FeedEntity(id: id, isDeleted: e.has_is_deleted != 0 ? e.is_deleted != 0 : nil)
         entity.tripUpdate = part(e.trip_update, "trip_update", index: index, id: id, problems: &problems, tripUpdate)
         entity.vehicle = part(e.vehicle, "vehicle", index: index, id: id, problems: &problems, vehiclePosition)
