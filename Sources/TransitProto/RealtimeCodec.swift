@@ -15,6 +15,13 @@ public enum RealtimeCodec {
         return encodeFramedWithProtobufC(message)
     }
 
+    /// `encodeFramed` with `tu` trips sized and written by `tripWorkers` threads (tests: every count
+    /// writes the same bytes).
+    package static func encodeFramed(_ message: PubMessage, tripWorkers: Int) -> [UInt8] {
+        if case .tripUpdates(let batch) = message.payload { return TripUpdatesWire.framed(message, batch, workers: tripWorkers) }
+        return encodeFramed(message)
+    }
+
     /// The same through protobuf-c for every payload: the reference `TripUpdatesWire` is tested against.
     package static func encodeFramedWithProtobufC(_ message: PubMessage) -> [UInt8] {
         ProtoArena.with(capacity: capacityEstimate(message.payload)) { arena in

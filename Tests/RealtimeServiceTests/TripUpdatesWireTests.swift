@@ -70,6 +70,16 @@ import TransitProto
         }
     }
 
+    /// Big batches are sized and written by several threads, each its own share of trips.
+    @Test(arguments: [1, 2, 3, 7, 1000])
+    func sameBytesWithAnyNumberOfThreads(workers: Int) throws {
+        for (label, batch) in Self.batches {
+            let message = PubMessage(epoch: 5, seq: 300, sentUnixMs: 1_766_394_000_123, payload: .tripUpdates(batch))
+            let reference = RealtimeCodec.encodeFramedWithProtobufC(message)
+            #expect(RealtimeCodec.encodeFramed(message, tripWorkers: workers) == reference, "\(label), \(workers) threads")
+        }
+    }
+
     @Test func decodesBack() throws {
         let message = PubMessage(epoch: 9, seq: 3, sentUnixMs: 1_766_394_000_123, payload: .tripUpdates(Self.large()))
         #expect(try RealtimeCodec.decodeFramed(RealtimeCodec.encodeFramed(message)) == message)
