@@ -199,8 +199,8 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "RealtimeCore", "GTFSRealtime", "StaticService", "TransitStore", "NNGKit",
-                "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
+                "RealtimeService", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService", "TransitStore",
+                "NNGKit", "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -13,6 +13,13 @@ struct FixturesCommand: ParsableCommand {
             station, a route, a route type and a trip. Ids are the database's (with any import prefix: serve \
             them with "prefix" unset). --replay N writes N numbered snapshot folders 30 s apart in which the \
             delays move, for a replay source. The same database and --at give the same bytes.
+
+            A replay source re-stamps each file's header timestamp with the time it is played, so the source never \
+            goes stale, but it does not move the trips: start dates, start times, absolute stop times and entity \
+            timestamps stay those of --at. Played long after --at, the trips are in the past (or on another \
+            service day) and no departure around now shows them. Generate the fixtures again around now for each \
+            demo (Services/launch does, at every launch); a looping replay rescans its folder at the start of \
+            every pass, so snapshots rewritten in place are picked up.
             """
     )
 

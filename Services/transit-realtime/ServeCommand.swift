@@ -28,7 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("nng URL of the PUB socket (the change stream).", valueName: "url"))
     var publish: String
 
-    @Option(help: ArgumentHelp("Seconds after which a source's data is stale (default: 90, alerts 600).", valueName: "s"))
+    @Option(help: ArgumentHelp(
+        "Seconds after which a source's data is stale, for sources without their own stale_after_s in the config "
+            + "(default: by kind, 90 for trip updates and vehicle positions, 600 for alerts).", valueName: "s"))
     var staleAfter: Int64?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

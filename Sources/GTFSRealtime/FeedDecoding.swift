@@ -44,11 +44,21 @@ enum FeedDecoding {
         }
         let id = String(cString: cId)
         guard seenIds.insert(id).inserted else {
-            problems.append(EntityProblem(
-                index: index, entityId: id, field: "id", reason: "duplicate entity id (the first one is kept)",
-                dropped: "entity"))
+            problems.append(duplicateProblem(index: index, id: id))
             return nil
         }
+        return content(e, id: id, index: index, problems: &problems)
+    }
+
+    static func duplicateProblem(index: Int, id: String) -> EntityProblem {
+        EntityProblem(index: index, entityId: id, field: "id", reason: "duplicate entity id (the first one is kept)",
+                      dropped: "entity")
+    }
+
+    /// An entity whose id is known (and not a duplicate): its payloads, broken ones left out.
+    static func content(
+        _ e: borrowing TransitRealtime__FeedEntity, id: String, index: Int, problems: inout [EntityProblem]
+    ) -> FeedEntity {
         var entity = FeedEntity(id: id, isDeleted: e.has_is_deleted != 0 ? e.is_deleted != 0 : nil)
         entity.tripUpdate = part(e.trip_update, "trip_update", index: index, id: id, problems: &problems, tripUpdate)
         entity.vehicle = part(e.vehicle, "vehicle", index: index, id: id, problems: &problems, vehiclePosition)
@@ -103,7 +113,7 @@ enum FeedDecoding {
         TripUpdate(
             trip: try requiredMessage(u.trip, "trip", tripDescriptor),
             vehicle: u.vehicle.map { vehicleDescriptor($0.pointee) },
-            stopTimeUpdates: try repeatedMessages(u.n_stop_time_update, u.stop_time_update, "stop_time_update", stopTimeUpdate),
+            stopTimeUpdates: try stopTimeUpdates(u.n_stop_time_update, u.stop_time_update),
             timestamp: optionalValue(u.has_timestamp, u.timestamp),
             delay: optionalValue(u.has_delay, u.delay),
             tripProperties: u.trip_properties.map { p in
@@ -118,22 +128,47 @@ enum FeedDecoding {
         )
     }
 
-    static func stopTimeUpdate(_ s: borrowing TransitRealtime__TripUpdate__StopTimeUpdate) -> StopTimeUpdate {
-        StopTimeUpdate(
-            stopSequence: optionalValue(s.has_stop_sequence, s.stop_sequence),
-            stopId: optionalString(s.stop_id),
-            arrival: s.arrival.map { stopTimeEvent($0.pointee) },
-            departure: s.departure.map { stopTimeEvent($0.pointee) },
-            departureOccupancyStatus: optionalEnum(s.has_departure_occupancy_status, s.departure_occupancy_status),
-            scheduleRelationship: optionalEnum(s.has_schedule_relationship, s.schedule_relationship),
-            stopTimeProperties: s.stop_time_properties.map { p in
-                StopTimeProperties(
-                    assignedStopId: optionalString(p.pointee.assigned_stop_id),
-                    stopHeadsign: optionalString(p.pointee.stop_headsign),
-                    pickupType: optionalEnum(p.pointee.has_pickup_type, p.pointee.pickup_type),
-                    dropOffType: optionalEnum(p.pointee.has_drop_off_type, p.pointee.drop_off_type))
+    /// The stop time updates of a trip update, decoded straight into the array's storage: returning each one
+    /// by value made the compiler copy it out and destroy the original (~100,000 times per feed).
+    static func stopTimeUpdates(
+        _ count: Int, _ elements: UnsafePointer<UnsafeMutablePointer<TransitRealtime__TripUpdate__StopTimeUpdate>?>?
+    ) throws(ProtoDecodeError) -> [StopTimeUpdate] {
+        guard count > 0, let elements else { return [] }
+        var missing: Int?
+        let out = [StopTimeUpdate](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count {
+                // protobuf-c never leaves a NULL element after a successful unpack; stay defensive anyway.
+                guard let element = elements[i] else {
+                    missing = i
+                    return
+                }
+                let u = buffer.baseAddress! + i
+                u.initialize(to: StopTimeUpdate())
+                initialized = i + 1
+                stopTimeUpdate(element.pointee, into: u)
             }
-        )
+        }
+        if let missing { throw ProtoDecodeError(message: "", field: "stop_time_update[\(missing)]", reason: .missingField) }
+        return out
+    }
+
+    @inline(__always)
+    private static func stopTimeUpdate(
+        _ s: borrowing TransitRealtime__TripUpdate__StopTimeUpdate, into u: UnsafeMutablePointer<StopTimeUpdate>
+    ) {
+        if s.has_stop_sequence != 0 { u.pointee.stopSequence = s.stop_sequence }
+        if let id = s.stop_id { u.pointee.stopId = String(cString: id) }
+        if let e = s.arrival { u.pointee.arrival = stopTimeEvent(e.pointee) }
+        if let e = s.departure { u.pointee.departure = stopTimeEvent(e.pointee) }
+        u.pointee.departureOccupancyStatus = optionalEnum(s.has_departure_occupancy_status, s.departure_occupancy_status)
+        u.pointee.scheduleRelationship = optionalEnum(s.has_schedule_relationship, s.schedule_relationship)
+        if let p = s.stop_time_properties {
+            u.pointee.stopTimeProperties = StopTimeProperties(
+                assignedStopId: optionalString(p.pointee.assigned_stop_id),
+                stopHeadsign: optionalString(p.pointee.stop_headsign),
+                pickupType: optionalEnum(p.pointee.has_pickup_type, p.pointee.pickup_type),
+                dropOffType: optionalEnum(p.pointee.has_drop_off_type, p.pointee.drop_off_type))
+        }
     }
 
     @inline(__always)

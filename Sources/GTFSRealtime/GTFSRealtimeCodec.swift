@@ -14,8 +14,8 @@ public enum GTFSRealtimeCodec {
     /// listed in `problems`. Throws when the body as a whole is unusable: empty, larger than `maxBytes`
     /// (checked before unpacking), text such as an HTML error page, truncated or garbage bytes, or no header.
     ///
-    /// Cost: a feed of 3,000 trip updates x 40 stop updates (4.6 MB) takes about 26 ms of CPU here, of which
-    /// protobuf-c's unpack is 15. That assumes glibc keeps freed memory: with its defaults every decode
+    /// Cost: a feed of 3,000 trip updates x 40 stop updates (4.7 MB) takes about 26 ms of CPU here, of which
+    /// protobuf-c's unpack is 15; bodies over 256 KiB are split between two threads (SplitDecoding.swift). That assumes glibc keeps freed memory: with its defaults every decode
     /// gets fresh pages from the kernel for the unpacked structs and the Swift arrays (about twice the time).
     /// A process decoding large feeds repeatedly should call `mallopt(M_MMAP_THRESHOLD, 32 << 20)` and
     /// `mallopt(M_TRIM_THRESHOLD, 256 << 20)` at startup.
@@ -26,7 +26,15 @@ public enum GTFSRealtimeCodec {
 
     /// Decodes a FeedMessage from raw memory (e.g. an nng message body); see `decode(_:maxBytes:)`.
     public static func decode(_ bytes: UnsafeRawBufferPointer, maxBytes: Int = defaultMaxBytes) throws(GTFSRealtimeDecodeError) -> FeedMessage {
+        try decode(bytes, maxBytes: maxBytes, workers: decodeWorkers(byteCount: bytes.count))
+    }
+
+    /// `decode` on `workers` threads (1: the whole message unpacked at once); see SplitDecoding.swift.
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, maxBytes: Int = defaultMaxBytes, workers: Int
+    ) throws(GTFSRealtimeDecodeError) -> FeedMessage {
         try checkSize(bytes.count, maxBytes)
+        if workers > 1, let feed = decodeSplit(bytes, workers: workers) { return feed }
         do throws(ProtoDecodeError) {
             return try ProtoWire.withUnpacked(
                 bytes, messageName: "transit_realtime.FeedMessage", unpack: transit_realtime__feed_message__unpack
@@ -39,6 +47,15 @@ public enum GTFSRealtimeCodec {
         } catch {
             throw converted(error, bytes)
         }
+    }
+
+    /// protobuf-c's unpack alone (into the same arena `decode` uses), without building Swift values: the
+    /// baseline the realtime benchmark measures `decode` against. Returns the number of entities, or nil
+    /// for bytes protobuf-c refuses.
+    package static func unpackOnly(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        try? ProtoWire.withUnpacked(
+            bytes, messageName: "transit_realtime.FeedMessage", unpack: transit_realtime__feed_message__unpack
+        ) { (m) throws(ProtoDecodeError) -> Int in m.pointee.n_entity }
     }
 
     /// Encodes a FeedMessage (its `problems` are not part of the format).

@@ -45,9 +45,7 @@ extension TripUpdateResolver {
                 // Fields are read through the array (no copy of the whole StopTimeUpdate).
                 let u = StopUpdateMatcher.updateIndex(pairs[next])
                 next += 1
-                if let assigned = updates[u].stopTimeProperties?.assignedStopId.nonEmpty {
-                    assignedStopId = ids.staticId(assigned)
-                }
+                assignedStopId = updates[u].stopTimeProperties?.assignedStopId.nonEmpty
                 switch updates[u].scheduleRelationship ?? .scheduled {
                 case .skipped:
                     status = .skipped

@@ -1,27 +1,16 @@
-/// Ids in a realtime feed are the agency's; the static database stores them with the feed's prefix
-/// ("B:" + "2147_1"). This compares and converts without building prefixed strings in the hot path.
+/// Ids in a realtime feed are the agency's; the static database stores trip and route ids (and agency,
+/// service, shape and block ids) with the feed's prefix ("B:" + "2147_1"), but never stop ids (issue 2:
+/// stops with the same id are one stop across feeds). So trip and route ids go through `staticId`; stop ids
+/// (stop_id, assigned_stop_id) are compared and stored as the feed gives them.
 struct RealtimeIds: Sendable {
     let prefix: String
-    private let prefixCount: Int
 
-    init(prefix: String) {
-        self.prefix = prefix
-        prefixCount = prefix.utf8.count
-    }
+    init(prefix: String) { self.prefix = prefix }
 
-    /// The static id of a realtime id.
+    /// The static id of a realtime trip or route id.
     @inline(__always)
     func staticId(_ realtimeId: String) -> String {
-        prefixCount == 0 ? realtimeId : prefix + realtimeId
-    }
-
-    /// Whether static id `stored` is the realtime id `realtimeId` under the prefix.
-    @inline(__always)
-    func matches(stored: String, realtimeId: String) -> Bool {
-        if prefixCount == 0 { return stored == realtimeId }
-        let storedBytes = stored.utf8
-        guard storedBytes.count == prefixCount + realtimeId.utf8.count, stored.hasPrefix(prefix) else { return false }
-        return storedBytes.dropFirst(prefixCount).elementsEqual(realtimeId.utf8)
+        prefix.isEmpty ? realtimeId : prefix + realtimeId
     }
 }
 

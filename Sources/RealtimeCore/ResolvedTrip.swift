@@ -83,10 +83,10 @@ public struct ResolvedStop: Sendable, Hashable {
     public var stopId: String
     /// A realtime platform/stop assignment (StopTimeProperties.assigned_stop_id), nil when none.
     public var assignedStopId: String?
-    private var scheduledArrivalStorage: Int64
-    private var scheduledDepartureStorage: Int64
-    private var predictedArrivalStorage: Int64
-    private var predictedDepartureStorage: Int64
+    @usableFromInline var scheduledArrivalStorage: Int64
+    @usableFromInline var scheduledDepartureStorage: Int64
+    @usableFromInline var predictedArrivalStorage: Int64
+    @usableFromInline var predictedDepartureStorage: Int64
     public var stopSequence: UInt32
     public var status: StopPredictionStatus
 
@@ -105,35 +105,37 @@ public struct ResolvedStop: Sendable, Hashable {
         self.status = status
     }
 
+    // The accessors are @inlinable: the service reads them for every stop of every update (another module).
+
     /// nil only for added trips whose update gives no scheduled time.
-    public var scheduledArrival: Int64? {
+    @inlinable public var scheduledArrival: Int64? {
         get { scheduledArrivalStorage == .min ? nil : scheduledArrivalStorage }
         set { scheduledArrivalStorage = newValue ?? .min }
     }
 
-    public var scheduledDeparture: Int64? {
+    @inlinable public var scheduledDeparture: Int64? {
         get { scheduledDepartureStorage == .min ? nil : scheduledDepartureStorage }
         set { scheduledDepartureStorage = newValue ?? .min }
     }
 
-    public var predictedArrival: Int64? {
+    @inlinable public var predictedArrival: Int64? {
         get { predictedArrivalStorage == .min ? nil : predictedArrivalStorage }
         set { predictedArrivalStorage = newValue ?? .min }
     }
 
-    public var predictedDeparture: Int64? {
+    @inlinable public var predictedDeparture: Int64? {
         get { predictedDepartureStorage == .min ? nil : predictedDepartureStorage }
         set { predictedDepartureStorage = newValue ?? .min }
     }
 
     /// predictedArrival − scheduledArrival, when both are known.
-    public var arrivalDelay: Int32? {
+    @inlinable public var arrivalDelay: Int32? {
         guard predictedArrivalStorage != .min, scheduledArrivalStorage != .min else { return nil }
         return Int32(clamping: predictedArrivalStorage - scheduledArrivalStorage)
     }
 
     /// predictedDeparture − scheduledDeparture, when both are known.
-    public var departureDelay: Int32? {
+    @inlinable public var departureDelay: Int32? {
         guard predictedDepartureStorage != .min, scheduledDepartureStorage != .min else { return nil }
         return Int32(clamping: predictedDepartureStorage - scheduledDepartureStorage)
     }

@@ -18,7 +18,7 @@ struct StopUpdateMatcher {
     var pairs: [Int] = []
     var unmatched = 0
 
-    mutating func match(_ updates: [StopTimeUpdate], stops: [PatternStop], ids: RealtimeIds) {
+    mutating func match(_ updates: [StopTimeUpdate], stops: [PatternStop]) {
         pairs.removeAll(keepingCapacity: true)
         unmatched = 0
         var cursor = 0
@@ -32,7 +32,7 @@ struct StopUpdateMatcher {
             if found == nil, let stopId = updates[updateIndex].stopId.nonEmpty {
                 var i = cursor
                 while i < stops.count {
-                    if ids.matches(stored: stops[i].stopId, realtimeId: stopId) { found = i; break }
+                    if stops[i].stopId == stopId { found = i; break }  // stop ids are never prefixed
                     i += 1
                 }
             }

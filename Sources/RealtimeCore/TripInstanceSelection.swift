@@ -39,7 +39,7 @@ extension TripUpdateResolver {
             baseSecs = Int64(start) - Int64(trip.stops[0].departureOffset)
             keyStart = start
         }
-        matcher.match(update.stopTimeUpdates, stops: trip.stops, ids: ids)
+        matcher.match(update.stopTimeUpdates, stops: trip.stops)
         let date = try serviceDate(
             update, explicit: update.trip.startDate.nonEmpty, zone: zone, stops: trip.stops, baseSecs: baseSecs,
             runsOn: schedule.serviceDates, now: now)

@@ -92,8 +92,8 @@ extension TripUpdateResolver {
             if let replaced, replaced.stopIndexOfUpdate[updateIndex] >= 0 {
                 patternStop = replaced.stops[replaced.stopIndexOfUpdate[updateIndex]]
             }
-            let assigned = stopUpdate.stopTimeProperties?.assignedStopId.nonEmpty.map(ids.staticId)
-            guard let stopId = stopUpdate.stopId.nonEmpty.map(ids.staticId) ?? patternStop?.stopId ?? assigned else {
+            let assigned = stopUpdate.stopTimeProperties?.assignedStopId.nonEmpty
+            guard let stopId = stopUpdate.stopId.nonEmpty ?? patternStop?.stopId ?? assigned else {
                 unmatched += 1
                 continue
             }

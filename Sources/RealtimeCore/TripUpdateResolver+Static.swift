@@ -62,7 +62,7 @@ extension TripUpdateResolver {
         let start = try parseStartTime(startText, tripId: tripId)
         let zone = try self.zone(schedule.timezone, tripId: tripId)
         let baseSecs = Int64(start) - Int64(trip.stops[0].departureOffset)
-        matcher.match(update.stopTimeUpdates, stops: trip.stops, ids: ids)
+        matcher.match(update.stopTimeUpdates, stops: trip.stops)
         // A copy may run on any date (not only those of the original's service).
         let date = try serviceDate(
             update, explicit: dateText, zone: zone, stops: trip.stops, baseSecs: baseSecs, runsOn: nil, now: now)

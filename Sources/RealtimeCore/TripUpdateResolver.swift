@@ -28,8 +28,9 @@ public struct TripUpdateResolver: Sendable {
     public struct Options: Sendable, Hashable {
         /// IANA zone for trips without a static schedule (NEW/ADDED): the feed's agency_timezone.
         public var timeZone: String
-        /// The static import's id prefix for this feed ("" for none): trip, route and stop ids of the
-        /// realtime feed get it before they are compared with (or stored as) static ids.
+        /// The static import's id prefix for this feed ("" for none): trip and route ids of the realtime
+        /// feed get it before they are compared with (or stored as) static ids; stop ids never do (the
+        /// static import does not prefix them).
         public var idPrefix: String
         /// Delays (or time − schedule) beyond ± this are rejected as absurd.
         public var maxDelaySecs: Int64

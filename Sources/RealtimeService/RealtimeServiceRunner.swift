@@ -20,7 +20,8 @@ public final class RealtimeServiceRunner: Sendable {
         public var staticTimeout: Duration
         /// Zone for the schedule date window when the static service cannot tell (its first feed's zone is used).
         public var defaultTimeZone: String
-        /// Staleness limit for every source (nil: 90 s, alerts 10 min).
+        /// Staleness limit for every source without its own `stale_after_s` in the config (nil: by kind,
+        /// 90 s for trip updates and vehicle positions, 10 min for alerts).
         public var staleAfterSecs: Int64?
 
         public init(heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
@@ -63,10 +64,8 @@ public final class RealtimeServiceRunner: Sendable {
             schedules.close()
             throw error
         }
-        let settings = config.sources.map { source in
-            SourceSettings(
-                name: source.name, kind: LiveSourceKind(source.kind), idPrefix: source.prefix ?? "",
-                staleAfterSecs: options.staleAfterSecs, timeZone: zone, maxBytes: source.maxBytes)
+        let settings = config.sources.map {
+            SourceSettings($0, timeZone: zone, defaultStaleAfterSecs: options.staleAfterSecs)
         }
         let engine = try RealtimeEngine(
             sources: settings, hub: sockets.hub, schedules: schedules,
@@ -115,6 +114,17 @@ public final class RealtimeServiceRunner: Sendable {
         for task in running { await task.value }
         sockets.stop()
         schedules.close()
+    }
+}
+
+extension SourceSettings {
+    /// The live state's settings of a configured source: its own `stale_after_s` wins over the service-wide
+    /// `defaultStaleAfterSecs` (`serve --stale-after`); without either the limit goes by kind.
+    init(_ source: SourceConfig, timeZone: String, defaultStaleAfterSecs: Int64?) {
+        self.init(
+            name: source.name, kind: LiveSourceKind(source.kind), idPrefix: source.prefix ?? "",
+            staleAfterSecs: source.staleAfterSecs.map(Int64.init) ?? defaultStaleAfterSecs, timeZone: timeZone,
+            maxBytes: source.maxBytes)
     }
 }
 

@@ -48,6 +48,11 @@ public struct RealtimeConfig: Sendable, Hashable {
             guard source.maxBytes > 0 else {
                 throw RealtimeConfigError(file: file, source: source.name, field: "max_bytes", "must be more than 0")
             }
+            if let stale = source.staleAfterSecs, !SourceConfig.staleAfterRange.contains(stale) {
+                throw RealtimeConfigError(
+                    file: file, source: source.name, field: "stale_after_s",
+                    "must be \(SourceConfig.staleAfterRange.lowerBound) … \(groupedThousands(SourceConfig.staleAfterRange.upperBound)) seconds, got \(stale)")
+            }
         }
         guard dailyRequestBudget > 0 else {
             throw RealtimeConfigError(file: file, field: "daily_request_budget", "must be more than 0")

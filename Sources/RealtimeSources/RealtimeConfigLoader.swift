@@ -7,13 +7,15 @@
 //     { "name": "sydneytrains.trip_updates", "kind": "trip_updates",   trip_updates|vehicle_positions|alerts|auto
 //       "url": "https://…" | "http://…" | "file:///…",
 //       "headers": { "Authorization": "apikey $TFNSW_API_KEY" },      $VAR / ${VAR} from the environment
-//       "poll_interval_s": 30, "prefix": "ST:", "timeout_s": 8, "max_bytes": 67108864 },
-//     { "name": "demo", "replay": "replay-folder", "pace_s": 10, "loop": true, "kind": "auto" }
+//       "poll_interval_s": 30, "prefix": "ST:", "timeout_s": 8, "max_bytes": 67108864,
+//       "stale_after_s": 90 },                optional, whole seconds 1 … 604,800; default by kind (90 s, alerts 600 s)
+//     { "name": "demo", "replay": "replay-folder", "pace_s": 10, "loop": true, "kind": "auto", "stale_after_s": 60 }
 //   ]
 // }
 // A replay folder is relative to the config file's folder; the entry becomes one source per kind found in its
-// snapshots, named "<name>.trip_updates" etc. ("kind" other than auto keeps only that one). "comment" fields
-// are ignored anywhere.
+// snapshots, named "<name>.trip_updates" etc. ("kind" other than auto keeps only that one); each file played
+// gets the current time as its header timestamp (only that: trip dates and stop times stay as recorded).
+// "comment" fields are ignored anywhere.
 import Foundation
 
 extension RealtimeConfig {
@@ -147,8 +149,8 @@ struct SourceEntryReader {
     let baseDirectory: String
     let environment: [String: String]
 
-    private static let urlFields = ["name", "kind", "url", "headers", "poll_interval_s", "prefix", "timeout_s", "max_bytes"]
-    private static let replayFields = ["name", "kind", "replay", "pace_s", "loop", "prefix", "max_bytes"]
+    private static let urlFields = ["name", "kind", "url", "headers", "poll_interval_s", "prefix", "timeout_s", "max_bytes", "stale_after_s"]
+    private static let replayFields = ["name", "kind", "replay", "pace_s", "loop", "prefix", "max_bytes", "stale_after_s"]
 
     func read(_ entry: JSONValue) throws(RealtimeConfigError) -> [SourceConfig] {
         let label = "sources[\(index)]"
@@ -200,13 +202,22 @@ struct SourceEntryReader {
         return SourceConfig(
             name: name, kind: kind, location: location, headers: headers, pollInterval: .fromSeconds(interval),
             prefix: try prefix(fields), timeout: .fromSeconds(try fields.positiveNumber("timeout_s") ?? SourceConfig.defaultTimeout.seconds),
-            maxBytes: try maxBytes(fields)
+            maxBytes: try maxBytes(fields), staleAfterSecs: try staleAfter(fields)
         )
     }
 
     private func maxBytes(_ fields: ConfigFields) throws(RealtimeConfigError) -> Int {
         guard let value = try fields.integer("max_bytes") else { return SourceConfig.defaultMaxBytes }
         guard value > 0 else { throw fields.error("max_bytes", "must be more than 0, got \(value)") }
+        return value
+    }
+
+    private func staleAfter(_ fields: ConfigFields) throws(RealtimeConfigError) -> Int? {
+        guard let value = try fields.integer("stale_after_s") else { return nil }
+        let range = SourceConfig.staleAfterRange
+        guard range.contains(value) else {
+            throw fields.error("stale_after_s", "must be \(range.lowerBound) … \(groupedThousands(range.upperBound)) seconds, got \(value)")
+        }
         return value
     }
 
@@ -271,6 +282,7 @@ struct SourceEntryReader {
         guard let given = try fields.string("replay"), !given.isEmpty else { throw fields.error("replay", "must name a folder") }
         guard let pace = try fields.positiveNumber("pace_s") else { throw fields.error("pace_s", "is missing") }
         let loop = try fields.bool("loop") ?? true
+        let staleAfter = try staleAfter(fields)
         let folder = given.hasPrefix("/") ? given : (baseDirectory as NSString).appendingPathComponent(given)
         let snapshots: [String]
         do {
@@ -292,7 +304,7 @@ struct SourceEntryReader {
         return kinds.map { kind in
             SourceConfig(
                 name: "\(name).\(kind.rawValue)", kind: kind, location: .replay(folder: folder, loop: loop),
-                pollInterval: .fromSeconds(pace), prefix: prefix, maxBytes: maxBytes
+                pollInterval: .fromSeconds(pace), prefix: prefix, maxBytes: maxBytes, staleAfterSecs: staleAfter
             )
         }
     }

@@ -91,8 +91,12 @@ public struct SourceConfig: Sendable, Hashable, CustomStringConvertible {
     public var headers: [HTTPHeader]
     /// Time between polls (for a replay: between snapshots).
     public var pollInterval: Duration
-    /// Prepended to trip, route and stop ids of this feed, as the static import's `--prefix` did.
+    /// Prepended to this feed's trip, route and agency ids, as the static import's `--prefix` did (stop ids
+    /// are never prefixed: the import does not prefix them).
     public var prefix: String?
+    /// Seconds after which this source's data is stale (from its feed header timestamp, else the fetch);
+    /// nil: the service's default (90 s for trip updates and vehicle positions, 10 min for alerts).
+    public var staleAfterSecs: Int?
     /// Longest an HTTP request may take, from sending to the last body byte.
     public var timeout: Duration
     /// Largest body accepted; a larger one is aborted with an error.
@@ -101,7 +105,7 @@ public struct SourceConfig: Sendable, Hashable, CustomStringConvertible {
     public init(
         name: String, kind: SourceKind, location: SourceLocation, headers: [HTTPHeader] = [],
         pollInterval: Duration, prefix: String? = nil, timeout: Duration = SourceConfig.defaultTimeout,
-        maxBytes: Int = SourceConfig.defaultMaxBytes
+        maxBytes: Int = SourceConfig.defaultMaxBytes, staleAfterSecs: Int? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -111,7 +115,11 @@ public struct SourceConfig: Sendable, Hashable, CustomStringConvertible {
         self.prefix = prefix
         self.timeout = timeout
         self.maxBytes = maxBytes
+        self.staleAfterSecs = staleAfterSecs
     }
+
+    /// Bounds of `staleAfterSecs`: a second to a week.
+    public static let staleAfterRange = 1...604_800
 
     /// Whether polling it costs requests against the API's budget and rate limit.
     public var isNetwork: Bool {
@@ -130,6 +138,7 @@ public struct SourceConfig: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = "\(name) (\(kind.rawValue), \(location.redactedDescription), every \(formatSeconds(pollInterval.seconds))"
         if let prefix { text += ", prefix \"\(prefix)\"" }
+        if let staleAfterSecs { text += ", stale after \(formatSeconds(Double(staleAfterSecs)))" }
         if !headers.isEmpty { text += ", headers " + headers.map(\.description).joined(separator: "; ") }
         return text + ")"
     }

@@ -50,6 +50,8 @@ public struct LiveStop: Sendable, Hashable {
     /// GTFS-RT OccupancyStatus name from the stop time update, when given.
     public var departureOccupancy: String?
 
+    // @inlinable: the realtime service builds ~100,000 of these per feed update, from another module.
+    @inlinable
     public init(
         stopId: String, stopSequence: UInt32, assignedStopId: String? = nil, scheduledArrival: Int64? = nil,
         scheduledDeparture: Int64? = nil, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
@@ -91,6 +93,7 @@ public struct LiveTrip: Sendable, Hashable {
     public var source: String
     public var entityId: String?
 
+    @inlinable
     public init(
         instance: LiveTripInstance, relationship: LiveTripRelationship, staticTripId: String? = nil,
         routeId: String? = nil, directionId: Int? = nil, vehicleId: String? = nil, vehicleLabel: String? = nil,

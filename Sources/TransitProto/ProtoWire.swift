@@ -31,23 +31,8 @@ package enum ProtoWire {
         _ body: (UnsafePointer<M>) throws(ProtoDecodeError) -> R
     ) throws(ProtoDecodeError) -> R {
         // The unpacked structs and strings take about twice the wire size; one chunk usually holds them.
-        try ProtoArena.with(capacity: 2 * bytes.count + 512) { (arena) throws(ProtoDecodeError) -> R in
-            var allocator = ProtobufCAllocator(
-                // The guaranteed reference skips a retain/release pair per allocation (a sixth of decode
-                // time otherwise); `with` keeps the arena alive meanwhile.
-                alloc: { data, size in
-                    Unmanaged<ProtoArena>.fromOpaque(data!)._withUnsafeGuaranteedRef { $0.allocate(byteCount: size) }
-                },
-                free: { _, _ in },  // the arena frees everything at once
-                allocator_data: Unmanaged.passUnretained(arena).toOpaque()
-            )
-            let data = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            // An empty buffer may have no base address; protobuf-c reads nothing then, but gets a valid pointer.
-            let empty: UInt8 = 0
-            let message = withUnsafePointer(to: empty) { emptyPointer in
-                unpack(&allocator, bytes.count, data ?? emptyPointer)
-            }
-            guard let message else {
+        try withArenaAllocator(capacity: 2 * bytes.count + 512) { (allocator) throws(ProtoDecodeError) -> R in
+            guard let message = Self.unpack(allocator, bytes, unpack) else {
                 throw ProtoDecodeError(message: "\(messageName)", field: "", reason: .malformed(byteCount: bytes.count))
             }
             do throws(ProtoDecodeError) {
@@ -57,6 +42,39 @@ package enum ProtoWire {
                 named.message = "\(messageName)"
                 throw named
             }
+        }
+    }
+
+    /// Runs `body` with a protobuf-c allocator over a fresh arena (freed afterwards, with everything
+    /// unpacked through it). For unpacking several messages into one arena, e.g. a feed's entities on one
+    /// thread: `unpack(allocator, bytes, transit_realtime__feed_entity__unpack)`.
+    package static func withArenaAllocator<R, E: Error>(
+        capacity: Int, _ body: (UnsafeMutablePointer<ProtobufCAllocator>) throws(E) -> R
+    ) throws(E) -> R {
+        try ProtoArena.with(capacity: capacity) { (arena) throws(E) -> R in
+            var allocator = ProtobufCAllocator(
+                // The guaranteed reference skips a retain/release pair per allocation (a sixth of decode
+                // time otherwise); `with` keeps the arena alive meanwhile.
+                alloc: { data, size in
+                    Unmanaged<ProtoArena>.fromOpaque(data!)._withUnsafeGuaranteedRef { $0.allocate(byteCount: size) }
+                },
+                free: { _, _ in },  // the arena frees everything at once
+                allocator_data: Unmanaged.passUnretained(arena).toOpaque()
+            )
+            return try withUnsafeMutablePointer(to: &allocator) { (pointer) throws(E) -> R in try body(pointer) }
+        }
+    }
+
+    /// One message unpacked through `allocator` (see `withArenaAllocator`); nil when protobuf-c refuses
+    /// the bytes (truncated, garbage, a required field missing).
+    package static func unpack<M>(
+        _ allocator: UnsafeMutablePointer<ProtobufCAllocator>, _ bytes: UnsafeRawBufferPointer,
+        _ unpack: (UnsafeMutablePointer<ProtobufCAllocator>?, Int, UnsafePointer<UInt8>?) -> UnsafeMutablePointer<M>?
+    ) -> UnsafeMutablePointer<M>? {
+        // An empty buffer may have no base address; protobuf-c reads nothing then, but gets a valid pointer.
+        let empty: UInt8 = 0
+        return withUnsafePointer(to: empty) { emptyPointer in
+            unpack(allocator, bytes.count, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? emptyPointer)
         }
     }
 }

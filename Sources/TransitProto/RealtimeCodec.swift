@@ -8,8 +8,22 @@ import TransitProtoC
 public enum RealtimeCodec {
     // MARK: PUB
 
-    /// `topic`, 0x00, then the protobuf `PubMessage`: one buffer, packed in place.
+    /// `topic`, 0x00, then the protobuf `PubMessage`: one buffer, packed in place. Trip update batches (the
+    /// big ones) are written directly (`TripUpdatesWire`), the rest through protobuf-c.
     public static func encodeFramed(_ message: PubMessage) -> [UInt8] {
+        if case .tripUpdates(let batch) = message.payload { return TripUpdatesWire.framed(message, batch) }
+        return encodeFramedWithProtobufC(message)
+    }
+
+    /// `encodeFramed` with `tu` trips sized and written by `tripWorkers` threads (tests: every count
+    /// writes the same bytes).
+    package static func encodeFramed(_ message: PubMessage, tripWorkers: Int) -> [UInt8] {
+        if case .tripUpdates(let batch) = message.payload { return TripUpdatesWire.framed(message, batch, workers: tripWorkers) }
+        return encodeFramed(message)
+    }
+
+    /// The same through protobuf-c for every payload: the reference `TripUpdatesWire` is tested against.
+    package static func encodeFramedWithProtobufC(_ message: PubMessage) -> [UInt8] {
         ProtoArena.with(capacity: capacityEstimate(message.payload)) { arena in
             let m = arena.pubMessage(message)
             let topic = message.topic.rawValue.utf8

@@ -67,6 +67,18 @@ struct WireOutput {
     @inline(__always)
     mutating func tag(_ field: Int, wireType: UInt64) { varint(UInt64(field) << 3 | wireType) }
 
+    /// One byte as is (a frame's separator).
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+        cursor.pointee = value
+        cursor += 1
+    }
+
+    /// The UTF-8 of `s`, without tag or length (a frame's topic).
+    mutating func raw(_ s: String) {
+        for byte in s.utf8 { self.byte(byte) }
+    }
+
     @inline(__always)
     mutating func varintField(_ field: Int, _ value: UInt64) {
         tag(field, wireType: 0)

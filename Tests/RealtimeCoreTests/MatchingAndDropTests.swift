@@ -58,28 +58,51 @@ import TransitModel
         #expect(trip.unmatchedStopUpdates == 1)
     }
 
-    @Test func idPrefixAppliesToTripsStopsAndRoutes() throws {
-        var pattern = F.pattern(3)
-        for k in pattern.stops.indices { pattern.stops[k].stopId = "B:" + pattern.stops[k].stopId }
+    @Test func idPrefixAppliesToTripsAndRoutesNotStops() throws {
+        // The static import prefixes trip and route ids, never stop ids (issue 2).
         var schedule = F.trip("B:T1")
         schedule.routeId = "B:R1"
-        let schedules = F.index([schedule], [pattern])
+        let schedules = F.index([schedule], [F.pattern(3)])
         var resolver = F.resolver(prefix: "B:")
         var stopUpdate = F.stu(stop: "S2", arrivalDelay: 70)
         stopUpdate.stopTimeProperties = StopTimeProperties(assignedStopId: "S2b")
         let trip = try #require(resolver.resolve(F.update("T1", [stopUpdate]), schedules: schedules, now: F.now).resolvedTrip)
         #expect(trip.key.tripId == "B:T1")
         #expect(trip.routeId == "B:R1")
+        #expect(trip.unmatchedStopUpdates == 0)
         #expect(trip.arrivalDelays == [nil, 70, 70])
-        #expect(trip.stops[1].stopId == "B:S2")
-        #expect(trip.stops[1].assignedStopId == "B:S2b")
-        // Unprefixed ids do not match.
+        #expect(trip.stops[1].stopId == "S2")
+        #expect(trip.stops[1].assignedStopId == "S2b")
+        // Unprefixed trip ids do not match.
         #expect(resolver.resolve(F.update("B:T1"), schedules: schedules, now: F.now).drop?.reason == .unknownTrip)
-        let added = try #require(resolver.resolve(
-            F.update("N1", relationship: .new, [F.stu(stop: "S9", departureTime: F.now)]), schedules: schedules, now: F.now
-        ).resolvedTrip)
+        // A stop id sent with the prefix is not a stop of the trip.
+        let prefixedStop = try #require(resolver.resolve(
+            F.update("T1", [F.stu(stop: "B:S2", arrivalDelay: 70)]), schedules: schedules, now: F.now).resolvedTrip)
+        #expect(prefixedStop.unmatchedStopUpdates == 1)
+        #expect(prefixedStop.arrivalDelays == [nil, nil, nil])
+        // Trips carrying their own stops: trip and route prefixed, stops as given.
+        var descriptor = F.update("N1", relationship: .new, [F.stu(stop: "S9", departureTime: F.now)])
+        descriptor.trip.routeId = "R7"
+        var replacement = F.stu(stop: "S3", departureTime: F.now + 600)
+        replacement.stopTimeProperties = StopTimeProperties(assignedStopId: "S3a")
+        descriptor.stopTimeUpdates.append(replacement)
+        let added = try #require(resolver.resolve(descriptor, schedules: schedules, now: F.now).resolvedTrip)
         #expect(added.key.tripId == "B:N1")
-        #expect(added.stops[0].stopId == "B:S9")
+        #expect(added.routeId == "B:R7")
+        #expect(added.stops.map(\.stopId) == ["S9", "S3"])
+        #expect(added.stops[1].assignedStopId == "S3a")
+    }
+
+    @Test func replacementMatchesUnprefixedStopsOfTheReplacedPattern() throws {
+        let schedules = F.index([F.trip("B:T1")], [F.pattern(3)])
+        var resolver = F.resolver(prefix: "B:")
+        let update = F.update("T1", relationship: .replacement, [F.stu(stop: "S2", departureDelay: 60)])
+        let trip = try #require(resolver.resolve(update, schedules: schedules, now: F.now).resolvedTrip)
+        #expect(trip.relationship == .replacement)
+        #expect(trip.stops.map(\.stopId) == ["S2"])
+        // The replaced instance's schedule is found for the unprefixed stop: its time is S2's + 60 s.
+        #expect(trip.stops[0].scheduledDeparture == F.departure(1))
+        #expect(trip.stops[0].predictedDeparture == F.departure(1) + 60)
     }
 
     @Test func callerSuppliedScheduleIsUsed() throws {

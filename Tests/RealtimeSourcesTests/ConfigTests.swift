@@ -26,7 +26,7 @@ import Testing
              "sources": [
                {"name": "a", "kind": "trip_updates", "url": "https://example.org/tu?x=1", "poll_interval_s": 90,
                 "headers": {"Authorization": "apikey ${KEY}", "X-Plain": "literal $$5"}, "prefix": "B:",
-                "timeout_s": 2.5, "max_bytes": 1000, "comment": "also ignored"},
+                "timeout_s": 2.5, "max_bytes": 1000, "stale_after_s": 45, "comment": "also ignored"},
                {"name": "b", "kind": "auto", "url": "file:///var/feeds/VehiclePositions.pb", "poll_interval_s": 0.5}
              ]}
             """, env: ["KEY": "k1"]
@@ -39,10 +39,11 @@ import Testing
         #expect(a.pollInterval == .seconds(90) && a.timeout == .milliseconds(2500))
         #expect(a.headers.map(\.name) == ["Authorization", "X-Plain"])
         #expect(a.headers.map(\.value.revealed) == ["apikey k1", "literal $5"])
+        #expect(a.staleAfterSecs == 45)
         let b = config.sources[1]
         #expect(b.kind == .auto && b.location == .file(path: "/var/feeds/VehiclePositions.pb"))
         #expect(b.pollInterval == .milliseconds(500) && b.timeout == .seconds(8) && b.maxBytes == 64 * 1024 * 1024)
-        #expect(b.prefix == nil && b.headers.isEmpty)
+        #expect(b.prefix == nil && b.headers.isEmpty && b.staleAfterSecs == nil)
         // Only the network source costs requests: 86,400 / 90.
         #expect(config.dailyRequests == 960)
     }
@@ -74,6 +75,11 @@ import Testing
         (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": -1}]}"#, "a", "poll_interval_s", ["more than 0"]),
         (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "timeout_s": 0}]}"#, "a", "timeout_s", ["more than 0"]),
         (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "max_bytes": 1.5}]}"#, "a", "max_bytes", ["whole number"]),
+        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 0}]}"#, "a", "stale_after_s", ["1 … 604,800", "got 0"]),
+        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 604801}]}"#, "a", "stale_after_s", ["604,800", "got 604801"]),
+        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 2.5}]}"#, "a", "stale_after_s", ["whole number"]),
+        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": "90"}]}"#, "a", "stale_after_s", ["number", "a string"]),
+        (#"{"sources": [{"name": "a", "replay": "r", "pace_s": 1, "stale_after_s": -5}]}"#, "a", "stale_after_s", ["got -5"]),
         (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": ["x"]}]}"#, "a", "headers", ["object"]),
         (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"Bad Name": "v"}}]}"#, "a", "headers.Bad Name", ["header name"]),
         (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": 5}}]}"#, "a", "headers.A", ["string"]),
@@ -178,5 +184,15 @@ import Testing
         #expect(throws: RealtimeConfigError.self) {
             _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), handler: { _ in })
         }
+    }
+
+    @Test func programmaticStaleLimitIsValidated() {
+        let stale = SourceConfig(name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .seconds(1), staleAfterSecs: 0)
+        #expect(throws: RealtimeConfigError(source: "a", field: "stale_after_s", "must be 1 … 604,800 seconds, got 0")) {
+            try RealtimeConfig(sources: [stale]).validate()
+        }
+        var fine = stale
+        fine.staleAfterSecs = 604_800
+        #expect(throws: Never.self) { try RealtimeConfig(sources: [fine]).validate() }
     }
 }

@@ -42,6 +42,10 @@ import Testing
             baseDirectory: (folder as NSString).deletingLastPathComponent, environment: [:]
         )
         #expect(only.sources.map(\.name) == ["d.alerts"])
+        #expect(only.sources.first?.staleAfterSecs == nil)
+        // A replay entry's stale_after_s goes to every source it expands to.
+        let stale = try load(folder, extra: #", "stale_after_s": 120"#)
+        #expect(stale.sources.map(\.staleAfterSecs) == [120, 120, 120])
         #expect(only.sources.first?.location == .replay(folder: (folder as NSString).deletingLastPathComponent + "/replay", loop: false))
     }
 

@@ -20,11 +20,19 @@ struct PublishedState: Sendable {
     }
 
     /// Applies `changes` and returns the payloads to send, one per topic that changed, in topic order.
-    mutating func apply(_ changes: LiveChanges, sources statuses: [LiveSourceStatus]?) -> [LivePayload] {
+    /// The trips it replaces or removes are appended to `retired` (the caller frees them off the hot path).
+    mutating func apply(
+        _ changes: LiveChanges, sources statuses: [LiveSourceStatus]?, retired: inout [LiveTrip]
+    ) -> [LivePayload] {
         var payloads: [LivePayload] = []
         if changes.hasTrips {
-            for instance in changes.removedTrips { trips[instance] = nil }
-            for trip in changes.trips { trips[trip.instance] = trip }
+            retired.reserveCapacity(changes.trips.count + changes.removedTrips.count)
+            for instance in changes.removedTrips {
+                if let old = trips.removeValue(forKey: instance) { retired.append(old) }
+            }
+            for trip in changes.trips {
+                if let old = trips.updateValue(trip, forKey: trip.instance) { retired.append(old) }
+            }
             payloads.append(.tripUpdates(LiveTripBatch(trips: changes.trips, removed: changes.removedTrips)))
         }
         if changes.hasVehicles {

@@ -34,12 +34,22 @@ public final class RealtimeHub: Sendable {
     /// Publishes one feed update's changes: one message per topic that changed (`tu`, `vp`, `al`), and `st`
     /// with every source's status when `sources` is given.
     public func publish(_ changes: LiveChanges, sources: [LiveSourceStatus]?) {
+        var retired: [LiveTrip] = []
         state.withLock { s in
-            for payload in s.apply(changes, sources: sources) {
+            for payload in s.apply(changes, sources: sources, retired: &retired) {
                 send(PubMessage(epoch: epoch, seq: s.next(payload.topic), sentUnixMs: nowMs(), payload: payload))
             }
         }
+        // The replaced trips are usually the last references to their stops: freeing 100,000 stops takes
+        // ≈ 2 ms, which the next update need not wait for.
+        if retired.count >= 256 {
+            let garbage = retired
+            retired = []
+            Self.reaper.async { withExtendedLifetime(garbage) {} }
+        }
     }
+
+    private static let reaper = DispatchQueue(label: "transit-realtime.retired-trips", qos: .utility)
 
     /// Records the static database version the trip updates are resolved against (sent in heartbeats).
     public func setDatabaseVersion(_ version: String?) {

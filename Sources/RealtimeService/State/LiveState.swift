@@ -151,15 +151,22 @@ public struct LiveState: Sendable {
     // MARK: merged view
 
     private mutating func merge(_ touched: TouchedKeys, source s: Int, into changes: inout LiveChanges) {
+        changes.trips.reserveCapacity(touched.trips.count)
         for key in touched.trips {
             let merged = mergedTrip(key)
-            guard merged != trips[key] else { continue }
-            if let merged {
+            // Compared and replaced in place (through the index): `trips[key]` would copy the trip out.
+            if let index = trips.index(forKey: key) {
+                guard let merged else {
+                    trips.remove(at: index)
+                    changes.removedTrips.append(LiveTripInstance(key))
+                    continue
+                }
+                guard trips.values[index] != merged else { continue }
+                trips.values[index] = merged
+                changes.trips.append(merged)
+            } else if let merged {
                 trips[key] = merged
                 changes.trips.append(merged)
-            } else {
-                trips[key] = nil
-                changes.removedTrips.append(LiveTripInstance(key))
             }
         }
         for key in touched.vehicles {

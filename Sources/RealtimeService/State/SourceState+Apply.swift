@@ -21,7 +21,10 @@ extension SourceState {
         }
         var touched = TouchedKeys()
         for problem in feed.problems { drop(DropReason(problem), problem.description) }
-        detected = Self.kinds(of: feed)
+        var kinds = Set<LiveSourceKind>()
+
+        // Resolution first (it reads only the feed and the schedules; split across threads for big feeds).
+        let prepared = prepareTrips(feed, full: full, schedules: schedules, now: now)
 
         var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?
         if full {
@@ -39,37 +42,48 @@ extension SourceState {
             trips.reserveCapacity(feed.entities.count)
         }
 
-        for entity in feed.entities {
-            let id = entity.id
-            if !full, entity.isDeleted == true {
-                remove(entity: id, &touched)
-                continue
-            }
-            if let update = entity.tripUpdate {
-                if settings.accepts(.tripUpdates) {
-                    applyTripUpdate(update, entityId: id, schedules: schedules, now: now, previous: previous,
-                                    countDrops: true, &touched)
-                } else {
-                    drop(.wrongKind, "entity '\(id)': a trip update in a \(settings.kind.rawValue) source")
+        // Entities are read in place (a copy of each would retain and release all its strings and arrays).
+        feed.entities.withUnsafeBufferPointer { entities in
+            for index in entities.indices {
+                let entity = entities.baseAddress! + index
+                let id = entity.pointee.id
+                if !full, entity.pointee.isDeleted == true {
+                    if entity.pointee.tripUpdate != nil { kinds.insert(.tripUpdates) }
+                    if entity.pointee.vehicle != nil { kinds.insert(.vehiclePositions) }
+                    if entity.pointee.alert != nil { kinds.insert(.alerts) }
+                    remove(entity: id, &touched)
+                    continue
                 }
-            }
-            if let vehicle = entity.vehicle {
-                if settings.accepts(.vehiclePositions) {
-                    applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
-                } else {
-                    drop(.wrongKind, "entity '\(id)': a vehicle position in a \(settings.kind.rawValue) source")
+                if let update = entity.pointee.tripUpdate {
+                    kinds.insert(.tripUpdates)
+                    if settings.accepts(.tripUpdates) {
+                        applyTripUpdate(update, entityId: id, prepared: prepared[index], schedules: schedules, now: now,
+                                        previous: previous, countDrops: true, &touched)
+                    } else {
+                        drop(.wrongKind, "entity '\(id)': a trip update in a \(settings.kind.rawValue) source")
+                    }
                 }
-            }
-            if let alert = entity.alert {
-                if settings.accepts(.alerts) {
-                    let live = AlertConversion.liveAlert(alert, entityId: id, settings: settings)
-                    alerts[live.key] = live
-                    touched.alerts.insert(live.key)
-                } else {
-                    drop(.wrongKind, "entity '\(id)': an alert in a \(settings.kind.rawValue) source")
+                if let vehicle = entity.pointee.vehicle {
+                    kinds.insert(.vehiclePositions)
+                    if settings.accepts(.vehiclePositions) {
+                        applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
+                    } else {
+                        drop(.wrongKind, "entity '\(id)': a vehicle position in a \(settings.kind.rawValue) source")
+                    }
+                }
+                if let alert = entity.pointee.alert {
+                    kinds.insert(.alerts)
+                    if settings.accepts(.alerts) {
+                        let live = AlertConversion.liveAlert(alert, entityId: id, settings: settings)
+                        alerts[live.key] = live
+                        touched.alerts.insert(live.key)
+                    } else {
+                        drop(.wrongKind, "entity '\(id)': an alert in a \(settings.kind.rawValue) source")
+                    }
                 }
             }
         }
+        detected = kinds
         return touched
     }
 
@@ -82,7 +96,7 @@ extension SourceState {
         trips = [:]
         tripKeyByEntity = [:]
         for (id, update) in rawTripUpdates {
-            applyTripUpdate(update, entityId: id, schedules: schedules, now: now, previous: previous,
+            applyTripUpdate(update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: previous,
                             countDrops: false, &touched)
         }
         for (id, vehicle) in rawVehicles {
@@ -116,20 +130,23 @@ extension SourceState {
 
     // MARK: parts
 
+    /// `prepared`: the update already resolved (`prepareTrips`); nil resolves it here.
     private mutating func applyTripUpdate(
-        _ update: TripUpdate, entityId id: String, schedules: ScheduleCache, now: Int64,
+        _ update: TripUpdate, entityId id: String, prepared: PreparedTrip?, schedules: ScheduleCache, now: Int64,
         previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?, countDrops: Bool,
         _ touched: inout TouchedKeys
     ) {
         rawTripUpdates[id] = update
-        let resolution = resolver.resolve(update, schedules: schedules, now: now)
+        let prepared = prepared ?? Self.prepare(update, entityId: id, source: settings.name, resolver: &resolver,
+                                                schedules: schedules, now: now)
+        let resolution: TripResolution?
+        if case .other(let other) = prepared { resolution = other } else { resolution = nil }
         // What this entity said before: in the previous full state, or still in place (differential).
         let oldKey = previous?.keys[id] ?? tripKeyByEntity[id]
-        let oldTrip = oldKey.flatMap { previous?.trips[$0] ?? trips[$0] }
         if previous == nil, let oldKey {
             // Differential: the entity's new content replaces its old one, unless it cannot be resolved for
             // want of a schedule (then the old one is kept: a brief static outage must not blank predictions).
-            if case .dropped(let d) = resolution, classify(d, schedules) == .scheduleUnavailable {
+            if case .dropped(let d)? = resolution, classify(d, schedules) == .scheduleUnavailable {
                 if countDrops { drop(.scheduleUnavailable, Self.unavailableMessage(id, d) + " (previous prediction kept)") }
                 return
             }
@@ -137,33 +154,34 @@ extension SourceState {
             tripKeyByEntity[id] = nil
             touched.trips.insert(oldKey)
         }
-        switch resolution {
-        case .resolved(let resolved):
-            if countDrops, resolved.unmatchedStopUpdates > 0 {
-                drop(.unmatchedStopUpdate, "\(resolved.unmatchedStopUpdates) stop time update(s) of \(resolved.key) match no stop",
-                     count: UInt64(resolved.unmatchedStopUpdates))
+        switch prepared {
+        case .live(let live, let key, let unmatched):
+            if countDrops, unmatched > 0 {
+                drop(.unmatchedStopUpdate, "\(unmatched) stop time update(s) of \(key) match no stop", count: UInt64(unmatched))
             }
-            let live = TripConversion.liveTrip(resolved, update: update, source: settings.name, entityId: id)
-            store(live, key: resolved.key, entityId: id, countDrops: countDrops, &touched)
-        case .deleted(let key):
+            store(live, key: key, entityId: id, countDrops: countDrops, &touched)
+        case .other(.resolved):
+            break  // not produced: resolved updates are prepared as `.live`
+        case .other(.deleted(let key)):
             let tombstone = TripConversion.deletedTrip(key, update: update, idPrefix: settings.idPrefix,
                                                        source: settings.name, entityId: id)
             store(tombstone, key: key, entityId: id, countDrops: countDrops, &touched)
-        case .dropped(let d):
+        case .other(.dropped(let d)):
             let reason = classify(d, schedules)
             if countDrops {
                 drop(reason, reason == .scheduleUnavailable ? Self.unavailableMessage(id, d) : "entity '\(id)': \(d.description)")
             }
-            if reason == .scheduleUnavailable, previous != nil, let oldKey, let oldTrip {
+            if reason == .scheduleUnavailable, let previous, let oldKey, let oldTrip = previous.trips[oldKey] {
                 store(oldTrip, key: oldKey, entityId: id, countDrops: false, &touched)  // keep the last good one
             }
         }
     }
 
     private mutating func store(
-        _ trip: LiveTrip, key: TripInstanceKey, entityId: String, countDrops: Bool, _ touched: inout TouchedKeys
+        _ trip: consuming LiveTrip, key: TripInstanceKey, entityId: String, countDrops: Bool, _ touched: inout TouchedKeys
     ) {
-        if let other = trips[key]?.entityId, other != entityId {
+        // Looked up by index first: reading `trips[key]?.entityId` would copy the whole trip every time.
+        if let index = trips.index(forKey: key), let other = trips.values[index].entityId, other != entityId {
             if countDrops {
                 drop(.duplicateTripInstance, "entities '\(other)' and '\(entityId)' are both \(key); '\(entityId)' kept")
             }
@@ -218,17 +236,5 @@ extension SourceState {
         rawVehicles[id] = nil
         if vehicles.removeValue(forKey: key) != nil { touched.vehicles.insert(key) }
         if alerts.removeValue(forKey: key) != nil { touched.alerts.insert(key) }
-    }
-
-    /// The kinds of entities a feed holds (auto-detection).
-    static func kinds(of feed: FeedMessage) -> Set<LiveSourceKind> {
-        var kinds = Set<LiveSourceKind>()
-        for entity in feed.entities {
-            if entity.tripUpdate != nil { kinds.insert(.tripUpdates) }
-            if entity.vehicle != nil { kinds.insert(.vehiclePositions) }
-            if entity.alert != nil { kinds.insert(.alerts) }
-            if kinds.count == 3 { break }
-        }
-        return kinds
     }
 }

@@ -46,14 +46,21 @@ enum TripConversion {
     static func liveTrip(
         _ trip: ResolvedTrip, update: TripUpdate, source: String, entityId: String
     ) -> LiveTrip {
+        // ResolvedStops read through a pointer: copying one out would retain and release its strings (this
+        // runs for every stop of every feed update).
         var stops: [LiveStop] = []
         stops.reserveCapacity(trip.stops.count)
-        for s in trip.stops {
-            stops.append(LiveStop(
-                stopId: s.stopId, stopSequence: s.stopSequence, assignedStopId: s.assignedStopId,
-                scheduledArrival: s.scheduledArrival, scheduledDeparture: s.scheduledDeparture,
-                predictedArrival: s.predictedArrival, predictedDeparture: s.predictedDeparture,
-                arrivalDelay: s.arrivalDelay, departureDelay: s.departureDelay, status: LiveStopStatus(s.status)))
+        trip.stops.withUnsafeBufferPointer { resolved in
+            guard let base = resolved.baseAddress else { return }
+            for i in 0..<resolved.count {
+                let s = base + i
+                stops.append(LiveStop(
+                    stopId: s.pointee.stopId, stopSequence: s.pointee.stopSequence,
+                    assignedStopId: s.pointee.assignedStopId, scheduledArrival: s.pointee.scheduledArrival,
+                    scheduledDeparture: s.pointee.scheduledDeparture, predictedArrival: s.pointee.predictedArrival,
+                    predictedDeparture: s.pointee.predictedDeparture, arrivalDelay: s.pointee.arrivalDelay,
+                    departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status)))
+            }
         }
         addOccupancy(update.stopTimeUpdates, to: &stops)
         return LiveTrip(
@@ -76,8 +83,9 @@ enum TripConversion {
     /// Copies departure_occupancy_status onto the stops it names (by stop_sequence, else stop_id). Rare in
     /// feeds, so the common case costs one scan of the updates.
     private static func addOccupancy(_ updates: [StopTimeUpdate], to stops: inout [LiveStop]) {
-        for u in updates {
-            guard let occupancy = u.departureOccupancyStatus else { continue }
+        for k in updates.indices {  // by index: no copy of each update
+            guard let occupancy = updates[k].departureOccupancyStatus else { continue }
+            let u = updates[k]
             let index: Int?
             if let sequence = u.stopSequence {
                 index = stops.firstIndex { $0.stopSequence == sequence }
