@@ -55,15 +55,16 @@ extension ImportBuilder {
         for (key, trips) in patternRouteTrips {
             let pattern = Int(key >> 32) - 1
             let route = key & 0xFFFF_FFFF
+            // A trip counts once at each stop it calls at, and once at a station however many of its
+            // platforms it calls at (a loop, or a reversal on another platform).
             seen.removeAll(keepingCapacity: true)
-            for stop in patterns.stops(of: pattern) where seen.insert(stop).inserted {
-                stats.stopRoutes[UInt64(stop + 1) << 32 | route, default: 0] += trips
+            for stop in patterns.stops(of: pattern) {
+                if seen.insert(stop).inserted { stats.stopRoutes[UInt64(stop + 1) << 32 | route, default: 0] += trips }
+                let board = stops[stop].board
+                if board != stop, seen.insert(board).inserted {
+                    stats.stopRoutes[UInt64(board + 1) << 32 | route, default: 0] += trips
+                }
             }
-        }
-        for (key, trips) in Array(stats.stopRoutes) {
-            let stop = Int(key >> 32) - 1
-            let board = stops[stop].board
-            if board != stop { stats.stopRoutes[UInt64(board + 1) << 32 | (key & 0xFFFF_FFFF), default: 0] += trips }
         }
         var typeTrips: [Int: [Int: Int]] = [:]  // stop -> route_type -> trips
         for (key, trips) in stats.stopRoutes {

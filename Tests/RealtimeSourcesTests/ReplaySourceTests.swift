@@ -76,7 +76,10 @@ import Testing
         #expect(Array(played("demo.alerts").prefix(4)) == [1, 10, 1, 10])
         #expect(recorder.failures.isEmpty)
         #expect(!stamps.current.isEmpty && stamps.current.allSatisfy { $0 >= before && $0 <= after })
-        #expect(stamps.current.count == recorder.fetched.count)
+        // Every delivered snapshot was restamped; stopping may cut off at most one restamped snapshot per
+        // source (3) before its delivery.
+        let stamped = stamps.current.count, delivered = recorder.fetched.count
+        #expect(stamped >= delivered && stamped <= delivered + 3, "\(stamped) restamped, \(delivered) delivered")
     }
 
     @Test func withoutLoopItStopsAfterTheLastSnapshot() async throws {

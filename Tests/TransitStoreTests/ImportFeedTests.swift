@@ -176,3 +176,28 @@ import TransitStore
         #expect(leftovers.isEmpty)
     }
 }
+
+/// A trip calling at two platforms of one station counts once at the station (and once at each platform).
+@Suite struct StationTripCountTests {
+    @Test func loopThroughTwoPlatformsCountsOnceAtTheStation() throws {
+        let folder = try TemporaryFolder()
+        var files = SampleFeed.files
+        files["trips.txt"]! += "T1,WK,LOOP,Central,0,,\n"
+        files["stop_times.txt"]! += """
+            LOOP,11:00:00,11:00:00,CEN1,1,,
+            LOOP,11:05:00,11:05:00,TH,2,,
+            LOOP,11:10:00,11:10:00,CEN2,3,,
+
+            """
+        let feed = try folder.writeFeed("loop", files)
+        _ = try runImport([.init(path: feed)], into: folder.path("transit.db"))
+        let db = try Database(path: folder.path("transit.db"), mode: .readOnly)
+        // The sample alone: CEN 5 (T1a, T1b, T1c, HOL1 at CEN1; T1late at CEN2), CEN1 4, CEN2 1, TH 4.
+        #expect(try rows(db, """
+            SELECT s.stop_id, sr.trip_count FROM stop_routes sr JOIN stops s USING (stop_pk) JOIN routes r USING (route_pk)
+            WHERE r.route_id = 'T1' AND s.stop_id IN ('CEN', 'CEN1', 'CEN2', 'TH') ORDER BY s.stop_pk
+            """) == [["CEN", "6"], ["CEN1", "5"], ["CEN2", "2"], ["TH", "5"]])
+        #expect(try rows(db, "SELECT stop_id, trip_count FROM stops WHERE stop_id IN ('CEN', 'CEN1', 'CEN2') ORDER BY stop_pk")
+                == [["CEN", "6"], ["CEN1", "5"], ["CEN2", "2"]])
+    }
+}
