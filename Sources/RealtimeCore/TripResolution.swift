@@ -22,13 +22,18 @@ public enum TripResolution: Sendable, Hashable {
 /// Why a trip update was dropped: a countable reason plus a message naming the trip and the cause.
 public struct TripUpdateDrop: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Reason: String, Sendable, Hashable, CaseIterable {
-        /// The trip id is not in the static schedule (and the update does not carry its own stops).
+        /// The trip id is not in the static schedule (and the update does not carry its own stops), or a
+        /// descriptor without trip_id matches no static trip (or lacks a field to find one by).
         case unknownTrip
         /// The descriptor names no running of the trip: start_date off its service days, a start_time
         /// outside its frequencies, or no service day whose times the update fits.
         case noMatchingInstance
-        /// Several instances fit equally well (missing start_date or start_time).
+        /// Several instances fit equally well (missing start_date or start_time), or several static trips
+        /// match a descriptor without trip_id.
         case ambiguousInstance
+        /// A descriptor without trip_id whose matching trips (or their schedule) the static service has not
+        /// told (yet): not the feed's fault.
+        case scheduleUnavailable
         /// A delay, or a time's distance to its schedule, of more than the limit (a day by default).
         case absurdDelay
         /// The update breaks the spec in a way that leaves nothing to resolve (no trip id, bad dates or

@@ -11,7 +11,9 @@ import TransitModel
 /// SKIPPED stops are marked and the delay carries past them; NO_DATA (and an update without times) stops
 /// predictions until the next update with data. Trip relationships:
 /// - SCHEDULED / UNSCHEDULED: the instance named by trip_id, start_date (inferred when missing, see
-///   `StartDateInference`) and, for frequency-based trips, start_time.
+///   `StartDateInference`) and, for frequency-based trips, start_time. Without trip_id: the one static
+///   trip route_id, direction_id, start_date and start_time name (`TripStartMatching`; none or several:
+///   dropped). The same for CANCELED and DELETED.
 /// - CANCELED: the instance with its schedule and no predictions. DELETED: `.deleted(key)`.
 /// - DUPLICATED: the static trip shifted to trip_properties' start_date/start_time, under
 ///   trip_properties.trip_id (key: new id, date, start).
@@ -103,9 +105,9 @@ public struct TripUpdateResolver: Sendable {
         switch relationship {
         case .scheduled, .unscheduled, .canceled, .deleted:
             guard let rtTripId else {
-                throw TripUpdateDrop(
-                    .unknownTrip, tripId: nil,
-                    "no trip_id (matching by route_id, direction_id and start time is not supported)")
+                // Named by route_id, direction_id, start_date and start_time (TripStartMatching).
+                return try resolveStatic(update, relationship: relationship,
+                                         trip: tripByStart(update, schedules: schedules), now: now)
             }
             guard let trip = staticTrip else {
                 if relationship == .deleted, let key = try addedTripKey(update, tripId: rtTripId) {

@@ -54,7 +54,13 @@ enum RequestValidation {
             try checkAt(q.at)
             if let date = q.serviceDate { try checkDate(date, "date") }
         case .tripSchedules(let q):
-            guard !q.tripIds.isEmpty else { throw invalid("field \"trip_ids\": expected at least one trip id") }
+            guard !q.tripIds.isEmpty || !q.descriptors.isEmpty else {
+                throw invalid("field \"trip_ids\": expected at least one trip id or descriptor")
+            }
+            for (i, d) in q.descriptors.enumerated() {
+                try checkId(d.routeId, "descriptors[\(i)].route_id")
+                try checkDate(d.startDate, "descriptors[\(i)].start_date")
+            }
             try checkDate(q.fromDate, "from_date")
             try checkDate(q.toDate, "to_date")
             guard q.fromDate <= q.toDate else {

@@ -89,13 +89,36 @@ public struct TripSchedulesQuery: Sendable, Hashable {
     public var knownPatternIds: [UInt32]
     /// The `databaseVersion` of the answers `knownPatternIds` came from; required when they are given.
     public var knownDatabaseVersion: String?
+    /// Trips named by route, direction and start instead of an id: the answer's `descriptorMatches` (one
+    /// per descriptor, in order) name the static trips that match, whose schedules come in `trips`.
+    public var descriptors: [TripStartDescriptor]
     public init(tripIds: [String], fromDate: ServiceDate, toDate: ServiceDate, knownPatternIds: [UInt32] = [],
-                knownDatabaseVersion: String? = nil) {
+                knownDatabaseVersion: String? = nil, descriptors: [TripStartDescriptor] = []) {
         self.tripIds = tripIds
         self.fromDate = fromDate
         self.toDate = toDate
         self.knownPatternIds = knownPatternIds
         self.knownDatabaseVersion = knownDatabaseVersion
+        self.descriptors = descriptors
+    }
+}
+
+/// A trip named the GTFS-Realtime way when trip_id is absent: route_id, direction_id, start_date and
+/// start_time together. A static trip matches when route and direction are equal, its service runs on
+/// `startDate`, and `startTime` is its first stop's scheduled departure or, for a frequency-based trip, lies
+/// in a frequency window [start, end) (exact_times=1: only the scheduled starts).
+public struct TripStartDescriptor: Sendable, Hashable {
+    /// As stored in the static database: with the feed's import prefix.
+    public var routeId: String
+    public var directionId: Int
+    public var startDate: ServiceDate
+    /// "HH:MM:SS"; hours may exceed 23.
+    public var startTime: String
+    public init(routeId: String, directionId: Int, startDate: ServiceDate, startTime: String) {
+        self.routeId = routeId
+        self.directionId = directionId
+        self.startDate = startDate
+        self.startTime = startTime
     }
 }
 

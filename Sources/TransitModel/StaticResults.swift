@@ -310,11 +310,16 @@ public struct TripSchedules: Sendable, Hashable {
     public var patterns: [Pattern]
     public var trips: [TripSchedule]
     public var unknownTripIds: [String]
-    public init(databaseVersion: String, patterns: [Pattern], trips: [TripSchedule], unknownTripIds: [String]) {
+    /// For each `TripSchedulesQuery.descriptors` entry, in order: the ids of the static trips it matches
+    /// (empty: none; more than one: ambiguous).
+    public var descriptorMatches: [[String]]
+    public init(databaseVersion: String, patterns: [Pattern], trips: [TripSchedule], unknownTripIds: [String],
+                descriptorMatches: [[String]] = []) {
         self.databaseVersion = databaseVersion
         self.patterns = patterns
         self.trips = trips
         self.unknownTripIds = unknownTripIds
+        self.descriptorMatches = descriptorMatches
     }
 }
 

@@ -76,6 +76,14 @@ extension ProtoArena {
                 (m.has_to_date, m.to_date) = present(q.toDate)
                 (m.n_known_pattern_ids, m.known_pattern_ids) = values(q.knownPatternIds)
                 m.known_database_version = string(q.knownDatabaseVersion)
+                (m.n_descriptors, m.descriptors) = messages(q.descriptors) { d in
+                    message(transit__trip_start_descriptor__init) { m in
+                        m.route_id = string(d.routeId)
+                        (m.has_direction_id, m.direction_id) = present(Int32(clamping: d.directionId))
+                        (m.has_start_date, m.start_date) = present(d.startDate)
+                        m.start_time = string(d.startTime)
+                    }
+                }
             }
         case .feedInfo:
             m.query_case = TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO
@@ -176,7 +184,19 @@ extension TripSchedulesQuery {
             fromDate: try requiredValue(m.has_from_date, m.from_date, "from_date"),
             toDate: try requiredValue(m.has_to_date, m.to_date, "to_date"),
             knownPatternIds: repeatedValues(m.n_known_pattern_ids, m.known_pattern_ids),
-            knownDatabaseVersion: optionalString(m.known_database_version)
+            knownDatabaseVersion: optionalString(m.known_database_version),
+            descriptors: try repeatedMessages(m.n_descriptors, m.descriptors, "descriptors", TripStartDescriptor.init(proto:))
+        )
+    }
+}
+
+extension TripStartDescriptor {
+    fileprivate init(proto m: borrowing Transit__TripStartDescriptor) throws(ProtoDecodeError) {
+        self.init(
+            routeId: try requiredString(m.route_id, "route_id"),
+            directionId: Int(try requiredValue(m.has_direction_id, m.direction_id, "direction_id")),
+            startDate: try requiredValue(m.has_start_date, m.start_date, "start_date"),
+            startTime: try requiredString(m.start_time, "start_time")
         )
     }
 }

@@ -193,7 +193,10 @@ extension TripSchedules {
             databaseVersion: try requiredString(m.database_version, "database_version"),
             patterns: try repeatedMessages(m.n_patterns, m.patterns, "patterns", Pattern.init(proto:)),
             trips: try repeatedMessages(m.n_trips, m.trips, "trips", TripSchedule.init(proto:)),
-            unknownTripIds: repeatedStrings(m.n_unknown_trip_ids, m.unknown_trip_ids)
+            unknownTripIds: repeatedStrings(m.n_unknown_trip_ids, m.unknown_trip_ids),
+            descriptorMatches: try repeatedMessages(m.n_descriptor_matches, m.descriptor_matches, "descriptor_matches") {
+                (match: borrowing Transit__TripStartMatch) throws(ProtoDecodeError) in repeatedStrings(match.n_trip_ids, match.trip_ids)
+            }
         )
     }
 }

@@ -173,7 +173,12 @@ extension ProtoArena {
             (m.n_patterns, m.patterns) = messages(s.patterns, proto)
             (m.n_trips, m.trips) = messages(s.trips, proto)
             (m.n_unknown_trip_ids, m.unknown_trip_ids) = strings(s.unknownTripIds)
+            (m.n_descriptor_matches, m.descriptor_matches) = messages(s.descriptorMatches, protoMatch)
         }
+    }
+
+    func protoMatch(_ tripIds: [String]) -> UnsafeMutablePointer<Transit__TripStartMatch> {
+        message(transit__trip_start_match__init) { m in (m.n_trip_ids, m.trip_ids) = strings(tripIds) }
     }
 
     func proto(_ f: FeedSummary) -> UnsafeMutablePointer<Transit__FeedSummary> {

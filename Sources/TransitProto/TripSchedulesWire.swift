@@ -12,7 +12,8 @@ import TransitModel
 enum TripSchedulesWire {
     // Field numbers of protocol/transit.proto.
     private enum Response { static let requestId = 1, status = 2, tripSchedules = 16 }
-    private enum Schedules { static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4 }
+    private enum Schedules { static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5 }
+    private enum MatchField { static let tripIds = 1 }
     private enum PatternField { static let patternId = 1, stops = 2 }
     private enum StopField {
         static let stopId = 1, stopSequence = 2, arrivalOffset = 3, departureOffset = 4, pickupType = 5, dropOffType = 6
@@ -42,6 +43,7 @@ enum TripSchedulesWire {
             body += WireSize.delimited(Schedules.trips, size)
         }
         for id in s.unknownTripIds { body += WireSize.string(Schedules.unknownTripIds, id) }
+        for ids in s.descriptorMatches { body += WireSize.delimited(Schedules.descriptorMatches, matchSize(ids)) }
         let total = WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
             + WireSize.delimited(Response.tripSchedules, body)
 
@@ -60,6 +62,10 @@ enum TripSchedulesWire {
                 write(s.trips[i], &out)
             }
             for id in s.unknownTripIds { out.string(Schedules.unknownTripIds, id) }
+            for ids in s.descriptorMatches {
+                out.delimitedHeader(Schedules.descriptorMatches, matchSize(ids))
+                for id in ids { out.string(MatchField.tripIds, id) }
+            }
             initialized = out.cursor - buffer.baseAddress!
             precondition(initialized == total, "TripSchedulesWire wrote \(initialized) bytes, sized \(total)")
         }
@@ -86,6 +92,12 @@ enum TripSchedulesWire {
                 size += WireSize.delimited(PatternField.stops, body)
             }
         }
+        return size
+    }
+
+    private static func matchSize(_ tripIds: [String]) -> Int {
+        var size = 0
+        for id in tripIds { size += WireSize.string(MatchField.tripIds, id) }
         return size
     }
 

@@ -412,6 +412,51 @@ void   transit__trip_schedules_query__free_unpacked
   assert(message->base.descriptor == &transit__trip_schedules_query__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__trip_start_descriptor__init
+                     (Transit__TripStartDescriptor         *message)
+{
+  static const Transit__TripStartDescriptor init_value = TRANSIT__TRIP_START_DESCRIPTOR__INIT;
+  *message = init_value;
+}
+size_t transit__trip_start_descriptor__get_packed_size
+                     (const Transit__TripStartDescriptor *message)
+{
+  assert(message->base.descriptor == &transit__trip_start_descriptor__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__trip_start_descriptor__pack
+                     (const Transit__TripStartDescriptor *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__trip_start_descriptor__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__trip_start_descriptor__pack_to_buffer
+                     (const Transit__TripStartDescriptor *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__trip_start_descriptor__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__TripStartDescriptor *
+       transit__trip_start_descriptor__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__TripStartDescriptor *)
+     protobuf_c_message_unpack (&transit__trip_start_descriptor__descriptor,
+                                allocator, len, data);
+}
+void   transit__trip_start_descriptor__free_unpacked
+                     (Transit__TripStartDescriptor *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__trip_start_descriptor__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__feed_info_query__init
                      (Transit__FeedInfoQuery         *message)
 {
@@ -1085,6 +1130,51 @@ void   transit__trip_schedules__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &transit__trip_schedules__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__trip_start_match__init
+                     (Transit__TripStartMatch         *message)
+{
+  static const Transit__TripStartMatch init_value = TRANSIT__TRIP_START_MATCH__INIT;
+  *message = init_value;
+}
+size_t transit__trip_start_match__get_packed_size
+                     (const Transit__TripStartMatch *message)
+{
+  assert(message->base.descriptor == &transit__trip_start_match__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__trip_start_match__pack
+                     (const Transit__TripStartMatch *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__trip_start_match__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__trip_start_match__pack_to_buffer
+                     (const Transit__TripStartMatch *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__trip_start_match__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__TripStartMatch *
+       transit__trip_start_match__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__TripStartMatch *)
+     protobuf_c_message_unpack (&transit__trip_start_match__descriptor,
+                                allocator, len, data);
+}
+void   transit__trip_start_match__free_unpacked
+                     (Transit__TripStartMatch *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__trip_start_match__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   transit__feed_summary__init
@@ -1887,7 +1977,7 @@ const ProtobufCMessageDescriptor transit__trip_query__descriptor =
   (ProtobufCMessageInit) transit__trip_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_schedules_query__field_descriptors[5] =
+static const ProtobufCFieldDescriptor transit__trip_schedules_query__field_descriptors[6] =
 {
   {
     "trip_ids",
@@ -1949,8 +2039,21 @@ static const ProtobufCFieldDescriptor transit__trip_schedules_query__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "descriptors",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__TripSchedulesQuery, n_descriptors),
+    offsetof(Transit__TripSchedulesQuery, descriptors),
+    &transit__trip_start_descriptor__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__trip_schedules_query__field_indices_by_name[] = {
+  5,   /* field[5] = descriptors */
   1,   /* field[1] = from_date */
   4,   /* field[4] = known_database_version */
   3,   /* field[3] = known_pattern_ids */
@@ -1960,7 +2063,7 @@ static const unsigned transit__trip_schedules_query__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__trip_schedules_query__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor transit__trip_schedules_query__descriptor =
 {
@@ -1970,11 +2073,88 @@ const ProtobufCMessageDescriptor transit__trip_schedules_query__descriptor =
   "Transit__TripSchedulesQuery",
   "transit",
   sizeof(Transit__TripSchedulesQuery),
-  5,
+  6,
   transit__trip_schedules_query__field_descriptors,
   transit__trip_schedules_query__field_indices_by_name,
   1,  transit__trip_schedules_query__number_ranges,
   (ProtobufCMessageInit) transit__trip_schedules_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__trip_start_descriptor__field_descriptors[4] =
+{
+  {
+    "route_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripStartDescriptor, route_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "direction_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__TripStartDescriptor, has_direction_id),
+    offsetof(Transit__TripStartDescriptor, direction_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_date",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TripStartDescriptor, has_start_date),
+    offsetof(Transit__TripStartDescriptor, start_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_time",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripStartDescriptor, start_time),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__trip_start_descriptor__field_indices_by_name[] = {
+  1,   /* field[1] = direction_id */
+  0,   /* field[0] = route_id */
+  2,   /* field[2] = start_date */
+  3,   /* field[3] = start_time */
+};
+static const ProtobufCIntRange transit__trip_start_descriptor__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor transit__trip_start_descriptor__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.TripStartDescriptor",
+  "TripStartDescriptor",
+  "Transit__TripStartDescriptor",
+  "transit",
+  sizeof(Transit__TripStartDescriptor),
+  4,
+  transit__trip_start_descriptor__field_descriptors,
+  transit__trip_start_descriptor__field_indices_by_name,
+  1,  transit__trip_start_descriptor__number_ranges,
+  (ProtobufCMessageInit) transit__trip_start_descriptor__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define transit__feed_info_query__field_descriptors NULL
@@ -3633,7 +3813,7 @@ const ProtobufCMessageDescriptor transit__trip_schedule__descriptor =
   (ProtobufCMessageInit) transit__trip_schedule__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_schedules__field_descriptors[4] =
+static const ProtobufCFieldDescriptor transit__trip_schedules__field_descriptors[5] =
 {
   {
     "database_version",
@@ -3683,9 +3863,22 @@ static const ProtobufCFieldDescriptor transit__trip_schedules__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "descriptor_matches",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__TripSchedules, n_descriptor_matches),
+    offsetof(Transit__TripSchedules, descriptor_matches),
+    &transit__trip_start_match__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__trip_schedules__field_indices_by_name[] = {
   0,   /* field[0] = database_version */
+  4,   /* field[4] = descriptor_matches */
   1,   /* field[1] = patterns */
   2,   /* field[2] = trips */
   3,   /* field[3] = unknown_trip_ids */
@@ -3693,7 +3886,7 @@ static const unsigned transit__trip_schedules__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__trip_schedules__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor transit__trip_schedules__descriptor =
 {
@@ -3703,11 +3896,49 @@ const ProtobufCMessageDescriptor transit__trip_schedules__descriptor =
   "Transit__TripSchedules",
   "transit",
   sizeof(Transit__TripSchedules),
-  4,
+  5,
   transit__trip_schedules__field_descriptors,
   transit__trip_schedules__field_indices_by_name,
   1,  transit__trip_schedules__number_ranges,
   (ProtobufCMessageInit) transit__trip_schedules__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__trip_start_match__field_descriptors[1] =
+{
+  {
+    "trip_ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Transit__TripStartMatch, n_trip_ids),
+    offsetof(Transit__TripStartMatch, trip_ids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__trip_start_match__field_indices_by_name[] = {
+  0,   /* field[0] = trip_ids */
+};
+static const ProtobufCIntRange transit__trip_start_match__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor transit__trip_start_match__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.TripStartMatch",
+  "TripStartMatch",
+  "Transit__TripStartMatch",
+  "transit",
+  sizeof(Transit__TripStartMatch),
+  1,
+  transit__trip_start_match__field_descriptors,
+  transit__trip_start_match__field_indices_by_name,
+  1,  transit__trip_start_match__number_ranges,
+  (ProtobufCMessageInit) transit__trip_start_match__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__feed_summary__field_descriptors[14] =

@@ -20,9 +20,12 @@ extension StaticStore {
     /// Patterns in `knownPatternIds` are left out when `knownDatabaseVersion` is the served version (a
     /// client caching patterns per version asks only for new ones); under another version they are all
     /// sent. Ids that name no pattern are ignored.
+    ///
+    /// `descriptors` name trips without an id (`tripMatches`): the answer's `descriptorMatches` list the
+    /// matching trip ids per descriptor, and those trips' schedules are in `trips` too.
     public func tripSchedules(
         tripIds: [String], from: UInt32, through: UInt32, knownPatternIds: [UInt32] = [],
-        knownDatabaseVersion: String? = nil
+        knownDatabaseVersion: String? = nil, descriptors: [TripStartDescriptor] = []
     ) throws(StoreError) -> TripSchedules {
         let fromDate = try Self.parseDate(from, "from_date"), toDate = try Self.parseDate(through, "to_date")
         guard fromDate <= toDate, toDate.dayNumber - fromDate.dayNumber < Self.maxScheduleDays else {
@@ -37,11 +40,13 @@ extension StaticStore {
         guard knownPatternIds.isEmpty || !(knownDatabaseVersion ?? "").isEmpty else {
             throw .invalidArgument("known_pattern_ids need the known_database_version they were received under")
         }
-        var seen = Set<String>()
-        let ids = tripIds.filter { seen.insert($0).inserted }
         let known = knownDatabaseVersion == catalog.databaseVersion ? knownPatternIds : []
 
         return try run { c in
+            let matches = try tripMatches(descriptors, on: c)
+            var seen = Set<String>()
+            var ids = tripIds.filter { seen.insert($0).inserted }
+            for match in matches { for id in match where seen.insert(id).inserted { ids.append(id) } }
             // Trips, in the asked order.
             let tripRows = try c.statement("""
                 SELECT trip_pk, trip_id, route_pk, direction_id, pattern_pk, start_secs, service_pk, feed_pk, is_frequency
@@ -104,7 +109,7 @@ extension StaticStore {
                 Pattern(patternId: UInt32(truncatingIfNeeded: $0), stops: self.patterns.stops($0))
             }
             return TripSchedules(databaseVersion: catalog.databaseVersion, patterns: patterns, trips: trips,
-                                 unknownTripIds: unknown)
+                                 unknownTripIds: unknown, descriptorMatches: matches)
         }
     }
 }

@@ -77,7 +77,8 @@ public final class StaticStore: Sendable {
         case .tripSchedules(let q):
             return .tripSchedules(try tripSchedules(tripIds: q.tripIds, from: q.fromDate, through: q.toDate,
                                                     knownPatternIds: q.knownPatternIds,
-                                                    knownDatabaseVersion: q.knownDatabaseVersion))
+                                                    knownDatabaseVersion: q.knownDatabaseVersion,
+                                                    descriptors: q.descriptors))
         case .feedInfo:
             return .feedInfo(feedInfo())
         }

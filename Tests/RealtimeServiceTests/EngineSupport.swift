@@ -15,6 +15,10 @@ final class FakeSchedules: ScheduleSource {
         /// The known pattern ids (and their version) each request named.
         var known: [([UInt32], String?)] = []
         var feedInfoCalls = 0
+        /// The static trips each descriptor without trip_id matches (absent: none).
+        var matches: [TripStartDescriptor: [String]] = [:]
+        /// The descriptors each request named.
+        var descriptorRequests: [[TripStartDescriptor]] = []
     }
 
     let data: Mutex<Data>
@@ -36,13 +40,18 @@ final class FakeSchedules: ScheduleSource {
         try data.withLock { d in
             d.requests.append(query.tripIds)
             d.known.append((query.knownPatternIds, query.knownDatabaseVersion))
+            d.descriptorRequests.append(query.descriptors)
             if d.failing { throw ScheduleSourceError("static service down (test)") }
+            // Like the static service: matched trips come with their schedules.
+            let descriptorMatches = query.descriptors.map { d.matches[$0] ?? [] }
+            var ids = query.tripIds
+            for match in descriptorMatches { for id in match where !ids.contains(id) { ids.append(id) } }
             // Like the static service: known patterns of the served version are left out.
             let leaveOut = query.knownDatabaseVersion == d.version ? Set(query.knownPatternIds) : []
             var trips: [TripSchedule] = []
             var unknown: [String] = []
             var patterns: [UInt32: Pattern] = [:]
-            for id in query.tripIds {
+            for id in ids {
                 if let trip = d.trips[id] {
                     trips.append(trip)
                     if !leaveOut.contains(trip.patternId) { patterns[trip.patternId] = d.patterns[trip.patternId] }
@@ -50,7 +59,8 @@ final class FakeSchedules: ScheduleSource {
                     unknown.append(id)
                 }
             }
-            return TripSchedules(databaseVersion: d.version, patterns: Array(patterns.values), trips: trips, unknownTripIds: unknown)
+            return TripSchedules(databaseVersion: d.version, patterns: Array(patterns.values), trips: trips, unknownTripIds: unknown,
+                                 descriptorMatches: descriptorMatches)
         }
     }
 

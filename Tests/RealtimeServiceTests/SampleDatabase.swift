@@ -31,7 +31,8 @@ struct StoreSchedules: ScheduleSource {
     let store: StaticStore
     func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules {
         try store.tripSchedules(tripIds: query.tripIds, from: query.fromDate, through: query.toDate,
-                                knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion)
+                                knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion,
+                                descriptors: query.descriptors)
     }
     func feedInfo() async throws -> FeedInfo { store.feedInfo() }
 }

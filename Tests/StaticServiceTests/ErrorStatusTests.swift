@@ -66,6 +66,15 @@ import TransitProto
                                            knownDatabaseVersion: "")), "known_database_version"),
         (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1],
                                            knownDatabaseVersion: String(repeating: "v", count: 256))), "known_database_version"),
+        (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
+            TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251322, startTime: "08:00:00")])),
+         "descriptors[0].start_date"),
+        (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
+            TripStartDescriptor(routeId: "", directionId: 0, startDate: 20251222, startTime: "08:00:00")])),
+         "descriptors[0].route_id"),
+        (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
+            TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251222, startTime: "8am")])),
+         "descriptors[0].start_time"),
     ])
     func outOfRangeArgumentsAreInvalid(_ query: StaticQuery, _ field: String) throws {
         let response = try service.ask(query)

@@ -114,6 +114,18 @@ import TransitModel
         #expect(!schedules.databaseVersion.isEmpty)
     }
 
+    /// Trips named by route, direction and start (GTFS-Realtime descriptors without trip_id) come back as
+    /// matches per descriptor, with the matched trips' schedules.
+    @Test func bulkTripSchedulesByDescriptor() throws {
+        let schedules = try #require(try service.result(.tripSchedules(TripSchedulesQuery(
+            tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
+                TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251222, startTime: "08:05:00"),
+                TripStartDescriptor(routeId: "R1", directionId: 1, startDate: 20251222, startTime: "08:05:00"),
+            ]))).schedules)
+        #expect(schedules.descriptorMatches == [["TA"], []])
+        #expect(schedules.trips.map(\.tripId) == ["TA"])
+    }
+
     /// A client naming the patterns it holds (for the served version) gets the trips without them.
     @Test func bulkTripSchedulesWithKnownPatterns() throws {
         let query = TripSchedulesQuery(tripIds: ["TA", "BUSF"], fromDate: 20251222, toDate: 20251222)

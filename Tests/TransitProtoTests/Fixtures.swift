@@ -112,7 +112,8 @@ enum Fixtures {
                     serviceDates: [], timezone: "UTC"
                 ),
             ],
-            unknownTripIds: ["nope", "🚆"]
+            unknownTripIds: ["nope", "🚆"],
+            descriptorMatches: [["T1"], [], ["T1", "T2"]]
         )
     }
 
@@ -183,7 +184,15 @@ enum Fixtures {
         ("trip minimal", .trip(TripQuery(tripId: "T1"))),
         ("trip schedules full", .tripSchedules(TripSchedulesQuery(
             tripIds: ["a", "b", "🚆", ""], fromDate: 20250101, toDate: 20250107,
-            knownPatternIds: [0, 1, 4079, 300_000, UInt32.max], knownDatabaseVersion: "db-v7"
+            knownPatternIds: [0, 1, 4079, 300_000, UInt32.max], knownDatabaseVersion: "db-v7",
+            descriptors: [
+                TripStartDescriptor(routeId: "B:333", directionId: 1, startDate: 20251225, startTime: "25:10:00"),
+                TripStartDescriptor(routeId: "", directionId: -1, startDate: 0, startTime: ""),
+            ]
+        ))),
+        ("trip schedules descriptors only", .tripSchedules(TripSchedulesQuery(
+            tripIds: [], fromDate: 20250101, toDate: 20250101,
+            descriptors: [TripStartDescriptor(routeId: "R", directionId: 0, startDate: 20250101, startTime: "08:00:00")]
         ))),
         ("trip schedules cold", .tripSchedules(TripSchedulesQuery(tripIds: ["a"], fromDate: 20250101, toDate: 20250101))),
         ("trip schedules empty", .tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 0, toDate: 0))),

@@ -35,7 +35,8 @@ import TransitProto
                 TripSchedule(tripId: "x", routeId: "y", routeType: -1, directionId: 0, patternId: 1, startSecs: 0,
                              serviceDates: [], timezone: "America/New_York"),
             ],
-            unknownTripIds: ["", "\u{0}", "a\u{0}b"]
+            unknownTripIds: ["", "\u{0}", "a\u{0}b"],
+            descriptorMatches: [[], [""], ["x", String(repeating: "é", count: 100)], []]
         )
     }
 
@@ -53,7 +54,8 @@ import TransitProto
                              patternId: UInt32($0 % 40 * 1000), startSecs: Int32(20_000 + $0 * 60),
                              serviceDates: [20251222, 20251223], timezone: "Australia/Sydney")
             },
-            unknownTripIds: (0..<50).map { "missing-\($0)" }
+            unknownTripIds: (0..<50).map { "missing-\($0)" },
+            descriptorMatches: (0..<200).map { i in (0..<(i % 3)).map { "trip-\(i + $0)" } }
         )
     }
 

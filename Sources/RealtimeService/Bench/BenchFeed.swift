@@ -105,7 +105,8 @@ public struct StoreScheduleSource: ScheduleSource {
 
     public func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules {
         try store.tripSchedules(tripIds: query.tripIds, from: query.fromDate, through: query.toDate,
-                                knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion)
+                                knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion,
+                                descriptors: query.descriptors)
     }
 
     public func feedInfo() async throws -> FeedInfo { store.feedInfo() }

@@ -123,36 +123,43 @@ public actor RealtimeEngine {
             return
         }
         let now = clock()
-        if await fetchSchedules(state.tripIds(of: feed, source: source), now: now) {
+        if await fetchSchedules(state.scheduleNeeds(of: feed, source: source), now: now) {
             await resolveEverythingAgain(now: now)
         }
         publish(state.apply(feed, bodyHash: hash, source: source, fetchedAt: fetchedAt, schedules: cache, now: now))
     }
 
-    /// Fetches the schedules of `ids` not cached. Returns true when an answer carried a new database
-    /// version (the cache was emptied: everything held must be resolved again).
-    private func fetchSchedules(_ ids: [String], now: Int64) async -> Bool {
+    /// Fetches the schedules of the trip ids not cached, and the matches of the descriptors without trip_id
+    /// not cached (with the matched trips' schedules, in the same answer). Returns true when an answer
+    /// carried a new database version (the cache was emptied: everything held must be resolved again).
+    private func fetchSchedules(_ needs: ScheduleNeeds, now: Int64) async -> Bool {
         guard let window = TripUpdateResolver.serviceDates(around: now, timeZone: options.timeZone) else {
             note(staticError: "unknown time zone \"\(options.timeZone)\"")
             return false
         }
         cache.use(dates: window)
         var versionChanged = false
-        var missing = cache.missing(ids)
+        // Trips that cached matches name need their schedules too (the date window may have moved on).
+        var missing = cache.missing(needs.descriptors.isEmpty ? needs.tripIds : needs.tripIds + cache.matchedTripIds(needs.descriptors))
+        var missingDescriptors = cache.missing(descriptors: needs.descriptors)
         // A version change midway empties the cache, so what earlier chunks brought is asked again (once).
-        for _ in 0..<2 where !missing.isEmpty {
+        for _ in 0..<2 where !missing.isEmpty || !missingDescriptors.isEmpty {
             let versionBefore = cache.databaseVersion
-            var start = 0
-            while start < missing.count {
+            var start = 0, startDescriptor = 0
+            while start < missing.count || startDescriptor < missingDescriptors.count {
                 let chunk = Array(missing[start..<min(start + options.scheduleChunk, missing.count)])
                 start += chunk.count
+                let descriptors = Array(missingDescriptors[
+                    startDescriptor..<min(startDescriptor + options.scheduleChunk, missingDescriptors.count)])
+                startDescriptor += descriptors.count
                 do {
                     // Patterns already held are named so the answer leaves them out (protocol/README.md flow 2).
                     let known = cache.databaseVersion == nil ? [] : cache.patternIds
                     let answer = try await schedules.tripSchedules(TripSchedulesQuery(
                         tripIds: chunk, fromDate: window.lowerBound, toDate: window.upperBound,
-                        knownPatternIds: known, knownDatabaseVersion: known.isEmpty ? nil : cache.databaseVersion))
-                    if cache.add(answer) { versionChanged = true }
+                        knownPatternIds: known, knownDatabaseVersion: known.isEmpty ? nil : cache.databaseVersion,
+                        descriptors: descriptors))
+                    if cache.add(answer, descriptors: descriptors) { versionChanged = true }
                     note(staticError: nil)
                 } catch {
                     note(staticError: "\(error)")
@@ -162,7 +169,13 @@ public actor RealtimeEngine {
             if cache.databaseVersion != versionBefore {
                 hub.setDatabaseVersion(cache.databaseVersion)
             }
-            missing = versionChanged ? cache.missing(ids) : []
+            if versionChanged {
+                missing = cache.missing(needs.tripIds)
+                missingDescriptors = cache.missing(descriptors: needs.descriptors)
+            } else {
+                missing = []
+                missingDescriptors = []
+            }
         }
         return versionChanged
     }
@@ -170,7 +183,7 @@ public actor RealtimeEngine {
     private func resolveEverythingAgain(now: Int64) async {
         logger.info("static database changed: resolving the live trip updates again",
                     metadata: ["database_version": "\(cache.databaseVersion ?? "?")"])
-        _ = await fetchSchedules(state.heldTripIds, now: now)
+        _ = await fetchSchedules(state.heldNeeds, now: now)
         publish(state.resolveAgain(schedules: cache, now: now))
     }
 

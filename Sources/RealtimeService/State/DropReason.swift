@@ -37,6 +37,7 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable {
         case .ambiguousInstance: self = .ambiguousInstance
         case .absurdDelay: self = .absurdDelay
         case .malformed: self = .malformedTripUpdate
+        case .scheduleUnavailable: self = .scheduleUnavailable
         }
     }
 

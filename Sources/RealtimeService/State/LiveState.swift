@@ -100,10 +100,21 @@ public struct LiveState: Sendable {
     }
 
     /// The trip ids (static, with the source's prefix) resolving `feed` may need schedules for.
-    public func tripIds(of feed: FeedMessage, source: Int) -> [String] { sources[source].tripIds(of: feed) }
+    public func tripIds(of feed: FeedMessage, source: Int) -> [String] { sources[source].scheduleNeeds(of: feed).tripIds }
 
-    /// The trip ids of everything held, for resolving it all again.
-    public var heldTripIds: [String] { sources.flatMap(\.heldTripIds) }
+    /// The trip ids, and the descriptors without trip_id (route id prefixed), resolving `feed` needs.
+    func scheduleNeeds(of feed: FeedMessage, source: Int) -> ScheduleNeeds { sources[source].scheduleNeeds(of: feed) }
+
+    /// The same for everything held, for resolving it all again.
+    var heldNeeds: ScheduleNeeds {
+        var all = ScheduleNeeds()
+        for source in sources {
+            let needs = source.heldNeeds
+            all.tripIds += needs.tripIds
+            all.descriptors += needs.descriptors
+        }
+        return all
+    }
 
     // MARK: applying
 

@@ -105,27 +105,24 @@ extension SourceState {
         return touched
     }
 
-    /// The trip ids (static, prefixed) whose schedules resolving `feed` may need.
-    func tripIds(of feed: FeedMessage) -> [String] {
-        var ids: [String] = []
-        ids.reserveCapacity(feed.entities.count)
+    /// The trip ids (static, prefixed) whose schedules resolving `feed` may need, and the descriptors
+    /// without trip_id whose matching trips must be asked for.
+    func scheduleNeeds(of feed: FeedMessage) -> ScheduleNeeds {
+        var needs = ScheduleNeeds()
+        needs.tripIds.reserveCapacity(feed.entities.count)
         for entity in feed.entities {
-            if settings.accepts(.tripUpdates), let id = entity.tripUpdate?.trip.tripId, !id.isEmpty {
-                ids.append(settings.idPrefix + id)
-            }
-            if settings.accepts(.vehiclePositions), let id = entity.vehicle?.trip?.tripId, !id.isEmpty {
-                ids.append(settings.idPrefix + id)
-            }
+            if settings.accepts(.tripUpdates), let trip = entity.tripUpdate?.trip { needs.add(trip, idPrefix: settings.idPrefix) }
+            if settings.accepts(.vehiclePositions), let trip = entity.vehicle?.trip { needs.add(trip, idPrefix: settings.idPrefix) }
         }
-        return ids
+        return needs
     }
 
-    /// The trip ids of everything held (for resolving again).
-    var heldTripIds: [String] {
-        var ids: [String] = []
-        for update in rawTripUpdates.values { if let id = update.trip.tripId, !id.isEmpty { ids.append(settings.idPrefix + id) } }
-        for vehicle in rawVehicles.values { if let id = vehicle.trip?.tripId, !id.isEmpty { ids.append(settings.idPrefix + id) } }
-        return ids
+    /// The same for everything held (for resolving again).
+    var heldNeeds: ScheduleNeeds {
+        var needs = ScheduleNeeds()
+        for update in rawTripUpdates.values { needs.add(update.trip, idPrefix: settings.idPrefix) }
+        for vehicle in rawVehicles.values { if let trip = vehicle.trip { needs.add(trip, idPrefix: settings.idPrefix) } }
+        return needs
     }
 
     // MARK: parts
@@ -193,7 +190,8 @@ extension SourceState {
     }
 
     private static func unavailableMessage(_ id: String, _ d: TripUpdateDrop) -> String {
-        "entity '\(id)': no schedule for trip \"\(d.tripId ?? "")\" (the static service did not answer)"
+        guard let tripId = d.tripId else { return "entity '\(id)': \(d.message)" }  // a descriptor without trip_id
+        return "entity '\(id)': no schedule for trip \"\(tripId)\" (the static service did not answer)"
     }
 
     /// A trip update the resolver refused: an unknown trip whose schedule was never fetched (the static
@@ -212,7 +210,7 @@ extension SourceState {
     ) {
         rawVehicles[id] = vehicle
         var instance: LiveTripInstance?
-        if let descriptor = vehicle.trip, let tripId = descriptor.tripId, !tripId.isEmpty {
+        if let descriptor = vehicle.trip, descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil {
             // The vehicle's trip instance, by the same rules as a trip update's (start date inferred from the
             // position's timestamp when the descriptor has none). A vehicle on an unknown trip is kept.
             let probe = TripUpdate(trip: descriptor, timestamp: vehicle.timestamp)
@@ -236,5 +234,30 @@ extension SourceState {
         rawVehicles[id] = nil
         if vehicles.removeValue(forKey: key) != nil { touched.vehicles.insert(key) }
         if alerts.removeValue(forKey: key) != nil { touched.alerts.insert(key) }
+    }
+}
+
+/// What resolving a feed needs from the static service: schedules of trip ids, and the trips descriptors
+/// without trip_id match. Descriptors are collected only from entities without trip_id, so feeds that name
+/// every trip pay nothing for them.
+struct ScheduleNeeds {
+    var tripIds: [String] = []
+    var descriptors: [TripStartDescriptor] = []
+
+    mutating func add(_ trip: TripDescriptor, idPrefix: String) {
+        if let id = trip.tripId, !id.isEmpty {
+            tripIds.append(idPrefix + id)
+        } else if trip.routeId.nonEmptyText != nil,
+                  let descriptor = try? TripUpdateResolver.startDescriptor(of: trip, idPrefix: idPrefix) {
+            descriptors.append(descriptor)  // incomplete or malformed ones are dropped when resolved
+        }
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// nil for an absent or empty string.
+    var nonEmptyText: String? {
+        guard let value = self, !value.isEmpty else { return nil }
+        return value
     }
 }

@@ -24,6 +24,7 @@ typedef struct Transit__RoutesQuery Transit__RoutesQuery;
 typedef struct Transit__DeparturesQuery Transit__DeparturesQuery;
 typedef struct Transit__TripQuery Transit__TripQuery;
 typedef struct Transit__TripSchedulesQuery Transit__TripSchedulesQuery;
+typedef struct Transit__TripStartDescriptor Transit__TripStartDescriptor;
 typedef struct Transit__FeedInfoQuery Transit__FeedInfoQuery;
 typedef struct Transit__Stop Transit__Stop;
 typedef struct Transit__Route Transit__Route;
@@ -39,6 +40,7 @@ typedef struct Transit__Pattern Transit__Pattern;
 typedef struct Transit__FrequencyWindow Transit__FrequencyWindow;
 typedef struct Transit__TripSchedule Transit__TripSchedule;
 typedef struct Transit__TripSchedules Transit__TripSchedules;
+typedef struct Transit__TripStartMatch Transit__TripStartMatch;
 typedef struct Transit__FeedSummary Transit__FeedSummary;
 typedef struct Transit__FeedInfo Transit__FeedInfo;
 
@@ -293,10 +295,48 @@ struct  Transit__TripSchedulesQuery
    * the database_version the known patterns came with
    */
   char *known_database_version;
+  /*
+   * Trips named without a trip_id (GTFS-Realtime TripDescriptor with route_id, direction_id, start_date and
+   * start_time): the answer's descriptor_matches say which static trips each one names (one entry per
+   * descriptor, in order), and the matched trips' schedules come in `trips` like those of trip_ids.
+   * At most 20,000 (like trip_ids).
+   */
+  size_t n_descriptors;
+  Transit__TripStartDescriptor **descriptors;
 };
 #define TRANSIT__TRIP_SCHEDULES_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_schedules_query__descriptor) \
-    , 0,NULL, 0, 0, 0, 0, 0,NULL, NULL }
+    , 0,NULL, 0, 0, 0, 0, 0,NULL, NULL, 0,NULL }
+
+
+/*
+ * A trip named by its route, direction and start (GTFS-Realtime's alternative to trip_id). A static trip
+ * matches when its route_id and direction_id are equal, its service runs on start_date (calendar and
+ * calendar_dates), and start_time is its first stop's scheduled departure, or, for a frequency-based trip,
+ * lies in one of its frequency windows [start, end) (exact_times=1: only the scheduled starts).
+ */
+struct  Transit__TripStartDescriptor
+{
+  ProtobufCMessage base;
+  /*
+   * as stored: with the feed's import prefix
+   */
+  char *route_id;
+  protobuf_c_boolean has_direction_id;
+  int32_t direction_id;
+  /*
+   * the service date, YYYYMMDD
+   */
+  protobuf_c_boolean has_start_date;
+  uint32_t start_date;
+  /*
+   * HH:MM:SS, may exceed 24:00:00
+   */
+  char *start_time;
+};
+#define TRANSIT__TRIP_START_DESCRIPTOR__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__trip_start_descriptor__descriptor) \
+    , NULL, 0, 0, 0, 0, NULL }
 
 
 struct  Transit__FeedInfoQuery
@@ -672,10 +712,29 @@ struct  Transit__TripSchedules
   Transit__TripSchedule **trips;
   size_t n_unknown_trip_ids;
   char **unknown_trip_ids;
+  /*
+   * one per TripSchedulesQuery.descriptors, in order
+   */
+  size_t n_descriptor_matches;
+  Transit__TripStartMatch **descriptor_matches;
 };
 #define TRANSIT__TRIP_SCHEDULES__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_schedules__descriptor) \
-    , NULL, 0,NULL, 0,NULL, 0,NULL }
+    , NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * The static trips one TripStartDescriptor names: none (unknown), one, or several (ambiguous).
+ */
+struct  Transit__TripStartMatch
+{
+  ProtobufCMessage base;
+  size_t n_trip_ids;
+  char **trip_ids;
+};
+#define TRANSIT__TRIP_START_MATCH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__trip_start_match__descriptor) \
+    , 0,NULL }
 
 
 struct  Transit__FeedSummary
@@ -905,6 +964,25 @@ Transit__TripSchedulesQuery *
                       const uint8_t       *data);
 void   transit__trip_schedules_query__free_unpacked
                      (Transit__TripSchedulesQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__TripStartDescriptor methods */
+void   transit__trip_start_descriptor__init
+                     (Transit__TripStartDescriptor         *message);
+size_t transit__trip_start_descriptor__get_packed_size
+                     (const Transit__TripStartDescriptor   *message);
+size_t transit__trip_start_descriptor__pack
+                     (const Transit__TripStartDescriptor   *message,
+                      uint8_t             *out);
+size_t transit__trip_start_descriptor__pack_to_buffer
+                     (const Transit__TripStartDescriptor   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__TripStartDescriptor *
+       transit__trip_start_descriptor__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__trip_start_descriptor__free_unpacked
+                     (Transit__TripStartDescriptor *message,
                       ProtobufCAllocator *allocator);
 /* Transit__FeedInfoQuery methods */
 void   transit__feed_info_query__init
@@ -1191,6 +1269,25 @@ Transit__TripSchedules *
 void   transit__trip_schedules__free_unpacked
                      (Transit__TripSchedules *message,
                       ProtobufCAllocator *allocator);
+/* Transit__TripStartMatch methods */
+void   transit__trip_start_match__init
+                     (Transit__TripStartMatch         *message);
+size_t transit__trip_start_match__get_packed_size
+                     (const Transit__TripStartMatch   *message);
+size_t transit__trip_start_match__pack
+                     (const Transit__TripStartMatch   *message,
+                      uint8_t             *out);
+size_t transit__trip_start_match__pack_to_buffer
+                     (const Transit__TripStartMatch   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__TripStartMatch *
+       transit__trip_start_match__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__trip_start_match__free_unpacked
+                     (Transit__TripStartMatch *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__FeedSummary methods */
 void   transit__feed_summary__init
                      (Transit__FeedSummary         *message);
@@ -1258,6 +1355,9 @@ typedef void (*Transit__TripQuery_Closure)
 typedef void (*Transit__TripSchedulesQuery_Closure)
                  (const Transit__TripSchedulesQuery *message,
                   void *closure_data);
+typedef void (*Transit__TripStartDescriptor_Closure)
+                 (const Transit__TripStartDescriptor *message,
+                  void *closure_data);
 typedef void (*Transit__FeedInfoQuery_Closure)
                  (const Transit__FeedInfoQuery *message,
                   void *closure_data);
@@ -1303,6 +1403,9 @@ typedef void (*Transit__TripSchedule_Closure)
 typedef void (*Transit__TripSchedules_Closure)
                  (const Transit__TripSchedules *message,
                   void *closure_data);
+typedef void (*Transit__TripStartMatch_Closure)
+                 (const Transit__TripStartMatch *message,
+                  void *closure_data);
 typedef void (*Transit__FeedSummary_Closure)
                  (const Transit__FeedSummary *message,
                   void *closure_data);
@@ -1326,6 +1429,7 @@ extern const ProtobufCMessageDescriptor transit__routes_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__departures_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_schedules_query__descriptor;
+extern const ProtobufCMessageDescriptor transit__trip_start_descriptor__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__stop__descriptor;
 extern const ProtobufCMessageDescriptor transit__route__descriptor;
@@ -1341,6 +1445,7 @@ extern const ProtobufCMessageDescriptor transit__pattern__descriptor;
 extern const ProtobufCMessageDescriptor transit__frequency_window__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_schedule__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_schedules__descriptor;
+extern const ProtobufCMessageDescriptor transit__trip_start_match__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_summary__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info__descriptor;
 
