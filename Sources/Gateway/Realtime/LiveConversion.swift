@@ -28,7 +28,9 @@ extension TripPrediction {
         self.init(
             key: TripInstanceKey(live.instance), routeId: live.routeId, directionId: live.directionId,
             cancelled: relationship == .canceled,
-            added: relationship == .added || relationship == .new || relationship == .duplicated,
+            // A REPLACEMENT of no scheduled trip has only its own stops: to boards and `trip` it is added.
+            added: relationship == .added || relationship == .new || relationship == .duplicated
+                || (relationship == .replacement && live.staticTripId == nil),
             deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: stops,
             source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) })
     }
