@@ -11,11 +11,14 @@ import TransitModel
     private var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
     private func scenario() -> RealtimeState {
+        // Not in the schedule: Central P19 at +300, then Town Hall P4; headsigns from the update.
+        var added = LiveFixtures.trip("X.ADDED.1", relationship: .new, routeId: "ST_T2", stops: [
+            ("20006019", nil, at + 300), ("20007004", nil, at + 500),
+        ])
+        added.tripHeadsign = "Extra service"
+        added.stops[0].stopHeadsign = "Via Town Hall"
         let trips: [LiveTrip] = [
-            // Not in the schedule: Central P19 at +300, then Town Hall P4.
-            LiveFixtures.trip("X.ADDED.1", relationship: .new, routeId: "ST_T2", stops: [
-                ("20006019", nil, at + 300), ("20007004", nil, at + 500),
-            ]),
+            added,
             // Added on a route and at a stop the static data does not know.
             LiveFixtures.trip("X.ADDED.2", relationship: .added, routeId: "NOPE", stops: [
                 ("unknown-stop", nil, at + 100), ("20006019", nil, at + 400),
@@ -72,6 +75,8 @@ import TransitModel
             #expect(first["realtime_departure_unix"] as? Int == Int(at) + 300 && first["realtime_departure_secs"] as? Int == 72_300)
             #expect(first["status"] as? String == "added" && first["delay_s"] is NSNull && first["delay_badge"] is NSNull)
             #expect(stops(added).last?["stop_name"] as? String == "Town Hall Station, Platform 4")
+            #expect(added.data["headsign"] as? String == "Extra service")
+            #expect(stops(added).map { $0["stop_headsign"] as? String } == ["Via Town Hall", nil])
 
             // On its date; not on another.
             #expect(try await trip(client, "X.ADDED.1", #","date":"20251222""#).ok)
@@ -92,6 +97,9 @@ import TransitModel
             let board = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at),"limit":10}"#)
             let row = board.list("departures").first { $0["trip_id"] as? String == "X.REPL" }
             #expect(row?["status"] as? String == "added" && row?["realtime_unix"] as? Int == Int(at) + 660, "\(board)")
+            // The update's stop_headsign is the added trip's headsign on the board.
+            let addedRow = board.list("departures").first { $0["trip_id"] as? String == "X.ADDED.1" }
+            #expect(addedRow?["headsign"] as? String == "Via Town Hall")
 
             // Nobody knows these: NOT_FOUND, also for a trip only a stale source names.
             #expect(try await trip(client, "NOPE.1").errorCode == "NOT_FOUND")
@@ -122,6 +130,13 @@ import TransitModel
             #expect(added.data["status"] as? String == "added")
             #expect((added.data["route"] as? [String: Any])?["short_name"] as? String == "T2")
             #expect(stops(added).first?["stop_name"] as? String == "Central Station, Platform 19")
+            #expect(added.data["headsign"] as? String == "Extra service")
+
+            // An rt_only board row of a trip the static service never described: the update's headsign.
+            let board = try await client.ask(#"{"op":"departures","stop_id":"20006019","at":\#(at),"limit":4}"#)
+            #expect(board.meta["source"] as? String == "rt_only", "\(board)")
+            let row = board.list("departures").first { $0["trip_id"] as? String == "X.ADDED.1" }
+            #expect(row?["headsign"] as? String == "Via Town Hall", "\(board)")
 
             // A scheduled trip never asked: the live state's stops and schedule, static facts null.
             let live = try await trip(client, "T2.WKD.0.1922")

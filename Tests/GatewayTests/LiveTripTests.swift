@@ -146,6 +146,28 @@ import TransitModel
         #expect(view.added && view.route.shortName == "R1" && view.headsign == "Somewhere" && view.startTime == "20:30:00")
         #expect(view.stops[0].stopName == "Stop A" && view.stops[0].pickupType == 0 && view.wheelchairAccessible == 1)
         #expect(view.stops[0].scheduledDepartureUnix == at + 1800)  // its own, not the copied trip's
+
+        // A headsign the update gives wins over the copied trip's.
+        var renamed = copy
+        renamed.tripHeadsign = "Special"
+        #expect(LiveTripAssembly.view(TripPrediction(renamed), known: .init(detail: detail), vehicle: nil).headsign == "Special")
+    }
+
+    @Test func aLiveRowTakesTheUpdatesHeadsignFirst() {
+        var live = LiveFixtures.trip("X", relationship: .new, stops: [("a", nil, at), ("b", nil, at + 60), ("c", nil, at + 120)])
+        live.tripHeadsign = "Trip"
+        live.stops[1].stopHeadsign = "Stop"
+        func headsign(_ live: LiveTrip, _ index: Int, _ fallback: String?) -> String? {
+            let candidate = LiveCandidate(trip: TripPrediction(live), index: index, time: at)
+            return CandidateDepartures.fromLive(
+                candidate, route: CandidateDepartures.unknownRoute("R"), headsign: fallback, platforms: [:], origin: 0
+            ).departure.headsign
+        }
+        #expect(headsign(live, 0, "Static") == "Trip")
+        #expect(headsign(live, 1, "Static") == "Stop")
+        live.tripHeadsign = nil
+        #expect(headsign(live, 0, "Static") == "Static")
+        #expect(headsign(live, 0, nil) == nil)
     }
 
     @Test func aReplacementOfNoScheduledTripIsAdded() {

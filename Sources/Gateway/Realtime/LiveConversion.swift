@@ -22,7 +22,7 @@ extension TripPrediction {
                 stopSequence: s.stopSequence, stopId: s.stopId, assignedStopId: s.assignedStopId,
                 arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
                 scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
-                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy))
+                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign))
         }
         let relationship = live.relationship
         self.init(
@@ -32,7 +32,7 @@ extension TripPrediction {
             added: relationship == .added || relationship == .new || relationship == .duplicated
                 || (relationship == .replacement && live.staticTripId == nil),
             deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: stops,
-            source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) })
+            source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) }, headsign: live.tripHeadsign)
     }
 }
 

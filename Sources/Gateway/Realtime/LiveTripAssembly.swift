@@ -82,7 +82,7 @@ enum LiveTripAssembly {
                 stopId: stopId, stopSequence: s.stopSequence, scheduledArrivalUnix: s.scheduledArrivalUnix,
                 scheduledDepartureUnix: s.scheduledDepartureUnix,
                 predictedArrivalUnix: predicted ? s.arrivalUnix : nil, predictedDepartureUnix: predicted ? s.departureUnix : nil,
-                skipped: s.skipped)
+                skipped: s.skipped, stopHeadsign: s.stopHeadsign)
             if let d = detailStops[s.stopSequence], d.stopId == stopId {
                 stop.stopName = d.stopName
                 stop.lat = d.lat
@@ -92,7 +92,7 @@ enum LiveTripAssembly {
                 stop.parentStation = d.parentStation
                 stop.pickupType = d.pickupType
                 stop.dropOffType = d.dropOffType
-                stop.stopHeadsign = d.stopHeadsign
+                stop.stopHeadsign = s.stopHeadsign ?? d.stopHeadsign
             } else if let info = known.stops[stopId] {
                 stop.stopName = info.name
                 stop.lat = info.lat
@@ -113,7 +113,7 @@ enum LiveTripAssembly {
             tripId: trip.key.tripId, serviceDate: trip.key.serviceDate, startTime: startTime,
             frequencyBased: !trip.added && trip.key.startTime != nil,
             route: detail?.route ?? known.route ?? CandidateDepartures.unknownRoute(trip.routeId),
-            headsign: detail?.headsign, shortName: detail?.shortName, directionId: trip.directionId ?? detail?.directionId,
+            headsign: trip.headsign ?? detail?.headsign, shortName: detail?.shortName, directionId: trip.directionId ?? detail?.directionId,
             blockId: detail?.blockId, wheelchairAccessible: detail?.wheelchairAccessible, bikesAllowed: detail?.bikesAllowed,
             timezone: timezone, origin: origin, cancelled: trip.cancelled, added: trip.added, vehicle: vehicle, stops: stops)
     }
