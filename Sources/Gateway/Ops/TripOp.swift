@@ -27,7 +27,8 @@ extension RequestDispatcher {
                   let live = LiveTripAssembly.instance(
                     tripId: query.tripId, serviceDate: query.serviceDate, startTime: query.startTime, at: at, state: reading.state)
             else { return failure(request, error, received: received) }
-            return await liveTrip(request, live, state: reading.state, staticUp: error.code == .notFound, at: at, now: now, received: received)
+            return await liveTrip(
+                request, live, reading: reading, staticUp: error.code == .notFound, at: at, now: now, received: received)
         case .failure(let error):
             return failure(request, error, received: received)
         }
@@ -37,9 +38,10 @@ extension RequestDispatcher {
     /// itself), so it is asked for the route, the stops and a copied trip's detail; otherwise only what the
     /// gateway cached is used and the answer is rt_only.
     private func liveTrip(
-        _ request: GatewayRequest, _ trip: TripPrediction, state: RealtimeState, staticUp: Bool, at: Int64, now: Int64,
+        _ request: GatewayRequest, _ trip: TripPrediction, reading: RealtimeReading, staticUp: Bool, at: Int64, now: Int64,
         received: ContinuousClock.Instant
     ) async -> Answer {
+        let state = reading.state
         let vehicle = state.vehicle(for: trip.key, frequencyBased: trip.key.startTime != nil)
         var newest = vehicle?.timestamp
         if let t = trip.timestamp { newest = max(newest ?? t, t) }
@@ -50,22 +52,26 @@ extension RequestDispatcher {
 
         // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
         if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {
-            let (realtime, _) = LiveMerge.trip(detail, reading: self.realtime.read(), at: at, now: now)
+            let (realtime, _) = LiveMerge.trip(detail, reading: reading, at: at, now: now)
             return .success(id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * detail.stops.count) {
                 $0.tripData(detail, realtime: realtime, at: at)
             }
         }
 
-        var known = LiveTripAssembly.Known()
-        if let copied = LiveTripAssembly.copiedKey(trip) {
-            known.detail = staticUp ? try? await cache.trip(copied).get() : cache.cachedTrip(copied)
-        }
-        if known.detail == nil, let routeId = trip.routeId {
-            known.route = staticUp ? await cache.route(routeId) : cache.cachedRoute(routeId)
-        }
+        // The copied trip's detail, the route and the stops, asked together (one static timeout at most).
+        let copied = LiveTripAssembly.copiedKey(trip)
         let stopIds = Set(trip.stops.compactMap { $0.stopId ?? $0.assignedStopId })
-            .filter { id in !(known.detail?.stops.contains { $0.stopId == id } ?? false) }
-        known.stops = staticUp ? await stops(stopIds) : cachedStops(stopIds)
+        var known = LiveTripAssembly.Known()
+        if staticUp {
+            async let detail = copiedDetail(copied)
+            async let route = knownRoute(trip.routeId)
+            async let stops = staticStops(stopIds)
+            (known.detail, known.route, known.stops) = await (detail, route, stops)
+        } else {
+            known.detail = copied.flatMap { cache.cachedTrip($0) }
+            known.route = trip.routeId.flatMap { cache.cachedRoute($0) }
+            known.stops = cachedStops(stopIds)
+        }
         known.timezone = trip.stops.lazy.compactMap { known.stops[$0.stopId ?? ""]?.timezone }.first ?? cache.lastTimezone
 
         let view = LiveTripAssembly.view(trip, known: known, vehicle: vehicle)
@@ -74,8 +80,20 @@ extension RequestDispatcher {
         }
     }
 
+    /// The static detail of a copied trip (cached); nil for none or when the static service cannot tell.
+    private func copiedDetail(_ key: TripInstanceKey?) async -> TripDetail? {
+        guard let key else { return nil }
+        return try? await cache.trip(key).get()
+    }
+
+    /// The static route with this id (from the cached route list); nil when unknown or unanswered.
+    private func knownRoute(_ id: String?) async -> Route? {
+        guard let id else { return nil }
+        return await cache.route(id)
+    }
+
     /// The static stops with these ids, asked together (cached); unknown or unanswered ones are left out.
-    private func stops(_ ids: Set<String>) async -> [String: Stop] {
+    private func staticStops(_ ids: Set<String>) async -> [String: Stop] {
         let cache = self.cache
         var found = cachedStops(ids)
         let missing = ids.filter { found[$0] == nil }
