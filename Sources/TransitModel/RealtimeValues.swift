@@ -49,6 +49,8 @@ public struct LiveStop: Sendable, Hashable {
     public var status: LiveStopStatus
     /// GTFS-RT OccupancyStatus name from the stop time update, when given.
     public var departureOccupancy: String?
+    /// StopTimeProperties.stop_headsign from the stop time update, when given.
+    public var stopHeadsign: String?
 
     // @inlinable: the realtime service builds ~100,000 of these per feed update, from another module.
     @inlinable
@@ -56,7 +58,7 @@ public struct LiveStop: Sendable, Hashable {
         stopId: String, stopSequence: UInt32, assignedStopId: String? = nil, scheduledArrival: Int64? = nil,
         scheduledDeparture: Int64? = nil, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
         arrivalDelay: Int32? = nil, departureDelay: Int32? = nil, status: LiveStopStatus,
-        departureOccupancy: String? = nil
+        departureOccupancy: String? = nil, stopHeadsign: String? = nil
     ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
@@ -69,6 +71,7 @@ public struct LiveStop: Sendable, Hashable {
         self.departureDelay = departureDelay
         self.status = status
         self.departureOccupancy = departureOccupancy
+        self.stopHeadsign = stopHeadsign
     }
 
     /// Predicted departure, else predicted arrival, else the scheduled ones: when the vehicle is there.
@@ -92,13 +95,15 @@ public struct LiveTrip: Sendable, Hashable {
     /// Name of the source it came from (its feed's age and staleness are in its status).
     public var source: String
     public var entityId: String?
+    /// TripProperties.trip_headsign from the update, when given (an added trip's only headsign).
+    public var tripHeadsign: String?
 
     @inlinable
     public init(
         instance: LiveTripInstance, relationship: LiveTripRelationship, staticTripId: String? = nil,
         routeId: String? = nil, directionId: Int? = nil, vehicleId: String? = nil, vehicleLabel: String? = nil,
         timestamp: UInt64? = nil, tripDelay: Int32? = nil, stops: [LiveStop] = [], source: String,
-        entityId: String? = nil
+        entityId: String? = nil, tripHeadsign: String? = nil
     ) {
         self.instance = instance
         self.relationship = relationship
@@ -112,6 +117,7 @@ public struct LiveTrip: Sendable, Hashable {
         self.stops = stops
         self.source = source
         self.entityId = entityId
+        self.tripHeadsign = tripHeadsign
     }
 }
 

@@ -25,7 +25,8 @@ extension LiveStop {
             arrivalDelay: optionalValue(m.has_arrival_delay, m.arrival_delay),
             departureDelay: optionalValue(m.has_departure_delay, m.departure_delay),
             status: try LiveStopStatus(proto: try requiredValue(m.has_status, m.status, "status"), field: "status"),
-            departureOccupancy: optionalString(m.departure_occupancy))
+            departureOccupancy: optionalString(m.departure_occupancy),
+            stopHeadsign: optionalString(m.stop_headsign))
     }
 }
 
@@ -44,7 +45,8 @@ extension LiveTrip {
             tripDelay: optionalValue(m.has_trip_delay, m.trip_delay),
             stops: try repeatedMessages(m.n_stops, m.stops, "stops", LiveStop.init(proto:)),
             source: try requiredString(m.source, "source"),
-            entityId: optionalString(m.entity_id))
+            entityId: optionalString(m.entity_id),
+            tripHeadsign: optionalString(m.trip_headsign))
     }
 }
 

@@ -25,6 +25,7 @@ extension ProtoArena {
             (m.has_departure_delay, m.departure_delay) = ifPresent(s.departureDelay)
             (m.has_status, m.status) = present(s.status.proto)
             m.departure_occupancy = string(s.departureOccupancy)
+            m.stop_headsign = string(s.stopHeadsign)
         }
     }
 
@@ -42,6 +43,7 @@ extension ProtoArena {
             (m.n_stops, m.stops) = messages(t.stops, proto)
             m.source = string(t.source)
             m.entity_id = string(t.entityId)
+            m.trip_headsign = string(t.tripHeadsign)
         }
     }
 

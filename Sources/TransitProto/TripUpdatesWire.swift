@@ -20,12 +20,13 @@ enum TripUpdatesWire {
     private enum Instance { static let tripId = 1, serviceDate = 2, startSecs = 3 }
     private enum Trip {
         static let trip = 1, relationship = 2, staticTripId = 3, routeId = 4, directionId = 5, vehicleId = 6,
-                   vehicleLabel = 7, timestamp = 8, tripDelay = 9, stops = 10, source = 11, entityId = 12
+                   vehicleLabel = 7, timestamp = 8, tripDelay = 9, stops = 10, source = 11, entityId = 12,
+                   tripHeadsign = 13
     }
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
                    predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
-                   departureOccupancy = 11
+                   departureOccupancy = 11, stopHeadsign = 12
     }
 
     /// Batches with at least this many stops are sized and written by two threads (when there are two cores):
@@ -196,6 +197,7 @@ enum TripUpdatesWire {
             + int32Field(Stop.departureDelay, s.pointee.departureDelay)
             + WireSize.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
             + optionalString(Stop.departureOccupancy, s.pointee.departureOccupancy)
+            + optionalString(Stop.stopHeadsign, s.pointee.stopHeadsign)
     }
 
     /// The trip's body size; writes its stops' body sizes to `stopSizes[0..<stops.count]`.
@@ -218,6 +220,7 @@ enum TripUpdatesWire {
             }
         }
         return size + WireSize.string(Trip.source, t.pointee.source) + optionalString(Trip.entityId, t.pointee.entityId)
+            + optionalString(Trip.tripHeadsign, t.pointee.tripHeadsign)
     }
 
     // MARK: writing
@@ -249,6 +252,7 @@ enum TripUpdatesWire {
         }
         out.string(Trip.source, t.pointee.source)
         if let s = t.pointee.entityId { out.string(Trip.entityId, s) }
+        if let s = t.pointee.tripHeadsign { out.string(Trip.tripHeadsign, s) }
     }
 
     private static func write(_ s: UnsafePointer<LiveStop>, _ out: inout WireOutput) {
@@ -263,6 +267,7 @@ enum TripUpdatesWire {
         if let v = s.pointee.departureDelay { out.int32Field(Stop.departureDelay, v) }
         out.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
         if let v = s.pointee.departureOccupancy { out.string(Stop.departureOccupancy, v) }
+        if let v = s.pointee.stopHeadsign { out.string(Stop.stopHeadsign, v) }
     }
 }
 

@@ -1466,7 +1466,7 @@ const ProtobufCMessageDescriptor transit__trip_instance__descriptor =
   (ProtobufCMessageInit) transit__trip_instance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[11] =
+static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[12] =
 {
   {
     "stop_id",
@@ -1600,6 +1600,18 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stop_headsign",
+    12,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StopPrediction, stop_headsign),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   7,   /* field[7] = arrival_delay */
@@ -1611,13 +1623,14 @@ static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   3,   /* field[3] = scheduled_arrival_unix */
   4,   /* field[4] = scheduled_departure_unix */
   9,   /* field[9] = status */
+  11,   /* field[11] = stop_headsign */
   0,   /* field[0] = stop_id */
   1,   /* field[1] = stop_sequence */
 };
 static const ProtobufCIntRange transit__stop_prediction__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
 {
@@ -1627,14 +1640,14 @@ const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
   "Transit__StopPrediction",
   "transit",
   sizeof(Transit__StopPrediction),
-  11,
+  12,
   transit__stop_prediction__field_descriptors,
   transit__stop_prediction__field_indices_by_name,
   1,  transit__stop_prediction__number_ranges,
   (ProtobufCMessageInit) transit__stop_prediction__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptors[12] =
+static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptors[13] =
 {
   {
     "trip",
@@ -1780,6 +1793,18 @@ static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "trip_headsign",
+    13,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripPrediction, trip_headsign),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__trip_prediction__field_indices_by_name[] = {
   4,   /* field[4] = direction_id */
@@ -1792,13 +1817,14 @@ static const unsigned transit__trip_prediction__field_indices_by_name[] = {
   7,   /* field[7] = timestamp */
   0,   /* field[0] = trip */
   8,   /* field[8] = trip_delay */
+  12,   /* field[12] = trip_headsign */
   5,   /* field[5] = vehicle_id */
   6,   /* field[6] = vehicle_label */
 };
 static const ProtobufCIntRange transit__trip_prediction__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor transit__trip_prediction__descriptor =
 {
@@ -1808,7 +1834,7 @@ const ProtobufCMessageDescriptor transit__trip_prediction__descriptor =
   "Transit__TripPrediction",
   "transit",
   sizeof(Transit__TripPrediction),
-  12,
+  13,
   transit__trip_prediction__field_descriptors,
   transit__trip_prediction__field_indices_by_name,
   1,  transit__trip_prediction__number_ranges,

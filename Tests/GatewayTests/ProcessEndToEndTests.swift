@@ -49,8 +49,9 @@ struct ProcessEndToEndTests {
             "oops",
             #"{"id":12345678901234567890123,"op":"search","q":"central","limit":2}"#,
             #"{"id":6,"op":"vehicles","route_id":"ST_T1"}"#,
+            #"{"id":"t","op":"trip","trip_id":"NOBODY.1","at":\#(at)}"#,
         ], port: port).map { try JSONLine($0) }
-        try #require(answers.count == 6, "\(answers)")
+        try #require(answers.count == 7, "\(answers)")
         #expect(answers[0].data["status"] as? String == "degraded")
         #expect(answers[1].list("departures").count == 3)
         #expect(answers[1].meta["source"] as? String == "static_only")
@@ -59,13 +60,18 @@ struct ProcessEndToEndTests {
         #expect(answers[3].errorCode == "BAD_JSON")
         #expect(answers[4].text.hasPrefix(#"{"id":12345678901234567890123,"ok":true"#))
         #expect(answers[5].errorCode == "REALTIME_UNAVAILABLE")
+        #expect(answers[6].errorCode == "NOT_FOUND")  // neither the static data nor a live state knows it
 
         // The static service goes away: STATIC_UNAVAILABLE within its timeout, health says down.
         await staticService.stop()
-        let down = try await send([#"{"id":7,"op":"stop","stop_id":"200060"}"#, #"{"id":8,"op":"health"}"#], port: port)
-            .map { try JSONLine($0) }
-        #expect(down.first?.errorCode == "STATIC_UNAVAILABLE")
-        #expect(down.last?.data["status"] as? String == "down")
+        let down = try await send([
+            #"{"id":7,"op":"stop","stop_id":"200060"}"#, #"{"id":"t","op":"trip","trip_id":"T1.WKD.0.1910"}"#,
+            #"{"id":8,"op":"health"}"#,
+        ], port: port).map { try JSONLine($0) }
+        try #require(down.count == 3, "\(down)")
+        #expect(down[0].errorCode == "STATIC_UNAVAILABLE")
+        #expect(down[1].errorCode == "STATIC_UNAVAILABLE")  // no live state to answer from either
+        #expect(down[2].data["status"] as? String == "down")
 
         // It comes back at the same URL: used again without restarting the gateway.
         staticService = try await startStatic(staticURL)

@@ -50,4 +50,58 @@ import TransitModel
             #expect((realtime?["sources"] as? [[String: Any]])?.first?["name"] as? String == "tu")
         }
     }
+
+    /// `trip` of an added trip learnt from the real publisher, with its vehicle; then with the static service
+    /// gone (rt_only); a trip nobody knows stays NOT_FOUND (STATIC_UNAVAILABLE once static is down).
+    @Test func tripOfAnAddedTripFromTheRealPublisherAlsoWithTheStaticServiceDown() async throws {
+        let pub = SampleDatabase.uniqueURL("hubpub")
+        let rep = SampleDatabase.uniqueURL("hubrep")
+        let sockets = try RealtimeSockets(listen: rep, publish: pub)
+        defer { sockets.stop() }
+        let at = SampleTimes.mondayEvening
+        let now = Int64(Date().timeIntervalSince1970)
+        var changes = LiveChanges()
+        let instance = LiveTripInstance(tripId: "NEW.E2E.1", serviceDate: 20_251_222, startSecs: 72_300)
+        changes.trips = [LiveFixtures.trip("NEW.E2E.1", startSecs: 72_300, relationship: .new, routeId: "ST_T1", stops: [
+            ("20006019", at + 300, at + 360), ("20007004", at + 500, at + 560),
+        ])]
+        changes.vehicles = [LiveVehicle(
+            key: "vp/v1", source: "vp", entityId: "v1", trip: instance, tripId: "NEW.E2E.1", vehicleId: "V-NEW",
+            label: "Extra service", position: LivePosition(lat: -33.88, lon: 151.2), timestamp: UInt64(now - 3))]
+        sockets.hub.publish(changes, sources: [LiveFixtures.freshSource(now: now), LiveFixtures.freshSource("vp", kind: .vehiclePositions, now: now)])
+
+        try await withGateway(configure: {
+            $0.subscribeURL = pub
+            $0.realtimeURL = rep
+            $0.staticTimeout = .milliseconds(300)
+        }) { fixture in
+            try await eventually("the gateway holds the added trip") {
+                sockets.hub.heartbeat()
+                return fixture.realtime.read().usable && !fixture.realtime.read().state.trips.isEmpty
+                    && !fixture.realtime.read().state.vehicles.isEmpty
+            }
+            let client = try fixture.client()
+            let request = #"{"op":"trip","trip_id":"NEW.E2E.1","at":\#(at)}"#
+            let added = try await client.ask(request)
+            try #require(added.ok, "\(added)")
+            #expect(added.meta["source"] as? String == "static+rt")
+            #expect(added.data["status"] as? String == "added" && added.data["start_time"] as? String == "20:05:00")
+            #expect((added.data["route"] as? [String: Any])?["short_name"] as? String == "T1")
+            #expect((added.data["vehicle"] as? [String: Any])?["vehicle_id"] as? String == "V-NEW")
+            let stops = added.list("stops")
+            #expect(stops.map { $0["realtime_departure_unix"] as? Int } == [Int(at) + 360, Int(at) + 560])
+            #expect(stops.allSatisfy { $0["scheduled_arrival_unix"] is NSNull && $0["status"] as? String == "added" })
+            #expect(stops.first?["stop_name"] as? String == "Central Station, Platform 19")
+            #expect(try await client.ask(#"{"op":"trip","trip_id":"NOBODY.1","at":\#(at)}"#).errorCode == "NOT_FOUND")
+
+            fixture.stopStaticService()
+            let alone = try await client.ask(request)
+            try #require(alone.ok, "\(alone)")
+            #expect(alone.meta["source"] as? String == "rt_only")
+            #expect(alone.data["status"] as? String == "added")
+            #expect((alone.data["vehicle"] as? [String: Any])?["label"] as? String == "Extra service")
+            #expect(alone.list("stops").first?["platform"] as? String == "19")
+            #expect(try await client.ask(#"{"op":"trip","trip_id":"NOBODY.1","at":\#(at)}"#).errorCode == "STATIC_UNAVAILABLE")
+        }
+    }
 }

@@ -8,7 +8,8 @@ enum CodecSamples {
     static let fullStop = LiveStop(
         stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
         scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
-        arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE")
+        arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
+        stopHeadsign: "Via Strathfield")
     static let bareStop = LiveStop(stopId: "S", stopSequence: 0, status: .noData)
 
     static let fullTrip = LiveTrip(
@@ -16,7 +17,7 @@ enum CodecSamples {
         relationship: .duplicated, staticTripId: "B:T1", routeId: "B:ST_T1", directionId: 1, vehicleId: "A42",
         vehicleLabel: "A42 Waratah", timestamp: 1_766_393_990, tripDelay: -30,
         stops: [fullStop, bareStop, LiveStop(stopId: "X", stopSequence: 9, status: .skipped)], source: "tu-trains",
-        entityId: "e1")
+        entityId: "e1", tripHeadsign: "Emu Plains")
     static let bareTrip = LiveTrip(
         instance: LiveTripInstance(tripId: "T", serviceDate: 20_250_101), relationship: .deleted, source: "s")
 

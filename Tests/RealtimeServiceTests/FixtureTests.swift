@@ -68,6 +68,7 @@ import TransitModel
         #expect(try trip("trip_delay").stops.allSatisfy { $0.departureDelay == 150 })
         let added = try trip("added")
         #expect(added.relationship == .new)
+        #expect(added.tripHeadsign == "Extra service")
         #expect(added.stops.count >= 2 && added.stops.allSatisfy { $0.predictedDeparture != nil })
         #expect(trips.values.contains { $0.stops.contains { $0.departureOccupancy != nil } })
 

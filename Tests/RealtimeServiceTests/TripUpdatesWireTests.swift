@@ -14,7 +14,7 @@ import TransitProto
         let edgeStop = LiveStop(
             stopId: "", stopSequence: UInt32.max, assignedStopId: "a\u{0}b", scheduledArrival: Int64.min,
             scheduledDeparture: -1, predictedArrival: Int64.max, predictedDeparture: 0, arrivalDelay: Int32.min,
-            departureDelay: Int32.max, status: .noPrediction, departureOccupancy: "")
+            departureDelay: Int32.max, status: .noPrediction, departureOccupancy: "", stopHeadsign: "Bondi Junction via Oxford St — λ")
         var trips: [LiveTrip] = []
         for (i, relationship) in LiveTripRelationship.allCases.enumerated() {
             let statuses = LiveStopStatus.allCases
@@ -25,7 +25,7 @@ import TransitProto
                 vehicleLabel: String(repeating: "λ", count: 200), timestamp: i % 2 == 0 ? UInt64.max : nil,
                 tripDelay: i % 2 == 0 ? -1 : nil,
                 stops: [edgeStop, S.fullStop, S.bareStop, LiveStop(stopId: "s", stopSequence: 1, status: statuses[i % statuses.count])],
-                source: i == 1 ? "" : "src", entityId: i % 2 == 0 ? nil : "e\u{0}"))
+                source: i == 1 ? "" : "src", entityId: i % 2 == 0 ? nil : "e\u{0}", tripHeadsign: i % 3 == 1 ? nil : (i == 0 ? "" : "City")))
         }
         return LiveTripBatch(trips: trips, removed: [
             LiveTripInstance(tripId: "", serviceDate: 0), LiveTripInstance(tripId: "x", serviceDate: 20250101, startSecs: -300),

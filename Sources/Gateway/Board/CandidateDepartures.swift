@@ -28,13 +28,15 @@ enum CandidateDepartures {
     }
 
     /// From the live data alone: an added trip, or any trip while the static service cannot be asked.
-    /// `origin` is the unix time of the service day's noon minus 12 h (for `*_secs`).
+    /// `origin` is the unix time of the service day's noon minus 12 h (for `*_secs`). The headsign: the
+    /// update's stop_headsign, else its trip_headsign, else `headsign` (the static one, when known).
     static func fromLive(_ c: LiveCandidate, route: Route, headsign: String?, platforms: [String: String?], origin: Int64) -> DepartureRow {
         let stop = c.stop
         let boardStop = stop.assignedStopId ?? stop.stopId ?? ""
         let scheduled = stop.scheduledUnix ?? c.time
         let departure = Departure(
-            tripId: c.trip.key.tripId, startTime: c.trip.key.startTime, route: route, headsign: headsign,
+            tripId: c.trip.key.tripId, startTime: c.trip.key.startTime, route: route,
+            headsign: stop.stopHeadsign ?? c.trip.headsign ?? headsign,
             stopId: boardStop, stopSequence: stop.stopSequence, stopIndex: UInt32(c.index),
             serviceDate: c.trip.key.serviceDate, scheduledSecs: Int32(clamping: scheduled - origin),
             scheduledUnix: scheduled, platform: platforms[boardStop] ?? nil, wheelchairAccessible: 0,

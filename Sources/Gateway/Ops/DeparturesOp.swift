@@ -2,8 +2,7 @@ import TransitJSON
 import TransitModel
 
 // departures: a board in predicted time (GATEWAY.md "departures"), from the static service's scheduled rows
-// and the live state's per-stop index (BoardAssembly explains why the result is exact); trip: the static
-// answer with its predictions.
+// and the live state's per-stop index (BoardAssembly explains why the result is exact). trip: TripOp.swift.
 
 /// A merged board and the stop ids it covers (a subscription's live changes are checked against them).
 struct LiveBoard: Sendable {
@@ -285,25 +284,5 @@ extension RequestDispatcher {
                 direction: direction, hasMorePast: forward ? behind : beyond, hasMoreFuture: forward ? beyond : behind,
                 earlierCursor: GatewayBoardCursor(direction: .past, position: earlier).encode(),
                 laterCursor: GatewayBoardCursor(direction: .future, position: later).encode()))
-    }
-
-    func trip(_ request: GatewayRequest, _ query: TripQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = UnixClock.now()
-        var query = query
-        let at = query.at ?? now
-        query.at = at
-        switch await staticClient.query(.trip(query)) {
-        case .failure(let error):
-            return failure(request, error, received: received)
-        case .success(.trip(let trip)):
-            cache.remember(trip, as: TripInstanceKey(
-                tripId: trip.tripId, serviceDate: trip.serviceDate, startTime: trip.frequencyBased ? trip.startTime : nil))
-            let (realtime, live) = LiveMerge.trip(trip, reading: self.realtime.read(), at: at, now: now)
-            return .success(id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count) {
-                $0.tripData(trip, realtime: realtime, at: at)
-            }
-        case .success(let other):
-            return unexpected(request, other, received: received)
-        }
     }
 }

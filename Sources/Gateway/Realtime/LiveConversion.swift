@@ -22,15 +22,17 @@ extension TripPrediction {
                 stopSequence: s.stopSequence, stopId: s.stopId, assignedStopId: s.assignedStopId,
                 arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
                 scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
-                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy))
+                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign))
         }
         let relationship = live.relationship
         self.init(
             key: TripInstanceKey(live.instance), routeId: live.routeId, directionId: live.directionId,
             cancelled: relationship == .canceled,
-            added: relationship == .added || relationship == .new || relationship == .duplicated,
+            // A REPLACEMENT of no scheduled trip has only its own stops: to boards and `trip` it is added.
+            added: relationship == .added || relationship == .new || relationship == .duplicated
+                || (relationship == .replacement && live.staticTripId == nil),
             deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: stops,
-            source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) })
+            source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) }, headsign: live.tripHeadsign)
     }
 }
 

@@ -33,11 +33,13 @@ public struct StopPrediction: Sendable, Hashable {
     public var skipped: Bool
     /// GTFS-RT OccupancyStatus name of the departure from this stop.
     public var occupancyStatus: String?
+    /// The update's stop_headsign, when it gives one.
+    public var stopHeadsign: String?
 
     public init(
         stopSequence: UInt32, stopId: String? = nil, assignedStopId: String? = nil, arrivalUnix: Int64? = nil,
         departureUnix: Int64? = nil, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,
-        skipped: Bool = false, occupancyStatus: String? = nil
+        skipped: Bool = false, occupancyStatus: String? = nil, stopHeadsign: String? = nil
     ) {
         self.stopSequence = stopSequence
         self.stopId = stopId
@@ -48,6 +50,7 @@ public struct StopPrediction: Sendable, Hashable {
         self.scheduledDepartureUnix = scheduledDepartureUnix
         self.skipped = skipped
         self.occupancyStatus = occupancyStatus
+        self.stopHeadsign = stopHeadsign
     }
 
     /// When the vehicle is predicted to leave (arrive, where only that is predicted).
@@ -85,11 +88,13 @@ public struct TripPrediction: Sendable, Hashable {
     public var source: String
     /// Unix seconds of the feed (header or entity timestamp) it came from.
     public var timestamp: Int64?
+    /// The update's trip_headsign (TripProperties), when it gives one.
+    public var headsign: String?
 
     public init(
         key: TripInstanceKey, routeId: String? = nil, directionId: Int? = nil, cancelled: Bool = false,
         added: Bool = false, deleted: Bool = false, staticTripId: String? = nil, stops: [StopPrediction] = [],
-        occupancyStatus: String? = nil, source: String, timestamp: Int64? = nil
+        occupancyStatus: String? = nil, source: String, timestamp: Int64? = nil, headsign: String? = nil
     ) {
         self.key = key
         self.routeId = routeId
@@ -102,6 +107,7 @@ public struct TripPrediction: Sendable, Hashable {
         self.occupancyStatus = occupancyStatus
         self.source = source
         self.timestamp = timestamp
+        self.headsign = headsign
     }
 
     /// The prediction at `stopSequence` (binary search).

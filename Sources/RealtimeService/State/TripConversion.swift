@@ -62,12 +62,13 @@ enum TripConversion {
                     departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status)))
             }
         }
-        addOccupancy(update.stopTimeUpdates, to: &stops)
+        addStopProperties(update.stopTimeUpdates, to: &stops)
         return LiveTrip(
             instance: LiveTripInstance(trip.key), relationship: LiveTripRelationship(trip.relationship),
             staticTripId: trip.staticTripId, routeId: trip.routeId, directionId: trip.directionId,
             vehicleId: trip.vehicleId, vehicleLabel: trip.vehicleLabel, timestamp: trip.timestamp,
-            tripDelay: trip.tripDelay, stops: stops, source: source, entityId: entityId)
+            tripDelay: trip.tripDelay, stops: stops, source: source, entityId: entityId,
+            tripHeadsign: update.tripProperties?.tripHeadsign.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The tombstone of a DELETED instance: no stops.
@@ -80,11 +81,13 @@ enum TripConversion {
             source: source, entityId: entityId)
     }
 
-    /// Copies departure_occupancy_status onto the stops it names (by stop_sequence, else stop_id). Rare in
-    /// feeds, so the common case costs one scan of the updates.
-    private static func addOccupancy(_ updates: [StopTimeUpdate], to stops: inout [LiveStop]) {
-        for k in updates.indices {  // by index: no copy of each update
-            guard let occupancy = updates[k].departureOccupancyStatus else { continue }
+    /// Copies departure_occupancy_status and stop_headsign onto the stops they name (by stop_sequence, else
+    /// stop_id). Rare in feeds, so the common case costs one scan of the updates.
+    private static func addStopProperties(_ updates: [StopTimeUpdate], to stops: inout [LiveStop]) {
+        for k in updates.indices {  // by index: no copy of each update that has neither
+            let occupancy = updates[k].departureOccupancyStatus
+            let headsign = updates[k].stopTimeProperties?.stopHeadsign.flatMap { $0.isEmpty ? nil : $0 }
+            guard occupancy != nil || headsign != nil else { continue }
             let u = updates[k]
             let index: Int?
             if let sequence = u.stopSequence {
@@ -94,7 +97,9 @@ enum TripConversion {
             } else {
                 index = nil
             }
-            if let index { stops[index].departureOccupancy = occupancy.name }
+            guard let index else { continue }
+            if let occupancy { stops[index].departureOccupancy = occupancy.name }
+            if let headsign { stops[index].stopHeadsign = headsign }
         }
     }
 }

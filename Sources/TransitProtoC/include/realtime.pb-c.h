@@ -154,10 +154,14 @@ struct  Transit__StopPrediction
    * StopTimeUpdate.departure_occupancy_status
    */
   char *departure_occupancy;
+  /*
+   * StopTimeProperties.stop_headsign, when the update gives one
+   */
+  char *stop_headsign;
 };
 #define TRANSIT__STOP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__stop_prediction__descriptor) \
-    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL }
+    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL }
 
 
 /*
@@ -195,10 +199,14 @@ struct  Transit__TripPrediction
    */
   char *source;
   char *entity_id;
+  /*
+   * TripProperties.trip_headsign, when the update gives one
+   */
+  char *trip_headsign;
 };
 #define TRANSIT__TRIP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_prediction__descriptor) \
-    , NULL, 0, TRANSIT__TRIP_RELATIONSHIP__TRIP_SCHEDULED, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0,NULL, NULL, NULL }
+    , NULL, 0, TRANSIT__TRIP_RELATIONSHIP__TRIP_SCHEDULED, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0,NULL, NULL, NULL, NULL }
 
 
 struct  Transit__Position

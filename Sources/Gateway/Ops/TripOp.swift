@@ -1,0 +1,115 @@
+import TransitJSON
+import TransitModel
+
+// trip: the static answer with its predictions; for a trip the static data does not know (an added trip), or
+// while the static service is down, the live state's instance (GATEWAY.md "trip").
+
+extension RequestDispatcher {
+    func trip(_ request: GatewayRequest, _ query: TripQuery, received: ContinuousClock.Instant) async -> Answer {
+        let now = UnixClock.now()
+        var query = query
+        let at = query.at ?? now
+        query.at = at
+        switch await staticClient.query(.trip(query)) {
+        case .success(.trip(let trip)):
+            cache.remember(trip, as: TripInstanceKey(
+                tripId: trip.tripId, serviceDate: trip.serviceDate, startTime: trip.frequencyBased ? trip.startTime : nil))
+            let (realtime, live) = LiveMerge.trip(trip, reading: self.realtime.read(), at: at, now: now)
+            return .success(id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count) {
+                $0.tripData(trip, realtime: realtime, at: at)
+            }
+        case .success(let other):
+            return unexpected(request, other, received: received)
+        case .failure(let error) where error.code == .notFound || error.code == .staticUnavailable:
+            // The static data does not know the trip (on that date), or cannot be asked: the live state may.
+            let reading = realtime.read()
+            guard reading.usable,
+                  let live = LiveTripAssembly.instance(
+                    tripId: query.tripId, serviceDate: query.serviceDate, startTime: query.startTime, at: at, state: reading.state)
+            else { return failure(request, error, received: received) }
+            return await liveTrip(
+                request, live, reading: reading, staticUp: error.code == .notFound, at: at, now: now, received: received)
+        case .failure(let error):
+            return failure(request, error, received: received)
+        }
+    }
+
+    /// The answer from a live instance. `staticUp`: the static service answered (NOT_FOUND for the trip
+    /// itself), so it is asked for the route, the stops and a copied trip's detail; otherwise only what the
+    /// gateway cached is used and the answer is rt_only.
+    private func liveTrip(
+        _ request: GatewayRequest, _ trip: TripPrediction, reading: RealtimeReading, staticUp: Bool, at: Int64, now: Int64,
+        received: ContinuousClock.Instant
+    ) async -> Answer {
+        let state = reading.state
+        let vehicle = state.vehicle(for: trip.key, frequencyBased: trip.key.startTime != nil)
+        var newest = vehicle?.timestamp
+        if let t = trip.timestamp { newest = max(newest ?? t, t) }
+        let source: DataSource = staticUp ? .staticAndRealtime : .realtimeOnly
+        let meta = LiveMeta(
+            at: at, source: source, stale: false,
+            feedAgeSeconds: (newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+
+        // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
+        if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {
+            let (realtime, _) = LiveMerge.trip(detail, reading: reading, at: at, now: now)
+            return .success(id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * detail.stops.count) {
+                $0.tripData(detail, realtime: realtime, at: at)
+            }
+        }
+
+        // The copied trip's detail, the route and the stops, asked together (one static timeout at most).
+        let copied = LiveTripAssembly.copiedKey(trip)
+        let stopIds = Set(trip.stops.compactMap { $0.stopId ?? $0.assignedStopId })
+        var known = LiveTripAssembly.Known()
+        if staticUp {
+            async let detail = copiedDetail(copied)
+            async let route = knownRoute(trip.routeId)
+            async let stops = staticStops(stopIds)
+            (known.detail, known.route, known.stops) = await (detail, route, stops)
+        } else {
+            known.detail = copied.flatMap { cache.cachedTrip($0) }
+            known.route = trip.routeId.flatMap { cache.cachedRoute($0) }
+            known.stops = cachedStops(stopIds)
+        }
+        known.timezone = trip.stops.lazy.compactMap { known.stops[$0.stopId ?? ""]?.timezone }.first ?? cache.lastTimezone
+
+        let view = LiveTripAssembly.view(trip, known: known, vehicle: vehicle)
+        return .success(id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * view.stops.count) {
+            $0.liveTripData(view, at: at)
+        }
+    }
+
+    /// The static detail of a copied trip (cached); nil for none or when the static service cannot tell.
+    private func copiedDetail(_ key: TripInstanceKey?) async -> TripDetail? {
+        guard let key else { return nil }
+        return try? await cache.trip(key).get()
+    }
+
+    /// The static route with this id (from the cached route list); nil when unknown or unanswered.
+    private func knownRoute(_ id: String?) async -> Route? {
+        guard let id else { return nil }
+        return await cache.route(id)
+    }
+
+    /// The static stops with these ids, asked together (cached); unknown or unanswered ones are left out.
+    private func staticStops(_ ids: Set<String>) async -> [String: Stop] {
+        let cache = self.cache
+        var found = cachedStops(ids)
+        let missing = ids.filter { found[$0] == nil }
+        guard !missing.isEmpty else { return found }
+        await withTaskGroup(of: (String, Stop?).self) { group in
+            for id in missing {
+                group.addTask { (id, try? await cache.stop(id).get().stop) }
+            }
+            for await (id, stop) in group where stop != nil { found[id] = stop }
+        }
+        return found
+    }
+
+    private func cachedStops(_ ids: Set<String>) -> [String: Stop] {
+        var found: [String: Stop] = [:]
+        for id in ids { if let hit = cache.cachedStop(id) { found[id] = hit.stop } }
+        return found
+    }
+}
