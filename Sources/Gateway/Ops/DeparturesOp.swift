@@ -54,6 +54,7 @@ extension RequestDispatcher {
         let state: RealtimeState? = reading.usable ? reading.state : nil
         let t = position.key.time
         let forward = direction == .future
+        if forward { checkStaticVersionIfDue() }
 
         // The stop ids the board covers (a station: its platforms too) decide which live visits count; they
         // are only needed when there are live visits at all, and fetched alongside the first static page.
@@ -75,9 +76,11 @@ extension RequestDispatcher {
         var timezone: String?
         var merged = BoardAssembly.Merged()
         var candidates = BoardAssembly.Candidates()
+        var source = StaticPageSource.first
         fetching: for fetch in 1...Self.maxStaticPages {
             let board: DepartureBoard
-            switch await staticClient.query(.departures(staticQuery)) {
+            let (result, following) = await staticPage(staticQuery, from: source, forward: forward)
+            switch result {
             case .success(.departures(let answer)):
                 board = answer
             case .success(let other):
@@ -118,8 +121,8 @@ extension RequestDispatcher {
                 + candidates.visits.count
             let exhausted = forward ? known.upperBound >= t + Self.boardHorizon : known.lowerBound <= t + 1 - Self.boardHorizon
             if found >= query.limit || !full || exhausted { break fetching }
-            guard let next = forward ? board.laterCursor : board.earlierCursor else { break fetching }
-            staticQuery.cursor = next
+            guard let following else { break fetching }
+            source = following
             // The rows still missing, with the same margin for ties at the new page's end.
             staticQuery.limit = min(Self.staticLimit, query.limit - found + 5)
         }
