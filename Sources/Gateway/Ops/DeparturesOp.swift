@@ -61,7 +61,6 @@ extension RequestDispatcher {
         let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
         let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
         let needInfo = cachedInfo == nil && (liveVisits || wantStops)
-        async let fetchedInfo = fetchStop(query.stopId, needed: needInfo)
         var info = cachedInfo
         var boardStops = info.map(Self.stopIds) ?? [query.stopId]
 
@@ -79,7 +78,13 @@ extension RequestDispatcher {
         var source = StaticPageSource.first
         fetching: for fetch in 1...Self.maxStaticPages {
             let board: DepartureBoard
-            let (result, following) = await staticPage(staticQuery, from: source, forward: forward)
+            let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
+            var fetchedInfo: Result<StopResult, GatewayError>?
+            if fetch == 1 {
+                ((result, following), fetchedInfo) = await firstPage(staticQuery, forward: forward, stopNeeded: needInfo)
+            } else {
+                (result, following) = await staticPage(staticQuery, from: source, forward: forward)
+            }
             switch result {
             case .success(.departures(let answer)):
                 board = answer
@@ -96,7 +101,7 @@ extension RequestDispatcher {
                 timezone = board.timezone
                 cache.noteTimezone(board.timezone)
                 moreBehind = forward ? board.hasMorePast : board.hasMoreFuture
-                if case .success(let stop)? = await fetchedInfo { info = stop }
+                if case .success(let stop)? = fetchedInfo { info = stop }
                 if let info { boardStops = Self.stopIds(info) }
             }
             rows += board.departures
@@ -147,8 +152,15 @@ extension RequestDispatcher {
         return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
     }
 
-    private func fetchStop(_ id: String, needed: Bool) async -> Result<StopResult, GatewayError>? {
-        needed ? await cache.stop(id) : nil
+    /// The first static page and, when `stopNeeded`, the stop's station and platforms asked alongside it (a
+    /// child task only then: it costs a thread wake-up).
+    private func firstPage(
+        _ query: DeparturesQuery, forward: Bool, stopNeeded: Bool
+    ) async -> ((Result<StaticResult, GatewayError>, StaticPageSource?), Result<StopResult, GatewayError>?) {
+        guard stopNeeded else { return (await staticPage(query, from: .first, forward: forward), nil) }
+        async let stop = cache.stop(query.stopId)
+        let page = await staticPage(query, from: .first, forward: forward)
+        return (page, await stop)
     }
 
     /// The static service cannot answer: a board of what the live state knows at the stop (its live trips
