@@ -11,7 +11,8 @@ import TransitModel
     private let at = SampleTimes.mondayEvening
     private var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
-    /// Delays into and out of Central's window, an added trip, a cancelled one, a skipped stop.
+    /// Delays into and out of Central's window (a frequency-based run too), an added trip, a cancelled one, a
+    /// skipped stop.
     private func scenario() -> RealtimeState {
         let trips: [LiveTrip] = [
             LiveFixtures.trip("T2.WKD.0.1922", routeId: "ST_T2", stops: [
@@ -29,6 +30,10 @@ import TransitModel
             LiveFixtures.trip("T1.WKD.0.1910", routeId: "ST_T1", stops: [
                 ("20006016", at + 1380, at + 1000), ("next", at + 1600, at + 1300),
             ], firstSequence: 5),
+            // A frequency-based run (started 19:50) leaving P27 at −180, 380 s late.
+            LiveFixtures.trip("M1.WKD.1.FREQ", startSecs: 71_400, routeId: "SMNW_M1", stops: [
+                ("20006027", at - 180, at + 200), ("20007202", at - 60, at + 320),
+            ], firstSequence: 3),
             // Delayed by an hour: leaves many pages later.
             LiveFixtures.trip("T4.WKD.1.1907", routeId: "ST_T4", stops: [
                 ("20006025", at - 240, at + 3360), ("next", at, at + 3600),
@@ -106,6 +111,8 @@ import TransitModel
         #expect(uncached.hits == 0)
         #expect(cached.hits > 50, "the cache answered \(cached.hits) pages")
         #expect(cached.answers.count == uncached.answers.count)
+        // The delayed frequency-based run is on the boards (described from the window's rows when cached).
+        #expect(cached.answers.contains { $0.contains(#""start_time":"19:50:00""#) && $0.contains(#""delay_s":380"#) })
         for (index, (a, b)) in zip(cached.answers, uncached.answers).enumerated() where a != b {
             Issue.record("answer \(index) differs:\ncached   \(a)\nuncached \(b)")
             break

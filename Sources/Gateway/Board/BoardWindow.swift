@@ -70,6 +70,15 @@ struct BoardWindow: Sendable {
         return Array(rows[start..<start + limit])
     }
 
+    /// The window's rows by departure: the static rows of trips that delays move onto a page of it (or early
+    /// running pulls onto it from later), scheduled from `anchor` on.
+    func rowsByDeparture() -> [DepartureIdentity: Departure] {
+        var byDeparture: [DepartureIdentity: Departure] = [:]
+        byDeparture.reserveCapacity(rows.count)
+        for row in rows { byDeparture[DepartureIdentity(row)] = row }
+        return byDeparture
+    }
+
     private func firstIndex(atOrAfter t: Int64) -> Int {
         var low = 0, high = rows.count
         while low < high {

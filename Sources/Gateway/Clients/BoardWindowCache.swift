@@ -13,6 +13,9 @@ final class BoardWindowCache: Sendable {
     let capacity: Int
     /// Rows asked for a window (the static service's most per page); a page of more is not cached.
     let windowRows: Int
+    /// Seconds before the board's time a window starts: trips scheduled then and delayed onto the board are
+    /// described from the window's rows, without asking the static service for the trip.
+    let lookback: Int64
     let versionCheck: Duration
     let lifetime: Duration
 
@@ -48,9 +51,13 @@ final class BoardWindowCache: Sendable {
 
     private let state = Mutex(State())
 
-    init(capacity: Int = 512, windowRows: Int = 100, versionCheck: Duration = .seconds(1), lifetime: Duration = .seconds(600)) {
+    init(
+        capacity: Int = 512, windowRows: Int = 100, lookback: Int64 = 900, versionCheck: Duration = .seconds(1),
+        lifetime: Duration = .seconds(600)
+    ) {
         self.capacity = capacity
         self.windowRows = windowRows
+        self.lookback = lookback
         self.versionCheck = versionCheck
         self.lifetime = lifetime
     }

@@ -15,7 +15,8 @@ extension RequestDispatcher {
 
     /// One static page of `query` (`at` and `limit` set; its cursor comes from `source`) and where the page
     /// after it comes from (nil: nothing follows). A first forward page that misses the window cache is asked
-    /// with the static service's largest limit and kept as the stop's window; the page is its first rows.
+    /// with `windowRows` from `lookback` before `at` (the rows of trips that delays may move onto the board)
+    /// and kept as the stop's window; the page is its rows from `at` on.
     func staticPage(
         _ query: DeparturesQuery, from source: StaticPageSource, forward: Bool
     ) async -> (Result<StaticResult, GatewayError>, StaticPageSource?) {
@@ -35,13 +36,18 @@ extension RequestDispatcher {
             let generation = boardCache.generation()
             var wide = query
             wide.limit = max(boardCache.windowRows, query.limit)
-            let result = await staticClient.query(.departures(wide))
-            guard case .success(.departures(let board)) = result else { return (result, nil) }
-            let window = BoardWindow(stopId: query.stopId, anchor: t, fetchLimit: wide.limit, board: board)
-            if let generation { boardCache.store(window, generation: generation) }
-            // The window's own anchor: always a page of it.
-            guard let slice = window.page(from: t, limit: query.limit) else { return await plain(query) }
-            return (.success(.departures(slice.board)), .window(window, slice.end))
+            // From `lookback` before; so many rows there that the page does not fit: again from `t`, which
+            // always holds the page (a window's own anchor).
+            for anchor in [t - boardCache.lookback, t] {
+                wide.at = anchor
+                let result = await staticClient.query(.departures(wide))
+                guard case .success(.departures(let board)) = result else { return (result, nil) }
+                let window = BoardWindow(stopId: query.stopId, anchor: anchor, fetchLimit: wide.limit, board: board)
+                guard let slice = window.page(from: t, limit: query.limit) else { continue }
+                if let generation { boardCache.store(window, generation: generation) }
+                return (.success(.departures(slice.board)), .window(window, slice.end))
+            }
+            return await plain(query)
         case .cursor(let cursor):
             var next = query
             next.cursor = cursor

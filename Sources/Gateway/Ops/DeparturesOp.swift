@@ -76,6 +76,7 @@ extension RequestDispatcher {
         var merged = BoardAssembly.Merged()
         var candidates = BoardAssembly.Candidates()
         var source = StaticPageSource.first
+        var window: BoardWindow?  // the cached window page 1 came from
         fetching: for fetch in 1...Self.maxStaticPages {
             let board: DepartureBoard
             let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
@@ -98,6 +99,7 @@ extension RequestDispatcher {
                 return .failure(error)
             }
             if fetch == 1 {
+                if case .window(let held, _)? = following { window = held }
                 timezone = board.timezone
                 cache.noteTimezone(board.timezone)
                 moreBehind = forward ? board.hasMorePast : board.hasMoreFuture
@@ -134,7 +136,9 @@ extension RequestDispatcher {
 
         var all = merged.rows
         if let state, !candidates.visits.isEmpty {
-            all += await resolve(candidates.visits, state: state, info: info, timezone: timezone, staticUp: true)
+            all += await resolve(
+                candidates.visits, state: state, info: info, timezone: timezone, staticUp: true,
+                scheduledRows: window?.rowsByDeparture() ?? [:])
         }
         let page = BoardAssembly.page(all, known: known, direction: direction, position: position, limit: query.limit)
         let answer = Self.answer(
@@ -194,11 +198,25 @@ extension RequestDispatcher {
         return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
     }
 
-    /// Rows for live visits the static page lacks: from the trips' static details (fetched together, cached),
-    /// else from the live data.
+    /// Rows for live visits the static page lacks: from `scheduledRows` of the board (a trip delayed onto
+    /// it from before or early from later, at its scheduled stop), else from the trips' static details
+    /// (fetched together, cached), else from the live data.
     private func resolve(
-        _ visits: [LiveCandidate], state: RealtimeState, info: StopResult?, timezone: String?, staticUp: Bool
+        _ visits: [LiveCandidate], state: RealtimeState, info: StopResult?, timezone: String?, staticUp: Bool,
+        scheduledRows: [DepartureIdentity: Departure] = [:]
     ) async -> [DepartureRow] {
+        var rows: [DepartureRow] = []
+        rows.reserveCapacity(visits.count)
+        var visits = visits
+        if !scheduledRows.isEmpty {
+            visits.removeAll { visit in
+                guard !visit.trip.added, let departure = scheduledRows[visit.identity],
+                      visit.stop.assignedStopId == nil || visit.stop.assignedStopId == departure.stopId
+                else { return false }
+                rows.append(DepartureRow(departure: departure, realtime: BoardAssembly.realtime(visit.trip, visit.stop, state: state)))
+                return true
+            }
+        }
         let wanted = Set(visits.map { Self.detailKey($0.trip) }).filter { cache.cachedTrip($0) == nil }
         var failures: [TripInstanceKey: GatewayError] = [:]
         if staticUp, !wanted.isEmpty {
@@ -217,8 +235,6 @@ extension RequestDispatcher {
         }
         // A static service that stopped answering meanwhile is not asked again (the request has a deadline).
         let staticUp = staticUp && !failures.values.contains { $0.code == .staticUnavailable }
-        var rows: [DepartureRow] = []
-        rows.reserveCapacity(visits.count)
         for visit in visits {
             let key = Self.detailKey(visit.trip)
             if let detail = cache.cachedTrip(key) {
