@@ -9,6 +9,8 @@ import TransitModel
 struct BoardWindow: Sendable {
     let stopId: String
     let anchor: Int64
+    /// The board time that asked for the window (`anchor` is earlier when the window looks back).
+    let askedAt: Int64
     /// Ascending by scheduled time (ties in the static service's order).
     let rows: [Departure]
     /// The limit the rows were asked with: fewer rows means none is left within the board horizon.
@@ -22,9 +24,10 @@ struct BoardWindow: Sendable {
 
     static let horizon: Int64 = 86_400
 
-    init(stopId: String, anchor: Int64, fetchLimit: Int, board: DepartureBoard) {
+    init(stopId: String, anchor: Int64, askedAt: Int64? = nil, fetchLimit: Int, board: DepartureBoard) {
         self.stopId = stopId
         self.anchor = anchor
+        self.askedAt = askedAt ?? anchor
         self.fetchLimit = fetchLimit
         rows = board.departures
         hasMorePast = board.hasMorePast

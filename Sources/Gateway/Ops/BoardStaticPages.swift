@@ -28,21 +28,25 @@ extension RequestDispatcher {
         switch source {
         case .first:
             guard forward, boardCache.enabled, let t = query.at else { return await plain(query) }
-            if let window = boardCache.window(query.stopId), let slice = window.page(from: t, limit: query.limit) {
+            let previous = boardCache.window(query.stopId)
+            if let previous, let slice = previous.page(from: t, limit: query.limit) {
                 boardCache.count(hit: true)
-                return (.success(.departures(slice.board)), .window(window, slice.end))
+                return (.success(.departures(slice.board)), .window(previous, slice.end))
             }
             boardCache.count(hit: false)
             let generation = boardCache.generation()
             var wide = query
             wide.limit = max(boardCache.windowRows, query.limit)
             // From `lookback` before; so many rows there that the page does not fit: again from `t`, which
-            // always holds the page (a window's own anchor).
-            for anchor in [t - boardCache.lookback, t] {
+            // always holds the page (a window's own anchor). A stop where that happened last time (a busy one,
+            // or one with few departures a day) starts at `t` at once.
+            let lookBack = previous.map { $0.anchor < $0.askedAt } ?? true
+            let anchors = lookBack ? [t - boardCache.lookback, t] : [t]
+            for anchor in anchors {
                 wide.at = anchor
                 let result = await staticClient.query(.departures(wide))
                 guard case .success(.departures(let board)) = result else { return (result, nil) }
-                let window = BoardWindow(stopId: query.stopId, anchor: anchor, fetchLimit: wide.limit, board: board)
+                let window = BoardWindow(stopId: query.stopId, anchor: anchor, askedAt: t, fetchLimit: wide.limit, board: board)
                 guard let slice = window.page(from: t, limit: query.limit) else { continue }
                 if let generation { boardCache.store(window, generation: generation) }
                 return (.success(.departures(slice.board)), .window(window, slice.end))
