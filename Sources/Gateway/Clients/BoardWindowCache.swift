@@ -4,7 +4,7 @@ import Synchronization
 /// static round trip while its window still holds the page asked for.
 ///
 /// Bounded in memory: at most `capacity` stops, the least recently used dropped first (a window holds up
-/// to `windowRows` rows, ≈ 50 KB for 100). Bounded in time: a window is used only while the static database version it was
+/// to `windowRows` rows). Bounded in time: a window is used only while the static database version it was
 /// fetched under has been confirmed within `versionCheck` (the gateway asks the static service's feed_info
 /// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime`. A new
 /// version drops every window. So after a re-import, rows of the old database are served for at most
