@@ -58,6 +58,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds without a message from the realtime publisher before it counts as silent (static_only, stale).")
     var realtimeSilence = 15.0
 
+    @Option(help: "Stops whose forward-board static rows are kept (least recently used dropped; 0: no cache).")
+    var boardCacheStops = 512
+
     @Option(help: "Event-loop threads (0: one per core).")
     var threads = 0
 
@@ -72,8 +75,9 @@ struct Serve: AsyncParsableCommand {
         ] {
             guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number of seconds") }
         }
-        guard maxConnections >= 1, maxInFlight >= 1, threads >= 0 else {
-            throw ValidationError("--max-connections and --max-in-flight must be at least 1, --threads at least 0")
+        guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0 else {
+            throw ValidationError(
+                "--max-connections and --max-in-flight must be at least 1, --threads and --board-cache-stops at least 0")
         }
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
@@ -102,8 +106,8 @@ struct Serve: AsyncParsableCommand {
             host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,
             maxConnections: maxConnections, maxInFlight: maxInFlight, idleTimeout: .seconds(idleTimeout),
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
-            realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence), threads: threads,
-            logger: logger)
+            realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
+            boardCacheStops: boardCacheStops, threads: threads, logger: logger)
 
         let server: GatewayServer
         do {

@@ -37,6 +37,12 @@ public struct GatewayConfig: Sendable {
     public var maxSubscriptions: Int
     /// Shortest time between two pushed events of one subscription.
     public var subscriptionInterval: Duration
+    /// Stops whose board window (static rows of a forward board) the gateway keeps; 0 turns the cache off.
+    public var boardCacheStops: Int
+    /// Rows of a board window (1–100; the static service's largest page).
+    public var boardWindowRows: Int
+    /// A kept board window is used only while the static database version was confirmed this recently.
+    public var staticVersionCheck: Duration
     /// Event-loop threads (0: one per core).
     public var threads: Int
     public var logger: Logger
@@ -48,6 +54,7 @@ public struct GatewayConfig: Sendable {
         requestTimeout: Duration = .seconds(2), staticTimeout: Duration = .seconds(1),
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
         snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
+        boardCacheStops: Int = 512, boardWindowRows: Int = 100, staticVersionCheck: Duration = .seconds(1),
         threads: Int = 0, logger: Logger = Logger(label: "transit-gateway")
     ) {
         self.host = host
@@ -67,6 +74,9 @@ public struct GatewayConfig: Sendable {
         self.snapshotRetryMax = snapshotRetryMax
         self.maxSubscriptions = maxSubscriptions
         self.subscriptionInterval = subscriptionInterval
+        self.boardCacheStops = boardCacheStops
+        self.boardWindowRows = max(1, min(100, boardWindowRows))
+        self.staticVersionCheck = staticVersionCheck
         self.threads = threads
         self.logger = logger
     }

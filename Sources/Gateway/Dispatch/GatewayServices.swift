@@ -26,7 +26,10 @@ final class GatewayServices: Sendable {
         stats = GatewayStats()
         logger = config.logger
         dispatcher = RequestDispatcher(
-            staticClient: staticClient, realtime: realtime, realtimeClient: realtimeClient, stats: stats,
+            staticClient: staticClient,
+            boardCache: BoardWindowCache(
+                capacity: config.boardCacheStops, windowRows: config.boardWindowRows, versionCheck: config.staticVersionCheck),
+            realtime: realtime, realtimeClient: realtimeClient, stats: stats,
             logger: config.logger)
     }
 

@@ -9,15 +9,21 @@ final class RequestDispatcher: Sendable {
     let staticClient: StaticClient
     /// Static answers live boards reuse (stations' platforms, details of trips outside the static window).
     let cache: StaticCache
+    /// The static rows of hot stops' forward boards.
+    let boardCache: BoardWindowCache
     let realtime: RealtimeView
     /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
     let realtimeClient: RealtimeClient?
     let stats: GatewayStats
     let logger: Logger
 
-    init(staticClient: StaticClient, realtime: RealtimeView, realtimeClient: RealtimeClient?, stats: GatewayStats, logger: Logger) {
+    init(
+        staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView, realtimeClient: RealtimeClient?,
+        stats: GatewayStats, logger: Logger
+    ) {
         self.staticClient = staticClient
         cache = StaticCache(client: staticClient)
+        self.boardCache = boardCache
         self.realtime = realtime
         self.realtimeClient = realtimeClient
         self.stats = stats

@@ -53,13 +53,13 @@ extension RequestDispatcher {
         let state: RealtimeState? = reading.usable ? reading.state : nil
         let t = position.key.time
         let forward = direction == .future
+        if forward { checkStaticVersionIfDue() }
 
         // The stop ids the board covers (a station: its platforms too) decide which live visits count; they
         // are only needed when there are live visits at all, and fetched alongside the first static page.
         let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
         let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
         let needInfo = cachedInfo == nil && (liveVisits || wantStops)
-        async let fetchedInfo = fetchStop(query.stopId, needed: needInfo)
         var info = cachedInfo
         var boardStops = info.map(Self.stopIds) ?? [query.stopId]
 
@@ -74,9 +74,18 @@ extension RequestDispatcher {
         var timezone: String?
         var merged = BoardAssembly.Merged()
         var candidates = BoardAssembly.Candidates()
+        var source = StaticPageSource.first
+        var window: BoardWindow?  // the cached window page 1 came from
         fetching: for fetch in 1...Self.maxStaticPages {
             let board: DepartureBoard
-            switch await staticClient.query(.departures(staticQuery)) {
+            let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
+            var fetchedInfo: Result<StopResult, GatewayError>?
+            if fetch == 1 {
+                ((result, following), fetchedInfo) = await firstPage(staticQuery, forward: forward, stopNeeded: needInfo)
+            } else {
+                (result, following) = await staticPage(staticQuery, from: source, forward: forward)
+            }
+            switch result {
             case .success(.departures(let answer)):
                 board = answer
             case .success(let other):
@@ -89,10 +98,11 @@ extension RequestDispatcher {
                 return .failure(error)
             }
             if fetch == 1 {
+                if case .window(let held, _)? = following { window = held }
                 timezone = board.timezone
                 cache.noteTimezone(board.timezone)
                 moreBehind = forward ? board.hasMorePast : board.hasMoreFuture
-                if case .success(let stop)? = await fetchedInfo { info = stop }
+                if case .success(let stop)? = fetchedInfo { info = stop }
                 if let info { boardStops = Self.stopIds(info) }
             }
             rows += board.departures
@@ -117,15 +127,17 @@ extension RequestDispatcher {
                 + candidates.visits.count
             let exhausted = forward ? known.upperBound >= t + Self.boardHorizon : known.lowerBound <= t + 1 - Self.boardHorizon
             if found >= query.limit || !full || exhausted { break fetching }
-            guard let next = forward ? board.laterCursor : board.earlierCursor else { break fetching }
-            staticQuery.cursor = next
+            guard let following else { break fetching }
+            source = following
             // The rows still missing, with the same margin for ties at the new page's end.
             staticQuery.limit = min(Self.staticLimit, query.limit - found + 5)
         }
 
         var all = merged.rows
         if let state, !candidates.visits.isEmpty {
-            all += await resolve(candidates.visits, state: state, info: info, timezone: timezone, staticUp: true)
+            all += await resolve(
+                candidates.visits, state: state, info: info, timezone: timezone, staticUp: true,
+                scheduledRows: window?.rowsByDeparture() ?? [:])
         }
         let page = BoardAssembly.page(all, known: known, direction: direction, position: position, limit: query.limit)
         let answer = Self.answer(
@@ -143,8 +155,15 @@ extension RequestDispatcher {
         return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
     }
 
-    private func fetchStop(_ id: String, needed: Bool) async -> Result<StopResult, GatewayError>? {
-        needed ? await cache.stop(id) : nil
+    /// The first static page and, when `stopNeeded`, the stop's station and platforms asked alongside it (a
+    /// child task only then: it costs a thread wake-up).
+    private func firstPage(
+        _ query: DeparturesQuery, forward: Bool, stopNeeded: Bool
+    ) async -> ((Result<StaticResult, GatewayError>, StaticPageSource?), Result<StopResult, GatewayError>?) {
+        guard stopNeeded else { return (await staticPage(query, from: .first, forward: forward), nil) }
+        async let stop = cache.stop(query.stopId)
+        let page = await staticPage(query, from: .first, forward: forward)
+        return (page, await stop)
     }
 
     /// The static service cannot answer: a board of what the live state knows at the stop (its live trips
@@ -178,11 +197,25 @@ extension RequestDispatcher {
         return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
     }
 
-    /// Rows for live visits the static page lacks: from the trips' static details (fetched together, cached),
-    /// else from the live data.
+    /// Rows for live visits the static page lacks: from `scheduledRows` of the board (a trip delayed onto
+    /// it from before or early from later, at its scheduled stop), else from the trips' static details
+    /// (fetched together, cached), else from the live data.
     private func resolve(
-        _ visits: [LiveCandidate], state: RealtimeState, info: StopResult?, timezone: String?, staticUp: Bool
+        _ visits: [LiveCandidate], state: RealtimeState, info: StopResult?, timezone: String?, staticUp: Bool,
+        scheduledRows: [DepartureIdentity: Departure] = [:]
     ) async -> [DepartureRow] {
+        var rows: [DepartureRow] = []
+        rows.reserveCapacity(visits.count)
+        var visits = visits
+        if !scheduledRows.isEmpty {
+            visits.removeAll { visit in
+                guard !visit.trip.added, let departure = scheduledRows[visit.identity],
+                      visit.stop.assignedStopId == nil || visit.stop.assignedStopId == departure.stopId
+                else { return false }
+                rows.append(DepartureRow(departure: departure, realtime: BoardAssembly.realtime(visit.trip, visit.stop, state: state)))
+                return true
+            }
+        }
         let wanted = Set(visits.map { Self.detailKey($0.trip) }).filter { cache.cachedTrip($0) == nil }
         var failures: [TripInstanceKey: GatewayError] = [:]
         if staticUp, !wanted.isEmpty {
@@ -201,8 +234,6 @@ extension RequestDispatcher {
         }
         // A static service that stopped answering meanwhile is not asked again (the request has a deadline).
         let staticUp = staticUp && !failures.values.contains { $0.code == .staticUnavailable }
-        var rows: [DepartureRow] = []
-        rows.reserveCapacity(visits.count)
         for visit in visits {
             let key = Self.detailKey(visit.trip)
             if let detail = cache.cachedTrip(key) {

@@ -73,6 +73,7 @@ extension RequestDispatcher {
 
     func statsAnswer(_ request: GatewayRequest, received: ContinuousClock.Instant) -> Answer {
         let s = stats.summary()
+        let windows = boardCache.counts
         return .success(id: request.id, op: .stats, received: received, capacity: 512 + 160 * s.ops.count) { w in
             w.beginObject()
             w.key("uptime_s"); w.int(s.uptimeSeconds)
@@ -98,6 +99,12 @@ extension RequestDispatcher {
                 w.key("max_us"); w.int(o.max)
                 w.endObject()
             }
+            w.endObject()
+            w.key("board_cache"); w.beginObject()
+            w.key("stops"); w.int(windows.stops)
+            w.key("hits"); w.int(windows.hits)
+            w.key("misses"); w.int(windows.misses)
+            w.key("evictions"); w.int(windows.evictions)
             w.endObject()
             w.endObject()
         }

@@ -1,0 +1,99 @@
+import TransitModel
+
+/// Consecutive scheduled departures of a stop's board as the static service listed them forward from
+/// `anchor` (one page of up to `fetchLimit` rows): every departure scheduled from `anchor` up to the last row
+/// is among `rows`, in the static service's order. A later page forward from any `t ≥ anchor` whose rows all
+/// lie inside `rows` is a slice of them, so the gateway can answer it without asking the static service
+/// again (BoardWindowCache). `page(from:limit:)` returns only pages it knows to be exactly what the static
+/// service would answer, as far as the gateway reads them (rows, `hasMorePast`, a full page or not).
+struct BoardWindow: Sendable {
+    let stopId: String
+    let anchor: Int64
+    /// The board time that asked for the window (`anchor` is earlier when the window looks back).
+    let askedAt: Int64
+    /// Ascending by scheduled time (ties in the static service's order).
+    let rows: [Departure]
+    /// The limit the rows were asked with: fewer rows means none is left within the board horizon.
+    let fetchLimit: Int
+    /// Of the page at `anchor`: a departure lies before its first row (within the static service's horizon).
+    let hasMorePast: Bool
+    /// A departure follows the last row, and the static service's cursor to it.
+    let hasMoreFuture: Bool
+    let laterCursor: String?
+    let timezone: String?
+
+    static let horizon: Int64 = 86_400
+
+    init(stopId: String, anchor: Int64, askedAt: Int64? = nil, fetchLimit: Int, board: DepartureBoard) {
+        self.stopId = stopId
+        self.anchor = anchor
+        self.askedAt = askedAt ?? anchor
+        self.fetchLimit = fetchLimit
+        rows = board.departures
+        hasMorePast = board.hasMorePast
+        hasMoreFuture = board.hasMoreFuture
+        laterCursor = board.laterCursor
+        timezone = board.timezone
+    }
+
+    /// Every departure scheduled in [anchor, anchor + horizon) is among the rows (the static service listed
+    /// fewer than it was asked for).
+    var complete: Bool { rows.count < fetchLimit }
+
+    /// A page held here: its board and the index after its last row (where a following page starts).
+    struct Slice {
+        var board: DepartureBoard
+        var end: Int
+    }
+
+    /// The static page forward from `t` with `limit` rows, or nil when this window cannot tell it exactly.
+    func page(from t: Int64, limit: Int) -> Slice? {
+        guard t >= anchor else { return nil }
+        let start = firstIndex(atOrAfter: t)
+        let end = start + limit
+        if end <= rows.count {
+            // The row before the page's first counts as "more past" only within the horizon of that first row
+            // (what the static service checks); further back this window cannot tell.
+            var morePast = hasMorePast
+            if start > 0 {
+                guard rows[start - 1].scheduledUnix >= rows[start].scheduledUnix - Self.horizon else { return nil }
+                morePast = true
+            }
+            return Slice(board: board(Array(rows[start..<end]), at: t, morePast: morePast, moreFuture: true), end: end)
+        }
+        // Not full: exact only for the page the window was asked as (later ones search further ahead).
+        guard complete, t == anchor else { return nil }
+        return Slice(board: board(rows, at: t, morePast: hasMorePast, moreFuture: false), end: rows.count)
+    }
+
+    /// The rows of the page that continues at index `start` (after an earlier slice) with `limit` rows, when
+    /// all of them lie here; else nil and the caller continues from `laterCursor` with the rows from `start`.
+    func continuation(at start: Int, limit: Int) -> [Departure]? {
+        guard start + limit <= rows.count else { return nil }
+        return Array(rows[start..<start + limit])
+    }
+
+    /// The window's rows by departure: the static rows of trips that delays move onto a page of it (or early
+    /// running pulls onto it from later), scheduled from `anchor` on.
+    func rowsByDeparture() -> [DepartureIdentity: Departure] {
+        var byDeparture: [DepartureIdentity: Departure] = [:]
+        byDeparture.reserveCapacity(rows.count)
+        for row in rows { byDeparture[DepartureIdentity(row)] = row }
+        return byDeparture
+    }
+
+    private func firstIndex(atOrAfter t: Int64) -> Int {
+        var low = 0, high = rows.count
+        while low < high {
+            let mid = (low + high) / 2
+            if rows[mid].scheduledUnix < t { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private func board(_ departures: [Departure], at t: Int64, morePast: Bool, moreFuture: Bool) -> DepartureBoard {
+        DepartureBoard(
+            stopId: stopId, at: t, direction: .future, departures: departures, hasMorePast: morePast,
+            hasMoreFuture: moreFuture, timezone: timezone)
+    }
+}

@@ -1,0 +1,154 @@
+import Synchronization
+
+/// The static rows of recently asked boards (a `BoardWindow` per stop), so a hot stop's board costs no
+/// static round trip while its window still holds the page asked for.
+///
+/// Bounded in memory: at most `capacity` stops, the least recently used dropped first (a window holds up
+/// to `windowRows` rows). Bounded in time: a window is used only while the static database version it was
+/// fetched under has been confirmed within `versionCheck` (the gateway asks the static service's feed_info
+/// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime`. A new
+/// version drops every window. So after a re-import, rows of the old database are served for at most
+/// `versionCheck`. The cache holds no lock while the static service is asked.
+final class BoardWindowCache: Sendable {
+    let capacity: Int
+    /// Rows asked for a window (the static service's most per page); a page of more is not cached.
+    let windowRows: Int
+    /// Seconds before the board's time a window starts: trips scheduled then and delayed onto the board are
+    /// described from the window's rows, without asking the static service for the trip.
+    let lookback: Int64
+    let versionCheck: Duration
+    let lifetime: Duration
+
+    struct Counts: Sendable, Equatable {
+        var hits = 0
+        var misses = 0
+        var evictions = 0
+        var stops = 0
+    }
+
+    /// Which database the caller saw confirmed before it asked the static service: a window it fetched is
+    /// stored only if no other version was seen meanwhile.
+    struct Generation: Sendable, Equatable {
+        fileprivate var value: UInt64
+    }
+
+    private struct Entry {
+        var window: BoardWindow
+        var stored: ContinuousClock.Instant
+        var lastUse: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var useCounter: UInt64 = 0
+        var version: String?
+        var generation: UInt64 = 0
+        /// When the last check that confirmed `version` was sent (nil: never confirmed).
+        var confirmedAt: ContinuousClock.Instant?
+        var checking = false
+        var counts = Counts()
+    }
+
+    private let state = Mutex(State())
+
+    init(
+        capacity: Int = 512, windowRows: Int = 100, lookback: Int64 = 900, versionCheck: Duration = .seconds(1),
+        lifetime: Duration = .seconds(600)
+    ) {
+        self.capacity = capacity
+        self.windowRows = windowRows
+        self.lookback = lookback
+        self.versionCheck = versionCheck
+        self.lifetime = lifetime
+    }
+
+    var enabled: Bool { capacity > 0 }
+
+    /// The window of `stopId` when it may be used now. Counts a hit or a miss.
+    func window(_ stopId: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
+        state.withLock { s in
+            guard Self.confirmed(s, now: now, within: versionCheck), var entry = s.entries[stopId],
+                  entry.stored.duration(to: now) < lifetime
+            else { return nil }
+            s.useCounter += 1
+            entry.lastUse = s.useCounter
+            s.entries[stopId] = entry
+            return entry.window
+        }
+    }
+
+    /// Records whether the page asked for came from a window (`hit`) or from the static service.
+    func count(hit: Bool) {
+        state.withLock { s in
+            if hit { s.counts.hits += 1 } else { s.counts.misses += 1 }
+        }
+    }
+
+    /// The generation a window fetched from now on would belong to; nil while no version is confirmed (then
+    /// nothing is stored).
+    func generation(now: ContinuousClock.Instant = .now) -> Generation? {
+        state.withLock { s in Self.confirmed(s, now: now, within: versionCheck) ? Generation(value: s.generation) : nil }
+    }
+
+    /// Keeps `window` for its stop if the database version is still the one of `generation`.
+    func store(_ window: BoardWindow, generation: Generation, now: ContinuousClock.Instant = .now) {
+        guard enabled else { return }
+        state.withLock { s in
+            guard s.generation == generation.value else { return }
+            s.useCounter += 1
+            if s.entries[window.stopId] == nil, s.entries.count >= capacity,
+               let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                s.entries[oldest] = nil
+                s.counts.evictions += 1
+            }
+            s.entries[window.stopId] = Entry(window: window, stored: now, lastUse: s.useCounter)
+        }
+    }
+
+    // MARK: the database version
+
+    /// True when a version check should start now (half of `versionCheck` has passed since the last
+    /// confirmation, so windows stay usable under steady load) and none is running; the caller then runs
+    /// one and reports it with `confirm` or `checkFailed`.
+    func wantsVersionCheck(now: ContinuousClock.Instant = .now) -> Bool {
+        guard enabled else { return false }
+        return state.withLock { s in
+            if s.checking { return false }
+            if let at = s.confirmedAt, at.duration(to: now) < versionCheck / 2 { return false }
+            s.checking = true
+            return true
+        }
+    }
+
+    /// The static service served `version` in answer to a question sent at `sentAt`. Another version than
+    /// the one held drops every window; an answer older than the last confirmation changes nothing.
+    func confirm(version: String, sentAt: ContinuousClock.Instant) {
+        state.withLock { s in
+            s.checking = false
+            if let at = s.confirmedAt, sentAt < at { return }
+            if version != s.version {
+                s.version = version
+                s.generation += 1
+                s.entries.removeAll()
+            }
+            s.confirmedAt = sentAt
+        }
+    }
+
+    func checkFailed() {
+        state.withLock { $0.checking = false }
+    }
+
+    var counts: Counts {
+        state.withLock { s in
+            var c = s.counts
+            c.stops = s.entries.count
+            return c
+        }
+    }
+
+    private static func confirmed(_ s: State, now: ContinuousClock.Instant, within: Duration) -> Bool {
+        guard let at = s.confirmedAt else { return false }
+        return at.duration(to: now) < within
+    }
+}

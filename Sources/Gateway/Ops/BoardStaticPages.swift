@@ -1,0 +1,97 @@
+import TransitJSON
+import TransitModel
+
+// The static pages behind a departure board: forward boards start from the stop's cached board window when
+// it holds the page (BoardWindowCache), else from the static service.
+
+extension RequestDispatcher {
+    /// Where a board's next static page comes from: the first page (a forward one from the board window
+    /// cache when it holds it), a static cursor, or the rows of a cached window after an index.
+    enum StaticPageSource {
+        case first
+        case cursor(String)
+        case window(BoardWindow, Int)
+    }
+
+    /// One static page of `query` (`at` and `limit` set; its cursor comes from `source`) and where the page
+    /// after it comes from (nil: nothing follows). A first forward page that misses the window cache is asked
+    /// with `windowRows` from `lookback` before `at` (the rows of trips that delays may move onto the board)
+    /// and kept as the stop's window; the page is its rows from `at` on.
+    func staticPage(
+        _ query: DeparturesQuery, from source: StaticPageSource, forward: Bool
+    ) async -> (Result<StaticResult, GatewayError>, StaticPageSource?) {
+        func plain(_ query: DeparturesQuery) async -> (Result<StaticResult, GatewayError>, StaticPageSource?) {
+            let result = await staticClient.query(.departures(query))
+            guard case .success(.departures(let board)) = result else { return (result, nil) }
+            return (result, (forward ? board.laterCursor : board.earlierCursor).map(StaticPageSource.cursor))
+        }
+        switch source {
+        case .first:
+            guard forward, boardCache.enabled, let t = query.at else { return await plain(query) }
+            let previous = boardCache.window(query.stopId)
+            if let previous, let slice = previous.page(from: t, limit: query.limit) {
+                boardCache.count(hit: true)
+                return (.success(.departures(slice.board)), .window(previous, slice.end))
+            }
+            boardCache.count(hit: false)
+            let generation = boardCache.generation()
+            var wide = query
+            wide.limit = max(boardCache.windowRows, query.limit)
+            // From `lookback` before; so many rows there that the page does not fit: again from `t`, which
+            // always holds the page (a window's own anchor). A stop where that happened last time (a busy one,
+            // or one with few departures a day) starts at `t` at once.
+            let lookBack = previous.map { $0.anchor < $0.askedAt } ?? true
+            let anchors = lookBack ? [t - boardCache.lookback, t] : [t]
+            for anchor in anchors {
+                wide.at = anchor
+                let result = await staticClient.query(.departures(wide))
+                guard case .success(.departures(let board)) = result else { return (result, nil) }
+                let window = BoardWindow(stopId: query.stopId, anchor: anchor, askedAt: t, fetchLimit: wide.limit, board: board)
+                guard let slice = window.page(from: t, limit: query.limit) else { continue }
+                if let generation { boardCache.store(window, generation: generation) }
+                return (.success(.departures(slice.board)), .window(window, slice.end))
+            }
+            return await plain(query)
+        case .cursor(let cursor):
+            var next = query
+            next.cursor = cursor
+            return await plain(next)
+        case .window(let window, let start):
+            if let rows = window.continuation(at: start, limit: query.limit) {
+                let board = DepartureBoard(
+                    stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: rows, hasMoreFuture: true,
+                    timezone: window.timezone)
+                return (.success(.departures(board)), .window(window, start + query.limit))
+            }
+            // The window's rows from `start`, then the static service's from where the window ends.
+            let held = Array(window.rows[start...])
+            guard window.hasMoreFuture, let cursor = window.laterCursor else {
+                let board = DepartureBoard(
+                    stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: held, timezone: window.timezone)
+                return (.success(.departures(board)), nil)
+            }
+            var next = query
+            next.cursor = cursor
+            next.limit = query.limit - held.count
+            let (result, following) = await plain(next)
+            guard case .success(.departures(var board)) = result else { return (result, nil) }
+            board.departures = held + board.departures
+            return (.success(.departures(board)), following)
+        }
+    }
+
+    /// Starts a check of the static database version when the board window cache needs one (in the
+    /// background: no request waits for it).
+    func checkStaticVersionIfDue() {
+        guard boardCache.wantsVersionCheck() else { return }
+        let boardCache = self.boardCache, staticClient = self.staticClient
+        Task {
+            let sent = ContinuousClock.now
+            if case .success(.feedInfo(let info)) = await staticClient.query(.feedInfo) {
+                boardCache.confirm(version: info.databaseVersion, sentAt: sent)
+            } else {
+                boardCache.checkFailed()
+            }
+        }
+    }
+}

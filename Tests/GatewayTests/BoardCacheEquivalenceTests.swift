@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import TransitJSON
+import TransitModel
+@testable import Gateway
+
+/// A departure board answered from the board window cache is the board the gateway answers without it:
+/// the same rows, page flags and cursors, with realtime moving rows in and out, at many times and limits,
+/// paging forward and back, also with windows so small that pages run past them.
+@Suite struct BoardCacheEquivalenceTests {
+    private let at = SampleTimes.mondayEvening
+    private var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    /// Delays into and out of Central's window (a frequency-based run too), an added trip, a cancelled one, a
+    /// skipped stop.
+    private func scenario() -> RealtimeState {
+        let trips: [LiveTrip] = [
+            LiveFixtures.trip("T2.WKD.0.1922", routeId: "ST_T2", stops: [
+                ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
+            ], firstSequence: 6),
+            LiveFixtures.trip("X.ADDED.1", relationship: .new, routeId: "ST_T2", stops: [
+                ("20006019", nil, at + 300), ("20007004", nil, at + 500),
+            ]),
+            LiveFixtures.trip("T1.WKD.1.1940", relationship: .canceled, routeId: "ST_T1", stops: [
+                ("20006017", at + 900, nil), ("21351004", at + 1800, nil),
+            ], firstSequence: 6),
+            LiveFixtures.trip("T4.WKD.0.2007", routeId: "ST_T4", stops: [
+                ("20006024", at + 1140, nil), ("next", at + 1500, at + 1500),
+            ], firstSequence: 6, skipped: ["20006024"]),
+            LiveFixtures.trip("T1.WKD.0.1910", routeId: "ST_T1", stops: [
+                ("20006016", at + 1380, at + 1000), ("next", at + 1600, at + 1300),
+            ], firstSequence: 5),
+            // A frequency-based run (started 19:50) leaving P27 at −180, 380 s late.
+            LiveFixtures.trip("M1.WKD.1.FREQ", startSecs: 71_400, routeId: "SMNW_M1", stops: [
+                ("20006027", at - 180, at + 200), ("20007202", at - 60, at + 320),
+            ], firstSequence: 3),
+            // Delayed by an hour: leaves many pages later.
+            LiveFixtures.trip("T4.WKD.1.1907", routeId: "ST_T4", stops: [
+                ("20006025", at - 240, at + 3360), ("next", at, at + 3600),
+            ], firstSequence: 7),
+        ]
+        var assembler = LiveStateAssembler()
+        assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: trips)))
+        assembler.applySnapshot(.sources([LiveFixtures.freshSource(now: now)]))
+        return assembler.state
+    }
+
+    /// The answer without what differs between two gateways (elapsed time, feed age).
+    private func comparable(_ answer: JSONLine) -> String {
+        answer.text.replacingOccurrences(of: #""elapsed_us":[0-9]+"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""feed_age_s":[0-9]+"#, with: "", options: .regularExpression)
+    }
+
+    private func requests() -> [String] {
+        var lines: [String] = []
+        for stopId in ["200060", "20006016", "10101103", "200070"] {
+            for offset: Int64 in [0, 45, 61, 600, 1799, 3000, 7200] {
+                for limit in [1, 4, 10, 30] {
+                    lines.append(#"{"op":"departures","stop_id":"\#(stopId)","at":\#(at + offset),"limit":\#(limit)}"#)
+                }
+            }
+        }
+        lines.append(#"{"op":"departures","stop_id":"200060","at":\#(at),"limit":100}"#)
+        return lines
+    }
+
+    /// Every answer of both gateways, then the pages after and before each first page by its cursors.
+    private func answers(_ client: LineClient) async throws -> [String] {
+        var out: [String] = []
+        for line in requests() {
+            let first = try await client.ask(line)
+            out.append(comparable(first))
+            guard let page = first.data["page"] as? [String: Any] else { continue }
+            var later = page["later_cursor"] as? String
+            for _ in 0..<3 {
+                guard let cursor = later else { break }
+                let next = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at),"limit":7,"cursor":"\#(cursor)"}"#)
+                out.append(comparable(next))
+                later = (next.data["page"] as? [String: Any])?["later_cursor"] as? String
+            }
+            if let earlier = page["earlier_cursor"] as? String {
+                let back = #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":5,"cursor":"\#(earlier)"}"#
+                out.append(comparable(try await client.ask(back)))
+            }
+        }
+        return out
+    }
+
+    private func run(cacheStops: Int, windowRows: Int = 100) async throws -> (answers: [String], hits: Int) {
+        let view = RealtimeView(configured: true)
+        return try await withGateway(realtime: view, configure: {
+            $0.boardCacheStops = cacheStops
+            $0.boardWindowRows = windowRows
+        }) { fixture in
+            let client = try fixture.client()
+            view.replace(scenario())
+            // Let the gateway confirm the static database version (a background check after the first board).
+            _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at)}"#)
+            try await Task.sleep(for: .milliseconds(100))
+            let answers = try await answers(client)
+            let stats = try await client.ask(#"{"op":"stats"}"#)
+            let cache = try #require(stats.data["board_cache"] as? [String: Any])
+            return (answers, cache["hits"] as? Int ?? -1)
+        }
+    }
+
+    @Test(arguments: [100, 9])
+    func answersWithAndWithoutTheCacheAreTheSame(windowRows: Int) async throws {
+        let uncached = try await run(cacheStops: 0)
+        let cached = try await run(cacheStops: 64, windowRows: windowRows)
+        #expect(uncached.hits == 0)
+        #expect(cached.hits > 50, "the cache answered \(cached.hits) pages")
+        #expect(cached.answers.count == uncached.answers.count)
+        // The delayed frequency-based run is on the boards (described from the window's rows when cached).
+        #expect(cached.answers.contains { $0.contains(#""start_time":"19:50:00""#) && $0.contains(#""delay_s":380"#) })
+        for (index, (a, b)) in zip(cached.answers, uncached.answers).enumerated() where a != b {
+            Issue.record("answer \(index) differs:\ncached   \(a)\nuncached \(b)")
+            break
+        }
+    }
+}

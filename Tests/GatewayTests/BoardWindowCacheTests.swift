@@ -1,0 +1,98 @@
+import Testing
+import TransitModel
+@testable import Gateway
+
+/// The board window cache: used only under a recently confirmed database version, emptied by a new one,
+/// least recently used stop dropped first, never storing a window fetched under another version.
+@Suite struct BoardWindowCacheTests {
+    private let t0 = ContinuousClock.now
+
+    private func window(_ stopId: String, anchor: Int64 = 1000) -> BoardWindow {
+        let route = Route(routeId: "R", routeType: 3, mode: "bus", section: "R")
+        let rows = (0..<3).map { i in
+            Departure(
+                tripId: "\(stopId).\(i)", route: route, headsign: nil, stopId: stopId, stopSequence: 1, stopIndex: 0,
+                serviceDate: 20_251_222, scheduledSecs: Int32(i * 60), scheduledUnix: anchor + Int64(i * 60))
+        }
+        let board = DepartureBoard(stopId: stopId, at: anchor, direction: .future, departures: rows, hasMoreFuture: true)
+        return BoardWindow(stopId: stopId, anchor: anchor, fetchLimit: 3, board: board)
+    }
+
+    private func confirmed(_ cache: BoardWindowCache, _ version: String, at offset: Duration) {
+        #expect(cache.wantsVersionCheck(now: t0 + offset))
+        cache.confirm(version: version, sentAt: t0 + offset)
+    }
+
+    @Test func aStoredWindowIsAHitWhileTheVersionIsConfirmed() throws {
+        let cache = BoardWindowCache(capacity: 4, versionCheck: .seconds(1))
+        // Nothing is stored before a version is confirmed.
+        #expect(cache.generation(now: t0) == nil)
+        confirmed(cache, "v1", at: .zero)
+        let generation = try #require(cache.generation(now: t0))
+        cache.store(window("A"), generation: generation, now: t0)
+        #expect(cache.window("A", now: t0 + .milliseconds(10))?.rows.count == 3)
+        #expect(cache.window("B", now: t0 + .milliseconds(10)) == nil)
+        // Half the check interval on, a check is due; meanwhile the window is still used.
+        #expect(!cache.wantsVersionCheck(now: t0 + .milliseconds(400)))
+        #expect(cache.wantsVersionCheck(now: t0 + .milliseconds(600)))
+        #expect(!cache.wantsVersionCheck(now: t0 + .milliseconds(610)), "one check at a time")
+        #expect(cache.window("A", now: t0 + .milliseconds(900)) != nil)
+        // Not confirmed for a whole interval (the check failed): not used.
+        cache.checkFailed()
+        #expect(cache.window("A", now: t0 + .milliseconds(1000)) == nil)
+        // The same version confirmed again: used again.
+        confirmed(cache, "v1", at: .milliseconds(1100))
+        #expect(cache.window("A", now: t0 + .milliseconds(1200)) != nil)
+    }
+
+    @Test func aNewVersionDropsEveryWindow() throws {
+        let cache = BoardWindowCache(capacity: 4, versionCheck: .seconds(1))
+        confirmed(cache, "v1", at: .zero)
+        let old = try #require(cache.generation(now: t0))
+        cache.store(window("A"), generation: old, now: t0)
+        confirmed(cache, "v2", at: .milliseconds(600))
+        #expect(cache.window("A", now: t0 + .milliseconds(700)) == nil)
+        #expect(cache.counts.stops == 0)
+        // A window fetched under v1 that arrives after v2 was seen is not kept.
+        cache.store(window("A"), generation: old, now: t0 + .milliseconds(700))
+        #expect(cache.window("A", now: t0 + .milliseconds(710)) == nil)
+        // An answer older than the last confirmation changes nothing (v1 does not come back).
+        #expect(cache.wantsVersionCheck(now: t0 + .milliseconds(1200)))
+        cache.confirm(version: "v1", sentAt: t0 + .milliseconds(500))
+        let current = try #require(cache.generation(now: t0 + .milliseconds(1200)))
+        cache.store(window("B"), generation: current, now: t0 + .milliseconds(1200))
+        #expect(cache.window("B", now: t0 + .milliseconds(1300)) != nil)
+    }
+
+    @Test func theLeastRecentlyUsedStopIsDroppedFirst() throws {
+        let cache = BoardWindowCache(capacity: 2, versionCheck: .seconds(60))
+        confirmed(cache, "v1", at: .zero)
+        let generation = try #require(cache.generation(now: t0))
+        cache.store(window("A"), generation: generation, now: t0)
+        cache.store(window("B"), generation: generation, now: t0)
+        _ = cache.window("A", now: t0)  // A is now more recent than B
+        cache.store(window("C"), generation: generation, now: t0)
+        #expect(cache.window("A", now: t0) != nil)
+        #expect(cache.window("B", now: t0) == nil)
+        #expect(cache.window("C", now: t0) != nil)
+        #expect(cache.counts == BoardWindowCache.Counts(hits: 0, misses: 0, evictions: 1, stops: 2))
+        // Replacing a stop's window evicts nothing.
+        cache.store(window("C", anchor: 5000), generation: generation, now: t0)
+        #expect(cache.window("C", now: t0)?.anchor == 5000)
+        #expect(cache.counts.evictions == 1)
+    }
+
+    @Test func aWindowOutlivingItsLifetimeIsNotUsed() throws {
+        let cache = BoardWindowCache(capacity: 2, versionCheck: .seconds(60), lifetime: .seconds(10))
+        confirmed(cache, "v1", at: .zero)
+        cache.store(window("A"), generation: try #require(cache.generation(now: t0)), now: t0)
+        #expect(cache.window("A", now: t0 + .seconds(9)) != nil)
+        #expect(cache.window("A", now: t0 + .seconds(11)) == nil)
+    }
+
+    @Test func capacityZeroIsOff() {
+        let cache = BoardWindowCache(capacity: 0)
+        #expect(!cache.enabled)
+        #expect(!cache.wantsVersionCheck(now: t0))
+    }
+}
