@@ -10,7 +10,8 @@ extension StaticStore {
     /// A trip matches when its route_id and direction_id equal the descriptor's (a trip without
     /// direction_id matches none), its service runs on start_date (calendar and calendar_dates), and
     /// start_time is its first stop's scheduled departure or, for a frequency-based trip, lies in one of its
-    /// frequency windows [start, end) (exact_times=1: only start + k·headway).
+    /// frequency windows: exact_times=1 only start + k·headway before the end; headway-based [start, end], the
+    /// end admitted as the resolver's instance selection does (a run not fixed by the schedule may leave on it).
     public func tripMatches(_ descriptors: [TripStartDescriptor]) throws(StoreError) -> [[String]] {
         guard !descriptors.isEmpty else { return [] }
         return try run { c in try tripMatches(descriptors, on: c) }
@@ -79,7 +80,7 @@ extension StaticStore {
                 let startsThen: Bool
                 if trip.frequent {
                     startsThen = (periods[trip.pk] ?? []).contains { p in
-                        p.isExact ? p.instance(startingAt: w.secs) != nil : (p.start <= w.secs && w.secs < p.end)
+                        p.isExact ? p.instance(startingAt: w.secs) != nil : (p.start <= w.secs && w.secs <= p.end)
                     }
                 } else {
                     startsThen = firstDeparture == w.secs

@@ -43,11 +43,12 @@ import TransitModel
             d("R_M1", 0, 20251006, "06:50:00"),
             d("R_M1", 0, 20251006, "06:15:00"),  // exact_times=1: not a scheduled start
             d("R_M1", 0, 20251006, "07:05:00"),  // headway-based window 07:00–08:00: any start inside
-            d("R_M1", 0, 20251006, "08:00:00"),  // the window's end is exclusive
+            d("R_M1", 0, 20251006, "08:00:00"),  // a headway-based window admits its end (as the resolver does)
+            d("R_M1", 0, 20251006, "08:00:01"),
             d("R_M1", 0, 20251006, "05:59:59"),
             d("R_M1", 0, 20251004, "06:00:00"),  // Saturday: WK does not run
         ])
-        #expect(m == [["FREQ"], ["FREQ"], [], ["FREQ"], [], [], []])
+        #expect(m == [["FREQ"], ["FREQ"], [], ["FREQ"], ["FREQ"], [], [], []])
     }
 
     @Test func tripsWithoutDirectionMatchNone() throws {
