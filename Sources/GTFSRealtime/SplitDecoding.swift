@@ -103,16 +103,3 @@ private struct SplitDecodeJob: @unchecked Sendable {
         }
     }
 }
-
-extension Array where Element == Range<Int> {
-    /// The first index whose element satisfies `predicate`, which must be false then true along the array.
-    fileprivate func partitionPoint(_ predicate: (Range<Int>) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if predicate(self[mid]) { high = mid } else { low = mid + 1 }
-        }
-        return low
-    }
-}

@@ -270,16 +270,3 @@ enum TripUpdatesWire {
         if let v = s.pointee.stopHeadsign { out.string(Stop.stopHeadsign, v) }
     }
 }
-
-extension Array where Element == Int {
-    /// The first index whose element satisfies `predicate`, which must be false then true along the array.
-    fileprivate func partitionPoint(_ predicate: (Int) -> Bool) -> Int {
-        var low = 0
-        var high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if predicate(self[mid]) { high = mid } else { low = mid + 1 }
-        }
-        return low
-    }
-}
