@@ -43,7 +43,7 @@ import TransitJSON
         #expect(isRefused(breaker.admit(now: at(1500))))
         #expect(isRefused(breaker.admit(now: at(1999))))
         #expect(breaker.admit(now: at(2000)) == .probe)
-        #expect(breaker.counts == StaticBreaker.Counts(trips: 1, probes: 2, fastFailures: 3))
+        #expect(breaker.counts == StaticBreaker.Counts(trips: 1, probes: 2, fastFailures: 4))
     }
 
     @Test func aFailedProbeKeepsItDownWithTheFirstOutagesTime() {
