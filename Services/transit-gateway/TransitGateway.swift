@@ -52,6 +52,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the static service (beyond: STATIC_UNAVAILABLE).")
     var staticTimeout = 1.0
 
+    @Option(help: "Seconds between two requests let through to a static service found down (the others get STATIC_UNAVAILABLE at once; 0: every request asks).")
+    var staticProbeInterval = 0.5
+
     @Option(help: "Seconds to wait for the realtime service (beyond: REALTIME_UNAVAILABLE; also each snapshot).")
     var realtimeTimeout = 1.0
 
@@ -74,6 +77,9 @@ struct Serve: AsyncParsableCommand {
             ("--realtime-timeout", realtimeTimeout), ("--realtime-silence", realtimeSilence),
         ] {
             guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number of seconds") }
+        }
+        guard staticProbeInterval >= 0, staticProbeInterval.isFinite else {
+            throw ValidationError("--static-probe-interval must be 0 or a positive number of seconds")
         }
         guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0 else {
             throw ValidationError(
@@ -106,6 +112,7 @@ struct Serve: AsyncParsableCommand {
             host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,
             maxConnections: maxConnections, maxInFlight: maxInFlight, idleTimeout: .seconds(idleTimeout),
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
+            staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
             boardCacheStops: boardCacheStops, threads: threads, logger: logger)
 

@@ -31,6 +31,9 @@ public struct GatewayConfig: Sendable {
     public var requestTimeout: Duration
     /// One round trip to the static service (STATIC_UNAVAILABLE).
     public var staticTimeout: Duration
+    /// While the static service is down, requests needing it are refused at once except one per this
+    /// interval, which asks (StaticBreaker). Zero: every request asks.
+    public var staticProbeInterval: Duration
     /// One round trip to the realtime service (REALTIME_UNAVAILABLE).
     public var realtimeTimeout: Duration
     /// Subscriptions per connection.
@@ -52,6 +55,7 @@ public struct GatewayConfig: Sendable {
         subscribeURL: String? = nil, maxLineBytes: Int = 64 * 1024, maxConnections: Int = 1024,
         maxInFlight: Int = 512, maxPipelined: Int = 128, idleTimeout: Duration = .seconds(300),
         requestTimeout: Duration = .seconds(2), staticTimeout: Duration = .seconds(1),
+        staticProbeInterval: Duration = .milliseconds(500),
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
         snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
         boardCacheStops: Int = 512, boardWindowRows: Int = 100, staticVersionCheck: Duration = .seconds(1),
@@ -69,6 +73,7 @@ public struct GatewayConfig: Sendable {
         self.idleTimeout = idleTimeout
         self.requestTimeout = requestTimeout
         self.staticTimeout = staticTimeout
+        self.staticProbeInterval = staticProbeInterval
         self.realtimeTimeout = realtimeTimeout
         self.realtimeSilence = realtimeSilence
         self.snapshotRetryMax = snapshotRetryMax

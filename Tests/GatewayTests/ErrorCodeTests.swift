@@ -121,10 +121,12 @@ import Testing
     }
 
     @Test func readAheadIsBoundedPerConnection() async throws {
-        // Three requests at a time: six slow ones take two rounds of the static timeout, answered in order.
+        // Three requests at a time: six slow ones take two rounds of the static timeout, answered in order
+        // (every request asks the static service: no breaker refusing the second round at once).
         try await withGateway(startStatic: false, configure: {
             $0.maxPipelined = 3
             $0.staticTimeout = .milliseconds(250)
+            $0.staticProbeInterval = .zero
         }) { fixture in
             let client = try fixture.client()
             let started = ContinuousClock.now

@@ -9,6 +9,9 @@ import TransitProto
 /// no answer within `timeout` or UNAVAILABLE → STATIC_UNAVAILABLE; NOT_FOUND and INVALID_ARGUMENT pass
 /// through; an answer that does not decode → INTERNAL. The socket redials by itself, so a service that
 /// restarts is used again without restarting the gateway.
+///
+/// Every round trip goes through a circuit breaker (`StaticBreaker`): while the service is known to be down,
+/// requests get STATIC_UNAVAILABLE at once, except one probe per `probeInterval`.
 final class StaticClient: Sendable {
     /// Replies may be large (bulk schedules); protocol/README.md "REQ → static RECVMAXSZ".
     static let maxReplyBytes = 64 << 20
@@ -17,10 +20,12 @@ final class StaticClient: Sendable {
     let timeout: Duration
     private let requester: NNGRequester
     private let nextRequestId = Atomic<UInt64>(UInt64.random(in: 1...(1 << 32)))
+    private let breaker: Mutex<StaticBreaker>
 
-    init(url: String, timeout: Duration) throws(NNGError) {
+    init(url: String, timeout: Duration, probeInterval: Duration = .milliseconds(500)) throws(NNGError) {
         self.url = url
         self.timeout = timeout
+        breaker = Mutex(StaticBreaker(probeInterval: probeInterval))
         requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
         // Find a restarted service quickly, without hammering a dead one.
         try? requester.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
@@ -29,20 +34,27 @@ final class StaticClient: Sendable {
     func close() { requester.close() }
 
     /// One round trip. Cancellation (the request's deadline passed) ends the wait at once.
+    /// While the service is down (the breaker refuses), STATIC_UNAVAILABLE without a round trip.
     func query(_ query: StaticQuery) async -> Result<StaticResult, GatewayError> {
+        let sent = ContinuousClock.now
+        if case .refuse(let error) = breaker.withLock({ $0.admit(now: sent) }) { return .failure(error) }
         let id = nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try await requester.request(StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout)
         } catch let error as NNGError {
+            let reason = error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
+            breaker.withLock { $0.failed(sentAt: sent, now: .now, unixNow: UnixClock.now(), reason: reason) }
             if error.isTimedOut {
                 return .failure(GatewayError(
                     .staticUnavailable, "the static service did not answer within \(timeout.milliseconds) ms (\(url))"))
             }
             return .failure(GatewayError(.staticUnavailable, "the static service could not be asked: \(error)"))
         } catch {
+            // The request's deadline passed: says nothing about the service.
             return .failure(GatewayError(.timeout, "cancelled while waiting for the static service"))
         }
+        breaker.withLock { $0.answered(now: .now) }
         let response: StaticResponse
         do {
             response = try StaticCodec.decodeResponse(reply)
@@ -50,5 +62,14 @@ final class StaticClient: Sendable {
             return .failure(GatewayError(.internal, "the static service's answer did not decode: \(error)"))
         }
         return response.result.mapError { GatewayError(staticError: $0) }
+    }
+
+    /// True when a request now would ask the service (it is up, or a probe is due): a background check that
+    /// would only be refused is not started.
+    var wouldAsk: Bool { breaker.withLock { $0.wouldAsk(now: .now) } }
+
+    /// The breaker's view of the service, for `health` and `stats`.
+    var availability: (outage: StaticBreaker.Outage?, counts: StaticBreaker.Counts, probeInterval: Duration) {
+        breaker.withLock { ($0.outage, $0.counts, $0.probeInterval) }
     }
 }

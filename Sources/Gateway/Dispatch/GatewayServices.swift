@@ -13,7 +13,8 @@ final class GatewayServices: Sendable {
 
     init(config: GatewayConfig, realtime: RealtimeView) throws(NNGError) {
         self.config = config
-        staticClient = try StaticClient(url: config.staticURL, timeout: config.staticTimeout)
+        staticClient = try StaticClient(
+            url: config.staticURL, timeout: config.staticTimeout, probeInterval: config.staticProbeInterval)
         do {
             realtimeClient = try config.realtimeURL.map { url throws(NNGError) in
                 try RealtimeClient(url: url, timeout: config.realtimeTimeout)

@@ -81,9 +81,11 @@ extension RequestDispatcher {
     }
 
     /// Starts a check of the static database version when the board window cache needs one (in the
-    /// background: no request waits for it).
+    /// background: no request waits for it). Not while the static service is down and its probe is not due
+    /// (it would only be refused); when the probe is due, the check may be it, so recovery is noticed by the
+    /// background check rather than a waiting request.
     func checkStaticVersionIfDue() {
-        guard boardCache.wantsVersionCheck() else { return }
+        guard staticClient.wouldAsk, boardCache.wantsVersionCheck() else { return }
         let boardCache = self.boardCache, staticClient = self.staticClient
         Task {
             let sent = ContinuousClock.now

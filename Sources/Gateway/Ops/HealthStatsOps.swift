@@ -9,7 +9,13 @@ extension RequestDispatcher {
         let ping = await staticClient.query(.feedInfo)
         let latency = started.microsecondsElapsed
         var info: FeedInfo?
-        if case .success(.feedInfo(let answer)) = ping { info = answer }
+        var staticError: String?
+        switch ping {
+        case .success(.feedInfo(let answer)): info = answer
+        case .success(let other): staticError = "the static service answered feed_info with \(other.kindName)"
+        case .failure(let error): staticError = error.message
+        }
+        let outage = info == nil ? staticClient.availability.outage : nil
         let reading = realtime.read()
         let now = UnixClock.now()
 
@@ -30,6 +36,8 @@ extension RequestDispatcher {
             w.key("status"); w.string(status)
             w.key("static"); w.beginObject()
             w.key("status"); w.string(info == nil ? "unavailable" : "ok")
+            w.key("down_since_unix"); w.int(outage?.sinceUnix)
+            w.key("error"); w.string(staticError)
             w.key("database_version"); w.string(info?.databaseVersion)
             w.key("latency_us"); w.int(info == nil ? nil : latency)
             w.key("feeds"); w.beginArray()
@@ -74,6 +82,7 @@ extension RequestDispatcher {
     func statsAnswer(_ request: GatewayRequest, received: ContinuousClock.Instant) -> Answer {
         let s = stats.summary()
         let windows = boardCache.counts
+        let availability = staticClient.availability
         return .success(id: request.id, op: .stats, received: received, capacity: 512 + 160 * s.ops.count) { w in
             w.beginObject()
             w.key("uptime_s"); w.int(s.uptimeSeconds)
@@ -105,6 +114,13 @@ extension RequestDispatcher {
             w.key("hits"); w.int(windows.hits)
             w.key("misses"); w.int(windows.misses)
             w.key("evictions"); w.int(windows.evictions)
+            w.endObject()
+            w.key("static"); w.beginObject()
+            w.key("status"); w.string(availability.outage == nil ? "up" : "down")
+            w.key("down_since_unix"); w.int(availability.outage?.sinceUnix)
+            w.key("trips"); w.int(availability.counts.trips)
+            w.key("probes"); w.int(availability.counts.probes)
+            w.key("fast_failures"); w.int(availability.counts.fastFailures)
             w.endObject()
             w.endObject()
         }
