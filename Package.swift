@@ -69,7 +69,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FeedGenerator", swiftSettings: swiftSettings),
+        .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .target(
             name: "RealtimeSources",
             dependencies: [.product(name: "Logging", package: "swift-log")],

@@ -1,56 +1,34 @@
-/// A calendar date without a time zone, as GTFS writes it (YYYYMMDD).
-///
-/// Day arithmetic uses days since 1970-01-01 (proleptic Gregorian, Howard Hinnant's algorithms), so the
-/// generator never depends on Foundation's calendars or the host's time zone.
+import TransitCore
+
+/// A calendar date without a time zone, as GTFS writes it (YYYYMMDD): TransitCore's `GTFSDate` (the one
+/// implementation of the civil-date maths) with the generator's conventions (weekday 0 = Monday).
 struct CivilDate: Comparable, Hashable, Sendable {
-    let year: Int
-    let month: Int
-    let day: Int
+    let date: GTFSDate
 
+    /// `year`/`month`/`day` must form a real date (the generator only makes such dates).
     init(_ year: Int, _ month: Int, _ day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+        guard let date = GTFSDate(year: year, month: month, day: day) else {
+            preconditionFailure("CivilDate: \(year)-\(month)-\(day) is not a date")
+        }
+        self.date = date
     }
 
-    init(daysSinceEpoch z0: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
+    init(daysSinceEpoch: Int) { date = GTFSDate(dayNumber: daysSinceEpoch) }
 
-    var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    var year: Int { date.year }
+    var month: Int { date.month }
+    var day: Int { date.day }
+    var daysSinceEpoch: Int { date.dayNumber }
 
-    /// 0 = Monday ... 6 = Sunday (1970-01-01 was a Thursday).
-    var weekday: Int {
-        let d = (daysSinceEpoch + 3) % 7
-        return d < 0 ? d + 7 : d
-    }
+    /// 0 = Monday ... 6 = Sunday.
+    var weekday: Int { date.weekday - 1 }
 
     var isWeekday: Bool { weekday < 5 }
 
     /// YYYYMMDD as an integer, e.g. 20251225.
-    var yyyymmdd: Int { year * 10_000 + month * 100 + day }
+    var yyyymmdd: Int { date.yyyymmdd }
 
-    func adding(days: Int) -> CivilDate {
-        CivilDate(daysSinceEpoch: daysSinceEpoch + days)
-    }
+    func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
 
-    static func < (a: CivilDate, b: CivilDate) -> Bool {
-        a.yyyymmdd < b.yyyymmdd
-    }
+    static func < (a: CivilDate, b: CivilDate) -> Bool { a.date < b.date }
 }

@@ -20,20 +20,8 @@ struct BoardKey: Comparable, Hashable {
     static func timeOnly(_ unix: Int64) -> BoardKey { BoardKey(unix: unix, tripPk: Int.min, stopIndex: Int.min, start: Int.min) }
 }
 
-/// A position between departures: just before or just after a key. A board asked "later" lists the
-/// departures after the position, "earlier" those before it, so consecutive pages neither repeat nor skip.
-struct BoardPosition: Equatable {
-    var key: BoardKey
-    var afterKey: Bool
-
-    static func before(_ key: BoardKey) -> BoardPosition { BoardPosition(key: key, afterKey: false) }
-    static func after(_ key: BoardKey) -> BoardPosition { BoardPosition(key: key, afterKey: true) }
-
-    /// Is a departure with key `k` after this position?
-    func precedes(_ k: BoardKey) -> Bool { afterKey ? key < k : key <= k }
-    /// Is a departure with key `k` before this position?
-    func follows(_ k: BoardKey) -> Bool { afterKey ? k <= key : k < key }
-}
+/// A place between departures in `BoardKey` order (see `OrderedPosition`).
+typealias BoardPosition = OrderedPosition<BoardKey>
 
 /// The opaque continuation string of a board: direction, position and the database it was made on.
 /// Text form (base64url, no padding) of "1|L|unix|trip|index|start|a|tag"; a cursor from another database

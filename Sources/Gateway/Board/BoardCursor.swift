@@ -38,20 +38,8 @@ struct BoardKey: Comparable, Hashable {
     }
 }
 
-/// A place between departures: just before or just after a key. A future page lists the departures after
-/// it, a past page those before it, so consecutive pages neither repeat nor skip.
-struct BoardPosition: Equatable {
-    var key: BoardKey
-    var afterKey: Bool
-
-    static func before(_ key: BoardKey) -> BoardPosition { BoardPosition(key: key, afterKey: false) }
-    static func after(_ key: BoardKey) -> BoardPosition { BoardPosition(key: key, afterKey: true) }
-
-    /// Is a departure with key `k` after this position?
-    func precedes(_ k: BoardKey) -> Bool { afterKey ? key < k : key <= k }
-    /// Is a departure with key `k` before this position?
-    func follows(_ k: BoardKey) -> Bool { afterKey ? k <= key : k < key }
-}
+/// A place between departures in `BoardKey` order (see `OrderedPosition`).
+typealias BoardPosition = OrderedPosition<BoardKey>
 
 /// The gateway's page cursor (GATEWAY.md "page"): a direction and a position in the merged board's order.
 /// It names no static row, so it stays usable when predictions change (rows then fall on the side of it
