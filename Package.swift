@@ -19,6 +19,7 @@ import PackageDescription
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
+//   ServiceSupport         the services' command-line mains: error lines, unbuffered output, signal handlers
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -70,6 +71,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "ServiceSupport", swiftSettings: swiftSettings),
         .target(
             name: "RealtimeSources",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -104,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "NNGKit",
+                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "NNGKit", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -120,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway",
+                "Gateway", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -131,7 +133,7 @@ let package = Package(
             name: "transit-realtime",
             dependencies: [
                 "RealtimeService", "RealtimeSources", "GTFSRealtime", "TransitJSON", "NNGKit", "TransitProto",
-                "TransitModel", "TransitCore",
+                "TransitModel", "TransitCore", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

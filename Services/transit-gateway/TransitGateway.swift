@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Gateway
 import Logging
+import ServiceSupport
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -133,18 +134,12 @@ struct Serve: AsyncParsableCommand {
     /// Suspends until SIGINT or SIGTERM; returns its name.
     private static func waitForStopSignal() async -> String {
         let (stream, continuation) = AsyncStream<String>.makeStream()
-        let queue = DispatchQueue(label: "transit-gateway.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { continuation.yield(name) }
-            source.resume()
-            sources.append(source)
-        }
+        let handlers = SignalHandlers()
+        handlers.on(SIGINT) { continuation.yield("SIGINT") }
+        handlers.on(SIGTERM) { continuation.yield("SIGTERM") }
         var iterator = stream.makeAsyncIterator()
         let name = await iterator.next() ?? "end"
-        for source in sources { source.cancel() }
+        withExtendedLifetime(handlers) {}  // the handlers live until a signal came
         return name
     }
 }

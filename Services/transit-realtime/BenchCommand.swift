@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @preconcurrency import Glibc
 import RealtimeService
+import ServiceSupport
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

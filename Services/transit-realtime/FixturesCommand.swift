@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RealtimeService
+import ServiceSupport
 
 struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NNGKit
+import ServiceSupport
 import Synchronization
 import TransitModel
 import TransitProto

@@ -4,6 +4,7 @@ import Foundation
 @preconcurrency import Glibc
 import Logging
 import RealtimeService
+import ServiceSupport
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -77,28 +78,6 @@ struct ServeCommand: AsyncParsableCommand {
         await service.stop()
         logger.info("stopped")
     }
-}
-
-/// Signals delivered to handlers on a serial queue (the default action is disabled first).
-final class SignalHandlers: Sendable {
-    private let queue = DispatchQueue(label: "transit-realtime.signals")
-    private let sources = LockedSources()
-
-    func on(_ signalNumber: Int32, _ handler: @escaping @Sendable () -> Void) {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        sources.append(source)
-    }
-}
-
-private final class LockedSources: @unchecked Sendable {
-    // @unchecked: `sources` only keeps the sources alive; it is touched under `lock`.
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-
-    func append(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
 }
 
 /// glibc's malloc tuning for a process that decodes big feeds again and again: keep freed memory instead of

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ServiceSupport
 import TransitStore
 
 struct ImportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NNGKit
+import ServiceSupport
 
 struct QueryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

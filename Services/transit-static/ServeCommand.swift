@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import ServiceSupport
 import StaticService
 
 struct ServeCommand: ParsableCommand {
@@ -86,25 +87,3 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-/// Signals delivered to handlers on a serial queue (the default action is disabled first, so the process
-/// is not killed before the handler runs). Lives as long as the command runs.
-final class SignalHandlers: Sendable {
-    private let queue = DispatchQueue(label: "transit-static.signals")
-    private let sources = LockedSources()
-
-    func on(_ signalNumber: Int32, _ handler: @escaping @Sendable () -> Void) {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        sources.append(source)
-    }
-}
-
-private final class LockedSources: @unchecked Sendable {
-    // @unchecked: `sources` only keeps the sources alive; it is touched under `lock`.
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-
-    func append(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
-}
