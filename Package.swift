@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -67,11 +68,20 @@ let package = Package(
             dependencies: [
                 "TransitStore", "TransitProto", "NNGKit", "TransitModel",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
-        .target(name: "ServiceSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "ServiceSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "RealtimeSources",
             dependencies: [.product(name: "Logging", package: "swift-log")],
@@ -81,8 +91,21 @@ let package = Package(
             name: "RealtimeService",
             dependencies: [
                 "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
-                "TransitCore", "TransitStore", "SQLiteKit",  // TransitStore/SQLiteKit: `fixtures` reads a static database
-                .product(name: "Logging", package: "swift-log"),
+                "TransitCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RealtimeFixtures",
+            dependencies: ["GTFSRealtime", "TransitCore", "TransitModel", "TransitStore", "SQLiteKit"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RealtimeBench",
+            dependencies: [
+                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "GTFSRealtime", "NNGKit", "TransitProto",
+                "TransitModel", "TransitStore", "SQLiteKit", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -93,6 +116,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -106,9 +130,10 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "NNGKit", "ServiceSupport",
+                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "NNGKit", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/transit-static",
             swiftSettings: swiftSettings
@@ -122,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "ServiceSupport",
+                "Gateway", "TransitModel", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,8 +157,8 @@ let package = Package(
         .executableTarget(
             name: "transit-realtime",
             dependencies: [
-                "RealtimeService", "RealtimeSources", "GTFSRealtime", "TransitJSON", "NNGKit", "TransitProto",
-                "TransitModel", "TransitCore", "ServiceSupport",
+                "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "TransitJSON",
+                "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -168,13 +193,16 @@ let package = Package(
             dependencies: [
                 "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                           "RealtimeService"],
+            dependencies: [
+                "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
+                "RealtimeService", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -201,8 +229,9 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService", "TransitStore",
-                "NNGKit", "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
+                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService",
+                "TransitStore", "NNGKit", "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -59,7 +59,7 @@ public struct GatewayConfig: Sendable {
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
         snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
         boardCacheStops: Int = 512, boardWindowRows: Int = 100, staticVersionCheck: Duration = .seconds(1),
-        threads: Int = 0, logger: Logger = Logger(label: "transit-gateway")
+        threads: Int = 0, logger: Logger
     ) {
         self.host = host
         self.port = port
@@ -85,7 +85,4 @@ public struct GatewayConfig: Sendable {
         self.threads = threads
         self.logger = logger
     }
-
-    /// The gateway's version, reported by `health`.
-    public static let version = "0.1.0"
 }

@@ -1,4 +1,5 @@
-// What the three services' command-line mains share: error lines, unbuffered output, signal handlers.
+// What the three services' command-line mains share and their libraries do not do: error lines, unbuffered
+// output (here), logging set-up, a log file reopened on demand, one action per signal (the other files).
 import Foundation
 
 /// One line on standard error, prefixed with the program's name (e.g. "transit-static: ...").
@@ -21,29 +22,4 @@ public func writeOut(_ bytes: [UInt8]) {
             offset += n
         }
     }
-}
-
-/// Signals delivered to handlers on a serial queue (the default action is disabled first, so the process
-/// is not killed before the handler runs). Keep the value alive as long as the handlers should run.
-public final class SignalHandlers: Sendable {
-    private let queue = DispatchQueue(label: "transit.signals")
-    private let sources = LockedSources()
-
-    public init() {}
-
-    public func on(_ signalNumber: Int32, _ handler: @escaping @Sendable () -> Void) {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        sources.append(source)
-    }
-}
-
-private final class LockedSources: @unchecked Sendable {
-    // @unchecked: `sources` only keeps the sources alive; it is touched under `lock`.
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-
-    func append(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
 }

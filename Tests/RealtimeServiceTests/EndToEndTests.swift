@@ -5,14 +5,19 @@ import Foundation
 import GTFSRealtime
 import Logging
 import NNGKit
+import RealtimeSources
+import ServiceLifecycle
 import StaticService
 import Testing
 import TransitModel
 import TransitProto
+@testable import RealtimeFixtures
 @testable import RealtimeService
 
 @Suite(.serialized) struct EndToEndTests {
-    let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let quiet = quietLogger
+    static let fastOptions = RealtimeServiceRunner.Options(
+        heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200), defaultTimeZone: SampleDatabase.timeZone)
 
     /// Sockets and files of one test run.
     struct Setup {
@@ -72,7 +77,7 @@ import TransitProto
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: .init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), logger: quiet)
+            options: Self.fastOptions, logger: quiet)
         #expect(service.timeZone == "Australia/Sydney")  // from the static service's feed_info
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
@@ -163,7 +168,7 @@ import TransitProto
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: .init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), logger: quiet)
+            options: Self.fastOptions, logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
@@ -182,6 +187,86 @@ import TransitProto
             #expect(status.entities > 0, "\(status.name)")
         }
         await service.stop()
+    }
+
+    /// SIGHUP's work (`reloadSources`), called directly: the sources of the rewritten config are polled, an
+    /// unchanged source keeps its state, a removed one leaves; a broken config changes nothing.
+    @Test func reloadSourcesTakesTheRewrittenConfig() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let now = Int64(Date().timeIntervalSince1970)
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: now)
+        try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
+        try FixtureWriter.write(schedule, to: setup.folder + "/fx")
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        defer { staticServer.stop() }
+        let configPath = try setup.writeConfig()
+        let service = try await RealtimeServiceRunner(
+            configPath: configPath, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
+            options: Self.fastOptions, logger: quiet)
+        service.start()
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
+        defer { requester.close() }
+        _ = try await poll(requester, .sources) { result in
+            guard case .sources(let list) = result else { return false }
+            return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
+        }
+        #expect(service.sockets.hub.snapshot(.vehicles).map(Self.count) ?? 0 > 0)
+
+        // "vp" goes, "tu" stays as it was, "tu2" (the same file) comes.
+        let rewritten = """
+            {"sources": [
+              {"name": "tu", "kind": "trip_updates", "url": "file://\(setup.folder)/fx/TripUpdates.pb", "poll_interval_s": 0.2},
+              {"name": "al", "kind": "auto", "url": "file://\(setup.folder)/fx/Alerts.pb", "poll_interval_s": 0.2},
+              {"name": "tu2", "kind": "trip_updates", "url": "file://\(setup.folder)/fx/TripUpdates.pb", "poll_interval_s": 0.2}
+            ]}
+            """
+        try Data(rewritten.utf8).write(to: URL(fileURLWithPath: configPath))
+        try await service.reloadSources()
+        #expect(service.sourceNames == ["tu", "al", "tu2"])
+        let reloaded = try await poll(requester, .sources) { result in
+            guard case .sources(let list) = result else { return false }
+            return list.map(\.name) == ["tu", "al", "tu2"] && list[2].updatesApplied >= 1
+        }
+        if case .sources(let list) = reloaded { #expect(list[0].updatesApplied >= 1 && list[0].entities > 0) }
+        #expect(service.sockets.hub.snapshot(.vehicles).map(Self.count) == 0)
+
+        // A broken config: an error, the sources stay.
+        try Data("{\"sources\": ".utf8).write(to: URL(fileURLWithPath: configPath))
+        await #expect(throws: RealtimeConfigError.self) { try await service.reloadSources() }
+        #expect(service.sourceNames == ["tu", "al", "tu2"])
+        await service.stop()
+    }
+
+    private static func count(_ snapshot: RealtimeSnapshot) -> Int {
+        guard case .vehicles(let batch) = snapshot.payload else { return -1 }
+        return batch.vehicles.count
+    }
+
+    /// As a `Service` in a `ServiceGroup` (how `transit-realtime serve` runs it): it serves until graceful
+    /// shutdown, then `run` returns and the sockets are closed.
+    @Test func runsInAServiceGroupUntilGracefulShutdown() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        defer { staticServer.stop() }
+        let service = try await RealtimeServiceRunner(
+            configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
+            publish: setup.url.pub, options: Self.fastOptions, logger: quiet)
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: quiet)
+        let running = Task { try await group.run() }
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
+        defer { requester.close() }
+        _ = try await poll(requester, .sources) { result in
+            guard case .sources(let list) = result else { return false }
+            return list.count == 3
+        }
+        await group.triggerGracefulShutdown()
+        try await running.value
+        await #expect(throws: NNGError.self) {
+            _ = try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: 2, query: .sources)),
+                                            timeout: .milliseconds(300))
+        }
     }
 
     @Test func garbageRequestGetsBadRequest() async throws {

@@ -106,7 +106,7 @@ struct EngineHarness {
         let clock = self.clock
         engine = try RealtimeEngine(
             sources: sources, hub: hub, schedules: schedules,
-            options: .init(maxFeedBytes: maxFeedBytes, timeZone: "UTC"), clock: { clock.now })
+            options: .init(maxFeedBytes: maxFeedBytes, timeZone: "UTC"), logger: quietLogger, clock: { clock.now })
     }
 
     func feed(_ feed: FeedMessage, source: String = "tu") async {

@@ -3,6 +3,7 @@ import Foundation
 import GTFSRealtime
 import Testing
 import TransitModel
+@testable import RealtimeFixtures
 @testable import RealtimeService
 
 @Suite struct FixtureTests {
@@ -40,8 +41,9 @@ import TransitModel
         let hub = RealtimeHub(sink: sink)
         let now = at
         let engine = try RealtimeEngine(
-            sources: [SourceSettings(name: "tu"), SourceSettings(name: "vp"), SourceSettings(name: "al")], hub: hub,
-            schedules: StoreSchedules(store: SampleDatabase.store), clock: { now })
+            sources: ["tu", "vp", "al"].map { SourceSettings(name: $0, timeZone: SampleDatabase.timeZone) }, hub: hub,
+            schedules: StoreSchedules(store: SampleDatabase.store), options: .init(timeZone: SampleDatabase.timeZone),
+            logger: quietLogger, clock: { now })
         await engine.handle(.fetched(source: "tu", bytes: GTFSRealtimeCodec.encode(feeds.tripUpdates), at: now))
         await engine.handle(.fetched(source: "vp", bytes: GTFSRealtimeCodec.encode(feeds.vehiclePositions), at: now))
         await engine.handle(.fetched(source: "al", bytes: GTFSRealtimeCodec.encode(feeds.alerts), at: now))

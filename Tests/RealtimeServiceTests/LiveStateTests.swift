@@ -222,8 +222,10 @@ import TransitModel
     }
 
     @Test func duplicateNamesAreRefused() {
-        #expect(throws: LiveStateError.self) { try LiveState(sources: [SourceSettings(name: "x"), SourceSettings(name: "x")]) }
-        #expect(throws: LiveStateError.self) { try LiveState(sources: [SourceSettings(name: "")]) }
+        #expect(throws: LiveStateError.self) {
+            try LiveState(sources: [SourceSettings(name: "x", timeZone: "UTC"), SourceSettings(name: "x", timeZone: "UTC")])
+        }
+        #expect(throws: LiveStateError.self) { try LiveState(sources: [SourceSettings(name: "", timeZone: "UTC")]) }
     }
 
     @Test func decoderProblemsAreCounted() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TransitModel
 import TransitStore
 @testable import RealtimeService
@@ -7,6 +8,8 @@ import TransitStore
 enum SampleDatabase {
     /// 2025-12-22 (a Monday) 08:00 in Sydney (AEDT, UTC+11).
     static let mondayMorning: Int64 = 1_766_350_800
+    /// The sample feed's agency zone.
+    static let timeZone = "Australia/Sydney"
 
     static let folder: String = {
         let path = "/tmp/rts-\(UUID().uuidString.prefix(8))"
@@ -25,6 +28,9 @@ enum SampleDatabase {
 
     static let store: StaticStore = try! StaticStore(path: path, connections: 2)
 }
+
+/// A logger that drops everything (the engine and the service take their logger from the caller).
+let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
 /// A `ScheduleSource` answering straight from a store (no sockets).
 struct StoreSchedules: ScheduleSource {

@@ -182,7 +182,7 @@ import Testing
     @Test func programmaticConfigIsValidatedBySourceGroup() {
         let zero = SourceConfig(name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .zero)
         #expect(throws: RealtimeConfigError.self) {
-            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), handler: { _ in })
+            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), logger: capturingLogger().0, handler: { _ in })
         }
     }
 

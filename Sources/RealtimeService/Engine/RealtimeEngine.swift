@@ -24,7 +24,7 @@ public actor RealtimeEngine {
         /// Most trip ids per bulk request.
         public var scheduleChunk: Int
 
-        public init(maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String = "Australia/Sydney",
+        public init(maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String,
                     versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000) {
             self.maxFeedBytes = maxFeedBytes
             self.timeZone = timeZone
@@ -49,8 +49,7 @@ public actor RealtimeEngine {
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     public init(
-        sources: [SourceSettings], hub: RealtimeHub, schedules: any ScheduleSource, options: Options = Options(),
-        logger: Logger = Logger(label: "transit.realtime"),
+        sources: [SourceSettings], hub: RealtimeHub, schedules: any ScheduleSource, options: Options, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) throws(LiveStateError) {
         state = try LiveState(sources: sources)
@@ -82,6 +81,15 @@ public actor RealtimeEngine {
             lastVersionCheck = now
             await checkDatabaseVersion(now: now)
         }
+    }
+
+    /// Takes a new list of sources (`LiveState.replaceSources`: unchanged sources keep their state) and
+    /// publishes what left the merged view with every source's status. Waits for the events before it; on an
+    /// error nothing changes.
+    public func replaceSources(with settings: [SourceSettings]) async throws(LiveStateError) {
+        await acquire()
+        defer { release() }
+        publish(try state.replaceSources(with: settings))
     }
 
     /// Every source's status now.
@@ -228,7 +236,7 @@ public actor RealtimeEngine {
         }
     }
 
-    static func hash(_ bytes: [UInt8]) -> Int {
+    package static func hash(_ bytes: [UInt8]) -> Int {
         var hasher = Hasher()
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         return hasher.finalize()

@@ -35,20 +35,55 @@ public struct LiveStateError: Error, Sendable, Hashable, CustomStringConvertible
 /// missing schedules), `apply`. Fetch and decode failures: `recordFailure` (the state is kept).
 public struct LiveState: Sendable {
     var sources: [SourceState]
-    private let indexByName: [String: Int]
+    private var indexByName: [String: Int]
     public private(set) var trips: [TripInstanceKey: LiveTrip] = [:]
     public private(set) var vehicles: [String: LiveVehicle] = [:]
     public private(set) var alerts: [String: LiveAlert] = [:]
 
     public init(sources settings: [SourceSettings]) throws(LiveStateError) {
+        indexByName = try Self.index(settings)
+        sources = settings.map(SourceState.init(settings:))
+    }
+
+    /// Each source's position by name; sources must have names, all different.
+    private static func index(_ settings: [SourceSettings]) throws(LiveStateError) -> [String: Int] {
         var index: [String: Int] = [:]
         for (i, s) in settings.enumerated() {
             guard !s.name.isEmpty else { throw LiveStateError(description: "source \(i + 1) has an empty name") }
             guard index[s.name] == nil else { throw LiveStateError(description: "two sources are named \"\(s.name)\"") }
             index[s.name] = i
         }
+        return index
+    }
+
+    /// Takes a new list of sources (a re-read config). A source whose settings did not change keeps what it
+    /// holds; a new source, or one whose settings changed, starts empty; what a removed or changed source
+    /// said leaves the merged view (returned as removals, or as the version another source holds). On an
+    /// error nothing changes.
+    public mutating func replaceSources(with settings: [SourceSettings]) throws(LiveStateError) -> LiveChanges {
+        let index = try Self.index(settings)
+        var kept: [String: SourceState] = [:]
+        var dropped: [SourceState] = []
+        for source in sources {
+            if let s = index[source.name], settings[s] == source.settings { kept[source.name] = source } else { dropped.append(source) }
+        }
+        sources = settings.map { kept[$0.name] ?? SourceState(settings: $0) }
         indexByName = index
-        sources = settings.map(SourceState.init(settings:))
+        var changes = LiveChanges()
+        changes.sourcesChanged = true
+        var tripKeys = Set<TripInstanceKey>()
+        for source in dropped {
+            tripKeys.formUnion(source.trips.keys)
+            // Vehicle and alert keys start with the source's name: only that source ever held them.
+            for key in source.vehicles.keys {
+                if vehicles.removeValue(forKey: key) != nil { changes.removedVehicles.append(key) }
+            }
+            for key in source.alerts.keys {
+                if alerts.removeValue(forKey: key) != nil { changes.removedAlerts.append(key) }
+            }
+        }
+        mergeTrips(tripKeys, into: &changes)
+        return changes
     }
 
     public var sourceCount: Int { sources.count }
@@ -162,8 +197,25 @@ public struct LiveState: Sendable {
     // MARK: merged view
 
     private mutating func merge(_ touched: TouchedKeys, source s: Int, into changes: inout LiveChanges) {
-        changes.trips.reserveCapacity(touched.trips.count)
-        for key in touched.trips {
+        mergeTrips(touched.trips, into: &changes)
+        for key in touched.vehicles {
+            let current = sources[s].vehicles[key]
+            guard current != vehicles[key] else { continue }
+            vehicles[key] = current
+            if let current { changes.vehicles.append(current) } else { changes.removedVehicles.append(key) }
+        }
+        for key in touched.alerts {
+            let current = sources[s].alerts[key]
+            guard current != alerts[key] else { continue }
+            alerts[key] = current
+            if let current { changes.alerts.append(current) } else { changes.removedAlerts.append(key) }
+        }
+    }
+
+    /// Publishes for each of `keys` the version the sources now hold (or its removal).
+    private mutating func mergeTrips(_ keys: Set<TripInstanceKey>, into changes: inout LiveChanges) {
+        changes.trips.reserveCapacity(keys.count)
+        for key in keys {
             let merged = mergedTrip(key)
             // Compared and replaced in place (through the index): `trips[key]` would copy the trip out.
             if let index = trips.index(forKey: key) {
@@ -179,18 +231,6 @@ public struct LiveState: Sendable {
                 trips[key] = merged
                 changes.trips.append(merged)
             }
-        }
-        for key in touched.vehicles {
-            let current = sources[s].vehicles[key]
-            guard current != vehicles[key] else { continue }
-            vehicles[key] = current
-            if let current { changes.vehicles.append(current) } else { changes.removedVehicles.append(key) }
-        }
-        for key in touched.alerts {
-            let current = sources[s].alerts[key]
-            guard current != alerts[key] else { continue }
-            alerts[key] = current
-            if let current { changes.alerts.append(current) } else { changes.removedAlerts.append(key) }
         }
     }
 
