@@ -17,9 +17,14 @@ import PackageDescription
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
-//   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots)
+//   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);
+//                          reaches the static data only through the static service (no TransitStore/SQLiteKit)
+//   RealtimeFixtures       GTFS-Realtime feeds made to fit a static database (`transit-realtime fixtures`, tests)
+//   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
-//   ServiceSupport         the services' command-line mains: error lines, unbuffered output, signal handlers
+//   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
+//                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run
+// Which module uses which: README.md ("What it is"), checked against this file by scripts/check-module-graph.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
