@@ -8,9 +8,9 @@ import TransitProto
 import Glibc
 #endif
 
-/// Latency of the gateway's line protocol from one TCP client (issue 4 §6): departures, trip, alerts, stop
-/// and search, each next to the static service's own latency for the same queries, measured in the same run
-/// (kind by kind, gateway then static), so the gateway's share is the difference.
+/// Latency of the gateway's line protocol from one TCP client (BENCHMARKS.md, "Query gateway"): departures,
+/// trip, alerts, stop and search, each next to the static service's own latency for the same queries, measured
+/// in the same run (kind by kind, gateway then static), so the gateway's share is the difference.
 struct GatewayBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway", abstract: "Gateway query latency (line protocol over TCP), beside the static service's.")

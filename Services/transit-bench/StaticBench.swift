@@ -7,8 +7,8 @@ import TransitProto
 
 /// Query latency of the static-data service over nng, from one client and from N concurrent clients,
 /// next to an nng echo round trip to a separate process measured in the same run (machines are noisy:
-/// compare the ratios). The bulk schedules are measured cold (no known patterns: the target) and
-/// warm (known_pattern_ids), with their average answer sizes printed below the table.
+/// compare the ratios). The bulk schedules are measured cold (no known patterns: the number BENCHMARKS.md holds
+/// against the target) and warm (known_pattern_ids), with their average answer sizes printed below the table.
 struct StaticBench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "static", abstract: "Static service query latency.")
 
