@@ -1,11 +1,16 @@
 import Foundation
 import GTFSRealtime
-import Glibc
 import NNGKit
 import Synchronization
 import TransitModel
 import TransitProto
 import TransitStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Publish → subscriber latency over a real PUB socket to a subscriber in another process (BENCHMARKS.md,
 /// "Realtime service"): for 1 KiB messages and for full feed updates published by the engine.

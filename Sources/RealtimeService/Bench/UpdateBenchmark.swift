@@ -1,10 +1,15 @@
 import Foundation
 import GTFSRealtime
-import Glibc
 import RealtimeCore
 import Synchronization
 import TransitModel
 import TransitStore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Times full feed updates through the engine on a buses-sized TripUpdates feed made against a static
 /// database (`BenchFeed`), with schedules from that database in this process (BENCHMARKS.md, "Realtime
