@@ -1,9 +1,14 @@
 import ArgumentParser
 import Foundation
-@preconcurrency import Glibc
 import Logging
 import RealtimeBench
 import ServiceSupport
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
