@@ -112,9 +112,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
     /// Reads the config file again and polls what it lists now (SIGHUP). Sources whose settings did not
     /// change keep their live state; removed ones leave it (their trips, vehicles and alerts are published
     /// as removed); new and changed ones start empty. Every source is polled again from its first poll
-    /// (conditional-request state and replay positions start afresh). A config that cannot be read or is
-    /// invalid changes nothing: the error is logged and thrown. Call it after `start()`, never concurrently
-    /// with itself or `stop()`.
+    /// (conditional-request state and replay positions start afresh); the new sources are polling when it
+    /// returns. An identical config, or one that cannot be read or is invalid, changes nothing (the error is
+    /// logged and thrown). Never call it concurrently with itself or `stop()`.
     public func reloadSources() async throws {
         let config: RealtimeConfig
         let next: SourceGroup
