@@ -189,15 +189,15 @@ import TransitProto
         await service.stop()
     }
 
-    /// SIGHUP's work (`reloadSources`), called directly: the sources of the rewritten config are polled, an
-    /// unchanged source keeps its state, a removed one leaves; a broken config changes nothing.
+    /// SIGHUP's work (`reloadSources`), called directly: the sources of the rewritten config are the ones
+    /// polled and reported; a broken config changes nothing. (What each source keeps or loses is
+    /// SourceReplaceTests'; the feeds here are made for a fixed moment, so whether their trips resolve now
+    /// does not matter.)
     @Test func reloadSourcesTakesTheRewrittenConfig() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
-        let now = Int64(Date().timeIntervalSince1970)
-        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: now)
-        try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
-        try FixtureWriter.write(schedule, to: setup.folder + "/fx")
+        try FixtureWriter.write(try FixtureSchedule.read(databasePath: SampleDatabase.path, at: SampleDatabase.mondayMorning),
+                                to: setup.folder + "/fx")
         let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let configPath = try setup.writeConfig()
@@ -211,7 +211,6 @@ import TransitProto
             guard case .sources(let list) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
         }
-        #expect(service.sockets.hub.snapshot(.vehicles).map(Self.count) ?? 0 > 0)
 
         // "vp" goes, "tu" stays as it was, "tu2" (the same file) comes.
         let rewritten = """
@@ -224,23 +223,16 @@ import TransitProto
         try Data(rewritten.utf8).write(to: URL(fileURLWithPath: configPath))
         try await service.reloadSources()
         #expect(service.sourceNames == ["tu", "al", "tu2"])
-        let reloaded = try await poll(requester, .sources) { result in
+        _ = try await poll(requester, .sources) { result in
             guard case .sources(let list) = result else { return false }
             return list.map(\.name) == ["tu", "al", "tu2"] && list[2].updatesApplied >= 1
         }
-        if case .sources(let list) = reloaded { #expect(list[0].updatesApplied >= 1 && list[0].entities > 0) }
-        #expect(service.sockets.hub.snapshot(.vehicles).map(Self.count) == 0)
 
         // A broken config: an error, the sources stay.
         try Data("{\"sources\": ".utf8).write(to: URL(fileURLWithPath: configPath))
         await #expect(throws: RealtimeConfigError.self) { try await service.reloadSources() }
         #expect(service.sourceNames == ["tu", "al", "tu2"])
         await service.stop()
-    }
-
-    private static func count(_ snapshot: RealtimeSnapshot) -> Int {
-        guard case .vehicles(let batch) = snapshot.payload else { return -1 }
-        return batch.vehicles.count
     }
 
     /// As a `Service` in a `ServiceGroup` (how `transit-realtime serve` runs it): it serves until graceful
