@@ -12,10 +12,6 @@ struct LiveBoard: Sendable {
 }
 
 extension RequestDispatcher {
-    /// How far a board searches ahead (or back) to fill its limit.
-    static let boardHorizon: Int64 = 86_400
-    /// The static service's largest `limit`.
-    static let staticLimit = 100
     /// Static pages fetched at most per board (more only when delays push many rows out of a page).
     static let maxStaticPages = 4
 
@@ -64,7 +60,7 @@ extension RequestDispatcher {
         var boardStops = info.map(Self.stopIds) ?? [query.stopId]
 
         let delayed = state.map { BoardAssembly.delayedCount(state: $0, boardStops: boardStops, from: t) } ?? 0
-        let fetchLimit = min(Self.staticLimit, query.limit + 5 + min(delayed, 40))
+        let fetchLimit = min(StaticRequestLimits.maxLimit, query.limit + 5 + min(delayed, 40))
         var staticQuery = DeparturesQuery(stopId: query.stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit)
 
         var rows: [Departure] = []
@@ -108,12 +104,12 @@ extension RequestDispatcher {
             rows += board.departures
             let full = board.departures.count >= staticQuery.limit
             if forward {
-                let end = full ? board.departures.last!.scheduledUnix : t + Self.boardHorizon
-                known = t ..< max(t, min(end, t + Self.boardHorizon))
+                let end = full ? board.departures.last!.scheduledUnix : t + DepartureBoard.horizon
+                known = t ..< max(t, min(end, t + DepartureBoard.horizon))
                 moreBeyond = full || board.hasMoreFuture
             } else {
-                let start = full ? board.departures.first!.scheduledUnix + 1 : t + 1 - Self.boardHorizon
-                known = min(t + 1, max(start, t + 1 - Self.boardHorizon)) ..< t + 1
+                let start = full ? board.departures.first!.scheduledUnix + 1 : t + 1 - DepartureBoard.horizon
+                known = min(t + 1, max(start, t + 1 - DepartureBoard.horizon)) ..< t + 1
                 moreBeyond = full || board.hasMorePast
             }
             merged = BoardAssembly.merge(rows, state: state)
@@ -125,12 +121,12 @@ extension RequestDispatcher {
             // Enough rows (before the candidates' details are fetched) or nothing more to fetch?
             let found = BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: query.limit).rows.count
                 + candidates.visits.count
-            let exhausted = forward ? known.upperBound >= t + Self.boardHorizon : known.lowerBound <= t + 1 - Self.boardHorizon
+            let exhausted = forward ? known.upperBound >= t + DepartureBoard.horizon : known.lowerBound <= t + 1 - DepartureBoard.horizon
             if found >= query.limit || !full || exhausted { break fetching }
             guard let following else { break fetching }
             source = following
             // The rows still missing, with the same margin for ties at the new page's end.
-            staticQuery.limit = min(Self.staticLimit, query.limit - found + 5)
+            staticQuery.limit = min(StaticRequestLimits.maxLimit, query.limit - found + 5)
         }
 
         var all = merged.rows
@@ -176,7 +172,7 @@ extension RequestDispatcher {
         let boardStops = info.map(Self.stopIds) ?? [query.stopId]
         let t = position.key.time
         let forward = direction == .future
-        let known = forward ? t ..< t + Self.boardHorizon : t + 1 - Self.boardHorizon ..< t + 1
+        let known = forward ? t ..< t + DepartureBoard.horizon : t + 1 - DepartureBoard.horizon ..< t + 1
         let candidates = BoardAssembly.candidates(state: state, boardStops: boardStops, known: known, present: [], staticRows: false)
         guard !candidates.visits.isEmpty || candidates.before || candidates.beyond else { return .failure(error) }
         let timezone = info?.stop.timezone ?? cache.lastTimezone
