@@ -51,7 +51,6 @@ public struct LiveState: Sendable {
         sources = settings.map(SourceState.init(settings:))
     }
 
-    public var sourceCount: Int { sources.count }
     public func sourceIndex(named name: String) -> Int? { indexByName[name] }
     public func settings(of source: Int) -> SourceSettings { sources[source].settings }
 
