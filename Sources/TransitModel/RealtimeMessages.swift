@@ -217,7 +217,8 @@ public enum RealtimeResult: Sendable, Hashable {
     case visits([LiveStopVisit])
     case vehicles([LiveVehicle])
     case alerts([LiveAlert])
-    case sources([LiveSourceStatus])
+    /// Every source's status, and the PUB messages the socket refused since the service started.
+    case sources([LiveSourceStatus], failedSends: UInt64)
 }
 
 public struct RealtimeResponse: Sendable, Hashable {

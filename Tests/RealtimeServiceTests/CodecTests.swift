@@ -122,7 +122,7 @@ enum CodecSamples {
             trip: CodecSamples.fullTrip.instance, relationship: .scheduled, routeId: "R", source: "s",
             stop: CodecSamples.fullStop, stopIndex: 3, isLastStop: true)])),
         .success(.vehicles([CodecSamples.fullVehicle])), .success(.alerts([CodecSamples.fullAlert])),
-        .success(.sources([CodecSamples.fullSource])),
+        .success(.sources([CodecSamples.fullSource], failedSends: 3)),
         .failure(ServiceError(.notFound, "no trip T")), .failure(ServiceError(.invalidArgument, "limit")),
     ]
 
