@@ -1,3 +1,4 @@
+import StrictJSON
 import TransitModel
 
 /// Limits and defaults of request fields (GATEWAY.md §6).
