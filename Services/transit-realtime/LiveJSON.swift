@@ -101,7 +101,7 @@ extension JSONWriter {
         }
     }
 
-    private mutating func instance(_ i: LiveTripInstance) {
+    private mutating func instance(_ i: TripInstanceKey) {
         beginObject()
         key("trip_id"); string(i.tripId)
         key("service_date"); serviceDate(i.serviceDate)

@@ -18,8 +18,8 @@ public enum RealtimeTopic: String, Sendable, Hashable, CaseIterable {
 /// New or changed trip instances, and instances gone from the live state.
 public struct LiveTripBatch: Sendable, Hashable {
     public var trips: [LiveTrip]
-    public var removed: [LiveTripInstance]
-    public init(trips: [LiveTrip] = [], removed: [LiveTripInstance] = []) {
+    public var removed: [TripInstanceKey]
+    public init(trips: [LiveTrip] = [], removed: [TripInstanceKey] = []) {
         self.trips = trips
         self.removed = removed
     }
@@ -190,7 +190,7 @@ public struct RealtimeRequest: Sendable, Hashable {
 
 /// One trip instance at a stop: the instance and that stop's prediction.
 public struct LiveStopVisit: Sendable, Hashable {
-    public var trip: LiveTripInstance
+    public var trip: TripInstanceKey
     public var relationship: LiveTripRelationship
     public var routeId: String?
     public var source: String
@@ -198,7 +198,7 @@ public struct LiveStopVisit: Sendable, Hashable {
     public var stopIndex: Int
     public var isLastStop: Bool
     public init(
-        trip: LiveTripInstance, relationship: LiveTripRelationship, routeId: String?, source: String, stop: LiveStop,
+        trip: TripInstanceKey, relationship: LiveTripRelationship, routeId: String?, source: String, stop: LiveStop,
         stopIndex: Int, isLastStop: Bool
     ) {
         self.trip = trip

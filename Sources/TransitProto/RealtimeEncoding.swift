@@ -4,7 +4,7 @@ import TransitModel
 import TransitProtoC
 
 extension ProtoArena {
-    func proto(_ t: LiveTripInstance) -> UnsafeMutablePointer<Transit__TripInstance> {
+    func proto(_ t: TripInstanceKey) -> UnsafeMutablePointer<Transit__TripInstance> {
         message(transit__trip_instance__init) { m in
             m.trip_id = string(t.tripId)
             (m.has_service_date, m.service_date) = present(t.serviceDate)

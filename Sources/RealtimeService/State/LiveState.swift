@@ -5,7 +5,7 @@ import TransitModel
 /// What one operation did to the live state: the batches of the PUB stream.
 public struct LiveChanges: Sendable, Hashable {
     public var trips: [LiveTrip] = []
-    public var removedTrips: [LiveTripInstance] = []
+    public var removedTrips: [TripInstanceKey] = []
     public var vehicles: [LiveVehicle] = []
     public var removedVehicles: [String] = []
     public var alerts: [LiveAlert] = []
@@ -168,7 +168,7 @@ public struct LiveState: Sendable {
             if let index = trips.index(forKey: key) {
                 guard let merged else {
                     trips.remove(at: index)
-                    changes.removedTrips.append(LiveTripInstance(key))
+                    changes.removedTrips.append(key)
                     continue
                 }
                 guard trips.values[index] != merged else { continue }
