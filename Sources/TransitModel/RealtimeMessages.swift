@@ -132,6 +132,7 @@ public struct LiveStopQuery: Sendable, Hashable {
     public var toUnix: Int64?
     public var limit: Int
     public static let defaultLimit = 100
+    /// The realtime service's own limit for stop visits (unrelated to the static service's `StaticRequestLimits`).
     public static let maxLimit = 1000
     public init(stopId: String, fromUnix: Int64? = nil, toUnix: Int64? = nil, limit: Int = LiveStopQuery.defaultLimit) {
         self.stopId = stopId

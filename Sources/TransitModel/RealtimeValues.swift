@@ -1,5 +1,6 @@
 // Values of the realtime service's live state as they cross a process boundary (protocol/realtime.proto).
-// Names start with `Live` so they never clash with a consumer's own types (the gateway has its own view).
+// Names start with `Live` so they never clash with a consumer's own types (the gateway has its own view);
+// `TripInstanceKey` is the one key of a trip instance on every layer.
 // Times are unix seconds, delays seconds (positive = late); GTFS-Realtime enum values are their names.
 
 /// One running of a trip: the one key of a trip instance, from resolving a trip update (RealtimeCore) through
@@ -151,7 +152,9 @@ public struct LivePosition: Sendable, Hashable {
     }
 }
 
-/// A vehicle position. `key` is "<source>/<entity id>".
+/// A vehicle position as the realtime service publishes it: the feed's fields and the trip instance resolved
+/// (the wire value; the gateway prepares a TransitJSON `VehicleSnapshot` from it once per update). `key` is
+/// "<source>/<entity id>".
 public struct LiveVehicle: Sendable, Hashable {
     public var key: String
     public var source: String
