@@ -11,6 +11,7 @@ import PackageDescription
 //   TransitProto           TransitModel <-> protobuf-c structs (the only module touching protobuf-c pointers)
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
+//   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
 //   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
@@ -67,7 +68,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "TransitJSON", dependencies: ["TransitModel", "TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "StrictJSON", swiftSettings: swiftSettings),
+        .target(name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"], swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
             dependencies: [
@@ -89,7 +91,7 @@ let package = Package(
         ),
         .target(
             name: "RealtimeSources",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrictJSON", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -162,8 +164,8 @@ let package = Package(
         .executableTarget(
             name: "transit-realtime",
             dependencies: [
-                "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "TransitJSON",
-                "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
+                "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
+                "TransitJSON", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -192,6 +194,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "StaticServiceTests",

@@ -1,6 +1,7 @@
 // VehiclePosition and what it holds: where a vehicle is and how full.
 
-/// Position and status of one vehicle.
+/// Position and status of one vehicle, as the feed says it (the realtime service resolves its trip and
+/// publishes a TransitModel `LiveVehicle`).
 public struct VehiclePosition: Sendable, Hashable {
     public var trip: TripDescriptor?
     public var vehicle: VehicleDescriptor?

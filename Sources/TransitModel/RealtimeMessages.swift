@@ -18,8 +18,8 @@ public enum RealtimeTopic: String, Sendable, Hashable, CaseIterable {
 /// New or changed trip instances, and instances gone from the live state.
 public struct LiveTripBatch: Sendable, Hashable {
     public var trips: [LiveTrip]
-    public var removed: [LiveTripInstance]
-    public init(trips: [LiveTrip] = [], removed: [LiveTripInstance] = []) {
+    public var removed: [TripInstanceKey]
+    public init(trips: [LiveTrip] = [], removed: [TripInstanceKey] = []) {
         self.trips = trips
         self.removed = removed
     }
@@ -132,6 +132,7 @@ public struct LiveStopQuery: Sendable, Hashable {
     public var toUnix: Int64?
     public var limit: Int
     public static let defaultLimit = 100
+    /// The realtime service's own limit for stop visits (unrelated to the static service's `StaticRequestLimits`).
     public static let maxLimit = 1000
     public init(stopId: String, fromUnix: Int64? = nil, toUnix: Int64? = nil, limit: Int = LiveStopQuery.defaultLimit) {
         self.stopId = stopId
@@ -190,7 +191,7 @@ public struct RealtimeRequest: Sendable, Hashable {
 
 /// One trip instance at a stop: the instance and that stop's prediction.
 public struct LiveStopVisit: Sendable, Hashable {
-    public var trip: LiveTripInstance
+    public var trip: TripInstanceKey
     public var relationship: LiveTripRelationship
     public var routeId: String?
     public var source: String
@@ -198,7 +199,7 @@ public struct LiveStopVisit: Sendable, Hashable {
     public var stopIndex: Int
     public var isLastStop: Bool
     public init(
-        trip: LiveTripInstance, relationship: LiveTripRelationship, routeId: String?, source: String, stop: LiveStop,
+        trip: TripInstanceKey, relationship: LiveTripRelationship, routeId: String?, source: String, stop: LiveStop,
         stopIndex: Int, isLastStop: Bool
     ) {
         self.trip = trip
@@ -217,7 +218,8 @@ public enum RealtimeResult: Sendable, Hashable {
     case visits([LiveStopVisit])
     case vehicles([LiveVehicle])
     case alerts([LiveAlert])
-    case sources([LiveSourceStatus])
+    /// Every source's status, and the PUB messages the socket refused since the service started.
+    case sources([LiveSourceStatus], failedSends: UInt64)
 }
 
 public struct RealtimeResponse: Sendable, Hashable {

@@ -1,12 +1,22 @@
 // Values of the realtime service's live state as they cross a process boundary (protocol/realtime.proto).
-// Names start with `Live` so they never clash with a consumer's own types (the gateway has its own view).
+// Names start with `Live` so they never clash with a consumer's own types (the gateway has its own view);
+// `TripInstanceKey` is the one key of a trip instance on every layer.
 // Times are unix seconds, delays seconds (positive = late); GTFS-Realtime enum values are their names.
 
-/// One running of a trip: trip id, service date, and the start for frequency-based or copied instances.
-public struct LiveTripInstance: Sendable, Hashable, CustomStringConvertible {
+/// One running of a trip: the one key of a trip instance, from resolving a trip update (RealtimeCore) through
+/// the realtime service's live state and the wire to the gateway's live view.
+///
+/// - `tripId`: the static trip id (with the feed's id prefix), or for a DUPLICATED trip the new id from
+///   `trip_properties`, or the realtime id of a NEW/ADDED trip.
+/// - `serviceDate`: the GTFS service date (YYYYMMDD) the instance belongs to, which is the date its
+///   times are measured from (a 24:30:00 trip runs after midnight on the next calendar day).
+/// - `startSecs`: the instance's start (GTFS seconds of its first departure) when the trip id and date
+///   alone do not name one instance: frequency-based trips, DUPLICATED copies, and added trips given a
+///   start_time (so an ADDED copy of a static trip never collides with the scheduled instance). `nil`
+///   for ordinary scheduled trips. (The static service writes such a start as "HH:MM:SS".)
+public struct TripInstanceKey: Sendable, Hashable, CustomStringConvertible {
     public var tripId: String
     public var serviceDate: ServiceDate
-    /// GTFS seconds of the instance's start, only where trip id and date do not name one instance.
     public var startSecs: Int32?
 
     public init(tripId: String, serviceDate: ServiceDate, startSecs: Int32? = nil) {
@@ -15,8 +25,12 @@ public struct LiveTripInstance: Sendable, Hashable, CustomStringConvertible {
         self.startSecs = startSecs
     }
 
+    /// `trip@20250314` or `trip@20250314+08:15:00`.
     public var description: String {
-        startSecs.map { "\(tripId)@\(serviceDate)+\($0)s" } ?? "\(tripId)@\(serviceDate)"
+        guard let startSecs else { return "\(tripId)@\(serviceDate)" }
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let sign = startSecs < 0 ? "-" : "", secs = abs(Int(startSecs))
+        return "\(tripId)@\(serviceDate)+\(sign)\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))"
     }
 }
 
@@ -80,7 +94,7 @@ public struct LiveStop: Sendable, Hashable {
 
 /// A trip update resolved against the schedule: every stop of the instance, in order.
 public struct LiveTrip: Sendable, Hashable {
-    public var instance: LiveTripInstance
+    public var instance: TripInstanceKey
     public var relationship: LiveTripRelationship
     public var staticTripId: String?
     public var routeId: String?
@@ -100,7 +114,7 @@ public struct LiveTrip: Sendable, Hashable {
 
     @inlinable
     public init(
-        instance: LiveTripInstance, relationship: LiveTripRelationship, staticTripId: String? = nil,
+        instance: TripInstanceKey, relationship: LiveTripRelationship, staticTripId: String? = nil,
         routeId: String? = nil, directionId: Int? = nil, vehicleId: String? = nil, vehicleLabel: String? = nil,
         timestamp: UInt64? = nil, tripDelay: Int32? = nil, stops: [LiveStop] = [], source: String,
         entityId: String? = nil, tripHeadsign: String? = nil
@@ -138,13 +152,15 @@ public struct LivePosition: Sendable, Hashable {
     }
 }
 
-/// A vehicle position. `key` is "<source>/<entity id>".
+/// A vehicle position as the realtime service publishes it: the feed's fields and the trip instance resolved
+/// (the wire value; the gateway prepares a TransitJSON `VehicleSnapshot` from it once per update). `key` is
+/// "<source>/<entity id>".
 public struct LiveVehicle: Sendable, Hashable {
     public var key: String
     public var source: String
     public var entityId: String
     /// The resolved trip instance, when the descriptor names one.
-    public var trip: LiveTripInstance?
+    public var trip: TripInstanceKey?
     public var tripId: String?
     public var routeId: String?
     public var directionId: Int?
@@ -165,7 +181,7 @@ public struct LiveVehicle: Sendable, Hashable {
     public var wheelchairAccessible: String?
 
     public init(
-        key: String, source: String, entityId: String, trip: LiveTripInstance? = nil, tripId: String? = nil,
+        key: String, source: String, entityId: String, trip: TripInstanceKey? = nil, tripId: String? = nil,
         routeId: String? = nil, directionId: Int? = nil, startTime: String? = nil, startDate: String? = nil,
         tripRelationship: String? = nil, vehicleId: String? = nil, label: String? = nil,
         licensePlate: String? = nil, position: LivePosition? = nil, currentStopSequence: UInt32? = nil,

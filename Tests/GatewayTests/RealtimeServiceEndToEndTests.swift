@@ -61,7 +61,7 @@ import TransitModel
         let at = SampleTimes.mondayEvening
         let now = Int64(Date().timeIntervalSince1970)
         var changes = LiveChanges()
-        let instance = LiveTripInstance(tripId: "NEW.E2E.1", serviceDate: 20_251_222, startSecs: 72_300)
+        let instance = TripInstanceKey(tripId: "NEW.E2E.1", serviceDate: 20_251_222, startSecs: 72_300)
         changes.trips = [LiveFixtures.trip("NEW.E2E.1", startSecs: 72_300, relationship: .new, routeId: "ST_T1", stops: [
             ("20006019", at + 300, at + 360), ("20007004", at + 500, at + 560),
         ])]

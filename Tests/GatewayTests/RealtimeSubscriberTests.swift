@@ -57,7 +57,7 @@ import TransitModel
             try await beatUntilLive(fake, view)
             #expect(tripIds(view) == ["A", "B"])
             #expect(view.read().sources.map(\.name) == ["tu"])
-            fake.publishTrips([trip("C")], removed: [LiveTripInstance(tripId: "A", serviceDate: date)])
+            fake.publishTrips([trip("C")], removed: [TripInstanceKey(tripId: "A", serviceDate: date)])
             try await eventually("C arrives") { tripIds(view) == ["B", "C"] }
             fake.heartbeat()
             try await Task.sleep(for: .milliseconds(100))
@@ -81,7 +81,7 @@ import TransitModel
             #expect(fake.snapshotRequests(.tripUpdates) == 2)
 
             // The last message is lost and nothing follows it: the heartbeat shows it.
-            fake.publishTrips([], removed: [LiveTripInstance(tripId: "A", serviceDate: date)], send: false)
+            fake.publishTrips([], removed: [TripInstanceKey(tripId: "A", serviceDate: date)], send: false)
             fake.heartbeat()
             try await eventually("the lost tail is repaired") { tripIds(view) == ["B", "C"] }
             #expect(fake.snapshotRequests(.tripUpdates) == 3)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitJSON
+import TransitModel
 @testable import Gateway
 
 /// The seam the realtime subscriber feeds: a `RealtimeView` given a state directly, and what the ops
@@ -17,7 +18,7 @@ import TransitJSON
     private func key(_ row: [String: Any]) -> TripInstanceKey {
         TripInstanceKey(
             tripId: row["trip_id"] as? String ?? "", serviceDate: UInt32(row["service_date"] as? String ?? "") ?? 0,
-            startTime: row["start_time"] as? String)
+            staticStartTime: row["start_time"] as? String)
     }
 
     private func prediction(_ row: [String: Any], delay: Int64, source: String = "tu") -> TripPrediction {

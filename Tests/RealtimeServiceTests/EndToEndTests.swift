@@ -85,10 +85,11 @@ import TransitProto
 
         // Everything the fixtures hold is resolved, nothing dropped.
         let sourcesReady = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
         }
-        guard case .sources(let statuses) = sourcesReady else { return }
+        guard case .sources(let statuses, let failedSends) = sourcesReady else { return }
+        #expect(failedSends == 0)  // the PUB socket took every message
         for status in statuses {
             #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
             #expect(status.errors == 0 && !status.stale, "\(status.name)")
@@ -175,10 +176,10 @@ import TransitProto
         defer { requester.close() }
         let started = Int64(Date().timeIntervalSince1970)
         let result = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 2 }
         }
-        guard case .sources(let list) = result else { return }
+        guard case .sources(let list, _) = result else { return }
         for status in list {
             #expect(!status.stale, "\(status.name)")
             #expect((status.feedTimestamp ?? 0) >= UInt64(started - 1), "\(status.name) not re-stamped")

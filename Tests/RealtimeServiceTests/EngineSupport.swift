@@ -123,7 +123,7 @@ struct EngineHarness {
 /// A subscriber following the protocol/README.md handshake: buffers per topic, applies a snapshot, then
 /// messages in sequence; reports gaps.
 struct SubscriberReplica {
-    var trips: [LiveTripInstance: LiveTrip] = [:]
+    var trips: [TripInstanceKey: LiveTrip] = [:]
     var vehicles: [String: LiveVehicle] = [:]
     var alerts: [String: LiveAlert] = [:]
     var sources: [LiveSourceStatus] = []

@@ -30,6 +30,21 @@ import TransitModel
         #expect(topics == [.tripUpdates, .vehicles, .alerts, .sources])
     }
 
+    @Test func messagesThePubSocketRefusedAreCountedAndReportedInTheSourcesAnswer() throws {
+        struct ClosedSocket: FrameSink {
+            struct Closed: Error {}
+            func send(_ frame: [UInt8]) throws { throw Closed() }
+        }
+        let hub = RealtimeHub(sink: ClosedSocket(), epoch: 1)
+        guard case .success(.sources(_, let before)) = hub.answer(.sources) else { Issue.record("no sources answer"); return }
+        #expect(before == 0)
+        hub.heartbeat()
+        hub.heartbeat()
+        guard case .success(.sources(_, let after)) = hub.answer(.sources) else { Issue.record("no sources answer"); return }
+        #expect(after == 2)
+        #expect(hub.failedSends == 2)
+    }
+
     @Test func heartbeatCarriesEveryTopicsSequenceAndTheSources() async throws {
         let h = try EngineHarness()
         h.hub.heartbeat()

@@ -56,6 +56,7 @@ import Testing
     /// Each bad config, the field its error names and words it must contain.
     static let badConfigs: [(json: String, source: String?, field: String?, words: [String])] = [
         (#"{"sources": [}"#, nil, nil, ["not valid JSON"]),
+        (#"{"sources": [], "sources": []}"#, nil, nil, ["not valid JSON", "duplicate key \"sources\""]),
         (#"[1, 2]"#, nil, nil, ["top level", "object", "an array"]),
         (#"{}"#, nil, "sources", ["missing"]),
         (#"{"sources": {}}"#, nil, "sources", ["array"]),

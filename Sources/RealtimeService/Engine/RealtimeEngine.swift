@@ -44,7 +44,13 @@ public actor RealtimeEngine {
     /// The last failure talking to the static service (logged once per change).
     private var staticError: String?
 
-    // A FIFO lock: `handle` and `tick` suspend while fetching schedules; others wait their turn.
+    // A FIFO lock around `handle` and `tick`. An actor runs one call at a time only between suspension
+    // points: while one feed update awaits the static service (bulk schedules, feed_info), another call would
+    // run on the half-updated state. So each entry point first takes its turn here (`acquire`), in arrival
+    // order, and hands it to the next waiter when done (`release`). Not one task draining an AsyncStream of
+    // events: callers await their own event's processing (a slow engine slows the pollers instead of queueing
+    // feeds without bound; tests and the benchmarks measure `await handle(...)`), which a stream would need a
+    // continuation per event and a task to start and stop for; this is the same queue without them.
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -242,6 +248,7 @@ public actor RealtimeEngine {
         return hasher.finalize()
     }
 
+    /// Waits until no other `handle` or `tick` runs, then runs (first come, first served).
     private func acquire() async {
         guard busy else {
             busy = true
@@ -250,6 +257,7 @@ public actor RealtimeEngine {
         await withCheckedContinuation { waiters.append($0) }
     }
 
+    /// Hands the turn to the longest waiter, or frees it.
     private func release() {
         if waiters.isEmpty { busy = false } else { waiters.removeFirst().resume() }  // handed over: stays busy
     }

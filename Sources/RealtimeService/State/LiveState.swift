@@ -5,7 +5,7 @@ import TransitModel
 /// What one operation did to the live state: the batches of the PUB stream.
 public struct LiveChanges: Sendable, Hashable {
     public var trips: [LiveTrip] = []
-    public var removedTrips: [LiveTripInstance] = []
+    public var removedTrips: [TripInstanceKey] = []
     public var vehicles: [LiveVehicle] = []
     public var removedVehicles: [String] = []
     public var alerts: [LiveAlert] = []
@@ -86,7 +86,6 @@ public struct LiveState: Sendable {
         return changes
     }
 
-    public var sourceCount: Int { sources.count }
     public func sourceIndex(named name: String) -> Int? { indexByName[name] }
     public func settings(of source: Int) -> SourceSettings { sources[source].settings }
 
@@ -221,7 +220,7 @@ public struct LiveState: Sendable {
             if let index = trips.index(forKey: key) {
                 guard let merged else {
                     trips.remove(at: index)
-                    changes.removedTrips.append(LiveTripInstance(key))
+                    changes.removedTrips.append(key)
                     continue
                 }
                 guard trips.values[index] != merged else { continue }

@@ -12,7 +12,7 @@ final class FakeRealtimeService: Sendable {
     struct Truth: Sendable {
         var epoch: UInt64
         var sequences: [RealtimeTopic: UInt64] = [:]
-        var trips: [LiveTripInstance: LiveTrip] = [:]
+        var trips: [TripInstanceKey: LiveTrip] = [:]
         var vehicles: [String: LiveVehicle] = [:]
         var alerts: [String: LiveAlert] = [:]
         var sources: [LiveSourceStatus] = []
@@ -67,7 +67,7 @@ final class FakeRealtimeService: Sendable {
     // MARK: publishing (the state changes first, then the message goes out, under one lock like the hub)
 
     /// New or changed trips and removed instances; `send: false` loses the message on the way.
-    func publishTrips(_ trips: [LiveTrip], removed: [LiveTripInstance] = [], send: Bool = true) {
+    func publishTrips(_ trips: [LiveTrip], removed: [TripInstanceKey] = [], send: Bool = true) {
         publish(.tripUpdates(LiveTripBatch(trips: trips, removed: removed)), send: send) { t in
             for instance in removed { t.trips[instance] = nil }
             for trip in trips { t.trips[trip.instance] = trip }
