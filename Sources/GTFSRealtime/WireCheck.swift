@@ -44,7 +44,12 @@ struct WireCheck {
         prefix = path
         var steps: [Step] = []
         steps.reserveCapacity(8)
-        _ = walk(bytes, range ?? 0..<bytes.count, message, &steps)
+        let table = schema.slotTable, ranges = schema.slotRanges
+        table.withUnsafeBufferPointer { table in
+            ranges.withUnsafeBufferPointer { ranges in
+                _ = walk(bytes, range ?? 0..<bytes.count, message, &steps, table, ranges)
+            }
+        }
     }
 
     /// True when rewriting the mismatched tags makes the bytes acceptable (as far as the wire goes).
@@ -76,9 +81,10 @@ struct WireCheck {
 
     /// Walks one message; false once a fault is found.
     private mutating func walk(
-        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ m: Int, _ path: inout [Step]
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ m: Int, _ path: inout [Step],
+        _ table: UnsafeBufferPointer<WireSchema.Slot>, _ ranges: UnsafeBufferPointer<Range<Int>>
     ) -> Bool {
-        let slots = schema.messages[m].slots
+        let slots = UnsafeBufferPointer(rebasing: table[ranges[m]])
         var reader = WireReader(bytes, range)
         while !reader.atEnd {
             let tagStart = reader.offset
@@ -126,7 +132,7 @@ struct WireCheck {
                 if field.message >= 0, let payload {
                     path.append(here)
                     defer { path.removeLast() }
-                    guard walk(bytes, payload, Int(field.message), &path) else { return false }
+                    guard walk(bytes, payload, Int(field.message), &path, table, ranges) else { return false }
                 }
             } else if field.spare != 0 {
                 record(path, "\(number)", at: tagStart, wireType: wireType, expected: field.wireType)

@@ -67,6 +67,10 @@ struct WireSchema: Sendable {
     }
 
     let messages: [Message]
+    /// Every message's `slots` in one array, and where each message's start and end in it: the wire check
+    /// walks this through one pointer instead of retaining a message's array for each message it enters.
+    let slotTable: [Slot]
+    let slotRanges: [Range<Int>]
 
     /// FeedMessage is message 0.
     static let feedMessage = 0
@@ -86,6 +90,12 @@ struct WireSchema: Sendable {
         var builder = Builder()
         _ = builder.add(root, key: nil)
         messages = builder.messages.map { $0! }
+        slotTable = messages.flatMap(\.slots)
+        var start = 0
+        slotRanges = messages.map { message in
+            defer { start += message.slots.count }
+            return start..<(start + message.slots.count)
+        }
     }
 
     /// Builds the message list depth-first, each message type once (by descriptor address).

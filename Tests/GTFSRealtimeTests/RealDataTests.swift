@@ -52,6 +52,27 @@ struct RealDataTests {
         }
     }
 
+    /// Real captures with bytes changed at random: every body refused as malformed names where it breaks.
+    @Test func mutatedCapturesAreRefusedWithAPlace() throws {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var refused = 0
+        for path in RealData.captures() where try RealData.bytes(path).count < 300_000 {
+            let original = try RealData.bytes(path)
+            for _ in 0..<20 {
+                var bytes = original
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                bytes[Int(seed >> 33) % bytes.count] = UInt8(truncatingIfNeeded: seed >> 20)
+                do {
+                    _ = try GTFSRealtimeCodec.decode(bytes)
+                } catch where error.reason == .malformed {
+                    refused += 1
+                    #expect(error.fault != nil, "\(path): \(error)")
+                } catch {}
+            }
+        }
+        #expect(refused > 20)
+    }
+
     @Test func sydneyTrainsTripUpdates() throws {
         let bytes = try RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/tripupdates_sydneytrains.pb")
         let feed = try GTFSRealtimeCodec.decode(bytes)
