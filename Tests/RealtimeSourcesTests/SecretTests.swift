@@ -38,8 +38,8 @@ import Testing
         shown.append(dumped)
         shown += recorder.failures.map(\.description)
         shown += group.status().compactMap(\.lastError)
-        shown += logLines.current
-        #expect(logLines.current.contains { $0.contains("HTTP 401") }, "the failure is logged")
+        shown += logLines.all
+        #expect(logLines.all.contains { $0.contains("HTTP 401") }, "the failure is logged")
         for text in shown {
             #expect(!text.contains(Self.secret), "leaked in: \(text)")
             #expect(!text.contains("s3cr3t"), "partly leaked in: \(text)")

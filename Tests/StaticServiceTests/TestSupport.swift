@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NNGKit
 import StaticService
+import Synchronization
 import TransitModel
 import TransitProto
 import TransitStore
@@ -114,20 +115,18 @@ func importFeed(_ feed: TestFeed, folder: TemporaryFolder, into db: String, name
 }
 
 /// Log records kept in memory, so tests can check what the service logged.
-final class LogRecorder: @unchecked Sendable {
-    // @unchecked: `records` is touched under `lock`.
+final class LogRecorder: Sendable {
     struct Record: Sendable {
         var level: Logger.Level
         var message: String
         var metadata: [String: String]
     }
 
-    private let lock = NSLock()
-    private var records: [Record] = []
+    private let records = Mutex<[Record]>([])
 
-    var all: [Record] { lock.withLock { records } }
+    var all: [Record] { records.withLock { $0 } }
 
-    func append(_ record: Record) { lock.withLock { records.append(record) } }
+    func append(_ record: Record) { records.withLock { $0.append(record) } }
 
     var logger: Logger {
         Logger(label: "test") { _ in RecordingHandler(recorder: self) }

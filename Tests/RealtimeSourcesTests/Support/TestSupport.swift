@@ -1,23 +1,9 @@
-// Helpers shared by the tests: a lock, an event recorder, waiting for a condition, temporary folders, a
+// Helpers shared by the tests: an event recorder, waiting for a condition, temporary folders, a
 // seeded random generator and a log handler that keeps what it is given.
 import Foundation
 import Logging
+import Synchronization
 @testable import RealtimeSources
-
-final class TestLocked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var current: Value { withLock { $0 } }
-}
 
 /// Keeps every event a SourceGroup delivers, with its arrival time.
 final class EventRecorder: Sendable {
@@ -26,13 +12,13 @@ final class EventRecorder: Sendable {
         var at: ContinuousClock.Instant
     }
 
-    private let entries = TestLocked<[Entry]>([])
+    private let entries = Mutex<[Entry]>([])
 
     var handler: SourceEventHandler {
-        { [entries] event in entries.withLock { $0.append(Entry(event: event, at: .now)) } }
+        { event in self.entries.withLock { $0.append(Entry(event: event, at: .now)) } }
     }
 
-    var all: [Entry] { entries.current }
+    var all: [Entry] { entries.withLock { $0 } }
     var events: [SourceEvent] { all.map(\.event) }
 
     var fetched: [FetchedFeed] {
@@ -86,9 +72,17 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
+/// The lines a `CapturingLogHandler` kept.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
 /// A log handler that keeps every line and its metadata, to check what gets logged.
 struct CapturingLogHandler: LogHandler {
-    let lines: TestLocked<[String]>
+    let lines: LogLines
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .trace
 
@@ -99,12 +93,12 @@ struct CapturingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { $1 }
-        lines.withLock { $0.append("\(event.level) \(event.message) \(all)") }
+        lines.append("\(event.level) \(event.message) \(all)")
     }
 }
 
-func capturingLogger() -> (Logger, TestLocked<[String]>) {
-    let lines = TestLocked<[String]>([])
+func capturingLogger() -> (Logger, LogLines) {
+    let lines = LogLines()
     return (Logger(label: "test", factory: { _ in CapturingLogHandler(lines: lines) }), lines)
 }
 
