@@ -351,6 +351,10 @@ public struct LiveSourceStatus: Sendable, Hashable {
     public var drops: [String: UInt64]
     public var lastDrop: String?
     public var statusUnix: Int64?
+    /// Stop time updates whose stop_sequence and stop_id named different stops of their trip, and the
+    /// first of them described.
+    public var stopMismatches: UInt64 = 0
+    public var firstStopMismatch: String?
 
     public init(
         name: String, kind: LiveSourceKind, detectedKinds: [LiveSourceKind] = [], feedTimestamp: UInt64? = nil,

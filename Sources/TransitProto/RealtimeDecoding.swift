@@ -173,6 +173,8 @@ extension LiveSourceStatus {
             drops: drops,
             lastDrop: optionalString(m.last_drop),
             statusUnix: optionalValue(m.has_status_unix, m.status_unix))
+        stopMismatches = optionalValue(m.has_stop_mismatches, m.stop_mismatches) ?? 0
+        firstStopMismatch = optionalString(m.first_stop_mismatch)
     }
 }
 

@@ -165,6 +165,8 @@ extension ProtoArena {
             }
             m.last_drop = string(s.lastDrop)
             (m.has_status_unix, m.status_unix) = ifPresent(s.statusUnix)
+            (m.has_stop_mismatches, m.stop_mismatches) = ifPresent(s.stopMismatches == 0 ? nil : s.stopMismatches)
+            m.first_stop_mismatch = string(s.firstStopMismatch)
         }
     }
 

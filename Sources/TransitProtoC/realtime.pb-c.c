@@ -2808,7 +2808,7 @@ const ProtobufCMessageDescriptor transit__drop_count__descriptor =
   (ProtobufCMessageInit) transit__drop_count__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[18] =
+static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[20] =
 {
   {
     "name",
@@ -3026,6 +3026,30 @@ static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stop_mismatches",
+    30,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__SourceStatus, has_stop_mismatches),
+    offsetof(Transit__SourceStatus, stop_mismatches),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first_stop_mismatch",
+    31,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__SourceStatus, first_stop_mismatch),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__source_status__field_indices_by_name[] = {
   2,   /* field[2] = detected_kinds */
@@ -3033,6 +3057,7 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
   14,   /* field[14] = entities */
   11,   /* field[11] = errors */
   3,   /* field[3] = feed_timestamp */
+  19,   /* field[19] = first_stop_mismatch */
   1,   /* field[1] = kind */
   16,   /* field[16] = last_drop */
   12,   /* field[12] = last_error */
@@ -3045,12 +3070,14 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
   6,   /* field[6] = stale */
   7,   /* field[7] = stale_after_s */
   17,   /* field[17] = status_unix */
+  18,   /* field[18] = stop_mismatches */
   8,   /* field[8] = updates_applied */
 };
-static const ProtobufCIntRange transit__source_status__number_ranges[1 + 1] =
+static const ProtobufCIntRange transit__source_status__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 30, 18 },
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor transit__source_status__descriptor =
 {
@@ -3060,10 +3087,10 @@ const ProtobufCMessageDescriptor transit__source_status__descriptor =
   "Transit__SourceStatus",
   "transit",
   sizeof(Transit__SourceStatus),
-  18,
+  20,
   transit__source_status__field_descriptors,
   transit__source_status__field_indices_by_name,
-  1,  transit__source_status__number_ranges,
+  2,  transit__source_status__number_ranges,
   (ProtobufCMessageInit) transit__source_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -126,6 +126,25 @@ import TransitModel
         }
     }
 
+    @Test func healthShowsStopMismatchesPerSource() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            var source = RealtimeSourceStatus(name: "tu", kind: .tripUpdates)
+            source.stopMismatches = 3
+            source.firstStopMismatch = "entity 'e1', trip T1: stop_sequence 20 is stop S2, stop_id S4 is stop_sequence 40"
+            view.replace(RealtimeState(sources: [source, RealtimeSourceStatus(name: "vp", kind: .vehiclePositions)]))
+            let health = try await client.ask(#"{"op":"health"}"#)
+            let sources = (health.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]] ?? []
+            try #require(sources.count == 2)
+            let mismatch = sources[0]["stop_mismatch"] as? [String: Any]
+            #expect(mismatch?["count"] as? Int == 3)
+            #expect(mismatch?["first"] as? String == source.firstStopMismatch)
+            #expect((sources[1]["stop_mismatch"] as? [String: Any])?["count"] as? Int == 0)
+            #expect((sources[1]["stop_mismatch"] as? [String: Any])?["first"] is NSNull)
+        }
+    }
+
     @Test func vehiclesByRouteAndTrip() async throws {
         let view = RealtimeView(configured: true)
         try await withGateway(realtime: view) { fixture in

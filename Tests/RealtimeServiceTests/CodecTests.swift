@@ -47,11 +47,16 @@ enum CodecSamples {
         causeDetail: LiveText([.init(text: "c")]), effectDetail: LiveText([.init(text: "e")]))
     static let bareAlert = LiveAlert(key: "al/a2", source: "al", entityId: "a2")
 
-    static let fullSource = LiveSourceStatus(
-        name: "tu-trains", kind: .auto, detectedKinds: [.tripUpdates, .vehiclePositions], feedTimestamp: 1_766_394_000,
-        lastFetchUnix: 1_766_394_002, lastSuccessUnix: 1_766_394_001, stale: false, staleAfterSecs: 90,
-        updatesApplied: 12, notModified: 3, olderIgnored: 1, errors: 2, lastError: "timeout", lastErrorUnix: 5,
-        entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6)
+    static let fullSource: LiveSourceStatus = {
+        var status = LiveSourceStatus(
+            name: "tu-trains", kind: .auto, detectedKinds: [.tripUpdates, .vehiclePositions], feedTimestamp: 1_766_394_000,
+            lastFetchUnix: 1_766_394_002, lastSuccessUnix: 1_766_394_001, stale: false, staleAfterSecs: 90,
+            updatesApplied: 12, notModified: 3, olderIgnored: 1, errors: 2, lastError: "timeout", lastErrorUnix: 5,
+            entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6)
+        status.stopMismatches = 7
+        status.firstStopMismatch = "entity 'e', trip T: stop_sequence 2 is stop A, stop_id B is stop_sequence 4"
+        return status
+    }()
     static let bareSource = LiveSourceStatus(name: "x", kind: .alerts)
 
     static let payloads: [LivePayload] = [

@@ -65,6 +65,10 @@ extension RequestDispatcher {
                 w.key("errors"); w.int(source.errors)
                 w.key("last_error"); w.string(source.lastError)
                 w.key("entities"); w.int(source.entities)
+                w.key("stop_mismatch"); w.beginObject()
+                w.key("count"); w.int(source.stopMismatches)
+                w.key("first"); w.string(source.firstStopMismatch)
+                w.endObject()
                 w.endObject()
             }
             w.endArray()

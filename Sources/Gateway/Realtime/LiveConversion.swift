@@ -103,5 +103,7 @@ extension RealtimeSourceStatus {
             name: live.name, kind: kind, feedTimestamp: live.feedTimestamp.map { Int64(clamping: $0) }, stale: live.stale,
             lastSuccessUnix: live.lastSuccessUnix, errors: Int(clamping: live.errors), lastError: live.lastError,
             entities: Int(clamping: live.entities))
+        stopMismatches = Int(clamping: live.stopMismatches)
+        firstStopMismatch = live.firstStopMismatch
     }
 }

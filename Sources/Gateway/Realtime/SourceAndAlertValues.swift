@@ -21,6 +21,9 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     public var errors: Int
     public var lastError: String?
     public var entities: Int
+    /// Stop time updates whose stop_sequence and stop_id named different stops, and the first described.
+    public var stopMismatches: Int = 0
+    public var firstStopMismatch: String?
 
     public init(
         name: String, kind: Kind, feedTimestamp: Int64? = nil, stale: Bool = false, lastSuccessUnix: Int64? = nil,

@@ -38,6 +38,8 @@ struct SourceState {
     var lastErrorUnix: Int64?
     var drops: [DropReason: UInt64] = [:]
     var lastDrop: String?
+    var stopMismatches: UInt64 = 0
+    var firstStopMismatch: String?
     /// The stale flag last reported, to notice when it flips.
     var reportedStale = true
 
@@ -68,7 +70,7 @@ struct SourceState {
     func status(now: Int64) -> LiveSourceStatus {
         var drops: [String: UInt64] = [:]
         for (reason, count) in self.drops { drops[reason.rawValue] = count }
-        return LiveSourceStatus(
+        var status = LiveSourceStatus(
             name: settings.name, kind: settings.kind,
             detectedKinds: LiveSourceKind.allCases.filter { detected.contains($0) },
             feedTimestamp: lastHeaderTimestamp, lastFetchUnix: lastFetchUnix, lastSuccessUnix: lastSuccessUnix,
@@ -77,5 +79,8 @@ struct SourceState {
             lastError: lastError, lastErrorUnix: lastErrorUnix,
             entities: UInt64(trips.count + vehicles.count + alerts.count), drops: drops, lastDrop: lastDrop,
             statusUnix: now)
+        status.stopMismatches = stopMismatches
+        status.firstStopMismatch = firstStopMismatch
+        return status
     }
 }

@@ -7,7 +7,7 @@ import TransitModel
 /// A trip update resolved (and, when resolved, turned into its live value) before the live state is
 /// touched.
 enum PreparedTrip {
-    case live(LiveTrip, key: TripInstanceKey, unmatchedStopUpdates: Int)
+    case live(LiveTrip, key: TripInstanceKey, unmatchedStopUpdates: Int, mismatches: Int, firstMismatch: String?)
     /// Deleted or dropped: applied as the resolution says.
     case other(TripResolution)
 }
@@ -52,7 +52,8 @@ extension SourceState {
         let resolution = resolver.resolve(update, schedules: schedules, now: now)
         guard case .resolved(let resolved) = resolution else { return .other(resolution) }
         let live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
-        return .live(live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates)
+        return .live(live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates,
+                     mismatches: resolved.stopMismatches, firstMismatch: resolved.firstStopMismatch)
     }
 }
 

@@ -479,10 +479,17 @@ struct  Transit__SourceStatus
    */
   protobuf_c_boolean has_status_unix;
   int64_t status_unix;
+  /*
+   * Stop time updates whose stop_sequence and stop_id named different stops of their trip (not an
+   * assigned or sibling platform), since start, and the first one described (trip, both stops, which won).
+   */
+  protobuf_c_boolean has_stop_mismatches;
+  uint64_t stop_mismatches;
+  char *first_stop_mismatch;
 };
 #define TRANSIT__SOURCE_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__source_status__descriptor) \
-    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0 }
+    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0, 0, NULL }
 
 
 struct  Transit__TripUpdatesBatch
