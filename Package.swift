@@ -20,6 +20,8 @@ import PackageDescription
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 //   ServiceSupport         the services' command-line mains: error lines, unbuffered output, signal handlers
+//   TransitTesting         helpers the test targets share (only test targets depend on it): temporary folders,
+//                          the imported sample database, protobuf wire writer, polling, log recorder
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -150,35 +152,51 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Test support shared by the test targets (a regular target that only test targets depend on).
+        .target(
+            name: "TransitTesting",
+            dependencies: ["TransitStore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TransitTesting",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GTFSCSVTests", dependencies: ["GTFSCSV"], swiftSettings: swiftSettings),
-        .testTarget(name: "NNGKitTests", dependencies: ["NNGKit"], swiftSettings: swiftSettings),
-        .testTarget(name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "NNGKitTests", dependencies: ["NNGKit", "TransitTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TransitStoreTests",
             dependencies: [
-                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV",
+                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV", "TransitTesting",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "StaticServiceTests",
             dependencies: [
                 "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
+                "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                           "RealtimeService"],
+            dependencies: [
+                "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
+                "RealtimeService", "TransitTesting",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"],
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitTesting"],
             exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
             swiftSettings: swiftSettings
         ),
@@ -190,7 +208,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources",
+                "RealtimeSources", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -202,10 +220,13 @@ let package = Package(
             name: "RealtimeServiceTests",
             dependencies: [
                 "RealtimeService", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService", "TransitStore",
-                "NNGKit", "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
+                "NNGKit", "TransitProto", "TransitModel", "TransitTesting",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitTesting"], swiftSettings: swiftSettings
+        ),
     ]
 )

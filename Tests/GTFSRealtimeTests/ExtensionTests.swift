@@ -1,6 +1,7 @@
 // Unknown fields and extensions (Transport for NSW's 1007 and the like) are skipped, and kept by restamp.
 import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct ExtensionTests {
     /// An extension field 1007 holding a small message, as TfNSW sends on several messages.

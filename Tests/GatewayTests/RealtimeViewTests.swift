@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransitJSON
 @testable import Gateway
+import TransitTesting
 
 /// The seam the realtime subscriber feeds: a `RealtimeView` given a state directly, and what the ops
 /// make of it (GATEWAY.md departures, trip, alerts, vehicles; §4 degradation).

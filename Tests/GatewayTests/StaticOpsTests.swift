@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Gateway
+import TransitTesting
 
 /// Every op the static service answers, through a real TCP connection (GATEWAY.md §6).
 @Suite struct StaticOpsTests {
