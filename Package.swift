@@ -83,7 +83,8 @@ let package = Package(
             name: "RealtimeService",
             dependencies: [
                 "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
-                "TransitCore", "TransitStore", "SQLiteKit",  // TransitStore/SQLiteKit: `fixtures` reads a static database
+                // TransitStore/SQLiteKit: `fixtures` reads a static database
+                "TransitCore", "TransitStore", "SQLiteKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
