@@ -26,7 +26,7 @@ let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "transit",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "transit-static", targets: ["transit-static"]),
         .executable(name: "transit-feedgen", targets: ["transit-feedgen"]),

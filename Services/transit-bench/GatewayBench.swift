@@ -6,11 +6,13 @@ import TransitProto
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// Latency of the gateway's line protocol from one TCP client (issue 4 §6): departures, trip, alerts, stop
-/// and search, each next to the static service's own latency for the same queries, measured in the same run
-/// (kind by kind, gateway then static), so the gateway's share is the difference.
+/// Latency of the gateway's line protocol from one TCP client (BENCHMARKS.md, "Query gateway"): departures,
+/// trip, alerts, stop and search, each next to the static service's own latency for the same queries, measured
+/// in the same run (kind by kind, gateway then static), so the gateway's share is the difference.
 struct GatewayBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gateway", abstract: "Gateway query latency (line protocol over TCP), beside the static service's.")
@@ -184,7 +186,7 @@ final class LineSocket {
         defer { freeaddrinfo(info) }
         fd = socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
         guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
-        guard Glibc.connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
+        guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else {
             let why = String(cString: strerror(errno))
             close(fd)
             throw BenchError("cannot connect to \(host):\(port): \(why)")

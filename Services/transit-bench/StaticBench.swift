@@ -2,13 +2,14 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import NNGKit
+import Synchronization
 import TransitModel
 import TransitProto
 
 /// Query latency of the static-data service over nng, from one client and from N concurrent clients,
 /// next to an nng echo round trip to a separate process measured in the same run (machines are noisy:
-/// compare the ratios). The bulk schedules are measured cold (no known patterns: the target) and
-/// warm (known_pattern_ids), with their average answer sizes printed below the table.
+/// compare the ratios). The bulk schedules are measured cold (no known patterns: the number BENCHMARKS.md holds
+/// against the target) and warm (known_pattern_ids), with their average answer sizes printed below the table.
 struct StaticBench: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "static", abstract: "Static service query latency.")
 
@@ -146,48 +147,37 @@ struct StaticBench: ParsableCommand {
 }
 
 /// Collects per-thread samples and the first error, across concurrentPerform's threads.
-final class SampleSink: @unchecked Sendable {
-    // @unchecked: every access goes through `lock`.
-    private let lock = NSLock()
-    private var merged = LatencySamples()
-    private var firstError: Error?
-    func add(_ s: LatencySamples) { lock.withLock { merged.merge(s) } }
-    func fail(_ e: Error) { lock.withLock { if firstError == nil { firstError = e } } }
-    var samples: LatencySamples { lock.withLock { merged } }
-    var error: Error? { lock.withLock { firstError } }
+final class SampleSink: Sendable {
+    private let state = Mutex<(merged: LatencySamples, firstError: (any Error)?)>((LatencySamples(), nil))
+    func add(_ s: LatencySamples) { state.withLock { $0.merged.merge(s) } }
+    func fail(_ e: Error) { state.withLock { if $0.firstError == nil { $0.firstError = e } } }
+    var samples: LatencySamples { state.withLock { $0.merged } }
+    var error: Error? { state.withLock { $0.firstError } }
 }
 
 /// Average answer size of one query kind, across threads.
-final class ByteTally: @unchecked Sendable {
-    // @unchecked: every access goes through `lock`.
-    private let lock = NSLock()
-    private var total: UInt64 = 0, count: UInt64 = 0
-    func add(_ bytes: UInt64) { lock.withLock { total += bytes; count += 1 } }
-    var average: UInt64 { lock.withLock { count == 0 ? 0 : total / count } }
+final class ByteTally: Sendable {
+    private let state = Mutex<(total: UInt64, count: UInt64)>((0, 0))
+    func add(_ bytes: UInt64) { state.withLock { $0.total += bytes; $0.count += 1 } }
+    var average: UInt64 { state.withLock { $0.count == 0 ? 0 : $0.total / $0.count } }
 }
 
 /// Pattern ids a warm client has received, shared by its threads (like the realtime service's cache).
-final class KnownPatterns: @unchecked Sendable {
-    // @unchecked: every access goes through `lock`.
-    private let lock = NSLock()
-    private var set = Set<UInt32>()
-    private var sorted: [UInt32] = []
+final class KnownPatterns: Sendable {
+    private let state = Mutex<(set: Set<UInt32>, sorted: [UInt32])>(([], []))
     func add(_ ids: [UInt32]) {
-        lock.withLock {
-            let before = set.count
-            set.formUnion(ids)
-            if set.count != before { sorted = set.sorted() }
+        state.withLock { state in
+            let before = state.set.count
+            state.set.formUnion(ids)
+            if state.set.count != before { state.sorted = state.set.sorted() }
         }
     }
-    var ids: [UInt32] { lock.withLock { sorted } }
+    var ids: [UInt32] { state.withLock { $0.sorted } }
 }
 
-final class FailureCounter: @unchecked Sendable {
-    // @unchecked: every access goes through `lock`.
-    private let lock = NSLock()
-    private var n = 0
-    private var firstError: ServiceError?
-    func record(_ e: ServiceError) { lock.withLock { n += 1; if firstError == nil { firstError = e } } }
-    var count: Int { lock.withLock { n } }
-    var first: ServiceError? { lock.withLock { firstError } }
+final class FailureCounter: Sendable {
+    private let state = Mutex<(count: Int, first: ServiceError?)>((0, nil))
+    func record(_ e: ServiceError) { state.withLock { $0.count += 1; if $0.first == nil { $0.first = e } } }
+    var count: Int { state.withLock { $0.count } }
+    var first: ServiceError? { state.withLock { $0.first } }
 }

@@ -6,6 +6,8 @@ import ServiceSupport
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
 #endif
 
 @main

@@ -1,8 +1,13 @@
 import ArgumentParser
 import Foundation
-@preconcurrency import Glibc
 import RealtimeService
 import ServiceSupport
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
 
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

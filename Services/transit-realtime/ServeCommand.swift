@@ -1,10 +1,15 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-@preconcurrency import Glibc
 import Logging
 import RealtimeService
 import ServiceSupport
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

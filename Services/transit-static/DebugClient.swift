@@ -1,5 +1,6 @@
 import Foundation
 import NNGKit
+import Synchronization
 import TransitJSON
 import TransitModel
 import TransitProto
@@ -90,10 +91,8 @@ struct DebugClient: Sendable {
 }
 
 /// Request ids for the log lines of the service: increasing, starting at a random point per process.
-private final class RequestIds: @unchecked Sendable {
-    // @unchecked: `value` is touched under `lock`.
-    private let lock = NSLock()
-    private var value = UInt64.random(in: 1...(1 << 32))
+private final class RequestIds: Sendable {
+    private let value = Mutex(UInt64.random(in: 1...(1 << 32)))
 
-    func next() -> UInt64 { lock.withLock { value += 1; return value } }
+    func next() -> UInt64 { value.withLock { $0 += 1; return $0 } }
 }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Wall-clock unix seconds ("now" of requests without `at`).
 enum UnixClock {

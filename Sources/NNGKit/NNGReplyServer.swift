@@ -1,4 +1,5 @@
 import CNNG
+import Synchronization
 
 /// A REP server answering many requests at once: `contexts` worker threads, each with its own REP context,
 /// receive a request, call `handler` with its bytes and send back what it returns.
@@ -6,16 +7,13 @@ import CNNG
 /// The handler runs on the worker threads (up to `contexts` calls concurrently) and may block; see the
 /// threading notes in NNGSocket.swift. `stop()` (or the last reference going away) waits until every
 /// handler call in progress has returned and closes the socket.
-public final class NNGReplyServer: @unchecked Sendable {
-    // @unchecked: `workers` is written once in init; `stopped` is guarded by `lock`.
-
+public final class NNGReplyServer: Sendable {
     /// Called with the request bytes (valid only during the call); returns the reply.
     public typealias Handler = @Sendable (Span<UInt8>) -> [UInt8]
 
     public let socket: NNGSocket
     private let workers: [ReplyWorker]
-    private let lock = NNGLock()
-    private var stopped = false
+    private let stopped = Mutex(false)
 
     /// Serves on `socket` (a REP socket, already listening or dialled, options already set).
     public init(socket: NNGSocket, contexts: Int = 8, handler: @escaping Handler) throws(NNGError) {
@@ -51,7 +49,7 @@ public final class NNGReplyServer: @unchecked Sendable {
     /// would wait for itself). Contexts are closed before the socket, never concurrently with a context
     /// call, because nng 1.5.2 can crash when a socket is closed under a context call in progress.
     public func stop() {
-        let first = lock.withLock {
+        let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
@@ -64,13 +62,12 @@ public final class NNGReplyServer: @unchecked Sendable {
 
 /// One REP context served by one thread in a blocking receive → handle → send loop.
 private final class ReplyWorker: @unchecked Sendable {
-    // @unchecked: `stopping` is guarded by `lock` (and context calls are made under it, see `submit`);
-    // `thread` is set before the thread starts and read by `join` after; the rest is immutable.
+    // @unchecked: `thread` is set before the thread starts and read by `join` after; `stopping` is a Mutex
+    // (context calls are made under it, see `submit`); the rest is immutable.
     private let context: nng_ctx
     private let aio: OpaquePointer
     private let handler: NNGReplyServer.Handler
-    private let lock = NNGLock()
-    private var stopping = false
+    private let stopping = Mutex(false)
     private var thread: OpaquePointer?
 
     init(socket: NNGSocket, handler: @escaping NNGReplyServer.Handler) throws(NNGError) {
@@ -99,7 +96,7 @@ private final class ReplyWorker: @unchecked Sendable {
 
     /// Makes the thread leave its loop: no new context call starts, a pending receive is cancelled.
     func requestStop() {
-        lock.withLock { stopping = true }
+        stopping.withLock { $0 = true }
         nng_aio_cancel(aio)
     }
 
@@ -115,7 +112,7 @@ private final class ReplyWorker: @unchecked Sendable {
             guard submit({ nng_ctx_recv(context, $0) }) else { return }
             nng_aio_wait(aio)
             guard nng_aio_result(aio) == 0, let msg = nng_aio_get_msg(aio) else {
-                if lock.withLock({ stopping }) { return }
+                if stopping.withLock({ $0 }) { return }
                 continue
             }
             nng_aio_set_msg(aio, nil)
@@ -131,7 +128,7 @@ private final class ReplyWorker: @unchecked Sendable {
             guard appended == 0, submit({ nng_ctx_send(context, $0) }) else {
                 nng_aio_set_msg(aio, nil)
                 nng_msg_free(msg)
-                if lock.withLock({ stopping }) { return }
+                if stopping.withLock({ $0 }) { return }
                 continue
             }
             nng_aio_wait(aio)
@@ -145,7 +142,7 @@ private final class ReplyWorker: @unchecked Sendable {
     /// Starts a context call unless stopping. Under the lock, so `requestStop` either comes first (and the
     /// call is not made) or comes after it (and its cancel reaches the submitted operation).
     private func submit(_ call: (OpaquePointer) -> Void) -> Bool {
-        lock.withLock {
+        stopping.withLock { stopping in
             guard !stopping else { return false }
             call(aio)
             return true

@@ -1,6 +1,6 @@
 import CNNG
 
-// Small internal helpers shared by the NNGKit types: durations, messages, a lock, synchronous aio.
+// Small internal helpers shared by the NNGKit types: durations, messages, synchronous aio.
 
 extension Duration {
     /// Milliseconds for nng: rounded up (so 0.2 ms never becomes "poll"), clamped to nng's range.
@@ -50,25 +50,5 @@ enum NNGMessage {
             UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: body, byteCount: count)
             initialized = count
         }
-    }
-}
-
-/// A plain mutex (nng's, so NNGKit needs neither Foundation nor macOS 15 for `Synchronization`).
-final class NNGLock: @unchecked Sendable {
-    private let mutex: OpaquePointer
-
-    init() {
-        var m: OpaquePointer?
-        let rv = nng_mtx_alloc(&m)
-        precondition(rv == 0 && m != nil, "nng_mtx_alloc failed: out of memory")
-        mutex = m!
-    }
-
-    deinit { nng_mtx_free(mutex) }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        nng_mtx_lock(mutex)
-        defer { nng_mtx_unlock(mutex) }
-        return try body()
     }
 }

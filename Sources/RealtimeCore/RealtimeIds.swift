@@ -1,7 +1,7 @@
 /// Ids in a realtime feed are the agency's; the static database stores trip and route ids (and agency,
-/// service, shape and block ids) with the feed's prefix ("B:" + "2147_1"), but never stop ids (issue 2:
-/// stops with the same id are one stop across feeds). So trip and route ids go through `staticId`; stop ids
-/// (stop_id, assigned_stop_id) are compared and stored as the feed gives them.
+/// service, shape and block ids) with the feed's prefix ("B:" + "2147_1"), but never stop ids (the static
+/// import's rule: stops with the same id are one stop across feeds). So trip and route ids go through
+/// `staticId`; stop ids (stop_id, assigned_stop_id) are compared and stored as the feed gives them.
 struct RealtimeIds: Sendable {
     let prefix: String
 

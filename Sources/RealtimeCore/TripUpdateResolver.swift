@@ -2,7 +2,7 @@ import GTFSRealtime
 import TransitCore
 import TransitModel
 
-/// Resolves GTFS-Realtime trip updates against the static schedule, once per feed update (issue 3 §3).
+/// Resolves GTFS-Realtime trip updates against the static schedule, once per feed update.
 ///
 /// For a static trip instance the result has every stop of the trip in order, with predictions per the
 /// GTFS-Realtime rules (see `DelayPropagation`): stop time updates are matched to stops by stop_sequence,

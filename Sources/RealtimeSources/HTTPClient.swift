@@ -7,6 +7,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// What one exchange produced: the status, the response headers (names lowercased) and, for 2xx, the body.
 struct HTTPExchangeResult: Sendable {
@@ -44,7 +45,7 @@ final class HTTPClient: Sendable {
     func perform(_ request: URLRequest, maxBytes: Int, timeout: Duration) async -> Result<HTTPExchangeResult, FetchError> {
         var request = request
         request.timeoutInterval = timeout.seconds + 1
-        let handle = Locked<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        let handle = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPExchangeResult, FetchError>, Never>) in
                 let task = session.dataTask(with: request)
@@ -97,7 +98,7 @@ private final class Exchange: @unchecked Sendable {
 
 /// URLSession's delegate: collects bodies, enforces limits, resumes each request's continuation once.
 private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let exchanges = Locked<[Int: Exchange]>([:])
+    private let exchanges = Mutex<[Int: Exchange]>([:])
 
     func register(_ id: Int, _ exchange: Exchange) {
         exchanges.withLock { $0[id] = exchange }

@@ -1,5 +1,6 @@
 // Keeps the request rate of all sources together under the API's limit.
 import Foundation
+import Synchronization
 
 /// Lets requests start at least 1/rate apart, across every source that shares it (a token bucket holding
 /// one token): so no window of one second ever sees more than `requestsPerSecond` starts, however the
@@ -9,7 +10,7 @@ public final class RequestPacer: Sendable {
     public let requestsPerSecond: Double
     private let spacing: Duration
     private let clock = ContinuousClock()
-    private let nextGrant: Locked<ContinuousClock.Instant?> = Locked(nil)
+    private let nextGrant = Mutex<ContinuousClock.Instant?>(nil)
 
     public init(requestsPerSecond: Double) {
         precondition(requestsPerSecond > 0 && requestsPerSecond.isFinite, "requestsPerSecond must be positive")

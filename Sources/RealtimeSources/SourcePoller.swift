@@ -8,6 +8,7 @@
 // while a request or the handler ran are skipped, not made up), or now + backoff after an HTTP failure.
 import Foundation
 import Logging
+import Synchronization
 
 public final class SourcePoller: Sendable {
     public let source: SourceConfig
@@ -18,8 +19,8 @@ public final class SourcePoller: Sendable {
     private let restamp: FeedRestamp?
     private let handler: SourceEventHandler
     private let logger: Logger
-    private let state: Locked<SourceStatus>
-    private let task = Locked<Task<Void, Never>?>(nil)
+    private let state: Mutex<SourceStatus>
+    private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(
         source: SourceConfig, startOffset: Duration, backoffCap: Duration, pacer: RequestPacer?, client: HTTPClient?,
@@ -33,11 +34,11 @@ public final class SourcePoller: Sendable {
         self.restamp = restamp
         self.handler = handler
         self.logger = logger
-        state = Locked(SourceStatus(name: source.name, kind: source.kind, location: source.location.redactedDescription))
+        state = Mutex(SourceStatus(name: source.name, kind: source.kind, location: source.location.redactedDescription))
     }
 
     /// The source's status now.
-    public var status: SourceStatus { state.current }
+    public var status: SourceStatus { state.withLock { $0 } }
 
     /// Starts polling (the first poll after the start offset). Calling it again while running does nothing;
     /// after `stop()` it starts afresh (no ETag or file version remembered).

@@ -1,5 +1,6 @@
 // What the three services' command-line mains share: error lines, unbuffered output, signal handlers.
 import Foundation
+import Synchronization
 
 /// One line on standard error, prefixed with the program's name (e.g. "transit-static: ...").
 public func printError(_ message: String) {
@@ -27,23 +28,19 @@ public func writeOut(_ bytes: [UInt8]) {
 /// is not killed before the handler runs). Keep the value alive as long as the handlers should run.
 public final class SignalHandlers: Sendable {
     private let queue = DispatchQueue(label: "transit.signals")
-    private let sources = LockedSources()
+    /// Only keeps the sources alive.
+    private let sources = Mutex<[any DispatchSourceSignal]>([])
 
     public init() {}
 
     public func on(_ signalNumber: Int32, _ handler: @escaping @Sendable () -> Void) {
         signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        sources.append(source)
+        // Made inside the lock: a source made outside could not be moved into the Mutex (it is not Sendable).
+        sources.withLock { sources in
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
     }
-}
-
-private final class LockedSources: @unchecked Sendable {
-    // @unchecked: `sources` only keeps the sources alive; it is touched under `lock`.
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-
-    func append(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
 }

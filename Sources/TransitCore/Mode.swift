@@ -1,4 +1,5 @@
-/// The shared `mode` vocabulary (issue 2, section 0): one string per GTFS route_type, basic or extended.
+/// The shared `mode` vocabulary (protocol/GATEWAY.md §4, `mode`): one string per GTFS route_type, basic or
+/// extended.
 public enum Mode: String, CaseIterable, Sendable, Codable {
     case train, metro, tram, ferry, bus, coach, cable, other
 

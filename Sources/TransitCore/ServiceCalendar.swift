@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Which services run on which date, from calendar.txt and calendar_dates.txt.
 ///
@@ -8,7 +9,7 @@ import Foundation
 ///   that have no calendar row at all), exception_type 2 removes it (overriding the weekday pattern);
 ///   if a feed both adds and removes the same service on the same date, the removal wins.
 /// The active set of a date is computed on first use and cached (thread-safe).
-public final class ServiceCalendar: @unchecked Sendable {
+public final class ServiceCalendar: Sendable {
     /// One calendar.txt row.
     public struct Weekly: Equatable, Sendable {
         public var service: Int
@@ -60,8 +61,7 @@ public final class ServiceCalendar: @unchecked Sendable {
     public let firstDate: GTFSDate?
     public let lastDate: GTFSDate?
 
-    private let lock = NSLock()
-    private var cache: [Int: ServiceSet] = [:]
+    private let cache = Mutex<[Int: ServiceSet]>([:])
     private static let cacheLimit = 1024
 
     /// Rows naming a service outside 0..<serviceCount are ignored.
@@ -82,17 +82,12 @@ public final class ServiceCalendar: @unchecked Sendable {
 
     /// The services active on a date.
     public func activeServices(on date: GTFSDate) -> ServiceSet {
-        lock.lock()
-        if let cached = cache[date.dayNumber] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
+        if let cached = cache.withLock({ $0[date.dayNumber] }) { return cached }
         let set = compute(date)
-        lock.lock()
-        if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-        cache[date.dayNumber] = set
-        lock.unlock()
+        cache.withLock { cache in
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[date.dayNumber] = set
+        }
         return set
     }
 

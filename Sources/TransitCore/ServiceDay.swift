@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Service days in one IANA timezone (a feed's agency_timezone): where GTFS times of a service date
 /// land on the real time line, and which service dates can have trips running at an instant.
@@ -15,12 +16,11 @@ import Foundation
 /// trips running (see `serviceDays(from:to:maxSecs:)`).
 ///
 /// Never uses the host's timezone. Thread-safe; reference instants are cached per date.
-public final class ServiceTimeZone: @unchecked Sendable {
+public final class ServiceTimeZone: Sendable {
     public let identifier: String
     public let timeZone: TimeZone
 
-    private let lock = NSLock()
-    private var referenceCache: [Int: Int64] = [:]
+    private let referenceCache = Mutex<[Int: Int64]>([:])
     private static let cacheLimit = 8192
 
     /// Throws `ServiceTimeZoneError` when the identifier is not a known IANA zone.
@@ -35,17 +35,12 @@ public final class ServiceTimeZone: @unchecked Sendable {
 
     /// Unix time of the service date's noon minus 12 h in this zone.
     public func referenceUnix(of date: GTFSDate) -> Int64 {
-        lock.lock()
-        if let cached = referenceCache[date.dayNumber] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
+        if let cached = referenceCache.withLock({ $0[date.dayNumber] }) { return cached }
         let value = computeReference(date)
-        lock.lock()
-        if referenceCache.count >= Self.cacheLimit { referenceCache.removeAll(keepingCapacity: true) }
-        referenceCache[date.dayNumber] = value
-        lock.unlock()
+        referenceCache.withLock { cache in
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[date.dayNumber] = value
+        }
         return value
     }
 

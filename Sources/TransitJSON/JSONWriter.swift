@@ -1,9 +1,9 @@
 // A byte-level JSON writer for the gateway's answers.
 //
 // Hand-written on purpose: on this hot path (a departure board is 30 rows × 25 fields) JSONEncoder costs about
-// 4× more (≈ 180 µs against ≈ 46 µs, ../shared/platform-notes.md) and JSONSerialization ≈ 35×. The writer
-// appends UTF-8 straight into one growing buffer; commas are placed automatically, so callers only say
-// "key, value". It does not check that objects and arrays are balanced: the encoders in this module do.
+// 4× more (≈ 180 µs against ≈ 46 µs, measured when this writer was chosen) and JSONSerialization ≈ 35×.
+// The writer appends UTF-8 straight into one growing buffer; commas are placed automatically, so callers only
+// say "key, value". It does not check that objects and arrays are balanced: the encoders in this module do.
 
 public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8]

@@ -5,7 +5,7 @@ import TransitModel
 @testable import Gateway
 import TransitTesting
 
-/// Departure boards in predicted time over the sample feed (GATEWAY.md "departures"; issue 4 §2, §4).
+/// Departure boards in predicted time over the sample feed (GATEWAY.md "departures").
 ///
 /// Central (200060) on the sample Monday, at 20:00 (`at`), has these departures (seconds after `at`):
 /// before: M1.WKD.0.FREQ 19:00 −420 (P26), T8.WKD.1.1845 −360 (P23), T4.WKD.1.1907 −240 (P25),

@@ -5,8 +5,8 @@ import TransitModel
 @testable import Gateway
 import TransitTesting
 
-/// `trip` for trips the static data does not know, and with the static service down (GATEWAY.md "trip";
-/// issue 4 §2, §4), over the sample feed with a live state set directly.
+/// `trip` for trips the static data does not know, and with the static service down (GATEWAY.md "trip"),
+/// over the sample feed with a live state set directly.
 @Suite struct LiveTripOpTests {
     private let at = SampleTimes.mondayEvening
     private var now: Int64 { Int64(Date().timeIntervalSince1970) }

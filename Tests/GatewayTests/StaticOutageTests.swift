@@ -5,8 +5,8 @@ import TransitModel
 @testable import Gateway
 import TransitTesting
 
-/// The static service going down and coming back with many requests (GATEWAY.md "static service down";
-/// issue 4 §4): after the first request finds it down, the others answer at once (rt_only where the live
+/// The static service going down and coming back with many requests (GATEWAY.md §3, "Static
+/// service down"): after the first request finds it down, the others answer at once (rt_only where the live
 /// state can, else STATIC_UNAVAILABLE), and it is used again once it is back, without a restart.
 @Suite struct StaticOutageTests {
     private let at = SampleTimes.mondayEvening

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import NNGKit
 
 /// Bytes of a string, for readable tests.
@@ -10,13 +11,10 @@ func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
 func elapsed(since start: ContinuousClock.Instant) -> Duration { ContinuousClock.now - start }
 
 /// A counter of concurrent calls, shared across handler threads.
-final class ConcurrencyGauge: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = 0
-    private(set) var peak = 0
-    private(set) var total = 0
+final class ConcurrencyGauge: Sendable {
+    private let counts = Mutex<(current: Int, peak: Int, total: Int)>((0, 0, 0))
 
-    func enter() { lock.withLock { current += 1; total += 1; peak = max(peak, current) } }
-    func leave() { lock.withLock { current -= 1 } }
-    var snapshot: (peak: Int, total: Int) { lock.withLock { (peak, total) } }
+    func enter() { counts.withLock { $0.current += 1; $0.total += 1; $0.peak = max($0.peak, $0.current) } }
+    func leave() { counts.withLock { $0.current -= 1 } }
+    var snapshot: (peak: Int, total: Int) { counts.withLock { ($0.peak, $0.total) } }
 }

@@ -59,7 +59,7 @@ import TransitModel
     }
 
     @Test func idPrefixAppliesToTripsAndRoutesNotStops() throws {
-        // The static import prefixes trip and route ids, never stop ids (issue 2).
+        // The static import prefixes trip and route ids, never stop ids.
         var schedule = F.trip("B:T1")
         schedule.routeId = "B:R1"
         let schedules = F.index([schedule], [F.pattern(3)])

@@ -1,5 +1,6 @@
-// The engine: bad input (issue 3 §5) never crashes and keeps the last good state; schedules fetched once
-// per trip and cached; a new static database resolves everything again.
+// The engine: bad input (empty, truncated, garbage or oversized bodies, bad entities) never crashes and keeps
+// the last good state; schedules fetched once per trip and cached; a new static database resolves everything
+// again.
 import GTFSRealtime
 import Testing
 import TransitModel

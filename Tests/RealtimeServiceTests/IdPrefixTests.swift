@@ -1,5 +1,5 @@
 // A source's id prefix (the static import's prefix of its feed) goes on trip, route and agency ids, never
-// on stop ids: the static import does not prefix stops (issue 2).
+// on stop ids: the static import does not prefix stops (protocol/README.md, realtime values).
 import GTFSRealtime
 import RealtimeCore
 import Testing

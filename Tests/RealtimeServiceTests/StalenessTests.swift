@@ -1,5 +1,5 @@
-// Staleness limits per kind (issue 3 §3: 90 s for trip updates and vehicle positions, 10 min for alerts) and
-// per source (a config's stale_after_s, else `serve --stale-after`, else by kind).
+// Staleness limits per kind (protocol/README.md, `stale`: 90 s for trip updates and vehicle positions, 10 min
+// for alerts) and per source (a config's stale_after_s, else `serve --stale-after`, else by kind).
 import Foundation
 import GTFSRealtime
 import RealtimeSources

@@ -1,5 +1,6 @@
 // Replay folders: snapshots in numeric order, one kind per source, looping, re-stamped when played.
 import Foundation
+import Synchronization
 import Testing
 @testable import RealtimeSources
 import TransitTesting
@@ -58,7 +59,7 @@ import TransitTesting
     @Test func playsInOrderLoopsAndRestamps() async throws {
         let folder = try makeReplayFolder()
         let config = try load(folder)
-        let stamps = TestLocked<[UInt64]>([])
+        let stamps = Mutex<[UInt64]>([])
         let restamp: FeedRestamp = { bytes, timestamp in
             stamps.withLock { $0.append(timestamp) }
             return bytes + [0xEE]
@@ -81,10 +82,11 @@ import TransitTesting
         #expect(Array(played("demo.vehicle_positions").prefix(4)) == [1, 2, 1, 2])
         #expect(Array(played("demo.alerts").prefix(4)) == [1, 10, 1, 10])
         #expect(recorder.failures.isEmpty)
-        #expect(!stamps.current.isEmpty && stamps.current.allSatisfy { $0 >= before && $0 <= after })
+        let restamped = stamps.withLock { $0 }
+        #expect(!restamped.isEmpty && restamped.allSatisfy { $0 >= before && $0 <= after })
         // Every delivered snapshot was restamped; stopping may cut off at most one restamped snapshot per
         // source (3) before its delivery.
-        let stamped = stamps.current.count, delivered = recorder.fetched.count
+        let stamped = stamps.withLock { $0.count }, delivered = recorder.fetched.count
         #expect(stamped >= delivered && stamped <= delivered + 3, "\(stamped) restamped, \(delivered) delivered")
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import NNGKit
 import StaticService
 import TransitModel

@@ -1,23 +1,21 @@
-import Foundation
 import Logging
+import Synchronization
 
 /// Log records kept in memory, so tests can check what was logged (and what was not: secrets).
-public final class LogRecorder: @unchecked Sendable {
-    // @unchecked: `records` is touched under `lock`.
+public final class LogRecorder: Sendable {
     public struct Record: Sendable {
         public var level: Logger.Level
         public var message: String
         public var metadata: [String: String]
     }
 
-    private let lock = NSLock()
-    private var records: [Record] = []
+    private let records = Mutex<[Record]>([])
 
     public init() {}
 
-    public var all: [Record] { lock.withLock { records } }
+    public var all: [Record] { records.withLock { $0 } }
 
-    public func append(_ record: Record) { lock.withLock { records.append(record) } }
+    public func append(_ record: Record) { records.withLock { $0.append(record) } }
 
     /// A logger at level trace whose records land here.
     public var logger: Logger {

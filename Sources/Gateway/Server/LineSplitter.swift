@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Splits a byte stream into request lines (GATEWAY.md §1): a line ends with `\n` or `\r\n`; a line longer
 /// than `limit` bytes (without its terminator) is reported once as `.tooLong` and the rest of it, up to the

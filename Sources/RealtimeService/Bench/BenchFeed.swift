@@ -5,9 +5,9 @@ import TransitCore
 import TransitModel
 import TransitStore
 
-/// A buses-sized TripUpdates feed made against a real static database (issue 3 §6: ≈ 3,000 trips × 40 stop
-/// updates, generated against the NSW-scale synthetic feed), so every trip update resolves against a real
-/// pattern and schedule.
+/// A buses-sized TripUpdates feed made against a real static database (BENCHMARKS.md, "Realtime service":
+/// ≈ 3,000 trips × 40 stop updates, generated against the NSW-scale synthetic feed), so every trip update
+/// resolves against a real pattern and schedule.
 ///
 /// The trips are bus trips (route_type 700–799, or 3) running at the moment with at least `stops` stops,
 /// the nearest first departures first. Each trip update is shaped like Transport for NSW's: trip id, route

@@ -1,14 +1,19 @@
 import Foundation
 import GTFSRealtime
-import Glibc
 import NNGKit
 import Synchronization
 import TransitModel
 import TransitProto
 import TransitStore
 
-/// Publish → subscriber latency over a real PUB socket to a subscriber in another process (issue 3 §6):
-/// for 1 KiB messages and for full feed updates published by the engine.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Publish → subscriber latency over a real PUB socket to a subscriber in another process (BENCHMARKS.md,
+/// "Realtime service"): for 1 KiB messages and for full feed updates published by the engine.
 ///
 /// Both processes read CLOCK_MONOTONIC (one clock for the whole machine). The subscriber
 /// (`LatencySubscriber`, started by the caller's `spawn`) prints one line per message received, with its

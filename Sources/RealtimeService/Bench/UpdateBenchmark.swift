@@ -1,14 +1,19 @@
 import Foundation
 import GTFSRealtime
-import Glibc
 import RealtimeCore
 import Synchronization
 import TransitModel
 import TransitStore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Times full feed updates through the engine on a buses-sized TripUpdates feed made against a static
-/// database (`BenchFeed`), with schedules from that database in this process (issue 3 §6). Run from a
-/// release build (`transit-realtime bench`).
+/// database (`BenchFeed`), with schedules from that database in this process (BENCHMARKS.md, "Realtime
+/// service"). Run from a release build (`transit-realtime bench`).
 ///
 /// Every measured update is a FULL_DATASET feed whose every trip changed (two bodies alternate): the worst
 /// case for resolving, diffing and publishing. In the same run: protobuf-c's unpack alone, the whole decode

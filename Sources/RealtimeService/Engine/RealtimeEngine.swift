@@ -15,7 +15,7 @@ import TransitModel
 /// polling instead of piling up feeds).
 public actor RealtimeEngine {
     public struct Options: Sendable {
-        /// Largest feed body decoded from any source (issue 3 §5: 64 MiB; a source may set less).
+        /// Largest feed body decoded from any source (64 MiB; a source may set less).
         public var maxFeedBytes: Int
         /// IANA zone whose calendar dates bound the schedule queries (yesterday … tomorrow around now).
         public var timeZone: String

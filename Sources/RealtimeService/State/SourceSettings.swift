@@ -15,7 +15,7 @@ public struct SourceSettings: Sendable, Hashable {
     public var staleAfterSecs: Int64?
     /// IANA zone of the feed's agency (for trips not in the schedule and for start-date inference).
     public var timeZone: String
-    /// Largest feed body decoded (issue 3 §5: 64 MiB by default).
+    /// Largest feed body decoded (64 MiB by default).
     public var maxBytes: Int
 
     public init(name: String, kind: LiveSourceKind = .auto, idPrefix: String = "", staleAfterSecs: Int64? = nil,

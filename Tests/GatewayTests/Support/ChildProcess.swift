@@ -1,14 +1,13 @@
 import Foundation
+import Synchronization
 import TransitTesting
 
 /// A child process for end-to-end tests: its output collected as it comes, waited for without blocking a
 /// thread (polling), stopped with a signal.
 final class ChildProcess: @unchecked Sendable {
-    // @unchecked: the output buffers are guarded by `lock`.
+    // @unchecked: `process` and `stdinPipe` are Foundation classes not marked Sendable.
     let process = Process()
-    private let lock = NSLock()
-    private var stdoutData = Data()
-    private var stderrData = Data()
+    private let output = Mutex<(stdout: Data, stderr: Data)>((Data(), Data()))
     private let stdinPipe = Pipe()
 
     init(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws {
@@ -20,11 +19,11 @@ final class ChildProcess: @unchecked Sendable {
         process.standardInput = stdinPipe
         out.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let chunk = handle.availableData
-            self?.lock.withLock { self?.stdoutData.append(chunk) }
+            self?.output.withLock { $0.stdout.append(chunk) }
         }
         err.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let chunk = handle.availableData
-            self?.lock.withLock { self?.stderrData.append(chunk) }
+            self?.output.withLock { $0.stderr.append(chunk) }
         }
         try process.run()
         if let stdin {
@@ -33,8 +32,8 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    var stdout: String { lock.withLock { String(decoding: stdoutData, as: UTF8.self) } }
-    var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+    var stdout: String { output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    var stderr: String { output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
     /// Waits until `condition` holds for stderr (a "ready" log line); false on timeout or exit.
     func waitForStderr(timeout: Duration, _ condition: (String) -> Bool) async throws -> Bool {

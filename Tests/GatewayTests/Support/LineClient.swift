@@ -1,5 +1,10 @@
 import Foundation
+
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A plain TCP client of the line protocol for tests: raw bytes out, answer lines in. Reads poll without
 /// blocking a thread (the gateway's own tasks share the test's cooperative threads).
@@ -30,12 +35,12 @@ final class LineClient: @unchecked Sendable {
         }
         guard rv == 0 else {
             let code = errno
-            Glibc.close(fd)
+            close(fd)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { close(fd) }
 
     /// Sends bytes as they are (no terminator added).
     func send(_ text: String) throws {

@@ -4,6 +4,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 final class FakeHTTPServer: Sendable {
     struct Request: Sendable {
@@ -33,7 +34,7 @@ final class FakeHTTPServer: Sendable {
     let port: Int
     let behaviour: Behaviour
     private let channel: any Channel
-    private let recorded = TestLocked<[Request]>([])
+    private let recorded = Mutex<[Request]>([])
 
     private init(port: Int, behaviour: @escaping Behaviour, channel: any Channel) {
         self.port = port
@@ -42,13 +43,13 @@ final class FakeHTTPServer: Sendable {
     }
 
     static func start(_ behaviour: @escaping Behaviour) async throws -> FakeHTTPServer {
-        let box = TestLocked<FakeHTTPServer?>(nil)
+        let box = Mutex<FakeHTTPServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(FakeHTTPHandler(server: box.current!))
+                    try channel.pipeline.syncOperations.addHandler(FakeHTTPHandler(server: box.withLock { $0 }!))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -59,7 +60,7 @@ final class FakeHTTPServer: Sendable {
 
     func url(_ path: String = "/feed") -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    var requests: [Request] { recorded.current }
+    var requests: [Request] { recorded.withLock { $0 } }
 
     fileprivate func record(_ head: HTTPRequestHead) -> Request {
         recorded.withLock { list in

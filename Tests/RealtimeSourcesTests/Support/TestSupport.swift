@@ -1,22 +1,8 @@
-// Helpers of the sources' tests: a lock, an event recorder, atomic file replacement, test configs (the
-// helpers every test target uses are in TransitTesting).
+// Helpers of the sources' tests: an event recorder, atomic file replacement, test configs (the helpers
+// every test target uses are in TransitTesting).
 import Foundation
+import Synchronization
 @testable import RealtimeSources
-
-final class TestLocked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
-    var current: Value { withLock { $0 } }
-}
 
 /// Keeps every event a SourceGroup delivers, with its arrival time.
 final class EventRecorder: Sendable {
@@ -25,13 +11,13 @@ final class EventRecorder: Sendable {
         var at: ContinuousClock.Instant
     }
 
-    private let entries = TestLocked<[Entry]>([])
+    private let entries = Mutex<[Entry]>([])
 
     var handler: SourceEventHandler {
-        { [entries] event in entries.withLock { $0.append(Entry(event: event, at: .now)) } }
+        { event in self.entries.withLock { $0.append(Entry(event: event, at: .now)) } }
     }
 
-    var all: [Entry] { entries.current }
+    var all: [Entry] { entries.withLock { $0 } }
     var events: [SourceEvent] { all.map(\.event) }
 
     var fetched: [FetchedFeed] {
