@@ -14,6 +14,9 @@ import TransitModel
 ///   agree; real producers get the stop_sequence wrong while their times fit the stop_id) is matched by
 ///   stop_id when that stop occurs exactly once at or after the previously matched stop, else by
 ///   stop_sequence. Either way it is counted as a mismatch, the first one described.
+/// - A stop_id naming another stop of the station of the stop it is matched to (`stations`) is no mismatch
+///   but a platform change (`platformChanges`): matched by stop_sequence, or, without one, to the first stop
+///   of that station after the previous match.
 ///
 /// The result is the matched (stop index, update index) pairs sorted by stop index; when two updates name
 /// the same stop, the later one in the feed wins. Works in a caller-owned buffer: no allocation once warm.
@@ -26,12 +29,16 @@ struct StopUpdateMatcher {
     /// The first of them, described ("stop_sequence 20 is stop S2, stop_id S4 is stop_sequence 40: matched by
     /// stop_id").
     var firstMismatch: String?
+    /// The updates (indices, ascending) whose stop_id is another platform of their stop's station.
+    var platformChanges: [Int] = []
+    var stations = StationIndex()
 
     mutating func match(_ updates: [StopTimeUpdate], stops: [PatternStop]) {
         pairs.removeAll(keepingCapacity: true)
         unmatched = 0
         mismatches = 0
         firstMismatch = nil
+        platformChanges.removeAll(keepingCapacity: true)
         var cursor = 0
         var sorted = true
         var last = -1
@@ -41,7 +48,11 @@ struct StopUpdateMatcher {
                 found = Self.index(ofSequence: sequence, in: stops, hint: cursor)
                 if let bySequence = found, let stopId = updates[updateIndex].stopId.nonEmpty,
                    stops[bySequence].stopId != stopId {
-                    found = mismatch(sequence: sequence, stopId: stopId, bySequence: bySequence, stops: stops, from: max(last, 0))
+                    if stations.areSiblings(stops[bySequence].stopId, stopId) {
+                        platformChanges.append(updateIndex)
+                    } else {
+                        found = mismatch(sequence: sequence, stopId: stopId, bySequence: bySequence, stops: stops, from: max(last, 0))
+                    }
                 }
             }
             if found == nil, let stopId = updates[updateIndex].stopId.nonEmpty {
@@ -49,6 +60,17 @@ struct StopUpdateMatcher {
                 while i < stops.count {
                     if stops[i].stopId == stopId { found = i; break }  // stop ids are never prefixed
                     i += 1
+                }
+                if found == nil, !stations.isEmpty, stations.station(ofStop: stopId) != nil {
+                    i = cursor
+                    while i < stops.count {
+                        if stations.areSiblings(stops[i].stopId, stopId) {
+                            found = i
+                            platformChanges.append(updateIndex)
+                            break
+                        }
+                        i += 1
+                    }
                 }
             }
             guard let stopIndex = found else {

@@ -5,6 +5,18 @@ import TransitModel
 // client passes none: its rows print realtime fields as null and status "scheduled".
 
 /// What the live state says about one departure (a trip instance at a stop).
+/// A realtime platform change: the stop the vehicle serves instead of the scheduled one (another platform
+/// of the station, or StopTimeProperties.assigned_stop_id) and its platform_code.
+public struct PlatformChange: Sendable, Hashable {
+    public var stopId: String
+    public var platform: String?
+
+    public init(stopId: String, platform: String?) {
+        self.stopId = stopId
+        self.platform = platform
+    }
+}
+
 public struct DepartureRealtime: Sendable, Hashable {
     /// Predicted departure, unix seconds; nil without a prediction (NO_DATA, cancelled, stale source …).
     public var predictedUnix: Int64?
@@ -15,13 +27,19 @@ public struct DepartureRealtime: Sendable, Hashable {
     public var added: Bool
     /// GTFS-RT enum name, e.g. MANY_SEATS_AVAILABLE.
     public var occupancyStatus: String?
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
-    public init(predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false, occupancyStatus: String? = nil) {
+    public init(
+        predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false,
+        occupancyStatus: String? = nil, platformChange: PlatformChange? = nil
+    ) {
         self.predictedUnix = predictedUnix
         self.cancelled = cancelled
         self.skipped = skipped
         self.added = added
         self.occupancyStatus = occupancyStatus
+        self.platformChange = platformChange
     }
 
     /// Live data applies: a prediction, or a cancelled/skipped/added state.
@@ -104,11 +122,14 @@ public struct TripStopRealtime: Sendable, Hashable {
     public var arrivalUnix: Int64?
     public var departureUnix: Int64?
     public var skipped: Bool
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
-    public init(arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false) {
+    public init(arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, platformChange: PlatformChange? = nil) {
         self.arrivalUnix = arrivalUnix
         self.departureUnix = departureUnix
         self.skipped = skipped
+        self.platformChange = platformChange
     }
 }
 

@@ -62,8 +62,11 @@ public struct LiveStop: Sendable, Hashable {
     public var stopId: String
     /// GTFS stop_sequence.
     public var stopSequence: UInt32
-    /// A realtime platform change (StopTimeProperties.assigned_stop_id); nil: the scheduled stop.
+    /// A realtime platform change (StopTimeProperties.assigned_stop_id, or an update's stop_id naming another
+    /// stop of the scheduled stop's station); nil: the scheduled stop.
     public var assignedStopId: String?
+    /// The platform_code of `assignedStopId`, when the static data has one.
+    public var assignedPlatform: String?
     /// Scheduled arrival in unix seconds; nil when unknown (e.g. an added trip's stop).
     public var scheduledArrival: Int64?
     /// Scheduled departure in unix seconds; nil when unknown.

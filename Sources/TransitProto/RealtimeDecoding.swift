@@ -27,6 +27,7 @@ extension LiveStop {
             status: try LiveStopStatus(proto: try requiredValue(m.has_status, m.status, "status"), field: "status"),
             departureOccupancy: optionalString(m.departure_occupancy),
             stopHeadsign: optionalString(m.stop_headsign))
+        assignedPlatform = optionalString(m.assigned_platform)
     }
 }
 

@@ -26,6 +26,7 @@ extension ProtoArena {
             (m.has_status, m.status) = present(s.status.proto)
             m.departure_occupancy = string(s.departureOccupancy)
             m.stop_headsign = string(s.stopHeadsign)
+            m.assigned_platform = string(s.assignedPlatform)
         }
     }
 

@@ -26,7 +26,7 @@ enum TripUpdatesWire {
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
                    predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
-                   departureOccupancy = 11, stopHeadsign = 12
+                   departureOccupancy = 11, stopHeadsign = 12, assignedPlatform = 30
     }
 
     /// Batches with at least this many stops are sized and written by two threads (when there are two cores):
@@ -198,6 +198,7 @@ enum TripUpdatesWire {
             + WireSize.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
             + optionalString(Stop.departureOccupancy, s.pointee.departureOccupancy)
             + optionalString(Stop.stopHeadsign, s.pointee.stopHeadsign)
+            + optionalString(Stop.assignedPlatform, s.pointee.assignedPlatform)
     }
 
     /// The trip's body size; writes its stops' body sizes to `stopSizes[0..<stops.count]`.
@@ -268,5 +269,6 @@ enum TripUpdatesWire {
         out.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
         if let v = s.pointee.departureOccupancy { out.string(Stop.departureOccupancy, v) }
         if let v = s.pointee.stopHeadsign { out.string(Stop.stopHeadsign, v) }
+        if let v = s.pointee.assignedPlatform { out.string(Stop.assignedPlatform, v) }
     }
 }

@@ -1466,7 +1466,7 @@ const ProtobufCMessageDescriptor transit__trip_instance__descriptor =
   (ProtobufCMessageInit) transit__trip_instance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[12] =
+static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[13] =
 {
   {
     "stop_id",
@@ -1612,9 +1612,22 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "assigned_platform",
+    30,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StopPrediction, assigned_platform),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   7,   /* field[7] = arrival_delay */
+  12,   /* field[12] = assigned_platform */
   2,   /* field[2] = assigned_stop_id */
   8,   /* field[8] = departure_delay */
   10,   /* field[10] = departure_occupancy */
@@ -1627,10 +1640,11 @@ static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   0,   /* field[0] = stop_id */
   1,   /* field[1] = stop_sequence */
 };
-static const ProtobufCIntRange transit__stop_prediction__number_ranges[1 + 1] =
+static const ProtobufCIntRange transit__stop_prediction__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 30, 12 },
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
 {
@@ -1640,10 +1654,10 @@ const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
   "Transit__StopPrediction",
   "transit",
   sizeof(Transit__StopPrediction),
-  12,
+  13,
   transit__stop_prediction__field_descriptors,
   transit__stop_prediction__field_indices_by_name,
-  1,  transit__stop_prediction__number_ranges,
+  2,  transit__stop_prediction__number_ranges,
   (ProtobufCMessageInit) transit__stop_prediction__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

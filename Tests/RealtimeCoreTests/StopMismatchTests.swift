@@ -76,3 +76,49 @@ import TransitModel
         #expect(trip.stopMismatches == 0)
     }
 }
+
+/// A stop update naming another platform of the scheduled stop's station: a platform change.
+@Suite struct PlatformChangeTests {
+    typealias F = Fixture
+
+    /// T1 over P1 (platform 1 of station STA), S2 … S6; STA also has P2 (platform 2).
+    static let schedules: TripScheduleIndex = {
+        var index = F.index([F.trip()], [F.pattern(6, stopIds: ["P1", "S2", "S3", "S4", "S5", "S6"])])
+        index.add([StationPlatforms(stationId: "STA", platforms: [
+            StationPlatform(stopId: "P1", platformCode: "1"), StationPlatform(stopId: "P2", platformCode: "2"),
+        ])])
+        return index
+    }()
+
+    @Test func aSiblingPlatformIsAPlatformChangeNotAMismatch() throws {
+        let update = F.update([F.stu(seq: 10, stop: "P2", arrivalDelay: 60)])
+        let trip = try #require(F.resolve(update, Self.schedules).resolvedTrip)
+        #expect(trip.stops[0].stopId == "P1")
+        #expect(trip.stops[0].assignedStopId == "P2")
+        #expect(trip.stops[1].assignedStopId == nil)
+        #expect(trip.arrivalDelays == [60, 60, 60, 60, 60, 60])
+        #expect(trip.stopMismatches == 0)
+    }
+
+    @Test func aSiblingPlatformWithoutStopSequenceMatchesTheStationsStop() throws {
+        let update = F.update([F.stu(stop: "P2", arrivalDelay: 30)])
+        let trip = try #require(F.resolve(update, Self.schedules).resolvedTrip)
+        #expect(trip.stops[0].assignedStopId == "P2")
+        #expect(trip.arrivalDelays.first == 30)
+        #expect(trip.unmatchedStopUpdates == 0)
+    }
+
+    @Test func withoutStationDataTheStopSequenceDecidesAndNothingIsAssigned() throws {
+        let plain = F.index([F.trip()], [F.pattern(6, stopIds: ["P1", "S2", "S3", "S4", "S5", "S6"])])
+        let trip = try #require(F.resolve(F.update([F.stu(seq: 10, stop: "P2", arrivalDelay: 60)]), plain).resolvedTrip)
+        #expect(trip.stops[0].assignedStopId == nil)
+        #expect(trip.stopMismatches == 0)
+    }
+
+    @Test func assignedStopIdIsKept() throws {
+        var stu = F.stu(seq: 10, stop: "P1", arrivalDelay: 0)
+        stu.stopTimeProperties = StopTimeProperties(assignedStopId: "P2")
+        let trip = try #require(F.resolve(F.update([stu]), Self.schedules).resolvedTrip)
+        #expect(trip.stops[0].assignedStopId == "P2")
+    }
+}

@@ -5,11 +5,15 @@ import TransitModel
 import TransitProto
 
 enum CodecSamples {
-    static let fullStop = LiveStop(
-        stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
-        scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
-        arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
-        stopHeadsign: "Via Strathfield")
+    static let fullStop: LiveStop = {
+        var stop = LiveStop(
+            stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
+            scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
+            arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
+            stopHeadsign: "Via Strathfield")
+        stop.assignedPlatform = "17"
+        return stop
+    }()
     static let bareStop = LiveStop(stopId: "S", stopSequence: 0, status: .noData)
 
     static let fullTrip = LiveTrip(

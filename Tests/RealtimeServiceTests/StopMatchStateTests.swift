@@ -70,4 +70,23 @@ import TransitModel
         let trip = try #require(state.trips[F.key(1)])
         #expect(trip.stops[2].predictedDeparture == F.scheduled(1, 2) + 120)
     }
+
+    @Test func aSiblingPlatformIsPublishedAsAPlatformChangeWithItsCode() throws {
+        var schedules = F.schedules
+        schedules.add(TripSchedules(databaseVersion: "db1", patterns: [], trips: [], unknownTripIds: [], stations: [
+            StationPlatforms(stationId: "STA", platforms: [
+                StationPlatform(stopId: "S1", platformCode: "A"), StationPlatform(stopId: "S1b", platformCode: "B"),
+            ]),
+        ]))
+        var state = F.state()
+        let moved = StopTimeUpdate(stopSequence: 1, stopId: "S1b", departure: StopTimeEvent(delay: 60))
+        let changes = try mustApply(&state, F.feed([F.entity("e1", Self.update("T1", [moved]))]), schedules: schedules)
+        let trip = try #require(changes.trips.first)
+        #expect(trip.stops[0].stopId == "S1")
+        #expect(trip.stops[0].assignedStopId == "S1b")
+        #expect(trip.stops[0].assignedPlatform == "B")
+        #expect(trip.stops[1].assignedStopId == nil && trip.stops[1].assignedPlatform == nil)
+        #expect(trip.stops.map(\.departureDelay) == [60, 60, 60, 60])
+        #expect(state.statuses(now: F.now)[0].stopMismatches == 0)
+    }
 }

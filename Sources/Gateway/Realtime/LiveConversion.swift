@@ -31,6 +31,7 @@ extension TripPrediction {
                 arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
                 scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
                 skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign))
+            stops[stops.count - 1].assignedPlatform = s.assignedPlatform
         }
         let relationship = live.relationship
         self.init(

@@ -51,7 +51,12 @@ extension SourceState {
     ) -> PreparedTrip {
         let resolution = resolver.resolve(update, schedules: schedules, now: now)
         guard case .resolved(let resolved) = resolution else { return .other(resolution) }
-        let live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
+        var live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
+        if !schedules.stations.isEmpty {
+            for i in live.stops.indices where live.stops[i].assignedStopId != nil {
+                live.stops[i].assignedPlatform = schedules.stations.platformCode(ofStop: live.stops[i].assignedStopId!)
+            }
+        }
         return .live(live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates,
                      mismatches: resolved.stopMismatches, firstMismatch: resolved.firstStopMismatch)
     }

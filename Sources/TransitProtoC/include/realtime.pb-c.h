@@ -130,7 +130,8 @@ struct  Transit__StopPrediction
   protobuf_c_boolean has_stop_sequence;
   uint32_t stop_sequence;
   /*
-   * realtime platform change (StopTimeProperties.assigned_stop_id)
+   * Realtime platform change: StopTimeProperties.assigned_stop_id, or the update's stop_id when it names
+   * another stop of the scheduled stop's station (another platform; Transport for NSW's way).
    */
   char *assigned_stop_id;
   protobuf_c_boolean has_scheduled_arrival_unix;
@@ -158,10 +159,14 @@ struct  Transit__StopPrediction
    * StopTimeProperties.stop_headsign, when the update gives one
    */
   char *stop_headsign;
+  /*
+   * platform_code of assigned_stop_id, when the static data has one
+   */
+  char *assigned_platform;
 };
 #define TRANSIT__STOP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__stop_prediction__descriptor) \
-    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL }
+    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, NULL }
 
 
 /*
