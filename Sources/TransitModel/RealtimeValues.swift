@@ -465,9 +465,9 @@ public struct LiveSourceStatus: Sendable, Hashable {
     public var lastDrop: String?
     /// When this status was computed (unix seconds).
     public var statusUnix: Int64?
-    /// Stop time updates whose stop_sequence and stop_id named different stops of their trip, and the
-    /// first of them described.
+    /// Stop time updates whose stop_sequence and stop_id named different stops of their trip.
     public var stopMismatches: UInt64 = 0
+    /// The first of them since the service started, described (entity, trip, both stops, which one won).
     public var firstStopMismatch: String?
 
     /// A status; a source that has fetched nothing yet (stale, counters 0) unless told.
