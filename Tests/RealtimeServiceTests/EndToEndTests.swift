@@ -43,6 +43,13 @@ import TransitProto
         func cleanUp() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
+    /// `options` with the service's clock stopped at `at`.
+    func pinned(_ options: RealtimeServiceRunner.Options, at: Int64) -> RealtimeServiceRunner.Options {
+        var options = options
+        options.clock = { at }
+        return options
+    }
+
     /// Asks `query` until `done` accepts the answer (or 10 s pass).
     func poll(_ requester: NNGRequester, _ query: RealtimeQuery, until done: (RealtimeResult) -> Bool) async throws -> RealtimeResult {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -62,7 +69,9 @@ import TransitProto
     @Test func fixturesThroughTheWholeService() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
-        let now = Int64(Date().timeIntervalSince1970)
+        // The fixtures and the service's clock at a fixed time the sample feed runs trips, not the machine's
+        // (which trips run, and whether any does after the feed's calendar ends, would depend on it).
+        let now = SampleDatabase.mondayMorning
         let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: now)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
         let written = try FixtureWriter.write(schedule, to: setup.folder + "/fx")
@@ -72,7 +81,8 @@ import TransitProto
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: .init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), logger: quiet)
+            options: pinned(.init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), at: now),
+            logger: quiet)
         #expect(service.timeZone == "Australia/Sydney")  // from the static service's feed_info
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
@@ -152,7 +162,9 @@ import TransitProto
         let setup = try Setup()
         defer { setup.cleanUp() }
         // Snapshots made for an hour ago: played, they are re-stamped with the current time.
-        let past = Int64(Date().timeIntervalSince1970) - 3600
+        // Recorded an hour before the service's (pinned) now, at a time the sample feed runs trips.
+        let now = SampleDatabase.mondayMorning
+        let past = now - 3600
         let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: past)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(past)")
         try FixtureWriter.write(schedule, to: setup.folder + "/replay", replay: 3)
@@ -163,7 +175,8 @@ import TransitProto
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: .init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), logger: quiet)
+            options: pinned(.init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), at: now),
+            logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
