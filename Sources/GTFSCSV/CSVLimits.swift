@@ -25,13 +25,14 @@ public struct CSVLimits: Sendable, Equatable {
         case fileBytes, lineBytes, fieldBytes
     }
 
-    /// `4 GiB`, `64 KiB`, `2000 bytes (2.0 KiB)`, `300 bytes`.
-    public static func describe(bytes: Int) -> String {
+    /// `4 GiB`, `64 KiB`, `2000 bytes (2.0 KiB)`, `300 bytes`; `approximately`: `2.0 KiB`.
+    public static func describe(bytes: Int, approximately: Bool = false) -> String {
         let units: [(Int, String)] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
         for (size, name) in units where bytes >= size {
             if bytes % size == 0 { return "\(bytes / size) \(name)" }
             let tenths = Int((Double(bytes) * 10 / Double(size)).rounded())
-            return "\(bytes) bytes (\(tenths / 10).\(tenths % 10) \(name))"
+            let rounded = "\(tenths / 10).\(tenths % 10) \(name)"
+            return approximately ? rounded : "\(bytes) bytes (\(rounded))"
         }
         return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
@@ -39,7 +40,7 @@ public struct CSVLimits: Sendable, Equatable {
 
 /// A problem in a record that the reader can read past: the handler given to `CSVReader` decides (throw to
 /// fail, return to go on); `CSVReader` says what going on means for each kind.
-public struct CSVIssue: Error, Sendable, CustomStringConvertible {
+public struct CSVIssue: Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable, CaseIterable {
         /// A NUL byte (0x00) in a record; going on skips the record.
         case nulByte

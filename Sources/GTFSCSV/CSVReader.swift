@@ -110,8 +110,9 @@ public final class CSVReader {
                 let name = try string(CSVColumn(index: i, name: ""))
                 header.append(name)
                 if let first = columnIndex[name], !name.isEmpty {
-                    throw CSVError(file: fileName, line: line, column: i + 1, columnName: name,
-                                   reason: "the header names column \"\(name)\" twice (columns \(first + 1) and \(i + 1))")
+                    throw CSVError(
+                        file: fileName, line: line, column: i + 1, columnName: name,
+                        reason: "the header names column \"\(name)\" twice (columns \(first + 1) and \(i + 1))")
                 }
                 if columnIndex[name] == nil { columnIndex[name] = i }
             }

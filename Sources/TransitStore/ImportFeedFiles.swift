@@ -75,16 +75,17 @@ final class FeedFiles {
     private func checkDeclaredSize(_ name: String) throws {
         guard let size = sizes[name] else { return }
         if size > limits.maxFileBytes {
-            throw ImportError("\(displayName(name)): \(CSVLimits.describe(bytes: size)) uncompressed, over the size cap "
+            throw ImportError("\(displayName(name)): \(CSVLimits.describe(bytes: size)) uncompressed, over the "
+                + "size cap "
                 + "of \(CSVLimits.describe(bytes: limits.maxFileBytes)) per file "
                 + "(raise it with \(ImportLimits.fileSizeFlag))")
         }
         if let compressed = compressedSizes[name], size >= ImportLimits.ratioExemptBytes,
            Double(size) / Double(max(compressed, 1)) > Double(limits.maxCompressionRatio) {
-            throw ImportError("\(displayName(name)): compressed \(size / max(compressed, 1))× "
-                + "(\(CSVLimits.describe(bytes: compressed)) inflate to \(CSVLimits.describe(bytes: size))), over the "
-                + "compression-ratio cap of \(limits.maxCompressionRatio)× per zip entry "
-                + "(raise it with \(ImportLimits.compressionRatioFlag))")
+            throw ImportError("\(displayName(name)): inflates \(size / max(compressed, 1))× (from "
+                + "\(CSVLimits.describe(bytes: compressed, approximately: true)) to "
+                + "\(CSVLimits.describe(bytes: size, approximately: true))), over the compression-ratio cap of "
+                + "\(limits.maxCompressionRatio)× per zip entry (raise it with \(ImportLimits.compressionRatioFlag))")
         }
     }
 
@@ -97,14 +98,16 @@ final class FeedFiles {
         if let zipURL {
             // Inflating stops at the ratio cap (or the size cap), whatever the zip declared.
             let compressed = compressedSizes[name] ?? 0
-            let (product, overflow) = max(compressed, 1).multipliedReportingOverflow(by: limits.maxCompressionRatio)
+            let ratio = limits.maxCompressionRatio
+            let (product, overflow) = max(compressed, 1).multipliedReportingOverflow(by: ratio)
             let ratioCap = max(overflow ? .max : product, ImportLimits.ratioExemptBytes)
+            let declared = CSVLimits.describe(bytes: sizes[name] ?? 0, approximately: true)
             source = ZipEntryByteSource(
                 archiveURL: zipURL, entryPath: location, maxBytes: ratioCap,
-                refusal: "\(displayName(name)): inflates to more than \(limits.maxCompressionRatio)× its compressed "
-                    + "size of \(CSVLimits.describe(bytes: compressed)) (the zip declared "
-                    + "\(CSVLimits.describe(bytes: sizes[name] ?? 0))), over the compression-ratio cap of "
-                    + "\(limits.maxCompressionRatio)× per zip entry (raise it with \(ImportLimits.compressionRatioFlag))")
+                refusal: "\(displayName(name)): inflates to more than \(ratio)× its compressed size of "
+                    + "\(CSVLimits.describe(bytes: compressed, approximately: true)) (the zip declared \(declared)), "
+                    + "over the compression-ratio cap of \(ratio)× per zip entry "
+                    + "(raise it with \(ImportLimits.compressionRatioFlag))")
         } else {
             source = try FileByteSource(path: location)
         }

@@ -85,7 +85,7 @@ import ZIPFoundation
         files["stop_times.txt"]! += String(repeating: row, count: 100_000)
         let zip = try folder.writeZip("bomb.zip", files)
         let message = try refusal(zip, folder)
-        #expect(message?.hasPrefix("\(zip)/stop_times.txt: compressed ") == true, "\(message ?? "")")
+        #expect(message?.hasPrefix("\(zip)/stop_times.txt: inflates ") == true, "\(message ?? "")")
         #expect(message?.hasSuffix("over the compression-ratio cap of 100× per zip entry "
                                    + "(raise it with --max-compression-ratio)") == true, "\(message ?? "")")
 
@@ -105,7 +105,7 @@ import ZIPFoundation
         let message = try refusal(zip, folder)
         #expect(message?.hasPrefix("\(zip)/stop_times.txt: inflates to more than 100× its compressed size of ") == true,
                 "\(message ?? "")")
-        #expect(message?.hasSuffix("(the zip declared 2000 bytes (2.0 KiB)), over the compression-ratio cap of 100× "
+        #expect(message?.hasSuffix("(the zip declared 2.0 KiB), over the compression-ratio cap of 100× "
                                    + "per zip entry (raise it with --max-compression-ratio)") == true, "\(message ?? "")")
     }
 
