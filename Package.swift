@@ -11,15 +11,23 @@ import PackageDescription
 //   TransitProto           TransitModel <-> protobuf-c structs (the only module touching protobuf-c pointers)
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
+//   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
 //   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
-//   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots)
+//   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);
+//                          reaches the static data only through the static service (no TransitStore/SQLiteKit)
+//   RealtimeFixtures       GTFS-Realtime feeds made to fit a static database (`transit-realtime fixtures`, tests)
+//   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
-//   ServiceSupport         the services' command-line mains: error lines, unbuffered output, signal handlers
+//   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
+//                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run
+//   TransitTesting         helpers the test targets share (only test targets depend on it): temporary folders,
+//                          the imported sample database, protobuf wire writer, polling, log recorder
+// Which module uses which: README.md ("What it is"), checked against this file by scripts/check-module-graph.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -37,6 +45,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -61,28 +70,51 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "TransitJSON", dependencies: ["TransitModel", "TransitCore"], swiftSettings: swiftSettings),
+        .target(name: "StrictJSON", swiftSettings: swiftSettings),
+        .target(name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"], swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
             dependencies: [
                 "TransitStore", "TransitProto", "NNGKit", "TransitModel",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(name: "FeedGenerator", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
-        .target(name: "ServiceSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "ServiceSupport",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "RealtimeSources",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrictJSON", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "RealtimeService",
             dependencies: [
                 "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
-                "TransitCore", "TransitStore", "SQLiteKit",  // TransitStore/SQLiteKit: `fixtures` reads a static database
-                .product(name: "Logging", package: "swift-log"),
+                "TransitCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RealtimeFixtures",
+            dependencies: ["GTFSRealtime", "TransitCore", "TransitModel", "TransitStore", "SQLiteKit"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RealtimeBench",
+            dependencies: [
+                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "GTFSRealtime", "NNGKit", "TransitProto",
+                "TransitModel", "TransitStore", "SQLiteKit", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -93,6 +125,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -106,9 +139,10 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "NNGKit", "ServiceSupport",
+                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "NNGKit", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/transit-static",
             swiftSettings: swiftSettings
@@ -122,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "ServiceSupport",
+                "Gateway", "TransitModel", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -132,8 +166,8 @@ let package = Package(
         .executableTarget(
             name: "transit-realtime",
             dependencies: [
-                "RealtimeService", "RealtimeSources", "GTFSRealtime", "TransitJSON", "NNGKit", "TransitProto",
-                "TransitModel", "TransitCore", "ServiceSupport",
+                "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
+                "TransitJSON", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -150,35 +184,53 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Test support shared by the test targets (a regular target that only test targets depend on).
+        .target(
+            name: "TransitTesting",
+            dependencies: ["TransitStore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TransitTesting",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GTFSCSVTests", dependencies: ["GTFSCSV"], swiftSettings: swiftSettings),
-        .testTarget(name: "NNGKitTests", dependencies: ["NNGKit"], swiftSettings: swiftSettings),
-        .testTarget(name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "NNGKitTests", dependencies: ["NNGKit", "TransitTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TransitStoreTests",
             dependencies: [
-                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV",
+                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV", "TransitTesting",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "StaticServiceTests",
             dependencies: [
                 "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
+                "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                           "RealtimeService"],
+            dependencies: [
+                "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
+                "RealtimeService", "TransitTesting", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"],
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitTesting"],
             exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
             swiftSettings: swiftSettings
         ),
@@ -190,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources",
+                "RealtimeSources", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -201,11 +253,15 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService", "TransitStore",
-                "NNGKit", "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
+                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService",
+                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitTesting"], swiftSettings: swiftSettings
+        ),
     ]
 )

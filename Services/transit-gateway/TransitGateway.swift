@@ -1,20 +1,15 @@
 import ArgumentParser
-import Dispatch
 import Gateway
 import Logging
 import ServiceSupport
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
+import TransitModel
 
 @main
 struct TransitGateway: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit-gateway",
         abstract: "The query gateway: line-oriented JSON over TCP (protocol/GATEWAY.md).",
+        version: TransitVersion.current,
         subcommands: [Serve.self]
     )
 }
@@ -24,7 +19,10 @@ struct Serve: AsyncParsableCommand {
         abstract: "Answer the line protocol on --listen, asking the static service at --static.",
         discussion: """
             One JSON object per line; try: printf '%s\\n' '{"id":1,"op":"health"}' | nc -N 127.0.0.1 7878. \
-            SIGINT/SIGTERM stop it.
+            SIGHUP reopens the --log-file (after log rotation moved it away, the lines that follow go to a new \
+            file at that path); without --log-file the log goes to standard error and SIGHUP only logs that there \
+            is nothing to reopen. SIGINT/SIGTERM stop it gracefully: no new connections, open ones are closed, \
+            the requests waiting on the other services end.
             """
     )
 
@@ -73,6 +71,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: ArgumentHelp(
+        "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
+    var logFile: String?
+
     func validate() throws {
         guard parsedListen != nil else { throw ValidationError("--listen must be host:port, got \(listen)") }
         for (name, value) in [
@@ -103,12 +105,16 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+        var logFile: StandardErrorFile?
+        if let path = self.logFile {
+            do {
+                logFile = try StandardErrorFile(path: path)
+            } catch {
+                printError("serve: \(error)")
+                throw ExitCode.failure
+            }
         }
+        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "transit-gateway")
         let (host, port) = parsedListen!
         let config = GatewayConfig(
@@ -126,23 +132,20 @@ struct Serve: AsyncParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
-        logger.info("ready", metadata: ["port": "\(server.port)", "pid": "\(getpid())"])
-        let signal = await Self.waitForStopSignal()
-        logger.info("stopping", metadata: ["signal": "\(signal)"])
-        await server.stop()
-        logger.info("stopped")
-    }
-
-    /// Suspends until SIGINT or SIGTERM; returns its name.
-    private static func waitForStopSignal() async -> String {
-        let (stream, continuation) = AsyncStream<String>.makeStream()
-        let handlers = SignalHandlers()
-        handlers.on(SIGINT) { continuation.yield("SIGINT") }
-        handlers.on(SIGTERM) { continuation.yield("SIGTERM") }
-        var iterator = stream.makeAsyncIterator()
-        let name = await iterator.next() ?? "end"
-        withExtendedLifetime(handlers) {}  // the handlers live until a signal came
-        return name
+        let hangup = await SignalAction(.sighup) { [logFile] in
+            guard let logFile else {
+                logger.info("SIGHUP: the log goes to standard error (no --log-file), nothing to reopen")
+                return
+            }
+            do {
+                try logFile.reopen()
+                logger.info("SIGHUP: log file reopened", metadata: ["path": "\(logFile.path)"])
+            } catch {
+                logger.error("SIGHUP: reopening the log file failed; logging on to the file open before",
+                             metadata: ["error": "\(error)"])
+            }
+        }
+        try await runUntilStopped([server, hangup], logger: logger)
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import RealtimeService
+import Logging
+import RealtimeBench
 import ServiceSupport
 
 #if canImport(Glibc)
@@ -46,7 +47,10 @@ struct BenchCommand: AsyncParsableCommand {
         GlibcMalloc.keepFreedMemory()
         let moment = at ?? Int64(Date().timeIntervalSince1970)
         let log: (String) -> Void = { printError("bench: \($0)") }
-        let r = try await UpdateBenchmark.run(.init(databasePath: db, at: moment, trips: trips, stops: stops, runs: runs), log: log)
+        bootstrapLogging(level: .info)  // standard output holds the tables
+        let logger = Logger(label: "transit-realtime")
+        let r = try await UpdateBenchmark.run(
+            .init(databasePath: db, at: moment, trips: trips, stops: stops, runs: runs), logger: logger, log: log)
         let feed = r.feed
         print("## realtime update (\(db), at \(moment))")
         print()
@@ -70,7 +74,8 @@ struct BenchCommand: AsyncParsableCommand {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let l = try await LatencyBenchmark.run(
             url: socketURL, spawn: { try SubscriberProcess(executable: executable, arguments: ["bench-subscriber", "--connect", $0]) },
-            feed: feed, databasePath: db, smallMessages: latencyMessages, fullUpdates: latencyUpdates, log: log)
+            feed: feed, databasePath: db, smallMessages: latencyMessages, fullUpdates: latencyUpdates, logger: logger,
+            log: log)
         print()
         print("## publish → subscriber (\(socketURL), subscriber in another process)")
         print()

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RealtimeService
+import RealtimeFixtures
 import ServiceSupport
 
 struct FixturesCommand: ParsableCommand {

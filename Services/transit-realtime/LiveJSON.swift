@@ -79,8 +79,9 @@ extension JSONWriter {
             key("vehicles"); beginArray(); for v in vehicles { vehicle(v) }; endArray()
         case .alerts(let alerts):
             key("alerts"); beginArray(); for a in alerts { alert(a) }; endArray()
-        case .sources(let sources):
+        case .sources(let sources, let failedSends):
             key("sources"); beginArray(); for s in sources { source(s) }; endArray()
+            key("failed_sends"); int(failedSends)
         }
         endObject()
     }
@@ -100,7 +101,7 @@ extension JSONWriter {
         }
     }
 
-    private mutating func instance(_ i: LiveTripInstance) {
+    private mutating func instance(_ i: TripInstanceKey) {
         beginObject()
         key("trip_id"); string(i.tripId)
         key("service_date"); serviceDate(i.serviceDate)

@@ -1,3 +1,4 @@
+import StrictJSON
 import TransitCore
 import TransitJSON
 import TransitModel

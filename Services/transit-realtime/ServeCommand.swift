@@ -1,9 +1,9 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import RealtimeService
 import ServiceSupport
+import TransitCore
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -18,7 +18,10 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             The config file lists the sources (see config/realtime-tfnsw.json). Trip updates are resolved against \
             the static service's schedules; PUB topics tu, vp, al, st, hb and the REP queries are described in \
-            protocol/README.md. SIGINT/SIGTERM stop cleanly.
+            protocol/README.md. SIGHUP re-reads the config file: sources added, removed or changed take effect \
+            (unchanged sources keep their live state; every source starts polling again); a config that cannot be \
+            read or is invalid changes nothing and is logged. SIGINT/SIGTERM stop it gracefully: polling stops, \
+            the feed being processed finishes, then the sockets close.
             """
     )
 
@@ -39,49 +42,42 @@ struct ServeCommand: AsyncParsableCommand {
             + "(default: by kind, 90 for trip updates and vehicle positions, 600 for alerts).", valueName: "s"))
     var staleAfter: Int64?
 
+    @Option(help: ArgumentHelp(
+        "IANA time zone of the schedule dates when the static service does not answer at start (otherwise its "
+            + "first feed's zone is used).", valueName: "zone"))
+    var defaultTimeZone = "Australia/Sydney"
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
+        guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
+            throw ValidationError("unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
+        }
     }
 
     func run() async throws {
         GlibcMalloc.keepFreedMemory()
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "transit-realtime")
 
         let service: RealtimeServiceRunner
         do {
             service = try await RealtimeServiceRunner(
                 configPath: config, staticURL: staticURL, listen: listen, publish: publish,
-                options: .init(staleAfterSecs: staleAfter), logger: logger)
+                options: .init(defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter), logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure
         }
-        let stop = AsyncStream<Int32>.makeStream()
-        let signals = SignalHandlers()
-        for signalNumber in [SIGINT, SIGTERM] {
-            signals.on(signalNumber) { stop.continuation.yield(signalNumber) }
+        let config = self.config
+        let hangup = await SignalAction(.sighup) {
+            logger.info("SIGHUP: re-reading the sources config", metadata: ["config": "\(config)"])
+            try? await service.reloadSources()  // logs what it did or why it changed nothing
         }
-        service.start()
-        logger.info("ready", metadata: [
-            "listen": "\(listen)", "publish": "\(publish)", "static": "\(staticURL)", "epoch": "\(service.sockets.hub.epoch)",
-            "sources": "\(service.sourceNames.joined(separator: ","))", "time_zone": "\(service.timeZone)", "pid": "\(getpid())",
-        ])
-        for await signalNumber in stop.stream {
-            logger.info("stopping", metadata: ["signal": "\(signalNumber == SIGINT ? "SIGINT" : "SIGTERM")"])
-            break
-        }
-        await service.stop()
-        logger.info("stopped")
+        try await runUntilStopped([service, hangup], logger: logger)
     }
 }
 

@@ -4,12 +4,14 @@
 //   transit-realtime fixtures --db <static db> --out <dir> [--at <unix>] [--replay <n>]
 //   transit-realtime bench --db <static db> [--at <unix>] (release build; scripts/bench-realtime)
 import ArgumentParser
+import TransitModel
 
 @main
 struct TransitRealtime: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit-realtime",
         abstract: "GTFS-Realtime: poll feeds, resolve them against the static service, publish and answer over nng.",
+        version: TransitVersion.current,
         subcommands: [ServeCommand.self, QueryCommand.self, FixturesCommand.self, BenchCommand.self, BenchSubscriberCommand.self]
     )
 }

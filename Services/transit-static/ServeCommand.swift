@@ -1,17 +1,17 @@
 import ArgumentParser
-import Dispatch
-import Foundation
 import Logging
+import ServiceLifecycle
 import ServiceSupport
 import StaticService
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Answer static queries (protobuf over nng REQ/REP) from an imported database.",
         discussion: """
-            SIGHUP reopens the database (run after a new import; queries in flight finish on the old file). \
-            SIGINT/SIGTERM stop cleanly: no new requests, the ones in progress finish.
+            SIGHUP reopens the database (run after a new import; queries in flight finish on the old file; \
+            if the new file cannot be opened, the old one keeps serving). SIGINT/SIGTERM stop it gracefully: \
+            no new requests, the ones in progress finish.
             """
     )
 
@@ -38,13 +38,8 @@ struct ServeCommand: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
-    func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+    func run() async throws {
+        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "transit-static")
 
         let server: StaticServer
@@ -54,36 +49,30 @@ struct ServeCommand: ParsableCommand {
             printError("serve: \(error)")
             throw ExitCode.failure
         }
-        let stop = DispatchSemaphore(value: 0)
-        let signals = SignalHandlers()
-        signals.on(SIGHUP) {
+        let db = self.db
+        let hangup = await SignalAction(.sighup) {
             logger.info("SIGHUP: reopening the database", metadata: ["path": "\(db)"])
             server.reload()
         }
-        for signalNumber in [SIGINT, SIGTERM] {
-            signals.on(signalNumber) {
-                logger.info("stopping", metadata: ["signal": "\(signalNumber == SIGINT ? "SIGINT" : "SIGTERM")"])
-                stop.signal()
-            }
-        }
-        let watch = watchInterval > 0 ? startWatch(server, every: watchInterval) : nil
-
-        logger.info("ready", metadata: [
-            "listen": "\(listen)", "db": "\(db)", "database_version": "\(server.databaseVersion)",
-            "contexts": "\(contexts)", "pid": "\(getpid())",
-        ])
-        stop.wait()
-        watch?.cancel()
-        server.stop()
-        logger.info("stopped")
-    }
-
-    private func startWatch(_ server: StaticServer, every seconds: Double) -> DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "transit-static.watch"))
-        timer.schedule(deadline: .now() + seconds, repeating: seconds, leeway: .milliseconds(100))
-        timer.setEventHandler { server.reloadIfReplaced() }
-        timer.resume()
-        return timer
+        var services: [any Service] = [server, hangup]
+        if watchInterval > 0 { services.append(ReplacedFileWatch(server: server, interval: .seconds(watchInterval))) }
+        try await runUntilStopped(services, logger: logger)
     }
 }
 
+/// `--watch-interval`: reopens the database when its file was replaced, checking every `interval`, until
+/// graceful shutdown.
+private struct ReplacedFileWatch: Service {
+    let server: StaticServer
+    let interval: Duration
+
+    func run() async throws {
+        let server = self.server, interval = self.interval
+        try? await cancelWhenGracefulShutdown {
+            while true {
+                try await Task.sleep(for: interval)
+                server.reloadIfReplaced()
+            }
+        }
+    }
+}

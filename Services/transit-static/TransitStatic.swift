@@ -3,12 +3,14 @@
 //   transit-static serve --db <file> --listen <nng url> [--contexts N]
 //   transit-static query --connect <nng url> '<json>'... | -
 import ArgumentParser
+import TransitModel
 
 @main
-struct TransitStatic: ParsableCommand {
+struct TransitStatic: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit-static",
         abstract: "GTFS static data: import feeds into SQLite, serve queries over nng, query a running service.",
+        version: TransitVersion.current,
         subcommands: [ImportCommand.self, ServeCommand.self, QueryCommand.self]
     )
 }

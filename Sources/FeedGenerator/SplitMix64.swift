@@ -35,9 +35,4 @@ struct SplitMix64: RandomNumberGenerator {
     mutating func chance(_ probability: Double) -> Bool {
         unit() < probability
     }
-
-    /// A child generator whose stream does not depend on how much of this one is consumed later.
-    mutating func fork() -> SplitMix64 {
-        SplitMix64(seed: next())
-    }
 }

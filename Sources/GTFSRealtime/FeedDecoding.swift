@@ -169,6 +169,7 @@ enum FeedDecoding {
                 pickupType: optionalEnum(p.pointee.has_pickup_type, p.pointee.pickup_type),
                 dropOffType: optionalEnum(p.pointee.has_drop_off_type, p.pointee.drop_off_type))
         }
+        if s.base.n_unknown_fields != 0 { TfnswExtensions.read(s.base, into: u) }
     }
 
     @inline(__always)
@@ -188,7 +189,8 @@ enum FeedDecoding {
             id: optionalString(v.id),
             label: optionalString(v.label),
             licensePlate: optionalString(v.license_plate),
-            wheelchairAccessible: optionalEnum(v.has_wheelchair_accessible, v.wheelchair_accessible)
+            wheelchairAccessible: optionalEnum(v.has_wheelchair_accessible, v.wheelchair_accessible),
+            tfnsw: TfnswExtensions.vehicleDescriptor(v.base)
         )
     }
 
@@ -211,7 +213,8 @@ enum FeedDecoding {
                     occupancyStatus: optionalEnum(c.has_occupancy_status, c.occupancy_status),
                     occupancyPercentage: optionalValue(c.has_occupancy_percentage, c.occupancy_percentage),
                     carriageSequence: optionalValue(c.has_carriage_sequence, c.carriage_sequence))
-            }
+            },
+            tfnswCarriages: TfnswExtensions.consist(v.base)
         )
     }
 

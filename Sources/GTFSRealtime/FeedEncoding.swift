@@ -1,5 +1,6 @@
 // The Swift model -> protobuf-c structs in an arena, ready to pack. Absent optionals stay absent on the
-// wire; `problems` of a FeedMessage are not part of the format and are not encoded.
+// wire; `problems` and `skippedFields` of a FeedMessage are not part of the format and are not encoded, nor are
+// Transport for NSW's additions (`tfnswCarriages`, `VehicleDescriptor.tfnsw`).
 import TransitProto
 import TransitProtoC
 

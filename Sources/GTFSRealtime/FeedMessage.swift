@@ -10,11 +10,18 @@ public struct FeedMessage: Sendable, Hashable {
     /// Entities (or parts of them) the decoder left out because they break the spec, e.g. a trip update
     /// without a trip descriptor. Empty for a clean feed; never encoded.
     public var problems: [EntityProblem]
+    /// Known fields the decoder skipped because they arrived with another wire type than the schema's
+    /// (e.g. Transport for NSW's varint in StopTimeUpdate field 6), one per field path in order of first
+    /// occurrence; the rest of their messages was kept. Empty for a clean feed; never encoded.
+    public var skippedFields: [SkippedField]
 
-    public init(header: FeedHeader, entities: [FeedEntity] = [], problems: [EntityProblem] = []) {
+    public init(
+        header: FeedHeader, entities: [FeedEntity] = [], problems: [EntityProblem] = [], skippedFields: [SkippedField] = []
+    ) {
         self.header = header
         self.entities = entities
         self.problems = problems
+        self.skippedFields = skippedFields
     }
 }
 
@@ -86,5 +93,45 @@ public struct EntityProblem: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let who = entityId.map { "entity[\(index)] id '\($0)'" } ?? "entity[\(index)]"
         return "\(who): \(field): \(reason) (dropped \(dropped))"
+    }
+}
+
+/// A known field skipped wherever it arrived with a wire type other than the schema's, as an unknown field
+/// would be: how often, and where first.
+public struct SkippedField: Sendable, Hashable, CustomStringConvertible {
+    /// Field names from the FeedMessage down, then the skipped field's number, e.g.
+    /// "entity.trip_update.stop_time_update.6".
+    public var path: String
+    /// Occurrences in the feed.
+    public var count: Int
+    /// Byte offset of the first occurrence's tag in the body.
+    public var firstOffset: Int
+    /// The wire type it arrived with (0 varint, 1 64-bit, 2 length-delimited, 5 32-bit).
+    public var wireType: Int
+    /// The wire type of the field in the schema.
+    public var expectedWireType: Int
+
+    public init(path: String, count: Int, firstOffset: Int, wireType: Int, expectedWireType: Int) {
+        self.path = path
+        self.count = count
+        self.firstOffset = firstOffset
+        self.wireType = wireType
+        self.expectedWireType = expectedWireType
+    }
+
+    public var description: String {
+        "\(path): \(count) skipped, first at byte \(firstOffset) (\(Self.wireTypeName(wireType)) where the schema has "
+            + "\(Self.wireTypeName(expectedWireType)))"
+    }
+
+    /// "varint", "64-bit", "length-delimited", "32-bit" (or the number).
+    public static func wireTypeName(_ wireType: Int) -> String {
+        switch wireType {
+        case 0: "varint"
+        case 1: "64-bit"
+        case 2: "length-delimited"
+        case 5: "32-bit"
+        default: "wire type \(wireType)"
+        }
     }
 }

@@ -4,7 +4,10 @@
 
 /// The byte ranges of a FeedMessage's header and entities, in wire order.
 struct FeedWireLayout: Equatable {
+    /// The header's bytes.
     var header: Range<Int>
+    /// The whole header field: tag, length and bytes.
+    var headerField: Range<Int>
     var entities: [Range<Int>]
 
     /// Reads the top-level fields of `bytes`. Nil when the body is anything but plain: not exactly one
@@ -14,8 +17,10 @@ struct FeedWireLayout: Equatable {
     init?(_ bytes: UnsafeRawBufferPointer) {
         var reader = WireReader(bytes)
         var header: Range<Int>?
+        var headerStart = 0
         var entities: [Range<Int>] = []
         while !reader.atEnd {
+            let fieldStart = reader.offset
             guard let tag = reader.varint() else { return nil }
             let field = tag >> 3
             switch tag & 7 {
@@ -24,6 +29,7 @@ struct FeedWireLayout: Equatable {
                 if field == 1 {
                     guard header == nil else { return nil }
                     header = range
+                    headerStart = fieldStart
                 } else if field == 2 {
                     entities.append(range)
                 }
@@ -39,41 +45,7 @@ struct FeedWireLayout: Equatable {
         }
         guard let header else { return nil }
         self.header = header
+        self.headerField = headerStart..<header.upperBound
         self.entities = entities
-    }
-}
-
-/// Reads protobuf wire primitives from a buffer, never past its end.
-private struct WireReader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    var atEnd: Bool { offset >= bytes.count }
-
-    mutating func varint() -> UInt64? {
-        var value: UInt64 = 0
-        for shift in stride(from: 0 as UInt64, to: 70, by: 7) {
-            guard offset < bytes.count else { return nil }
-            let byte = bytes[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-        }
-        return nil  // more than 10 bytes
-    }
-
-    mutating func lengthDelimited() -> Range<Int>? {
-        guard let length = varint(), length <= UInt64(bytes.count - offset) else { return nil }
-        let range = offset..<(offset + Int(length))
-        offset = range.upperBound
-        return range
-    }
-
-    mutating func skip(_ count: Int) -> Bool {
-        guard count <= bytes.count - offset else { return false }
-        offset += count
-        return true
     }
 }

@@ -8,11 +8,14 @@ public enum GTFSRealtimeCodec {
 
     /// Decodes a FeedMessage.
     ///
-    /// Unknown fields and extensions (e.g. Transport for NSW's 1007) are skipped; enum numbers newer than
-    /// this code become `.unknown(n)`. Entities that break the spec (a trip update without its trip, a
-    /// position without latitude, an alert without informed entity, a duplicate id, ...) are left out and
-    /// listed in `problems`. Throws when the body as a whole is unusable: empty, larger than `maxBytes`
-    /// (checked before unpacking), text such as an HTML error page, truncated or garbage bytes, or no header.
+    /// Unknown fields and extensions are skipped, except Transport for NSW's, which are read into the model
+    /// (TfnswExtensions.swift); enum numbers newer than this code become `.unknown(n)`. A known field that
+    /// arrives with another wire type than the schema's is skipped too, the rest of its message kept, and
+    /// counted in `skippedFields` (WireCheck.swift). Entities that break the spec (a trip update without its
+    /// trip, a position without latitude, an alert without informed entity, a duplicate id, ...) are left
+    /// out and listed in `problems`. Throws when the body as a whole is unusable: empty, larger than `maxBytes`
+    /// (checked before unpacking), text such as an HTML error page, truncated or garbage bytes (the error's
+    /// `fault` names the byte offset and field path where it breaks), or no header.
     ///
     /// Cost: a feed of 3,000 trip updates x 40 stop updates (4.7 MB) takes about 26 ms of CPU here, of which
     /// protobuf-c's unpack is 15; bodies over 256 KiB are split between two threads (SplitDecoding.swift). That assumes glibc keeps freed memory: with its defaults every decode
@@ -36,16 +39,33 @@ public enum GTFSRealtimeCodec {
         try checkSize(bytes.count, maxBytes)
         if workers > 1, let feed = decodeSplit(bytes, workers: workers) { return feed }
         do throws(ProtoDecodeError) {
-            return try ProtoWire.withUnpacked(
-                bytes, messageName: "transit_realtime.FeedMessage", unpack: transit_realtime__feed_message__unpack
-            ) { (m) throws(ProtoDecodeError) -> FeedMessage in
-                let header = try requiredMessage(m.pointee.header, "header", FeedDecoding.header)
-                var problems: [EntityProblem] = []
-                let entities = FeedDecoding.entities(m.pointee.n_entity, m.pointee.entity, problems: &problems)
-                return FeedMessage(header: header, entities: entities, problems: problems)
-            }
+            return try decodeWhole(bytes, skippedFields: [])
         } catch {
-            throw converted(error, bytes)
+            guard case .malformed = error.reason else { throw converted(error, bytes) }
+            // protobuf-c refused the body: mismatched wire types are skipped, anything else is located.
+            let check = WireCheck(bytes)
+            guard check.isRepairable else { throw converted(error, bytes, fault: check.fault) }
+            let result = check.repaired(bytes).withUnsafeBytes { repaired in
+                Result { () throws(ProtoDecodeError) in try decodeWhole(repaired, skippedFields: check.skips) }
+            }
+            switch result {
+            case .success(let feed): return feed
+            case .failure(let error): throw converted(error, bytes)
+            }
+        }
+    }
+
+    /// The whole message unpacked at once and converted.
+    private static func decodeWhole(
+        _ bytes: UnsafeRawBufferPointer, skippedFields: [SkippedField]
+    ) throws(ProtoDecodeError) -> FeedMessage {
+        try ProtoWire.withUnpacked(
+            bytes, messageName: "transit_realtime.FeedMessage", unpack: transit_realtime__feed_message__unpack
+        ) { (m) throws(ProtoDecodeError) -> FeedMessage in
+            let header = try requiredMessage(m.pointee.header, "header", FeedDecoding.header)
+            var problems: [EntityProblem] = []
+            let entities = FeedDecoding.entities(m.pointee.n_entity, m.pointee.entity, problems: &problems)
+            return FeedMessage(header: header, entities: entities, problems: problems, skippedFields: skippedFields)
         }
     }
 
@@ -70,7 +90,8 @@ public enum GTFSRealtimeCodec {
 
     /// The same feed with its header timestamp replaced and everything else kept, unknown fields and
     /// extensions included: for replaying recorded feeds as if they were fresh. Throws as `decode` does for
-    /// a body that is not a feed.
+    /// a body that is not a feed. A feed `decode` reads only by skipping mismatched fields keeps them too:
+    /// its header is replaced in place and every other byte is copied as it was.
     public static func restamp(_ bytes: some Collection<UInt8>, timestamp: UInt64, maxBytes: Int = defaultMaxBytes) throws(GTFSRealtimeDecodeError) -> [UInt8] {
         try checkSize(bytes.count, maxBytes)
         return try withRawBytes(bytes) { (buffer) throws(GTFSRealtimeDecodeError) -> [UInt8] in
@@ -84,9 +105,46 @@ public enum GTFSRealtimeCodec {
                     return ProtoWire.pack(m, size: transit_realtime__feed_message__get_packed_size, pack: transit_realtime__feed_message__pack)
                 }
             } catch {
-                throw converted(error, buffer)
+                guard case .malformed = error.reason else { throw converted(error, buffer) }
+                let check = WireCheck(buffer)
+                guard check.isRepairable else { throw converted(error, buffer, fault: check.fault) }
+                // The repaired copy must unpack, as `decode` requires; the output is spliced from the original.
+                let decodable = check.repaired(buffer).withUnsafeBytes { unpackOnly($0) != nil }
+                guard decodable, let layout = FeedWireLayout(buffer) else { throw converted(error, buffer) }
+                return try restampHeader(buffer, layout: layout, timestamp: timestamp)
             }
         }
+    }
+
+    /// `bytes` with only its header field replaced by one carrying `timestamp`.
+    private static func restampHeader(
+        _ bytes: UnsafeRawBufferPointer, layout: FeedWireLayout, timestamp: UInt64
+    ) throws(GTFSRealtimeDecodeError) -> [UInt8] {
+        // A header with mismatched fields of its own is unpacked from its repaired copy.
+        let check = WireCheck(bytes, range: layout.header, message: WireSchema.gtfsRealtime.index(of: "transit_realtime.FeedHeader")!)
+        let headerBytes = check.isRepairable ? check.repaired(bytes, range: layout.header) : Array(bytes[layout.header])
+        let packed = headerBytes.withUnsafeBytes { header in
+            try? ProtoWire.withUnpacked(
+                header, messageName: "transit_realtime.FeedHeader", unpack: transit_realtime__feed_header__unpack
+            ) { (h) throws(ProtoDecodeError) -> [UInt8] in
+                let header = UnsafeMutablePointer(mutating: h)
+                (header.pointee.has_timestamp, header.pointee.timestamp) = present(timestamp)
+                return ProtoWire.pack(h, size: transit_realtime__feed_header__get_packed_size, pack: transit_realtime__feed_header__pack)
+            }
+        }
+        guard let packed else { throw GTFSRealtimeDecodeError.classify(bytes, otherwise: .malformed) }
+        var out = [UInt8](bytes[..<layout.headerField.lowerBound])
+        out.reserveCapacity(bytes.count + 16)
+        out.append(0x0A)  // field 1, length-delimited
+        var length = UInt64(packed.count)
+        while length >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: length) | 0x80)
+            length >>= 7
+        }
+        out.append(UInt8(length))
+        out += packed
+        out += bytes[layout.headerField.upperBound...]
+        return out
     }
 
     // MARK: helpers
@@ -96,9 +154,11 @@ public enum GTFSRealtimeCodec {
         guard count <= maxBytes else { throw GTFSRealtimeDecodeError(reason: .tooLarge(limit: maxBytes), byteCount: count) }
     }
 
-    private static func converted(_ error: ProtoDecodeError, _ bytes: UnsafeRawBufferPointer) -> GTFSRealtimeDecodeError {
+    private static func converted(
+        _ error: ProtoDecodeError, _ bytes: UnsafeRawBufferPointer, fault: WireFault? = nil
+    ) -> GTFSRealtimeDecodeError {
         switch error.reason {
-        case .malformed: .classify(bytes, otherwise: .malformed)
+        case .malformed: .classify(bytes, otherwise: .malformed, fault: fault)
         case .missingField, .unknownEnumValue: .classify(bytes, otherwise: .missingField(error.field))
         }
     }

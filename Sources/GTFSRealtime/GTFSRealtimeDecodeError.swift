@@ -20,10 +20,13 @@ public struct GTFSRealtimeDecodeError: Error, Sendable, Hashable, CustomStringCo
     public var reason: Reason
     /// Size of the body.
     public var byteCount: Int
+    /// For `.malformed`: where the wire first breaks, when the decoder's wire check found it.
+    public var fault: WireFault?
 
-    public init(reason: Reason, byteCount: Int) {
+    public init(reason: Reason, byteCount: Int, fault: WireFault? = nil) {
         self.reason = reason
         self.byteCount = byteCount
+        self.fault = fault
     }
 
     public var description: String {
@@ -36,19 +39,40 @@ public struct GTFSRealtimeDecodeError: Error, Sendable, Hashable, CustomStringCo
         case .text(let start):
             return "not a GTFS-Realtime FeedMessage (starts with '\(start)'), \(size)"
         case .malformed:
-            return "not a GTFS-Realtime FeedMessage: \(size) of truncated or invalid protobuf"
+            let at = fault.map { ": \($0)" } ?? ""
+            return "not a GTFS-Realtime FeedMessage: \(size) of truncated or invalid protobuf\(at)"
         case .missingField(let field):
             return "not a GTFS-Realtime FeedMessage: missing \(field), \(size)"
         }
     }
 }
 
+/// Where a refused body breaks the wire format.
+public struct WireFault: Sendable, Hashable, CustomStringConvertible {
+    /// Byte offset in the body of the tag or value that cannot be read.
+    public var offset: Int
+    /// Field names from the FeedMessage down to the broken field (its number when the schema has none),
+    /// e.g. "entity.trip_update.stop_time_update.arrival"; for an unreadable tag, the message it is in
+    /// ("" at the top level).
+    public var field: String
+    /// What is wrong, e.g. "length 57 runs past the end of its message (12 bytes left)".
+    public var problem: String
+
+    public init(offset: Int, field: String, problem: String) {
+        self.offset = offset
+        self.field = field
+        self.problem = problem
+    }
+
+    public var description: String { "at byte \(offset) in \(field.isEmpty ? "FeedMessage" : field): \(problem)" }
+}
+
 extension GTFSRealtimeDecodeError {
     /// The error for bytes protobuf-c refused (or that lack a header): text gets quoted, the rest is
-    /// "malformed" / "missing".
-    static func classify(_ bytes: UnsafeRawBufferPointer, otherwise reason: Reason) -> GTFSRealtimeDecodeError {
+    /// "malformed" (with `fault` when known) / "missing".
+    static func classify(_ bytes: UnsafeRawBufferPointer, otherwise reason: Reason, fault: WireFault? = nil) -> GTFSRealtimeDecodeError {
         if let start = textStart(bytes) { return GTFSRealtimeDecodeError(reason: .text(start: start), byteCount: bytes.count) }
-        return GTFSRealtimeDecodeError(reason: reason, byteCount: bytes.count)
+        return GTFSRealtimeDecodeError(reason: reason, byteCount: bytes.count, fault: reason == .malformed ? fault : nil)
     }
 
     /// The first line of `bytes` when they look like text (a protobuf feed has control bytes within its

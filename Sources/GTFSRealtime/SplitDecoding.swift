@@ -1,8 +1,9 @@
 // A big feed decoded on several threads: protobuf-c unpacks one message on one thread, but a FeedMessage is
 // a header and a list of independent entities, so each thread unpacks and converts a share of the entities
 // into its own arena (FeedWireLayout finds them). A buses-sized feed (3,000 trip updates × 40 stops, 4.7 MB)
-// decodes in about half the time on two cores. The answer is the one-thread answer: anything unusual
-// (see FeedWireLayout, or an entity protobuf-c refuses) falls back to unpacking the whole message.
+// decodes in about half the time on two cores. The answer is the one-thread answer: an entity protobuf-c
+// refuses gets the same wire check as a refused whole body (WireCheck.swift), and anything unusual (see
+// FeedWireLayout, or an entity refused even so) falls back to unpacking the whole message.
 import Dispatch
 import Foundation
 import TransitProto
@@ -38,6 +39,7 @@ extension GTFSRealtimeCodec {
         var entities: [FeedEntity] = []
         entities.reserveCapacity(decoded.count)
         var problems: [EntityProblem] = []
+        var skippedFields: [SkippedField] = []
         var seenIds = Set<String>(minimumCapacity: decoded.count)
         for index in decoded.indices {
             guard let entity = decoded[index] else {
@@ -45,6 +47,7 @@ extension GTFSRealtimeCodec {
                 break
             }
             decoded[index] = nil  // the array keeps no second reference to the entity's storage
+            SkippedField.merge(entity.skippedFields, into: &skippedFields)
             if seenIds.insert(entity.entity.id).inserted {
                 problems += entity.problems
                 entities.append(entity.entity)
@@ -53,14 +56,15 @@ extension GTFSRealtimeCodec {
             }
         }
         if failed { return nil }
-        return FeedMessage(header: header, entities: entities, problems: problems)
+        return FeedMessage(header: header, entities: entities, problems: problems, skippedFields: skippedFields)
     }
 }
 
-/// An entity converted by a worker, with the problems of its parts.
+/// An entity converted by a worker, with the problems of its parts and the fields skipped in its bytes.
 private struct DecodedEntity {
     var entity: FeedEntity
     var problems: [EntityProblem]
+    var skippedFields: [SkippedField]
 }
 
 /// One `decodeSplit` run, shared by its workers. Each worker reads the body and writes only its own slots
@@ -70,6 +74,8 @@ private struct SplitDecodeJob: @unchecked Sendable {
     let ranges: [Range<Int>]
     let out: UnsafeMutableBufferPointer<DecodedEntity?>
     let workers: Int
+
+    static let feedEntity = WireSchema.gtfsRealtime.index(of: "transit_realtime.FeedEntity")!
 
     /// The entities of worker `w`: consecutive ones with about a `workers`-th of the bytes.
     private func share(_ w: Int) -> Range<Int> {
@@ -91,14 +97,25 @@ private struct SplitDecodeJob: @unchecked Sendable {
         // The unpacked structs and strings take about twice the wire size; one chunk usually holds them.
         ProtoWire.withArenaAllocator(capacity: 2 * byteCount + 512) { allocator in
             for index in share {
-                let body = UnsafeRawBufferPointer(rebasing: bytes[ranges[index]])
+                let range = ranges[index]
+                var skippedFields: [SkippedField] = []
+                var e = ProtoWire.unpack(allocator, UnsafeRawBufferPointer(rebasing: bytes[range]), transit_realtime__feed_entity__unpack)
+                if e == nil {
+                    // As the one-thread decode does for the whole body (WireCheck.swift), for this entity.
+                    let check = WireCheck(bytes, range: range, message: SplitDecodeJob.feedEntity, path: ["entity"])
+                    if check.isRepairable {
+                        e = check.repaired(bytes, range: range).withUnsafeBytes {
+                            ProtoWire.unpack(allocator, $0, transit_realtime__feed_entity__unpack)
+                        }
+                        skippedFields = check.skips
+                    }
+                }
                 // A refused entity (or one without id) leaves its slot nil: the whole feed is then decoded
                 // on one thread, which reports it as it always has.
-                guard let e = ProtoWire.unpack(allocator, body, transit_realtime__feed_entity__unpack),
-                      let cId = e.pointee.id else { return }
+                guard let e, let cId = e.pointee.id else { return }
                 var problems: [EntityProblem] = []
                 let entity = FeedDecoding.content(e.pointee, id: String(cString: cId), index: index, problems: &problems)
-                out[index] = DecodedEntity(entity: entity, problems: problems)
+                out[index] = DecodedEntity(entity: entity, problems: problems, skippedFields: skippedFields)
             }
         }
     }

@@ -96,16 +96,21 @@ public struct StopTimeUpdate: Sendable, Hashable {
     public var stopId: String?
     public var arrival: StopTimeEvent?
     public var departure: StopTimeEvent?
-    /// Predicted occupancy right after departing this stop.
+    /// Predicted occupancy right after departing this stop: field 7, or else Transport for NSW's field 6
+    /// varint (TfnswExtensions.swift).
     public var departureOccupancyStatus: OccupancyStatus?
     /// nil means SCHEDULED.
     public var scheduleRelationship: StopTimeScheduleRelationship?
     public var stopTimeProperties: StopTimeProperties?
+    /// Transport for NSW's extension 1007: the predicted occupancy of each carriage on departure (position
+    /// in the train and departure occupancy). Decoded only, never encoded.
+    public var tfnswCarriages: [TfnswCarriage]
 
     public init(
         stopSequence: UInt32? = nil, stopId: String? = nil, arrival: StopTimeEvent? = nil,
         departure: StopTimeEvent? = nil, departureOccupancyStatus: OccupancyStatus? = nil,
-        scheduleRelationship: StopTimeScheduleRelationship? = nil, stopTimeProperties: StopTimeProperties? = nil
+        scheduleRelationship: StopTimeScheduleRelationship? = nil, stopTimeProperties: StopTimeProperties? = nil,
+        tfnswCarriages: [TfnswCarriage] = []
     ) {
         self.stopSequence = stopSequence
         self.stopId = stopId
@@ -114,6 +119,7 @@ public struct StopTimeUpdate: Sendable, Hashable {
         self.departureOccupancyStatus = departureOccupancyStatus
         self.scheduleRelationship = scheduleRelationship
         self.stopTimeProperties = stopTimeProperties
+        self.tfnswCarriages = tfnswCarriages
     }
 }
 

@@ -1,6 +1,7 @@
 // VehiclePosition and what it holds: where a vehicle is and how full.
 
-/// Position and status of one vehicle.
+/// Position and status of one vehicle, as the feed says it (the realtime service resolves its trip and
+/// publishes a TransitModel `LiveVehicle`).
 public struct VehiclePosition: Sendable, Hashable {
     public var trip: TripDescriptor?
     public var vehicle: VehicleDescriptor?
@@ -17,12 +18,15 @@ public struct VehiclePosition: Sendable, Hashable {
     /// Percent of the nominal capacity (may exceed 100).
     public var occupancyPercentage: UInt32?
     public var multiCarriageDetails: [CarriageDetails]
+    /// Transport for NSW's extension 1007: the train's carriages (name, position, occupancy, quiet, toilet,
+    /// luggage rack, where sent). Decoded only, never encoded.
+    public var tfnswCarriages: [TfnswCarriage]
 
     public init(
         trip: TripDescriptor? = nil, vehicle: VehicleDescriptor? = nil, position: Position? = nil,
         currentStopSequence: UInt32? = nil, stopId: String? = nil, currentStatus: VehicleStopStatus? = nil,
         timestamp: UInt64? = nil, congestionLevel: CongestionLevel? = nil, occupancyStatus: OccupancyStatus? = nil,
-        occupancyPercentage: UInt32? = nil, multiCarriageDetails: [CarriageDetails] = []
+        occupancyPercentage: UInt32? = nil, multiCarriageDetails: [CarriageDetails] = [], tfnswCarriages: [TfnswCarriage] = []
     ) {
         self.trip = trip
         self.vehicle = vehicle
@@ -35,6 +39,7 @@ public struct VehiclePosition: Sendable, Hashable {
         self.occupancyStatus = occupancyStatus
         self.occupancyPercentage = occupancyPercentage
         self.multiCarriageDetails = multiCarriageDetails
+        self.tfnswCarriages = tfnswCarriages
     }
 }
 
@@ -69,12 +74,18 @@ public struct VehicleDescriptor: Sendable, Hashable {
     public var licensePlate: String?
     /// nil means NO_VALUE.
     public var wheelchairAccessible: WheelchairAccessible?
+    /// Transport for NSW's extension 1007 (air conditioning, accessibility, model). Decoded only, never encoded.
+    public var tfnsw: TfnswVehicleDescriptor?
 
-    public init(id: String? = nil, label: String? = nil, licensePlate: String? = nil, wheelchairAccessible: WheelchairAccessible? = nil) {
+    public init(
+        id: String? = nil, label: String? = nil, licensePlate: String? = nil, wheelchairAccessible: WheelchairAccessible? = nil,
+        tfnsw: TfnswVehicleDescriptor? = nil
+    ) {
         self.id = id
         self.label = label
         self.licensePlate = licensePlate
         self.wheelchairAccessible = wheelchairAccessible
+        self.tfnsw = tfnsw
     }
 }
 

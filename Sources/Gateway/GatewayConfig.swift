@@ -1,4 +1,5 @@
 import Logging
+import TransitModel
 
 /// Everything `transit-gateway serve` can be told. Defaults are the contract's (protocol/GATEWAY.md §1,
 /// protocol/README.md "timeouts (gateway)").
@@ -42,7 +43,7 @@ public struct GatewayConfig: Sendable {
     public var subscriptionInterval: Duration
     /// Stops whose board window (static rows of a forward board) the gateway keeps; 0 turns the cache off.
     public var boardCacheStops: Int
-    /// Rows of a board window (1–100; the static service's largest page).
+    /// Rows of a board window (1 … the static service's largest page, `StaticRequestLimits.maxLimit`).
     public var boardWindowRows: Int
     /// A kept board window is used only while the static database version was confirmed this recently.
     public var staticVersionCheck: Duration
@@ -62,8 +63,8 @@ public struct GatewayConfig: Sendable {
         staticProbeInterval: Duration = .milliseconds(500),
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
         snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
-        boardCacheStops: Int = 512, boardWindowRows: Int = 100, staticVersionCheck: Duration = .seconds(1),
-        threads: Int = 0, logger: Logger = Logger(label: "transit-gateway")
+        boardCacheStops: Int = 512, boardWindowRows: Int = StaticRequestLimits.maxLimit,
+        staticVersionCheck: Duration = .seconds(1), threads: Int = 0, logger: Logger
     ) {
         self.host = host
         self.port = port
@@ -84,12 +85,9 @@ public struct GatewayConfig: Sendable {
         self.maxSubscriptions = maxSubscriptions
         self.subscriptionInterval = subscriptionInterval
         self.boardCacheStops = boardCacheStops
-        self.boardWindowRows = max(1, min(100, boardWindowRows))
+        self.boardWindowRows = max(1, min(StaticRequestLimits.maxLimit, boardWindowRows))
         self.staticVersionCheck = staticVersionCheck
         self.threads = threads
         self.logger = logger
     }
-
-    /// The gateway's version, reported by `health`.
-    public static let version = "0.1.0"
 }

@@ -1,3 +1,5 @@
+import TransitModel
+
 /// The outcome of resolving one trip update.
 public enum TripResolution: Sendable, Hashable {
     /// Store (replace) the live state of `trip.key`.

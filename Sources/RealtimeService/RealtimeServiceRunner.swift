@@ -3,13 +3,14 @@ import GTFSRealtime
 import Logging
 import NNGKit
 import RealtimeSources
+import ServiceLifecycle
 import Synchronization
 import TransitModel
 
 /// The whole realtime service: the sources of a config polled (RealtimeSources), the engine resolving and
 /// applying their feeds against the static service, the PUB and REP sockets, the heartbeat and the periodic
-/// checks. `transit-realtime serve` is this plus signal handling.
-public final class RealtimeServiceRunner: Sendable {
+/// checks. `transit-realtime serve` runs it as a `Service` in a `ServiceGroup`, with `reloadSources` on SIGHUP.
+public final class RealtimeServiceRunner: Service, Sendable {
     public struct Options: Sendable {
         /// Heartbeat period (protocol/README.md: at most 5 s).
         public var heartbeatInterval: Duration
@@ -29,7 +30,7 @@ public final class RealtimeServiceRunner: Sendable {
 
         public init(heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
                     versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
-                    defaultTimeZone: String = "Australia/Sydney", staleAfterSecs: Int64? = nil) {
+                    defaultTimeZone: String, staleAfterSecs: Int64? = nil) {
             self.heartbeatInterval = heartbeatInterval
             self.tickInterval = tickInterval
             self.versionCheckSecs = versionCheckSecs
@@ -42,15 +43,19 @@ public final class RealtimeServiceRunner: Sendable {
     public let engine: RealtimeEngine
     public let sockets: RealtimeSockets
     public let timeZone: String
-    private let sources: SourceGroup
+    /// The config file the sources come from (read again by `reloadSources`).
+    public let configPath: String
+    /// The sources being polled; replaced by `reloadSources`.
+    private let sources: Mutex<SourceGroup>
     private let schedules: StaticScheduleClient
     private let options: Options
     private let logger: Logger
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let urls: (listen: String, publish: String, staticURL: String)
 
     /// Loads the config, dials the static service, binds both sockets. Nothing is polled before `start()`.
-    public init(configPath: String, staticURL: String, listen: String, publish: String, options: Options = Options(),
-                logger: Logger = Logger(label: "transit.realtime")) async throws {
+    public init(configPath: String, staticURL: String, listen: String, publish: String, options: Options,
+                logger: Logger) async throws {
         let config = try RealtimeConfig.load(path: configPath)
         let schedules = try StaticScheduleClient(url: staticURL, timeout: options.staticTimeout)
         // The static feed's zone bounds the schedule queries and dates added trips; ask once at start.
@@ -74,19 +79,78 @@ public final class RealtimeServiceRunner: Sendable {
             sources: settings, hub: sockets.hub, schedules: schedules,
             options: .init(timeZone: zone, versionCheckSecs: options.versionCheckSecs), logger: logger,
             clock: options.clock)
-        self.sources = try SourceGroup(
-            config: config, restamp: { bytes, timestamp in try GTFSRealtimeCodec.restamp(bytes, timestamp: timestamp) },
-            logger: logger
-        ) { event in await engine.handle(FeedEvent(event)) }
+        self.sources = Mutex(try Self.sourceGroup(config, engine: engine, logger: logger))
         self.engine = engine
         self.sockets = sockets
         self.schedules = schedules
         self.timeZone = zone
         self.options = options
         self.logger = logger
+        self.configPath = configPath
+        urls = (listen, publish, staticURL)
     }
 
-    public var sourceNames: [String] { sources.config.sources.map(\.name) }
+    private static func sourceGroup(_ config: RealtimeConfig, engine: RealtimeEngine, logger: Logger) throws -> SourceGroup {
+        try SourceGroup(
+            config: config, restamp: { bytes, timestamp in try GTFSRealtimeCodec.restamp(bytes, timestamp: timestamp) },
+            logger: logger
+        ) { event in await engine.handle(FeedEvent(event)) }
+    }
+
+    public var sourceNames: [String] { sources.withLock { $0 }.config.sources.map(\.name) }
+
+    /// Runs until graceful shutdown (or cancellation): starts, logs "ready", then stops (`stop()`).
+    public func run() async throws {
+        start()
+        logger.info("ready", metadata: [
+            "listen": "\(urls.listen)", "publish": "\(urls.publish)", "static": "\(urls.staticURL)",
+            "epoch": "\(sockets.hub.epoch)", "sources": "\(sourceNames.joined(separator: ","))",
+            "time_zone": "\(timeZone)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+        ])
+        try? await gracefulShutdown()
+        logger.info("stopping")
+        await stop()
+        logger.info("stopped")
+    }
+
+    /// Reads the config file again and polls what it lists now (SIGHUP). Sources whose settings did not
+    /// change keep their live state; removed ones leave it (their trips, vehicles and alerts are published
+    /// as removed); new and changed ones start empty. Every source is polled again from its first poll
+    /// (conditional-request state and replay positions start afresh); the new sources are polling when it
+    /// returns. An identical config, or one that cannot be read or is invalid, changes nothing (the error is
+    /// logged and thrown). Never call it concurrently with itself or `stop()`.
+    public func reloadSources() async throws {
+        let config: RealtimeConfig
+        let next: SourceGroup
+        do {
+            config = try RealtimeConfig.load(path: configPath)
+            next = try Self.sourceGroup(config, engine: engine, logger: logger)
+        } catch {
+            logger.error("re-reading the sources config failed; the sources are unchanged",
+                         metadata: ["config": "\(configPath)", "error": "\(error)"])
+            throw error
+        }
+        let current = sources.withLock { $0 }
+        guard config != current.config else {
+            logger.info("sources config re-read: unchanged", metadata: ["config": "\(configPath)"])
+            return
+        }
+        await current.stop()
+        do {
+            try await engine.replaceSources(with: config.sources.map {
+                SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: options.staleAfterSecs)
+            })
+        } catch {
+            current.start()  // the config checks make this unreachable; keep polling what was polled
+            logger.error("the live state refused the new sources; the sources are unchanged", metadata: ["error": "\(error)"])
+            throw error
+        }
+        sources.withLock { $0 = next }
+        next.start()
+        logger.info("sources config re-read", metadata: [
+            "config": "\(configPath)", "sources": "\(config.sources.map(\.name).joined(separator: ","))",
+        ])
+    }
 
     /// Starts polling, the heartbeat and the periodic checks.
     public func start() {
@@ -104,12 +168,12 @@ public final class RealtimeServiceRunner: Sendable {
             }
         }
         tasks.withLock { $0 += [heartbeat, ticks] }
-        sources.start()
+        sources.withLock { $0 }.start()
     }
 
     /// Stops polling (in-flight events finish), then the timers and the sockets.
     public func stop() async {
-        await sources.stop()
+        await sources.withLock { $0 }.stop()
         let running = tasks.withLock { tasks in
             defer { tasks.removeAll() }
             return tasks

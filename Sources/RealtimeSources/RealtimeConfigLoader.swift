@@ -17,6 +17,7 @@
 // gets the current time as its header timestamp (only that: trip dates and stop times stay as recorded).
 // "comment" fields are ignored anywhere.
 import Foundation
+import StrictJSON
 
 extension RealtimeConfig {
     /// Loads and validates a config file; `environment` supplies `$VARIABLES` in header values.
@@ -42,18 +43,18 @@ extension RealtimeConfig {
     ) throws(RealtimeConfigError) -> RealtimeConfig {
         let document: JSONValue
         do {
-            document = try JSONDecoder().decode(JSONValue.self, from: json)
+            document = try JSONParser.parse(Array(json))
         } catch {
-            throw RealtimeConfigError(file: file, "not valid JSON\(jsonErrorLocation(json))")
+            throw RealtimeConfigError(file: file, "not valid JSON \(location(of: error, in: json))")
         }
         guard case .object(let top) = document else {
             throw RealtimeConfigError(file: file, "the top level must be a JSON object, got \(document.typeName)")
         }
-        let fields = ConfigFields(values: top, file: file, source: nil)
+        let fields = ConfigFields(top, file: file, source: nil)
         try fields.checkKnown(["sources", "daily_request_budget", "max_requests_per_second"])
         let budget = try fields.integer("daily_request_budget") ?? defaultDailyRequestBudget
         let rate = try fields.number("max_requests_per_second") ?? defaultMaxRequestsPerSecond
-        guard let list = top["sources"] else { throw fields.error("sources", "is missing") }
+        guard let list = fields.values["sources"] else { throw fields.error("sources", "is missing") }
         guard case .array(let entries) = list else { throw fields.error("sources", "must be an array, got \(list.typeName)") }
         var sources: [SourceConfig] = []
         for (index, entry) in entries.enumerated() {
@@ -65,30 +66,20 @@ extension RealtimeConfig {
         return config
     }
 
-    /// " at line 3, column 4 (Invalid value)": JSONDecoder on Linux says only that the data is not JSON;
-    /// JSONSerialization gives the byte offset, turned here into a line and column.
-    private static func jsonErrorLocation(_ json: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
-            return ""
-        } catch {
-            guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
-            let reason = detail.components(separatedBy: " around ").first ?? detail
-            guard let range = detail.range(of: #"character \d+"#, options: .regularExpression),
-                  let offset = Int(detail[range].dropFirst("character ".count))
-            else { return " (\(detail))" }
-            var line = 1
-            var column = 1
-            for byte in json.prefix(offset) {
-                if byte == UInt8(ascii: "\n") {
-                    line += 1
-                    column = 1
-                } else if byte & 0xC0 != 0x80 {  // count characters, not UTF-8 continuation bytes
-                    column += 1
-                }
+    /// "at line 3, column 4 (unexpected ',': expected a key in double quotes)": the parser's byte offset as a
+    /// line and a column of characters.
+    private static func location(of error: JSONParseError, in json: Data) -> String {
+        var line = 1
+        var column = 1
+        for byte in json.prefix(error.column - 1) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {  // count characters, not UTF-8 continuation bytes
+                column += 1
             }
-            return " at line \(line), column \(column) (\(reason))"
         }
+        return "at line \(line), column \(column) (\(error.reason))"
     }
 }
 
@@ -97,6 +88,13 @@ struct ConfigFields {
     let values: [String: JSONValue]
     let file: String?
     let source: String?
+
+    /// The parser refuses duplicate keys, so the object's members make a dictionary.
+    init(_ object: JSONObject, file: String?, source: String?) {
+        values = Dictionary(uniqueKeysWithValues: object.members.map { ($0.key, $0.value) })
+        self.file = file
+        self.source = source
+    }
 
     func error(_ field: String?, _ message: String) -> RealtimeConfigError {
         RealtimeConfigError(file: file, source: source, field: field, message)
@@ -120,7 +118,7 @@ struct ConfigFields {
     func number(_ key: String) throws(RealtimeConfigError) -> Double? {
         guard let value = values[key] else { return nil }
         guard case .number(let number) = value else { throw error(key, "must be a number, got \(value.typeName)") }
-        return number
+        return number.double
     }
 
     func positiveNumber(_ key: String) throws(RealtimeConfigError) -> Double? {
@@ -157,12 +155,12 @@ struct SourceEntryReader {
         guard case .object(let object) = entry else {
             throw RealtimeConfigError(file: file, source: label, "each source must be a JSON object, got \(entry.typeName)")
         }
-        let unnamed = ConfigFields(values: object, file: file, source: label)
+        let unnamed = ConfigFields(object, file: file, source: label)
         guard let name = try unnamed.string("name") else { throw unnamed.error("name", "is missing") }
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
             throw unnamed.error("name", "must be letters, digits, '.', '_' or '-', got \"\(name)\"")
         }
-        let fields = ConfigFields(values: object, file: file, source: name)
+        let fields = ConfigFields(object, file: file, source: name)
         switch (fields.has("url"), fields.has("replay")) {
         case (true, true): throw fields.error("replay", "a source has either \"url\" or \"replay\", not both")
         case (false, false): throw fields.error("url", "is missing (or give \"replay\" for a replay folder)")
@@ -244,7 +242,7 @@ struct SourceEntryReader {
         guard case .object(let object) = value else { throw fields.error("headers", "must be an object of name: value, got \(value.typeName)") }
         var headers: [HTTPHeader] = []
         var usesVariables = false
-        for name in object.keys.sorted() {
+        for name in object.members.map(\.key).sorted() {
             let field = "headers.\(name)"
             guard !name.isEmpty, name.allSatisfy(Self.isTokenCharacter) else {
                 throw fields.error(field, "is not a valid HTTP header name")
@@ -316,5 +314,14 @@ struct SourceEntryReader {
     static func isLoopback(_ host: String?) -> Bool {
         guard let host = host?.lowercased() else { return false }
         return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}
+
+extension JSONValue {
+    /// What kind of value this is, for "must be a number, got a string" messages (a number is a number here,
+    /// integer or not).
+    fileprivate var typeName: String {
+        if case .number = self { return "a number" }
+        return kindDescription
     }
 }

@@ -1,7 +1,9 @@
 // RealtimeSources: fetches the bytes of GTFS-Realtime feeds; decoding and live state are elsewhere.
 //
 //     let config = try RealtimeConfig.load(path: "config/realtime-tfnsw.json")   // $TFNSW_API_KEY expanded
-//     let sources = try SourceGroup(config: config, restamp: { try GTFSRealtimeCodec.restamp($0, timestamp: $1) }) { event in
+//     let sources = try SourceGroup(
+//         config: config, restamp: { try GTFSRealtimeCodec.restamp($0, timestamp: $1) }, logger: logger
+//     ) { event in
 //         switch event {
 //         case .fetched(let feed): ...          // decode feed.bytes, apply as source feed.source
 //         case .notModified(let source): ...    // 304 or unchanged file: the last bytes still hold

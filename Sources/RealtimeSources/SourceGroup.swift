@@ -25,7 +25,7 @@ public final class SourceGroup: Sendable {
     /// event of every source.
     public init(
         config: RealtimeConfig, options: PollingOptions = PollingOptions(), restamp: FeedRestamp? = nil,
-        logger: Logger = Logger(label: "transit.realtime.sources"), handler: @escaping SourceEventHandler
+        logger: Logger, handler: @escaping SourceEventHandler
     ) throws(RealtimeConfigError) {
         try config.validate()
         self.config = config

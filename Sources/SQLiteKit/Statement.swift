@@ -56,15 +56,6 @@ public final class Statement {
         }
     }
 
-    /// Binds UTF-8 bytes as TEXT (copied by SQLite), so callers need not build a String.
-    public func bindText(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
-        if let base = bytes.baseAddress {
-            sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), sqliteTransient)
-        } else {
-            sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-        }
-    }
-
     public func bindBlob(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
         sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
     }

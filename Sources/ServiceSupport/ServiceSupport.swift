@@ -1,6 +1,6 @@
-// What the three services' command-line mains share: error lines, unbuffered output, signal handlers.
+// What the three services' command-line mains share and their libraries do not do: error lines, unbuffered
+// output (here), logging set-up, a log file reopened on demand, one action per signal (the other files).
 import Foundation
-import Synchronization
 
 /// One line on standard error, prefixed with the program's name (e.g. "transit-static: ...").
 public func printError(_ message: String) {
@@ -20,27 +20,6 @@ public func writeOut(_ bytes: [UInt8]) {
                 return
             }
             offset += n
-        }
-    }
-}
-
-/// Signals delivered to handlers on a serial queue (the default action is disabled first, so the process
-/// is not killed before the handler runs). Keep the value alive as long as the handlers should run.
-public final class SignalHandlers: Sendable {
-    private let queue = DispatchQueue(label: "transit.signals")
-    /// Only keeps the sources alive.
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
-
-    public init() {}
-
-    public func on(_ signalNumber: Int32, _ handler: @escaping @Sendable () -> Void) {
-        signal(signalNumber, SIG_IGN)
-        // Made inside the lock: a source made outside could not be moved into the Mutex (it is not Sendable).
-        sources.withLock { sources in
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler(handler: handler)
-            source.resume()
-            sources.append(source)
         }
     }
 }

@@ -1,22 +1,5 @@
 import TransitModel
 
-/// Ranges every static request must respect. The static service is the last line of defence: the gateway
-/// checks the same ranges (GATEWAY.md §6), other clients (the debug client, the realtime service, tests)
-/// may not, so an out-of-range request gets INVALID_ARGUMENT with a message naming the field.
-public enum StaticRequestLimits {
-    /// `limit` of search, nearby and departures.
-    public static let limits = 1...100
-    /// `radius_m` of nearby: more than 0, at most this.
-    public static let maxRadiusMetres = 5000.0
-    /// `at` (unix seconds): 0 … 2100-01-01T00:00:00Z.
-    public static let atRange: ClosedRange<Int64> = 0...4_102_444_800
-    /// Ids (stop, trip) and search text, in bytes.
-    public static let maxIdBytes = 255
-    public static let maxSearchBytes = 800
-    /// Cursors are opaque but short; anything longer is not one of ours.
-    public static let maxCursorBytes = 512
-}
-
 /// Checks the ranges of `StaticRequestLimits`; deeper checks (mode names, cursor contents, the bulk date
 /// span) happen in `StaticStore`, which reports them as invalid arguments too.
 enum RequestValidation {
@@ -82,7 +65,7 @@ enum RequestValidation {
     private static func invalid(_ message: String) -> ServiceError { ServiceError(.invalidArgument, message) }
 
     private static func checkLimit(_ limit: Int) throws(ServiceError) {
-        let range = StaticRequestLimits.limits
+        let range = StaticRequestLimits.limitRange
         guard range.contains(limit) else {
             throw invalid("field \"limit\": expected an integer from \(range.lowerBound) to \(range.upperBound), got \(limit)")
         }

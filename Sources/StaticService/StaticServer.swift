@@ -2,13 +2,15 @@ import Foundation
 import Synchronization
 import Logging
 import NNGKit
+import ServiceLifecycle
 import TransitStore
 
 /// The static-data service: a REP socket on `url` whose `contexts` workers answer `StaticRequest`s from the
 /// database at `databasePath` (up to `contexts` queries at once, each on its own SQLite connection).
 ///
-/// `reload()` reopens the database (SIGHUP): queries already running finish on the old file.
-public final class StaticServer: Sendable {
+/// `reload()` reopens the database (SIGHUP): queries already running finish on the old file. As a `Service`
+/// (`transit-static serve` runs it in a `ServiceGroup`) it serves until graceful shutdown.
+public final class StaticServer: Service, Sendable {
     /// Largest request accepted (protocol/README.md: a bulk request of 10,000 trip ids is ≈ 300 KB).
     public static let maxRequestBytes = 4 << 20
 
@@ -85,6 +87,18 @@ public final class StaticServer: Sendable {
     /// Stops answering: closes the socket and waits for the queries in progress. Idempotent.
     public func stop() {
         server.stop()
+    }
+
+    /// Logs "ready", serves until graceful shutdown (or cancellation), then stops (`stop()`).
+    public func run() async throws {
+        logger.info("ready", metadata: [
+            "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
+            "contexts": "\(stores.connections)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+        ])
+        try? await gracefulShutdown()
+        logger.info("stopping")
+        stop()
+        logger.info("stopped")
     }
 }
 

@@ -1,13 +1,15 @@
+import StrictJSON
 import TransitModel
 
 /// Limits and defaults of request fields (GATEWAY.md §6).
 public enum GatewayLimits {
     public static let defaultLimit = 10
-    public static let maxLimit = 100
+    /// The static service's: search and nearby pass the client's limit, radius and `at` to it unchanged.
+    public static let maxLimit = StaticRequestLimits.maxLimit
     public static let defaultRadiusMetres = 500.0
-    public static let maxRadiusMetres = 5000.0
+    public static let maxRadiusMetres = StaticRequestLimits.maxRadiusMetres
     /// `at` must be 0 … this (2100-01-01T00:00:00Z).
-    public static let maxAt: Int64 = 4_102_444_800
+    public static let maxAt: Int64 = StaticRequestLimits.atRange.upperBound
     /// Characters of a search text after trimming.
     public static let maxSearchLength = 200
     public static let maxLineBytes = 64 * 1024

@@ -129,7 +129,8 @@ public struct TripRealtime: Sendable, Hashable {
     }
 }
 
-/// A vehicle position as the gateway shows it (GATEWAY.md "vehicle").
+/// A vehicle position as the gateway shows it (GATEWAY.md "vehicle"): made from a `LiveVehicle` once per
+/// update (shortest float spelling, HH:MM:SS start, service date), so the `vehicles` op only writes it.
 public struct VehicleSnapshot: Sendable, Hashable {
     public var vehicleId: String?
     public var label: String?

@@ -1,3 +1,5 @@
+import StrictJSON
+
 // Typed access to a request's fields, with the INVALID_ARGUMENT messages of GATEWAY.md: every message names
 // the field, what was expected and what came ("field \"limit\": expected an integer from 1 to 100, got 500").
 // A field set to null counts as absent (its default applies).

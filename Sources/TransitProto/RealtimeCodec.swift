@@ -227,9 +227,9 @@ extension ProtoArena {
                 case .alerts(let alerts):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_ALERTS
                     m.alerts = proto(LiveAlertBatch(alerts: alerts))
-                case .sources(let sources):
+                case .sources(let sources, let failedSends):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_SOURCES
-                    m.sources = proto(sources: sources)
+                    m.sources = proto(sources: sources, failedSends: failedSends)
                 }
             }
         }
@@ -337,7 +337,10 @@ extension RealtimeResponse {
         case TRANSIT__REALTIME_RESPONSE__RESULT_ALERTS:
             result = .alerts(try requiredMessage(m.alerts, "alerts", LiveAlertBatch.init(proto:)).alerts)
         case TRANSIT__REALTIME_RESPONSE__RESULT_SOURCES:
-            result = .sources(try requiredMessage(m.sources, "sources", liveSources(proto:)))
+            let (sources, failedSends) = try requiredMessage(m.sources, "sources") { (l) throws(ProtoDecodeError) in
+                (try liveSources(proto: l), optionalValue(l.has_failed_sends, l.failed_sends) ?? 0)
+            }
+            result = .sources(sources, failedSends: failedSends)
         default:
             throw .missing("result")
         }

@@ -3,7 +3,7 @@
 import TransitModel
 import TransitProtoC
 
-extension LiveTripInstance {
+extension TripInstanceKey {
     init(proto m: borrowing Transit__TripInstance) throws(ProtoDecodeError) {
         self.init(
             tripId: try requiredString(m.trip_id, "trip_id"),
@@ -33,7 +33,7 @@ extension LiveStop {
 extension LiveTrip {
     init(proto m: borrowing Transit__TripPrediction) throws(ProtoDecodeError) {
         self.init(
-            instance: try requiredMessage(m.trip, "trip", LiveTripInstance.init(proto:)),
+            instance: try requiredMessage(m.trip, "trip", TripInstanceKey.init(proto:)),
             relationship: try LiveTripRelationship(
                 proto: try requiredValue(m.has_relationship, m.relationship, "relationship"), field: "relationship"),
             staticTripId: optionalString(m.static_trip_id),
@@ -67,7 +67,7 @@ extension LiveVehicle {
             key: try requiredString(m.key, "key"),
             source: try requiredString(m.source, "source"),
             entityId: try requiredString(m.entity_id, "entity_id"),
-            trip: try optionalMessage(m.trip, "trip", LiveTripInstance.init(proto:)),
+            trip: try optionalMessage(m.trip, "trip", TripInstanceKey.init(proto:)),
             tripId: optionalString(m.trip_id),
             routeId: optionalString(m.route_id),
             directionId: optionalValue(m.has_direction_id, m.direction_id).map { Int($0) },
@@ -182,7 +182,7 @@ extension LiveTripBatch {
     init(proto m: borrowing Transit__TripUpdatesBatch) throws(ProtoDecodeError) {
         self.init(
             trips: try repeatedMessages(m.n_trips, m.trips, "trips", LiveTrip.init(proto:)),
-            removed: try repeatedMessages(m.n_removed, m.removed, "removed", LiveTripInstance.init(proto:)))
+            removed: try repeatedMessages(m.n_removed, m.removed, "removed", TripInstanceKey.init(proto:)))
     }
 }
 
@@ -224,7 +224,7 @@ extension LiveHeartbeat {
 extension LiveStopVisit {
     init(proto m: borrowing Transit__StopVisit) throws(ProtoDecodeError) {
         self.init(
-            trip: try requiredMessage(m.trip, "trip", LiveTripInstance.init(proto:)),
+            trip: try requiredMessage(m.trip, "trip", TripInstanceKey.init(proto:)),
             relationship: try LiveTripRelationship(
                 proto: try requiredValue(m.has_relationship, m.relationship, "relationship"), field: "relationship"),
             routeId: optionalString(m.route_id),

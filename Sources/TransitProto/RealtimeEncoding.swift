@@ -4,7 +4,7 @@ import TransitModel
 import TransitProtoC
 
 extension ProtoArena {
-    func proto(_ t: LiveTripInstance) -> UnsafeMutablePointer<Transit__TripInstance> {
+    func proto(_ t: TripInstanceKey) -> UnsafeMutablePointer<Transit__TripInstance> {
         message(transit__trip_instance__init) { m in
             m.trip_id = string(t.tripId)
             (m.has_service_date, m.service_date) = present(t.serviceDate)
@@ -191,9 +191,11 @@ extension ProtoArena {
         }
     }
 
-    func proto(sources: [LiveSourceStatus]) -> UnsafeMutablePointer<Transit__SourceStatusList> {
+    /// `failedSends` only in a REP `sources` answer.
+    func proto(sources: [LiveSourceStatus], failedSends: UInt64? = nil) -> UnsafeMutablePointer<Transit__SourceStatusList> {
         message(transit__source_status_list__init) { m in
             (m.n_sources, m.sources) = messages(sources, proto)
+            (m.has_failed_sends, m.failed_sends) = ifPresent(failedSends)
         }
     }
 

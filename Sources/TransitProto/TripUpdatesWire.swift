@@ -161,7 +161,7 @@ enum TripUpdatesWire {
 
     // MARK: sizes (bodies, without the field's own tag and length)
 
-    private static func instanceSize(_ i: LiveTripInstance) -> Int {
+    private static func instanceSize(_ i: TripInstanceKey) -> Int {
         var size = WireSize.string(Instance.tripId, i.tripId) + WireSize.varintField(Instance.serviceDate, UInt64(i.serviceDate))
         if let start = i.startSecs { size += WireSize.int32Field(Instance.startSecs, start) }
         return size
@@ -225,7 +225,7 @@ enum TripUpdatesWire {
 
     // MARK: writing
 
-    private static func write(_ i: LiveTripInstance, _ out: inout WireOutput) {
+    private static func write(_ i: TripInstanceKey, _ out: inout WireOutput) {
         out.string(Instance.tripId, i.tripId)
         out.varintField(Instance.serviceDate, UInt64(i.serviceDate))
         if let start = i.startSecs { out.int32Field(Instance.startSecs, start) }

@@ -3220,7 +3220,7 @@ const ProtobufCMessageDescriptor transit__alerts_batch__descriptor =
   (ProtobufCMessageInit) transit__alerts_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__source_status_list__field_descriptors[1] =
+static const ProtobufCFieldDescriptor transit__source_status_list__field_descriptors[2] =
 {
   {
     "sources",
@@ -3234,14 +3234,27 @@ static const ProtobufCFieldDescriptor transit__source_status_list__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "failed_sends",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__SourceStatusList, has_failed_sends),
+    offsetof(Transit__SourceStatusList, failed_sends),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__source_status_list__field_indices_by_name[] = {
+  1,   /* field[1] = failed_sends */
   0,   /* field[0] = sources */
 };
 static const ProtobufCIntRange transit__source_status_list__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor transit__source_status_list__descriptor =
 {
@@ -3251,7 +3264,7 @@ const ProtobufCMessageDescriptor transit__source_status_list__descriptor =
   "Transit__SourceStatusList",
   "transit",
   sizeof(Transit__SourceStatusList),
-  1,
+  2,
   transit__source_status_list__field_descriptors,
   transit__source_status_list__field_indices_by_name,
   1,  transit__source_status_list__number_ranges,

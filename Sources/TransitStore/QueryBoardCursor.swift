@@ -2,7 +2,8 @@ import Foundation
 import TransitModel
 
 /// The sort key of a departure on a board: time, then a stable tiebreak (trip, stop index in the trip,
-/// frequency instance start; -1 for scheduled trips). Unique per departure.
+/// frequency instance start; -1 for scheduled trips). Unique per departure. The static service's own order
+/// (scheduled time, database row keys); the gateway orders its merged board by its own `BoardKey`.
 struct BoardKey: Comparable, Hashable {
     var unix: Int64
     var tripPk: Int

@@ -6,7 +6,7 @@ extension StaticStore {
     /// Scheduled departures at a stop; for a station, at all its platforms.
     ///
     /// `direction` future lists departures at or after `at`, past those before it (the board is ascending
-    /// either way); the search reaches up to `boardHorizon` (24 h) to fill `limit`. A `cursor` from an earlier
+    /// either way); the search reaches up to `DepartureBoard.horizon` (24 h) to fill `limit`. A `cursor` from an earlier
     /// board (its `laterCursor`/`earlierCursor`) replaces `at` and `direction` and continues exactly where
     /// that board ended. Every service date whose times can fall in the window is considered (the previous
     /// day's trips past midnight, and the next day's when its noon-minus-12h precedes local midnight), each
@@ -36,9 +36,9 @@ extension StaticStore {
                 later = .after(last.key)
             } else if forward {
                 earlier = anchor
-                later = .before(.timeOnly(anchor.key.unix + Self.boardHorizon))
+                later = .before(.timeOnly(anchor.key.unix + DepartureBoard.horizon))
             } else {
-                earlier = .before(.timeOnly(anchor.key.unix - Self.boardHorizon))
+                earlier = .before(.timeOnly(anchor.key.unix - DepartureBoard.horizon))
                 later = anchor
             }
             let moreEarlier = forward
@@ -101,8 +101,8 @@ extension StaticStore {
     func collectDepartures(_ c: StoreConnection, board: Board, from position: BoardPosition, forward: Bool,
                            limit: Int) throws -> (rows: [BoardRow], more: Bool) {
         let base = position.key.unix
-        let fromUnix = forward ? base : base - Self.boardHorizon
-        let toUnix = forward ? base + Self.boardHorizon : base + 1
+        let fromUnix = forward ? base : base - DepartureBoard.horizon
+        let toUnix = forward ? base + DepartureBoard.horizon : base + 1
 
         var streams: [ScheduledStream] = []
         var frequencyRows: [BoardRow] = []

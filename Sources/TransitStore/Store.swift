@@ -16,11 +16,6 @@ public final class StaticStore: Sendable {
     let patterns: StorePatterns
     let pool: StoreConnectionPool
 
-    /// Largest `limit` any list query accepts.
-    public static let maxLimit = 1000
-    /// How far a departures board searches ahead (or back) to fill its limit.
-    public static let boardHorizon: Int64 = 86_400
-
     /// Opens `path` read-only with `connections` connections (at least 1).
     public init(path: String, connections: Int = 8) throws(StoreError) {
         self.path = path
@@ -87,8 +82,8 @@ public final class StaticStore: Sendable {
     // MARK: argument checks shared by the queries
 
     static func checkLimit(_ limit: Int) throws(StoreError) {
-        guard limit >= 1, limit <= maxLimit else {
-            throw .invalidArgument("limit must be between 1 and \(maxLimit), got \(limit)")
+        guard StaticRequestLimits.limitRange.contains(limit) else {
+            throw .invalidArgument("limit must be between 1 and \(StaticRequestLimits.maxLimit), got \(limit)")
         }
     }
 

@@ -1,6 +1,7 @@
 // Bodies that are not a feed: a clear error each time, never a crash.
 import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct BadInputTests {
     private func decodeError(_ bytes: [UInt8], maxBytes: Int = GTFSRealtimeCodec.defaultMaxBytes) -> GTFSRealtimeDecodeError? {
@@ -72,6 +73,10 @@ import Testing
                 decodedPrefixes += 1
             } catch {
                 #expect(error.reason == .malformed || error.reason == .missingField("header"), "cut at \(length)")
+                // A cut always leaves a field longer than what follows it: the error says where.
+                if error.reason == .malformed {
+                    #expect(error.fault.map { $0.offset <= length } == true, "cut at \(length): \(error)")
+                }
             }
         }
         // After the header and after each entity but the last.

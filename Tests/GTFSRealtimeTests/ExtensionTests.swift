@@ -1,6 +1,9 @@
-// Unknown fields and extensions (Transport for NSW's 1007 and the like) are skipped, and kept by restamp.
+// Unknown fields and extensions are skipped, and kept by restamp. Extension 1007 is read where Transport for
+// NSW defines it (StopTimeUpdate, VehiclePosition, VehicleDescriptor: TfnswExtensionTests) and skipped
+// elsewhere.
 import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct ExtensionTests {
     /// An extension field 1007 holding a small message, as TfNSW sends on several messages.
@@ -48,9 +51,14 @@ import Testing
         #expect(feed.header == FeedHeader(gtfsRealtimeVersion: "2.0", timestamp: 1_767_225_600))
         #expect(feed.entities == [FeedEntity(
             id: "e1",
-            tripUpdate: TripUpdate(trip: TripDescriptor(tripId: "T1"), stopTimeUpdates: [StopTimeUpdate(stopSequence: 3, arrival: StopTimeEvent(delay: -60))]),
-            vehicle: VehiclePosition(vehicle: VehicleDescriptor(id: "V1"))
+            tripUpdate: TripUpdate(trip: TripDescriptor(tripId: "T1"), stopTimeUpdates: [StopTimeUpdate(
+                stopSequence: 3, arrival: StopTimeEvent(delay: -60),
+                // {1: "tfnsw", 2: 3} read as TfNSW's CarriageDescriptor (name, position) and
+                // TfnswVehicleDescriptor (field 2: wheelchair_accessible).
+                tfnswCarriages: [TfnswCarriage(name: "tfnsw", positionInConsist: 3)])]),
+            vehicle: VehiclePosition(vehicle: VehicleDescriptor(id: "V1", tfnsw: TfnswVehicleDescriptor(wheelchairAccessible: 3)))
         )])
+        #expect(feed.skippedFields.isEmpty)
     }
 
     @Test func restampReplacesOnlyTheHeaderTimestamp() throws {

@@ -45,7 +45,8 @@ enum FixtureFile {
         #expect(feed.header.timestamp == 1767225601)
         let v = try #require(feed.entities.first?.vehicle)
         #expect(v.trip == TripDescriptor(tripId: "T1", startDate: "20260101"))
-        // The extension 1007 inside the descriptor is skipped; the known fields around it are intact.
+        // The extension 1007 inside the descriptor holds none of Transport for NSW's fields (field 1 is a
+        // string, TfNSW's is a bool): nothing is read from it; the known fields around it are intact.
         #expect(v.vehicle == VehicleDescriptor(id: "V1", label: "Train 7"))
         #expect(v.position == Position(latitude: -33.8688, longitude: 151.2093, bearing: 90.5, odometer: 12345.25, speed: 12.5))
         #expect(v.currentStopSequence == 5)

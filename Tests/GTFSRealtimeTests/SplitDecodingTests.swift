@@ -3,6 +3,7 @@
 import Foundation
 @testable import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct SplitDecodingTests {
     private func decode(_ bytes: [UInt8], workers: Int) throws -> FeedMessage {
@@ -111,6 +112,41 @@ import Testing
         let headerAsVarint = WireWriter.build { w in w.varint(1, 5) }
         #expect(split(headerAsVarint) == nil)
         #expect(throws: GTFSRealtimeDecodeError.self) { try decode(headerAsVarint, workers: 2) }
+    }
+
+    /// Entities with mismatched wire types are checked and repaired one by one on the workers: the same
+    /// entities, the same counts and the same first offsets (in the whole body) as on one thread.
+    @Test func skippedFieldsSameAsOneThread() throws {
+        let bytes = WireWriter.build { w in
+            w.header()
+            for i in 0..<60 {
+                w.message(2) { e in
+                    e.string(1, "e\(i)")
+                    e.message(3) { tu in
+                        tu.message(1) { td in
+                            if i % 11 == 5 { td.varint(1, 9) } else { td.string(1, "T\(i)") }  // trip_id as a varint
+                        }
+                        for stop in 0..<3 {
+                            tu.message(2) { s in
+                                s.varint(1, UInt64(stop))
+                                if i % 3 == 0 { s.varint(6, UInt64(stop % 3 + 1)) }  // TfNSW's occupancy
+                                s.message(1007) { c in c.varint(2, 1); c.varint(7, 2) }
+                            }
+                        }
+                        if i % 7 == 2 { tu.message(2) { $0.message(2) { $0.fixed32(1, 5) } } }  // delay as 32-bit
+                    }
+                }
+            }
+        }
+        let one = try decode(bytes, workers: 1)
+        #expect(one.entities.count == 60)
+        #expect(one.skippedFields.map(\.path) == [
+            "entity.trip_update.stop_time_update.6", "entity.trip_update.stop_time_update.arrival.1", "entity.trip_update.trip.1",
+        ])
+        #expect(one.skippedFields.map(\.count) == [60, 9, 5])
+        for workers in [2, 3, 8] {
+            #expect(try #require(split(bytes, workers: workers)) == one)
+        }
     }
 
     @Test func noEntities() throws {

@@ -79,7 +79,7 @@ import TransitModel
         #expect(found.usedStale && found.before)
         #expect(!found.beyond)
         // Already a row: not a candidate again.
-        let present = DepartureIdentity(tripId: "delayedIn", serviceDate: 20_251_222, startTime: nil, stopSequence: 1)
+        let present = DepartureIdentity(TripInstanceKey(tripId: "delayedIn", serviceDate: 20_251_222), stopSequence: 1)
         let again = BoardAssembly.candidates(
             state: state, boardStops: ["p1", "p2"], known: at ..< at + 900, present: [present], staticRows: true)
         #expect(Set(again.visits.map(\.trip.key.tripId)) == ["earlyIn", "new"])

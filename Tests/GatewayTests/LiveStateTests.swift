@@ -37,7 +37,7 @@ import TransitModel
         #expect(assembler.state.trips[TripInstanceKey(tripId: "A", serviceDate: 20_251_222)]?.stops[0].departureUnix == now + 120)
 
         // B removed: its stops leave the index.
-        assembler.apply(.tripUpdates(LiveTripBatch(removed: [LiveTripInstance(tripId: "B", serviceDate: 20_251_222)])))
+        assembler.apply(.tripUpdates(LiveTripBatch(removed: [TripInstanceKey(tripId: "B", serviceDate: 20_251_222)])))
         #expect(assembler.takeChange() == RealtimeChange(stops: ["s3", "s4"]))
         #expect(assembler.state.tripsByStop["s3"] == nil)
         #expect(assembler.state.trips.count == 1)
@@ -56,7 +56,7 @@ import TransitModel
         assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: [
             LiveFixtures.trip("A", stops: [("s1", now, now), ("s2", now + 60, now + 60)]),
         ])))
-        let instance = LiveTripInstance(tripId: "A", serviceDate: 20_251_222)
+        let instance = TripInstanceKey(tripId: "A", serviceDate: 20_251_222)
         let bus = LiveVehicle(
             key: "vp/1", source: "vp", entityId: "1", trip: instance, tripId: "A", vehicleId: "V1",
             position: LivePosition(lat: Double(Float(-33.91505)), lon: 151.2, bearing: 53.70077), occupancyStatus: "FEW_SEATS_AVAILABLE")

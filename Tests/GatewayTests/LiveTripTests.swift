@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The pure parts of `trip` answered from the live state (GATEWAY.md "trip"): which instance, and the answer.
 @Suite struct LiveTripAssemblyTests {
@@ -129,7 +130,7 @@ import TransitModel
 
     @Test func aCopyIsDescribedByTheCopiedTrip() throws {
         let copy = LiveTrip(
-            instance: LiveTripInstance(tripId: "T.copy", serviceDate: 20_251_222, startSecs: 73_800), relationship: .duplicated,
+            instance: TripInstanceKey(tripId: "T.copy", serviceDate: 20_251_222, startSecs: 73_800), relationship: .duplicated,
             staticTripId: "T", routeId: "R", stops: [
                 LiveStop(stopId: "a", stopSequence: 1, scheduledDeparture: at + 1800, predictedDeparture: at + 1860, status: .predicted),
             ], source: "tu")
@@ -173,7 +174,7 @@ import TransitModel
     @Test func aReplacementOfNoScheduledTripIsAdded() {
         func converted(_ staticTripId: String?) -> TripPrediction {
             TripPrediction(LiveTrip(
-                instance: LiveTripInstance(tripId: "R", serviceDate: 20_251_222), relationship: .replacement,
+                instance: TripInstanceKey(tripId: "R", serviceDate: 20_251_222), relationship: .replacement,
                 staticTripId: staticTripId, stops: [LiveStop(stopId: "a", stopSequence: 1, predictedDeparture: at, status: .predicted)],
                 source: "tu"))
         }

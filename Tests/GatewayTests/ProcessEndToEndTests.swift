@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitTesting
 
 /// The real executables: `transit-static serve` and `transit-gateway serve` as child processes, spoken to
 /// with `nc -N` (Debian's netcat-openbsd) like a user would, or with a plain socket when nc is missing.
@@ -29,11 +30,11 @@ struct ProcessEndToEndTests {
     }
 
     @Test func ncAgainstTheRealProcessesIncludingAStaticRestart() async throws {
-        let staticURL = SampleDatabase.uniqueURL("e2e")
+        let staticURL = UniqueURL.ipc("gwt-e2e")
         var staticService = try await startStatic(staticURL)
         let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
-            "serve", "--static", staticURL, "--realtime", SampleDatabase.uniqueURL("rt"),
-            "--subscribe", SampleDatabase.uniqueURL("pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
+            "serve", "--static", staticURL, "--realtime", UniqueURL.ipc("gwt-rt"),
+            "--subscribe", UniqueURL.ipc("gwt-pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
         ])
         defer { gateway.signal(SIGKILL); staticService.signal(SIGKILL) }
         let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
@@ -87,5 +88,87 @@ struct ProcessEndToEndTests {
         gateway.signal(SIGTERM)
         #expect(try await gateway.waitForExit(timeout: .seconds(5)) == 0)
         await staticService.stop()
+    }
+
+    /// A folder of its own under the test run's folder.
+    private func makeFolder(_ name: String) throws -> String {
+        let path = SampleDatabase.folder.path("\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// `transit-realtime serve`: SIGHUP re-reads the sources config (a broken one changes nothing and is
+    /// logged), SIGTERM stops it gracefully with status 0.
+    @Test(.enabled(if: BuiltExecutables.path("transit-realtime") != nil))
+    func realtimeReReadsItsSourcesConfigOnSIGHUP() async throws {
+        let staticURL = UniqueURL.ipc("rts")
+        let staticService = try await startStatic(staticURL)
+        defer { staticService.signal(SIGKILL) }
+        let folder = try makeFolder("realtime")
+        let config = folder + "/realtime.json"
+        func writeConfig(_ names: [String]) throws {
+            // Files that do not exist: each poll is a counted failure, which is all this test needs.
+            let sources = names.map { #"{"name": "\#($0)", "kind": "auto", "url": "file://\#(folder)/\#($0).pb", "poll_interval_s": 1}"# }
+            try Data(#"{"sources": [\#(sources.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: config))
+        }
+        try writeConfig(["one"])
+        let repURL = UniqueURL.ipc("rtr")
+        let realtime = try ChildProcess(BuiltExecutables.path("transit-realtime")!, [
+            "serve", "--config", config, "--static", staticURL, "--listen", repURL,
+            "--publish", UniqueURL.ipc("rtp"),
+        ])
+        defer { realtime.signal(SIGKILL) }
+        let ready = try await realtime.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
+        try #require(ready, "transit-realtime did not start: \(realtime.stderr)")
+        #expect(realtime.stderr.contains("sources=one "))
+
+        try writeConfig(["one", "two"])
+        realtime.signal(SIGHUP)
+        let reread = try await realtime.waitForStderr(timeout: .seconds(10)) { $0.contains("sources=one,two") }
+        #expect(reread, "\(realtime.stderr)")
+        let query = try ChildProcess(BuiltExecutables.path("transit-realtime")!, ["query", "--connect", repURL, #"{"op":"sources"}"#])
+        #expect(try await query.waitForExit(timeout: .seconds(10)) == 0, "\(query.stderr)")
+        #expect(query.stdout.contains(#""two""#), "\(query.stdout)")
+
+        try Data("not json".utf8).write(to: URL(fileURLWithPath: config))
+        realtime.signal(SIGHUP)
+        let refused = try await realtime.waitForStderr(timeout: .seconds(10)) {
+            $0.contains("re-reading the sources config failed")
+        }
+        #expect(refused, "\(realtime.stderr)")
+
+        realtime.signal(SIGTERM)
+        #expect(try await realtime.waitForExit(timeout: .seconds(10)) == 0)
+        #expect(realtime.stderr.contains("stopped"))
+        await staticService.stop()
+    }
+
+    /// `transit-gateway serve --log-file`: the log goes to the file; after the file is moved away, SIGHUP
+    /// reopens the path and the lines that follow go to the new file; SIGTERM stops it with status 0.
+    @Test func gatewayReopensItsLogFileOnSIGHUP() async throws {
+        let folder = try makeFolder("gateway-log")
+        let log = folder + "/gateway.log", rotated = folder + "/gateway.log.1"
+        let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
+            "serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--log-file", log,
+        ])
+        defer { gateway.signal(SIGKILL) }
+        func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        func waitFor(_ path: String, _ text: String) async throws -> Bool {
+            for _ in 0..<200 {
+                if contents(path).contains(text) { return true }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
+        #expect(try await waitFor(log, " ready"), "\(contents(log)) \(gateway.stderr)")
+        #expect(gateway.stderr.isEmpty, "the log goes to the file only")
+
+        #expect(rename(log, rotated) == 0)
+        gateway.signal(SIGHUP)
+        #expect(try await waitFor(log, "log file reopened"), "\(contents(log))")
+        gateway.signal(SIGTERM)
+        #expect(try await gateway.waitForExit(timeout: .seconds(5)) == 0)
+        #expect(contents(log).contains("stopped"))
+        #expect(contents(rotated).contains(" ready") && !contents(rotated).contains("stopped"))
     }
 }

@@ -3,13 +3,14 @@ import RealtimeService
 import Testing
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The gateway's subscriber against the real realtime service's publishing side (`RealtimeSockets`: its
 /// `RealtimeHub` behind real PUB and REP sockets), in process: late join, then live changes.
 @Suite struct RealtimeServiceEndToEndTests {
     @Test func theGatewayFollowsTheRealPublisher() async throws {
-        let pub = SampleDatabase.uniqueURL("hubpub")
-        let rep = SampleDatabase.uniqueURL("hubrep")
+        let pub = UniqueURL.ipc("gwt-hubpub")
+        let rep = UniqueURL.ipc("gwt-hubrep")
         let sockets = try RealtimeSockets(listen: rep, publish: pub)
         defer { sockets.stop() }
         let at = SampleTimes.mondayEvening
@@ -54,14 +55,14 @@ import TransitModel
     /// `trip` of an added trip learnt from the real publisher, with its vehicle; then with the static service
     /// gone (rt_only); a trip nobody knows stays NOT_FOUND (STATIC_UNAVAILABLE once static is down).
     @Test func tripOfAnAddedTripFromTheRealPublisherAlsoWithTheStaticServiceDown() async throws {
-        let pub = SampleDatabase.uniqueURL("hubpub")
-        let rep = SampleDatabase.uniqueURL("hubrep")
+        let pub = UniqueURL.ipc("gwt-hubpub")
+        let rep = UniqueURL.ipc("gwt-hubrep")
         let sockets = try RealtimeSockets(listen: rep, publish: pub)
         defer { sockets.stop() }
         let at = SampleTimes.mondayEvening
         let now = Int64(Date().timeIntervalSince1970)
         var changes = LiveChanges()
-        let instance = LiveTripInstance(tripId: "NEW.E2E.1", serviceDate: 20_251_222, startSecs: 72_300)
+        let instance = TripInstanceKey(tripId: "NEW.E2E.1", serviceDate: 20_251_222, startSecs: 72_300)
         changes.trips = [LiveFixtures.trip("NEW.E2E.1", startSecs: 72_300, relationship: .new, routeId: "ST_T1", stops: [
             ("20006019", at + 300, at + 360), ("20007004", at + 500, at + 560),
         ])]

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import TransitJSON
+import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The seam the realtime subscriber feeds: a `RealtimeView` given a state directly, and what the ops
 /// make of it (GATEWAY.md departures, trip, alerts, vehicles; §4 degradation).
@@ -17,7 +19,7 @@ import TransitJSON
     private func key(_ row: [String: Any]) -> TripInstanceKey {
         TripInstanceKey(
             tripId: row["trip_id"] as? String ?? "", serviceDate: UInt32(row["service_date"] as? String ?? "") ?? 0,
-            startTime: row["start_time"] as? String)
+            staticStartTime: row["start_time"] as? String)
     }
 
     private func prediction(_ row: [String: Any], delay: Int64, source: String = "tu") -> TripPrediction {

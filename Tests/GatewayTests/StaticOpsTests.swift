@@ -1,6 +1,9 @@
 import Foundation
 import Testing
+import TransitJSON
+import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// Every op the static service answers, through a real TCP connection (GATEWAY.md §6).
 @Suite struct StaticOpsTests {
@@ -26,6 +29,30 @@ import Testing
             let gateway = answer.data["gateway"] as? [String: Any] ?? [:]
             #expect(gateway["connections"] as? Int == 1)
             #expect(answer.meta["op"] as? String == "health")
+        }
+    }
+
+    /// The gateway's largest accepted values reach the static service, which must accept them as well: a board
+    /// of the largest limit asks static pages of `StaticRequestLimits.maxLimit` rows (with the board window
+    /// cache on, the window asks as many), and search and nearby pass limit, radius and `at` through. Should the
+    /// gateway's page size or request limits ever outgrow what the static service accepts, these fail.
+    @Test(arguments: [0, 512])
+    func theGatewaysLargestRequestsAreOnesTheStaticServiceAccepts(boardCacheStops: Int) async throws {
+        try await withGateway(configure: { $0.boardCacheStops = boardCacheStops }) { fixture in
+            let client = try fixture.client()
+            let limit = GatewayLimits.maxLimit, radius = Int(GatewayLimits.maxRadiusMetres), at = SampleTimes.mondayEvening
+            for direction in ["future", "past"] {
+                let board = try await client.ask(
+                    #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":\#(limit),"direction":"\#(direction)"}"#)
+                #expect(board.ok, "\(board)")
+                #expect(board.list("departures").count == limit, "\(direction)")
+            }
+            let late = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(GatewayLimits.maxAt),"limit":\#(limit)}"#)
+            #expect(late.ok, "\(late)")
+            let search = try await client.ask(#"{"op":"search","q":"st","limit":\#(limit)}"#)
+            #expect(search.ok, "\(search)")
+            let nearby = try await client.ask(#"{"op":"nearby","lat":-33.88324,"lon":151.20629,"radius_m":\#(radius),"limit":\#(limit)}"#)
+            #expect(nearby.ok, "\(nearby)")
         }
     }
 

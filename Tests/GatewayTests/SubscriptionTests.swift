@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TransitJSON
+import TransitTesting
+import TransitModel
 @testable import Gateway
 
 /// subscribe / unsubscribe (GATEWAY.md): the ack, the first board, pushes when the live state changes it.
@@ -94,7 +96,7 @@ import TransitJSON
             let scheduled = Int64(row["scheduled_unix"] as? Int ?? 0)
             let key = TripInstanceKey(
                 tripId: row["trip_id"] as? String ?? "", serviceDate: UInt32(row["service_date"] as? String ?? "") ?? 0,
-                startTime: row["start_time"] as? String)
+                staticStartTime: row["start_time"] as? String)
             let stop = StopPrediction(
                 stopSequence: UInt32(row["stop_sequence"] as? Int ?? 0), departureUnix: scheduled + 90)
             view.replace(RealtimeState(

@@ -13,16 +13,16 @@ enum CodecSamples {
     static let bareStop = LiveStop(stopId: "S", stopSequence: 0, status: .noData)
 
     static let fullTrip = LiveTrip(
-        instance: LiveTripInstance(tripId: "B:T1.WKD.0.0510", serviceDate: 20_251_222, startSecs: 18_600),
+        instance: TripInstanceKey(tripId: "B:T1.WKD.0.0510", serviceDate: 20_251_222, startSecs: 18_600),
         relationship: .duplicated, staticTripId: "B:T1", routeId: "B:ST_T1", directionId: 1, vehicleId: "A42",
         vehicleLabel: "A42 Waratah", timestamp: 1_766_393_990, tripDelay: -30,
         stops: [fullStop, bareStop, LiveStop(stopId: "X", stopSequence: 9, status: .skipped)], source: "tu-trains",
         entityId: "e1", tripHeadsign: "Emu Plains")
     static let bareTrip = LiveTrip(
-        instance: LiveTripInstance(tripId: "T", serviceDate: 20_250_101), relationship: .deleted, source: "s")
+        instance: TripInstanceKey(tripId: "T", serviceDate: 20_250_101), relationship: .deleted, source: "s")
 
     static let fullVehicle = LiveVehicle(
-        key: "vp/v1", source: "vp", entityId: "v1", trip: LiveTripInstance(tripId: "T", serviceDate: 20_251_222),
+        key: "vp/v1", source: "vp", entityId: "v1", trip: TripInstanceKey(tripId: "T", serviceDate: 20_251_222),
         tripId: "T", routeId: "R", directionId: 0, startTime: "08:10:00", startDate: "20251222",
         tripRelationship: "SCHEDULED", vehicleId: "A42", label: "Waratah", licensePlate: "ABC123",
         position: LivePosition(lat: -33.8735, lon: 151.2069, bearing: 185.5, speed: 11.25, odometer: 1234.5),
@@ -55,7 +55,7 @@ enum CodecSamples {
     static let bareSource = LiveSourceStatus(name: "x", kind: .alerts)
 
     static let payloads: [LivePayload] = [
-        .tripUpdates(LiveTripBatch(trips: [fullTrip, bareTrip], removed: [LiveTripInstance(tripId: "R", serviceDate: 1, startSecs: -5)])),
+        .tripUpdates(LiveTripBatch(trips: [fullTrip, bareTrip], removed: [TripInstanceKey(tripId: "R", serviceDate: 1, startSecs: -5)])),
         .tripUpdates(LiveTripBatch()),
         .vehicles(LiveVehicleBatch(vehicles: [fullVehicle, bareVehicle], removed: ["vp/v3"])),
         .alerts(LiveAlertBatch(alerts: [fullAlert, bareAlert], removed: ["al/a3", "al/a4"])),
@@ -122,7 +122,7 @@ enum CodecSamples {
             trip: CodecSamples.fullTrip.instance, relationship: .scheduled, routeId: "R", source: "s",
             stop: CodecSamples.fullStop, stopIndex: 3, isLastStop: true)])),
         .success(.vehicles([CodecSamples.fullVehicle])), .success(.alerts([CodecSamples.fullAlert])),
-        .success(.sources([CodecSamples.fullSource])),
+        .success(.sources([CodecSamples.fullSource], failedSends: 3)),
         .failure(ServiceError(.notFound, "no trip T")), .failure(ServiceError(.invalidArgument, "limit")),
     ]
 

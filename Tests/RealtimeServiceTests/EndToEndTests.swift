@@ -5,24 +5,31 @@ import Foundation
 import GTFSRealtime
 import Logging
 import NNGKit
+import RealtimeSources
+import ServiceLifecycle
 import StaticService
 import Testing
 import TransitModel
 import TransitProto
+@testable import RealtimeFixtures
 @testable import RealtimeService
+import TransitTesting
 
 @Suite(.serialized) struct EndToEndTests {
-    let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    let quiet = quietLogger
+    static let fastOptions = RealtimeServiceRunner.Options(
+        heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200), defaultTimeZone: SampleDatabase.timeZone)
 
     /// Sockets and files of one test run.
     struct Setup {
-        let folder: String
+        let temporary: TemporaryFolder
+        var folder: String { temporary.path }
         var url: (static: String, rep: String, pub: String) {
             ("ipc://\(folder)/s.sock", "ipc://\(folder)/r.sock", "ipc://\(folder)/p.sock")
         }
 
         init() throws {
-            folder = "/tmp/rte-\(UUID().uuidString.prefix(8))"
+            temporary = try TemporaryFolder("rte")
             try FileManager.default.createDirectory(atPath: folder + "/fx", withIntermediateDirectories: true)
         }
 
@@ -39,8 +46,6 @@ import TransitProto
             try Data(json.utf8).write(to: URL(fileURLWithPath: path))
             return path
         }
-
-        func cleanUp() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
     /// `options` with the service's clock stopped at `at`.
@@ -68,21 +73,19 @@ import TransitProto
 
     @Test func fixturesThroughTheWholeService() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         // The fixtures and the service's clock at a fixed time the sample feed runs trips, not the machine's
         // (which trips run, and whether any does after the feed's calendar ends, would depend on it).
-        let now = SampleDatabase.mondayMorning
-        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: now)
+        let now = SampleTimes.mondayMorning
+        let schedule = try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: now)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
         let written = try FixtureWriter.write(schedule, to: setup.folder + "/fx")
         let expectedTrips = written[0].tripUpdates.entities.count
 
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: pinned(.init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), at: now),
-            logger: quiet)
+            options: pinned(Self.fastOptions, at: now), logger: quiet)
         #expect(service.timeZone == "Australia/Sydney")  // from the static service's feed_info
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
@@ -90,10 +93,11 @@ import TransitProto
 
         // Everything the fixtures hold is resolved, nothing dropped.
         let sourcesReady = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
         }
-        guard case .sources(let statuses) = sourcesReady else { return }
+        guard case .sources(let statuses, let failedSends) = sourcesReady else { return }
+        #expect(failedSends == 0)  // the PUB socket took every message
         for status in statuses {
             #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
             #expect(status.errors == 0 && !status.stale, "\(status.name)")
@@ -160,33 +164,31 @@ import TransitProto
 
     @Test func replayOfFixtureSnapshotsIsRestampedAndApplied() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         // Snapshots made for an hour ago: played, they are re-stamped with the current time.
         // Recorded an hour before the service's (pinned) now, at a time the sample feed runs trips.
-        let now = SampleDatabase.mondayMorning
+        let now = SampleTimes.mondayMorning
         let past = now - 3600
-        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: past)
+        let schedule = try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: past)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(past)")
         try FixtureWriter.write(schedule, to: setup.folder + "/replay", replay: 3)
         let config = setup.folder + "/replay.json"
         try Data(#"{"sources": [{"name": "demo", "replay": "replay", "pace_s": 0.2, "loop": true}]}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: pinned(.init(heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200)), at: now),
-            logger: quiet)
+            options: pinned(Self.fastOptions, at: now), logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
         let started = Int64(Date().timeIntervalSince1970)
         let result = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 2 }
         }
-        guard case .sources(let list) = result else { return }
+        guard case .sources(let list, _) = result else { return }
         for status in list {
             #expect(!status.stale, "\(status.name)")
             #expect((status.feedTimestamp ?? 0) >= UInt64(started - 1), "\(status.name) not re-stamped")
@@ -197,9 +199,78 @@ import TransitProto
         await service.stop()
     }
 
+    /// SIGHUP's work (`reloadSources`), called directly: the sources of the rewritten config are the ones
+    /// polled and reported; a broken config changes nothing. (What each source keeps or loses is
+    /// SourceReplaceTests'; the feeds here are made for a fixed moment, so whether their trips resolve now
+    /// does not matter.)
+    @Test func reloadSourcesTakesTheRewrittenConfig() async throws {
+        let setup = try Setup()
+        try FixtureWriter.write(try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: SampleTimes.mondayMorning),
+                                to: setup.folder + "/fx")
+        let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+        defer { staticServer.stop() }
+        let configPath = try setup.writeConfig()
+        let service = try await RealtimeServiceRunner(
+            configPath: configPath, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
+            options: Self.fastOptions, logger: quiet)
+        service.start()
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
+        defer { requester.close() }
+        _ = try await poll(requester, .sources) { result in
+            guard case .sources(let list, _) = result else { return false }
+            return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
+        }
+
+        // "vp" goes, "tu" stays as it was, "tu2" (the same file) comes.
+        let rewritten = """
+            {"sources": [
+              {"name": "tu", "kind": "trip_updates", "url": "file://\(setup.folder)/fx/TripUpdates.pb", "poll_interval_s": 0.2},
+              {"name": "al", "kind": "auto", "url": "file://\(setup.folder)/fx/Alerts.pb", "poll_interval_s": 0.2},
+              {"name": "tu2", "kind": "trip_updates", "url": "file://\(setup.folder)/fx/TripUpdates.pb", "poll_interval_s": 0.2}
+            ]}
+            """
+        try Data(rewritten.utf8).write(to: URL(fileURLWithPath: configPath))
+        try await service.reloadSources()
+        #expect(service.sourceNames == ["tu", "al", "tu2"])
+        _ = try await poll(requester, .sources) { result in
+            guard case .sources(let list, _) = result else { return false }
+            return list.map(\.name) == ["tu", "al", "tu2"] && list[2].updatesApplied >= 1
+        }
+
+        // A broken config: an error, the sources stay.
+        try Data("{\"sources\": ".utf8).write(to: URL(fileURLWithPath: configPath))
+        await #expect(throws: RealtimeConfigError.self) { try await service.reloadSources() }
+        #expect(service.sourceNames == ["tu", "al", "tu2"])
+        await service.stop()
+    }
+
+    /// As a `Service` in a `ServiceGroup` (how `transit-realtime serve` runs it): it serves until graceful
+    /// shutdown, then `run` returns and the sockets are closed.
+    @Test func runsInAServiceGroupUntilGracefulShutdown() async throws {
+        let setup = try Setup()
+        let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+        defer { staticServer.stop() }
+        let service = try await RealtimeServiceRunner(
+            configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
+            publish: setup.url.pub, options: Self.fastOptions, logger: quiet)
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: quiet)
+        let running = Task { try await group.run() }
+        let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
+        defer { requester.close() }
+        _ = try await poll(requester, .sources) { result in
+            guard case .sources(let list, _) = result else { return false }
+            return list.count == 3
+        }
+        await group.triggerGracefulShutdown()
+        try await running.value
+        await #expect(throws: NNGError.self) {
+            _ = try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: 2, query: .sources)),
+                                            timeout: .milliseconds(300))
+        }
+    }
+
     @Test func garbageRequestGetsBadRequest() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         let sockets = try RealtimeSockets(listen: setup.url.rep, publish: setup.url.pub)
         defer { sockets.stop() }
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))

@@ -106,7 +106,7 @@ struct EngineHarness {
         let clock = self.clock
         engine = try RealtimeEngine(
             sources: sources, hub: hub, schedules: schedules,
-            options: .init(maxFeedBytes: maxFeedBytes, timeZone: "UTC"), clock: { clock.now })
+            options: .init(maxFeedBytes: maxFeedBytes, timeZone: "UTC"), logger: quietLogger, clock: { clock.now })
     }
 
     func feed(_ feed: FeedMessage, source: String = "tu") async {
@@ -123,7 +123,7 @@ struct EngineHarness {
 /// A subscriber following the protocol/README.md handshake: buffers per topic, applies a snapshot, then
 /// messages in sequence; reports gaps.
 struct SubscriberReplica {
-    var trips: [LiveTripInstance: LiveTrip] = [:]
+    var trips: [TripInstanceKey: LiveTrip] = [:]
     var vehicles: [String: LiveVehicle] = [:]
     var alerts: [String: LiveAlert] = [:]
     var sources: [LiveSourceStatus] = []

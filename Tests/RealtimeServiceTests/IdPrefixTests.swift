@@ -51,7 +51,7 @@ import TransitModel
         #expect(live.tripId == "B:T1")
         #expect(live.routeId == "B:R1")
         #expect(live.stopId == "S2")
-        #expect(live.trip == LiveTripInstance(tripId: "B:T1", serviceDate: F.day))
+        #expect(live.trip == TripInstanceKey(tripId: "B:T1", serviceDate: F.day))
     }
 
     @Test func alertsPrefixAgencyRouteAndTripNotStop() throws {

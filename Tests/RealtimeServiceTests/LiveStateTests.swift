@@ -134,7 +134,7 @@ import TransitModel
         #expect(changes.alerts.map(\.key) == ["mix/x"])
         #expect(state.statuses(now: F.now)[0].detectedKinds == [.tripUpdates, .vehiclePositions, .alerts])
         // The vehicle's trip instance is resolved like a trip update's.
-        #expect(changes.vehicles.first?.trip == LiveTripInstance(tripId: "T1", serviceDate: F.day))
+        #expect(changes.vehicles.first?.trip == TripInstanceKey(tripId: "T1", serviceDate: F.day))
         #expect(changes.vehicles.first?.occupancyStatus == "MANY_SEATS_AVAILABLE")
 
         // A source configured for trip updates takes only those and counts the rest.
@@ -222,8 +222,10 @@ import TransitModel
     }
 
     @Test func duplicateNamesAreRefused() {
-        #expect(throws: LiveStateError.self) { try LiveState(sources: [SourceSettings(name: "x"), SourceSettings(name: "x")]) }
-        #expect(throws: LiveStateError.self) { try LiveState(sources: [SourceSettings(name: "")]) }
+        #expect(throws: LiveStateError.self) {
+            try LiveState(sources: [SourceSettings(name: "x", timeZone: "UTC"), SourceSettings(name: "x", timeZone: "UTC")])
+        }
+        #expect(throws: LiveStateError.self) { try LiveState(sources: [SourceSettings(name: "", timeZone: "UTC")]) }
     }
 
     @Test func decoderProblemsAreCounted() throws {

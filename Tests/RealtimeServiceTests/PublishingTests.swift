@@ -14,7 +14,8 @@ import TransitModel
         h.clock.advance(30)
         await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90)), F.vehicle("v", trip: "T1"), F.alert("x")]))
         h.clock.advance(30)
-        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90)), F.vehicle("v", trip: "T1"), F.alert("x")]))  // same body? no: new timestamp
+        // Same body? No: new timestamp.
+        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90)), F.vehicle("v", trip: "T1"), F.alert("x")]))
 
         let tu = h.sink.messages(.tripUpdates)
         #expect(tu.map(\.seq) == [1, 2])  // the third update changed no trip: nothing sent on tu
@@ -28,6 +29,21 @@ import TransitModel
         // Within a feed update, tu/vp/al come before st.
         let topics = h.sink.messages.prefix(4).map(\.topic)
         #expect(topics == [.tripUpdates, .vehicles, .alerts, .sources])
+    }
+
+    @Test func messagesThePubSocketRefusedAreCountedAndReportedInTheSourcesAnswer() throws {
+        struct ClosedSocket: FrameSink {
+            struct Closed: Error {}
+            func send(_ frame: [UInt8]) throws { throw Closed() }
+        }
+        let hub = RealtimeHub(sink: ClosedSocket(), epoch: 1)
+        guard case .success(.sources(_, let before)) = hub.answer(.sources) else { Issue.record("no sources answer"); return }
+        #expect(before == 0)
+        hub.heartbeat()
+        hub.heartbeat()
+        guard case .success(.sources(_, let after)) = hub.answer(.sources) else { Issue.record("no sources answer"); return }
+        #expect(after == 2)
+        #expect(hub.failedSends == 2)
     }
 
     @Test func heartbeatCarriesEveryTopicsSequenceAndTheSources() async throws {

@@ -5,22 +5,26 @@ import Foundation
 import GTFSRealtime
 import Testing
 import TransitModel
+@testable import RealtimeFixtures
 @testable import RealtimeService
+import TransitTesting
 
 @Suite struct TripStartEndToEndTests {
-    let at = SampleDatabase.mondayMorning
+    let at = SampleTimes.mondayMorning
 
     private func resolve(_ feed: FeedMessage) async throws -> (trips: [LiveTrip], status: LiveSourceStatus) {
         let hub = RealtimeHub(sink: RecordingSink())
         let now = at
-        let engine = try RealtimeEngine(sources: [SourceSettings(name: "tu")], hub: hub,
-                                        schedules: StoreSchedules(store: SampleDatabase.store), clock: { now })
+        let engine = try RealtimeEngine(
+            sources: [SourceSettings(name: "tu", timeZone: SampleDatabase.timeZone)], hub: hub,
+            schedules: StoreSchedules(store: SampleDatabase.store), options: .init(timeZone: SampleDatabase.timeZone),
+            logger: quietLogger, clock: { now })
         await engine.handle(.fetched(source: "tu", bytes: GTFSRealtimeCodec.encode(feed), at: now))
         return (snapshotTrips(try #require(hub.snapshot(.tripUpdates))), await engine.statuses()[0])
     }
 
     @Test func updatesWithoutTripIdResolveLikeTheirTrips() async throws {
-        let feeds = try FixtureGenerator(schedule: FixtureSchedule.read(databasePath: SampleDatabase.path, at: at)).feeds()
+        let feeds = try FixtureGenerator(schedule: FixtureSchedule.read(databasePath: SampleDatabase.path(), at: at)).feeds()
         var stripped = feeds.tripUpdates
         var renamed: Set<String> = []
         for i in stripped.entities.indices {

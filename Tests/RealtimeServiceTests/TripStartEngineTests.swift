@@ -40,8 +40,8 @@ import TransitModel
         await h.feed(F.feed(Self.mixedFeed))
 
         let trips = try #require(h.hub.snapshot(.tripUpdates).map(snapshotTrips))
-        #expect(trips.map(\.instance) == [LiveTripInstance(tripId: "T1", serviceDate: F.day),
-                                          LiveTripInstance(tripId: "T2", serviceDate: F.day)])
+        #expect(trips.map(\.instance) == [TripInstanceKey(tripId: "T1", serviceDate: F.day),
+                                          TripInstanceKey(tripId: "T2", serviceDate: F.day)])
         #expect(trips[1].entityId == "one")
         #expect(trips[1].stops.first?.departureDelay == 90)
 

@@ -19,7 +19,7 @@ import TransitProto
         for (i, relationship) in LiveTripRelationship.allCases.enumerated() {
             let statuses = LiveStopStatus.allCases
             trips.append(LiveTrip(
-                instance: LiveTripInstance(tripId: "t\(i)é", serviceDate: i == 0 ? 0 : UInt32.max, startSecs: i % 2 == 0 ? Int32.min : nil),
+                instance: TripInstanceKey(tripId: "t\(i)é", serviceDate: i == 0 ? 0 : UInt32.max, startSecs: i % 2 == 0 ? Int32.min : nil),
                 relationship: relationship, staticTripId: i % 3 == 0 ? nil : "", routeId: "r\u{0}x",
                 directionId: [nil, Int.max, Int.min, -1, 0][i % 5], vehicleId: i % 2 == 0 ? "v" : nil,
                 vehicleLabel: String(repeating: "λ", count: 200), timestamp: i % 2 == 0 ? UInt64.max : nil,
@@ -28,7 +28,7 @@ import TransitProto
                 source: i == 1 ? "" : "src", entityId: i % 2 == 0 ? nil : "e\u{0}", tripHeadsign: i % 3 == 1 ? nil : (i == 0 ? "" : "City")))
         }
         return LiveTripBatch(trips: trips, removed: [
-            LiveTripInstance(tripId: "", serviceDate: 0), LiveTripInstance(tripId: "x", serviceDate: 20250101, startSecs: -300),
+            TripInstanceKey(tripId: "", serviceDate: 0), TripInstanceKey(tripId: "x", serviceDate: 20250101, startSecs: -300),
         ])
     }
 
@@ -45,15 +45,15 @@ import TransitProto
                     status: .predicted))
             }
             trips.append(LiveTrip(
-                instance: LiveTripInstance(tripId: "2459_284.WKD.0.\(t)", serviceDate: 20251222), relationship: .scheduled,
+                instance: TripInstanceKey(tripId: "2459_284.WKD.0.\(t)", serviceDate: 20251222), relationship: .scheduled,
                 staticTripId: "2459_284.WKD.0.\(t)", routeId: "2459_284", directionId: t % 2, vehicleId: "bus-\(t)",
                 timestamp: 1_766_394_000, stops: stops, source: "buses", entityId: "e\(t)"))
         }
-        return LiveTripBatch(trips: trips, removed: (0..<40).map { LiveTripInstance(tripId: "gone-\($0)", serviceDate: 20251222) })
+        return LiveTripBatch(trips: trips, removed: (0..<40).map { TripInstanceKey(tripId: "gone-\($0)", serviceDate: 20251222) })
     }
 
     static let batches: [(String, LiveTripBatch)] = [
-        ("samples", LiveTripBatch(trips: [S.fullTrip, S.bareTrip], removed: [LiveTripInstance(tripId: "R", serviceDate: 1, startSecs: -5)])),
+        ("samples", LiveTripBatch(trips: [S.fullTrip, S.bareTrip], removed: [TripInstanceKey(tripId: "R", serviceDate: 1, startSecs: -5)])),
         ("empty", LiveTripBatch()),
         ("extremes", extremes()),
         ("large", large()),

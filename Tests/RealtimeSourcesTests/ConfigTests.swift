@@ -1,6 +1,7 @@
 // Loading and validating realtime configs: good configs, every kind of bad field, the daily budget.
 import Foundation
 import Testing
+import TransitTesting
 @testable import RealtimeSources
 
 @Suite struct ConfigTests {
@@ -56,6 +57,7 @@ import Testing
     /// Each bad config, the field its error names and words it must contain.
     static let badConfigs: [(json: String, source: String?, field: String?, words: [String])] = [
         (#"{"sources": [}"#, nil, nil, ["not valid JSON"]),
+        (#"{"sources": [], "sources": []}"#, nil, nil, ["not valid JSON", "duplicate key \"sources\""]),
         (#"[1, 2]"#, nil, nil, ["top level", "object", "an array"]),
         (#"{}"#, nil, "sources", ["missing"]),
         (#"{"sources": {}}"#, nil, "sources", ["array"]),
@@ -182,7 +184,7 @@ import Testing
     @Test func programmaticConfigIsValidatedBySourceGroup() {
         let zero = SourceConfig(name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .zero)
         #expect(throws: RealtimeConfigError.self) {
-            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), handler: { _ in })
+            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), logger: LogRecorder().logger, handler: { _ in })
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteKit
 import Testing
 import TransitStore
+import TransitTesting
 import ZIPFoundation
 
 /// Broken and hostile feeds: the caps of `ImportLimits` (each refusal naming the file, the cap and the flag that

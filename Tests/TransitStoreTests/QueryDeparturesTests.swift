@@ -211,7 +211,7 @@ import TransitModel
     @Test func badArguments() throws {
         let store = try QueryTestFeed.store()
         #expect(throws: StoreError.notFound("stop NOPE")) { try store.departures(stopId: "NOPE", at: 0, limit: 5) }
-        for limit in [0, -1, StaticStore.maxLimit + 1] {
+        for limit in [0, -1, StaticRequestLimits.maxLimit + 1] {
             #expect {
                 try store.departures(stopId: "S2", at: 0, limit: limit)
             } throws: { error in

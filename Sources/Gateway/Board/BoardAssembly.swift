@@ -3,19 +3,16 @@ import TransitModel
 
 /// One departure, whatever its time: trip instance and stop sequence.
 struct DepartureIdentity: Hashable {
-    var tripId: String
-    var serviceDate: UInt32
-    var startTime: String?
+    var instance: TripInstanceKey
     var stopSequence: UInt32
 
     init(_ d: Departure) {
-        self.init(tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.startTime, stopSequence: d.stopSequence)
+        instance = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.startTime)
+        stopSequence = d.stopSequence
     }
 
-    init(tripId: String, serviceDate: UInt32, startTime: String?, stopSequence: UInt32) {
-        self.tripId = tripId
-        self.serviceDate = serviceDate
-        self.startTime = startTime
+    init(_ instance: TripInstanceKey, stopSequence: UInt32) {
+        self.instance = instance
         self.stopSequence = stopSequence
     }
 }
@@ -30,7 +27,7 @@ struct LiveCandidate {
 
     var stop: StopPrediction { trip.stops[index] }
     var identity: DepartureIdentity {
-        DepartureIdentity(tripId: trip.key.tripId, serviceDate: trip.key.serviceDate, startTime: trip.key.startTime, stopSequence: stop.stopSequence)
+        DepartureIdentity(trip.key, stopSequence: stop.stopSequence)
     }
 }
 
@@ -60,7 +57,7 @@ enum BoardAssembly {
                 merged.rows.append(DepartureRow(departure: d))
                 continue
             }
-            let key = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.startTime)
+            let key = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.startTime)
             guard let trip = state.trips[key] else {
                 merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
                 continue

@@ -4,6 +4,8 @@ import TransitModel
 
 /// The order of a merged board: the row's time (predicted, else scheduled), then a tiebreak that is unique
 /// per departure and does not depend on the static database (trip id, service date, start, stop sequence).
+/// Not TransitStore's `BoardKey` on purpose: that one orders scheduled rows by database row keys, valid for
+/// one import only; the gateway's cursors must survive re-imports and changing predictions.
 struct BoardKey: Comparable, Hashable {
     var time: Int64
     var tripId: String

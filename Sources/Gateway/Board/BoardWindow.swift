@@ -22,8 +22,6 @@ struct BoardWindow: Sendable {
     let laterCursor: String?
     let timezone: String?
 
-    static let horizon: Int64 = 86_400
-
     init(stopId: String, anchor: Int64, askedAt: Int64? = nil, fetchLimit: Int, board: DepartureBoard) {
         self.stopId = stopId
         self.anchor = anchor
@@ -56,7 +54,7 @@ struct BoardWindow: Sendable {
             // (what the static service checks); further back this window cannot tell.
             var morePast = hasMorePast
             if start > 0 {
-                guard rows[start - 1].scheduledUnix >= rows[start].scheduledUnix - Self.horizon else { return nil }
+                guard rows[start - 1].scheduledUnix >= rows[start].scheduledUnix - DepartureBoard.horizon else { return nil }
                 morePast = true
             }
             return Slice(board: board(Array(rows[start..<end]), at: t, morePast: morePast, moreFuture: true), end: end)

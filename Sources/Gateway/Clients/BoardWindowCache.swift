@@ -1,4 +1,5 @@
 import Synchronization
+import TransitModel
 
 /// The static rows of recently asked boards (a `BoardWindow` per stop), so a hot stop's board costs no
 /// static round trip while its window still holds the page asked for.
@@ -52,7 +53,7 @@ final class BoardWindowCache: Sendable {
     private let state = Mutex(State())
 
     init(
-        capacity: Int = 512, windowRows: Int = 100, lookback: Int64 = 900, versionCheck: Duration = .seconds(1),
+        capacity: Int = 512, windowRows: Int = StaticRequestLimits.maxLimit, lookback: Int64 = 900, versionCheck: Duration = .seconds(1),
         lifetime: Duration = .seconds(600)
     ) {
         self.capacity = capacity

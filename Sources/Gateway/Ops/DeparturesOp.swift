@@ -12,10 +12,6 @@ struct LiveBoard: Sendable {
 }
 
 extension RequestDispatcher {
-    /// How far a board searches ahead (or back) to fill its limit.
-    static let boardHorizon: Int64 = 86_400
-    /// The static service's largest `limit`.
-    static let staticLimit = 100
     /// Static pages fetched at most per board (more only when delays push many rows out of a page).
     static let maxStaticPages = 4
 
@@ -51,7 +47,6 @@ extension RequestDispatcher {
         }
         let reading = realtime.read()
         let state: RealtimeState? = reading.usable ? reading.state : nil
-        let t = position.key.time
         let forward = direction == .future
         if forward { checkStaticVersionIfDue() }
 
@@ -60,30 +55,17 @@ extension RequestDispatcher {
         let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
         let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
         let needInfo = cachedInfo == nil && (liveVisits || wantStops)
-        var info = cachedInfo
-        var boardStops = info.map(Self.stopIds) ?? [query.stopId]
 
-        let delayed = state.map { BoardAssembly.delayedCount(state: $0, boardStops: boardStops, from: t) } ?? 0
-        let fetchLimit = min(Self.staticLimit, query.limit + 5 + min(delayed, 40))
-        var staticQuery = DeparturesQuery(stopId: query.stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit)
-
-        var rows: [Departure] = []
-        var known: Range<Int64> = t ..< t
-        var moreBeyond = false  // static rows past `known`, in the paging direction
-        var moreBehind = false  // static rows on the other side of the anchor
-        var timezone: String?
-        var merged = BoardAssembly.Merged()
-        var candidates = BoardAssembly.Candidates()
-        var source = StaticPageSource.first
-        var window: BoardWindow?  // the cached window page 1 came from
-        fetching: for fetch in 1...Self.maxStaticPages {
+        var fetch = BoardPageFetch(
+            stopId: query.stopId, limit: query.limit, direction: direction, position: position, state: state, info: cachedInfo)
+        fetching: for page in 1...Self.maxStaticPages {
             let board: DepartureBoard
             let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
             var fetchedInfo: Result<StopResult, GatewayError>?
-            if fetch == 1 {
-                ((result, following), fetchedInfo) = await firstPage(staticQuery, forward: forward, stopNeeded: needInfo)
+            if page == 1 {
+                ((result, following), fetchedInfo) = await firstPage(fetch.staticQuery, forward: forward, stopNeeded: needInfo)
             } else {
-                (result, following) = await staticPage(staticQuery, from: source, forward: forward)
+                (result, following) = await staticPage(fetch.staticQuery, from: fetch.source, forward: forward)
             }
             switch result {
             case .success(.departures(let answer)):
@@ -91,68 +73,40 @@ extension RequestDispatcher {
             case .success(let other):
                 return .failure(GatewayError(.internal, "the static service answered departures with \(other.kindName)"))
             case .failure(let error):
-                if fetch > 1 { break fetching }  // keep the pages fetched so far
+                if page > 1 { break fetching }  // keep the pages fetched so far
                 if error.code == .staticUnavailable, allowRealtimeOnly, let state {
                     return realtimeOnlyBoard(query, at: at, now: now, direction: direction, position: position, state: state, error: error)
                 }
                 return .failure(error)
             }
-            if fetch == 1 {
-                if case .window(let held, _)? = following { window = held }
-                timezone = board.timezone
+            if page == 1 {
                 cache.noteTimezone(board.timezone)
-                moreBehind = forward ? board.hasMorePast : board.hasMoreFuture
-                if case .success(let stop)? = fetchedInfo { info = stop }
-                if let info { boardStops = Self.stopIds(info) }
+                fetch.takeFirstPage(board, from: following, stop: fetchedInfo)
             }
-            rows += board.departures
-            let full = board.departures.count >= staticQuery.limit
-            if forward {
-                let end = full ? board.departures.last!.scheduledUnix : t + Self.boardHorizon
-                known = t ..< max(t, min(end, t + Self.boardHorizon))
-                moreBeyond = full || board.hasMoreFuture
-            } else {
-                let start = full ? board.departures.first!.scheduledUnix + 1 : t + 1 - Self.boardHorizon
-                known = min(t + 1, max(start, t + 1 - Self.boardHorizon)) ..< t + 1
-                moreBeyond = full || board.hasMorePast
-            }
-            merged = BoardAssembly.merge(rows, state: state)
-            if let state {
-                candidates = BoardAssembly.candidates(
-                    state: state, boardStops: boardStops, known: known, present: Set(rows.map(DepartureIdentity.init)),
-                    staticRows: true)
-            }
-            // Enough rows (before the candidates' details are fetched) or nothing more to fetch?
-            let found = BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: query.limit).rows.count
-                + candidates.visits.count
-            let exhausted = forward ? known.upperBound >= t + Self.boardHorizon : known.lowerBound <= t + 1 - Self.boardHorizon
-            if found >= query.limit || !full || exhausted { break fetching }
-            guard let following else { break fetching }
-            source = following
-            // The rows still missing, with the same margin for ties at the new page's end.
-            staticQuery.limit = min(Self.staticLimit, query.limit - found + 5)
+            fetch.add(board)
+            guard !fetch.complete, let following else { break fetching }
+            fetch.advance(to: following)
         }
 
-        var all = merged.rows
-        if let state, !candidates.visits.isEmpty {
+        var all = fetch.merged.rows
+        if let state, !fetch.candidates.visits.isEmpty {
             all += await resolve(
-                candidates.visits, state: state, info: info, timezone: timezone, staticUp: true,
-                scheduledRows: window?.rowsByDeparture() ?? [:])
+                fetch.candidates.visits, state: state, info: fetch.info, timezone: fetch.timezone, staticUp: true,
+                scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
-        let page = BoardAssembly.page(all, known: known, direction: direction, position: position, limit: query.limit)
+        let page = BoardAssembly.page(all, known: fetch.known, direction: direction, position: position, limit: query.limit)
         let answer = Self.answer(
-            stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position, known: known,
-            moreBeyond: moreBeyond || (forward ? candidates.beyond : candidates.before),
-            moreBehind: moreBehind || (forward ? candidates.before : candidates.beyond))
+            stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
+            known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
         let meta: LiveMeta
         if let state {
             meta = LiveMeta(
-                at: at, source: .staticAndRealtime, stale: merged.usedStale || candidates.usedStale,
-                feedAgeSeconds: (merged.newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+                at: at, source: .staticAndRealtime, stale: fetch.merged.usedStale || fetch.candidates.usedStale,
+                feedAgeSeconds: (fetch.merged.newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
         } else {
             meta = LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable)
         }
-        return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
+        return .success(LiveBoard(answer: answer, meta: meta, stops: fetch.boardStops))
     }
 
     /// The first static page and, when `stopNeeded`, the stop's station and platforms asked alongside it (a
@@ -176,7 +130,7 @@ extension RequestDispatcher {
         let boardStops = info.map(Self.stopIds) ?? [query.stopId]
         let t = position.key.time
         let forward = direction == .future
-        let known = forward ? t ..< t + Self.boardHorizon : t + 1 - Self.boardHorizon ..< t + 1
+        let known = forward ? t ..< t + DepartureBoard.horizon : t + 1 - DepartureBoard.horizon ..< t + 1
         let candidates = BoardAssembly.candidates(state: state, boardStops: boardStops, known: known, present: [], staticRows: false)
         guard !candidates.visits.isEmpty || candidates.before || candidates.beyond else { return .failure(error) }
         let timezone = info?.stop.timezone ?? cache.lastTimezone

@@ -70,7 +70,7 @@ extension RequestDispatcher {
             w.endArray()
             w.endObject()
             w.key("gateway"); w.beginObject()
-            w.key("version"); w.string(GatewayConfig.version)
+            w.key("version"); w.string(TransitVersion.current)
             w.key("uptime_s"); w.int(uptime)
             w.key("connections"); w.int(connections)
             w.key("subscriptions"); w.int(subscriptions)

@@ -13,7 +13,7 @@ extension RequestDispatcher {
         switch await staticClient.query(.trip(query)) {
         case .success(.trip(let trip)):
             cache.remember(trip, as: TripInstanceKey(
-                tripId: trip.tripId, serviceDate: trip.serviceDate, startTime: trip.frequencyBased ? trip.startTime : nil))
+                tripId: trip.tripId, serviceDate: trip.serviceDate, staticStartTime: trip.frequencyBased ? trip.startTime : nil))
             let (realtime, live) = LiveMerge.trip(trip, reading: self.realtime.read(), at: at, now: now)
             return .success(id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count) {
                 $0.tripData(trip, realtime: realtime, at: at)
@@ -42,7 +42,7 @@ extension RequestDispatcher {
         received: ContinuousClock.Instant
     ) async -> Answer {
         let state = reading.state
-        let vehicle = state.vehicle(for: trip.key, frequencyBased: trip.key.startTime != nil)
+        let vehicle = state.vehicle(for: trip.key, frequencyBased: trip.key.startSecs != nil)
         var newest = vehicle?.timestamp
         if let t = trip.timestamp { newest = max(newest ?? t, t) }
         let source: DataSource = staticUp ? .staticAndRealtime : .realtimeOnly

@@ -5,11 +5,19 @@ import TransitModel
 // The realtime service's values (TransitModel `Live*`, protocol/realtime.proto) as the gateway holds them.
 
 extension TripInstanceKey {
-    /// A frequency or copied instance's start seconds become its `HH:MM:SS` (the static service's form).
-    init(_ instance: LiveTripInstance) {
-        self.init(
-            tripId: instance.tripId, serviceDate: instance.serviceDate,
-            startTime: instance.startSecs.map { GTFSTime.format(Int($0)) })
+    /// The instance a static row or trip detail names: the static service writes a frequency instance's start
+    /// as "HH:MM:SS" (parsed only then: scheduled trips have none).
+    init(tripId: String, serviceDate: ServiceDate, staticStartTime: String?) {
+        self.init(tripId: tripId, serviceDate: serviceDate, startSecs: staticStartTime.flatMap(Self.seconds))
+    }
+
+    /// "HH:MM:SS" of the start, the static service's and the JSON answers' form.
+    var startTime: String? { startSecs.map { GTFSTime.format(Int($0)) } }
+
+    /// Seconds of a static "HH:MM:SS" start (no allocation: the bytes are read in place).
+    static func seconds(_ startTime: String) -> Int32? {
+        var text = startTime
+        return text.withUTF8 { bytes in (try? GTFSTime.parse(utf8: bytes)).flatMap { $0 }.map { Int32($0) } }
     }
 }
 
@@ -26,7 +34,7 @@ extension TripPrediction {
         }
         let relationship = live.relationship
         self.init(
-            key: TripInstanceKey(live.instance), routeId: live.routeId, directionId: live.directionId,
+            key: live.instance, routeId: live.routeId, directionId: live.directionId,
             cancelled: relationship == .canceled,
             // A REPLACEMENT of no scheduled trip has only its own stops: to boards and `trip` it is added.
             added: relationship == .added || relationship == .new || relationship == .duplicated
@@ -38,7 +46,7 @@ extension TripPrediction {
 
 extension VehicleEntry {
     init(_ live: LiveVehicle) {
-        let instance = live.trip.map(TripInstanceKey.init)
+        let instance = live.trip
         let vehicle = VehicleSnapshot(
             vehicleId: live.vehicleId, label: live.label, tripId: live.trip?.tripId ?? live.tripId, routeId: live.routeId,
             serviceDate: live.trip?.serviceDate ?? live.startDate.flatMap { ServiceDate($0) },

@@ -11,7 +11,7 @@ enum LiveMerge {
         }
         let state = reading.state
         let key = TripInstanceKey(
-            tripId: trip.tripId, serviceDate: trip.serviceDate, startTime: trip.frequencyBased ? trip.startTime : nil)
+            tripId: trip.tripId, serviceDate: trip.serviceDate, staticStartTime: trip.frequencyBased ? trip.startTime : nil)
         let vehicle = state.vehicle(for: key, frequencyBased: trip.frequencyBased)
         var realtime: TripRealtime?
         var stale = false

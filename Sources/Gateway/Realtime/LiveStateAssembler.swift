@@ -48,7 +48,7 @@ struct LiveStateAssembler {
         switch payload {
         case .tripUpdates(let batch):
             state.apply(
-                trips: batch.trips.map(TripPrediction.init), removed: batch.removed.map(TripInstanceKey.init),
+                trips: batch.trips.map(TripPrediction.init), removed: batch.removed,
                 changedStops: &changedStops)
         case .vehicles(let batch):
             state.apply(

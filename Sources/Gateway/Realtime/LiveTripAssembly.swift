@@ -16,7 +16,7 @@ enum LiveTripAssembly {
         for (key, trip) in state.trips where key.tripId == tripId {
             if trip.deleted || state.isStale(source: trip.source) { continue }
             if let serviceDate, key.serviceDate != serviceDate { continue }
-            if let wantedStart, key.startTime.flatMap({ try? GTFSTime.parse($0) }) != wantedStart { continue }
+            if let wantedStart, key.startSecs.map({ Int($0) }) != wantedStart { continue }
             let (first, last) = span(trip)
             let distance: Int64
             switch (first, last) {
@@ -111,7 +111,7 @@ enum LiveTripAssembly {
         }
         return LiveTripView(
             tripId: trip.key.tripId, serviceDate: trip.key.serviceDate, startTime: startTime,
-            frequencyBased: !trip.added && trip.key.startTime != nil,
+            frequencyBased: !trip.added && trip.key.startSecs != nil,
             route: detail?.route ?? known.route ?? CandidateDepartures.unknownRoute(trip.routeId),
             headsign: trip.headsign ?? detail?.headsign, shortName: detail?.shortName, directionId: trip.directionId ?? detail?.directionId,
             blockId: detail?.blockId, wheelchairAccessible: detail?.wheelchairAccessible, bikesAllowed: detail?.bikesAllowed,

@@ -12,7 +12,8 @@ public struct StopVisitRef: Sendable, Hashable {
     public var index: Int
 }
 
-/// A vehicle and the trip instance it serves (when the realtime service resolved one).
+/// A vehicle and the trip instance it serves (when the realtime service resolved one): the gateway's index
+/// entry, since the snapshot keeps only what the JSON shows.
 struct VehicleEntry: Sendable, Hashable {
     var vehicle: VehicleSnapshot
     var instance: TripInstanceKey?

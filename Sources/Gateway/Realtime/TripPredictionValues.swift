@@ -4,20 +4,6 @@ import TransitModel
 // Resolved trip updates as the gateway holds them: one `TripPrediction` per trip instance, every stop with
 // its scheduled and predicted times (converted from the realtime service's `LiveTrip`, see LiveConversion).
 
-/// One run of a trip: GTFS-RT's trip descriptor resolved against the schedule.
-public struct TripInstanceKey: Hashable, Sendable {
-    public var tripId: String
-    public var serviceDate: ServiceDate
-    /// `HH:MM:SS` of the instance for frequency-based trips (and added copies); nil for scheduled ones.
-    public var startTime: String?
-
-    public init(tripId: String, serviceDate: ServiceDate, startTime: String? = nil) {
-        self.tripId = tripId
-        self.serviceDate = serviceDate
-        self.startTime = startTime
-    }
-}
-
 /// The prediction for one stop of a trip instance.
 public struct StopPrediction: Sendable, Hashable {
     public var stopSequence: UInt32

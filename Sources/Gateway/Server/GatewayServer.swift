@@ -1,11 +1,14 @@
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
 import NNGKit
+import ServiceLifecycle
 
 /// The query gateway: a TCP listener speaking the line protocol (protocol/GATEWAY.md) in front of the static
-/// service (nng REQ) and the realtime view.
-public final class GatewayServer: Sendable {
+/// service (nng REQ) and the realtime view. As a `Service` (`transit-gateway serve` runs it in a
+/// `ServiceGroup`) it serves until graceful shutdown.
+public final class GatewayServer: Service, Sendable {
     public let config: GatewayConfig
     /// The live state the answers merge in, fed by `subscriber`.
     public let realtime: RealtimeView
@@ -94,6 +97,16 @@ public final class GatewayServer: Sendable {
         // before the event loops go away.
         services.close()
         try? await group.shutdownGracefully()
+    }
+
+    /// Logs "ready", serves until graceful shutdown (or cancellation), then stops (`stop()`).
+    public func run() async throws {
+        let logger = config.logger
+        logger.info("ready", metadata: ["port": "\(port)", "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
+        try? await gracefulShutdown()
+        logger.info("stopping")
+        await stop()
+        logger.info("stopped")
     }
 }
 

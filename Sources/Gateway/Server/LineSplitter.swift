@@ -29,9 +29,6 @@ struct LineSplitter {
         self.limit = limit
     }
 
-    /// Bytes received and not yet returned as lines.
-    var bufferedCount: Int { buffer.count - start }
-
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0, start == buffer.count {
             buffer.removeAll(keepingCapacity: true)

@@ -24,7 +24,7 @@ public actor RealtimeEngine {
         /// Most trip ids per bulk request.
         public var scheduleChunk: Int
 
-        public init(maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String = "Australia/Sydney",
+        public init(maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String,
                     versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000) {
             self.maxFeedBytes = maxFeedBytes
             self.timeZone = timeZone
@@ -44,13 +44,18 @@ public actor RealtimeEngine {
     /// The last failure talking to the static service (logged once per change).
     private var staticError: String?
 
-    // A FIFO lock: `handle` and `tick` suspend while fetching schedules; others wait their turn.
+    // A FIFO lock around `handle` and `tick`. An actor runs one call at a time only between suspension
+    // points: while one feed update awaits the static service (bulk schedules, feed_info), another call would
+    // run on the half-updated state. So each entry point first takes its turn here (`acquire`), in arrival
+    // order, and hands it to the next waiter when done (`release`). Not one task draining an AsyncStream of
+    // events: callers await their own event's processing (a slow engine slows the pollers instead of queueing
+    // feeds without bound; tests and the benchmarks measure `await handle(...)`), which a stream would need a
+    // continuation per event and a task to start and stop for; this is the same queue without them.
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     public init(
-        sources: [SourceSettings], hub: RealtimeHub, schedules: any ScheduleSource, options: Options = Options(),
-        logger: Logger = Logger(label: "transit.realtime"),
+        sources: [SourceSettings], hub: RealtimeHub, schedules: any ScheduleSource, options: Options, logger: Logger,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) throws(LiveStateError) {
         state = try LiveState(sources: sources)
@@ -82,6 +87,15 @@ public actor RealtimeEngine {
             lastVersionCheck = now
             await checkDatabaseVersion(now: now)
         }
+    }
+
+    /// Takes a new list of sources (`LiveState.replaceSources`: unchanged sources keep their state) and
+    /// publishes what left the merged view with every source's status. Waits for the events before it; on an
+    /// error nothing changes.
+    public func replaceSources(with settings: [SourceSettings]) async throws(LiveStateError) {
+        await acquire()
+        defer { release() }
+        publish(try state.replaceSources(with: settings))
     }
 
     /// Every source's status now.
@@ -228,12 +242,13 @@ public actor RealtimeEngine {
         }
     }
 
-    static func hash(_ bytes: [UInt8]) -> Int {
+    package static func hash(_ bytes: [UInt8]) -> Int {
         var hasher = Hasher()
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         return hasher.finalize()
     }
 
+    /// Waits until no other `handle` or `tick` runs, then runs (first come, first served).
     private func acquire() async {
         guard busy else {
             busy = true
@@ -242,6 +257,7 @@ public actor RealtimeEngine {
         await withCheckedContinuation { waiters.append($0) }
     }
 
+    /// Hands the turn to the longest waiter, or frees it.
     private func release() {
         if waiters.isEmpty { busy = false } else { waiters.removeFirst().resume() }  // handed over: stays busy
     }

@@ -4,7 +4,7 @@ import TransitModel
 /// sequence number of each topic: what snapshots and queries are answered from.
 struct PublishedState: Sendable {
     var sequences: [RealtimeTopic: UInt64] = [:]
-    var trips: [LiveTripInstance: LiveTrip] = [:]
+    var trips: [TripInstanceKey: LiveTrip] = [:]
     var vehicles: [String: LiveVehicle] = [:]
     var alerts: [String: LiveAlert] = [:]
     var sources: [LiveSourceStatus] = []

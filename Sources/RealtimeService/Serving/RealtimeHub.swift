@@ -28,7 +28,8 @@ public final class RealtimeHub: Sendable {
         self.nowMs = nowMs
     }
 
-    /// Messages PUB refused to take (the socket closed); a full subscriber queue drops silently instead.
+    /// Messages PUB refused to take (the socket closed), reported in the `sources` answer; a full subscriber
+    /// queue drops silently instead.
     public var failedSends: UInt64 { sendFailures.load(ordering: .relaxed) }
 
     /// Publishes one feed update's changes: one message per topic that changed (`tu`, `vp`, `al`), and `st`
@@ -89,7 +90,7 @@ public final class RealtimeHub: Sendable {
         case .stop(let q): return LiveQueries.stop(q, in: copy)
         case .vehicles(let q): return LiveQueries.vehicles(q, in: copy)
         case .alerts(let q): return LiveQueries.alerts(q, in: copy)
-        case .sources: return .success(.sources(copy.sources))
+        case .sources: return .success(.sources(copy.sources, failedSends: failedSends))
         }
     }
 

@@ -5,7 +5,7 @@ import TransitModel
 /// What one operation did to the live state: the batches of the PUB stream.
 public struct LiveChanges: Sendable, Hashable {
     public var trips: [LiveTrip] = []
-    public var removedTrips: [LiveTripInstance] = []
+    public var removedTrips: [TripInstanceKey] = []
     public var vehicles: [LiveVehicle] = []
     public var removedVehicles: [String] = []
     public var alerts: [LiveAlert] = []
@@ -35,23 +35,57 @@ public struct LiveStateError: Error, Sendable, Hashable, CustomStringConvertible
 /// missing schedules), `apply`. Fetch and decode failures: `recordFailure` (the state is kept).
 public struct LiveState: Sendable {
     var sources: [SourceState]
-    private let indexByName: [String: Int]
+    private var indexByName: [String: Int]
     public private(set) var trips: [TripInstanceKey: LiveTrip] = [:]
     public private(set) var vehicles: [String: LiveVehicle] = [:]
     public private(set) var alerts: [String: LiveAlert] = [:]
 
     public init(sources settings: [SourceSettings]) throws(LiveStateError) {
+        indexByName = try Self.index(settings)
+        sources = settings.map(SourceState.init(settings:))
+    }
+
+    /// Each source's position by name; sources must have names, all different.
+    private static func index(_ settings: [SourceSettings]) throws(LiveStateError) -> [String: Int] {
         var index: [String: Int] = [:]
         for (i, s) in settings.enumerated() {
             guard !s.name.isEmpty else { throw LiveStateError(description: "source \(i + 1) has an empty name") }
             guard index[s.name] == nil else { throw LiveStateError(description: "two sources are named \"\(s.name)\"") }
             index[s.name] = i
         }
-        indexByName = index
-        sources = settings.map(SourceState.init(settings:))
+        return index
     }
 
-    public var sourceCount: Int { sources.count }
+    /// Takes a new list of sources (a re-read config). A source whose settings did not change keeps what it
+    /// holds; a new source, or one whose settings changed, starts empty; what a removed or changed source
+    /// said leaves the merged view (returned as removals, or as the version another source holds). On an
+    /// error nothing changes.
+    public mutating func replaceSources(with settings: [SourceSettings]) throws(LiveStateError) -> LiveChanges {
+        let index = try Self.index(settings)
+        var kept: [String: SourceState] = [:]
+        var dropped: [SourceState] = []
+        for source in sources {
+            if let s = index[source.name], settings[s] == source.settings { kept[source.name] = source } else { dropped.append(source) }
+        }
+        sources = settings.map { kept[$0.name] ?? SourceState(settings: $0) }
+        indexByName = index
+        var changes = LiveChanges()
+        changes.sourcesChanged = true
+        var tripKeys = Set<TripInstanceKey>()
+        for source in dropped {
+            tripKeys.formUnion(source.trips.keys)
+            // Vehicle and alert keys start with the source's name: only that source ever held them.
+            for key in source.vehicles.keys {
+                if vehicles.removeValue(forKey: key) != nil { changes.removedVehicles.append(key) }
+            }
+            for key in source.alerts.keys {
+                if alerts.removeValue(forKey: key) != nil { changes.removedAlerts.append(key) }
+            }
+        }
+        mergeTrips(tripKeys, into: &changes)
+        return changes
+    }
+
     public func sourceIndex(named name: String) -> Int? { indexByName[name] }
     public func settings(of source: Int) -> SourceSettings { sources[source].settings }
 
@@ -162,24 +196,7 @@ public struct LiveState: Sendable {
     // MARK: merged view
 
     private mutating func merge(_ touched: TouchedKeys, source s: Int, into changes: inout LiveChanges) {
-        changes.trips.reserveCapacity(touched.trips.count)
-        for key in touched.trips {
-            let merged = mergedTrip(key)
-            // Compared and replaced in place (through the index): `trips[key]` would copy the trip out.
-            if let index = trips.index(forKey: key) {
-                guard let merged else {
-                    trips.remove(at: index)
-                    changes.removedTrips.append(LiveTripInstance(key))
-                    continue
-                }
-                guard trips.values[index] != merged else { continue }
-                trips.values[index] = merged
-                changes.trips.append(merged)
-            } else if let merged {
-                trips[key] = merged
-                changes.trips.append(merged)
-            }
-        }
+        mergeTrips(touched.trips, into: &changes)
         for key in touched.vehicles {
             let current = sources[s].vehicles[key]
             guard current != vehicles[key] else { continue }
@@ -191,6 +208,28 @@ public struct LiveState: Sendable {
             guard current != alerts[key] else { continue }
             alerts[key] = current
             if let current { changes.alerts.append(current) } else { changes.removedAlerts.append(key) }
+        }
+    }
+
+    /// Publishes for each of `keys` the version the sources now hold (or its removal).
+    private mutating func mergeTrips(_ keys: Set<TripInstanceKey>, into changes: inout LiveChanges) {
+        changes.trips.reserveCapacity(keys.count)
+        for key in keys {
+            let merged = mergedTrip(key)
+            // Compared and replaced in place (through the index): `trips[key]` would copy the trip out.
+            if let index = trips.index(forKey: key) {
+                guard let merged else {
+                    trips.remove(at: index)
+                    changes.removedTrips.append(key)
+                    continue
+                }
+                guard trips.values[index] != merged else { continue }
+                trips.values[index] = merged
+                changes.trips.append(merged)
+            } else if let merged {
+                trips[key] = merged
+                changes.trips.append(merged)
+            }
         }
     }
 

@@ -19,7 +19,7 @@ public struct SourceSettings: Sendable, Hashable {
     public var maxBytes: Int
 
     public init(name: String, kind: LiveSourceKind = .auto, idPrefix: String = "", staleAfterSecs: Int64? = nil,
-                timeZone: String = "Australia/Sydney", maxBytes: Int = 64 << 20) {
+                timeZone: String, maxBytes: Int = 64 << 20) {
         self.name = name
         self.kind = kind
         self.idPrefix = idPrefix

@@ -209,13 +209,13 @@ extension SourceState {
         _ touched: inout TouchedKeys
     ) {
         rawVehicles[id] = vehicle
-        var instance: LiveTripInstance?
+        var instance: TripInstanceKey?
         if let descriptor = vehicle.trip, descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil {
             // The vehicle's trip instance, by the same rules as a trip update's (start date inferred from the
             // position's timestamp when the descriptor has none). A vehicle on an unknown trip is kept.
             let probe = TripUpdate(trip: descriptor, timestamp: vehicle.timestamp)
             if case .resolved(let trip) = resolver.resolve(probe, schedules: schedules, now: now) {
-                instance = LiveTripInstance(trip.key)
+                instance = trip.key
             }
         }
         let live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)

@@ -4,18 +4,6 @@ import TransitModel
 
 // RealtimeCore's resolved trips -> the Live values the service stores and publishes.
 
-extension LiveTripInstance {
-    init(_ key: TripInstanceKey) {
-        self.init(tripId: key.tripId, serviceDate: key.serviceDate, startSecs: key.startSecs)
-    }
-}
-
-extension TripInstanceKey {
-    init(_ instance: LiveTripInstance) {
-        self.init(tripId: instance.tripId, serviceDate: instance.serviceDate, startSecs: instance.startSecs)
-    }
-}
-
 extension LiveTripRelationship {
     init(_ r: ResolvedTrip.Relationship) {
         switch r {
@@ -64,7 +52,7 @@ enum TripConversion {
         }
         addStopProperties(update.stopTimeUpdates, to: &stops)
         return LiveTrip(
-            instance: LiveTripInstance(trip.key), relationship: LiveTripRelationship(trip.relationship),
+            instance: trip.key, relationship: LiveTripRelationship(trip.relationship),
             staticTripId: trip.staticTripId, routeId: trip.routeId, directionId: trip.directionId,
             vehicleId: trip.vehicleId, vehicleLabel: trip.vehicleLabel, timestamp: trip.timestamp,
             tripDelay: trip.tripDelay, stops: stops, source: source, entityId: entityId,
@@ -75,7 +63,7 @@ enum TripConversion {
     static func deletedTrip(_ key: TripInstanceKey, update: TripUpdate, idPrefix: String, source: String,
                             entityId: String) -> LiveTrip {
         LiveTrip(
-            instance: LiveTripInstance(key), relationship: .deleted,
+            instance: key, relationship: .deleted,
             routeId: update.trip.routeId.map { idPrefix + $0 }, directionId: update.trip.directionId.map { Int($0) },
             vehicleId: update.vehicle?.id, vehicleLabel: update.vehicle?.label, timestamp: update.timestamp,
             source: source, entityId: entityId)

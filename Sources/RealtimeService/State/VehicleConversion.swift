@@ -5,7 +5,7 @@ enum VehicleConversion {
     /// The Live value of a vehicle position (`trip` is its resolved instance, when known). Trip and route ids
     /// get the source's prefix; stop ids do not.
     static func liveVehicle(
-        _ v: VehiclePosition, entityId: String, settings: SourceSettings, trip: LiveTripInstance?
+        _ v: VehiclePosition, entityId: String, settings: SourceSettings, trip: TripInstanceKey?
     ) -> LiveVehicle {
         let prefix = settings.idPrefix
         return LiveVehicle(

@@ -541,10 +541,15 @@ struct  Transit__SourceStatusList
   ProtobufCMessage base;
   size_t n_sources;
   Transit__SourceStatus **sources;
+  /*
+   * REP `sources` answers only: PUB messages the socket refused since start
+   */
+  protobuf_c_boolean has_failed_sends;
+  uint64_t failed_sends;
 };
 #define TRANSIT__SOURCE_STATUS_LIST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__source_status_list__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0, 0 }
 
 
 struct  Transit__TopicSequence

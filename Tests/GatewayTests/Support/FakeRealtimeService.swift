@@ -3,6 +3,7 @@ import NNGKit
 import Synchronization
 import TransitModel
 import TransitProto
+import TransitTesting
 
 /// A stand-in for transit-realtime speaking exactly the contract (protocol/README.md flows 3–4): a PUB
 /// socket sending framed `PubMessage`s with per-topic sequence numbers and one epoch, and a REP socket
@@ -12,7 +13,7 @@ final class FakeRealtimeService: Sendable {
     struct Truth: Sendable {
         var epoch: UInt64
         var sequences: [RealtimeTopic: UInt64] = [:]
-        var trips: [LiveTripInstance: LiveTrip] = [:]
+        var trips: [TripInstanceKey: LiveTrip] = [:]
         var vehicles: [String: LiveVehicle] = [:]
         var alerts: [String: LiveAlert] = [:]
         var sources: [LiveSourceStatus] = []
@@ -44,8 +45,8 @@ final class FakeRealtimeService: Sendable {
 
     /// Listens on new URLs, or on given ones (a restarted service at the same place).
     init(epoch: UInt64 = 1, pubURL: String? = nil, repURL: String? = nil) throws {
-        self.pubURL = pubURL ?? SampleDatabase.uniqueURL("rtpub")
-        self.repURL = repURL ?? SampleDatabase.uniqueURL("rtrep")
+        self.pubURL = pubURL ?? UniqueURL.ipc("gwt-rtpub")
+        self.repURL = repURL ?? UniqueURL.ipc("gwt-rtrep")
         publisher = try NNGPublisher(listeningOn: self.pubURL)
         let box = TruthBox(Truth(epoch: epoch))
         self.box = box
@@ -67,7 +68,7 @@ final class FakeRealtimeService: Sendable {
     // MARK: publishing (the state changes first, then the message goes out, under one lock like the hub)
 
     /// New or changed trips and removed instances; `send: false` loses the message on the way.
-    func publishTrips(_ trips: [LiveTrip], removed: [LiveTripInstance] = [], send: Bool = true) {
+    func publishTrips(_ trips: [LiveTrip], removed: [TripInstanceKey] = [], send: Bool = true) {
         publish(.tripUpdates(LiveTripBatch(trips: trips, removed: removed)), send: send) { t in
             for instance in removed { t.trips[instance] = nil }
             for trip in trips { t.trips[trip.instance] = trip }

@@ -22,7 +22,7 @@ enum LiveFixtures {
                 departureDelay: predicted.flatMap { p in s.scheduled.map { Int32(p - $0) } }, status: isSkipped ? .skipped : (predicted == nil ? .noData : .predicted)))
         }
         return LiveTrip(
-            instance: LiveTripInstance(tripId: tripId, serviceDate: date, startSecs: startSecs), relationship: relationship,
+            instance: TripInstanceKey(tripId: tripId, serviceDate: date, startSecs: startSecs), relationship: relationship,
             routeId: routeId, stops: list, source: source)
     }
 

@@ -1,6 +1,9 @@
 import Foundation
 import GTFSRealtime
+import Logging
 import NNGKit
+import RealtimeFixtures
+import RealtimeService
 import Synchronization
 import TransitModel
 import TransitProto
@@ -37,7 +40,7 @@ public enum LatencyBenchmark {
     /// the database at `databasePath`.
     public static func run(
         url: String, spawn: (String) throws -> SubscriberProcess, feed: BenchFeed, databasePath: String,
-        smallMessages: Int, fullUpdates: Int, log: (String) -> Void = { _ in }
+        smallMessages: Int, fullUpdates: Int, logger: Logger, log: (String) -> Void = { _ in }
     ) async throws -> Result {
         let store = try StaticStore(path: databasePath, connections: 2)
         let bodies = [feed.body(variant: 0, timestamp: UInt64(feed.at)), feed.body(variant: 1, timestamp: UInt64(feed.at))]
@@ -74,7 +77,7 @@ public enum LatencyBenchmark {
         let now = feed.at
         let engine = try RealtimeEngine(
             sources: [SourceSettings(name: "buses", kind: .tripUpdates, timeZone: feed.timeZone)], hub: hub,
-            schedules: StoreScheduleSource(store: store), options: .init(timeZone: feed.timeZone), clock: { now })
+            schedules: StoreScheduleSource(store: store), options: .init(timeZone: feed.timeZone), logger: logger, clock: { now })
         for run in -1..<fullUpdates {  // run -1 warms up (schedules fetched)
             let body = bodies[(run + 2) % 2]
             let start = monotonicNanos()

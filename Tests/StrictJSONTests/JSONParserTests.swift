@@ -1,5 +1,5 @@
 import Testing
-@testable import TransitJSON
+@testable import StrictJSON
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws(JSONParseError) -> JSONValue {

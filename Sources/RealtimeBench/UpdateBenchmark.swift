@@ -1,6 +1,9 @@
 import Foundation
 import GTFSRealtime
+import Logging
 import RealtimeCore
+import RealtimeFixtures
+import RealtimeService
 import Synchronization
 import TransitModel
 import TransitStore
@@ -58,7 +61,7 @@ public enum UpdateBenchmark {
         public var peakRSSMiB: Int
     }
 
-    public static func run(_ o: Options, log: (String) -> Void = { _ in }) async throws -> Result {
+    public static func run(_ o: Options, logger: Logger, log: (String) -> Void = { _ in }) async throws -> Result {
         let store = try StaticStore(path: o.databasePath, connections: 2)
         log("picking \(o.trips) bus trips × \(o.stops) stops running at \(o.at) …")
         let feed = try BenchFeed.pick(store: store, databasePath: o.databasePath, at: o.at, trips: o.trips, stops: o.stops)
@@ -76,7 +79,7 @@ public enum UpdateBenchmark {
         let schedules = StoreScheduleSource(store: store)
         let now = o.at
         let engine = try RealtimeEngine(sources: [settings], hub: hub, schedules: schedules,
-                                        options: .init(timeZone: feed.timeZone), clock: { now })
+                                        options: .init(timeZone: feed.timeZone), logger: logger, clock: { now })
         let clock = ContinuousClock()
         log("first update (schedules fetched) …")
         let cold = await clock.measure { await engine.handle(.fetched(source: "buses", bytes: bodies[1], at: now)) }

@@ -1,6 +1,7 @@
-// The parsed form of a request line. Requests are small (≤ 64 KiB, usually < 200 bytes), so a plain tree is
-// fine; what matters is exactness: numbers keep their spelling and every object member keeps the byte range
-// of its value, so a request's `id` can be echoed exactly as sent.
+// The parsed form of a JSON document: a gateway request line, a realtime sources config. Both are small
+// (a request ≤ 64 KiB, usually < 200 bytes), so a plain tree is fine; what matters is exactness: numbers keep
+// their spelling and every object member keeps the byte range of its value, so a request's `id` can be echoed
+// exactly as sent.
 
 public enum JSONValue: Sendable, Hashable {
     case null

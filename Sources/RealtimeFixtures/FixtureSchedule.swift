@@ -91,7 +91,7 @@ public struct FixtureSchedule: Sendable {
 
     /// The instances of `trip` running around `at` on its service dates (frequency-based trips: the
     /// instance of each window running at `at`, if any).
-    static func running(_ trip: TripSchedule, stops: [PatternStop], at: Int64, zone: ServiceTimeZone) -> [RunningInstance] {
+    package static func running(_ trip: TripSchedule, stops: [PatternStop], at: Int64, zone: ServiceTimeZone) -> [RunningInstance] {
         var out: [RunningInstance] = []
         let firstOffset = Int64(stops[0].departureOffset), lastOffset = Int64(stops[stops.count - 1].arrivalOffset)
         func isRunning(_ base: Int64) -> Bool { base + firstOffset <= at + startsWithin && base + lastOffset >= at }

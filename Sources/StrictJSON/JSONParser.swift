@@ -1,4 +1,4 @@
-// Strict RFC 8259 parser for request lines.
+// Strict RFC 8259 parser for the gateway's request lines and the realtime sources config.
 //
 // Why not JSONSerialization: on Linux it cannot tell `true` from `1` reliably (both come back as NSNumber),
 // it reads big integers lossily, and its errors carry no position. This parser is small, exact (numbers keep
@@ -6,7 +6,7 @@
 // '}' after an object member".
 
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// 1-based byte column in the line.
+    /// 1-based byte offset in the input (the column, for a one-line request).
     public var column: Int
     public var reason: String
     public var description: String { "column \(column): \(reason)" }

@@ -1,5 +1,7 @@
 import Foundation
 import GTFSRealtime
+import RealtimeFixtures
+import RealtimeService
 import SQLiteKit
 import TransitCore
 import TransitModel

@@ -1,0 +1,127 @@
+import TransitJSON
+import TransitModel
+
+/// The paging state of one departure board while its static pages are fetched (`RequestDispatcher.board`
+/// drives it: it asks the pages, this decides what to ask and what they tell).
+///
+/// Page 1 asks the client's limit plus a margin for ties and for trips the live state delays onto the board;
+/// every page widens `known`, the span of scheduled time whose departures are all among `rows`; after each the
+/// rows are merged with the live state and the live visits the rows lack are looked up (`candidates`). The
+/// board stops fetching once the page can be cut from what it holds (`complete`); otherwise the next page
+/// asks for the rows still missing (`advance(to:)`).
+struct BoardPageFetch {
+    /// The client's limit: rows on the page.
+    let limit: Int
+    let direction: BoardDirection
+    /// The page's anchor (from `at` or the cursor).
+    let position: BoardPosition
+    let state: RealtimeState?
+
+    /// The static page to ask next, and where it comes from.
+    private(set) var staticQuery: DeparturesQuery
+    private(set) var source = RequestDispatcher.StaticPageSource.first
+    /// The stop's station and platforms, when known (cached, or asked alongside page 1).
+    private(set) var info: StopResult?
+    /// The stop ids the board covers (a station: its platforms too).
+    private(set) var boardStops: Set<String>
+    private(set) var timezone: String?
+    /// The cached board window page 1 came from (its rows give delayed trips their scheduled row).
+    private(set) var window: BoardWindow?
+
+    /// The static rows so far, in the static service's order page after page.
+    private(set) var rows: [Departure] = []
+    /// Every departure scheduled in this span is among `rows`.
+    private(set) var known: Range<Int64>
+    /// Static rows past `known`, in the paging direction.
+    private var staticMoreBeyond = false
+    /// Static rows on the other side of the anchor.
+    private var staticMoreBehind = false
+    /// `rows` with what the live state says about them.
+    private(set) var merged = BoardAssembly.Merged()
+    /// Live visits whose board time lies in `known` that `rows` lack.
+    private(set) var candidates = BoardAssembly.Candidates()
+    /// Rows the page would show now (before the candidates' details are fetched).
+    private var found = 0
+    /// The last page had as many rows as asked: the static service may hold more within the horizon.
+    private var lastPageFull = false
+
+    private var anchorTime: Int64 { position.key.time }
+    private var forward: Bool { direction == .future }
+
+    init(
+        stopId: String, limit: Int, direction: BoardDirection, position: BoardPosition, state: RealtimeState?,
+        info: StopResult?
+    ) {
+        self.limit = limit
+        self.direction = direction
+        self.position = position
+        self.state = state
+        self.info = info
+        let t = position.key.time
+        let forward = direction == .future
+        let stops = info.map(RequestDispatcher.stopIds) ?? [stopId]
+        boardStops = stops
+        known = t ..< t
+        let delayed = state.map { BoardAssembly.delayedCount(state: $0, boardStops: stops, from: t) } ?? 0
+        let fetchLimit = min(StaticRequestLimits.maxLimit, limit + 5 + min(delayed, 40))
+        staticQuery = DeparturesQuery(stopId: stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit)
+    }
+
+    /// What page 1 tells beyond its rows: the timezone, whether departures lie behind the anchor, the stop's
+    /// platforms when they were asked alongside, and the cached window it came from.
+    mutating func takeFirstPage(
+        _ board: DepartureBoard, from following: RequestDispatcher.StaticPageSource?,
+        stop: Result<StopResult, GatewayError>?
+    ) {
+        if case .window(let held, _)? = following { window = held }
+        timezone = board.timezone
+        staticMoreBehind = forward ? board.hasMorePast : board.hasMoreFuture
+        if case .success(let fetched)? = stop { info = fetched }
+        if let info { boardStops = RequestDispatcher.stopIds(info) }
+    }
+
+    /// Adds one static page: its rows, the span they make known (up to the last row of a full page, else the
+    /// whole horizon), the merge with the live state and the live visits the rows lack.
+    mutating func add(_ board: DepartureBoard) {
+        let t = anchorTime, horizon = DepartureBoard.horizon
+        rows += board.departures
+        let full = board.departures.count >= staticQuery.limit
+        if forward {
+            let end = full ? board.departures.last!.scheduledUnix : t + horizon
+            known = t ..< max(t, min(end, t + horizon))
+            staticMoreBeyond = full || board.hasMoreFuture
+        } else {
+            let start = full ? board.departures.first!.scheduledUnix + 1 : t + 1 - horizon
+            known = min(t + 1, max(start, t + 1 - horizon)) ..< t + 1
+            staticMoreBeyond = full || board.hasMorePast
+        }
+        lastPageFull = full
+        merged = BoardAssembly.merge(rows, state: state)
+        if let state {
+            candidates = BoardAssembly.candidates(
+                state: state, boardStops: boardStops, known: known, present: Set(rows.map(DepartureIdentity.init)),
+                staticRows: true)
+        }
+        found = BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: limit)
+            .rows.count + candidates.visits.count
+    }
+
+    /// Enough rows for the page, or nothing more to fetch (a short page, or `known` reaches the horizon).
+    var complete: Bool {
+        let t = anchorTime, horizon = DepartureBoard.horizon
+        let exhausted = forward ? known.upperBound >= t + horizon : known.lowerBound <= t + 1 - horizon
+        return found >= limit || !lastPageFull || exhausted
+    }
+
+    /// Moves on to the page after the last one, asking for the rows still missing (with the same margin for
+    /// ties at the new page's end).
+    mutating func advance(to following: RequestDispatcher.StaticPageSource) {
+        source = following
+        staticQuery.limit = min(StaticRequestLimits.maxLimit, limit - found + 5)
+    }
+
+    /// Departures lie beyond `known` in the paging direction (static rows or live visits).
+    var moreBeyond: Bool { staticMoreBeyond || (forward ? candidates.beyond : candidates.before) }
+    /// Departures lie on the other side of the anchor.
+    var moreBehind: Bool { staticMoreBehind || (forward ? candidates.before : candidates.beyond) }
+}
