@@ -16,7 +16,8 @@ public enum PredictionCarry {
     public static func carry(into trip: inout LiveTrip, from previous: LiveTrip, now: Int64) {
         guard trip.instance == previous.instance, trip.relationship == previous.relationship else { return }
         switch trip.relationship {
-        case .scheduled, .unscheduled, .duplicated, .added, .replacement: carry(into: &trip.stops, from: previous.stops, now: now)
+        case .scheduled, .unscheduled, .duplicated, .added, .replacement:
+            carry(into: &trip.stops, from: previous.stops, now: now)
         case .canceled, .new, .deleted: return
         }
     }

@@ -51,7 +51,8 @@ struct StopUpdateMatcher {
                     if stations.areSiblings(stops[bySequence].stopId, stopId) {
                         platformChanges.append(updateIndex)
                     } else {
-                        found = mismatch(sequence: sequence, stopId: stopId, bySequence: bySequence, stops: stops, from: max(last, 0))
+                        found = mismatch(sequence: sequence, stopId: stopId, bySequence: bySequence, stops: stops,
+                                         from: max(last, 0))
                     }
                 }
             }
@@ -122,8 +123,8 @@ struct StopUpdateMatcher {
         mismatches += 1
         if firstMismatch == nil {
             let named = byStopId.map { "stop_sequence \(stops[$0].stopSequence)" } ?? "an earlier stop"
-            firstMismatch = "stop_sequence \(sequence) is stop \(stops[bySequence].stopId), stop_id \(stopId) is \(named): "
-                + (chosen == bySequence ? "matched by stop_sequence" : "matched by stop_id")
+            firstMismatch = "stop_sequence \(sequence) is stop \(stops[bySequence].stopId), "
+                + "stop_id \(stopId) is \(named): " + (chosen == bySequence ? "matched by stop_sequence" : "matched by stop_id")
         }
         return chosen
     }

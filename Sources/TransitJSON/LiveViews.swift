@@ -125,7 +125,9 @@ public struct TripStopRealtime: Sendable, Hashable {
     /// The platform the vehicle serves instead of the scheduled one; nil: no change.
     public var platformChange: PlatformChange?
 
-    public init(arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, platformChange: PlatformChange? = nil) {
+    public init(
+        arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, platformChange: PlatformChange? = nil
+    ) {
         self.arrivalUnix = arrivalUnix
         self.departureUnix = departureUnix
         self.skipped = skipped

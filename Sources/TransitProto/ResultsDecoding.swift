@@ -203,7 +203,8 @@ extension TripSchedules {
                     stationId: try requiredString(station.station_id, "station_id"),
                     platforms: try repeatedMessages(station.n_platforms, station.platforms, "platforms") {
                         (p: borrowing Transit__StationPlatform) throws(ProtoDecodeError) in
-                        StationPlatform(stopId: try requiredString(p.stop_id, "stop_id"), platformCode: optionalString(p.platform_code))
+                        StationPlatform(
+                            stopId: try requiredString(p.stop_id, "stop_id"), platformCode: optionalString(p.platform_code))
                     })
             }
         )

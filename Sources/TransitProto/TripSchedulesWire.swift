@@ -12,7 +12,9 @@ import TransitModel
 enum TripSchedulesWire {
     // Field numbers of protocol/transit.proto.
     private enum Response { static let requestId = 1, status = 2, tripSchedules = 16 }
-    private enum Schedules { static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5, stations = 6 }
+    private enum Schedules {
+        static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5, stations = 6
+    }
     private enum StationField { static let stationId = 1, platforms = 2 }
     private enum PlatformField { static let stopId = 1, platformCode = 2 }
     private enum MatchField { static let tripIds = 1 }
@@ -86,7 +88,8 @@ enum TripSchedulesWire {
     // MARK: sizes (bodies, without the field's own tag and length)
 
     private static func platformSize(_ p: StationPlatform) -> Int {
-        WireSize.string(PlatformField.stopId, p.stopId) + (p.platformCode.map { WireSize.string(PlatformField.platformCode, $0) } ?? 0)
+        WireSize.string(PlatformField.stopId, p.stopId)
+            + (p.platformCode.map { WireSize.string(PlatformField.platformCode, $0) } ?? 0)
     }
 
     private static func stationSize(_ s: StationPlatforms) -> Int {

@@ -119,7 +119,9 @@ extension StaticStore {
     private func stations(of patterns: [Pattern], on c: StoreConnection) throws -> [StationPlatforms] {
         var seen = Set<String>()
         var stopIds: [String] = []
-        for pattern in patterns { for stop in pattern.stops where seen.insert(stop.stopId).inserted { stopIds.append(stop.stopId) } }
+        for pattern in patterns {
+            for stop in pattern.stops where seen.insert(stop.stopId).inserted { stopIds.append(stop.stopId) }
+        }
         guard !stopIds.isEmpty else { return [] }
         let rows = try c.statement("""
             SELECT p.stop_id, c.stop_id, c.platform_code FROM stops c JOIN stops p ON p.stop_pk = c.parent_pk
@@ -130,7 +132,8 @@ extension StaticStore {
         rows.bind(1, JSONText.array(stopIds))
         var stations: [StationPlatforms] = []
         while try rows.step() {
-            let stationId = rows.string(0) ?? "", platform = StationPlatform(stopId: rows.string(1) ?? "", platformCode: rows.string(2))
+            let stationId = rows.string(0) ?? ""
+            let platform = StationPlatform(stopId: rows.string(1) ?? "", platformCode: rows.string(2))
             if stations.last?.stationId == stationId {
                 stations[stations.count - 1].platforms.append(platform)
             } else {

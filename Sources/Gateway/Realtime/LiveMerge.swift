@@ -24,8 +24,9 @@ enum LiveMerge {
                 stops.reserveCapacity(trip.stops.count)
                 for stop in trip.stops {
                     stops.append(prediction.stop(sequence: stop.stopSequence).map {
-                        TripStopRealtime(arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
-                                         platformChange: prediction.cancelled ? nil : $0.platformChange)
+                        TripStopRealtime(
+                            arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
+                            platformChange: prediction.cancelled ? nil : $0.platformChange)
                     })
                 }
                 realtime = TripRealtime(cancelled: prediction.cancelled, added: prediction.added, stops: stops)
