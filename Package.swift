@@ -209,7 +209,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "RealtimeService", "GTFSRealtime", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -65,6 +65,9 @@ public struct LiveStop: Sendable, Hashable {
     public var departureOccupancy: String?
     /// StopTimeProperties.stop_headsign from the stop time update, when given.
     public var stopHeadsign: String?
+    /// Predicted occupancy per carriage on departure (Transport for NSW), in feed order; empty for most feeds
+    /// (an empty array costs no allocation).
+    public var carriages: [LiveCarriage]
 
     // @inlinable: the realtime service builds ~100,000 of these per feed update, from another module.
     @inlinable
@@ -72,7 +75,7 @@ public struct LiveStop: Sendable, Hashable {
         stopId: String, stopSequence: UInt32, assignedStopId: String? = nil, scheduledArrival: Int64? = nil,
         scheduledDeparture: Int64? = nil, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
         arrivalDelay: Int32? = nil, departureDelay: Int32? = nil, status: LiveStopStatus,
-        departureOccupancy: String? = nil, stopHeadsign: String? = nil
+        departureOccupancy: String? = nil, stopHeadsign: String? = nil, carriages: [LiveCarriage] = []
     ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
@@ -86,10 +89,65 @@ public struct LiveStop: Sendable, Hashable {
         self.status = status
         self.departureOccupancy = departureOccupancy
         self.stopHeadsign = stopHeadsign
+        self.carriages = carriages
     }
 
     /// Predicted departure, else predicted arrival, else the scheduled ones: when the vehicle is there.
     public var time: Int64? { predictedDeparture ?? predictedArrival ?? scheduledDeparture ?? scheduledArrival }
+}
+
+/// One carriage of a train, as Transport for NSW sends it (every property nil when not sent). On a stop only
+/// `position` and `departureOccupancy` are sent; on a vehicle the others.
+public struct LiveCarriage: Sendable, Hashable {
+    /// Place in the train, 1 for the first.
+    public var position: Int32?
+    /// e.g. "DTC1".
+    public var name: String?
+    /// How full it is now: a GTFS-RT OccupancyStatus name.
+    public var occupancy: String?
+    /// How full it is predicted to be on departure: a GTFS-RT OccupancyStatus name.
+    public var departureOccupancy: String?
+    public var quiet: Bool?
+    /// NONE, NORMAL, ACCESSIBLE (or the number sent).
+    public var toilet: String?
+    public var luggageRack: Bool?
+
+    public init(
+        position: Int32? = nil, name: String? = nil, occupancy: String? = nil, departureOccupancy: String? = nil,
+        quiet: Bool? = nil, toilet: String? = nil, luggageRack: Bool? = nil
+    ) {
+        self.position = position
+        self.name = name
+        self.occupancy = occupancy
+        self.departureOccupancy = departureOccupancy
+        self.quiet = quiet
+        self.toilet = toilet
+        self.luggageRack = luggageRack
+    }
+}
+
+/// Transport for NSW's vehicle descriptor (every property nil when not sent).
+public struct LiveVehicleFeatures: Sendable, Hashable {
+    public var airConditioned: Bool?
+    /// TfNSW's wheelchair_accessible number, non-zero: true.
+    public var wheelchairAccessible: Bool?
+    /// e.g. "Alstom Metropolis".
+    public var model: String?
+    /// Still running its previous trip.
+    public var performingPriorTrip: Bool?
+    /// TfNSW's code for special vehicles (0: none).
+    public var specialAttributes: Int32?
+
+    public init(
+        airConditioned: Bool? = nil, wheelchairAccessible: Bool? = nil, model: String? = nil,
+        performingPriorTrip: Bool? = nil, specialAttributes: Int32? = nil
+    ) {
+        self.airConditioned = airConditioned
+        self.wheelchairAccessible = wheelchairAccessible
+        self.model = model
+        self.performingPriorTrip = performingPriorTrip
+        self.specialAttributes = specialAttributes
+    }
 }
 
 /// A trip update resolved against the schedule: every stop of the instance, in order.
@@ -179,6 +237,10 @@ public struct LiveVehicle: Sendable, Hashable {
     public var occupancyStatus: String?
     public var occupancyPercentage: UInt32?
     public var wheelchairAccessible: String?
+    /// The train's carriages (Transport for NSW), in feed order.
+    public var carriages: [LiveCarriage]
+    /// Transport for NSW's vehicle descriptor, when sent.
+    public var features: LiveVehicleFeatures?
 
     public init(
         key: String, source: String, entityId: String, trip: TripInstanceKey? = nil, tripId: String? = nil,
@@ -187,7 +249,7 @@ public struct LiveVehicle: Sendable, Hashable {
         licensePlate: String? = nil, position: LivePosition? = nil, currentStopSequence: UInt32? = nil,
         stopId: String? = nil, currentStatus: String? = nil, timestamp: UInt64? = nil,
         congestionLevel: String? = nil, occupancyStatus: String? = nil, occupancyPercentage: UInt32? = nil,
-        wheelchairAccessible: String? = nil
+        wheelchairAccessible: String? = nil, carriages: [LiveCarriage] = [], features: LiveVehicleFeatures? = nil
     ) {
         self.key = key
         self.source = source
@@ -211,6 +273,8 @@ public struct LiveVehicle: Sendable, Hashable {
         self.occupancyStatus = occupancyStatus
         self.occupancyPercentage = occupancyPercentage
         self.wheelchairAccessible = wheelchairAccessible
+        self.carriages = carriages
+        self.features = features
     }
 }
 
@@ -329,6 +393,22 @@ public enum LiveSourceKind: String, Sendable, Hashable, CaseIterable {
     case alerts
 }
 
+/// A known field a source's feeds sent with a wire type other than the schema's (skipped as an unknown field).
+public struct LiveSkippedField: Sendable, Hashable {
+    /// e.g. "entity.trip_update.stop_time_update.6".
+    public var path: String
+    /// Occurrences since the service started.
+    public var count: UInt64
+    /// The first feed's account of it (count, byte offset, wire types).
+    public var first: String
+
+    public init(path: String, count: UInt64, first: String) {
+        self.path = path
+        self.count = count
+        self.first = first
+    }
+}
+
 /// Health of one realtime source; counters count since the service started.
 public struct LiveSourceStatus: Sendable, Hashable {
     public var name: String
@@ -351,13 +431,15 @@ public struct LiveSourceStatus: Sendable, Hashable {
     public var drops: [String: UInt64]
     public var lastDrop: String?
     public var statusUnix: Int64?
+    /// Known fields skipped for their wire type, by path.
+    public var skippedFields: [LiveSkippedField]
 
     public init(
         name: String, kind: LiveSourceKind, detectedKinds: [LiveSourceKind] = [], feedTimestamp: UInt64? = nil,
         lastFetchUnix: Int64? = nil, lastSuccessUnix: Int64? = nil, stale: Bool = true, staleAfterSecs: UInt32 = 90,
         updatesApplied: UInt64 = 0, notModified: UInt64 = 0, olderIgnored: UInt64 = 0, errors: UInt64 = 0,
         lastError: String? = nil, lastErrorUnix: Int64? = nil, entities: UInt64 = 0, drops: [String: UInt64] = [:],
-        lastDrop: String? = nil, statusUnix: Int64? = nil
+        lastDrop: String? = nil, statusUnix: Int64? = nil, skippedFields: [LiveSkippedField] = []
     ) {
         self.name = name
         self.kind = kind
@@ -377,5 +459,6 @@ public struct LiveSourceStatus: Sendable, Hashable {
         self.drops = drops
         self.lastDrop = lastDrop
         self.statusUnix = statusUnix
+        self.skippedFields = skippedFields
     }
 }

@@ -209,7 +209,7 @@ import TransitProto
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
         defer { requester.close() }
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
         }
 
@@ -225,7 +225,7 @@ import TransitProto
         try await service.reloadSources()
         #expect(service.sourceNames == ["tu", "al", "tu2"])
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.map(\.name) == ["tu", "al", "tu2"] && list[2].updatesApplied >= 1
         }
 
@@ -251,7 +251,7 @@ import TransitProto
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3
         }
         await group.triggerGracefulShutdown()
