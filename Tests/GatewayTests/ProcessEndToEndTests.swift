@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitTesting
 
 /// The real executables: `transit-static serve` and `transit-gateway serve` as child processes, spoken to
 /// with `nc -N` (Debian's netcat-openbsd) like a user would, or with a plain socket when nc is missing.
@@ -29,11 +30,11 @@ struct ProcessEndToEndTests {
     }
 
     @Test func ncAgainstTheRealProcessesIncludingAStaticRestart() async throws {
-        let staticURL = SampleDatabase.uniqueURL("e2e")
+        let staticURL = UniqueURL.ipc("gwt-e2e")
         var staticService = try await startStatic(staticURL)
         let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
-            "serve", "--static", staticURL, "--realtime", SampleDatabase.uniqueURL("rt"),
-            "--subscribe", SampleDatabase.uniqueURL("pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
+            "serve", "--static", staticURL, "--realtime", UniqueURL.ipc("gwt-rt"),
+            "--subscribe", UniqueURL.ipc("gwt-pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
         ])
         defer { gateway.signal(SIGKILL); staticService.signal(SIGKILL) }
         let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
@@ -91,7 +92,7 @@ struct ProcessEndToEndTests {
 
     /// A folder of its own under the test run's folder.
     private func makeFolder(_ name: String) throws -> String {
-        let path = SampleDatabase.folder + "/\(name)-\(UUID().uuidString.prefix(8))"
+        let path = SampleDatabase.folder.path("\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
@@ -100,7 +101,7 @@ struct ProcessEndToEndTests {
     /// logged), SIGTERM stops it gracefully with status 0.
     @Test(.enabled(if: BuiltExecutables.path("transit-realtime") != nil))
     func realtimeReReadsItsSourcesConfigOnSIGHUP() async throws {
-        let staticURL = SampleDatabase.uniqueURL("rts")
+        let staticURL = UniqueURL.ipc("rts")
         let staticService = try await startStatic(staticURL)
         defer { staticService.signal(SIGKILL) }
         let folder = try makeFolder("realtime")
@@ -111,10 +112,10 @@ struct ProcessEndToEndTests {
             try Data(#"{"sources": [\#(sources.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: config))
         }
         try writeConfig(["one"])
-        let repURL = SampleDatabase.uniqueURL("rtr")
+        let repURL = UniqueURL.ipc("rtr")
         let realtime = try ChildProcess(BuiltExecutables.path("transit-realtime")!, [
             "serve", "--config", config, "--static", staticURL, "--listen", repURL,
-            "--publish", SampleDatabase.uniqueURL("rtp"),
+            "--publish", UniqueURL.ipc("rtp"),
         ])
         defer { realtime.signal(SIGKILL) }
         let ready = try await realtime.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
@@ -148,7 +149,7 @@ struct ProcessEndToEndTests {
         let folder = try makeFolder("gateway-log")
         let log = folder + "/gateway.log", rotated = folder + "/gateway.log.1"
         let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
-            "serve", "--static", SampleDatabase.uniqueURL("none"), "--listen", "127.0.0.1:0", "--log-file", log,
+            "serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--log-file", log,
         ])
         defer { gateway.signal(SIGKILL) }
         func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

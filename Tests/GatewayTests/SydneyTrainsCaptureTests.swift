@@ -11,6 +11,7 @@ import RealtimeService
 import StaticService
 import Testing
 import TransitModel
+import TransitTesting
 import TransitStore
 @testable import Gateway
 
@@ -146,11 +147,11 @@ struct SydneyTrainsCaptureTests {
         let db = folder + "/sydney.db"
         _ = try GTFSImporter(options: ImportOptions(feeds: [.init(path: folder + "/gtfs", name: "sydney")], databasePath: db)).run()
 
-        let staticURL = SampleDatabase.uniqueURL("sydstatic")
+        let staticURL = UniqueURL.ipc("sydstatic")
         let staticServer = try StaticServer(databasePath: db, listen: staticURL, contexts: 2, logger: GatewayFixture.quietLogger)
         defer { staticServer.stop() }
-        let pub = SampleDatabase.uniqueURL("sydpub")
-        let rep = SampleDatabase.uniqueURL("sydrep")
+        let pub = UniqueURL.ipc("sydpub")
+        let rep = UniqueURL.ipc("sydrep")
         let sockets = try RealtimeSockets(listen: rep, publish: pub)
         defer { sockets.stop() }
         let schedules = try StaticScheduleClient(url: staticURL)
