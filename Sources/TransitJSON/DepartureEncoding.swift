@@ -84,7 +84,8 @@ extension JSONWriter {
             beginObject()
             key("position"); int(c.position.map { Int64($0) })
             key("name"); string(c.name)
-            key("occupancy_status"); string(departure ? c.departureOccupancy ?? c.occupancy : c.occupancy ?? c.departureOccupancy)
+            let occupancy = departure ? c.departureOccupancy ?? c.occupancy : c.occupancy ?? c.departureOccupancy
+            key("occupancy_status"); string(occupancy)
             key("quiet"); bool(c.quiet)
             key("toilet"); string(c.toilet)
             key("luggage_rack"); bool(c.luggageRack)

@@ -180,7 +180,8 @@ public struct VehicleSnapshot: Sendable, Hashable {
         bearing: Double? = nil, speedMetresPerSecond: Double? = nil, currentStopSequence: UInt32? = nil,
         stopId: String? = nil, currentStatus: String? = nil, occupancyStatus: String? = nil,
         occupancyPercentage: Int? = nil, congestionLevel: String? = nil, timestamp: Int64? = nil,
-        carriages: [LiveCarriage] = [], airConditioned: Bool? = nil, wheelchairAccessible: Bool? = nil, model: String? = nil
+        carriages: [LiveCarriage] = [], airConditioned: Bool? = nil, wheelchairAccessible: Bool? = nil,
+        model: String? = nil
     ) {
         self.vehicleId = vehicleId
         self.label = label

@@ -202,8 +202,9 @@ extension LiveSourceStatus {
             statusUnix: optionalValue(m.has_status_unix, m.status_unix),
             skippedFields: try repeatedMessages(m.n_skipped_fields, m.skipped_fields, "skipped_fields") {
                 (f) throws(ProtoDecodeError) in
-                LiveSkippedField(path: try requiredString(f.path, "path"), count: try requiredValue(f.has_count, f.count, "count"),
-                                 first: optionalString(f.first) ?? "")
+                LiveSkippedField(
+                    path: try requiredString(f.path, "path"), count: try requiredValue(f.has_count, f.count, "count"),
+                    first: optionalString(f.first) ?? "")
             })
     }
 }

@@ -40,7 +40,8 @@ extension LiveCarriage {
 extension LiveCarriage {
     /// The official schema's carriage (multi_carriage_details), for feeds that send it instead of TfNSW's.
     init(_ c: CarriageDetails) {
-        self.init(position: c.carriageSequence.map { Int32(clamping: $0) }, name: c.label, occupancy: c.occupancyStatus?.name)
+        self.init(
+            position: c.carriageSequence.map { Int32(clamping: $0) }, name: c.label, occupancy: c.occupancyStatus?.name)
     }
 }
 
