@@ -82,6 +82,7 @@ enum BoardAssembly {
             cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
             occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
                 ?? state.vehicleByTrip[trip.key]?.occupancyStatus,
+            carriages: stop?.carriages ?? [],
             platformChange: trip.cancelled ? nil : stop?.platformChange)
     }
 

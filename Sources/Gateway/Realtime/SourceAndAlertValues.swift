@@ -24,10 +24,15 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     /// Stop time updates whose stop_sequence and stop_id named different stops, and the first described.
     public var stopMismatches: Int = 0
     public var firstStopMismatch: String?
+    /// Entities left out, by reason (e.g. "unknown_trip").
+    public var drops: [String: UInt64]
+    /// Known fields its feeds sent with another wire type than the schema's (skipped), by path.
+    public var skippedFields: [LiveSkippedField]
 
     public init(
         name: String, kind: Kind, feedTimestamp: Int64? = nil, stale: Bool = false, lastSuccessUnix: Int64? = nil,
-        errors: Int = 0, lastError: String? = nil, entities: Int = 0
+        errors: Int = 0, lastError: String? = nil, entities: Int = 0, drops: [String: UInt64] = [:],
+        skippedFields: [LiveSkippedField] = []
     ) {
         self.name = name
         self.kind = kind
@@ -37,6 +42,8 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
         self.errors = errors
         self.lastError = lastError
         self.entities = entities
+        self.drops = drops
+        self.skippedFields = skippedFields
     }
 }
 
