@@ -4,7 +4,8 @@ import PackageDescription
 // Module map (one job each):
 //   CNNG, CSQLite          system libraries (nng is linked by name: Debian ships no nng.pc)
 //   TransitProtoC          protobuf-c code generated from protocol/*.proto (committed; scripts/gen-proto)
-//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort
+//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
+//                          wall clock (ServiceClock: the machine's, or a replayed day's)
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
@@ -24,7 +25,8 @@ import PackageDescription
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
-//                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run
+//                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run,
+//                          the --clock options
 // Which module uses which: README.md ("What it is"), checked against this file by scripts/check-module-graph.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -73,7 +75,7 @@ let package = Package(
         .target(
             name: "StaticService",
             dependencies: [
-                "TransitStore", "TransitProto", "NNGKit", "TransitModel",
+                "TransitStore", "TransitCore", "TransitProto", "NNGKit", "TransitModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -83,6 +85,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
+                "TransitCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -91,7 +94,7 @@ let package = Package(
         ),
         .target(
             name: "RealtimeSources",
-            dependencies: ["StrictJSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrictJSON", "TransitCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -137,7 +140,8 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "NNGKit", "ServiceSupport",
+                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "TransitCore", "NNGKit",
+                "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -154,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "TransitModel", "ServiceSupport",
+                "Gateway", "TransitModel", "TransitCore", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import Logging
+import TransitCore
 import TransitModel
 
 /// Everything `transit-gateway serve` can be told. Defaults are the contract's (protocol/GATEWAY.md §1,
@@ -49,6 +50,8 @@ public struct GatewayConfig: Sendable {
     public var staticVersionCheck: Duration
     /// Event-loop threads (0: one per core).
     public var threads: Int
+    /// "Now" of requests without `at`, of feed ages and of `health` (`serve --clock`); timeouts stay monotonic.
+    public var clock: ServiceClock
     public var logger: Logger
 
     public init(
@@ -60,7 +63,7 @@ public struct GatewayConfig: Sendable {
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
         snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
         boardCacheStops: Int = 512, boardWindowRows: Int = StaticRequestLimits.maxLimit,
-        staticVersionCheck: Duration = .seconds(1), threads: Int = 0, logger: Logger
+        staticVersionCheck: Duration = .seconds(1), threads: Int = 0, clock: ServiceClock = .system, logger: Logger
     ) {
         self.host = host
         self.port = port
@@ -84,6 +87,7 @@ public struct GatewayConfig: Sendable {
         self.boardWindowRows = max(1, min(StaticRequestLimits.maxLimit, boardWindowRows))
         self.staticVersionCheck = staticVersionCheck
         self.threads = threads
+        self.clock = clock
         self.logger = logger
     }
 }

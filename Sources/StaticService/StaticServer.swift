@@ -3,6 +3,7 @@ import Synchronization
 import Logging
 import NNGKit
 import ServiceLifecycle
+import TransitCore
 import TransitStore
 
 /// The static-data service: a REP socket on `url` whose `contexts` workers answer `StaticRequest`s from the
@@ -26,8 +27,11 @@ public final class StaticServer: Service, Sendable {
         var file: FileIdentity?
     }
 
-    /// Opens the database, then listens. Throws `StaticServerError` when either fails.
-    public init(databasePath: String, listen url: String, contexts: Int = 8, logger: Logger) throws(StaticServerError) {
+    /// Opens the database, then listens. Throws `StaticServerError` when either fails. `clock` is "now" of
+    /// requests without `at` (`serve --clock`).
+    public init(
+        databasePath: String, listen url: String, contexts: Int = 8, clock: ServiceClock = .system, logger: Logger
+    ) throws(StaticServerError) {
         guard contexts >= 1 else { throw .invalidOption("--contexts must be at least 1, got \(contexts)") }
         let stores: ReloadableStore
         do {
@@ -35,7 +39,7 @@ public final class StaticServer: Service, Sendable {
         } catch {
             throw .database(path: databasePath, error)
         }
-        let handler = StaticRequestHandler(stores: stores, logger: logger)
+        let handler = StaticRequestHandler(stores: stores, logger: logger, now: { clock.unixSeconds })
         do {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)

@@ -1,4 +1,5 @@
 import Logging
+import TransitCore
 import TransitJSON
 import TransitModel
 
@@ -15,11 +16,13 @@ final class RequestDispatcher: Sendable {
     /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
     let realtimeClient: RealtimeClient?
     let stats: GatewayStats
+    /// "Now" of requests without `at`, of feed ages and of `health`.
+    let clock: ServiceClock
     let logger: Logger
 
     init(
         staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView, realtimeClient: RealtimeClient?,
-        stats: GatewayStats, logger: Logger
+        stats: GatewayStats, clock: ServiceClock = .system, logger: Logger
     ) {
         self.staticClient = staticClient
         cache = StaticCache(client: staticClient)
@@ -27,6 +30,7 @@ final class RequestDispatcher: Sendable {
         self.realtime = realtime
         self.realtimeClient = realtimeClient
         self.stats = stats
+        self.clock = clock
         self.logger = logger
     }
 
