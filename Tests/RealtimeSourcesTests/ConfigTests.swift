@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct ConfigTests {
     private func parse(_ json: String, env: [String: String] = [:], base: String = "/") throws(RealtimeConfigError) -> RealtimeConfig {
@@ -183,7 +184,7 @@ import Testing
     @Test func programmaticConfigIsValidatedBySourceGroup() {
         let zero = SourceConfig(name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .zero)
         #expect(throws: RealtimeConfigError.self) {
-            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), logger: capturingLogger().0, handler: { _ in })
+            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), logger: LogRecorder().logger, handler: { _ in })
         }
     }
 
