@@ -247,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources", "TransitTesting",
+                "RealtimeSources", "TransitCore", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
