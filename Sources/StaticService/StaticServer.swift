@@ -19,6 +19,7 @@ public final class StaticServer: Service, Sendable {
     public let stores: ReloadableStore
     private let server: NNGReplyServer
     private let logger: Logger
+    private let clock: ServiceClock
     /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
     private let failedAttempt = Mutex<FailedReload?>(nil)
 
@@ -51,6 +52,7 @@ public final class StaticServer: Service, Sendable {
         self.url = url
         self.stores = stores
         self.logger = logger
+        self.clock = clock
     }
 
     /// The version of the database being served.
@@ -97,7 +99,7 @@ public final class StaticServer: Service, Sendable {
     public func run() async throws {
         logger.info("ready", metadata: [
             "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
-            "contexts": "\(stores.connections)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+            "contexts": "\(stores.connections)", "clock": "\(clock)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
         ])
         try? await gracefulShutdown()
         logger.info("stopping")

@@ -61,7 +61,11 @@ public struct ServiceClock: Sendable, CustomStringConvertible {
     public var description: String {
         guard isReplay else { return "system" }
         let at = Self.iso8601(unixSeconds)
-        return rate == 1 ? "replay from \(at)" : "replay from \(at) at rate \(rate)"
+        switch rate {
+        case 0: return "frozen at \(at)"
+        case 1: return "replay from \(at)"
+        default: return "replay from \(at) at rate \(rate)"
+        }
     }
 
     /// The machine's wall clock in unix seconds.

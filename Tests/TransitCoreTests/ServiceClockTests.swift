@@ -53,3 +53,13 @@ import TransitCore
         #expect(abs(ServiceClock.system.seconds - Date().timeIntervalSince1970) < 2)
     }
 }
+
+@Suite struct ServiceClockDescriptionTests {
+    /// What the services' "ready" log lines say about their clock.
+    @Test func saysWhichClock() {
+        #expect(ServiceClock.system.description == "system")
+        #expect(ServiceClock(start: 1_741_727_100, rate: 0).description == "frozen at 2025-03-11T21:05:00Z")
+        #expect(ServiceClock(start: 1_741_727_100, rate: 2).description.hasPrefix("replay from 2025-03-11T21:05"))
+        #expect(ServiceClock(start: 1_741_727_100, rate: 2).description.hasSuffix(" at rate 2.0"))
+    }
+}
