@@ -229,7 +229,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", "GTFSRealtime", "TransitTesting",
+                "RealtimeService", "GTFSRealtime", "TransitCore", "TransitTesting",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -259,7 +259,7 @@ let package = Package(
             name: "RealtimeServiceTests",
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService",
-                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitTesting",
+                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -50,7 +50,9 @@ public struct GatewayConfig: Sendable {
     public var staticVersionCheck: Duration
     /// Event-loop threads (0: one per core).
     public var threads: Int
-    /// "Now" of requests without `at`, of feed ages and of `health` (`serve --clock`); timeouts stay monotonic.
+    /// "Now" of requests without `at` (and of subscriptions' boards), of feed ages and of `health` (`serve
+    /// --clock`); timeouts stay monotonic. Tests pin it (a frozen clock) so that what a board holds does not
+    /// depend on the time of day they run at.
     public var clock: ServiceClock
     public var logger: Logger
 
