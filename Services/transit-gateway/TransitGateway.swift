@@ -22,7 +22,9 @@ struct Serve: AsyncParsableCommand {
             SIGHUP reopens the --log-file (after log rotation moved it away, the lines that follow go to a new \
             file at that path); without --log-file the log goes to standard error and SIGHUP only logs that there \
             is nothing to reopen. SIGINT/SIGTERM stop it gracefully: no new connections, open ones are closed, \
-            the requests waiting on the other services end.
+            the requests waiting on the other services end. --clock replays a recorded day: requests without \
+            `at`, feed ages and health use the service clock (give all three services the same --clock and \
+            --clock-origin).
             """
     )
 
@@ -70,6 +72,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
 
     @Option(help: ArgumentHelp(
         "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
@@ -123,7 +128,7 @@ struct Serve: AsyncParsableCommand {
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
             staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
-            boardCacheStops: boardCacheStops, threads: threads, logger: logger)
+            boardCacheStops: boardCacheStops, threads: threads, clock: clock.serviceClock, logger: logger)
 
         let server: GatewayServer
         do {

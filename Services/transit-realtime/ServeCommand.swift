@@ -21,7 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
             protocol/README.md. SIGHUP re-reads the config file: sources added, removed or changed take effect \
             (unchanged sources keep their live state; every source starts polling again); a config that cannot be \
             read or is invalid changes nothing and is logged. SIGINT/SIGTERM stop it gracefully: polling stops, \
-            the feed being processed finishes, then the sockets close.
+            the feed being processed finishes, then the sockets close. --clock replays a recorded day: the service \
+            clock starts at that instant (fetch times, staleness, the schedule date window and replay re-stamps \
+            follow it); give the static service and the gateway the same --clock and --clock-origin.
             """
     )
 
@@ -50,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
@@ -67,7 +72,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             service = try await RealtimeServiceRunner(
                 configPath: config, staticURL: staticURL, listen: listen, publish: publish,
-                options: .init(defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter), logger: logger)
+                options: .init(defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock),
+                logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure

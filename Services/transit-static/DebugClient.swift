@@ -1,6 +1,7 @@
 import Foundation
 import NNGKit
 import Synchronization
+import TransitCore
 import TransitJSON
 import TransitModel
 import TransitProto
@@ -26,9 +27,14 @@ struct DebugClient: Sendable {
     }
 
     let requester: NNGRequester
+    /// "Now" of requests without `at` (the service clock, `query --clock`).
+    let clock: ServiceClock
     private let nextId = RequestIds()
 
-    init(requester: NNGRequester) { self.requester = requester }
+    init(requester: NNGRequester, clock: ServiceClock = .system) {
+        self.requester = requester
+        self.clock = clock
+    }
 
     /// The line to print (nil for a blank input line) and how it went.
     func answer(_ line: String) -> (output: [UInt8]?, outcome: Outcome) {
@@ -49,7 +55,7 @@ struct DebugClient: Sendable {
         }
 
         // Pin "now" here, so the service and the printed answer agree on it.
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = clock.unixSeconds
         var at = now
         switch query {
         case .trip(var q):

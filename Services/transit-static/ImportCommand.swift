@@ -52,6 +52,9 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse a field longer than this.", valueName: "size"))
     var maxFieldSize = "64KiB"
 
+    @OptionGroup(title: "Service clock (the date a feed's validity is checked against)")
+    var clock: ClockOptions
+
     func validate() throws {
         guard !feeds.isEmpty else { throw ValidationError("name at least one feed to import") }
         _ = try limits()
@@ -82,10 +85,19 @@ struct ImportCommand: ParsableCommand {
             try options.applyPrefixes(prefix)
             let summary = try GTFSImporter(options: options).run()
             print(summary.description)
+            warnOutsideValidity(summary)
         } catch {
             printError("import failed: \(error)")
             printError("the previous database (if any) at \(db) is unchanged")
             throw ExitCode.failure
+        }
+    }
+
+    /// One warning line per feed whose validity dates do not cover the clock's date (the import goes ahead).
+    private func warnOutsideValidity(_ summary: ImportSummary) {
+        let now = clock.serviceClock.unixSeconds
+        for feed in summary.feeds {
+            if let warning = feed.validityWarning(atUnix: now) { printError("warning: \(warning)") }
         }
     }
 }

@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             SIGHUP reopens the database (run after a new import; queries in flight finish on the old file; \
             if the new file cannot be opened, the old one keeps serving). SIGINT/SIGTERM stop it gracefully: \
-            no new requests, the ones in progress finish.
+            no new requests, the ones in progress finish. --clock replays a recorded day: requests without `at` \
+            are answered at the service clock's time.
             """
     )
 
@@ -32,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
+
     func validate() throws {
         guard contexts >= 1, contexts <= 256 else { throw ValidationError("--contexts must be 1…256, got \(contexts)") }
         guard watchInterval >= 0, watchInterval.isFinite else { throw ValidationError("--watch-interval must be ≥ 0") }
@@ -44,7 +48,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         let server: StaticServer
         do {
-            server = try StaticServer(databasePath: db, listen: listen, contexts: contexts, logger: logger)
+            server = try StaticServer(
+                databasePath: db, listen: listen, contexts: contexts, clock: clock.serviceClock, logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure

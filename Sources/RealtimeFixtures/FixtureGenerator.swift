@@ -32,7 +32,7 @@ public struct FixtureGenerator: Sendable {
 
     public func feeds(step: Int = 0, at: Int64? = nil) throws -> FixtureFeeds {
         guard !schedule.instances.isEmpty else {
-            throw FixtureError("no trip runs around \(schedule.at) (unix) in this database; pick another --at")
+            throw FixtureError(schedule.noTripsExplanation)
         }
         let now = at ?? schedule.at
         let drift = Self.drift[step % Self.drift.count]

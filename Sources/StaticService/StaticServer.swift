@@ -3,6 +3,7 @@ import Synchronization
 import Logging
 import NNGKit
 import ServiceLifecycle
+import TransitCore
 import TransitStore
 
 /// The static-data service: a REP socket on `url` whose `contexts` workers answer `StaticRequest`s from the
@@ -18,6 +19,7 @@ public final class StaticServer: Service, Sendable {
     public let stores: ReloadableStore
     private let server: NNGReplyServer
     private let logger: Logger
+    private let clock: ServiceClock
     /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
     private let failedAttempt = Mutex<FailedReload?>(nil)
 
@@ -26,8 +28,11 @@ public final class StaticServer: Service, Sendable {
         var file: FileIdentity?
     }
 
-    /// Opens the database, then listens. Throws `StaticServerError` when either fails.
-    public init(databasePath: String, listen url: String, contexts: Int = 8, logger: Logger) throws(StaticServerError) {
+    /// Opens the database, then listens. Throws `StaticServerError` when either fails. `clock` is "now" of
+    /// requests without `at` (`serve --clock`).
+    public init(
+        databasePath: String, listen url: String, contexts: Int = 8, clock: ServiceClock = .system, logger: Logger
+    ) throws(StaticServerError) {
         guard contexts >= 1 else { throw .invalidOption("--contexts must be at least 1, got \(contexts)") }
         let stores: ReloadableStore
         do {
@@ -35,7 +40,7 @@ public final class StaticServer: Service, Sendable {
         } catch {
             throw .database(path: databasePath, error)
         }
-        let handler = StaticRequestHandler(stores: stores, logger: logger)
+        let handler = StaticRequestHandler(stores: stores, logger: logger, now: { clock.unixSeconds })
         do {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)
@@ -47,6 +52,7 @@ public final class StaticServer: Service, Sendable {
         self.url = url
         self.stores = stores
         self.logger = logger
+        self.clock = clock
     }
 
     /// The version of the database being served.
@@ -93,7 +99,7 @@ public final class StaticServer: Service, Sendable {
     public func run() async throws {
         logger.info("ready", metadata: [
             "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
-            "contexts": "\(stores.connections)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+            "contexts": "\(stores.connections)", "clock": "\(clock)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
         ])
         try? await gracefulShutdown()
         logger.info("stopping")

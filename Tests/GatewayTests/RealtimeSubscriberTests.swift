@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TransitCore
 import TransitModel
 @testable import Gateway
 import TransitTesting
@@ -214,7 +215,7 @@ import TransitTesting
             $0.realtimeSilence = .milliseconds(1500)
             // The board is at the gateway's now: pinned, so that the next departures (and whether the delayed
             // first one stays among the ten) do not depend on the time of day.
-            $0.clock = { SampleTimes.mondayEvening }
+            $0.clock = ServiceClock(start: Double(SampleTimes.mondayEvening), rate: 0)
         }) { fixture in
             try await beatUntilLive(fake, fixture.realtime)
             let client = try fixture.client()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitCore
 import TransitJSON
 import TransitTesting
 import TransitModel
@@ -87,7 +88,7 @@ import TransitModel
         // delayed one stays among the first two) do not depend on the time of day.
         try await withGateway(realtime: view, configure: {
             $0.subscriptionInterval = .milliseconds(100)
-            $0.clock = { SampleTimes.mondayEvening }
+            $0.clock = ServiceClock(start: Double(SampleTimes.mondayEvening), rate: 0)
         }) { fixture in
             let client = try fixture.client()
             _ = try await client.ask(#"{"id":1,"op":"subscribe","topic":"departures","stop_id":"200060","limit":2}"#)

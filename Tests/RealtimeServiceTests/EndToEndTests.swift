@@ -9,6 +9,7 @@ import RealtimeSources
 import ServiceLifecycle
 import StaticService
 import Testing
+import TransitCore
 import TransitModel
 import TransitProto
 @testable import RealtimeFixtures
@@ -51,7 +52,7 @@ import TransitTesting
     /// `options` with the service's clock stopped at `at`.
     func pinned(_ options: RealtimeServiceRunner.Options, at: Int64) -> RealtimeServiceRunner.Options {
         var options = options
-        options.clock = { at }
+        options.clock = ServiceClock(start: Double(at), rate: 0)
         return options
     }
 
@@ -164,8 +165,10 @@ import TransitTesting
 
     @Test func replayOfFixtureSnapshotsIsRestampedAndApplied() async throws {
         let setup = try Setup()
-        // Snapshots made for an hour ago: played, they are re-stamped with the current time.
-        // Recorded an hour before the service's (pinned) now, at a time the sample feed runs trips.
+        // Snapshots made for an hour ago: played, they are re-stamped with the service clock's time (not the
+        // machine's). Recorded an hour before the service's now, at a time the sample feed runs trips; the clock
+        // runs from there (a frozen one would stamp every pass alike, and an unchanged alerts body is not applied
+        // twice).
         let now = SampleTimes.mondayMorning
         let past = now - 3600
         let schedule = try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: past)
@@ -176,14 +179,15 @@ import TransitTesting
             .write(to: URL(fileURLWithPath: config))
         let staticServer = try StaticServer(databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
+        var options = Self.fastOptions
+        options.clock = ServiceClock(start: Double(now))
         let service = try await RealtimeServiceRunner(
             configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: pinned(Self.fastOptions, at: now), logger: quiet)
+            options: options, logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
-        let started = Int64(Date().timeIntervalSince1970)
         let result = try await poll(requester, .sources) { result in
             guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 2 }
@@ -191,7 +195,8 @@ import TransitTesting
         guard case .sources(let list, _) = result else { return }
         for status in list {
             #expect(!status.stale, "\(status.name)")
-            #expect((status.feedTimestamp ?? 0) >= UInt64(started - 1), "\(status.name) not re-stamped")
+            let stamp = status.feedTimestamp ?? 0
+            #expect(stamp >= UInt64(now) && stamp < UInt64(now + 60), "\(status.name) not re-stamped to the service clock")
             #expect(status.errors == 0, "\(status.name): \(status.lastError ?? "")")
             #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
             #expect(status.entities > 0, "\(status.name)")

@@ -114,3 +114,22 @@ import TransitTesting
         #expect(throws: FixtureError.self) { try FixtureGenerator(schedule: s).feeds() }
     }
 }
+
+@Suite struct FixtureOutsideTheCalendarTests {
+    /// A moment long before the sample feed's calendar: no trips, and the error says which dates have them
+    /// and suggests a --clock inside them (what Services/launch shows before starting static-only).
+    @Test func noTripsSaysWhichDatesWouldHaveThem() throws {
+        let at: Int64 = 978_307_200  // 2001-01-01T00:00:00Z
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: at)
+        #expect(schedule.instances.isEmpty)
+        let dates = try #require(schedule.serviceDates)
+        let error = try #require(throws: FixtureError.self) { try FixtureGenerator(schedule: schedule).feeds() }
+        let text = error.description
+        #expect(text.hasPrefix("no trip runs around 2001-01-01T00:00:00Z (20010101 in Australia/Sydney)"), "\(text)")
+        #expect(text.contains("its services run from \(dates.lowerBound) to \(dates.upperBound)"), "\(text)")
+        // The nearest date inside, 08:00 local.
+        let first = dates.lowerBound
+        let day = String(format: "%04d-%02d-%02d", first.year, first.month, first.day)
+        #expect(text.contains("e.g. --clock \(day)T08:00:00+1"), "\(text)")
+    }
+}

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RealtimeSources
+import TransitCore
 import TransitTesting
 
 @Suite struct ReplaySourceTests {
@@ -88,6 +89,30 @@ import TransitTesting
         // source (3) before its delivery.
         let stamped = stamps.withLock { $0.count }, delivered = recorder.fetched.count
         #expect(stamped >= delivered && stamped <= delivered + 3, "\(stamped) restamped, \(delivered) delivered")
+    }
+
+    /// With a replay clock (`--clock`), headers are re-stamped to the service clock's time, and the fetch
+    /// times and statuses are on it too; a frozen clock (`--clock-rate 0`) stamps its start every time.
+    @Test func restampsToTheServiceClock() async throws {
+        let folder = try makeReplayFolder()
+        let config = try load(folder)
+        let stamps = Mutex<[UInt64]>([])
+        let restamp: FeedRestamp = { bytes, timestamp in
+            stamps.withLock { $0.append(timestamp) }
+            return bytes
+        }
+        let start: Int64 = 1_741_727_100  // 2025-03-12 08:05 in Sydney
+        let recorder = EventRecorder()
+        let group = try SourceGroup(
+            config: config, options: PollingOptions(clock: ServiceClock(start: Double(start), rate: 0)), restamp: restamp,
+            logger: LogRecorder().logger, handler: recorder.handler)
+        group.start()
+        #expect(await eventually { recorder.events(of: "demo.trip_updates").count >= 3 })
+        await group.stop()
+        let restamped = stamps.withLock { $0 }
+        #expect(!restamped.isEmpty && restamped.allSatisfy { $0 == UInt64(start) }, "\(restamped)")
+        #expect(recorder.fetched.allSatisfy { $0.fetchedAt == Date(timeIntervalSince1970: TimeInterval(start)) })
+        #expect(group.status().allSatisfy { $0.lastSuccess == Date(timeIntervalSince1970: TimeInterval(start)) })
     }
 
     @Test func withoutLoopItStopsAfterTheLastSnapshot() async throws {

@@ -1,4 +1,5 @@
 import Logging
+import TransitCore
 import TransitJSON
 import TransitModel
 
@@ -15,21 +16,21 @@ final class RequestDispatcher: Sendable {
     /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
     let realtimeClient: RealtimeClient?
     let stats: GatewayStats
+    /// "Now" of requests without `at`, of feed ages and of `health`.
+    let clock: ServiceClock
     let logger: Logger
-    /// "Now" of requests without `at` (`GatewayConfig.clock`).
-    let clock: @Sendable () -> Int64
 
     init(
         staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView, realtimeClient: RealtimeClient?,
-        stats: GatewayStats, logger: Logger, clock: @escaping @Sendable () -> Int64 = UnixClock.now
+        stats: GatewayStats, clock: ServiceClock = .system, logger: Logger
     ) {
-        self.clock = clock
         self.staticClient = staticClient
         cache = StaticCache(client: staticClient)
         self.boardCache = boardCache
         self.realtime = realtime
         self.realtimeClient = realtimeClient
         self.stats = stats
+        self.clock = clock
         self.logger = logger
     }
 

@@ -17,7 +17,7 @@ extension RequestDispatcher {
         }
         let outage = info == nil ? staticClient.availability.outage : nil
         let reading = realtime.read()
-        let now = clock()
+        let now = clock.unixSeconds
 
         let status: String
         if info == nil {

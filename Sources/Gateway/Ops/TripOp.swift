@@ -6,7 +6,7 @@ import TransitModel
 
 extension RequestDispatcher {
     func trip(_ request: GatewayRequest, _ query: TripQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = clock()
+        let now = clock.unixSeconds
         var query = query
         let at = query.at ?? now
         query.at = at

@@ -102,7 +102,9 @@ public final class GatewayServer: Service, Sendable {
     /// Logs "ready", serves until graceful shutdown (or cancellation), then stops (`stop()`).
     public func run() async throws {
         let logger = config.logger
-        logger.info("ready", metadata: ["port": "\(port)", "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
+        logger.info("ready", metadata: [
+            "port": "\(port)", "clock": "\(config.clock)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+        ])
         try? await gracefulShutdown()
         logger.info("stopping")
         await stop()
