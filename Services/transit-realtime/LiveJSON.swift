@@ -275,6 +275,10 @@ extension JSONWriter {
         for (reason, count) in s.drops.sorted(by: { $0.key < $1.key }) { key(reason); int(count) }
         endObject()
         key("last_drop"); string(s.lastDrop)
+        key("stop_mismatch"); beginObject()
+        key("count"); int(s.stopMismatches)
+        key("first"); string(s.firstStopMismatch)
+        endObject()
         key("skipped_fields"); beginArray()
         for f in s.skippedFields {
             beginObject()

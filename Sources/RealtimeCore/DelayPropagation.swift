@@ -46,6 +46,9 @@ extension TripUpdateResolver {
                 let u = StopUpdateMatcher.updateIndex(pairs[next])
                 next += 1
                 assignedStopId = updates[u].stopTimeProperties?.assignedStopId.nonEmpty
+                if assignedStopId == nil, !matcher.platformChanges.isEmpty, matcher.platformChanges.contains(u) {
+                    assignedStopId = updates[u].stopId  // another platform of the scheduled stop's station
+                }
                 switch updates[u].scheduleRelationship ?? .scheduled {
                 case .skipped:
                     status = .skipped

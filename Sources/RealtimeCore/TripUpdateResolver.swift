@@ -92,6 +92,7 @@ public struct TripUpdateResolver: Sendable {
         _ update: TripUpdate, schedules: some TripScheduleLookup, now: Int64
     ) throws(TripUpdateDrop) -> TripResolution {
         let rtTripId = update.trip.tripId.nonEmpty
+        matcher.stations = schedules.stations
         if let delay = update.delay, Int64(delay).magnitude > options.maxDelaySecs {
             throw TripUpdateDrop(.absurdDelay, tripId: rtTripId, "trip delay \(delay) s is beyond ±\(options.maxDelaySecs) s")
         }

@@ -25,6 +25,8 @@ public struct LiveTripStop: Sendable, Hashable {
     public var pickupType: Int?
     public var dropOffType: Int?
     public var stopHeadsign: String?
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
     public init(
         stopId: String, stopSequence: UInt32, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,

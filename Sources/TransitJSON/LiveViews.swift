@@ -5,6 +5,18 @@ import TransitModel
 // client passes none: its rows print realtime fields as null and status "scheduled".
 
 /// What the live state says about one departure (a trip instance at a stop).
+/// A realtime platform change: the stop the vehicle serves instead of the scheduled one (another platform
+/// of the station, or StopTimeProperties.assigned_stop_id) and its platform_code.
+public struct PlatformChange: Sendable, Hashable {
+    public var stopId: String
+    public var platform: String?
+
+    public init(stopId: String, platform: String?) {
+        self.stopId = stopId
+        self.platform = platform
+    }
+}
+
 public struct DepartureRealtime: Sendable, Hashable {
     /// Predicted departure, unix seconds; nil without a prediction (NO_DATA, cancelled, stale source …).
     public var predictedUnix: Int64?
@@ -17,10 +29,12 @@ public struct DepartureRealtime: Sendable, Hashable {
     public var occupancyStatus: String?
     /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
     public var carriages: [LiveCarriage]
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
     public init(
         predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false,
-        occupancyStatus: String? = nil, carriages: [LiveCarriage] = []
+        occupancyStatus: String? = nil, carriages: [LiveCarriage] = [], platformChange: PlatformChange? = nil
     ) {
         self.predictedUnix = predictedUnix
         self.cancelled = cancelled
@@ -28,6 +42,7 @@ public struct DepartureRealtime: Sendable, Hashable {
         self.added = added
         self.occupancyStatus = occupancyStatus
         self.carriages = carriages
+        self.platformChange = platformChange
     }
 
     /// Live data applies: a prediction, or a cancelled/skipped/added state.
@@ -114,16 +129,19 @@ public struct TripStopRealtime: Sendable, Hashable {
     public var occupancyStatus: String?
     /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
     public var carriages: [LiveCarriage]
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
     public init(
         arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, occupancyStatus: String? = nil,
-        carriages: [LiveCarriage] = []
+        carriages: [LiveCarriage] = [], platformChange: PlatformChange? = nil
     ) {
         self.arrivalUnix = arrivalUnix
         self.departureUnix = departureUnix
         self.skipped = skipped
         self.occupancyStatus = occupancyStatus
         self.carriages = carriages
+        self.platformChange = platformChange
     }
 }
 

@@ -421,14 +421,43 @@ public struct TripSchedules: Sendable, Hashable {
     /// For each `TripSchedulesQuery.descriptors` entry, in order: the ids of the static trips it matches
     /// (empty: none; more than one: ambiguous).
     public var descriptorMatches: [[String]]
-    /// An answer; no descriptor matches unless told.
+    /// The stations some stop of `patterns` belongs to, each with all its child stops.
+    public var stations: [StationPlatforms]
+    /// An answer; no descriptor matches or stations unless told.
     public init(databaseVersion: String, patterns: [Pattern], trips: [TripSchedule], unknownTripIds: [String],
-                descriptorMatches: [[String]] = []) {
+                descriptorMatches: [[String]] = [], stations: [StationPlatforms] = []) {
         self.databaseVersion = databaseVersion
         self.patterns = patterns
         self.trips = trips
         self.unknownTripIds = unknownTripIds
         self.descriptorMatches = descriptorMatches
+        self.stations = stations
+    }
+}
+
+/// A station (a stop that is some stops' parent_station) and its child stops.
+public struct StationPlatforms: Sendable, Hashable {
+    /// The station's stop_id.
+    public var stationId: String
+    /// Its child stops (platforms, boarding areas), by stop_id.
+    public var platforms: [StationPlatform]
+    /// A station with these child stops.
+    public init(stationId: String, platforms: [StationPlatform]) {
+        self.stationId = stationId
+        self.platforms = platforms
+    }
+}
+
+/// One child stop of a station.
+public struct StationPlatform: Sendable, Hashable {
+    /// The stop's id.
+    public var stopId: String
+    /// stops.txt platform_code, when given.
+    public var platformCode: String?
+    /// A child stop.
+    public init(stopId: String, platformCode: String? = nil) {
+        self.stopId = stopId
+        self.platformCode = platformCode
     }
 }
 

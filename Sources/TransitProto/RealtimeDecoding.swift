@@ -28,6 +28,7 @@ extension LiveStop {
             departureOccupancy: optionalString(m.departure_occupancy),
             stopHeadsign: optionalString(m.stop_headsign),
             carriages: try repeatedMessages(m.n_carriages, m.carriages, "carriages", LiveCarriage.init(proto:)))
+        assignedPlatform = optionalString(m.assigned_platform)
     }
 }
 
@@ -206,6 +207,8 @@ extension LiveSourceStatus {
                     path: try requiredString(f.path, "path"), count: try requiredValue(f.has_count, f.count, "count"),
                     first: optionalString(f.first) ?? "")
             })
+        stopMismatches = optionalValue(m.has_stop_mismatches, m.stop_mismatches) ?? 0
+        firstStopMismatch = optionalString(m.first_stop_mismatch)
     }
 }
 

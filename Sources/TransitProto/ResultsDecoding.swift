@@ -196,6 +196,16 @@ extension TripSchedules {
             unknownTripIds: repeatedStrings(m.n_unknown_trip_ids, m.unknown_trip_ids),
             descriptorMatches: try repeatedMessages(m.n_descriptor_matches, m.descriptor_matches, "descriptor_matches") {
                 (match: borrowing Transit__TripStartMatch) throws(ProtoDecodeError) in repeatedStrings(match.n_trip_ids, match.trip_ids)
+            },
+            stations: try repeatedMessages(m.n_stations, m.stations, "stations") {
+                (station: borrowing Transit__StationPlatforms) throws(ProtoDecodeError) in
+                StationPlatforms(
+                    stationId: try requiredString(station.station_id, "station_id"),
+                    platforms: try repeatedMessages(station.n_platforms, station.platforms, "platforms") {
+                        (p: borrowing Transit__StationPlatform) throws(ProtoDecodeError) in
+                        StationPlatform(
+                            stopId: try requiredString(p.stop_id, "stop_id"), platformCode: optionalString(p.platform_code))
+                    })
             }
         )
     }

@@ -174,6 +174,17 @@ extension ProtoArena {
             (m.n_trips, m.trips) = messages(s.trips, proto)
             (m.n_unknown_trip_ids, m.unknown_trip_ids) = strings(s.unknownTripIds)
             (m.n_descriptor_matches, m.descriptor_matches) = messages(s.descriptorMatches, protoMatch)
+            (m.n_stations, m.stations) = messages(s.stations) { station in
+                self.message(transit__station_platforms__init) { st in
+                    st.station_id = self.string(station.stationId)
+                    (st.n_platforms, st.platforms) = self.messages(station.platforms) { platform in
+                        self.message(transit__station_platform__init) { p in
+                            p.stop_id = self.string(platform.stopId)
+                            p.platform_code = self.string(platform.platformCode)
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -12,7 +12,11 @@ import TransitModel
 enum TripSchedulesWire {
     // Field numbers of protocol/transit.proto.
     private enum Response { static let requestId = 1, status = 2, tripSchedules = 16 }
-    private enum Schedules { static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5 }
+    private enum Schedules {
+        static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5, stations = 6
+    }
+    private enum StationField { static let stationId = 1, platforms = 2 }
+    private enum PlatformField { static let stopId = 1, platformCode = 2 }
     private enum MatchField { static let tripIds = 1 }
     private enum PatternField { static let patternId = 1, stops = 2 }
     private enum StopField {
@@ -44,6 +48,7 @@ enum TripSchedulesWire {
         }
         for id in s.unknownTripIds { body += WireSize.string(Schedules.unknownTripIds, id) }
         for ids in s.descriptorMatches { body += WireSize.delimited(Schedules.descriptorMatches, matchSize(ids)) }
+        for station in s.stations { body += WireSize.delimited(Schedules.stations, stationSize(station)) }
         let total = WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
             + WireSize.delimited(Response.tripSchedules, body)
 
@@ -66,12 +71,32 @@ enum TripSchedulesWire {
                 out.delimitedHeader(Schedules.descriptorMatches, matchSize(ids))
                 for id in ids { out.string(MatchField.tripIds, id) }
             }
+            for station in s.stations {
+                out.delimitedHeader(Schedules.stations, stationSize(station))
+                out.string(StationField.stationId, station.stationId)
+                for platform in station.platforms {
+                    out.delimitedHeader(StationField.platforms, platformSize(platform))
+                    out.string(PlatformField.stopId, platform.stopId)
+                    if let code = platform.platformCode { out.string(PlatformField.platformCode, code) }
+                }
+            }
             initialized = out.cursor - buffer.baseAddress!
             precondition(initialized == total, "TripSchedulesWire wrote \(initialized) bytes, sized \(total)")
         }
     }
 
     // MARK: sizes (bodies, without the field's own tag and length)
+
+    private static func platformSize(_ p: StationPlatform) -> Int {
+        WireSize.string(PlatformField.stopId, p.stopId)
+            + (p.platformCode.map { WireSize.string(PlatformField.platformCode, $0) } ?? 0)
+    }
+
+    private static func stationSize(_ s: StationPlatforms) -> Int {
+        var size = WireSize.string(StationField.stationId, s.stationId)
+        for p in s.platforms { size += WireSize.delimited(StationField.platforms, platformSize(p)) }
+        return size
+    }
 
     /// The body size of a pattern stop whose stop id has `idLength` wire bytes.
     @inline(__always)

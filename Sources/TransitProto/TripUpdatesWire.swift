@@ -26,7 +26,7 @@ enum TripUpdatesWire {
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
                    predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
-                   departureOccupancy = 11, stopHeadsign = 12, carriages = 13
+                   departureOccupancy = 11, stopHeadsign = 12, carriages = 13, assignedPlatform = 30
     }
     private enum Carriage {
         static let position = 1, name = 2, occupancy = 3, departureOccupancy = 4, quiet = 5, toilet = 6, luggageRack = 7
@@ -201,6 +201,7 @@ enum TripUpdatesWire {
             + WireSize.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
             + optionalString(Stop.departureOccupancy, s.pointee.departureOccupancy)
             + optionalString(Stop.stopHeadsign, s.pointee.stopHeadsign)
+            + optionalString(Stop.assignedPlatform, s.pointee.assignedPlatform)
             + carriagesSize(s.pointee.carriages)
     }
 
@@ -295,6 +296,7 @@ enum TripUpdatesWire {
         if !s.pointee.carriages.isEmpty {
             for i in s.pointee.carriages.indices { write(s.pointee.carriages[i], &out) }
         }
+        if let v = s.pointee.assignedPlatform { out.string(Stop.assignedPlatform, v) }
     }
 
     private static func write(_ c: LiveCarriage, _ out: inout WireOutput) {

@@ -109,8 +109,38 @@ extension StaticStore {
                 Pattern(patternId: UInt32(truncatingIfNeeded: $0), stops: self.patterns.stops($0))
             }
             return TripSchedules(databaseVersion: catalog.databaseVersion, patterns: patterns, trips: trips,
-                                 unknownTripIds: unknown, descriptorMatches: matches)
+                                 unknownTripIds: unknown, descriptorMatches: matches,
+                                 stations: try stations(of: patterns, on: c))
         }
+    }
+
+    /// The stations the stops of `patterns` belong to, each with all its child stops (a stop update may
+    /// name another platform of the station), by station id and stop id.
+    private func stations(of patterns: [Pattern], on c: StoreConnection) throws -> [StationPlatforms] {
+        var seen = Set<String>()
+        var stopIds: [String] = []
+        for pattern in patterns {
+            for stop in pattern.stops where seen.insert(stop.stopId).inserted { stopIds.append(stop.stopId) }
+        }
+        guard !stopIds.isEmpty else { return [] }
+        let rows = try c.statement("""
+            SELECT p.stop_id, c.stop_id, c.platform_code FROM stops c JOIN stops p ON p.stop_pk = c.parent_pk
+            WHERE c.parent_pk IN (SELECT parent_pk FROM stops WHERE stop_id IN (SELECT value FROM json_each(?1))
+                                  AND parent_pk IS NOT NULL)
+            ORDER BY p.stop_id, c.stop_id
+            """)
+        rows.bind(1, JSONText.array(stopIds))
+        var stations: [StationPlatforms] = []
+        while try rows.step() {
+            let stationId = rows.string(0) ?? ""
+            let platform = StationPlatform(stopId: rows.string(1) ?? "", platformCode: rows.string(2))
+            if stations.last?.stationId == stationId {
+                stations[stations.count - 1].platforms.append(platform)
+            } else {
+                stations.append(StationPlatforms(stationId: stationId, platforms: [platform]))
+            }
+        }
+        return stations
     }
 }
 

@@ -85,6 +85,54 @@ import TransitTesting
         }
     }
 
+    /// A stop update naming another platform of Central: the station's board shows the row with the new
+    /// platform, `platform_changed` and the scheduled one; the trip's stop too.
+    @Test func aPlatformChangeShowsOnTheStationBoardAndTheTrip() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let rows = try await board(client, limit: 2)
+            try #require(rows.count == 2)
+            #expect(rows.allSatisfy { $0["platform_changed"] as? Bool == false })
+            #expect(rows.allSatisfy { ($0["scheduled_platform"] as? String) == ($0["platform"] as? String) })
+            let row = rows[0]
+            let scheduledStop = row["stop_id"] as? String ?? ""
+            let scheduledPlatform = row["platform"] as? String
+            let (newStop, newPlatform) = scheduledStop == "20006017" ? ("20006016", "16") : ("20006017", "17")
+            var moved = prediction(row, delay: 60)
+            moved.stops[0].assignedStopId = newStop  // no platform code sent: the station's platforms tell it
+            view.replace(RealtimeState(
+                trips: [moved],
+                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)]))
+
+            let answer = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":2}"#)
+            let out = answer.list("departures")
+            let changed = try #require(out.first { $0["trip_id"] as? String == row["trip_id"] as? String })
+            #expect(out.filter { $0["trip_id"] as? String == row["trip_id"] as? String }.count == 1)
+            #expect(changed["platform"] as? String == newPlatform)
+            #expect(changed["platform_changed"] as? Bool == true)
+            #expect(changed["scheduled_platform"] as? String == scheduledPlatform)
+            #expect(changed["delay_s"] as? Int == 60)
+
+            // The trip shows the platform the realtime service sent.
+            moved.stops[0].assignedPlatform = newPlatform
+            view.replace(RealtimeState(
+                trips: [moved],
+                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)]))
+            var request = #"{"op":"trip","trip_id":"\#(row["trip_id"] as? String ?? "")","date":"\#(row["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
+            if let start = row["start_time"] as? String { request += #","start_time":"\#(start)""# }
+            let trip = try await client.ask(request + "}")
+            #expect(trip.ok, "\(trip)")
+            let stops = trip.list("stops")
+            let stop = try #require(stops.first { $0["stop_sequence"] as? Int == row["stop_sequence"] as? Int })
+            #expect(stop["platform"] as? String == newPlatform)
+            #expect(stop["platform_changed"] as? Bool == true)
+            #expect(stop["scheduled_platform"] as? String == scheduledPlatform)
+            #expect(stops.filter { $0["platform_changed"] as? Bool == true }.count == 1)
+        }
+    }
+
     /// Transport for NSW's additions as the realtime service publishes them (`LiveTrip`, `LiveVehicle`,
     /// `LiveSourceStatus`): per-carriage occupancy on the board row and the trip stop, the vehicle's carriages
     /// and features, the source's drops and skipped fields in `health`. The trip is a REPLACEMENT of the
@@ -201,6 +249,25 @@ import TransitTesting
             let back = try await client.ask(
                 #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":1}"#)
             #expect(back.list("departures").first?["status"] as? String == "late")
+        }
+    }
+
+    @Test func healthShowsStopMismatchesPerSource() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            var source = RealtimeSourceStatus(name: "tu", kind: .tripUpdates)
+            source.stopMismatches = 3
+            source.firstStopMismatch = "entity 'e1', trip T1: stop_sequence 20 is stop S2, stop_id S4 is stop_sequence 40"
+            view.replace(RealtimeState(sources: [source, RealtimeSourceStatus(name: "vp", kind: .vehiclePositions)]))
+            let health = try await client.ask(#"{"op":"health"}"#)
+            let sources = (health.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]] ?? []
+            try #require(sources.count == 2)
+            let mismatch = sources[0]["stop_mismatch"] as? [String: Any]
+            #expect(mismatch?["count"] as? Int == 3)
+            #expect(mismatch?["first"] as? String == source.firstStopMismatch)
+            #expect((sources[1]["stop_mismatch"] as? [String: Any])?["count"] as? Int == 0)
+            #expect((sources[1]["stop_mismatch"] as? [String: Any])?["first"] is NSNull)
         }
     }
 

@@ -5,17 +5,21 @@ import TransitModel
 import TransitProto
 
 enum CodecSamples {
-    static let fullStop = LiveStop(
-        stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
-        scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
-        arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
-        stopHeadsign: "Via Strathfield",
-        carriages: [
-            LiveCarriage(position: 1, departureOccupancy: "MANY_SEATS_AVAILABLE"),
-            LiveCarriage(position: -2, name: "DTC1", occupancy: "FULL", departureOccupancy: "", quiet: false,
-                         toilet: "ACCESSIBLE", luggageRack: true),
-            LiveCarriage(),
-        ])
+    static let fullStop: LiveStop = {
+        var stop = LiveStop(
+            stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
+            scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
+            arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
+            stopHeadsign: "Via Strathfield",
+            carriages: [
+                LiveCarriage(position: 1, departureOccupancy: "MANY_SEATS_AVAILABLE"),
+                LiveCarriage(position: -2, name: "DTC1", occupancy: "FULL", departureOccupancy: "", quiet: false,
+                             toilet: "ACCESSIBLE", luggageRack: true),
+                LiveCarriage(),
+            ])
+        stop.assignedPlatform = "17"
+        return stop
+    }()
     static let bareStop = LiveStop(stopId: "S", stopSequence: 0, status: .noData)
 
     static let fullTrip = LiveTrip(
@@ -60,13 +64,18 @@ enum CodecSamples {
         causeDetail: LiveText([.init(text: "c")]), effectDetail: LiveText([.init(text: "e")]))
     static let bareAlert = LiveAlert(key: "al/a2", source: "al", entityId: "a2")
 
-    static let fullSource = LiveSourceStatus(
-        name: "tu-trains", kind: .auto, detectedKinds: [.tripUpdates, .vehiclePositions], feedTimestamp: 1_766_394_000,
-        lastFetchUnix: 1_766_394_002, lastSuccessUnix: 1_766_394_001, stale: false, staleAfterSecs: 90,
-        updatesApplied: 12, notModified: 3, olderIgnored: 1, errors: 2, lastError: "timeout", lastErrorUnix: 5,
-        entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6,
-        skippedFields: [LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first"),
-                        LiveSkippedField(path: "x", count: 0, first: "")])
+    static let fullSource: LiveSourceStatus = {
+        var status = LiveSourceStatus(
+            name: "tu-trains", kind: .auto, detectedKinds: [.tripUpdates, .vehiclePositions], feedTimestamp: 1_766_394_000,
+            lastFetchUnix: 1_766_394_002, lastSuccessUnix: 1_766_394_001, stale: false, staleAfterSecs: 90,
+            updatesApplied: 12, notModified: 3, olderIgnored: 1, errors: 2, lastError: "timeout", lastErrorUnix: 5,
+            entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6,
+            skippedFields: [LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first"),
+                            LiveSkippedField(path: "x", count: 0, first: "")])
+        status.stopMismatches = 7
+        status.firstStopMismatch = "entity 'e', trip T: stop_sequence 2 is stop A, stop_id B is stop_sequence 4"
+        return status
+    }()
     static let bareSource = LiveSourceStatus(name: "x", kind: .alerts)
 
     static let payloads: [LivePayload] = [

@@ -26,7 +26,8 @@ import TransitModel
         "service_date": [.string], "scheduled_secs": [.int, .null], "scheduled_unix": [.int, .null],
         "realtime_secs": [.int, .null], "realtime_unix": [.int, .null], "delay_s": [.int, .null],
         "realtime": [.bool], "status": [.string], "delay_badge": [.object, .null], "minutes_until": [.int],
-        "countdown_text": [.string], "platform": [.string, .null], "wheelchair_accessible": [.int],
+        "countdown_text": [.string], "platform": [.string, .null], "platform_changed": [.bool],
+        "scheduled_platform": [.string, .null], "wheelchair_accessible": [.int],
         "occupancy_status": [.string, .null], "carriages": [.array],
     ]
     static let carriageFields: [String: [Kind]] = [
@@ -40,6 +41,7 @@ import TransitModel
         "realtime_arrival_secs": [.int, .null], "realtime_arrival_unix": [.int, .null],
         "realtime_departure_secs": [.int, .null], "realtime_departure_unix": [.int, .null],
         "delay_s": [.int, .null], "status": [.string], "delay_badge": [.object, .null], "platform": [.string, .null],
+        "platform_changed": [.bool], "scheduled_platform": [.string, .null],
         "wheelchair_accessible": [.int], "lat": [.double], "lon": [.double], "parent_station": [.string, .null],
         "pickup_type": [.int], "drop_off_type": [.int], "stop_headsign": [.string, .null],
         "occupancy_status": [.string, .null], "carriages": [.array],

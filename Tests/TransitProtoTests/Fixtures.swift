@@ -113,7 +113,14 @@ enum Fixtures {
                 ),
             ],
             unknownTripIds: ["nope", "🚆"],
-            descriptorMatches: [["T1"], [], ["T1", "T2"]]
+            descriptorMatches: [["T1"], [], ["T1", "T2"]],
+            stations: [
+                StationPlatforms(stationId: "STA", platforms: [
+                    StationPlatform(stopId: "a", platformCode: "1"), StationPlatform(stopId: "a2", platformCode: ""),
+                    StationPlatform(stopId: "entrance"),
+                ]),
+                StationPlatforms(stationId: "", platforms: []),
+            ]
         )
     }
 

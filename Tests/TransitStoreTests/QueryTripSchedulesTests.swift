@@ -39,6 +39,21 @@ import TransitTesting
         #expect(freqPattern.stops.map(\.arrivalOffset) == [0, 420, 720])
     }
 
+    @Test func stationsOfThePatternsStopsComeWithAllTheirChildren() throws {
+        let store = try QueryTestFeed.store()
+        // T1_0800 leaves from P1 (a platform of STA); S2 and S3 have no station.
+        let r = try store.tripSchedules(tripIds: ["T1_0800"], from: 20251006, through: 20251006)
+        #expect(r.stations == [StationPlatforms(stationId: "STA", platforms: [
+            StationPlatform(stopId: "E1"), StationPlatform(stopId: "P1", platformCode: "1"),
+            StationPlatform(stopId: "P2", platformCode: "2"),
+        ])])
+        // A trip through no station: none; known patterns send none.
+        #expect(try store.tripSchedules(tripIds: ["LOOP"], from: 20251006, through: 20251006).stations.isEmpty)
+        let warm = try store.tripSchedules(tripIds: ["T1_0800"], from: 20251006, through: 20251006,
+                                           knownPatternIds: [r.trips[0].patternId], knownDatabaseVersion: store.databaseVersion)
+        #expect(warm.patterns.isEmpty && warm.stations.isEmpty)
+    }
+
     @Test func oddIdsAndEmptyRequests() throws {
         let store = try QueryTestFeed.store()
         let odd = ["quote\"d", "back\\slash", "new\nline", "ünï", ""]

@@ -82,7 +82,8 @@ enum BoardAssembly {
             cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
             occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
                 ?? state.vehicleByTrip[trip.key]?.occupancyStatus,
-            carriages: stop?.carriages ?? [])
+            carriages: stop?.carriages ?? [],
+            platformChange: trip.cancelled ? nil : stop?.platformChange)
     }
 
     /// A row without a trip update whose vehicle reports occupancy.

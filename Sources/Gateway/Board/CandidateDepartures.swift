@@ -22,7 +22,7 @@ enum CandidateDepartures {
             tripId: c.trip.key.tripId, startTime: detail.frequencyBased ? detail.startTime : nil, route: detail.route,
             headsign: s.stopHeadsign ?? detail.headsign, stopId: boardStop, stopSequence: s.stopSequence,
             stopIndex: UInt32(index), serviceDate: detail.serviceDate, scheduledSecs: s.departureSecs,
-            scheduledUnix: s.departureUnix, platform: boardStop == s.stopId ? s.platformCode : platforms[boardStop] ?? nil,
+            scheduledUnix: s.departureUnix, platform: s.platformCode,  // the change is the realtime part's
             wheelchairAccessible: detail.wheelchairAccessible, directionId: detail.directionId)
         return DepartureRow(departure: departure, realtime: nil)
     }
@@ -39,7 +39,7 @@ enum CandidateDepartures {
             headsign: stop.stopHeadsign ?? c.trip.headsign ?? headsign,
             stopId: boardStop, stopSequence: stop.stopSequence, stopIndex: UInt32(c.index),
             serviceDate: c.trip.key.serviceDate, scheduledSecs: Int32(clamping: scheduled - origin),
-            scheduledUnix: scheduled, platform: platforms[boardStop] ?? nil, wheelchairAccessible: 0,
+            scheduledUnix: scheduled, platform: platforms[stop.stopId ?? boardStop] ?? nil, wheelchairAccessible: 0,
             directionId: c.trip.directionId)
         return DepartureRow(departure: departure, realtime: nil)
     }

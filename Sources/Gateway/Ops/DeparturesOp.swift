@@ -94,6 +94,7 @@ extension RequestDispatcher {
                 fetch.candidates.visits, state: state, info: fetch.info, timezone: fetch.timezone, staticUp: true,
                 scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
+        Self.fillChangedPlatforms(&all, Self.platforms(fetch.info))
         let page = BoardAssembly.page(all, known: fetch.known, direction: direction, position: position, limit: query.limit)
         let answer = Self.answer(
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
@@ -140,6 +141,7 @@ extension RequestDispatcher {
             rows.append(liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
             if let t = visit.trip.timestamp { newest = max(newest ?? t, t) }
         }
+        Self.fillChangedPlatforms(&rows, Self.platforms(info))
         let page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
         let answer = Self.answer(
             stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position, known: known,
@@ -235,6 +237,16 @@ extension RequestDispatcher {
         var ids: Set<String> = [info.stop.stopId]
         for platform in info.platforms { ids.insert(platform.stopId) }
         return ids
+    }
+
+    /// A changed platform whose code the realtime service did not send takes it from the station's platforms.
+    private static func fillChangedPlatforms(_ rows: inout [DepartureRow], _ platforms: [String: String?]) {
+        guard !platforms.isEmpty else { return }
+        for i in rows.indices {
+            guard let change = rows[i].realtime?.platformChange, change.platform == nil,
+                  let code = platforms[change.stopId] ?? nil else { continue }
+            rows[i].realtime?.platformChange?.platform = code
+        }
     }
 
     private static func platforms(_ info: StopResult?) -> [String: String?] {

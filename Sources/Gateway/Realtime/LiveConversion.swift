@@ -32,6 +32,7 @@ extension TripPrediction {
                 scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
                 skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign,
                 carriages: s.carriages))
+            stops[stops.count - 1].assignedPlatform = s.assignedPlatform
         }
         let relationship = live.relationship
         self.init(
@@ -116,5 +117,7 @@ extension RealtimeSourceStatus {
             name: live.name, kind: kind, feedTimestamp: live.feedTimestamp.map { Int64(clamping: $0) }, stale: live.stale,
             lastSuccessUnix: live.lastSuccessUnix, errors: Int(clamping: live.errors), lastError: live.lastError,
             entities: Int(clamping: live.entities), drops: live.drops, skippedFields: live.skippedFields)
+        stopMismatches = Int(clamping: live.stopMismatches)
+        firstStopMismatch = live.firstStopMismatch
     }
 }

@@ -26,7 +26,8 @@ enum LiveMerge {
                     stops.append(prediction.stop(sequence: stop.stopSequence).map {
                         TripStopRealtime(
                             arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
-                            occupancyStatus: $0.occupancyStatus, carriages: $0.carriages)
+                            occupancyStatus: $0.occupancyStatus, carriages: $0.carriages,
+                            platformChange: prediction.cancelled ? nil : $0.platformChange)
                     })
                 }
                 realtime = TripRealtime(cancelled: prediction.cancelled, added: prediction.added, stops: stops)

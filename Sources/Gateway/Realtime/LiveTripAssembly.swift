@@ -83,6 +83,7 @@ enum LiveTripAssembly {
                 scheduledDepartureUnix: s.scheduledDepartureUnix,
                 predictedArrivalUnix: predicted ? s.arrivalUnix : nil, predictedDepartureUnix: predicted ? s.departureUnix : nil,
                 skipped: s.skipped, stopHeadsign: s.stopHeadsign)
+            if !trip.cancelled, s.stopId != nil { stop.platformChange = s.platformChange }
             if let d = detailStops[s.stopSequence], d.stopId == stopId {
                 stop.stopName = d.stopName
                 stop.lat = d.lat

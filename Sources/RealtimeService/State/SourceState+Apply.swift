@@ -141,6 +141,11 @@ extension SourceState {
         if case .other(let other) = prepared { resolution = other } else { resolution = nil }
         // What this entity said before: in the previous full state, or still in place (differential).
         let oldKey = previous?.keys[id] ?? tripKeyByEntity[id]
+        // The instance as last published, for the predictions a new update no longer covers (PredictionCarry).
+        var prior: LiveTrip?
+        if case .live(_, let key, _, _, _) = prepared {
+            if let previous { prior = previous.trips[key] } else { prior = trips[key] }
+        }
         if previous == nil, let oldKey {
             // Differential: the entity's new content replaces its old one, unless it cannot be resolved for
             // want of a schedule (then the old one is kept: a brief static outage must not blank predictions).
@@ -153,10 +158,16 @@ extension SourceState {
             touched.trips.insert(oldKey)
         }
         switch prepared {
-        case .live(let live, let key, let unmatched):
+        case .live(let live, let key, let unmatched, let mismatches, let firstMismatch):
             if countDrops, unmatched > 0 {
                 drop(.unmatchedStopUpdate, "\(unmatched) stop time update(s) of \(key) match no stop", count: UInt64(unmatched))
             }
+            if countDrops, mismatches > 0 {
+                stopMismatches += UInt64(mismatches)
+                if firstStopMismatch == nil { firstStopMismatch = "entity '\(id)', " + (firstMismatch ?? "\(key)") }
+            }
+            var live = live
+            if let prior { PredictionCarry.carry(into: &live, from: prior, now: now) }
             store(live, key: key, entityId: id, countDrops: countDrops, &touched)
         case .other(.resolved):
             break  // not produced: resolved updates are prepared as `.live`

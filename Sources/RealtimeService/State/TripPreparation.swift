@@ -7,7 +7,7 @@ import TransitModel
 /// A trip update resolved (and, when resolved, turned into its live value) before the live state is
 /// touched.
 enum PreparedTrip {
-    case live(LiveTrip, key: TripInstanceKey, unmatchedStopUpdates: Int)
+    case live(LiveTrip, key: TripInstanceKey, unmatchedStopUpdates: Int, mismatches: Int, firstMismatch: String?)
     /// Deleted or dropped: applied as the resolution says.
     case other(TripResolution)
 }
@@ -51,8 +51,14 @@ extension SourceState {
     ) -> PreparedTrip {
         let resolution = resolver.resolve(update, schedules: schedules, now: now)
         guard case .resolved(let resolved) = resolution else { return .other(resolution) }
-        let live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
-        return .live(live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates)
+        var live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
+        if !schedules.stations.isEmpty {
+            for i in live.stops.indices where live.stops[i].assignedStopId != nil {
+                live.stops[i].assignedPlatform = schedules.stations.platformCode(ofStop: live.stops[i].assignedStopId!)
+            }
+        }
+        return .live(live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates,
+                     mismatches: resolved.stopMismatches, firstMismatch: resolved.firstStopMismatch)
     }
 }
 
