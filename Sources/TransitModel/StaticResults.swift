@@ -89,8 +89,11 @@ public struct StopResult: Sendable, Hashable {
 
 public struct Departure: Sendable, Hashable {
     public var tripId: String
-    /// HH:MM:SS of the instance, for frequency-based trips only.
+    /// HH:MM:SS the trip instance starts: its first departure, for a frequency-based trip the instance's
+    /// start. Nil only for a row made from live data that names no start.
     public var startTime: String?
+    /// `startTime` names a frequencies.txt instance; only then is it part of the instance's key.
+    public var frequencyBased: Bool
     public var route: Route
     public var headsign: String?
     /// The platform or stop the trip departs from.
@@ -109,10 +112,12 @@ public struct Departure: Sendable, Hashable {
     public init(
         tripId: String, startTime: String? = nil, route: Route, headsign: String?, stopId: String,
         stopSequence: UInt32, stopIndex: UInt32, serviceDate: ServiceDate, scheduledSecs: Int32,
-        scheduledUnix: Int64, platform: String? = nil, wheelchairAccessible: Int = 0, directionId: Int? = nil
+        scheduledUnix: Int64, platform: String? = nil, wheelchairAccessible: Int = 0, directionId: Int? = nil,
+        frequencyBased: Bool = false
     ) {
         self.tripId = tripId
         self.startTime = startTime
+        self.frequencyBased = frequencyBased
         self.route = route
         self.headsign = headsign
         self.stopId = stopId
@@ -125,6 +130,9 @@ public struct Departure: Sendable, Hashable {
         self.wheelchairAccessible = wheelchairAccessible
         self.directionId = directionId
     }
+
+    /// The start that tells this trip's instances apart (`TripInstanceKey`): frequency-based trips only.
+    public var instanceStartTime: String? { frequencyBased ? startTime : nil }
 }
 
 public struct DepartureBoard: Sendable, Hashable {
