@@ -508,7 +508,7 @@ import TransitModel
         let fields: [String: [Kind]] = [
             "id": [.string], "header": [.string, .null], "description": [.string, .null], "url": [.string, .null],
             "cause": [.string], "effect": [.string], "severity": [.string], "active_periods": [.array],
-            "informed_entities": [.array], "banner": [.object],
+            "informed_entities": [.array], "limited_to_stop_ids": [.array], "banner": [.object],
         ]
         for a in alerts { expectFields(a, fields) }
         let banner = try sub(alerts[1], "banner")
