@@ -25,6 +25,8 @@ import PackageDescription
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
 //                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run
+//   TransitTesting         helpers the test targets share (only test targets depend on it): temporary folders,
+//                          the imported sample database, protobuf wire writer, polling, log recorder
 // Which module uses which: README.md ("What it is"), checked against this file by scripts/check-module-graph.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -182,24 +184,38 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // Test support shared by the test targets (a regular target that only test targets depend on).
+        .target(
+            name: "TransitTesting",
+            dependencies: ["TransitStore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TransitTesting",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .testTarget(name: "GTFSCSVTests", dependencies: ["GTFSCSV"], swiftSettings: swiftSettings),
-        .testTarget(name: "NNGKitTests", dependencies: ["NNGKit"], swiftSettings: swiftSettings),
-        .testTarget(name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "NNGKitTests", dependencies: ["NNGKit", "TransitTesting"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitProtoTests", dependencies: ["TransitProto", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "TransitStoreTests",
             dependencies: [
-                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV",
+                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV", "TransitTesting",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
-        .testTarget(name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "StaticServiceTests",
             dependencies: [
                 "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
+                "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -209,12 +225,12 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "RealtimeService", "TransitTesting", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime"],
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitTesting"],
             exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
             swiftSettings: swiftSettings
         ),
@@ -226,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources",
+                "RealtimeSources", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -238,11 +254,14 @@ let package = Package(
             name: "RealtimeServiceTests",
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService",
-                "TransitStore", "NNGKit", "TransitProto", "TransitModel", .product(name: "Logging", package: "swift-log"),
+                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitTesting",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FeedGeneratorTests", dependencies: ["FeedGenerator"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitTesting"], swiftSettings: swiftSettings
+        ),
     ]
 )

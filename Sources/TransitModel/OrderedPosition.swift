@@ -3,15 +3,20 @@
 /// repeat nor skip. Boards use it twice: the static service over its rows' keys, the gateway over the
 /// merged board's keys (each with its own `BoardKey`).
 public struct OrderedPosition<Key: Comparable & Sendable>: Equatable, Sendable {
+    /// The key the position is next to.
     public var key: Key
+    /// true: just after `key`; false: just before it.
     public var afterKey: Bool
 
+    /// The position just after (`afterKey`) or just before `key`.
     public init(key: Key, afterKey: Bool) {
         self.key = key
         self.afterKey = afterKey
     }
 
+    /// The position just before `key`: an entry with that key comes after it.
     public static func before(_ key: Key) -> Self { Self(key: key, afterKey: false) }
+    /// The position just after `key`: an entry with that key comes before it.
     public static func after(_ key: Key) -> Self { Self(key: key, afterKey: true) }
 
     /// Is an entry with key `k` after this position?

@@ -2,10 +2,15 @@
 
 /// A topic of the PUB stream; its raw value is the topic's bytes on the wire.
 public enum RealtimeTopic: String, Sendable, Hashable, CaseIterable {
+    /// Trip predictions (`LiveTripBatch`).
     case tripUpdates = "tu"
+    /// Vehicle positions (`LiveVehicleBatch`).
     case vehicles = "vp"
+    /// Service alerts (`LiveAlertBatch`).
     case alerts = "al"
+    /// The sources' health (`LiveSourceStatus` list).
     case sources = "st"
+    /// Periodic heartbeat (`LiveHeartbeat`); no state, no snapshot.
     case heartbeat = "hb"
 
     /// The bytes a subscriber subscribes to: the topic and its 0x00 separator.
@@ -17,39 +22,53 @@ public enum RealtimeTopic: String, Sendable, Hashable, CaseIterable {
 
 /// New or changed trip instances, and instances gone from the live state.
 public struct LiveTripBatch: Sendable, Hashable {
+    /// New or changed instances, each in full.
     public var trips: [LiveTrip]
+    /// Instances no longer in the live state: back to the schedule.
     public var removed: [TripInstanceKey]
+    /// A batch; empty unless told.
     public init(trips: [LiveTrip] = [], removed: [TripInstanceKey] = []) {
         self.trips = trips
         self.removed = removed
     }
 }
 
+/// New or changed vehicles, and the keys of vehicles gone from the live state.
 public struct LiveVehicleBatch: Sendable, Hashable {
+    /// New or changed vehicles, each in full.
     public var vehicles: [LiveVehicle]
     /// Keys.
     public var removed: [String]
+    /// A batch; empty unless told.
     public init(vehicles: [LiveVehicle] = [], removed: [String] = []) {
         self.vehicles = vehicles
         self.removed = removed
     }
 }
 
+/// New or changed alerts, and the keys of alerts gone from the live state.
 public struct LiveAlertBatch: Sendable, Hashable {
+    /// New or changed alerts, each in full.
     public var alerts: [LiveAlert]
     /// Keys.
     public var removed: [String]
+    /// A batch; empty unless told.
     public init(alerts: [LiveAlert] = [], removed: [String] = []) {
         self.alerts = alerts
         self.removed = removed
     }
 }
 
+/// The `hb` topic's payload: every source's status and every stateful topic's current sequence, so a
+/// subscriber notices lost messages even when nothing changes.
 public struct LiveHeartbeat: Sendable, Hashable {
+    /// The status of every source.
     public var sources: [LiveSourceStatus]
     /// The current sequence of every stateful topic.
     public var sequences: [RealtimeTopic: UInt64]
+    /// The static database version the trip updates were resolved against; nil while none is known yet.
     public var databaseVersion: String?
+    /// A heartbeat.
     public init(sources: [LiveSourceStatus], sequences: [RealtimeTopic: UInt64], databaseVersion: String? = nil) {
         self.sources = sources
         self.sequences = sequences
@@ -84,11 +103,15 @@ public struct PubMessage: Sendable, Hashable {
     public var epoch: UInt64
     /// Per topic, +1 per message, 1 first. Heartbeats have their own sequence.
     public var seq: UInt64
+    /// When it was sent, in unix milliseconds.
     public var sentUnixMs: Int64
+    /// What it carries; its case decides the topic.
     public var payload: LivePayload
 
+    /// The topic it travels under.
     public var topic: RealtimeTopic { payload.topic }
 
+    /// A message of `payload`'s topic.
     public init(epoch: UInt64, seq: UInt64, sentUnixMs: Int64, payload: LivePayload) {
         self.epoch = epoch
         self.seq = seq
@@ -99,12 +122,17 @@ public struct PubMessage: Sendable, Hashable {
 
 /// The state of one topic after its messages 1 ... seq. The payload's batch holds everything (no removals).
 public struct RealtimeSnapshot: Sendable, Hashable {
+    /// The epoch of the process that made it.
     public var epoch: UInt64
+    /// The last message of the topic it includes: a subscriber applies messages from `seq + 1` on.
     public var seq: UInt64
+    /// The whole state of the topic.
     public var payload: LivePayload
 
+    /// The topic it is the state of.
     public var topic: RealtimeTopic { payload.topic }
 
+    /// The state of `payload`'s topic after message `seq`.
     public init(epoch: UInt64, seq: UInt64, payload: LivePayload) {
         self.epoch = epoch
         self.seq = seq
@@ -114,11 +142,15 @@ public struct RealtimeSnapshot: Sendable, Hashable {
 
 // MARK: queries
 
+/// The `trip` realtime query: the live instances of one trip (answered by `RealtimeResult.trips`).
 public struct LiveTripQuery: Sendable, Hashable {
+    /// A static trip id (with import prefix) or an added trip's id.
     public var tripId: String
     /// nil: every instance of the trip.
     public var serviceDate: ServiceDate?
+    /// Only the instance starting then (GTFS seconds); nil: any start.
     public var startSecs: Int32?
+    /// Every live instance of `tripId`, or those of one date and start.
     public init(tripId: String, serviceDate: ServiceDate? = nil, startSecs: Int32? = nil) {
         self.tripId = tripId
         self.serviceDate = serviceDate
@@ -126,14 +158,22 @@ public struct LiveTripQuery: Sendable, Hashable {
     }
 }
 
+/// The `stop` realtime query: live trip instances calling at a stop (answered by `RealtimeResult.visits`).
 public struct LiveStopQuery: Sendable, Hashable {
+    /// The stop; also matches a realtime platform change (`LiveStop.assignedStopId`).
     public var stopId: String
+    /// Only visits at or after this time (predicted, else scheduled, departure; arrival at the last
+    /// stop), in unix seconds; nil: no lower bound.
     public var fromUnix: Int64?
+    /// Only visits up to this time, in unix seconds; nil: no upper bound.
     public var toUnix: Int64?
+    /// At most this many visits (1...`maxLimit`).
     public var limit: Int
+    /// `limit` when the request gives none.
     public static let defaultLimit = 100
     /// The realtime service's own limit for stop visits (unrelated to the static service's `StaticRequestLimits`).
     public static let maxLimit = 1000
+    /// Visits of `stopId` in a time range, at most `defaultLimit` unless told.
     public init(stopId: String, fromUnix: Int64? = nil, toUnix: Int64? = nil, limit: Int = LiveStopQuery.defaultLimit) {
         self.stopId = stopId
         self.fromUnix = fromUnix
@@ -142,6 +182,7 @@ public struct LiveStopQuery: Sendable, Hashable {
     }
 }
 
+/// The `vehicles` realtime query (answered by `RealtimeResult.vehicles`).
 public enum LiveVehicleQuery: Sendable, Hashable {
     case all
     case trip(String)
@@ -151,12 +192,19 @@ public enum LiveVehicleQuery: Sendable, Hashable {
 
 /// Every given field must be named by some informed entity of the alert.
 public struct LiveAlertQuery: Sendable, Hashable {
+    /// Alerts naming this stop.
     public var stopId: String?
+    /// Alerts naming this route.
     public var routeId: String?
+    /// Alerts naming this GTFS route_type.
     public var routeType: Int32?
+    /// Alerts naming this trip.
     public var tripId: String?
+    /// Alerts naming this agency.
     public var agencyId: String?
+    /// Only alerts active at this time (unix seconds): with no period or a period containing it.
     public var activeAt: Int64?
+    /// Alerts matching every given field; none given: every alert.
     public init(
         stopId: String? = nil, routeId: String? = nil, routeType: Int32? = nil, tripId: String? = nil,
         agencyId: String? = nil, activeAt: Int64? = nil
@@ -170,6 +218,7 @@ public struct LiveAlertQuery: Sendable, Hashable {
     }
 }
 
+/// What a request to the realtime service asks; one case per query of protocol/realtime.proto.
 public enum RealtimeQuery: Sendable, Hashable {
     /// tu, vp, al or st.
     case snapshot(RealtimeTopic)
@@ -180,9 +229,13 @@ public enum RealtimeQuery: Sendable, Hashable {
     case sources
 }
 
+/// A request to the realtime service (REQ/REP); answered by a `RealtimeResponse` with the same id.
 public struct RealtimeRequest: Sendable, Hashable {
+    /// Chosen by the client and echoed in the response.
     public var requestId: UInt64
+    /// What is asked.
     public var query: RealtimeQuery
+    /// A request `requestId` asking `query`.
     public init(requestId: UInt64, query: RealtimeQuery) {
         self.requestId = requestId
         self.query = query
@@ -191,13 +244,21 @@ public struct RealtimeRequest: Sendable, Hashable {
 
 /// One trip instance at a stop: the instance and that stop's prediction.
 public struct LiveStopVisit: Sendable, Hashable {
+    /// The trip instance.
     public var trip: TripInstanceKey
+    /// The instance's relationship to the schedule.
     public var relationship: LiveTripRelationship
+    /// The instance's route (with import prefix), when known.
     public var routeId: String?
+    /// Name of the source the prediction came from.
     public var source: String
+    /// The stop's schedule and prediction.
     public var stop: LiveStop
+    /// 0-based position of the stop in the instance's stops.
     public var stopIndex: Int
+    /// Whether it is the instance's last stop (the visit's time is then its arrival).
     public var isLastStop: Bool
+    /// A visit of `trip` at `stop`.
     public init(
         trip: TripInstanceKey, relationship: LiveTripRelationship, routeId: String?, source: String, stop: LiveStop,
         stopIndex: Int, isLastStop: Bool
@@ -212,6 +273,7 @@ public struct LiveStopVisit: Sendable, Hashable {
     }
 }
 
+/// A successful answer of the realtime service; one case per kind of `RealtimeQuery`.
 public enum RealtimeResult: Sendable, Hashable {
     case snapshot(RealtimeSnapshot)
     case trips([LiveTrip])
@@ -222,9 +284,13 @@ public enum RealtimeResult: Sendable, Hashable {
     case sources([LiveSourceStatus], failedSends: UInt64)
 }
 
+/// The realtime service's answer to a `RealtimeRequest`.
 public struct RealtimeResponse: Sendable, Hashable {
+    /// The request's id.
     public var requestId: UInt64
+    /// The answer, or why there is none.
     public var result: Result<RealtimeResult, ServiceError>
+    /// The answer to request `requestId`.
     public init(requestId: UInt64, result: Result<RealtimeResult, ServiceError>) {
         self.requestId = requestId
         self.result = result

@@ -15,10 +15,14 @@
 ///   start_time (so an ADDED copy of a static trip never collides with the scheduled instance). `nil`
 ///   for ordinary scheduled trips. (The static service writes such a start as "HH:MM:SS".)
 public struct TripInstanceKey: Sendable, Hashable, CustomStringConvertible {
+    /// A static trip id (with import prefix) or an added trip's id.
     public var tripId: String
+    /// The service date the instance runs on.
     public var serviceDate: ServiceDate
+    /// GTFS seconds of the instance's start, only where trip id and date do not name one instance.
     public var startSecs: Int32?
 
+    /// The instance of `tripId` on `serviceDate` (starting at `startSecs`, where that is needed).
     public init(tripId: String, serviceDate: ServiceDate, startSecs: Int32? = nil) {
         self.tripId = tripId
         self.serviceDate = serviceDate
@@ -34,10 +38,13 @@ public struct TripInstanceKey: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+/// How a live trip instance relates to the schedule (GTFS-Realtime's TripDescriptor
+/// schedule_relationship, with `unscheduled` for frequency-based instances without exact times).
 public enum LiveTripRelationship: String, Sendable, Hashable, CaseIterable {
     case scheduled, unscheduled, canceled, added, new, replacement, duplicated, deleted
 }
 
+/// What a `LiveStop` says about its prediction.
 public enum LiveStopStatus: String, Sendable, Hashable, CaseIterable {
     /// A prediction is set.
     case predicted
@@ -51,15 +58,25 @@ public enum LiveStopStatus: String, Sendable, Hashable, CaseIterable {
 
 /// One stop of a resolved trip instance.
 public struct LiveStop: Sendable, Hashable {
+    /// The scheduled stop's id.
     public var stopId: String
+    /// GTFS stop_sequence.
     public var stopSequence: UInt32
+    /// A realtime platform change (StopTimeProperties.assigned_stop_id); nil: the scheduled stop.
     public var assignedStopId: String?
+    /// Scheduled arrival in unix seconds; nil when unknown (e.g. an added trip's stop).
     public var scheduledArrival: Int64?
+    /// Scheduled departure in unix seconds; nil when unknown.
     public var scheduledDeparture: Int64?
+    /// Predicted arrival in unix seconds; nil: no prediction.
     public var predictedArrival: Int64?
+    /// Predicted departure in unix seconds; nil: no prediction.
     public var predictedDeparture: Int64?
+    /// Predicted minus scheduled arrival in seconds (positive: late), when both are known.
     public var arrivalDelay: Int32?
+    /// Predicted minus scheduled departure in seconds (positive: late), when both are known.
     public var departureDelay: Int32?
+    /// Whether the stop has a prediction, is skipped, or has none.
     public var status: LiveStopStatus
     /// GTFS-RT OccupancyStatus name from the stop time update, when given.
     public var departureOccupancy: String?
@@ -67,6 +84,7 @@ public struct LiveStop: Sendable, Hashable {
     public var stopHeadsign: String?
 
     // @inlinable: the realtime service builds ~100,000 of these per feed update, from another module.
+    /// A stop of a live trip; everything but its identity and status unknown unless told.
     @inlinable
     public init(
         stopId: String, stopSequence: UInt32, assignedStopId: String? = nil, scheduledArrival: Int64? = nil,
@@ -94,24 +112,35 @@ public struct LiveStop: Sendable, Hashable {
 
 /// A trip update resolved against the schedule: every stop of the instance, in order.
 public struct LiveTrip: Sendable, Hashable {
+    /// Which running of the trip it is.
     public var instance: TripInstanceKey
+    /// How it relates to the schedule.
     public var relationship: LiveTripRelationship
+    /// The static trip its stops come from (a duplicated trip: the copied one); nil when it is not in
+    /// the schedule (a new trip).
     public var staticTripId: String?
+    /// Its route (with import prefix), when known.
     public var routeId: String?
+    /// GTFS direction_id, when known.
     public var directionId: Int?
+    /// VehicleDescriptor.id from the update, when given.
     public var vehicleId: String?
+    /// VehicleDescriptor.label from the update, when given.
     public var vehicleLabel: String?
     /// TripUpdate.timestamp.
     public var timestamp: UInt64?
+    /// TripUpdate.delay in seconds (positive: late), when given.
     public var tripDelay: Int32?
     /// Empty for deleted instances.
     public var stops: [LiveStop]
     /// Name of the source it came from (its feed's age and staleness are in its status).
     public var source: String
+    /// The id of the feed entity it came from.
     public var entityId: String?
     /// TripProperties.trip_headsign from the update, when given (an added trip's only headsign).
     public var tripHeadsign: String?
 
+    /// A live trip instance; unknown fields and no stops unless told.
     @inlinable
     public init(
         instance: TripInstanceKey, relationship: LiveTripRelationship, staticTripId: String? = nil,
@@ -135,14 +164,20 @@ public struct LiveTrip: Sendable, Hashable {
     }
 }
 
+/// Where a vehicle is (GTFS-Realtime Position).
 public struct LivePosition: Sendable, Hashable {
+    /// Latitude in degrees (WGS 84).
     public var lat: Double
+    /// Longitude in degrees (WGS 84).
     public var lon: Double
+    /// Degrees clockwise from true north, when given.
     public var bearing: Float?
     /// Metres per second.
     public var speed: Float?
+    /// Odometer in metres, when given.
     public var odometer: Double?
 
+    /// A position; bearing, speed and odometer unknown unless told.
     public init(lat: Double, lon: Double, bearing: Float? = nil, speed: Float? = nil, odometer: Double? = nil) {
         self.lat = lat
         self.lon = lon
@@ -156,30 +191,52 @@ public struct LivePosition: Sendable, Hashable {
 /// (the wire value; the gateway prepares a TransitJSON `VehicleSnapshot` from it once per update). `key` is
 /// "<source>/<entity id>".
 public struct LiveVehicle: Sendable, Hashable {
+    /// "<source>/<entity id>": unique across sources.
     public var key: String
+    /// Name of the source it came from.
     public var source: String
+    /// The id of the feed entity it came from.
     public var entityId: String
     /// The resolved trip instance, when the descriptor names one.
     public var trip: TripInstanceKey?
+    /// The trip id as the feed names it (with the source's id prefix).
     public var tripId: String?
+    /// The route id as the feed names it (with the source's id prefix).
     public var routeId: String?
+    /// GTFS direction_id from the trip descriptor, when given.
     public var directionId: Int?
+    /// "HH:MM:SS" from the trip descriptor, as in the feed.
     public var startTime: String?
+    /// "YYYYMMDD" from the trip descriptor, as in the feed.
     public var startDate: String?
+    /// The trip descriptor's schedule_relationship (GTFS-Realtime name), when given.
     public var tripRelationship: String?
+    /// VehicleDescriptor.id, when given.
     public var vehicleId: String?
+    /// VehicleDescriptor.label: what riders see, when given.
     public var label: String?
+    /// VehicleDescriptor.license_plate, when given.
     public var licensePlate: String?
+    /// Where it is, when the feed says.
     public var position: LivePosition?
+    /// stop_sequence of the stop it is at or heading to, when given.
     public var currentStopSequence: UInt32?
+    /// The stop it is at or heading to, when given.
     public var stopId: String?
+    /// VehicleStopStatus name ("STOPPED_AT", "IN_TRANSIT_TO", …), when given.
     public var currentStatus: String?
+    /// When the position was measured, in unix seconds, when given.
     public var timestamp: UInt64?
+    /// CongestionLevel name, when given.
     public var congestionLevel: String?
+    /// OccupancyStatus name ("MANY_SEATS_AVAILABLE", …), when given.
     public var occupancyStatus: String?
+    /// How full it is in percent of its capacity, when given.
     public var occupancyPercentage: UInt32?
+    /// WheelchairAccessible name from the vehicle descriptor, when given.
     public var wheelchairAccessible: String?
 
+    /// A vehicle; everything but its identity unknown unless told.
     public init(
         key: String, source: String, entityId: String, trip: TripInstanceKey? = nil, tripId: String? = nil,
         routeId: String? = nil, directionId: Int? = nil, startTime: String? = nil, startDate: String? = nil,
@@ -216,28 +273,38 @@ public struct LiveVehicle: Sendable, Hashable {
 
 /// A text in one or more languages (language nil: the untranslated text).
 public struct LiveText: Sendable, Hashable {
+    /// The text in one language.
     public struct Translation: Sendable, Hashable {
+        /// The text.
         public var text: String
+        /// BCP-47 language code; nil for the untranslated text.
         public var language: String?
+        /// `text` in `language` (nil: untranslated).
         public init(text: String, language: String? = nil) {
             self.text = text
             self.language = language
         }
     }
 
+    /// Every language given.
     public var translations: [Translation]
+    /// A text of `translations`.
     public init(_ translations: [Translation]) { self.translations = translations }
 }
 
 /// Unix seconds; nil = open on that side.
 public struct LivePeriod: Sendable, Hashable {
+    /// First second of the period; nil: open.
     public var start: UInt64?
+    /// End of the period (exclusive); nil: open.
     public var end: UInt64?
+    /// A period; open on the sides not given.
     public init(start: UInt64? = nil, end: UInt64? = nil) {
         self.start = start
         self.end = end
     }
 
+    /// Whether `unix` lies in [start, end), open sides included.
     public func contains(_ unix: Int64) -> Bool {
         (start.map { unix >= Int64(clamping: $0) } ?? true) && (end.map { unix < Int64(clamping: $0) } ?? true)
     }
@@ -245,15 +312,24 @@ public struct LivePeriod: Sendable, Hashable {
 
 /// What an alert applies to (the fields set together narrow it down).
 public struct LiveInformedEntity: Sendable, Hashable {
+    /// The agency (with import prefix), when named.
     public var agencyId: String?
+    /// The route (with import prefix), when named.
     public var routeId: String?
+    /// GTFS route_type, when named.
     public var routeType: Int32?
+    /// GTFS direction_id, when named.
     public var directionId: UInt32?
+    /// The trip (with import prefix), when named.
     public var tripId: String?
+    /// "YYYYMMDD" of the trip descriptor, when given.
     public var tripStartDate: String?
+    /// "HH:MM:SS" of the trip descriptor, when given.
     public var tripStartTime: String?
+    /// The stop, when named.
     public var stopId: String?
 
+    /// An informed entity naming the fields given.
     public init(
         agencyId: String? = nil, routeId: String? = nil, routeType: Int32? = nil, directionId: UInt32? = nil,
         tripId: String? = nil, tripStartDate: String? = nil, tripStartTime: String? = nil, stopId: String? = nil
@@ -271,24 +347,42 @@ public struct LiveInformedEntity: Sendable, Hashable {
 
 /// A service alert. `key` is "<source>/<entity id>".
 public struct LiveAlert: Sendable, Hashable {
+    /// "<source>/<entity id>": unique across sources.
     public var key: String
+    /// Name of the source it came from.
     public var source: String
+    /// The id of the feed entity it came from.
     public var entityId: String
+    /// When it applies; empty: as long as it is in the feed.
     public var activePeriods: [LivePeriod]
+    /// When it should be shown to riders (GTFS-Realtime communication_period).
     public var communicationPeriods: [LivePeriod]
+    /// When the service is affected (GTFS-Realtime impact_period).
     public var impactPeriods: [LivePeriod]
+    /// What it applies to.
     public var informedEntities: [LiveInformedEntity]
+    /// Cause name ("MAINTENANCE", …); "UNKNOWN_CAUSE" when the feed leaves it out.
     public var cause: String
+    /// Effect name ("DETOUR", …); "UNKNOWN_EFFECT" when the feed leaves it out.
     public var effect: String
+    /// SeverityLevel name ("WARNING", …); "UNKNOWN_SEVERITY" when the feed leaves it out.
     public var severity: String
+    /// The headline, when given.
     public var headerText: LiveText?
+    /// The full text, when given.
     public var descriptionText: LiveText?
+    /// A link to more information, when given.
     public var url: LiveText?
+    /// The headline for text-to-speech, when given.
     public var ttsHeaderText: LiveText?
+    /// The full text for text-to-speech, when given.
     public var ttsDescriptionText: LiveText?
+    /// The agency's own words for the cause, when given.
     public var causeDetail: LiveText?
+    /// The agency's own words for the effect, when given.
     public var effectDetail: LiveText?
 
+    /// An alert; causes, effects and severity unknown and no texts unless told.
     public init(
         key: String, source: String, entityId: String, activePeriods: [LivePeriod] = [],
         communicationPeriods: [LivePeriod] = [], impactPeriods: [LivePeriod] = [],
@@ -322,6 +416,7 @@ public struct LiveAlert: Sendable, Hashable {
     }
 }
 
+/// What a realtime source's feed holds; `auto` takes whatever kinds it finds.
 public enum LiveSourceKind: String, Sendable, Hashable, CaseIterable {
     case auto
     case tripUpdates = "trip_updates"
@@ -331,27 +426,44 @@ public enum LiveSourceKind: String, Sendable, Hashable, CaseIterable {
 
 /// Health of one realtime source; counters count since the service started.
 public struct LiveSourceStatus: Sendable, Hashable {
+    /// The source's name in the realtime config.
     public var name: String
+    /// The kind configured for it.
     public var kind: LiveSourceKind
     /// Kinds the last applied feed held.
     public var detectedKinds: [LiveSourceKind]
+    /// Header timestamp (unix seconds) of the last applied feed; nil before the first.
     public var feedTimestamp: UInt64?
+    /// Last fetch attempt, successful or not (unix seconds).
     public var lastFetchUnix: Int64?
+    /// Last body that decoded, whether applied, unchanged or ignored (unix seconds).
     public var lastSuccessUnix: Int64?
+    /// Its data is older than `staleAfterSecs`: not to be shown as realtime.
     public var stale: Bool
+    /// Age in seconds after which its data counts as stale.
     public var staleAfterSecs: UInt32
+    /// Feeds applied to the live state.
     public var updatesApplied: UInt64
+    /// 304 answers and bodies identical to the last one.
     public var notModified: UInt64
+    /// Feeds ignored because their header timestamp was older than the last applied one.
     public var olderIgnored: UInt64
+    /// Fetch and decode failures.
     public var errors: UInt64
+    /// The last failure's message; nil: none yet.
     public var lastError: String?
+    /// When the last failure happened (unix seconds).
     public var lastErrorUnix: Int64?
+    /// Entities of this source in the live state now.
     public var entities: UInt64
     /// Entities left out, by reason (e.g. "unknown_trip"), sorted by reason.
     public var drops: [String: UInt64]
+    /// Message of the last entity left out.
     public var lastDrop: String?
+    /// When this status was computed (unix seconds).
     public var statusUnix: Int64?
 
+    /// A status; a source that has fetched nothing yet (stale, counters 0) unless told.
     public init(
         name: String, kind: LiveSourceKind, detectedKinds: [LiveSourceKind] = [], feedTimestamp: UInt64? = nil,
         lastFetchUnix: Int64? = nil, lastSuccessUnix: Int64? = nil, stale: Bool = true, staleAfterSecs: UInt32 = 90,

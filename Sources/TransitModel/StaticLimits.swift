@@ -15,8 +15,9 @@ public enum StaticRequestLimits {
     public static let maxRadiusMetres = 5000.0
     /// `at` (unix seconds): 0 … 2100-01-01T00:00:00Z.
     public static let atRange: ClosedRange<Int64> = 0...4_102_444_800
-    /// Ids (stop, trip) and search text, in bytes.
+    /// Ids (stop, trip), in bytes.
     public static let maxIdBytes = 255
+    /// Search text (`q`), in bytes.
     public static let maxSearchBytes = 800
     /// Cursors are opaque but short; anything longer is not one of ours.
     public static let maxCursorBytes = 512

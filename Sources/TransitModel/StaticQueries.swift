@@ -4,21 +4,34 @@
 /// A service date as GTFS writes it: YYYYMMDD (20251225).
 public typealias ServiceDate = UInt32
 
+/// Which way a departure board pages from its instant.
 public enum BoardDirection: String, Sendable, Hashable, Codable {
+    /// The departures from the instant on.
     case future
+    /// The departures up to the instant (still listed in ascending time).
     case past
 }
 
+/// The `stop` query: one stop or station with its platforms and routes (answered by `StaticResult.stop`).
 public struct StopQuery: Sendable, Hashable {
+    /// The stop's id (stop ids never carry an import prefix).
     public var stopId: String
+    /// A query for the stop `stopId`.
     public init(stopId: String) { self.stopId = stopId }
 }
 
+/// The `search` query: stations and stops whose names match a text, best first (answered by
+/// `StaticResult.stops`).
 public struct SearchQuery: Sendable, Hashable {
+    /// The text to match against stop names.
     public var query: String
+    /// At most this many stops (1...100; default 10).
     public var limit: Int
+    /// Only stops served by this mode (train, metro, bus, …); nil: any.
     public var mode: String?
+    /// List platforms on their own; false (the default) folds them into their station.
     public var includePlatforms: Bool
+    /// A search for `query`; by default 10 stops of any mode, platforms folded into stations.
     public init(query: String, limit: Int = 10, mode: String? = nil, includePlatforms: Bool = false) {
         self.query = query
         self.limit = limit
@@ -27,12 +40,19 @@ public struct SearchQuery: Sendable, Hashable {
     }
 }
 
+/// The `nearby` query: stops around a point, nearest first (answered by `StaticResult.stops`).
 public struct NearbyQuery: Sendable, Hashable {
+    /// Latitude of the point, in degrees (WGS 84).
     public var lat: Double
+    /// Longitude of the point, in degrees (WGS 84).
     public var lon: Double
+    /// How far from the point, in metres (more than 0, at most 5000; default 500).
     public var radiusMetres: Double
+    /// At most this many stops (1...100; default 10).
     public var limit: Int
+    /// Only stops served by this mode; nil: any.
     public var mode: String?
+    /// Stops within `radiusMetres` of (`lat`, `lon`); by default 500 m, 10 stops, any mode.
     public init(lat: Double, lon: Double, radiusMetres: Double = 500, limit: Int = 10, mode: String? = nil) {
         self.lat = lat
         self.lon = lon
@@ -42,19 +62,27 @@ public struct NearbyQuery: Sendable, Hashable {
     }
 }
 
+/// The `routes` query: the route list (answered by `StaticResult.routes`).
 public struct RoutesQuery: Sendable, Hashable {
+    /// Only routes of this mode; nil: every route.
     public var mode: String?
+    /// Every route, or those of `mode`.
     public init(mode: String? = nil) { self.mode = mode }
 }
 
+/// The `departures` query: one page of a stop's departure board (answered by `StaticResult.departures`).
 public struct DeparturesQuery: Sendable, Hashable {
+    /// The stop, platform or station whose departures are listed (a station: all its platforms).
     public var stopId: String
     /// Unix seconds; nil means now.
     public var at: Int64?
+    /// `future`: the departures from `at` on; `past`: those up to `at`.
     public var direction: BoardDirection
+    /// At most this many departures (1...100; default 10).
     public var limit: Int
     /// Opaque continuation from a previous board; when set it overrides `at` and `direction`.
     public var cursor: String?
+    /// The next 10 departures of `stopId` from now, unless told otherwise.
     public init(stopId: String, at: Int64? = nil, direction: BoardDirection = .future, limit: Int = 10, cursor: String? = nil) {
         self.stopId = stopId
         self.at = at
@@ -64,13 +92,17 @@ public struct DeparturesQuery: Sendable, Hashable {
     }
 }
 
+/// The `trip` query: one trip instance with all its stops and times (answered by `StaticResult.trip`).
 public struct TripQuery: Sendable, Hashable {
+    /// The trip's id as imported (with the feed's id prefix, if any).
     public var tripId: String
+    /// The service date of the instance; nil: the instance running nearest to `at`.
     public var serviceDate: ServiceDate?
     /// HH:MM:SS, for frequency-based trips.
     public var startTime: String?
     /// Unix seconds; nil means now. Without a service date the instance running nearest to it is chosen.
     public var at: Int64?
+    /// The instance of `tripId` on `serviceDate` (or nearest to `at`, or to now).
     public init(tripId: String, serviceDate: ServiceDate? = nil, startTime: String? = nil, at: Int64? = nil) {
         self.tripId = tripId
         self.serviceDate = serviceDate
@@ -79,9 +111,14 @@ public struct TripQuery: Sendable, Hashable {
     }
 }
 
+/// The `trip_schedules` query: the realtime service's bulk schedules of many trips over a few service
+/// dates (answered by `StaticResult.tripSchedules`).
 public struct TripSchedulesQuery: Sendable, Hashable {
+    /// The trips wanted, by static id (with import prefix); at most 20,000.
     public var tripIds: [String]
+    /// First service date to report, inclusive.
     public var fromDate: ServiceDate
+    /// Last service date to report, inclusive.
     public var toDate: ServiceDate
     /// Patterns the client already holds for `knownDatabaseVersion`: the answer leaves them out (its trips
     /// still name them). Honoured only when `knownDatabaseVersion` is the version being served; otherwise
@@ -92,6 +129,7 @@ public struct TripSchedulesQuery: Sendable, Hashable {
     /// Trips named by route, direction and start instead of an id: the answer's `descriptorMatches` (one
     /// per descriptor, in order) name the static trips that match, whose schedules come in `trips`.
     public var descriptors: [TripStartDescriptor]
+    /// Schedules of `tripIds` (and of the trips `descriptors` name) on the dates `fromDate`...`toDate`.
     public init(tripIds: [String], fromDate: ServiceDate, toDate: ServiceDate, knownPatternIds: [UInt32] = [],
                 knownDatabaseVersion: String? = nil, descriptors: [TripStartDescriptor] = []) {
         self.tripIds = tripIds
@@ -110,10 +148,13 @@ public struct TripSchedulesQuery: Sendable, Hashable {
 public struct TripStartDescriptor: Sendable, Hashable {
     /// As stored in the static database: with the feed's import prefix.
     public var routeId: String
+    /// GTFS direction_id (0 or 1).
     public var directionId: Int
+    /// The service date the trip runs on.
     public var startDate: ServiceDate
     /// "HH:MM:SS"; hours may exceed 23.
     public var startTime: String
+    /// A trip of `routeId` in `directionId` starting at `startTime` on `startDate`.
     public init(routeId: String, directionId: Int, startDate: ServiceDate, startTime: String) {
         self.routeId = routeId
         self.directionId = directionId
@@ -122,6 +163,7 @@ public struct TripStartDescriptor: Sendable, Hashable {
     }
 }
 
+/// What a request to the static-data service asks; one case per query of protocol/transit.proto.
 public enum StaticQuery: Sendable, Hashable {
     case stop(StopQuery)
     case search(SearchQuery)
@@ -133,9 +175,13 @@ public enum StaticQuery: Sendable, Hashable {
     case feedInfo
 }
 
+/// A request to the static-data service (REQ/REP); answered by a `StaticResponse` with the same id.
 public struct StaticRequest: Sendable, Hashable {
+    /// Chosen by the client and echoed in the response.
     public var requestId: UInt64
+    /// What is asked.
     public var query: StaticQuery
+    /// A request `requestId` asking `query`.
     public init(requestId: UInt64, query: StaticQuery) {
         self.requestId = requestId
         self.query = query

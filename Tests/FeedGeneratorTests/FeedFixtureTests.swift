@@ -2,14 +2,14 @@ import Foundation
 import Testing
 
 @testable import FeedGenerator
+import TransitTesting
 
 /// The integrity checks the other tests rely on must notice a broken feed.
 @Suite("Integrity checker")
 struct FeedFixtureTests {
     @Test("broken references, sequences and times are reported")
     func catchesBrokenFeeds() throws {
-        let dir = try TemporaryDirectory("broken")
-        defer { dir.remove() }
+        let dir = try TemporaryFolder("feedgen")
         _ = try FeedGenerator(scale: .small, seed: 1).write(to: dir.path)
         #expect(try FeedFixture(directory: dir.path).problems() == [])
 
@@ -43,11 +43,11 @@ struct FeedFixtureTests {
         #expect(gtfsSeconds("5:7:00") == nil && gtfsSeconds("10:60:00") == nil && gtfsSeconds("") == nil)
     }
 
-    private func firstPlatform(_ dir: TemporaryDirectory) -> String {
+    private func firstPlatform(_ dir: TemporaryFolder) -> String {
         (try? FeedFixture(directory: dir.path).stops.rows.first { $0[5] == "0" }?[0]) ?? "?"
     }
 
-    private func append(_ file: String, in dir: TemporaryDirectory, _ lines: [String]) throws {
+    private func append(_ file: String, in dir: TemporaryFolder, _ lines: [String]) throws {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.path + "/" + file))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((lines.joined(separator: "\n") + "\n").utf8))

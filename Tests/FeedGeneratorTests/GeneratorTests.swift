@@ -2,27 +2,26 @@ import Foundation
 import Testing
 
 @testable import FeedGenerator
+import TransitTesting
 
 @Suite("FeedGenerator output")
 struct GeneratorTests {
     @Test("the same seed gives byte-identical files; another seed gives another feed")
     func deterministic() throws {
-        let a = try TemporaryDirectory("a"), b = try TemporaryDirectory("b"), c = try TemporaryDirectory("c")
-        defer { a.remove(); b.remove(); c.remove() }
+        let a = try TemporaryFolder("feedgen"), b = try TemporaryFolder("feedgen"), c = try TemporaryFolder("feedgen")
         _ = try FeedGenerator(scale: .small, seed: 7).write(to: a.path)
         _ = try FeedGenerator(scale: .small, seed: 7).write(to: b.path)
         _ = try FeedGenerator(scale: .small, seed: 8).write(to: c.path)
         for file in FeedFixture.files {
-            #expect(try a.bytes(file) == b.bytes(file), "\(file) differs between two runs with seed 7")
+            #expect(try a.contents(file) == b.contents(file), "\(file) differs between two runs with seed 7")
         }
-        #expect(try a.bytes("stop_times.txt") != c.bytes("stop_times.txt"))
-        #expect(try a.bytes("stops.txt") != c.bytes("stops.txt"))
+        #expect(try a.contents("stop_times.txt") != c.contents("stop_times.txt"))
+        #expect(try a.contents("stops.txt") != c.contents("stops.txt"))
     }
 
     @Test("small scale: every reference resolves, sequences increase, times never go backwards")
     func integrity() throws {
-        let dir = try TemporaryDirectory("integrity")
-        defer { dir.remove() }
+        let dir = try TemporaryFolder("feedgen")
         _ = try FeedGenerator(scale: .small, seed: 1).write(to: dir.path)
         let feed = try FeedFixture(directory: dir.path)
         #expect(feed.problems() == [])
@@ -33,8 +32,7 @@ struct GeneratorTests {
     @Test("requested counts are met at a given factor, and the summary tells the truth", arguments: [0.004, 0.0105])
     func countsAtFactor(factor: Double) throws {
         let scale = FeedScale.factor(factor)
-        let dir = try TemporaryDirectory("factor")
-        defer { dir.remove() }
+        let dir = try TemporaryFolder("feedgen")
         let summary = try FeedGenerator(scale: scale, seed: 3).write(to: dir.path)
         let feed = try FeedFixture(directory: dir.path)
         #expect(feed.stops.rows.count >= scale.stops)
@@ -52,8 +50,7 @@ struct GeneratorTests {
 
     @Test("every mode, frequencies of both kinds, calendar exceptions, after-midnight trips and loops")
     func features() throws {
-        let dir = try TemporaryDirectory("features")
-        defer { dir.remove() }
+        let dir = try TemporaryFolder("feedgen")
         let summary = try FeedGenerator(scale: .small, seed: 1).write(to: dir.path)
         let feed = try FeedFixture(directory: dir.path)
 

@@ -1,12 +1,11 @@
 import Foundation
 import Testing
+import TransitTesting
 
 /// The bundled sample feed (data/sample-gtfs): sound, and holding every case its README promises.
 @Suite("Sample feed")
 struct SampleFeedTests {
-    static let directory: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("data/sample-gtfs").path
+    static let directory: String = SampleDatabase.feedPath
 
     let feed: FeedFixture
 

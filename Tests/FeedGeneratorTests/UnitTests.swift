@@ -1,6 +1,7 @@
 import Testing
 
 @testable import FeedGenerator
+import TransitTesting
 
 @Suite("FeedScale")
 struct FeedScaleTests {
@@ -94,8 +95,7 @@ struct TimetableTests {
 @Suite("ByteFileWriter")
 struct ByteFileWriterTests {
     @Test func formatsTimesCoordinatesAndFields() throws {
-        let dir = try TemporaryDirectory("writer")
-        defer { dir.remove() }
+        let dir = try TemporaryFolder("feedgen")
         let w = try ByteFileWriter(path: dir.path + "/out.txt", capacity: 16)  // tiny buffer: many flushes
         try w.reserve(16); w.putTime(5 * 3600 + 7 * 60)
         try w.writeByte(59)
@@ -115,7 +115,7 @@ struct ByteFileWriterTests {
         try w.writeByte(59)
         try w.writeDecimal(-1_234_567_890)
         try w.close()
-        let text = String(decoding: try dir.bytes("out.txt"), as: UTF8.self)
+        let text = String(decoding: try dir.contents("out.txt"), as: UTF8.self)
         #expect(text == "05:07:00;25:59:09;-33.870005;151.000120;\"Central Station, Platform 16\";\"say \"\"hi\"\"\";plain;0;-1234567890")
         #expect(w.bytesWritten == text.utf8.count)
     }

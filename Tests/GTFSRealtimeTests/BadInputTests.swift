@@ -1,6 +1,7 @@
 // Bodies that are not a feed: a clear error each time, never a crash.
 import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct BadInputTests {
     private func decodeError(_ bytes: [UInt8], maxBytes: Int = GTFSRealtimeCodec.defaultMaxBytes) -> GTFSRealtimeDecodeError? {

@@ -1,6 +1,7 @@
 // Entities that break the spec are left out and reported; the rest of the feed decodes.
 import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct EntityProblemTests {
     /// A feed with one good trip update ("ok") around the entity under test.

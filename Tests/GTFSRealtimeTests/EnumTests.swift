@@ -1,5 +1,6 @@
 import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct EnumTests {
     @Test func namesAreTheSpecNames() {

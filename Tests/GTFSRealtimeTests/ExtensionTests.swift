@@ -3,6 +3,7 @@
 // elsewhere.
 import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct ExtensionTests {
     /// An extension field 1007 holding a small message, as TfNSW sends on several messages.

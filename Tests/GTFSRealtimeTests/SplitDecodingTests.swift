@@ -3,6 +3,7 @@
 import Foundation
 @testable import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct SplitDecodingTests {
     private func decode(_ bytes: [UInt8], workers: Int) throws -> FeedMessage {

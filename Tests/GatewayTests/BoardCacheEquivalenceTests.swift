@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// A departure board answered from the board window cache is the board the gateway answers without it:
 /// the same rows, page flags and cursors, with realtime moving rows in and out, at many times and limits,

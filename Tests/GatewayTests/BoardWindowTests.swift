@@ -2,6 +2,7 @@ import Testing
 import TransitModel
 import TransitStore
 @testable import Gateway
+import TransitTesting
 
 /// A board window answers a later page exactly as the static service would (the rows, a row before them,
 /// a full page or not), and refuses what it cannot tell: times before its anchor, pages running past its end.

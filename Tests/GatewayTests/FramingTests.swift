@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Gateway
+import TransitTesting
 
 /// Lines, order, half-close and ids over a real socket (GATEWAY.md §1).
 @Suite struct FramingTests {

@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// Departure boards in predicted time over the sample feed (GATEWAY.md "departures").
 ///

@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// `trip` for trips the static data does not know, and with the static service down (GATEWAY.md "trip"),
 /// over the sample feed with a live state set directly.

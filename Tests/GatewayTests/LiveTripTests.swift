@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The pure parts of `trip` answered from the live state (GATEWAY.md "trip"): which instance, and the answer.
 @Suite struct LiveTripAssemblyTests {

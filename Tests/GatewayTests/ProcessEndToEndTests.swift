@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitTesting
 
 /// The real executables: `transit-static serve` and `transit-gateway serve` as child processes, spoken to
 /// with `nc -N` (Debian's netcat-openbsd) like a user would, or with a plain socket when nc is missing.
@@ -29,11 +30,11 @@ struct ProcessEndToEndTests {
     }
 
     @Test func ncAgainstTheRealProcessesIncludingAStaticRestart() async throws {
-        let staticURL = SampleDatabase.uniqueURL("e2e")
+        let staticURL = UniqueURL.ipc("gwt-e2e")
         var staticService = try await startStatic(staticURL)
         let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
-            "serve", "--static", staticURL, "--realtime", SampleDatabase.uniqueURL("rt"),
-            "--subscribe", SampleDatabase.uniqueURL("pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
+            "serve", "--static", staticURL, "--realtime", UniqueURL.ipc("gwt-rt"),
+            "--subscribe", UniqueURL.ipc("gwt-pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
         ])
         defer { gateway.signal(SIGKILL); staticService.signal(SIGKILL) }
         let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
@@ -91,7 +92,7 @@ struct ProcessEndToEndTests {
 
     /// A folder of its own under the test run's folder.
     private func makeFolder(_ name: String) throws -> String {
-        let path = SampleDatabase.folder + "/\(name)-\(UUID().uuidString.prefix(8))"
+        let path = SampleDatabase.folder.path("\(name)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -3,13 +3,14 @@ import RealtimeService
 import Testing
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The gateway's subscriber against the real realtime service's publishing side (`RealtimeSockets`: its
 /// `RealtimeHub` behind real PUB and REP sockets), in process: late join, then live changes.
 @Suite struct RealtimeServiceEndToEndTests {
     @Test func theGatewayFollowsTheRealPublisher() async throws {
-        let pub = SampleDatabase.uniqueURL("hubpub")
-        let rep = SampleDatabase.uniqueURL("hubrep")
+        let pub = UniqueURL.ipc("gwt-hubpub")
+        let rep = UniqueURL.ipc("gwt-hubrep")
         let sockets = try RealtimeSockets(listen: rep, publish: pub)
         defer { sockets.stop() }
         let at = SampleTimes.mondayEvening
@@ -54,8 +55,8 @@ import TransitModel
     /// `trip` of an added trip learnt from the real publisher, with its vehicle; then with the static service
     /// gone (rt_only); a trip nobody knows stays NOT_FOUND (STATIC_UNAVAILABLE once static is down).
     @Test func tripOfAnAddedTripFromTheRealPublisherAlsoWithTheStaticServiceDown() async throws {
-        let pub = SampleDatabase.uniqueURL("hubpub")
-        let rep = SampleDatabase.uniqueURL("hubrep")
+        let pub = UniqueURL.ipc("gwt-hubpub")
+        let rep = UniqueURL.ipc("gwt-hubrep")
         let sockets = try RealtimeSockets(listen: rep, publish: pub)
         defer { sockets.stop() }
         let at = SampleTimes.mondayEvening

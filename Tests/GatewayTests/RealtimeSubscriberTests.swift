@@ -3,6 +3,7 @@ import Logging
 import Testing
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The realtime subscriber against a fake publisher and REP speaking the contract (protocol/README.md
 /// flows 3–4): late join, gaps, lost tails, epoch changes, silence and recovery, pushes to subscriptions.
@@ -269,7 +270,7 @@ import TransitModel
         ])
         // A PUB URL where nothing publishes: the view is never live; the REP is the fake's.
         try await withGateway(configure: {
-            $0.subscribeURL = SampleDatabase.uniqueURL("nopub")
+            $0.subscribeURL = UniqueURL.ipc("gwt-nopub")
             $0.realtimeURL = fake.repURL
             $0.realtimeTimeout = .milliseconds(300)
         }) { fixture in
@@ -292,13 +293,10 @@ import TransitModel
 func eventually(
     _ what: String, timeout: Duration = .seconds(5), _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
+    guard try await TransitTesting.eventually(timeout: timeout, interval: .milliseconds(20), condition) else {
+        Issue.record("timed out waiting until \(what)")
+        throw EventuallyTimedOut()
     }
-    Issue.record("timed out waiting until \(what)")
-    throw EventuallyTimedOut()
 }
 
 struct EventuallyTimedOut: Error {}

@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The seam the realtime subscriber feeds: a `RealtimeView` given a state directly, and what the ops
 /// make of it (GATEWAY.md departures, trip, alerts, vehicles; §4 degradation).

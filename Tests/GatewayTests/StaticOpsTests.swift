@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// Every op the static service answers, through a real TCP connection (GATEWAY.md §6).
 @Suite struct StaticOpsTests {

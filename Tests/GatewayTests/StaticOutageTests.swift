@@ -3,6 +3,7 @@ import Testing
 import TransitJSON
 import TransitModel
 @testable import Gateway
+import TransitTesting
 
 /// The static service going down and coming back with many requests (GATEWAY.md §3, "Static
 /// service down"): after the first request finds it down, the others answer at once (rt_only where the live

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import NNGKit
+import TransitTesting
 
 @Suite struct ErrorAndOptionTests {
     @Test func errorNamesOperationURLAndNngText() throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let first = try NNGSocket.rep()
         try first.listen(url)
         defer { first.close() }
@@ -24,8 +25,8 @@ import Testing
 
     @Test func blockingDialFailsWhenNobodyListens() throws {
         let socket = try NNGSocket.req()
-        #expect(throws: NNGError.self) { try socket.dial(uniqueURL("ipc"), blocking: true) }
-        try socket.dial(uniqueURL("ipc"))  // non-blocking: fine
+        #expect(throws: NNGError.self) { try socket.dial(UniqueURL.ipc("nngkit"), blocking: true) }
+        try socket.dial(UniqueURL.ipc("nngkit"))  // non-blocking: fine
     }
 
     @Test func timeoutErrorsAreRecognisable() {
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func closeWakesPendingReceivesAndIsIdempotent() async throws {
-        let sub = try NNGSubscriber(dialing: uniqueURL(), topics: [[]])
+        let sub = try NNGSubscriber(dialing: UniqueURL.inproc("nngkit"), topics: [[]])
         let asyncReceive = Task { () -> (any Error)? in
             do { _ = try await sub.receive(timeout: .seconds(10)); return nil } catch { return error }
         }

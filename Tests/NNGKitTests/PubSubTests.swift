@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NNGKit
+import TransitTesting
 
 @Suite struct PubSubTests {
     /// PUB drops what is sent before the subscriber is connected: publish `probe` until one arrives.
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func subscriberGetsOnlyItsPrefix() throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let pub = try NNGPublisher(listeningOn: url)
         let sub = try NNGSubscriber(dialing: url, topics: [bytes("tu.")])
         try waitUntilConnected(pub, sub, probe: bytes("tu.probe"))
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func stringSubscriptionMatchesWithoutTrailingNul() throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let pub = try NNGPublisher(listeningOn: url)
         let sub = try NNGSubscriber(dialing: url)
         try sub.subscribe("al.")
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func snapshotLargerThanOneMiBNeedsRaisedLimit() throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let pub = try NNGPublisher(listeningOn: url)
         let raised = try NNGSubscriber(dialing: url, topics: [bytes("snap.")])  // default: 64 MiB
         let limited = try NNGSubscriber(dialing: url, topics: [bytes("snap.")], maxReceiveSize: 1 << 20)
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func asyncReceiveDeliversAndTimesOut() async throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let pub = try NNGPublisher(listeningOn: url)
         let sub = try NNGSubscriber(dialing: url, topics: [bytes("vp.")])
         let error = await #expect(throws: NNGError.self) { try await sub.receive(timeout: .milliseconds(50)) }
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func closedSubscriberFailsWithClosedError() throws {
-        let sub = try NNGSubscriber(dialing: uniqueURL(), topics: [[]])
+        let sub = try NNGSubscriber(dialing: UniqueURL.inproc("nngkit"), topics: [[]])
         sub.close()
         let error = #expect(throws: NNGError.self) { try sub.receive(timeout: .seconds(5)) }
         #expect(error?.isClosed == true)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import NNGKit
+import TransitTesting
 
 @Suite struct ReqRepTests {
     @Test func roundTripDerivesReplyFromRequest() throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let server = try NNGReplyServer(listeningOn: url, contexts: 2) { request in
             var reply = bytes("re:")
             for i in 0..<request.count { reply.append(request[i]) }
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func sixteenConcurrentAsyncRequestsAreEachAnsweredCorrectly() async throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let gauge = ConcurrencyGauge()
         let server = try NNGReplyServer(listeningOn: url, contexts: 4) { request in
             gauge.enter()
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func concurrentBlockingRequestsFromManyThreads() throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let server = try NNGReplyServer(listeningOn: url, contexts: 3) { request in
             var reply: [UInt8] = []
             for i in 0..<request.count { reply.append(request[i] &+ 1) }
@@ -69,7 +70,7 @@ import Testing
     }
 
     @Test func requestTimesOutWhenServerNeverAnswers() async throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let silent = try NNGSocket.rep()  // accepts requests, never replies
         try silent.listen(url)
         defer { silent.close() }
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func requestWithoutServerFailsInsteadOfHanging() async throws {
-        let client = try NNGRequester(dialing: uniqueURL("ipc"), defaultTimeout: .milliseconds(150))
+        let client = try NNGRequester(dialing: UniqueURL.ipc("nngkit"), defaultTimeout: .milliseconds(150))
         let start = ContinuousClock.now
         let syncError = #expect(throws: NNGError.self) { try client.request(bytes("anyone?")) }
         #expect(syncError?.isTimedOut == true)
@@ -104,7 +105,7 @@ import Testing
     }
 
     @Test func clientDialingBeforeServerListensSucceedsOnceItComesUp() async throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let client = try NNGRequester(dialing: url)
         try client.socket.setReconnectInterval(min: .milliseconds(20))
         try await Task.sleep(for: .milliseconds(100))
@@ -114,7 +115,7 @@ import Testing
     }
 
     @Test func clientReconnectsWhenServerComesBack() async throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let client = try NNGRequester(dialing: url)
         try client.socket.setReconnectInterval(min: .milliseconds(20))
         let first = try NNGReplyServer(listeningOn: url, contexts: 1) { _ in bytes("first") }
@@ -126,7 +127,7 @@ import Testing
     }
 
     @Test func requestsInFlightSurviveServerRestarts() async throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let client = try NNGRequester(dialing: url)
         try client.socket.setReconnectInterval(min: .milliseconds(10))
         // Requests pending while servers come and go without answering, then one that answers.
@@ -151,7 +152,7 @@ import Testing
     }
 
     @Test func closingRequesterFailsRequestsInFlightAndLaterOnes() async throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let silent = try NNGSocket.rep()
         try silent.listen(url)
         defer { silent.close() }
@@ -171,7 +172,7 @@ import Testing
     }
 
     @Test func cancellingAnAsyncRequestEndsItPromptly() async throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let silent = try NNGSocket.rep()
         try silent.listen(url)
         defer { silent.close() }
@@ -186,7 +187,7 @@ import Testing
 
     /// A REP server on ipc whose socket accepts at most `limit` bytes, echoing requests.
     private func echoServer(maxReceiveSize limit: Int) throws -> (NNGReplyServer, String) {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let socket = try NNGSocket.rep()
         try socket.setMaxReceiveSize(limit)
         try socket.listen(url)
@@ -218,7 +219,7 @@ import Testing
     }
 
     @Test func replyAboveRequesterLimitIsDropped() throws {
-        let url = uniqueURL("ipc")
+        let url = UniqueURL.ipc("nngkit")
         let server = try NNGReplyServer(listeningOn: url, contexts: 1) { request in
             [UInt8](repeating: 1, count: request.count == 1 ? (1 << 20) + 1 : 10)
         }
@@ -230,7 +231,7 @@ import Testing
     }
 
     @Test func stopWithRequestsInFlightDoesNotCrash() async throws {
-        let url = uniqueURL()
+        let url = UniqueURL.inproc("nngkit")
         let started = ConcurrencyGauge()
         let server = try NNGReplyServer(listeningOn: url, contexts: 4) { request in
             started.enter()

@@ -2,12 +2,6 @@ import Foundation
 import Synchronization
 @testable import NNGKit
 
-/// A URL no other test uses.
-func uniqueURL(_ transport: String = "inproc") -> String {
-    let name = "nngkit-\(UUID().uuidString)"
-    return transport == "ipc" ? "ipc:///tmp/\(name).ipc" : "inproc://\(name)"
-}
-
 /// Bytes of a string, for readable tests.
 func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 

@@ -13,6 +13,7 @@ import TransitModel
 import TransitProto
 @testable import RealtimeFixtures
 @testable import RealtimeService
+import TransitTesting
 
 @Suite(.serialized) struct EndToEndTests {
     let quiet = quietLogger
@@ -21,13 +22,14 @@ import TransitProto
 
     /// Sockets and files of one test run.
     struct Setup {
-        let folder: String
+        let temporary: TemporaryFolder
+        var folder: String { temporary.path }
         var url: (static: String, rep: String, pub: String) {
             ("ipc://\(folder)/s.sock", "ipc://\(folder)/r.sock", "ipc://\(folder)/p.sock")
         }
 
         init() throws {
-            folder = "/tmp/rte-\(UUID().uuidString.prefix(8))"
+            temporary = try TemporaryFolder("rte")
             try FileManager.default.createDirectory(atPath: folder + "/fx", withIntermediateDirectories: true)
         }
 
@@ -44,8 +46,6 @@ import TransitProto
             try Data(json.utf8).write(to: URL(fileURLWithPath: path))
             return path
         }
-
-        func cleanUp() { try? FileManager.default.removeItem(atPath: folder) }
     }
 
     /// Asks `query` until `done` accepts the answer (or 10 s pass).
@@ -66,14 +66,13 @@ import TransitProto
 
     @Test func fixturesThroughTheWholeService() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         let now = Int64(Date().timeIntervalSince1970)
-        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: now)
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: now)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
         let written = try FixtureWriter.write(schedule, to: setup.folder + "/fx")
         let expectedTrips = written[0].tripUpdates.entities.count
 
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
@@ -156,16 +155,15 @@ import TransitProto
 
     @Test func replayOfFixtureSnapshotsIsRestampedAndApplied() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         // Snapshots made for an hour ago: played, they are re-stamped with the current time.
         let past = Int64(Date().timeIntervalSince1970) - 3600
-        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: past)
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: past)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(past)")
         try FixtureWriter.write(schedule, to: setup.folder + "/replay", replay: 3)
         let config = setup.folder + "/replay.json"
         try Data(#"{"sources": [{"name": "demo", "replay": "replay", "pace_s": 0.2, "loop": true}]}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
@@ -197,9 +195,9 @@ import TransitProto
     @Test func reloadSourcesTakesTheRewrittenConfig() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
-        try FixtureWriter.write(try FixtureSchedule.read(databasePath: SampleDatabase.path, at: SampleDatabase.mondayMorning),
+        try FixtureWriter.write(try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: SampleTimes.mondayMorning),
                                 to: setup.folder + "/fx")
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let configPath = try setup.writeConfig()
         let service = try await RealtimeServiceRunner(
@@ -209,7 +207,7 @@ import TransitProto
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
         defer { requester.close() }
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
         }
 
@@ -225,7 +223,7 @@ import TransitProto
         try await service.reloadSources()
         #expect(service.sourceNames == ["tu", "al", "tu2"])
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.map(\.name) == ["tu", "al", "tu2"] && list[2].updatesApplied >= 1
         }
 
@@ -241,7 +239,7 @@ import TransitProto
     @Test func runsInAServiceGroupUntilGracefulShutdown() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path, listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
@@ -251,7 +249,7 @@ import TransitProto
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list) = result else { return false }
+            guard case .sources(let list, _) = result else { return false }
             return list.count == 3
         }
         await group.triggerGracefulShutdown()
@@ -264,7 +262,6 @@ import TransitProto
 
     @Test func garbageRequestGetsBadRequest() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         let sockets = try RealtimeSockets(listen: setup.url.rep, publish: setup.url.pub)
         defer { sockets.stop() }
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))

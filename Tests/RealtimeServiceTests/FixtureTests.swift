@@ -5,12 +5,13 @@ import Testing
 import TransitModel
 @testable import RealtimeFixtures
 @testable import RealtimeService
+import TransitTesting
 
 @Suite struct FixtureTests {
-    let at = SampleDatabase.mondayMorning
+    let at = SampleTimes.mondayMorning
 
     private func schedule() throws -> FixtureSchedule {
-        try FixtureSchedule.read(databasePath: SampleDatabase.path, at: at)
+        try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: at)
     }
 
     @Test func picksTripsRunningAroundTheMoment() throws {
@@ -92,7 +93,8 @@ import TransitModel
     }
 
     @Test func replayMovesDelaysWithFreshTimestamps() throws {
-        let folder = SampleDatabase.folder + "/replay-\(UUID().uuidString.prefix(6))"
+        let temporary = try TemporaryFolder("rts-replay")
+        let folder = temporary.path
         let written = try FixtureWriter.write(schedule(), to: folder, replay: 3)
         #expect(written.map(\.tripUpdates.header.timestamp) == [0, 30, 60].map { UInt64(at + $0) })
         for n in ["0001", "0002", "0003"] {
@@ -107,7 +109,7 @@ import TransitModel
     }
 
     @Test func noTripsRunningIsAClearError() throws {
-        let s = try FixtureSchedule.read(databasePath: SampleDatabase.path, at: 946_684_800)  // 2000-01-01
+        let s = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: 946_684_800)  // 2000-01-01
         #expect(s.instances.isEmpty)
         #expect(throws: FixtureError.self) { try FixtureGenerator(schedule: s).feeds() }
     }

@@ -14,7 +14,8 @@ import TransitModel
         h.clock.advance(30)
         await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90)), F.vehicle("v", trip: "T1"), F.alert("x")]))
         h.clock.advance(30)
-        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90)), F.vehicle("v", trip: "T1"), F.alert("x")]))  // same body? no: new timestamp
+        // Same body? No: new timestamp.
+        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90)), F.vehicle("v", trip: "T1"), F.alert("x")]))
 
         let tu = h.sink.messages(.tripUpdates)
         #expect(tu.map(\.seq) == [1, 2])  // the third update changed no trip: nothing sent on tu

@@ -7,9 +7,10 @@ import Testing
 import TransitModel
 @testable import RealtimeFixtures
 @testable import RealtimeService
+import TransitTesting
 
 @Suite struct TripStartEndToEndTests {
-    let at = SampleDatabase.mondayMorning
+    let at = SampleTimes.mondayMorning
 
     private func resolve(_ feed: FeedMessage) async throws -> (trips: [LiveTrip], status: LiveSourceStatus) {
         let hub = RealtimeHub(sink: RecordingSink())
@@ -23,7 +24,7 @@ import TransitModel
     }
 
     @Test func updatesWithoutTripIdResolveLikeTheirTrips() async throws {
-        let feeds = try FixtureGenerator(schedule: FixtureSchedule.read(databasePath: SampleDatabase.path, at: at)).feeds()
+        let feeds = try FixtureGenerator(schedule: FixtureSchedule.read(databasePath: SampleDatabase.path(), at: at)).feeds()
         var stripped = feeds.tripUpdates
         var renamed: Set<String> = []
         for i in stripped.entities.indices {

@@ -1,5 +1,6 @@
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct BackoffTests {
     let backoff = Backoff(base: .seconds(30), cap: .seconds(600))
@@ -24,7 +25,7 @@ import Testing
     }
 
     @Test func jitterStaysInBoundsAndSpreads() {
-        var generator = SeededGenerator(state: 42)
+        var generator = SplitMix64(seed: 42)
         for failures in 1...8 {
             let bounds = backoff.bounds(afterFailures: failures)
             let delays = (0..<200).map { _ in backoff.delay(afterFailures: failures, using: &generator) }
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func delaysGrowOnAverage() {
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         let means = (1...5).map { failures in
             (0..<100).map { _ in backoff.delay(afterFailures: failures, using: &generator).seconds }.reduce(0, +) / 100
         }

@@ -2,11 +2,10 @@
 import Foundation
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct DefaultConfigTests {
-    static let path = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("config/realtime-tfnsw.json").path
+    static let path = Repository.path("config/realtime-tfnsw.json")
 
     @Test func loadsUnderBudgetWithHTTPSToTheTfNSWAPI() throws {
         let config = try RealtimeConfig.load(path: Self.path, environment: ["TFNSW_API_KEY": "test-key"])

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct FileSourceTests {
     private func fileSource(_ path: String, interval: Duration = .milliseconds(20), maxBytes: Int = SourceConfig.defaultMaxBytes) -> SourceConfig {
@@ -9,11 +10,11 @@ import Testing
     }
 
     @Test func rereadOnlyWhenTheFileChanges() async throws {
-        let folder = try makeTemporaryFolder()
-        let path = folder + "/TripUpdates.pb"
+        let folder = try TemporaryFolder("rtsources")
+        let path = folder.path("TripUpdates.pb")
         try replaceAtomically(path, with: [1, 1])
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: capturingLogger().0, handler: recorder.handler)
+        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { recorder.notModifiedCount >= 3 })
         #expect(recorder.fetched.map(\.bytes) == [[1, 1]])
@@ -44,13 +45,13 @@ import Testing
     }
 
     @Test func aFileReplacedWhileBeingPolledIsNeverTornNorAnError() async throws {
-        let folder = try makeTemporaryFolder()
-        let path = folder + "/VehiclePositions.pb"
+        let folder = try TemporaryFolder("rtsources")
+        let path = folder.path("VehiclePositions.pb")
         // Versions of different sizes whose bytes all equal their version number.
         func version(_ n: Int) -> [UInt8] { [UInt8](repeating: UInt8(n), count: 50_000 + n * 3_000) }
         try replaceAtomically(path, with: version(0))
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: testConfig([fileSource(path, interval: .milliseconds(1))]), logger: capturingLogger().0, handler: recorder.handler)
+        let group = try SourceGroup(config: testConfig([fileSource(path, interval: .milliseconds(1))]), logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         for n in 1...40 {
             try replaceAtomically(path, with: version(n))
@@ -69,15 +70,15 @@ import Testing
     }
 
     @Test func tooLargeAndUnreadableFiles() async throws {
-        let folder = try makeTemporaryFolder()
-        let big = folder + "/big.pb"
+        let folder = try TemporaryFolder("rtsources")
+        let big = folder.path("big.pb")
         try replaceAtomically(big, with: [UInt8](repeating: 0, count: 1001))
         let recorder = EventRecorder()
         let sources = [
             SourceConfig(name: "big", kind: .auto, location: .file(path: big), pollInterval: .seconds(60), maxBytes: 1000),
-            SourceConfig(name: "dir", kind: .auto, location: .file(path: folder), pollInterval: .seconds(60)),
+            SourceConfig(name: "dir", kind: .auto, location: .file(path: folder.path), pollInterval: .seconds(60)),
         ]
-        let group = try SourceGroup(config: testConfig(sources), logger: capturingLogger().0, handler: recorder.handler)
+        let group = try SourceGroup(config: testConfig(sources), logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { recorder.failures.count == 2 })
         await group.stop()
@@ -86,15 +87,15 @@ import Testing
             Issue.record("\(recorder.events(of: "dir"))")
             return
         }
-        #expect(path == folder && reason.lowercased().contains("directory"), "\(reason)")
+        #expect(path == folder.path && reason.lowercased().contains("directory"), "\(reason)")
     }
 
     @Test func aStoppedGroupStartsAfresh() async throws {
-        let folder = try makeTemporaryFolder()
-        let path = folder + "/Alerts.pb"
+        let folder = try TemporaryFolder("rtsources")
+        let path = folder.path("Alerts.pb")
         try replaceAtomically(path, with: [8])
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: capturingLogger().0, handler: recorder.handler)
+        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         group.start()  // no second loop
         #expect(await eventually { recorder.notModifiedCount >= 2 })
@@ -107,13 +108,13 @@ import Testing
     }
 
     @Test func readerSeesTheFileItOpened() throws {
-        let folder = try makeTemporaryFolder()
-        let path = folder + "/x.pb"
+        let folder = try TemporaryFolder("rtsources")
+        let path = folder.path("x.pb")
         try replaceAtomically(path, with: [1, 2, 3])
         let read = try FileReader.read(path: path, maxBytes: 10).get()
         #expect(read?.bytes == [1, 2, 3])
         #expect(read?.signature == (try? FileSignature.of(path: path).get()))
         #expect(throws: FetchError.tooLarge(limit: 2)) { try FileReader.read(path: path, maxBytes: 2).get() }
-        #expect(throws: FetchError.fileMissing(folder + "/nope")) { try FileReader.read(path: folder + "/nope", maxBytes: 2).get() }
+        #expect(throws: FetchError.fileMissing(folder.path("nope"))) { try FileReader.read(path: folder.path("nope"), maxBytes: 2).get() }
     }
 }

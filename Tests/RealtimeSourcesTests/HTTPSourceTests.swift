@@ -3,10 +3,11 @@
 import Foundation
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct HTTPSourceTests {
     private func group(_ sources: [SourceConfig], _ recorder: EventRecorder, backoffCap: Duration = .seconds(600)) throws -> SourceGroup {
-        try SourceGroup(config: testConfig(sources), options: PollingOptions(backoffCap: backoffCap), logger: capturingLogger().0, handler: recorder.handler)
+        try SourceGroup(config: testConfig(sources), options: PollingOptions(backoffCap: backoffCap), logger: LogRecorder().logger, handler: recorder.handler)
     }
 
     @Test func okDeliversBytesAndTheServerDate() async throws {
@@ -264,7 +265,7 @@ import Testing
             sources: (0..<3).map { httpSource("s\($0)", url: server.url("/\($0)"), interval: .seconds(60)) },
             dailyRequestBudget: .max, maxRequestsPerSecond: 10
         )
-        let sources = try SourceGroup(config: config, logger: capturingLogger().0, handler: recorder.handler)
+        let sources = try SourceGroup(config: config, logger: LogRecorder().logger, handler: recorder.handler)
         let started = ContinuousClock.now
         sources.start()
         #expect(await eventually { server.requests.count == 3 })

@@ -3,12 +3,18 @@ import Foundation
 import Synchronization
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct ReplaySourceTests {
+    /// Removed after each test (the suite is made again for every test).
+    private let temporary: TemporaryFolder
+
+    init() throws { temporary = try TemporaryFolder("rtsources") }
+
     /// 0001: all three kinds; 0002: no alerts, odd file name case; 0010 after 0002 (numeric order);
     /// a non-numeric folder and a stray file that are ignored. Each file's bytes: [kind number, snapshot].
     private func makeReplayFolder() throws -> String {
-        let folder = try makeTemporaryFolder() + "/replay"
+        let folder = temporary.path("replay")
         func write(_ snapshot: String, _ name: String, _ bytes: [UInt8]) throws {
             try FileManager.default.createDirectory(atPath: "\(folder)/\(snapshot)", withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(snapshot)/\(name)"))
@@ -59,7 +65,7 @@ import Testing
             return bytes + [0xEE]
         }
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: config, restamp: restamp, logger: capturingLogger().0, handler: recorder.handler)
+        let group = try SourceGroup(config: config, restamp: restamp, logger: LogRecorder().logger, handler: recorder.handler)
         let before = UInt64(Date().timeIntervalSince1970)
         group.start()
         #expect(await eventually { recorder.events(of: "demo.trip_updates").count >= 7 })
@@ -88,7 +94,7 @@ import Testing
         let folder = try makeReplayFolder()
         let config = try load(folder, extra: #", "loop": false, "kind": "trip_updates""#)
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: config, logger: capturingLogger().0, handler: recorder.handler)
+        let group = try SourceGroup(config: config, logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { group.status().first?.finished == true })
         try await Task.sleep(for: .milliseconds(120))
@@ -106,7 +112,7 @@ import Testing
         let group = try SourceGroup(config: config, restamp: { bytes, _ in
             if bytes[1] == 2 { throw NotAFeed() }
             return bytes
-        }, logger: capturingLogger().0, handler: recorder.handler)
+        }, logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { recorder.fetched.count >= 3 })
         await group.stop()
@@ -123,7 +129,7 @@ import Testing
         let config = try load(folder, extra: #", "kind": "trip_updates""#)
         guard case .replay(let moved, _) = config.sources[0].location else { return }
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: config, logger: capturingLogger().0, handler: recorder.handler)
+        let group = try SourceGroup(config: config, logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { recorder.fetched.count >= 1 })
         for name in try FileManager.default.contentsOfDirectory(atPath: moved) {
@@ -136,7 +142,7 @@ import Testing
     }
 
     @Test func aFolderWithoutSnapshotsIsRefusedAtLoad() throws {
-        let folder = try makeTemporaryFolder()
+        let folder = temporary.path
         try FileManager.default.createDirectory(atPath: folder + "/notes", withIntermediateDirectories: true)
         let json = #"{"sources": [{"name": "demo", "replay": "\#(folder)", "pace_s": 1}]}"#
         #expect {

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct SecretTests {
     static let secret = "s3cr3t-Key-4711"
@@ -19,7 +20,8 @@ import Testing
             """
         let config = try RealtimeConfig.parse(json: Data(json.utf8), file: "secret.json", environment: ["TEST_API_KEY": Self.secret])
         let recorder = EventRecorder()
-        let (logger, logLines) = capturingLogger()
+        let log = LogRecorder()
+        let logger = log.logger
         let group = try SourceGroup(config: config, logger: logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { !recorder.fetched.isEmpty })
@@ -38,8 +40,9 @@ import Testing
         shown.append(dumped)
         shown += recorder.failures.map(\.description)
         shown += group.status().compactMap(\.lastError)
-        shown += logLines.all
-        #expect(logLines.all.contains { $0.contains("HTTP 401") }, "the failure is logged")
+        let logLines = log.all.map { "\($0.level) \($0.message) \($0.metadata)" }
+        shown += logLines
+        #expect(logLines.contains { $0.contains("HTTP 401") }, "the failure is logged")
         for text in shown {
             #expect(!text.contains(Self.secret), "leaked in: \(text)")
             #expect(!text.contains("s3cr3t"), "partly leaked in: \(text)")

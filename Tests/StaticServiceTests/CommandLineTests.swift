@@ -1,15 +1,11 @@
 import Foundation
 import Testing
+import TransitTesting
 
 /// End to end through the built `transit-static` executable: import, serve in a child process, query.
 @Suite(.serialized) struct CommandLineTests {
-    /// The executable next to the test bundle (`swift build --build-tests` builds both).
-    static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("transit-static").path
-
-    /// The package root, for the bundled sample feed.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The built executable ("" when it has not been built: the tests then fail at their first check).
+    static let binary = BuiltExecutables.path("transit-static") ?? ""
 
     struct Run {
         var status: Int32
@@ -55,7 +51,7 @@ import Testing
         let folder = try TemporaryFolder()
         let db = folder.path("static.db")
         let url = "ipc://\(folder.path("static.sock"))"
-        let sample = Self.packageRoot.appendingPathComponent("data/sample-gtfs").path
+        let sample = SampleDatabase.feedPath
         let hasSample = FileManager.default.fileExists(atPath: sample + "/stops.txt")
         let testFeed = try folder.writeFeed("test", TestFeed().files)
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+import TransitTesting
 
 /// Many requests in flight at once, and reloads while they run.
 @Suite struct ConcurrencyTests {
@@ -13,8 +14,8 @@ import TransitModel
         .search(SearchQuery(query: "harbour", limit: 5)),
         .nearby(NearbyQuery(lat: -33.8731, lon: 151.2065, radiusMetres: 1000, limit: 5)),
         .routes(RoutesQuery()),
-        .departures(DeparturesQuery(stopId: "STA", at: mondayMorning, limit: 10)),
-        .trip(TripQuery(tripId: "TB", serviceDate: 20251222, at: mondayMorning)),
+        .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 10)),
+        .trip(TripQuery(tripId: "TB", serviceDate: 20251222, at: SampleTimes.mondayMorning)),
         .feedInfo,
     ]
 

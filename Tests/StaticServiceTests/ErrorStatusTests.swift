@@ -5,6 +5,7 @@ import StaticService
 import Testing
 import TransitModel
 import TransitProto
+import TransitTesting
 
 /// Failures become statuses with messages, never a crash or a silent reply.
 @Suite struct ErrorStatusTests {
@@ -33,30 +34,30 @@ import TransitProto
         #expect(stop.requestId == 9)
         #expect(stop.failure?.status == .notFound)
         #expect(stop.failure?.message.contains("NOPE") == true)
-        #expect(try service.ask(.departures(DeparturesQuery(stopId: "NOPE", at: mondayMorning))).failure?.status == .notFound)
-        #expect(try service.ask(.trip(TripQuery(tripId: "NOPE", at: mondayMorning))).failure?.status == .notFound)
+        #expect(try service.ask(.departures(DeparturesQuery(stopId: "NOPE", at: SampleTimes.mondayMorning))).failure?.status == .notFound)
+        #expect(try service.ask(.trip(TripQuery(tripId: "NOPE", at: SampleTimes.mondayMorning))).failure?.status == .notFound)
     }
 
     @Test func tripNotRunningOnTheDateIsNotFound() throws {
-        let response = try service.ask(.trip(TripQuery(tripId: "TA", serviceDate: 20350101, at: mondayMorning)))
+        let response = try service.ask(.trip(TripQuery(tripId: "TA", serviceDate: 20350101, at: SampleTimes.mondayMorning)))
         #expect(response.failure?.status == .notFound)
     }
 
     @Test(arguments: [
         (StaticQuery.search(SearchQuery(query: "x", limit: 0)), "limit"),
         (.search(SearchQuery(query: "x", limit: 101)), "limit"),
-        (.departures(DeparturesQuery(stopId: "STA", at: mondayMorning, limit: 500)), "limit"),
+        (.departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 500)), "limit"),
         (.departures(DeparturesQuery(stopId: "STA", at: -5)), "at"),
-        (.departures(DeparturesQuery(stopId: "", at: mondayMorning)), "stop_id"),
-        (.departures(DeparturesQuery(stopId: "STA", at: mondayMorning, cursor: "garbage")), "cursor"),
+        (.departures(DeparturesQuery(stopId: "", at: SampleTimes.mondayMorning)), "stop_id"),
+        (.departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, cursor: "garbage")), "cursor"),
         (.nearby(NearbyQuery(lat: 91, lon: 151, radiusMetres: 100)), "lat"),
         (.nearby(NearbyQuery(lat: -33, lon: -181, radiusMetres: 100)), "lon"),
         (.nearby(NearbyQuery(lat: .nan, lon: 151, radiusMetres: 100)), "lat"),
         (.nearby(NearbyQuery(lat: -33, lon: 151, radiusMetres: 0)), "radius_m"),
         (.nearby(NearbyQuery(lat: -33, lon: 151, radiusMetres: 5001)), "radius_m"),
         (.routes(RoutesQuery(mode: "hovercraft")), "hovercraft"),
-        (.trip(TripQuery(tripId: "TA", serviceDate: 20250230, at: mondayMorning)), "date"),
-        (.trip(TripQuery(tripId: "BUSF", serviceDate: 20251222, startTime: "8 o'clock", at: mondayMorning)), "start_time"),
+        (.trip(TripQuery(tripId: "TA", serviceDate: 20250230, at: SampleTimes.mondayMorning)), "date"),
+        (.trip(TripQuery(tripId: "BUSF", serviceDate: 20251222, startTime: "8 o'clock", at: SampleTimes.mondayMorning)), "start_time"),
         (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251223, toDate: 20251222)), "after"),
         (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222)), "trip_ids"),
         (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251301, toDate: 20251302)), "from_date"),

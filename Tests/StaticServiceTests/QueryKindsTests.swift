@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+import TransitTesting
 
 /// Every query kind, over nng, against the imported test feed.
 @Suite struct QueryKindsTests {
@@ -63,42 +64,42 @@ import TransitModel
 
     @Test func departuresAtAStationIncludePlatforms() throws {
         let board = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: mondayMorning, limit: 2))).board)
+            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 2))).board)
         #expect(board.departures.map(\.tripId) == ["TA", "TB"])
         #expect(board.departures.map(\.stopId) == ["STA1", "STA2"])
-        #expect(board.departures.first?.scheduledUnix == mondayMorning + 300)
+        #expect(board.departures.first?.scheduledUnix == SampleTimes.mondayMorning + 300)
         #expect(board.departures.first?.serviceDate == 20251222)
     }
 
     @Test func departuresPageOnWithTheCursor() throws {
         let first = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: mondayMorning, limit: 1))).board)
+            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 1))).board)
         #expect(first.departures.map(\.tripId) == ["TA"])
         #expect(first.hasMoreFuture)
         let later = try #require(first.laterCursor)
         let next = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: mondayMorning, limit: 1, cursor: later))).board)
+            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 1, cursor: later))).board)
         #expect(next.departures.map(\.tripId) == ["TB"])
         let past = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: mondayMorning, direction: .past, limit: 2))).board)
+            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, direction: .past, limit: 2))).board)
         #expect(past.departures.map(\.tripId) == ["TA", "TB"], "the previous day's trains, in time order")
         #expect(past.departures.allSatisfy { $0.serviceDate == 20251221 })
     }
 
     @Test func departuresOfFrequencyTripsCarryTheirStartTime() throws {
         let board = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "MID", at: mondayMorning, limit: 3))).board)
+            .departures(DeparturesQuery(stopId: "MID", at: SampleTimes.mondayMorning, limit: 3))).board)
         let bus = try #require(board.departures.first { $0.tripId == "BUSF" })
         #expect(bus.startTime == "08:00:00")
-        #expect(bus.scheduledUnix == mondayMorning)
+        #expect(bus.scheduledUnix == SampleTimes.mondayMorning)
     }
 
     @Test func tripOnADate() throws {
         let trip = try #require(try service.result(
-            .trip(TripQuery(tripId: "TA", serviceDate: 20251222, at: mondayMorning))).trip)
+            .trip(TripQuery(tripId: "TA", serviceDate: 20251222, at: SampleTimes.mondayMorning))).trip)
         #expect(trip.stops.map(\.stopId) == ["STA1", "MID", "END"])
-        #expect(trip.stops[1].arrivalUnix == mondayMorning + 600)
-        #expect(trip.stops[1].departureUnix == mondayMorning + 660)
+        #expect(trip.stops[1].arrivalUnix == SampleTimes.mondayMorning + 600)
+        #expect(trip.stops[1].departureUnix == SampleTimes.mondayMorning + 660)
         #expect(trip.route.routeId == "R1")
         #expect(trip.timezone == "Australia/Sydney")
     }

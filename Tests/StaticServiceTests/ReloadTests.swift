@@ -3,6 +3,7 @@ import StaticService
 import Testing
 import TransitModel
 import TransitStore
+import TransitTesting
 
 /// SIGHUP's work (`reload`), called directly: a new import is served after it, queries on the old store
 /// still work, and failures leave the old database serving.

@@ -1,39 +1,10 @@
 import Foundation
-import Logging
 import NNGKit
 import StaticService
-import Synchronization
 import TransitModel
 import TransitProto
 import TransitStore
-
-/// 2025-12-22 (a Monday) 08:00 in Sydney (AEDT, UTC+11).
-let mondayMorning: Int64 = 1_766_350_800
-
-/// A temporary folder removed when the value is released. Kept short: ipc socket paths live in it.
-final class TemporaryFolder: Sendable {
-    let url: URL
-
-    init() throws {
-        url = URL(fileURLWithPath: "/tmp/sst-\(UUID().uuidString.prefix(13))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `files` (name -> content) into a new folder `name` (replacing it) and returns its path.
-    func writeFeed(_ name: String, _ files: [String: String]) throws -> String {
-        let folder = url.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (file, content) in files {
-            try Data(content.utf8).write(to: folder.appendingPathComponent(file))
-        }
-        return folder.path
-    }
-}
+import TransitTesting
 
 /// A small feed: a station with two platforms, a train route, a bus route with a frequency-based trip,
 /// service every day. `variant` changes the station's name, the feed version and adds a stop, so a test
@@ -110,46 +81,7 @@ struct TestFeed {
 @discardableResult
 func importFeed(_ feed: TestFeed, folder: TemporaryFolder, into db: String, name: String = "test") throws -> ImportSummary {
     let path = try folder.writeFeed(name, feed.files)
-    return try GTFSImporter(options: ImportOptions(
-        feeds: [.init(path: path, name: name)], databasePath: db, handleInterrupts: false)).run()
-}
-
-/// Log records kept in memory, so tests can check what the service logged.
-final class LogRecorder: Sendable {
-    struct Record: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-    }
-
-    private let records = Mutex<[Record]>([])
-
-    var all: [Record] { records.withLock { $0 } }
-
-    func append(_ record: Record) { records.withLock { $0.append(record) } }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in RecordingHandler(recorder: self) }
-    }
-
-    private struct RecordingHandler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            var flat: [String: String] = [:]
-            for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { $1 }) {
-                flat[key] = "\(value)"
-            }
-            recorder.append(Record(level: event.level, message: "\(event.message)", metadata: flat))
-        }
-    }
+    return try runImport([.init(path: path, name: name)], into: db)
 }
 
 /// A database imported from `TestFeed`, served on an ipc URL, and a client for it.
@@ -162,7 +94,7 @@ final class ServiceFixture: Sendable {
     let log = LogRecorder()
 
     init(feed: TestFeed = TestFeed(), contexts: Int = 8) throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder("sst")
         db = folder.path("static.db")
         url = "ipc://\(folder.path("static.sock"))"
         try importFeed(feed, folder: folder, into: db)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TransitJSON
 import TransitModel
+import TransitTesting
 
 // Helpers: parse answers back with JSONSerialization (an independent parser) and tell JSON kinds apart.
 
@@ -80,9 +81,7 @@ func answer(_ op: GatewayOpName, live: LiveMeta? = nil, _ data: (inout JSONWrite
 // MARK: GATEWAY.md
 
 enum GatewayDoc {
-    static let url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("protocol/GATEWAY.md")
+    static let url = Repository.url("protocol/GATEWAY.md")
 
     /// The fenced JSON block after `<!-- example:NAME:PART -->` (PART is request or answer).
     static func example(_ name: String, _ part: String) throws -> String {

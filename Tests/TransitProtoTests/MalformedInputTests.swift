@@ -2,6 +2,7 @@
 import Testing
 import TransitModel
 import TransitProto
+import TransitTesting
 
 @Suite struct MalformedInputTests {
     @Test func emptyRequestLacksRequestId() {
@@ -192,18 +193,5 @@ import TransitProto
         }
         d.string(5, "200060"); d.varint(6, 1); d.varint(7, 20250101); d.varint(8, 100); d.varint(9, 1_700_000_000)
         d.varint(11, 0); d.varint(13, 0)
-    }
-}
-
-/// Deterministic random numbers, so a failing input can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

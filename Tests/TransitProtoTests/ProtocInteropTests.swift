@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TransitModel
 import TransitProto
+import TransitTesting
 
 @Suite(.enabled(if: Protoc.path != nil, "protoc not found on PATH (apt-get install protobuf-compiler): interop not checked"))
 struct ProtocInteropTests {
@@ -75,10 +76,7 @@ enum Protoc {
         return dirs.map { "\($0)/protoc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    /// Tests/TransitProtoTests/<this file> -> the package root.
-    static let protocolDir = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("protocol")
+    static let protocolDir = Repository.url("protocol")
 
     struct Failed: Error, CustomStringConvertible {
         let description: String

@@ -2,6 +2,7 @@
 import Testing
 import TransitModel
 import TransitProto
+import TransitTesting
 
 @Suite struct RequestRoundTripTests {
     @Test(arguments: Fixtures.queryCases)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransitModel
 @testable import TransitStore
+import TransitTesting
 
 /// Acceptance tests: small feeds the project has never seen, written to a temporary folder, imported with the
 /// real `GTFSImporter` (strict, so no row may be silently skipped) and queried through `StaticStore`.
@@ -19,15 +20,11 @@ final class AcceptanceDB: @unchecked Sendable {
 
     /// Imports `feeds` (each a folder of files written byte for byte) into one database and opens it.
     init(_ feeds: [Feed], strict: Bool = true) throws {
-        folder = try TemporaryFolder()
+        folder = try TemporaryFolder("acceptance")
         var options: [ImportOptions.Feed] = []
         for feed in feeds {
-            let dir = folder.url.appendingPathComponent(feed.name)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            for (file, text) in feed.files {
-                try Data(text.utf8).write(to: dir.appendingPathComponent(file))
-            }
-            options.append(ImportOptions.Feed(path: dir.path, name: feed.name, prefix: feed.prefix))
+            let dir = try folder.writeFeed(feed.name, feed.files)
+            options.append(ImportOptions.Feed(path: dir, name: feed.name, prefix: feed.prefix))
         }
         let path = folder.path("transit.db")
         try runImport(options, into: path, strict: strict)

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteKit
 import Testing
 import TransitStore
+import TransitTesting
 
 /// Bad input: broken references (skipped and counted, or fatal with --strict), malformed files, non-GTFS zips,
 /// and the guarantee that a failed import leaves the previous database as it was.

@@ -3,6 +3,7 @@ import SQLiteKit
 import Testing
 import TransitCore
 import TransitStore
+import TransitTesting
 
 /// Imports the sample feed once per test and checks what lands in each table.
 @Suite struct ImportFeedTests {

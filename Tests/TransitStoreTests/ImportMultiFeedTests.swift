@@ -2,6 +2,7 @@ import Foundation
 import SQLiteKit
 import Testing
 import TransitStore
+import TransitTesting
 
 /// A second feed sharing stop ids with the sample feed (CEN1, TH: Sydney's per-mode feeds share stops) and
 /// reusing its route, trip and service ids.

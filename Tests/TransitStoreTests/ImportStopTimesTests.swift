@@ -2,6 +2,7 @@ import Foundation
 import SQLiteKit
 import Testing
 import TransitStore
+import TransitTesting
 
 /// stop_times specifics: unsorted files, missing times, duplicates, and the same feed from a zip.
 @Suite struct ImportStopTimesTests {

@@ -1,33 +1,10 @@
 import Foundation
 import SQLiteKit
 import TransitStore
+import TransitTesting
 import ZIPFoundation
 
-/// A temporary folder removed when the value is released.
-final class TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("import-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `files` (name -> content) into a new folder `name` and returns its path.
-    func writeFeed(_ name: String, _ files: [String: String]) throws -> String {
-        let folder = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (file, content) in files {
-            try Data(content.utf8).write(to: folder.appendingPathComponent(file))
-        }
-        return folder.path
-    }
-
+extension TemporaryFolder {
     /// Writes `files` into a zip archive `name` (optionally under a top folder) and returns its path.
     func writeZip(_ name: String, _ files: [String: String], folder: String? = nil) throws -> String {
         let zipURL = url.appendingPathComponent(name)
@@ -140,13 +117,6 @@ enum SampleFeed {
          "calendar_dates.txt": calendarDates, "trips.txt": trips, "stop_times.txt": stopTimes,
          "frequencies.txt": frequencies, "feed_info.txt": feedInfo]
     }
-}
-
-/// Runs an import of `feeds` into `db` (quiet, no signal handling).
-@discardableResult
-func runImport(_ feeds: [ImportOptions.Feed], into db: String, strict: Bool = false) throws -> ImportSummary {
-    try GTFSImporter(options: ImportOptions(feeds: feeds, databasePath: db, strict: strict, handleInterrupts: false))
-        .run()
 }
 
 /// All rows of `sql` as strings ("NULL" for NULL).

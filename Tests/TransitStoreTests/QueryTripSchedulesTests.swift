@@ -3,6 +3,7 @@ import SQLiteKit
 import Testing
 import TransitModel
 @testable import TransitStore
+import TransitTesting
 
 @Suite struct QueryTripSchedulesTests {
     @Test func bulkSchedules() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TransitTesting
 
 /// A child process for end-to-end tests: its output collected as it comes, waited for without blocking a
 /// thread (polling), stopped with a signal.
@@ -70,17 +71,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
-/// The package's built executables (`swift build` builds them next to the test bundle).
-enum BuiltExecutables {
-    static func path(_ name: String) -> String? {
-        var candidates: [URL] = []
-        if let bundle = CommandLine.arguments.first {
-            candidates.append(URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent(name))
-        }
-        candidates.append(SampleDatabase.repositoryRoot.appendingPathComponent(".build/debug/\(name)"))
-        return candidates.map(\.path).first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
+extension BuiltExecutables {
     static var netcat: String? {
         ["/usr/bin/nc", "/bin/nc"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }

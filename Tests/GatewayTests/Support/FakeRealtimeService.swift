@@ -3,6 +3,7 @@ import NNGKit
 import Synchronization
 import TransitModel
 import TransitProto
+import TransitTesting
 
 /// A stand-in for transit-realtime speaking exactly the contract (protocol/README.md flows 3–4): a PUB
 /// socket sending framed `PubMessage`s with per-topic sequence numbers and one epoch, and a REP socket
@@ -44,8 +45,8 @@ final class FakeRealtimeService: Sendable {
 
     /// Listens on new URLs, or on given ones (a restarted service at the same place).
     init(epoch: UInt64 = 1, pubURL: String? = nil, repURL: String? = nil) throws {
-        self.pubURL = pubURL ?? SampleDatabase.uniqueURL("rtpub")
-        self.repURL = repURL ?? SampleDatabase.uniqueURL("rtrep")
+        self.pubURL = pubURL ?? UniqueURL.ipc("gwt-rtpub")
+        self.repURL = repURL ?? UniqueURL.ipc("gwt-rtrep")
         publisher = try NNGPublisher(listeningOn: self.pubURL)
         let box = TruthBox(Truth(epoch: epoch))
         self.box = box

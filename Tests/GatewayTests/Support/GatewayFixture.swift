@@ -3,39 +3,7 @@ import Logging
 import StaticService
 import TransitStore
 @testable import Gateway
-
-/// The bundled sample feed (data/sample-gtfs) imported once per test run with the real importer.
-enum SampleDatabase {
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static let folder: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gateway-tests-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
-
-    private static let imported: Result<String, any Error> = Result(catching: {
-        let db = folder + "/sample.db"
-        let feed = repositoryRoot.appendingPathComponent("data/sample-gtfs").path
-        let options = ImportOptions(feeds: [ImportOptions.Feed(path: feed, name: "sample")], databasePath: db)
-        _ = try GTFSImporter(options: options).run()
-        return db
-    })
-
-    static func path() throws -> String { try imported.get() }
-
-    /// An ipc URL no other test uses (short: Unix socket paths are limited to 107 bytes).
-    static func uniqueURL(_ name: String) -> String {
-        "ipc:///tmp/gwt-\(name)-\(UUID().uuidString.prefix(8)).sock"
-    }
-}
-
-/// Times in the sample feed: Monday 2025-12-22, 20:00 AEDT (a weekday in the school holidays).
-enum SampleTimes {
-    static let mondayEvening: Int64 = 1_766_394_000
-    static let mondayDate = "20251222"
-}
+import TransitTesting
 
 /// A static service (in-process, over the sample database) and a gateway on an ephemeral port in front of it.
 final class GatewayFixture: @unchecked Sendable {
@@ -55,7 +23,7 @@ final class GatewayFixture: @unchecked Sendable {
 
     /// `startStatic: false` points the gateway at a URL where nothing listens (yet).
     init(startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfig) -> Void = { _ in }) async throws {
-        let url = SampleDatabase.uniqueURL("static")
+        let url = UniqueURL.ipc("gwt-static")
         staticURL = url
         if startStatic { staticServer = try Self.makeStaticServer(url) }
         var config = GatewayConfig(host: "127.0.0.1", port: 0, staticURL: url, logger: Self.quietLogger)
