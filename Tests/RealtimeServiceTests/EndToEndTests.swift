@@ -194,7 +194,6 @@ import TransitTesting
     /// does not matter.)
     @Test func reloadSourcesTakesTheRewrittenConfig() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         try FixtureWriter.write(try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: SampleTimes.mondayMorning),
                                 to: setup.folder + "/fx")
         let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
@@ -238,7 +237,6 @@ import TransitTesting
     /// shutdown, then `run` returns and the sockets are closed.
     @Test func runsInAServiceGroupUntilGracefulShutdown() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
