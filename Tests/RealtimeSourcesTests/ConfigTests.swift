@@ -183,7 +183,7 @@ import Testing
     @Test func programmaticConfigIsValidatedBySourceGroup() {
         let zero = SourceConfig(name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .zero)
         #expect(throws: RealtimeConfigError.self) {
-            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), logger: capturingLogger().0, handler: { _ in })
+            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), logger: LogRecorder().logger, handler: { _ in })
         }
     }
 
