@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 @testable import RealtimeSources
+import TransitTesting
 
 @Suite struct ConfigTests {
     private func parse(_ json: String, env: [String: String] = [:], base: String = "/") throws(RealtimeConfigError) -> RealtimeConfig {
