@@ -2,6 +2,7 @@
 // rest of its message is kept. Bytes that are really broken are refused with the byte offset and field path.
 @testable import GTFSRealtime
 import Testing
+import TransitTesting
 
 /// Where `marker` (a string written into a fixture) ends in `bytes`.
 func offset(after marker: String, in bytes: [UInt8]) -> Int? {

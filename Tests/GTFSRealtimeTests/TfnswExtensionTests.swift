@@ -4,6 +4,7 @@
 // occupancy); no start_date; UNSCHEDULED trips without trip_id.
 @testable import GTFSRealtime
 import Testing
+import TransitTesting
 
 @Suite struct TfnswExtensionTests {
     private func decode(_ bytes: [UInt8], workers: Int = 1) throws -> FeedMessage {

@@ -101,7 +101,7 @@ struct ProcessEndToEndTests {
     /// logged), SIGTERM stops it gracefully with status 0.
     @Test(.enabled(if: BuiltExecutables.path("transit-realtime") != nil))
     func realtimeReReadsItsSourcesConfigOnSIGHUP() async throws {
-        let staticURL = SampleDatabase.uniqueURL("rts")
+        let staticURL = UniqueURL.ipc("rts")
         let staticService = try await startStatic(staticURL)
         defer { staticService.signal(SIGKILL) }
         let folder = try makeFolder("realtime")
@@ -112,10 +112,10 @@ struct ProcessEndToEndTests {
             try Data(#"{"sources": [\#(sources.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: config))
         }
         try writeConfig(["one"])
-        let repURL = SampleDatabase.uniqueURL("rtr")
+        let repURL = UniqueURL.ipc("rtr")
         let realtime = try ChildProcess(BuiltExecutables.path("transit-realtime")!, [
             "serve", "--config", config, "--static", staticURL, "--listen", repURL,
-            "--publish", SampleDatabase.uniqueURL("rtp"),
+            "--publish", UniqueURL.ipc("rtp"),
         ])
         defer { realtime.signal(SIGKILL) }
         let ready = try await realtime.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
@@ -149,7 +149,7 @@ struct ProcessEndToEndTests {
         let folder = try makeFolder("gateway-log")
         let log = folder + "/gateway.log", rotated = folder + "/gateway.log.1"
         let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
-            "serve", "--static", SampleDatabase.uniqueURL("none"), "--listen", "127.0.0.1:0", "--log-file", log,
+            "serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--log-file", log,
         ])
         defer { gateway.signal(SIGKILL) }
         func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

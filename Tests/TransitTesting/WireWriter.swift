@@ -1,7 +1,7 @@
 /// Hand-made protobuf bytes for what the codecs under test never produce: missing required fields, unknown
 /// fields and extensions, out-of-range enum numbers. Field by field, in the order written.
 public struct WireWriter {
-    public private(set) var bytes: [UInt8] = []
+    public var bytes: [UInt8] = []
 
     public init() {}
 
