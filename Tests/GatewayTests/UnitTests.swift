@@ -211,8 +211,10 @@ import TransitModel
         let byStop = AlertMatcher.stop(StopResult(stop: stopA, routes: [bus]), liveTrips: []).alerts(in: records, at: 0, language: nil)
         #expect(byStop.map(\.id) == ["at-two-stops", "whole"])
         #expect(byStop.allSatisfy { $0.limitedToStopIds.isEmpty })
-        let stopC = Stop(stopId: "C", name: "C", lat: 0, lon: 0)
-        #expect(AlertMatcher.stop(StopResult(stop: stopC, routes: [bus]), liveTrips: []).alerts(in: records, at: 0, language: nil).isEmpty)
+        // Another stop of the route: the route-wide alert only, not the ones limited to A and B.
+        let stopD = Stop(stopId: "D", name: "D", lat: 0, lon: 0)
+        let byStopD = AlertMatcher.stop(StopResult(stop: stopD, routes: [bus]), liveTrips: []).alerts(in: records, at: 0, language: nil)
+        #expect(byStopD.map(\.id) == ["whole"])
     }
 
     @Test func activePeriodsSeverityOrderAndLanguage() {
