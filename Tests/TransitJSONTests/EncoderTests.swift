@@ -229,7 +229,7 @@ import TransitModel
         #expect(r["service_date"] as? String == "20251222")
         #expect(r["minutes_until"] as? Int == 4)
         #expect(r["countdown_text"] as? String == "4 min")
-        #expect(r["start_time"] is NSNull)
+        #expect(r["start_time"] as? String == "19:40:00")
         #expect(r["stop_sequence"] as? Int == 12)
         #expect(r["route_color"] as? String == "#F99D1C")
     }
