@@ -6,13 +6,19 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
     public let column: Int?
     public let columnName: String?
     public let reason: String
+    /// Set when a cap of `CSVLimits` refused the file.
+    public let exceededLimit: CSVLimits.Kind?
+    /// How to get past the refusal (e.g. the flag that raises the cap), appended to the description.
+    public var hint: String?
 
-    public init(file: String, line: Int, column: Int? = nil, columnName: String? = nil, reason: String) {
+    public init(file: String, line: Int, column: Int? = nil, columnName: String? = nil, reason: String,
+                exceededLimit: CSVLimits.Kind? = nil) {
         self.file = file
         self.line = line
         self.column = column
         self.columnName = columnName
         self.reason = reason
+        self.exceededLimit = exceededLimit
     }
 
     /// `stops.txt:12:3 (stop_lat): bad number "abc"`
@@ -20,6 +26,6 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
         var place = "\(file):\(line)"
         if let column { place += ":\(column)" }
         if let columnName { place += " (\(columnName))" }
-        return "\(place): \(reason)"
+        return "\(place): \(reason)" + (hint.map { " (\($0))" } ?? "")
     }
 }

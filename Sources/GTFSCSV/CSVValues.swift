@@ -108,6 +108,25 @@ public enum GTFSValue {
         return hours * 3600 + minutes * 60 + seconds
     }
 
+    /// True when every byte is below 0x80 (8 bytes at a time): such text needs no UTF-8 validation.
+    @inline(__always)
+    public static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let n = bytes.count
+        guard n > 0 else { return true }
+        let base = bytes.baseAddress!
+        var i = 0
+        var any: UInt64 = 0
+        while i + 8 <= n {
+            any |= base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n {
+            any |= UInt64(base.load(fromByteOffset: i, as: UInt8.self))
+            i += 1
+        }
+        return any & 0x8080_8080_8080_8080 == 0
+    }
+
     /// A GTFS date `YYYYMMDD` as the integer YYYYMMDD; nil unless 8 digits with month 1–12 and day 1–31.
     public static func date(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count == 8, let value = int(bytes), value > 0 else { return nil }
@@ -129,16 +148,32 @@ public enum GTFSValue {
 /// Typed accessors for the current record. Empty fields (or missing columns) read as nil; malformed values
 /// throw a `CSVError` naming file, line, column and the offending text.
 extension CSVReader {
-    /// The field as a String ("" when empty). Invalid UTF-8 is replaced by U+FFFD, never trapped on.
-    public func string(_ column: CSVColumn) -> String {
+    /// The field as a String ("" when empty). Bytes that are not UTF-8 are an `invalidUTF8` issue; when the
+    /// handler lets the reader go on they read as U+FFFD.
+    public func string(_ column: CSVColumn) throws -> String {
         let raw = bytes(column)
-        return raw.isEmpty ? "" : String(decoding: raw, as: UTF8.self)
+        return raw.isEmpty ? "" : try text(raw, column)
     }
 
     /// The field as a String, nil when empty.
-    public func optionalString(_ column: CSVColumn) -> String? {
+    public func optionalString(_ column: CSVColumn) throws -> String? {
         let raw = bytes(column)
-        return raw.isEmpty ? nil : String(decoding: raw, as: UTF8.self)
+        return raw.isEmpty ? nil : try text(raw, column)
+    }
+
+    /// Checks that the field is UTF-8 text without making a String (for bytes the caller keeps and turns into
+    /// text later): an `invalidUTF8` issue when not.
+    public func checkText(_ column: CSVColumn) throws {
+        let raw = bytes(column)
+        if !GTFSValue.isASCII(raw), String(validating: raw, as: UTF8.self) == nil { try reportInvalidText(column) }
+    }
+
+    @inline(__always)
+    private func text(_ raw: UnsafeRawBufferPointer, _ column: CSVColumn) throws -> String {
+        if GTFSValue.isASCII(raw) { return String(decoding: raw, as: UTF8.self) }
+        if let valid = String(validating: raw, as: UTF8.self) { return valid }
+        try reportInvalidText(column)
+        return String(decoding: raw, as: UTF8.self)
     }
 
     public func isEmpty(_ column: CSVColumn) -> Bool { bytes(column).isEmpty }

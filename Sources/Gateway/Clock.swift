@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// Wall-clock unix seconds ("now" of requests without `at`).
-enum UnixClock {
-    static func now() -> Int64 {
+public enum UnixClock {
+    @Sendable public static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Int64(ts.tv_sec)

@@ -50,6 +50,10 @@ public struct GatewayConfig: Sendable {
     /// Event-loop threads (0: one per core).
     public var threads: Int
     public var logger: Logger
+    /// Unix seconds of the gateway's "now": the `at` of requests without one (and of subscriptions' boards) and
+    /// the origin of feed ages. The wall clock; tests pin it so that what a board holds does not depend on the
+    /// time of day they run at.
+    public var clock: @Sendable () -> Int64 = UnixClock.now
 
     public init(
         host: String = "127.0.0.1", port: Int = 7878, staticURL: String, realtimeURL: String? = nil,

@@ -24,6 +24,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
         /// Staleness limit for every source without its own `stale_after_s` in the config (nil: by kind,
         /// 90 s for trip updates and vehicle positions, 10 min for alerts).
         public var staleAfterSecs: Int64?
+        /// Unix seconds of the engine's "now" (date window, staleness): the wall clock; tests pin it so that which
+        /// trips run does not depend on the time of day they run at.
+        public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
         public init(heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
                     versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
@@ -74,7 +77,8 @@ public final class RealtimeServiceRunner: Service, Sendable {
         }
         let engine = try RealtimeEngine(
             sources: settings, hub: sockets.hub, schedules: schedules,
-            options: .init(timeZone: zone, versionCheckSecs: options.versionCheckSecs), logger: logger)
+            options: .init(timeZone: zone, versionCheckSecs: options.versionCheckSecs), logger: logger,
+            clock: options.clock)
         self.sources = Mutex(try Self.sourceGroup(config, engine: engine, logger: logger))
         self.engine = engine
         self.sockets = sockets

@@ -1,4 +1,5 @@
 import Foundation
+import GTFSCSV
 import SQLiteKit
 import Synchronization
 
@@ -9,7 +10,12 @@ private let interruptRequested = Atomic<Bool>(false)
 ///
 /// Atomic: the database is built in a temporary file next to the target (journal off, never WAL) and renamed
 /// over the target only when complete, indexes included; a failed or interrupted import deletes the temporary
-/// file and leaves the previous database untouched.
+/// file and leaves the previous database untouched. The temporary file holds an exclusive `flock` and the
+/// importing process's id in its name; one left behind by an import that was killed (SIGKILL, power loss) is
+/// removed by the next import into the same target, see `StaleImportFiles`.
+///
+/// Broken or hostile input is refused by the caps of `ImportLimits`, each refusal naming the file, the cap and
+/// the flag that raises it.
 ///
 ///     let summary = try GTFSImporter(options: ImportOptions(
 ///         feeds: [.init(path: "sydneytrains.zip"), .init(path: "buses.zip", prefix: "B:")],
@@ -29,7 +35,7 @@ public final class GTFSImporter {
         }
         // Open every feed first: a missing file or a non-GTFS zip fails before anything is written.
         let contexts = try options.feeds.enumerated().map { index, feed in
-            FeedContext(index: index, feed: feed, files: try FeedFiles(path: feed.path))
+            FeedContext(index: index, feed: feed, files: try FeedFiles(path: feed.path, limits: options.limits))
         }
 
         let target = URL(fileURLWithPath: options.databasePath)
@@ -40,8 +46,9 @@ public final class GTFSImporter {
         if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ImportError("\(options.databasePath) is a folder, not a database file")
         }
-        let temporary = directory.appendingPathComponent(
-            ".\(target.lastPathComponent).importing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        let staleFiles = StaleImportFiles(directory: directory.path, target: target.lastPathComponent)
+        let removedStaleFiles = staleFiles.removeDead()
+        let temporary = try staleFiles.createLocked()
 
         var previousHandlers: [(Int32, sighandler_t?)] = []
         if options.handleInterrupts {
@@ -56,23 +63,29 @@ public final class GTFSImporter {
             for (signalNumber, handler) in previousHandlers { signal(signalNumber, handler) }
         }
 
+        defer { close(temporary.lockDescriptor) }
         do {
-            let summary = try build(at: temporary, feeds: contexts)
+            var summary = try build(at: temporary.path, feeds: contexts)
+            summary.removedStaleFiles = removedStaleFiles
             if options.handleInterrupts, interruptRequested.load(ordering: .relaxed) {
                 throw ImportError("import interrupted; the previous database is unchanged")
             }
             // The import ran with synchronous OFF: flush the file before it replaces the old one, so a crash
             // right after the rename cannot leave a half-written database in place.
-            try flushToDisk(temporary)
-            guard rename(temporary, target.path) == 0 else {
+            try flushToDisk(temporary.path)
+            guard rename(temporary.path, target.path) == 0 else {
                 throw ImportError("cannot move the new database into place at \(target.path): "
                     + String(cString: strerror(errno)))
             }
             try? flushToDisk(directory.path)
             return summary
         } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+            StaleImportFiles.remove(temporary.path)
             options.progress?(ImportProgress(feed: "", file: "", rows: 0, rowsPerSecond: 0, finished: true))
+            if var refusal = error as? CSVError, let limit = refusal.exceededLimit {
+                refusal.hint = "raise it with \(ImportLimits.flag(for: limit))"
+                throw refusal
+            }
             throw error
         }
     }
@@ -85,7 +98,6 @@ public final class GTFSImporter {
     }
 
     private func build(at path: String, feeds: [FeedContext]) throws -> ImportSummary {
-        unlink(path)
         let db = try Database(path: path, mode: .create, singleThread: true)
         try db.exec("""
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;

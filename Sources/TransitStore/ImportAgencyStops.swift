@@ -35,8 +35,7 @@ struct StopRecord {
 extension ImportBuilder {
     /// agency.txt: inserts agencies, registers their ids, sets the feed's timezone.
     func importAgencies(_ feed: FeedContext) throws {
-        guard let reader = try feed.files.reader("agency.txt") else { return }
-        let tally = tally(feed, "agency.txt")
+        guard let (reader, tally) = try open(feed, "agency.txt") else { return }
         let id = reader.column("agency_id")
         let name = try reader.required("agency_name")
         let timezone = try reader.required("agency_timezone")
@@ -52,13 +51,14 @@ extension ImportBuilder {
         while try reader.next() {
             tally.read += 1
             // A feed with a single agency may omit agency_id: the agency then takes the feed's name.
-            let given = reader.string(id)
+            let given = try reader.string(id)
             let agencyID = feed.prefixed(given.isEmpty ? feed.name : given)
             if feed.agencies[agencyID] != nil {
                 try reject("duplicate agency_id", reader, id, tally)
                 continue
             }
-            let zone = reader.string(timezone)
+            let agencyName = try reader.string(name)
+            let zone = try reader.string(timezone)
             if zone.isEmpty { throw reader.missingValue(timezone) }
             guard TimeZone(identifier: zone) != nil else {
                 throw reader.error("unknown time zone \"\(zone)\"", column: timezone)
@@ -67,7 +67,7 @@ extension ImportBuilder {
                 // The same operator in two feeds of one network (per-mode feeds share agencies as they share
                 // stops): one agency, the first feed's row, when name and timezone agree. Otherwise the ids
                 // collide like route ids do.
-                guard let shared = agencyRecords[agencyID], shared.name == reader.string(name),
+                guard let shared = agencyRecords[agencyID], shared.name == agencyName,
                       shared.timezone == zone else {
                     throw collision("agency_id", agencyID, feed: feed, owner: owner, reader: reader, column: id)
                 }
@@ -79,14 +79,14 @@ extension ImportBuilder {
                 tally.skip("agency_id already defined by an earlier feed (same name and timezone; shared)")
                 continue
             }
-            try insert.bind([agencyID, feed.feedPk, reader.string(name), reader.optionalString(url), zone,
+            try insert.bind([agencyID, feed.feedPk, agencyName, reader.optionalString(url), zone,
                              reader.optionalString(lang), reader.optionalString(phone),
                              reader.optionalString(fareURL), reader.optionalString(email)])
             try insert.run()
             let pk = Int(db.lastInsertRowID)
             feed.agencies[agencyID] = pk
             agencyOwners[agencyID] = feed.index
-            agencyRecords[agencyID] = (pk, reader.string(name), zone)
+            agencyRecords[agencyID] = (pk, agencyName, zone)
             if feed.firstAgencyPk == nil {
                 feed.firstAgencyPk = pk
                 feed.timezone = zone
@@ -101,8 +101,7 @@ extension ImportBuilder {
 
     /// feed_info.txt (optional): publisher, version, validity.
     func importFeedInfo(_ feed: FeedContext) throws {
-        guard let reader = try feed.files.reader("feed_info.txt") else { return }
-        let tally = tally(feed, "feed_info.txt")
+        guard let (reader, tally) = try open(feed, "feed_info.txt") else { return }
         let names = ["feed_publisher_name", "feed_publisher_url", "feed_lang", "default_lang", "feed_version",
                      "feed_contact_email", "feed_contact_url"]
         let columns = names.map { reader.column($0) }
@@ -110,7 +109,7 @@ extension ImportBuilder {
         let end = reader.column("feed_end_date")
         if try reader.next() {
             tally.read += 1
-            for (name, column) in zip(names, columns) { feed.info[name] = reader.optionalString(column) }
+            for (name, column) in zip(names, columns) { feed.info[name] = try reader.optionalString(column) }
             feed.infoStartDate = try reader.date(start)
             feed.infoEndDate = try reader.date(end)
             tally.imported += 1
@@ -123,8 +122,7 @@ extension ImportBuilder {
 
     /// stops.txt: collects stops in memory (first feed wins for a shared stop_id).
     func readStops(_ feed: FeedContext) throws {
-        guard let reader = try feed.files.reader("stops.txt") else { return }
-        let tally = tally(feed, "stops.txt")
+        guard let (reader, tally) = try open(feed, "stops.txt") else { return }
         let id = try reader.required("stop_id")
         let code = reader.column("stop_code")
         let name = reader.column("stop_name")
@@ -157,7 +155,7 @@ extension ImportBuilder {
             guard (0...4).contains(type) else {
                 throw reader.error("bad location_type \(type) (expected 0–4)", column: locationType)
             }
-            let record = StopRecord(
+            let record = try StopRecord(
                 id: reader.string(id), feed: feed.index, code: reader.optionalString(code), name: reader.string(name),
                 ttsName: reader.optionalString(tts), desc: reader.optionalString(desc), lat: latitude, lon: longitude,
                 zone: reader.optionalString(zone), url: reader.optionalString(url), locationType: type,

@@ -10,6 +10,7 @@ final class FileTally {
     var read = 0
     var imported = 0
     var skipped: [String: Int] = [:]
+    var firstPlaces: [String: String] = [:]
 
     init(feed: String, file: String) {
         self.feed = feed
@@ -20,8 +21,33 @@ final class FileTally {
         skipped[reason, default: 0] += rows
     }
 
+    /// Counts a problem the CSV reader read past, remembering where it was first seen.
+    func note(_ issue: CSVIssue) {
+        let reason = issue.kind.reason
+        skipped[reason, default: 0] += 1
+        if firstPlaces[reason] == nil {
+            var place = "line \(issue.error.line)"
+            if let column = issue.error.column { place += ", column \(column)" }
+            if let name = issue.error.columnName { place += " (\(name))" }
+            firstPlaces[reason] = place
+        }
+        if issue.kind == .nulByte { read += 1 }
+    }
+
     var stats: ImportSummary.FileStats {
-        ImportSummary.FileStats(feed: feed, file: file, rowsRead: read, rowsImported: imported, skipped: skipped)
+        ImportSummary.FileStats(feed: feed, file: file, rowsRead: read, rowsImported: imported, skipped: skipped,
+                                firstPlaces: firstPlaces)
+    }
+}
+
+extension CSVIssue.Kind {
+    /// The reason under which an import counts the issue.
+    var reason: String {
+        switch self {
+        case .nulByte: "rows with a NUL byte (skipped)"
+        case .invalidUTF8: "fields not valid UTF-8 (kept with U+FFFD)"
+        case .strayByteOrderMark: "stray byte-order marks inside the file (removed)"
+        }
     }
 }
 
@@ -143,6 +169,19 @@ final class ImportBuilder {
         let tally = FileTally(feed: feed.name, file: file)
         tallies.append(tally)
         return tally
+    }
+
+    /// Opens `file` of `feed` (nil when the feed has none) with the tally its rows and issues are counted in:
+    /// NUL bytes, invalid UTF-8 and stray byte-order marks are counted (or, strict, fail the import).
+    func open(_ feed: FeedContext, _ file: String, tally given: FileTally? = nil) throws -> (CSVReader, FileTally)? {
+        guard feed.files.has(file) else { return nil }
+        let tally = given ?? tally(feed, file)
+        let strict = self.strict
+        let reader = try feed.files.reader(file) { issue in
+            if strict { throw issue.error }
+            tally.note(issue)
+        }
+        return reader.map { ($0, tally) }
     }
 
     /// A row that breaks a reference: skipped and counted, or (strict) the import fails naming file:line.

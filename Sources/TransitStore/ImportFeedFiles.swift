@@ -5,17 +5,23 @@ import ZIPFoundation
 /// The .txt files of one GTFS feed, in a folder or a zip archive, opened as streaming CSV readers.
 /// Zip entries are inflated on a helper thread while the reader parses (see `ZipEntryByteSource`), so
 /// nothing is extracted to disk and the import uses the second core for decompression.
+///
+/// The caps of `ImportLimits` on file size and compression ratio are checked here twice: against the sizes a
+/// zip declares (before anything is read) and against the bytes actually inflated (a zip may lie).
 final class FeedFiles {
     static let requiredFiles = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
 
     let path: String
+    let limits: ImportLimits
     private let zipURL: URL?
     /// File name (e.g. `stops.txt`) -> path inside the archive, or full path in the folder.
     private var files: [String: String] = [:]
     private var sizes: [String: Int] = [:]
+    private var compressedSizes: [String: Int] = [:]
 
-    init(path: String) throws {
+    init(path: String, limits: ImportLimits = ImportLimits()) throws {
         self.path = path
+        self.limits = limits
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ImportError("\(path): no such file or folder")
@@ -47,7 +53,8 @@ final class FeedFiles {
                 if let depth = depths[name], depth <= components.count { continue }
                 depths[name] = components.count
                 files[name] = entry.path
-                sizes[name] = Int(entry.uncompressedSize)
+                sizes[name] = Int(clamping: entry.uncompressedSize)
+                compressedSizes[name] = Int(clamping: entry.compressedSize)
             }
         }
         let missing = Self.requiredFiles.filter { files[$0] == nil }
@@ -58,19 +65,53 @@ final class FeedFiles {
             let what = files.isEmpty ? "is empty or not a GTFS feed (no .txt files)" : "is not a complete GTFS feed"
             throw ImportError("\(path): \(what): missing required file(s) \(names.joined(separator: ", "))")
         }
+        for name in files.keys.sorted() { try checkDeclaredSize(name) }
+    }
+
+    private func displayName(_ name: String) -> String {
+        "\(path.hasSuffix("/") ? String(path.dropLast()) : path)/\(name)"
+    }
+
+    private func checkDeclaredSize(_ name: String) throws {
+        guard let size = sizes[name] else { return }
+        if size > limits.maxFileBytes {
+            throw ImportError("\(displayName(name)): \(CSVLimits.describe(bytes: size)) uncompressed, over the "
+                + "size cap "
+                + "of \(CSVLimits.describe(bytes: limits.maxFileBytes)) per file "
+                + "(raise it with \(ImportLimits.fileSizeFlag))")
+        }
+        if let compressed = compressedSizes[name], size >= ImportLimits.ratioExemptBytes,
+           Double(size) / Double(max(compressed, 1)) > Double(limits.maxCompressionRatio) {
+            throw ImportError("\(displayName(name)): inflates \(size / max(compressed, 1))× (from "
+                + "\(CSVLimits.describe(bytes: compressed, approximately: true)) to "
+                + "\(CSVLimits.describe(bytes: size, approximately: true))), over the compression-ratio cap of "
+                + "\(limits.maxCompressionRatio)× per zip entry (raise it with \(ImportLimits.compressionRatioFlag))")
+        }
     }
 
     func has(_ name: String) -> Bool { files[name] != nil }
 
     /// A reader for `name`, or nil when the feed has no such file. Error locations read `path/name`.
-    func reader(_ name: String) throws -> CSVReader? {
+    func reader(_ name: String, onIssue: ((CSVIssue) throws -> Void)? = nil) throws -> CSVReader? {
         guard let location = files[name] else { return nil }
-        let displayName = "\(path.hasSuffix("/") ? String(path.dropLast()) : path)/\(name)"
+        let source: CSVByteSource
         if let zipURL {
-            return try CSVReader(source: ZipEntryByteSource(archiveURL: zipURL, entryPath: location),
-                                 fileName: displayName)
+            // Inflating stops at the ratio cap (or the size cap), whatever the zip declared.
+            let compressed = compressedSizes[name] ?? 0
+            let ratio = limits.maxCompressionRatio
+            let (product, overflow) = max(compressed, 1).multipliedReportingOverflow(by: ratio)
+            let ratioCap = max(overflow ? .max : product, ImportLimits.ratioExemptBytes)
+            let declared = CSVLimits.describe(bytes: sizes[name] ?? 0, approximately: true)
+            source = ZipEntryByteSource(
+                archiveURL: zipURL, entryPath: location, maxBytes: ratioCap,
+                refusal: "\(displayName(name)): inflates to more than \(ratio)× its compressed size of "
+                    + "\(CSVLimits.describe(bytes: compressed, approximately: true)) (the zip declared \(declared)), "
+                    + "over the compression-ratio cap of \(ratio)× per zip entry "
+                    + "(raise it with \(ImportLimits.compressionRatioFlag))")
+        } else {
+            source = try FileByteSource(path: location)
         }
-        return try CSVReader(source: FileByteSource(path: location), fileName: displayName)
+        return try CSVReader(source: source, fileName: displayName(name), limits: limits.csv, onIssue: onIssue)
     }
 
     /// Uncompressed size in bytes, for progress percentages.
@@ -82,9 +123,12 @@ final class FeedFiles {
 final class ZipEntryByteSource: CSVByteSource {
     private let stream = ZipStream()
 
-    init(archiveURL: URL, entryPath: String) {
+    /// Fails with `refusal` once the entry inflates to more than `maxBytes`.
+    init(archiveURL: URL, entryPath: String, maxBytes: Int = .max, refusal: String = "") {
         let stream = self.stream
-        let thread = Thread { stream.produce(archiveURL: archiveURL, entryPath: entryPath) }
+        let thread = Thread {
+            stream.produce(archiveURL: archiveURL, entryPath: entryPath, maxBytes: maxBytes, refusal: refusal)
+        }
         thread.name = "zip-inflate"
         thread.start()
     }
@@ -112,13 +156,18 @@ private final class ZipStream: @unchecked Sendable {
 
     private struct Cancelled: Error {}
 
-    func produce(archiveURL: URL, entryPath: String) {
+    private struct OverCap: Error {}
+
+    func produce(archiveURL: URL, entryPath: String, maxBytes: Int, refusal: String) {
+        var produced = 0
         do {
             let archive = try Archive(url: archiveURL, accessMode: .read)
             guard let entry = archive[entryPath] else {
                 throw ImportError("\(archiveURL.path): entry \(entryPath) disappeared")
             }
             _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
+                produced += data.count
+                if produced > maxBytes { throw OverCap() }
                 self.condition.lock()
                 defer { self.condition.unlock() }
                 while self.chunks.count >= Self.maxQueuedChunks, !self.cancelled { self.condition.wait() }
@@ -129,6 +178,8 @@ private final class ZipStream: @unchecked Sendable {
             finish(nil)
         } catch is Cancelled {
             finish(nil)
+        } catch is OverCap {
+            finish(ImportError(refusal))
         } catch {
             finish(ImportError("\(archiveURL.path): cannot inflate \(entryPath): \(error)"))
         }

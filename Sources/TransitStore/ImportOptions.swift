@@ -1,3 +1,6 @@
+import Foundation
+import GTFSCSV
+
 /// What `GTFSImporter` imports, and how.
 public struct ImportOptions: Sendable {
     /// One feed on the command line: `path`, or `name=path`.
@@ -42,14 +45,18 @@ public struct ImportOptions: Sendable {
     public var progress: (@Sendable (ImportProgress) -> Void)?
     /// Turn SIGINT/SIGTERM during the import into a clean failure (temp file removed, old database kept).
     public var handleInterrupts: Bool
+    /// Caps on the size of files, records and fields and on the compression ratio of zip entries.
+    public var limits: ImportLimits
 
     public init(feeds: [Feed], databasePath: String, strict: Bool = false,
-                progress: (@Sendable (ImportProgress) -> Void)? = nil, handleInterrupts: Bool = true) {
+                progress: (@Sendable (ImportProgress) -> Void)? = nil, handleInterrupts: Bool = true,
+                limits: ImportLimits = ImportLimits()) {
         self.feeds = feeds
         self.databasePath = databasePath
         self.strict = strict
         self.progress = progress
         self.handleInterrupts = handleInterrupts
+        self.limits = limits
     }
 
     /// Applies `--prefix name=B:` arguments to the feeds they name; an unknown name is an error.
@@ -90,4 +97,62 @@ public struct ImportError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String { message }
+}
+
+/// Caps that refuse a broken or hostile feed before it costs gigabytes (a zip bomb, a 100 MB stop name). Each
+/// refusal names the file, the cap and the `transit-static import` flag that raises it (`flag(for:)`); the
+/// previous database stays in place.
+public struct ImportLimits: Sendable, Equatable {
+    /// Uncompressed bytes per file (`--max-file-size`, default 4 GiB). Checked against a zip's declared sizes
+    /// before anything is read, and against the bytes actually read.
+    public var maxFileBytes: Int
+    /// Uncompressed / compressed size per zip entry (`--max-compression-ratio`, default 100). Real GTFS text
+    /// deflates about 5–10×; a zip bomb thousands of times. Entries that inflate to less than
+    /// `ratioExemptBytes` are not checked (a ratio says nothing about a few kilobytes).
+    public var maxCompressionRatio: Int
+    /// Bytes per record (`--max-line-size`, default 1 MiB).
+    public var maxLineBytes: Int
+    /// Bytes per field (`--max-field-size`, default 64 KiB).
+    public var maxFieldBytes: Int
+
+    public static let ratioExemptBytes = 1 << 20
+
+    public init(maxFileBytes: Int = 4 << 30, maxCompressionRatio: Int = 100, maxLineBytes: Int = 1 << 20,
+                maxFieldBytes: Int = 64 << 10) {
+        self.maxFileBytes = maxFileBytes
+        self.maxCompressionRatio = maxCompressionRatio
+        self.maxLineBytes = maxLineBytes
+        self.maxFieldBytes = maxFieldBytes
+    }
+
+    var csv: CSVLimits {
+        CSVLimits(maxFileBytes: maxFileBytes, maxLineBytes: maxLineBytes, maxFieldBytes: maxFieldBytes)
+    }
+
+    public static let fileSizeFlag = "--max-file-size"
+    public static let compressionRatioFlag = "--max-compression-ratio"
+    public static let lineSizeFlag = "--max-line-size"
+    public static let fieldSizeFlag = "--max-field-size"
+
+    static func flag(for kind: CSVLimits.Kind) -> String {
+        switch kind {
+        case .fileBytes: fileSizeFlag
+        case .lineBytes: lineSizeFlag
+        case .fieldBytes: fieldSizeFlag
+        }
+    }
+
+    /// Parses a size flag: bytes (`65536`) or a number with a binary unit, `K`/`KiB`, `M`/`MiB`, `G`/`GiB`,
+    /// `T`/`TiB` (case-insensitive, `64KiB`, `1.5G`); nil when not a positive size.
+    public static func parseSize(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = trimmed.prefix { $0.isNumber || $0 == "." }
+        var unit = trimmed.dropFirst(digits.count).trimmingCharacters(in: .whitespaces)
+        if unit.hasSuffix("ib") { unit.removeLast(2) } else if unit.hasSuffix("b") { unit.removeLast() }
+        let scales: [String: Double] = ["": 1, "k": 0x1p10, "m": 0x1p20, "g": 0x1p30, "t": 0x1p40]
+        guard let number = Double(digits), let scale = scales[unit] else { return nil }
+        let bytes = (number * scale).rounded()
+        guard bytes >= 1, bytes < 9.0e18 else { return nil }
+        return Int(bytes)
+    }
 }

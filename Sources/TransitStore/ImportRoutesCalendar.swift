@@ -5,8 +5,7 @@ import TransitCore
 extension ImportBuilder {
     /// routes.txt: inserts routes (trip counts are filled in at the end).
     func importRoutes(_ feed: FeedContext) throws {
-        guard let reader = try feed.files.reader("routes.txt") else { return }
-        let tally = tally(feed, "routes.txt")
+        guard let (reader, tally) = try open(feed, "routes.txt") else { return }
         let id = try reader.required("route_id")
         let agency = reader.column("agency_id")
         let shortName = reader.column("route_short_name")
@@ -24,7 +23,7 @@ extension ImportBuilder {
             """)
         while try reader.next() {
             tally.read += 1
-            let given = reader.string(id)
+            let given = try reader.string(id)
             if given.isEmpty { throw reader.missingValue(id) }
             let routeID = feed.prefixed(given)
             if feed.routes[routeID] != nil {
@@ -34,7 +33,7 @@ extension ImportBuilder {
             if let owner = routeOwners[routeID] {
                 throw collision("route_id", routeID, feed: feed, owner: owner, reader: reader, column: id)
             }
-            let agencyID = reader.string(agency)
+            let agencyID = try reader.string(agency)
             let agencyPk: Int
             if agencyID.isEmpty {
                 agencyPk = feed.firstAgencyPk ?? 0
@@ -81,8 +80,7 @@ extension ImportBuilder {
     func importCalendars(_ feed: FeedContext) throws {
         let insertService = try db.prepare("INSERT INTO services (service_pk, service_id, feed_pk) VALUES (?, ?, ?)")
         var withCalendar = Set<Int>()
-        if let reader = try feed.files.reader("calendar.txt") {
-            let tally = tally(feed, "calendar.txt")
+        if let (reader, tally) = try open(feed, "calendar.txt") {
             let id = try reader.required("service_id")
             let days = try ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
                 .map { try reader.required($0) }
@@ -95,7 +93,7 @@ extension ImportBuilder {
                 """)
             while try reader.next() {
                 tally.read += 1
-                let given = reader.string(id)
+                let given = try reader.string(id)
                 if given.isEmpty { throw reader.missingValue(id) }
                 let pk = try servicePk(feed.prefixed(given), feed, reader, id, insert: insertService)
                 if withCalendar.contains(pk) {
@@ -119,8 +117,7 @@ extension ImportBuilder {
                 tally.imported += 1
             }
         }
-        if let reader = try feed.files.reader("calendar_dates.txt") {
-            let tally = tally(feed, "calendar_dates.txt")
+        if let (reader, tally) = try open(feed, "calendar_dates.txt") {
             let id = try reader.required("service_id")
             let date = try reader.required("date")
             let type = try reader.required("exception_type")
@@ -128,7 +125,7 @@ extension ImportBuilder {
                 "INSERT OR IGNORE INTO calendar_dates (service_pk, date, exception_type) VALUES (?, ?, ?)")
             while try reader.next() {
                 tally.read += 1
-                let given = reader.string(id)
+                let given = try reader.string(id)
                 if given.isEmpty { throw reader.missingValue(id) }
                 let pk = try servicePk(feed.prefixed(given), feed, reader, id, insert: insertService)
                 guard let day = try reader.date(date) else { throw reader.missingValue(date) }

@@ -26,7 +26,7 @@ extension ImportBuilder {
     /// Reads stop_times.txt: each row's trip and stop resolved to integers (unknown ones skipped and counted).
     func readStopTimes(_ feed: FeedContext, _ trips: FeedTrips, _ tally: FileTally) throws -> [StopTimeRow] {
         var rows: [StopTimeRow] = []
-        guard let reader = try feed.files.reader("stop_times.txt") else { return rows }
+        guard let (reader, _) = try open(feed, "stop_times.txt", tally: tally) else { return rows }
         let size = feed.files.size("stop_times.txt")
         let tripColumn = try reader.required("trip_id")
         let stopColumn = try reader.required("stop_id")
@@ -94,7 +94,12 @@ extension ImportBuilder {
                 throw reader.error("bad timepoint \(timepoint) (expected 0 or 1)", column: timepointColumn)
             }
             let headsignBytes = reader.bytes(headsignColumn)
-            let headsign = headsignBytes.isEmpty ? 0 : UInt32(headsigns.intern(headsignBytes).index + 1)
+            var headsign: UInt32 = 0
+            if !headsignBytes.isEmpty {
+                let (index, inserted) = headsigns.intern(headsignBytes)
+                if inserted { try reader.checkText(headsignColumn) }  // each distinct text checked once
+                headsign = UInt32(index + 1)
+            }
 
             rows.append(StopTimeRow(
                 trip: UInt32(trip), stop: UInt32(stop), sequence: UInt32(sequence), arrival: Int32(clamping: arrival),

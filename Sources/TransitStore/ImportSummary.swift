@@ -10,6 +10,8 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
         public var rowsImported = 0
         /// Reason -> rows skipped (or, for reasons saying so, rows kept with the reference dropped).
         public var skipped: [String: Int] = [:]
+        /// Reason -> where it was first seen (`line 12, column 2 (stop_name)`), for the reasons that keep it.
+        public var firstPlaces: [String: String] = [:]
 
         public var skippedCount: Int { skipped.values.reduce(0, +) }
     }
@@ -48,6 +50,8 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
     public var stopTimesPerSecond: Double = 0
     /// Steps in order: read stops, stop_times per feed, build trips, write departures, indexes…
     public var phases: [Phase] = []
+    /// Temporary files of earlier imports that had died (killed mid-import), removed before this one.
+    public var removedStaleFiles: [String] = []
 
     public var totalSkipped: Int { files.reduce(0) { $0 + $1.skippedCount } }
 
@@ -70,10 +74,16 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
             lines.append("  phases: " + phases.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }
                 .joined(separator: ", "))
         }
+        if !removedStaleFiles.isEmpty {
+            lines.append("  removed \(removedStaleFiles.count) temporary file(s) of dead imports: "
+                + removedStaleFiles.joined(separator: ", "))
+        }
         for file in files {
             var line = "  \(file.feed)/\(file.file): \(file.rowsRead) read, \(file.rowsImported) imported"
             if !file.skipped.isEmpty {
-                let reasons = file.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                let reasons = file.skipped.sorted { $0.key < $1.key }.map { reason, count in
+                    "\(count) \(reason)" + (file.firstPlaces[reason].map { ", first at \($0)" } ?? "")
+                }
                 line += "; " + reasons.joined(separator: "; ")
             }
             lines.append(line)

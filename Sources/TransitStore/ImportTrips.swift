@@ -43,8 +43,7 @@ extension ImportBuilder {
     /// trips.txt into memory (inserted once their stop_times give them a pattern).
     func readTrips(_ feed: FeedContext) throws -> FeedTrips {
         var trips = FeedTrips()
-        guard let reader = try feed.files.reader("trips.txt") else { return trips }
-        let tally = tally(feed, "trips.txt")
+        guard let (reader, tally) = try open(feed, "trips.txt") else { return trips }
         let route = try reader.required("route_id")
         let service = try reader.required("service_id")
         let id = try reader.required("trip_id")
@@ -63,15 +62,15 @@ extension ImportBuilder {
                 try reject("duplicate trip_id", reader, id, tally)
                 continue
             }
-            let tripID = feed.prefixed(reader.string(id))
+            let tripID = feed.prefixed(try reader.string(id))
             if let owner = tripOwners[tripID] {
                 throw collision("trip_id", tripID, feed: feed, owner: Int(owner), reader: reader, column: id)
             }
-            guard let routePk = feed.routes[feed.prefixed(reader.string(route))] else {
+            guard let routePk = feed.routes[feed.prefixed(try reader.string(route))] else {
                 try reject("unknown route_id", reader, route, tally)
                 continue
             }
-            guard let servicePk = feed.services[feed.prefixed(reader.string(service))] else {
+            guard let servicePk = feed.services[feed.prefixed(try reader.string(service))] else {
                 try reject("unknown service_id", reader, service, tally)
                 continue
             }
@@ -81,7 +80,7 @@ extension ImportBuilder {
             }
             _ = trips.ids.intern(idBytes)
             tripOwners[tripID] = Int32(feed.index)
-            trips.records.append(TripRecord(
+            trips.records.append(try TripRecord(
                 id: tripID, routePk: Int32(routePk), servicePk: Int32(servicePk),
                 headsign: reader.optionalString(headsign), shortName: reader.optionalString(shortName),
                 direction: directionID, block: reader.optionalString(block).map(feed.prefixed),
@@ -95,8 +94,7 @@ extension ImportBuilder {
 
     /// frequencies.txt (optional), attached to the feed's trips.
     func readFrequencies(_ feed: FeedContext, _ trips: inout FeedTrips) throws {
-        guard let reader = try feed.files.reader("frequencies.txt") else { return }
-        let tally = tally(feed, "frequencies.txt")
+        guard let (reader, tally) = try open(feed, "frequencies.txt") else { return }
         let id = try reader.required("trip_id")
         let start = try reader.required("start_time")
         let end = try reader.required("end_time")

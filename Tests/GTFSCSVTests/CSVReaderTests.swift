@@ -3,22 +3,24 @@ import GTFSCSV
 import Testing
 
 /// Reads `text` completely: header plus records as strings, with the line each record starts on.
-private func readAll(_ text: String, chunkSize: Int = 1 << 20, maxRead: Int = .max)
+func readAll(_ text: String, chunkSize: Int = 1 << 20, maxRead: Int = .max, limits: CSVLimits = .default,
+             onIssue: ((CSVIssue) throws -> Void)? = nil)
     throws -> (header: [String], rows: [[String]], lines: [Int])
 {
-    try readAll(Array(text.utf8), chunkSize: chunkSize, maxRead: maxRead)
+    try readAll(Array(text.utf8), chunkSize: chunkSize, maxRead: maxRead, limits: limits, onIssue: onIssue)
 }
 
-private func readAll(_ bytes: [UInt8], chunkSize: Int = 1 << 20, maxRead: Int = .max)
+func readAll(_ bytes: [UInt8], chunkSize: Int = 1 << 20, maxRead: Int = .max, limits: CSVLimits = .default,
+             onIssue: ((CSVIssue) throws -> Void)? = nil)
     throws -> (header: [String], rows: [[String]], lines: [Int])
 {
     let reader = try CSVReader(source: MemoryByteSource(bytes, maxRead: maxRead), fileName: "test.txt",
-                               chunkSize: chunkSize)
+                               chunkSize: chunkSize, limits: limits, onIssue: onIssue)
     let columns = reader.header.map { reader.column($0) }
     var rows: [[String]] = []
     var lines: [Int] = []
     while try reader.next() {
-        rows.append(columns.map { reader.string($0) })
+        rows.append(try columns.map { try reader.string($0) })
         lines.append(reader.line)
     }
     return (reader.header, rows, lines)
@@ -75,8 +77,8 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
         let id = reader.column("stop_id")
         let name = reader.column("stop_name")
         #expect(try reader.next())
-        #expect(reader.string(id) == "200060")
-        #expect(reader.string(name) == "Central")
+        #expect(try reader.string(id) == "200060")
+        #expect(try reader.string(name) == "Central")
     }
 
     @Test func missingOptionalColumnReadsEmpty() throws {
@@ -84,7 +86,7 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
         let code = reader.column("stop_code")
         #expect(!code.isPresent)
         #expect(try reader.next())
-        #expect(reader.optionalString(code) == nil)
+        #expect(try reader.optionalString(code) == nil)
         #expect(try reader.int(code) == nil)
     }
 
@@ -188,10 +190,15 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
         #expect(result.rows == [values])
     }
 
-    @Test func invalidUTF8IsRepairedNotTrapped() throws {
+    @Test func invalidUTF8IsAnIssueThenRepairedNotTrapped() throws {
         let bytes = Array("a\n".utf8) + [0x41, 0xFF, 0x42, 0x0A]
-        let result = try readAll(bytes)
+        let issues = IssueLog()
+        let result = try readAll(bytes, onIssue: issues.record)
         #expect(result.rows == [["A\u{FFFD}B"]])
+        #expect(issues.descriptions == ["test.txt:2:1 (a): invalid UTF-8 (is the file in Latin-1 or another encoding?)"])
+        #expect(issues.kinds == [.invalidUTF8])
+        // Without a handler it is an error.
+        #expect(throws: CSVError.self) { try readAll(bytes) }
     }
 
     /// Every chunk size from 1 byte up, with reads of at most 7 bytes, gives the same records and lines as

@@ -48,6 +48,13 @@ import TransitTesting
         }
     }
 
+    /// `options` with the service's clock stopped at `at`.
+    func pinned(_ options: RealtimeServiceRunner.Options, at: Int64) -> RealtimeServiceRunner.Options {
+        var options = options
+        options.clock = { at }
+        return options
+    }
+
     /// Asks `query` until `done` accepts the answer (or 10 s pass).
     func poll(_ requester: NNGRequester, _ query: RealtimeQuery, until done: (RealtimeResult) -> Bool) async throws -> RealtimeResult {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -66,8 +73,10 @@ import TransitTesting
 
     @Test func fixturesThroughTheWholeService() async throws {
         let setup = try Setup()
-        let now = Int64(Date().timeIntervalSince1970)
-        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: now)
+        // The fixtures and the service's clock at a fixed time the sample feed runs trips, not the machine's
+        // (which trips run, and whether any does after the feed's calendar ends, would depend on it).
+        let now = SampleTimes.mondayMorning
+        let schedule = try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: now)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
         let written = try FixtureWriter.write(schedule, to: setup.folder + "/fx")
         let expectedTrips = written[0].tripUpdates.entities.count
@@ -76,7 +85,7 @@ import TransitTesting
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: Self.fastOptions, logger: quiet)
+            options: pinned(Self.fastOptions, at: now), logger: quiet)
         #expect(service.timeZone == "Australia/Sydney")  // from the static service's feed_info
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
@@ -156,8 +165,10 @@ import TransitTesting
     @Test func replayOfFixtureSnapshotsIsRestampedAndApplied() async throws {
         let setup = try Setup()
         // Snapshots made for an hour ago: played, they are re-stamped with the current time.
-        let past = Int64(Date().timeIntervalSince1970) - 3600
-        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: past)
+        // Recorded an hour before the service's (pinned) now, at a time the sample feed runs trips.
+        let now = SampleTimes.mondayMorning
+        let past = now - 3600
+        let schedule = try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: past)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(past)")
         try FixtureWriter.write(schedule, to: setup.folder + "/replay", replay: 3)
         let config = setup.folder + "/replay.json"
@@ -167,7 +178,7 @@ import TransitTesting
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: Self.fastOptions, logger: quiet)
+            options: pinned(Self.fastOptions, at: now), logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))

@@ -1,6 +1,7 @@
 // Loading and validating realtime configs: good configs, every kind of bad field, the daily budget.
 import Foundation
 import Testing
+import TransitTesting
 @testable import RealtimeSources
 import TransitTesting
 

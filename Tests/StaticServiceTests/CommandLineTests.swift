@@ -164,6 +164,33 @@ import TransitTesting
         #expect(unreachable.stdout.contains("STATIC_UNAVAILABLE"))
     }
 
+    @Test func importCapsAreFlagsNamedInHelpAndInRefusals() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary),
+                     "build the executable first: swift build --build-tests")
+        let run = try Self.run(["import", "--help"])
+        // Help is wrapped to the terminal's width: compare with runs of white space as one space.
+        let help = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for flag in ["--max-file-size <size>", "--max-compression-ratio <ratio>", "--max-line-size <size>",
+                     "--max-field-size <size>", "(default: 4GiB)", "(default: 100)", "(default: 1MiB)",
+                     "(default: 64KiB)"] {
+            #expect(help.contains(flag), "\(flag) not in import --help")
+        }
+        let folder = try TemporaryFolder()
+        let feed = try folder.writeFeed("test", TestFeed().files)
+        let refused = try Self.run(["import", feed, "--db", folder.path("t.db"), "--max-line-size", "20"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("record longer than the line-length cap of 20 bytes (raise it with --max-line-size)"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("t.db")))
+        let badSize = try Self.run(["import", feed, "--db", folder.path("t.db"), "--max-field-size", "12X"])
+        #expect(badSize.status != 0)
+        #expect(badSize.stderr.contains("--max-field-size expects a size such as 65536, 64KiB, 1MiB or 4GiB, got \"12X\""),
+                "\(badSize.stderr)")
+        let raised = try Self.run(["import", feed, "--db", folder.path("t.db"), "--max-line-size", "1M",
+                                   "--max-field-size", "1K", "--max-file-size", "1G", "--max-compression-ratio", "50"])
+        #expect(raised.status == 0, "\(raised.stderr)")
+    }
+
     @Test func serveRefusesAMissingDatabase() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary))
         let folder = try TemporaryFolder()

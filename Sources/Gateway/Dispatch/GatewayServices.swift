@@ -31,7 +31,7 @@ final class GatewayServices: Sendable {
             boardCache: BoardWindowCache(
                 capacity: config.boardCacheStops, windowRows: config.boardWindowRows, versionCheck: config.staticVersionCheck),
             realtime: realtime, realtimeClient: realtimeClient, stats: stats,
-            logger: config.logger)
+            logger: config.logger, clock: config.clock)
     }
 
     func close() {

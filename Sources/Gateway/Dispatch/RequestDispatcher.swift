@@ -16,11 +16,14 @@ final class RequestDispatcher: Sendable {
     let realtimeClient: RealtimeClient?
     let stats: GatewayStats
     let logger: Logger
+    /// "Now" of requests without `at` (`GatewayConfig.clock`).
+    let clock: @Sendable () -> Int64
 
     init(
         staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView, realtimeClient: RealtimeClient?,
-        stats: GatewayStats, logger: Logger
+        stats: GatewayStats, logger: Logger, clock: @escaping @Sendable () -> Int64 = UnixClock.now
     ) {
+        self.clock = clock
         self.staticClient = staticClient
         cache = StaticCache(client: staticClient)
         self.boardCache = boardCache

@@ -49,7 +49,7 @@ extension RequestDispatcher {
     /// `wantStops`: the answer's `stops` must hold a station's platforms even without live visits now (a
     /// subscription checks later changes against them).
     func board(_ query: DeparturesQuery, allowRealtimeOnly: Bool = false, wantStops: Bool = false) async -> Result<LiveBoard, GatewayError> {
-        let now = UnixClock.now()
+        let now = clock()
         let at = query.at ?? now
         var direction = query.direction
         var position = BoardPosition.before(.timeOnly(at))

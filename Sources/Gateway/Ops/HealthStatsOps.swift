@@ -17,7 +17,7 @@ extension RequestDispatcher {
         }
         let outage = info == nil ? staticClient.availability.outage : nil
         let reading = realtime.read()
-        let now = UnixClock.now()
+        let now = clock()
 
         let status: String
         if info == nil {

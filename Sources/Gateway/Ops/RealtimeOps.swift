@@ -6,7 +6,7 @@ import TransitModel
 
 extension RequestDispatcher {
     func alerts(_ request: GatewayRequest, _ query: AlertsQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = UnixClock.now()
+        let now = clock()
         let at = query.at ?? now
         let reading = realtime.read()
 
@@ -75,7 +75,7 @@ extension RequestDispatcher {
     }
 
     func vehicles(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = UnixClock.now()
+        let now = clock()
         let reading = realtime.read()
         guard reading.usable else { return await vehiclesFromService(request, query, reading: reading, now: now, received: received) }
         let state = reading.state

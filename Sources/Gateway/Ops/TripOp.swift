@@ -6,7 +6,7 @@ import TransitModel
 
 extension RequestDispatcher {
     func trip(_ request: GatewayRequest, _ query: TripQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = UnixClock.now()
+        let now = clock()
         var query = query
         let at = query.at ?? now
         query.at = at
