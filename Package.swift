@@ -225,7 +225,8 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", "TransitTesting", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "RealtimeService", "GTFSRealtime", "TransitTesting",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

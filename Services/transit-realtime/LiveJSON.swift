@@ -141,7 +141,24 @@ extension JSONWriter {
         key("arrival_delay"); int(s.arrivalDelay.map { Int64($0) })
         key("departure_delay"); int(s.departureDelay.map { Int64($0) })
         key("departure_occupancy"); string(s.departureOccupancy)
+        key("carriages"); carriages(s.carriages)
         endObject()
+    }
+
+    private mutating func carriages(_ list: [LiveCarriage]) {
+        beginArray()
+        for c in list {
+            beginObject()
+            key("position"); int(c.position.map { Int64($0) })
+            key("name"); string(c.name)
+            key("occupancy"); string(c.occupancy)
+            key("departure_occupancy"); string(c.departureOccupancy)
+            key("quiet"); bool(c.quiet)
+            key("toilet"); string(c.toilet)
+            key("luggage_rack"); bool(c.luggageRack)
+            endObject()
+        }
+        endArray()
     }
 
     private mutating func vehicle(_ v: LiveVehicle) {
@@ -168,6 +185,19 @@ extension JSONWriter {
         key("occupancy_percentage"); int(v.occupancyPercentage.map { Int64($0) })
         key("congestion_level"); string(v.congestionLevel)
         key("timestamp"); int(v.timestamp.map { Int64(clamping: $0) })
+        key("carriages"); carriages(v.carriages)
+        key("features")
+        if let f = v.features {
+            beginObject()
+            key("air_conditioned"); bool(f.airConditioned)
+            key("wheelchair_accessible"); bool(f.wheelchairAccessible)
+            key("model"); string(f.model)
+            key("performing_prior_trip"); bool(f.performingPriorTrip)
+            key("special_attributes"); int(f.specialAttributes.map { Int64($0) })
+            endObject()
+        } else {
+            null()
+        }
         endObject()
     }
 
@@ -245,6 +275,15 @@ extension JSONWriter {
         for (reason, count) in s.drops.sorted(by: { $0.key < $1.key }) { key(reason); int(count) }
         endObject()
         key("last_drop"); string(s.lastDrop)
+        key("skipped_fields"); beginArray()
+        for f in s.skippedFields {
+            beginObject()
+            key("path"); string(f.path)
+            key("count"); int(f.count)
+            key("first"); string(f.first)
+            endObject()
+        }
+        endArray()
         endObject()
     }
 }

@@ -72,7 +72,26 @@ extension JSONWriter {
         key("platform"); string(d.platform)
         key("wheelchair_accessible"); int(d.wheelchairAccessible)
         key("occupancy_status"); string(rt?.occupancyStatus)
+        key("carriages"); carriages(rt?.carriages ?? [], departure: true)
         endObject()
+    }
+
+    /// A `carriages` list (GATEWAY.md "carriage"). `departure`: a stop's list, whose `occupancy_status` is the
+    /// predicted occupancy on departure; else a vehicle's, whose is the occupancy now.
+    public mutating func carriages(_ list: [LiveCarriage], departure: Bool) {
+        beginArray()
+        for c in list {
+            beginObject()
+            key("position"); int(c.position.map { Int64($0) })
+            key("name"); string(c.name)
+            let occupancy = departure ? c.departureOccupancy ?? c.occupancy : c.occupancy ?? c.departureOccupancy
+            key("occupancy_status"); string(occupancy)
+            key("quiet"); bool(c.quiet)
+            key("toilet"); string(c.toilet)
+            key("luggage_rack"); bool(c.luggageRack)
+            endObject()
+        }
+        endArray()
     }
 
     public mutating func delayBadge(_ badge: DelayBadge?) {
@@ -142,6 +161,8 @@ extension JSONWriter {
         key("pickup_type"); int(stop.pickupType)
         key("drop_off_type"); int(stop.dropOffType)
         key("stop_headsign"); string(stop.stopHeadsign)
+        key("occupancy_status"); string(rt?.occupancyStatus)
+        key("carriages"); carriages(rt?.carriages ?? [], departure: true)
         endObject()
     }
 }

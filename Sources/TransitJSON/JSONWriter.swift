@@ -72,6 +72,10 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    public mutating func bool(_ value: Bool?) {
+        if let value { bool(value) } else { null() }
+    }
+
     public mutating func string(_ value: String) {
         separate()
         appendQuoted(value)

@@ -23,6 +23,10 @@ extension JSONWriter {
         key("occupancy_percentage"); int(v.occupancyPercentage)
         key("congestion_level"); string(v.congestionLevel)
         key("timestamp"); int(v.timestamp)
+        key("air_conditioned"); bool(v.airConditioned)
+        key("wheelchair_accessible"); bool(v.wheelchairAccessible)
+        key("model"); string(v.model)
+        key("carriages"); carriages(v.carriages, departure: false)
         endObject()
     }
 

@@ -15,13 +15,19 @@ public struct DepartureRealtime: Sendable, Hashable {
     public var added: Bool
     /// GTFS-RT enum name, e.g. MANY_SEATS_AVAILABLE.
     public var occupancyStatus: String?
+    /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
+    public var carriages: [LiveCarriage]
 
-    public init(predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false, occupancyStatus: String? = nil) {
+    public init(
+        predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false,
+        occupancyStatus: String? = nil, carriages: [LiveCarriage] = []
+    ) {
         self.predictedUnix = predictedUnix
         self.cancelled = cancelled
         self.skipped = skipped
         self.added = added
         self.occupancyStatus = occupancyStatus
+        self.carriages = carriages
     }
 
     /// Live data applies: a prediction, or a cancelled/skipped/added state.
@@ -104,11 +110,20 @@ public struct TripStopRealtime: Sendable, Hashable {
     public var arrivalUnix: Int64?
     public var departureUnix: Int64?
     public var skipped: Bool
+    /// GTFS-RT OccupancyStatus name of the departure from this stop.
+    public var occupancyStatus: String?
+    /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
+    public var carriages: [LiveCarriage]
 
-    public init(arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false) {
+    public init(
+        arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, occupancyStatus: String? = nil,
+        carriages: [LiveCarriage] = []
+    ) {
         self.arrivalUnix = arrivalUnix
         self.departureUnix = departureUnix
         self.skipped = skipped
+        self.occupancyStatus = occupancyStatus
+        self.carriages = carriages
     }
 }
 
@@ -150,13 +165,23 @@ public struct VehicleSnapshot: Sendable, Hashable {
     public var occupancyPercentage: Int?
     public var congestionLevel: String?
     public var timestamp: Int64?
+    /// The train's carriages (Transport for NSW, or the official multi_carriage_details).
+    public var carriages: [LiveCarriage]
+    /// From Transport for NSW's vehicle descriptor.
+    public var airConditioned: Bool?
+    /// Transport for NSW's flag, else the official descriptor's WHEELCHAIR_ACCESSIBLE / WHEELCHAIR_INACCESSIBLE.
+    public var wheelchairAccessible: Bool?
+    /// Transport for NSW's vehicle model, e.g. "Alstom Metropolis".
+    public var model: String?
 
     public init(
         vehicleId: String? = nil, label: String? = nil, tripId: String? = nil, routeId: String? = nil,
         serviceDate: ServiceDate? = nil, startTime: String? = nil, lat: Double? = nil, lon: Double? = nil,
         bearing: Double? = nil, speedMetresPerSecond: Double? = nil, currentStopSequence: UInt32? = nil,
         stopId: String? = nil, currentStatus: String? = nil, occupancyStatus: String? = nil,
-        occupancyPercentage: Int? = nil, congestionLevel: String? = nil, timestamp: Int64? = nil
+        occupancyPercentage: Int? = nil, congestionLevel: String? = nil, timestamp: Int64? = nil,
+        carriages: [LiveCarriage] = [], airConditioned: Bool? = nil, wheelchairAccessible: Bool? = nil,
+        model: String? = nil
     ) {
         self.vehicleId = vehicleId
         self.label = label
@@ -175,6 +200,10 @@ public struct VehicleSnapshot: Sendable, Hashable {
         self.occupancyPercentage = occupancyPercentage
         self.congestionLevel = congestionLevel
         self.timestamp = timestamp
+        self.carriages = carriages
+        self.airConditioned = airConditioned
+        self.wheelchairAccessible = wheelchairAccessible
+        self.model = model
     }
 }
 

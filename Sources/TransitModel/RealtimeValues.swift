@@ -82,6 +82,9 @@ public struct LiveStop: Sendable, Hashable {
     public var departureOccupancy: String?
     /// StopTimeProperties.stop_headsign from the stop time update, when given.
     public var stopHeadsign: String?
+    /// Predicted occupancy per carriage on departure (Transport for NSW), in feed order; empty for most feeds
+    /// (an empty array costs no allocation).
+    public var carriages: [LiveCarriage]
 
     // @inlinable: the realtime service builds ~100,000 of these per feed update, from another module.
     /// A stop of a live trip; everything but its identity and status unknown unless told.
@@ -90,7 +93,7 @@ public struct LiveStop: Sendable, Hashable {
         stopId: String, stopSequence: UInt32, assignedStopId: String? = nil, scheduledArrival: Int64? = nil,
         scheduledDeparture: Int64? = nil, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
         arrivalDelay: Int32? = nil, departureDelay: Int32? = nil, status: LiveStopStatus,
-        departureOccupancy: String? = nil, stopHeadsign: String? = nil
+        departureOccupancy: String? = nil, stopHeadsign: String? = nil, carriages: [LiveCarriage] = []
     ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
@@ -104,10 +107,70 @@ public struct LiveStop: Sendable, Hashable {
         self.status = status
         self.departureOccupancy = departureOccupancy
         self.stopHeadsign = stopHeadsign
+        self.carriages = carriages
     }
 
     /// Predicted departure, else predicted arrival, else the scheduled ones: when the vehicle is there.
     public var time: Int64? { predictedDeparture ?? predictedArrival ?? scheduledDeparture ?? scheduledArrival }
+}
+
+/// One carriage of a train, as Transport for NSW sends it (every property nil when not sent). On a stop only
+/// `position` and `departureOccupancy` are sent; on a vehicle the others.
+public struct LiveCarriage: Sendable, Hashable {
+    /// Place in the train, 1 for the first.
+    public var position: Int32?
+    /// e.g. "DTC1".
+    public var name: String?
+    /// How full it is now: a GTFS-RT OccupancyStatus name.
+    public var occupancy: String?
+    /// How full it is predicted to be on departure: a GTFS-RT OccupancyStatus name.
+    public var departureOccupancy: String?
+    /// A quiet carriage.
+    public var quiet: Bool?
+    /// NONE, NORMAL, ACCESSIBLE (or the number sent).
+    public var toilet: String?
+    /// It has a luggage rack.
+    public var luggageRack: Bool?
+
+    /// A carriage with the fields the feed sent.
+    public init(
+        position: Int32? = nil, name: String? = nil, occupancy: String? = nil, departureOccupancy: String? = nil,
+        quiet: Bool? = nil, toilet: String? = nil, luggageRack: Bool? = nil
+    ) {
+        self.position = position
+        self.name = name
+        self.occupancy = occupancy
+        self.departureOccupancy = departureOccupancy
+        self.quiet = quiet
+        self.toilet = toilet
+        self.luggageRack = luggageRack
+    }
+}
+
+/// Transport for NSW's vehicle descriptor (every property nil when not sent).
+public struct LiveVehicleFeatures: Sendable, Hashable {
+    /// The vehicle is air conditioned.
+    public var airConditioned: Bool?
+    /// TfNSW's wheelchair_accessible number, non-zero: true.
+    public var wheelchairAccessible: Bool?
+    /// e.g. "Alstom Metropolis".
+    public var model: String?
+    /// Still running its previous trip.
+    public var performingPriorTrip: Bool?
+    /// TfNSW's code for special vehicles (0: none).
+    public var specialAttributes: Int32?
+
+    /// The features the feed sent.
+    public init(
+        airConditioned: Bool? = nil, wheelchairAccessible: Bool? = nil, model: String? = nil,
+        performingPriorTrip: Bool? = nil, specialAttributes: Int32? = nil
+    ) {
+        self.airConditioned = airConditioned
+        self.wheelchairAccessible = wheelchairAccessible
+        self.model = model
+        self.performingPriorTrip = performingPriorTrip
+        self.specialAttributes = specialAttributes
+    }
 }
 
 /// A trip update resolved against the schedule: every stop of the instance, in order.
@@ -235,6 +298,10 @@ public struct LiveVehicle: Sendable, Hashable {
     public var occupancyPercentage: UInt32?
     /// WheelchairAccessible name from the vehicle descriptor, when given.
     public var wheelchairAccessible: String?
+    /// The train's carriages (Transport for NSW), in feed order.
+    public var carriages: [LiveCarriage]
+    /// Transport for NSW's vehicle descriptor, when sent.
+    public var features: LiveVehicleFeatures?
 
     /// A vehicle; everything but its identity unknown unless told.
     public init(
@@ -244,7 +311,7 @@ public struct LiveVehicle: Sendable, Hashable {
         licensePlate: String? = nil, position: LivePosition? = nil, currentStopSequence: UInt32? = nil,
         stopId: String? = nil, currentStatus: String? = nil, timestamp: UInt64? = nil,
         congestionLevel: String? = nil, occupancyStatus: String? = nil, occupancyPercentage: UInt32? = nil,
-        wheelchairAccessible: String? = nil
+        wheelchairAccessible: String? = nil, carriages: [LiveCarriage] = [], features: LiveVehicleFeatures? = nil
     ) {
         self.key = key
         self.source = source
@@ -268,6 +335,8 @@ public struct LiveVehicle: Sendable, Hashable {
         self.occupancyStatus = occupancyStatus
         self.occupancyPercentage = occupancyPercentage
         self.wheelchairAccessible = wheelchairAccessible
+        self.carriages = carriages
+        self.features = features
     }
 }
 
@@ -424,6 +493,23 @@ public enum LiveSourceKind: String, Sendable, Hashable, CaseIterable {
     case alerts
 }
 
+/// A known field a source's feeds sent with a wire type other than the schema's (skipped as an unknown field).
+public struct LiveSkippedField: Sendable, Hashable {
+    /// e.g. "entity.trip_update.stop_time_update.6".
+    public var path: String
+    /// Occurrences since the service started.
+    public var count: UInt64
+    /// The first feed's account of it (count, byte offset, wire types).
+    public var first: String
+
+    /// The count of one path.
+    public init(path: String, count: UInt64, first: String) {
+        self.path = path
+        self.count = count
+        self.first = first
+    }
+}
+
 /// Health of one realtime source; counters count since the service started.
 public struct LiveSourceStatus: Sendable, Hashable {
     /// The source's name in the realtime config.
@@ -462,6 +548,8 @@ public struct LiveSourceStatus: Sendable, Hashable {
     public var lastDrop: String?
     /// When this status was computed (unix seconds).
     public var statusUnix: Int64?
+    /// Known fields skipped for their wire type, by path.
+    public var skippedFields: [LiveSkippedField]
 
     /// A status; a source that has fetched nothing yet (stale, counters 0) unless told.
     public init(
@@ -469,7 +557,7 @@ public struct LiveSourceStatus: Sendable, Hashable {
         lastFetchUnix: Int64? = nil, lastSuccessUnix: Int64? = nil, stale: Bool = true, staleAfterSecs: UInt32 = 90,
         updatesApplied: UInt64 = 0, notModified: UInt64 = 0, olderIgnored: UInt64 = 0, errors: UInt64 = 0,
         lastError: String? = nil, lastErrorUnix: Int64? = nil, entities: UInt64 = 0, drops: [String: UInt64] = [:],
-        lastDrop: String? = nil, statusUnix: Int64? = nil
+        lastDrop: String? = nil, statusUnix: Int64? = nil, skippedFields: [LiveSkippedField] = []
     ) {
         self.name = name
         self.kind = kind
@@ -489,5 +577,6 @@ public struct LiveSourceStatus: Sendable, Hashable {
         self.drops = drops
         self.lastDrop = lastDrop
         self.statusUnix = statusUnix
+        self.skippedFields = skippedFields
     }
 }

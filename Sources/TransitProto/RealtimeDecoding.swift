@@ -26,7 +26,32 @@ extension LiveStop {
             departureDelay: optionalValue(m.has_departure_delay, m.departure_delay),
             status: try LiveStopStatus(proto: try requiredValue(m.has_status, m.status, "status"), field: "status"),
             departureOccupancy: optionalString(m.departure_occupancy),
-            stopHeadsign: optionalString(m.stop_headsign))
+            stopHeadsign: optionalString(m.stop_headsign),
+            carriages: try repeatedMessages(m.n_carriages, m.carriages, "carriages", LiveCarriage.init(proto:)))
+    }
+}
+
+extension LiveCarriage {
+    init(proto m: borrowing Transit__Carriage) throws(ProtoDecodeError) {
+        self.init(
+            position: optionalValue(m.has_position, m.position),
+            name: optionalString(m.name),
+            occupancy: optionalString(m.occupancy),
+            departureOccupancy: optionalString(m.departure_occupancy),
+            quiet: optionalValue(m.has_quiet, m.quiet).map { $0 != 0 },
+            toilet: optionalString(m.toilet),
+            luggageRack: optionalValue(m.has_luggage_rack, m.luggage_rack).map { $0 != 0 })
+    }
+}
+
+extension LiveVehicleFeatures {
+    init(proto m: borrowing Transit__VehicleFeatures) throws(ProtoDecodeError) {
+        self.init(
+            airConditioned: optionalValue(m.has_air_conditioned, m.air_conditioned).map { $0 != 0 },
+            wheelchairAccessible: optionalValue(m.has_wheelchair_accessible, m.wheelchair_accessible).map { $0 != 0 },
+            model: optionalString(m.model),
+            performingPriorTrip: optionalValue(m.has_performing_prior_trip, m.performing_prior_trip).map { $0 != 0 },
+            specialAttributes: optionalValue(m.has_special_attributes, m.special_attributes))
     }
 }
 
@@ -85,7 +110,9 @@ extension LiveVehicle {
             congestionLevel: optionalString(m.congestion_level),
             occupancyStatus: optionalString(m.occupancy_status),
             occupancyPercentage: optionalValue(m.has_occupancy_percentage, m.occupancy_percentage),
-            wheelchairAccessible: optionalString(m.wheelchair_accessible))
+            wheelchairAccessible: optionalString(m.wheelchair_accessible),
+            carriages: try repeatedMessages(m.n_carriages, m.carriages, "carriages", LiveCarriage.init(proto:)),
+            features: try optionalMessage(m.features, "features", LiveVehicleFeatures.init(proto:)))
     }
 }
 
@@ -172,7 +199,13 @@ extension LiveSourceStatus {
             entities: optionalValue(m.has_entities, m.entities) ?? 0,
             drops: drops,
             lastDrop: optionalString(m.last_drop),
-            statusUnix: optionalValue(m.has_status_unix, m.status_unix))
+            statusUnix: optionalValue(m.has_status_unix, m.status_unix),
+            skippedFields: try repeatedMessages(m.n_skipped_fields, m.skipped_fields, "skipped_fields") {
+                (f) throws(ProtoDecodeError) in
+                LiveSkippedField(
+                    path: try requiredString(f.path, "path"), count: try requiredValue(f.has_count, f.count, "count"),
+                    first: optionalString(f.first) ?? "")
+            })
     }
 }
 

@@ -26,6 +26,29 @@ extension ProtoArena {
             (m.has_status, m.status) = present(s.status.proto)
             m.departure_occupancy = string(s.departureOccupancy)
             m.stop_headsign = string(s.stopHeadsign)
+            (m.n_carriages, m.carriages) = messages(s.carriages, proto)
+        }
+    }
+
+    func proto(_ c: LiveCarriage) -> UnsafeMutablePointer<Transit__Carriage> {
+        message(transit__carriage__init) { m in
+            (m.has_position, m.position) = ifPresent(c.position)
+            m.name = string(c.name)
+            m.occupancy = string(c.occupancy)
+            m.departure_occupancy = string(c.departureOccupancy)
+            (m.has_quiet, m.quiet) = ifPresent(c.quiet.map(cBool))
+            m.toilet = string(c.toilet)
+            (m.has_luggage_rack, m.luggage_rack) = ifPresent(c.luggageRack.map(cBool))
+        }
+    }
+
+    func proto(_ f: LiveVehicleFeatures) -> UnsafeMutablePointer<Transit__VehicleFeatures> {
+        message(transit__vehicle_features__init) { m in
+            (m.has_air_conditioned, m.air_conditioned) = ifPresent(f.airConditioned.map(cBool))
+            (m.has_wheelchair_accessible, m.wheelchair_accessible) = ifPresent(f.wheelchairAccessible.map(cBool))
+            m.model = string(f.model)
+            (m.has_performing_prior_trip, m.performing_prior_trip) = ifPresent(f.performingPriorTrip.map(cBool))
+            (m.has_special_attributes, m.special_attributes) = ifPresent(f.specialAttributes)
         }
     }
 
@@ -81,6 +104,8 @@ extension ProtoArena {
             m.occupancy_status = string(v.occupancyStatus)
             (m.has_occupancy_percentage, m.occupancy_percentage) = ifPresent(v.occupancyPercentage)
             m.wheelchair_accessible = string(v.wheelchairAccessible)
+            (m.n_carriages, m.carriages) = messages(v.carriages, proto)
+            m.features = v.features.map { proto($0) }
         }
     }
 
@@ -165,6 +190,13 @@ extension ProtoArena {
             }
             m.last_drop = string(s.lastDrop)
             (m.has_status_unix, m.status_unix) = ifPresent(s.statusUnix)
+            (m.n_skipped_fields, m.skipped_fields) = messages(s.skippedFields) { skipped in
+                self.message(transit__skipped_field_count__init) { f in
+                    f.path = self.string(skipped.path)
+                    (f.has_count, f.count) = present(skipped.count)
+                    f.first = self.string(skipped.first)
+                }
+            }
         }
     }
 

@@ -8,7 +8,7 @@
 //
 // The bytes equal what the protobuf-c path (`RealtimeCodec.encodeFramedWithProtobufC`) writes for the same
 // message; tests compare the two, so a field added to realtime.proto's TripPrediction, StopPrediction,
-// TripInstance, TripUpdatesBatch or PubMessage must be added here too.
+// TripInstance, Carriage, TripUpdatesBatch or PubMessage must be added here too.
 import Dispatch
 import Foundation
 import TransitModel
@@ -26,7 +26,10 @@ enum TripUpdatesWire {
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
                    predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
-                   departureOccupancy = 11, stopHeadsign = 12
+                   departureOccupancy = 11, stopHeadsign = 12, carriages = 13
+    }
+    private enum Carriage {
+        static let position = 1, name = 2, occupancy = 3, departureOccupancy = 4, quiet = 5, toilet = 6, luggageRack = 7
     }
 
     /// Batches with at least this many stops are sized and written by two threads (when there are two cores):
@@ -198,6 +201,27 @@ enum TripUpdatesWire {
             + WireSize.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
             + optionalString(Stop.departureOccupancy, s.pointee.departureOccupancy)
             + optionalString(Stop.stopHeadsign, s.pointee.stopHeadsign)
+            + carriagesSize(s.pointee.carriages)
+    }
+
+    /// The carriages' fields in a stop (zero for none: most feeds send none). A carriage's size is computed
+    /// again when written; there are a handful per stop at most.
+    @inline(__always)
+    private static func carriagesSize(_ carriages: [LiveCarriage]) -> Int {
+        if carriages.isEmpty { return 0 }
+        var size = 0
+        for i in carriages.indices { size += WireSize.delimited(Stop.carriages, carriageSize(carriages[i])) }
+        return size
+    }
+
+    private static func carriageSize(_ c: LiveCarriage) -> Int {
+        var size = int32Field(Carriage.position, c.position) + optionalString(Carriage.name, c.name)
+            + optionalString(Carriage.occupancy, c.occupancy)
+            + optionalString(Carriage.departureOccupancy, c.departureOccupancy)
+        if let v = c.quiet { size += WireSize.varintField(Carriage.quiet, v ? 1 : 0) }
+        size += optionalString(Carriage.toilet, c.toilet)
+        if let v = c.luggageRack { size += WireSize.varintField(Carriage.luggageRack, v ? 1 : 0) }
+        return size
     }
 
     /// The trip's body size; writes its stops' body sizes to `stopSizes[0..<stops.count]`.
@@ -268,5 +292,19 @@ enum TripUpdatesWire {
         out.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
         if let v = s.pointee.departureOccupancy { out.string(Stop.departureOccupancy, v) }
         if let v = s.pointee.stopHeadsign { out.string(Stop.stopHeadsign, v) }
+        if !s.pointee.carriages.isEmpty {
+            for i in s.pointee.carriages.indices { write(s.pointee.carriages[i], &out) }
+        }
+    }
+
+    private static func write(_ c: LiveCarriage, _ out: inout WireOutput) {
+        out.delimitedHeader(Stop.carriages, carriageSize(c))
+        if let v = c.position { out.int32Field(Carriage.position, v) }
+        if let v = c.name { out.string(Carriage.name, v) }
+        if let v = c.occupancy { out.string(Carriage.occupancy, v) }
+        if let v = c.departureOccupancy { out.string(Carriage.departureOccupancy, v) }
+        if let v = c.quiet { out.varintField(Carriage.quiet, v ? 1 : 0) }
+        if let v = c.toilet { out.string(Carriage.toilet, v) }
+        if let v = c.luggageRack { out.varintField(Carriage.luggageRack, v ? 1 : 0) }
     }
 }

@@ -97,6 +97,96 @@ void   transit__stop_prediction__free_unpacked
   assert(message->base.descriptor == &transit__stop_prediction__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__carriage__init
+                     (Transit__Carriage         *message)
+{
+  static const Transit__Carriage init_value = TRANSIT__CARRIAGE__INIT;
+  *message = init_value;
+}
+size_t transit__carriage__get_packed_size
+                     (const Transit__Carriage *message)
+{
+  assert(message->base.descriptor == &transit__carriage__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__carriage__pack
+                     (const Transit__Carriage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__carriage__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__carriage__pack_to_buffer
+                     (const Transit__Carriage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__carriage__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__Carriage *
+       transit__carriage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__Carriage *)
+     protobuf_c_message_unpack (&transit__carriage__descriptor,
+                                allocator, len, data);
+}
+void   transit__carriage__free_unpacked
+                     (Transit__Carriage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__carriage__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__vehicle_features__init
+                     (Transit__VehicleFeatures         *message)
+{
+  static const Transit__VehicleFeatures init_value = TRANSIT__VEHICLE_FEATURES__INIT;
+  *message = init_value;
+}
+size_t transit__vehicle_features__get_packed_size
+                     (const Transit__VehicleFeatures *message)
+{
+  assert(message->base.descriptor == &transit__vehicle_features__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__vehicle_features__pack
+                     (const Transit__VehicleFeatures *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__vehicle_features__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__vehicle_features__pack_to_buffer
+                     (const Transit__VehicleFeatures *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__vehicle_features__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__VehicleFeatures *
+       transit__vehicle_features__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__VehicleFeatures *)
+     protobuf_c_message_unpack (&transit__vehicle_features__descriptor,
+                                allocator, len, data);
+}
+void   transit__vehicle_features__free_unpacked
+                     (Transit__VehicleFeatures *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__vehicle_features__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__trip_prediction__init
                      (Transit__TripPrediction         *message)
 {
@@ -455,6 +545,51 @@ void   transit__alert_state__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &transit__alert_state__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__skipped_field_count__init
+                     (Transit__SkippedFieldCount         *message)
+{
+  static const Transit__SkippedFieldCount init_value = TRANSIT__SKIPPED_FIELD_COUNT__INIT;
+  *message = init_value;
+}
+size_t transit__skipped_field_count__get_packed_size
+                     (const Transit__SkippedFieldCount *message)
+{
+  assert(message->base.descriptor == &transit__skipped_field_count__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__skipped_field_count__pack
+                     (const Transit__SkippedFieldCount *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__skipped_field_count__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__skipped_field_count__pack_to_buffer
+                     (const Transit__SkippedFieldCount *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__skipped_field_count__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__SkippedFieldCount *
+       transit__skipped_field_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__SkippedFieldCount *)
+     protobuf_c_message_unpack (&transit__skipped_field_count__descriptor,
+                                allocator, len, data);
+}
+void   transit__skipped_field_count__free_unpacked
+                     (Transit__SkippedFieldCount *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__skipped_field_count__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   transit__drop_count__init
@@ -1466,7 +1601,7 @@ const ProtobufCMessageDescriptor transit__trip_instance__descriptor =
   (ProtobufCMessageInit) transit__trip_instance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[12] =
+static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[13] =
 {
   {
     "stop_id",
@@ -1612,10 +1747,23 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "carriages",
+    13,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StopPrediction, n_carriages),
+    offsetof(Transit__StopPrediction, carriages),
+    &transit__carriage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   7,   /* field[7] = arrival_delay */
   2,   /* field[2] = assigned_stop_id */
+  12,   /* field[12] = carriages */
   8,   /* field[8] = departure_delay */
   10,   /* field[10] = departure_occupancy */
   5,   /* field[5] = predicted_arrival_unix */
@@ -1630,7 +1778,7 @@ static const unsigned transit__stop_prediction__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__stop_prediction__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
 {
@@ -1640,11 +1788,217 @@ const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
   "Transit__StopPrediction",
   "transit",
   sizeof(Transit__StopPrediction),
-  12,
+  13,
   transit__stop_prediction__field_descriptors,
   transit__stop_prediction__field_indices_by_name,
   1,  transit__stop_prediction__number_ranges,
   (ProtobufCMessageInit) transit__stop_prediction__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__carriage__field_descriptors[7] =
+{
+  {
+    "position",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__Carriage, has_position),
+    offsetof(Transit__Carriage, position),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Carriage, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "occupancy",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Carriage, occupancy),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "departure_occupancy",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Carriage, departure_occupancy),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "quiet",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__Carriage, has_quiet),
+    offsetof(Transit__Carriage, quiet),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "toilet",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Carriage, toilet),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "luggage_rack",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__Carriage, has_luggage_rack),
+    offsetof(Transit__Carriage, luggage_rack),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__carriage__field_indices_by_name[] = {
+  3,   /* field[3] = departure_occupancy */
+  6,   /* field[6] = luggage_rack */
+  1,   /* field[1] = name */
+  2,   /* field[2] = occupancy */
+  0,   /* field[0] = position */
+  4,   /* field[4] = quiet */
+  5,   /* field[5] = toilet */
+};
+static const ProtobufCIntRange transit__carriage__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor transit__carriage__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.Carriage",
+  "Carriage",
+  "Transit__Carriage",
+  "transit",
+  sizeof(Transit__Carriage),
+  7,
+  transit__carriage__field_descriptors,
+  transit__carriage__field_indices_by_name,
+  1,  transit__carriage__number_ranges,
+  (ProtobufCMessageInit) transit__carriage__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__vehicle_features__field_descriptors[5] =
+{
+  {
+    "air_conditioned",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__VehicleFeatures, has_air_conditioned),
+    offsetof(Transit__VehicleFeatures, air_conditioned),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wheelchair_accessible",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__VehicleFeatures, has_wheelchair_accessible),
+    offsetof(Transit__VehicleFeatures, wheelchair_accessible),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "model",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__VehicleFeatures, model),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "performing_prior_trip",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__VehicleFeatures, has_performing_prior_trip),
+    offsetof(Transit__VehicleFeatures, performing_prior_trip),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "special_attributes",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__VehicleFeatures, has_special_attributes),
+    offsetof(Transit__VehicleFeatures, special_attributes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__vehicle_features__field_indices_by_name[] = {
+  0,   /* field[0] = air_conditioned */
+  2,   /* field[2] = model */
+  3,   /* field[3] = performing_prior_trip */
+  4,   /* field[4] = special_attributes */
+  1,   /* field[1] = wheelchair_accessible */
+};
+static const ProtobufCIntRange transit__vehicle_features__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor transit__vehicle_features__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.VehicleFeatures",
+  "VehicleFeatures",
+  "Transit__VehicleFeatures",
+  "transit",
+  sizeof(Transit__VehicleFeatures),
+  5,
+  transit__vehicle_features__field_descriptors,
+  transit__vehicle_features__field_indices_by_name,
+  1,  transit__vehicle_features__number_ranges,
+  (ProtobufCMessageInit) transit__vehicle_features__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptors[13] =
@@ -1931,7 +2285,7 @@ const ProtobufCMessageDescriptor transit__position__descriptor =
   (ProtobufCMessageInit) transit__position__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__vehicle_state__field_descriptors[22] =
+static const ProtobufCFieldDescriptor transit__vehicle_state__field_descriptors[24] =
 {
   {
     "key",
@@ -2197,13 +2551,39 @@ static const ProtobufCFieldDescriptor transit__vehicle_state__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "carriages",
+    23,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__VehicleState, n_carriages),
+    offsetof(Transit__VehicleState, carriages),
+    &transit__carriage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "features",
+    24,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__VehicleState, features),
+    &transit__vehicle_features__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__vehicle_state__field_indices_by_name[] = {
+  22,   /* field[22] = carriages */
   18,   /* field[18] = congestion_level */
   16,   /* field[16] = current_status */
   14,   /* field[14] = current_stop_sequence */
   6,   /* field[6] = direction_id */
   2,   /* field[2] = entity_id */
+  23,   /* field[23] = features */
   0,   /* field[0] = key */
   11,   /* field[11] = label */
   12,   /* field[12] = license_plate */
@@ -2225,7 +2605,7 @@ static const unsigned transit__vehicle_state__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__vehicle_state__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 22 }
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor transit__vehicle_state__descriptor =
 {
@@ -2235,7 +2615,7 @@ const ProtobufCMessageDescriptor transit__vehicle_state__descriptor =
   "Transit__VehicleState",
   "transit",
   sizeof(Transit__VehicleState),
-  22,
+  24,
   transit__vehicle_state__field_descriptors,
   transit__vehicle_state__field_indices_by_name,
   1,  transit__vehicle_state__number_ranges,
@@ -2757,6 +3137,70 @@ const ProtobufCMessageDescriptor transit__alert_state__descriptor =
   (ProtobufCMessageInit) transit__alert_state__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor transit__skipped_field_count__field_descriptors[3] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__SkippedFieldCount, path),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__SkippedFieldCount, has_count),
+    offsetof(Transit__SkippedFieldCount, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__SkippedFieldCount, first),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__skipped_field_count__field_indices_by_name[] = {
+  1,   /* field[1] = count */
+  2,   /* field[2] = first */
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange transit__skipped_field_count__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor transit__skipped_field_count__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.SkippedFieldCount",
+  "SkippedFieldCount",
+  "Transit__SkippedFieldCount",
+  "transit",
+  sizeof(Transit__SkippedFieldCount),
+  3,
+  transit__skipped_field_count__field_descriptors,
+  transit__skipped_field_count__field_indices_by_name,
+  1,  transit__skipped_field_count__number_ranges,
+  (ProtobufCMessageInit) transit__skipped_field_count__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor transit__drop_count__field_descriptors[2] =
 {
   {
@@ -2808,7 +3252,7 @@ const ProtobufCMessageDescriptor transit__drop_count__descriptor =
   (ProtobufCMessageInit) transit__drop_count__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[18] =
+static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[19] =
 {
   {
     "name",
@@ -3026,6 +3470,18 @@ static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "skipped_fields",
+    19,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__SourceStatus, n_skipped_fields),
+    offsetof(Transit__SourceStatus, skipped_fields),
+    &transit__skipped_field_count__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__source_status__field_indices_by_name[] = {
   2,   /* field[2] = detected_kinds */
@@ -3042,6 +3498,7 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
   0,   /* field[0] = name */
   9,   /* field[9] = not_modified */
   10,   /* field[10] = older_ignored */
+  18,   /* field[18] = skipped_fields */
   6,   /* field[6] = stale */
   7,   /* field[7] = stale_after_s */
   17,   /* field[17] = status_unix */
@@ -3050,7 +3507,7 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__source_status__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor transit__source_status__descriptor =
 {
@@ -3060,7 +3517,7 @@ const ProtobufCMessageDescriptor transit__source_status__descriptor =
   "Transit__SourceStatus",
   "transit",
   sizeof(Transit__SourceStatus),
-  18,
+  19,
   transit__source_status__field_descriptors,
   transit__source_status__field_indices_by_name,
   1,  transit__source_status__number_ranges,

@@ -85,6 +85,83 @@ import TransitTesting
         }
     }
 
+    /// Transport for NSW's additions as the realtime service publishes them (`LiveTrip`, `LiveVehicle`,
+    /// `LiveSourceStatus`): per-carriage occupancy on the board row and the trip stop, the vehicle's carriages
+    /// and features, the source's drops and skipped fields in `health`. The trip is a REPLACEMENT of the
+    /// scheduled trip: its board row is the scheduled row with the update's time (status by the delay), not
+    /// an added trip.
+    @Test func carriagesFeaturesAndSkippedFieldsReachTheAnswers() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let row = try #require(try await board(client, limit: 1).first)
+            let scheduled = Int64(row["scheduled_unix"] as? Int ?? 0)
+            let sequence = UInt32(row["stop_sequence"] as? Int ?? 0)
+            let instance = key(row)
+            let carriages = [
+                LiveCarriage(position: 1, departureOccupancy: "STANDING_ROOM_ONLY"),
+                LiveCarriage(position: 2, departureOccupancy: "MANY_SEATS_AVAILABLE"),
+            ]
+            let live = LiveTrip(
+                instance: instance, relationship: .replacement, staticTripId: instance.tripId,
+                routeId: row["route_id"] as? String, stops: [
+                    LiveStop(stopId: row["stop_id"] as? String ?? "", stopSequence: sequence, scheduledArrival: scheduled,
+                             scheduledDeparture: scheduled, predictedArrival: scheduled + 120, predictedDeparture: scheduled + 120,
+                             arrivalDelay: 120, departureDelay: 120, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
+                             carriages: carriages),
+                ], source: "tu")
+            let now = Int64(Date().timeIntervalSince1970)
+            let vehicle = LiveVehicle(
+                key: "vp/1", source: "vp", entityId: "1", trip: instance, tripId: instance.tripId, routeId: row["route_id"] as? String,
+                vehicleId: "A42", timestamp: UInt64(now), carriages: [
+                    LiveCarriage(position: 1, name: "D6123", occupancy: "FULL", quiet: false, toilet: "ACCESSIBLE", luggageRack: true),
+                ],
+                features: LiveVehicleFeatures(airConditioned: true, wheelchairAccessible: true, model: "A"))
+            var source = LiveFixtures.freshSource(now: now)
+            source.drops = ["unknown_trip": 454]
+            source.skippedFields = [LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first")]
+            view.replace(RealtimeState(
+                trips: [TripPrediction(live)], vehicles: [VehicleEntry(vehicle).vehicle],
+                sources: [RealtimeSourceStatus(source), RealtimeSourceStatus(LiveFixtures.freshSource("vp", kind: .vehiclePositions, now: now))]))
+
+            let merged = try #require(try await board(client, limit: 3).first { $0["trip_id"] as? String == instance.tripId })
+            #expect(merged["status"] as? String == "late", "\(merged)")
+            #expect(merged["delay_s"] as? Int == 120)
+            #expect(merged["scheduled_unix"] as? Int == Int(scheduled))
+            #expect(merged["occupancy_status"] as? String == "FEW_SEATS_AVAILABLE")
+            let rowCarriages = merged["carriages"] as? [[String: Any]] ?? []
+            #expect(rowCarriages.map { $0["position"] as? Int } == [1, 2])
+            #expect(rowCarriages.map { $0["occupancy_status"] as? String } == ["STANDING_ROOM_ONLY", "MANY_SEATS_AVAILABLE"])
+
+            var request = #"{"op":"trip","trip_id":"\#(instance.tripId)","date":"\#(row["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
+            if let start = row["start_time"] as? String { request += #","start_time":"\#(start)""# }
+            let trip = try await client.ask(request + "}")
+            let stop = try #require(trip.list("stops").first { $0["stop_sequence"] as? Int == Int(sequence) }, "\(trip)")
+            #expect(stop["occupancy_status"] as? String == "FEW_SEATS_AVAILABLE")
+            #expect((stop["carriages"] as? [[String: Any]])?.count == 2)
+            #expect((trip.list("stops").first { $0["stop_sequence"] as? Int != Int(sequence) }?["carriages"] as? [Any])?.isEmpty == true)
+            let shown = try #require(trip.data["vehicle"] as? [String: Any], "\(trip)")
+            #expect(shown["air_conditioned"] as? Bool == true)
+            #expect(shown["wheelchair_accessible"] as? Bool == true)
+            #expect(shown["model"] as? String == "A")
+            let car = (shown["carriages"] as? [[String: Any]])?.first
+            #expect(car?["name"] as? String == "D6123")
+            #expect(car?["occupancy_status"] as? String == "FULL")
+            #expect(car?["toilet"] as? String == "ACCESSIBLE")
+            #expect(car?["luggage_rack"] as? Bool == true)
+
+            let health = try await client.ask(#"{"op":"health"}"#)
+            let sources = (health.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]] ?? []
+            let tu = try #require(sources.first { $0["name"] as? String == "tu" }, "\(health)")
+            #expect((tu["drops"] as? [String: Any])?["unknown_trip"] as? Int == 454)
+            let skipped = (tu["skipped_fields"] as? [[String: Any]])?.first
+            #expect(skipped?["path"] as? String == "entity.trip_update.stop_time_update.6")
+            #expect(skipped?["count"] as? Int == 1901)
+            #expect(skipped?["first"] as? String == "first")
+            #expect((sources.first { $0["name"] as? String == "vp" }?["skipped_fields"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test func aStaleSourceOrASilentPublisherFallsBackToStaticOnly() async throws {
         let view = RealtimeView(configured: true, silenceLimit: .milliseconds(400))
         try await withGateway(realtime: view) { fixture in

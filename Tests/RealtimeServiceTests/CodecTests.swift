@@ -9,7 +9,13 @@ enum CodecSamples {
         stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
         scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
         arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
-        stopHeadsign: "Via Strathfield")
+        stopHeadsign: "Via Strathfield",
+        carriages: [
+            LiveCarriage(position: 1, departureOccupancy: "MANY_SEATS_AVAILABLE"),
+            LiveCarriage(position: -2, name: "DTC1", occupancy: "FULL", departureOccupancy: "", quiet: false,
+                         toilet: "ACCESSIBLE", luggageRack: true),
+            LiveCarriage(),
+        ])
     static let bareStop = LiveStop(stopId: "S", stopSequence: 0, status: .noData)
 
     static let fullTrip = LiveTrip(
@@ -28,7 +34,14 @@ enum CodecSamples {
         position: LivePosition(lat: -33.8735, lon: 151.2069, bearing: 185.5, speed: 11.25, odometer: 1234.5),
         currentStopSequence: 12, stopId: "2000331", currentStatus: "IN_TRANSIT_TO", timestamp: 1_766_394_000,
         congestionLevel: "RUNNING_SMOOTHLY", occupancyStatus: "MANY_SEATS_AVAILABLE", occupancyPercentage: 35,
-        wheelchairAccessible: "WHEELCHAIR_ACCESSIBLE")
+        wheelchairAccessible: "WHEELCHAIR_ACCESSIBLE",
+        carriages: [
+            LiveCarriage(position: 1, name: "D6123", occupancy: "MANY_SEATS_AVAILABLE", quiet: true, toilet: "NONE",
+                         luggageRack: false),
+            LiveCarriage(position: 2, name: "N5123"),
+        ],
+        features: LiveVehicleFeatures(airConditioned: true, wheelchairAccessible: false, model: "A", performingPriorTrip: false,
+                                      specialAttributes: 0))
     static let bareVehicle = LiveVehicle(key: "vp/v2", source: "vp", entityId: "v2")
 
     static let fullAlert = LiveAlert(
@@ -51,7 +64,9 @@ enum CodecSamples {
         name: "tu-trains", kind: .auto, detectedKinds: [.tripUpdates, .vehiclePositions], feedTimestamp: 1_766_394_000,
         lastFetchUnix: 1_766_394_002, lastSuccessUnix: 1_766_394_001, stale: false, staleAfterSecs: 90,
         updatesApplied: 12, notModified: 3, olderIgnored: 1, errors: 2, lastError: "timeout", lastErrorUnix: 5,
-        entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6)
+        entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6,
+        skippedFields: [LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first"),
+                        LiveSkippedField(path: "x", count: 0, first: "")])
     static let bareSource = LiveSourceStatus(name: "x", kind: .alerts)
 
     static let payloads: [LivePayload] = [

@@ -26,6 +26,31 @@ import TransitModel
         #expect(state.trips[F.key(1)]?.stops.first?.departureDelay == 120)
     }
 
+    /// Fields the decoder skipped for their wire type are counted per source by path, over the applied feeds,
+    /// with the first feed's account; a feed screened out (identical body) adds nothing.
+    @Test func skippedFieldsAreCountedPerSourceByPath() throws {
+        var state = F.state()
+        func feed(_ skips: [SkippedField], at: UInt64) -> FeedMessage {
+            var feed = F.feed([F.entity("a", F.tripUpdate("T1"))], timestamp: at)
+            feed.skippedFields = skips
+            return feed
+        }
+        let six = SkippedField(path: "entity.trip_update.stop_time_update.6", count: 3, firstOffset: 40, wireType: 0,
+                               expectedWireType: 2)
+        let other = SkippedField(path: "entity.vehicle.position.1", count: 1, firstOffset: 7, wireType: 2, expectedWireType: 5)
+        _ = try mustApply(&state, feed([six], at: UInt64(F.now)))
+        var six2 = six
+        six2.firstOffset = 99
+        _ = try mustApply(&state, feed([six2, other], at: UInt64(F.now + 30)))
+        let status = state.statuses(now: F.now + 30)[0]
+        #expect(status.skippedFields == [
+            LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 6, first: six.description),
+            LiveSkippedField(path: "entity.vehicle.position.1", count: 1, first: other.description),
+        ])
+        #expect(status.skippedFields[0].first.contains("first at byte 40 (varint where the schema has length-delimited)"))
+        #expect(state.statuses(now: F.now + 30)[0].drops.isEmpty)
+    }
+
     @Test func unchangedTripsAreNotRepublished() throws {
         var state = F.state()
         state.ingest(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2"))]))

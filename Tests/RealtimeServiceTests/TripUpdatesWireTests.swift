@@ -7,14 +7,19 @@ import TransitProto
 @Suite struct TripUpdatesWireTests {
     typealias S = CodecSamples
 
-    /// Every optional absent and present, values at the edges of each encoding: negative int32s and int64s
+    /// Every optional absent and present (carriages too), values at the edges of each encoding: negative int32s and int64s
     /// (10-byte varints), clamped direction ids, multi-byte lengths, empty and NUL-containing strings
     /// (protobuf-c cuts them at the NUL), every status and relationship.
     static func extremes() -> LiveTripBatch {
         let edgeStop = LiveStop(
             stopId: "", stopSequence: UInt32.max, assignedStopId: "a\u{0}b", scheduledArrival: Int64.min,
             scheduledDeparture: -1, predictedArrival: Int64.max, predictedDeparture: 0, arrivalDelay: Int32.min,
-            departureDelay: Int32.max, status: .noPrediction, departureOccupancy: "", stopHeadsign: "Bondi Junction via Oxford St — λ")
+            departureDelay: Int32.max, status: .noPrediction, departureOccupancy: "", stopHeadsign: "Bondi Junction via Oxford St — λ",
+            carriages: [
+                LiveCarriage(position: Int32.min, name: "", occupancy: "x\u{0}y", departureOccupancy: "λ", quiet: true,
+                             toilet: "", luggageRack: false),
+                LiveCarriage(), LiveCarriage(position: Int32.max), LiveCarriage(name: String(repeating: "é", count: 100)),
+            ])
         var trips: [LiveTrip] = []
         for (i, relationship) in LiveTripRelationship.allCases.enumerated() {
             let statuses = LiveStopStatus.allCases
@@ -42,7 +47,8 @@ import TransitProto
                     stopId: "2000\(k)", stopSequence: UInt32(k + 1), scheduledArrival: 1_766_394_000 + Int64(k * 90),
                     scheduledDeparture: 1_766_394_020 + Int64(k * 90), predictedArrival: 1_766_394_060 + Int64(k * 90),
                     predictedDeparture: 1_766_394_080 + Int64(k * 90), arrivalDelay: Int32(k - 30), departureDelay: 60,
-                    status: .predicted))
+                    status: .predicted,
+                    carriages: k % 5 == 0 ? (1...8).map { LiveCarriage(position: $0, departureOccupancy: "MANY_SEATS_AVAILABLE") } : []))
             }
             trips.append(LiveTrip(
                 instance: TripInstanceKey(tripId: "2459_284.WKD.0.\(t)", serviceDate: 20251222), relationship: .scheduled,

@@ -3,7 +3,6 @@ import Foundation
 import Testing
 import TransitTesting
 @testable import RealtimeSources
-import TransitTesting
 
 @Suite struct ConfigTests {
     private func parse(_ json: String, env: [String: String] = [:], base: String = "/") throws(RealtimeConfigError) -> RealtimeConfig {

@@ -27,7 +27,11 @@ import TransitModel
         "realtime_secs": [.int, .null], "realtime_unix": [.int, .null], "delay_s": [.int, .null],
         "realtime": [.bool], "status": [.string], "delay_badge": [.object, .null], "minutes_until": [.int],
         "countdown_text": [.string], "platform": [.string, .null], "wheelchair_accessible": [.int],
-        "occupancy_status": [.string, .null],
+        "occupancy_status": [.string, .null], "carriages": [.array],
+    ]
+    static let carriageFields: [String: [Kind]] = [
+        "position": [.int, .null], "name": [.string, .null], "occupancy_status": [.string, .null],
+        "quiet": [.bool, .null], "toilet": [.string, .null], "luggage_rack": [.bool, .null],
     ]
     static let tripStopFields: [String: [Kind]] = [
         "stop_id": [.string], "stop_name": [.string], "stop_sequence": [.int],
@@ -38,6 +42,7 @@ import TransitModel
         "delay_s": [.int, .null], "status": [.string], "delay_badge": [.object, .null], "platform": [.string, .null],
         "wheelchair_accessible": [.int], "lat": [.double], "lon": [.double], "parent_station": [.string, .null],
         "pickup_type": [.int], "drop_off_type": [.int], "stop_headsign": [.string, .null],
+        "occupancy_status": [.string, .null], "carriages": [.array],
     ]
     static let badgeFields: [String: [Kind]] = ["text": [.string], "color": [.string], "accessibility_label": [.string]]
 
@@ -248,6 +253,24 @@ import TransitModel
         #expect(badge["accessibility_label"] as? String == "7 minutes late")
         #expect(r["minutes_until"] as? Int == 10)
         #expect(r["occupancy_status"] as? String == "FEW_SEATS_AVAILABLE")
+    }
+
+    /// A row's carriages: the predicted occupancy on departure, in feed order; a stop without any has [],
+    /// and carriages alone do not make a row realtime.
+    @Test func rowCarriagesCarryTheirDepartureOccupancy() throws {
+        let r = try row(DepartureRealtime(predictedUnix: 1_766_394_300, occupancyStatus: "MANY_SEATS_AVAILABLE",
+                                          carriages: F.carriagesOnDeparture))
+        let carriages = try #require(r["carriages"] as? [[String: Any]])
+        for c in carriages { expectFields(c, Self.carriageFields) }
+        #expect(carriages.map { $0["position"] as? Int } == [1, 2, 3, 4])
+        #expect(carriages.map { $0["occupancy_status"] as? String }
+            == ["FEW_SEATS_AVAILABLE", "MANY_SEATS_AVAILABLE", "MANY_SEATS_AVAILABLE", "EMPTY"])
+        #expect(carriages[0]["name"] is NSNull)
+        #expect(carriages[0]["quiet"] is NSNull)
+        #expect((try row(nil)["carriages"] as? [Any])?.isEmpty == true)
+        let onlyCarriages = try row(DepartureRealtime(carriages: F.carriagesOnDeparture))
+        #expect(onlyCarriages["realtime"] as? Bool == false)
+        #expect((onlyCarriages["carriages"] as? [Any])?.count == 4)
     }
 
     @Test func earlyAndOnTimeRows() throws {
@@ -490,9 +513,19 @@ import TransitModel
             "lat": [.double, .null], "lon": [.double, .null], "bearing": [.double, .null], "speed_mps": [.double, .null],
             "current_stop_sequence": [.int, .null], "stop_id": [.string, .null], "current_status": [.string, .null],
             "occupancy_status": [.string, .null], "occupancy_percentage": [.int, .null],
-            "congestion_level": [.string, .null], "timestamp": [.int, .null],
+            "congestion_level": [.string, .null], "timestamp": [.int, .null], "air_conditioned": [.bool, .null],
+            "wheelchair_accessible": [.bool, .null], "model": [.string, .null], "carriages": [.array],
         ]
         for v in vehicles { expectFields(v, fields) }
+        // Carriages: every field, occupancy now; a vehicle without any has [].
+        let carriages = try #require(vehicles[0]["carriages"] as? [[String: Any]])
+        for c in carriages { expectFields(c, Self.carriageFields) }
+        #expect(carriages[0]["occupancy_status"] as? String == "FEW_SEATS_AVAILABLE")
+        #expect(carriages[1]["quiet"] as? Bool == true)
+        #expect(carriages[1]["occupancy_status"] is NSNull)
+        #expect(vehicles[0]["air_conditioned"] as? Bool == true)
+        #expect(vehicles[1]["carriages"] as? [Any] != nil && (vehicles[1]["carriages"] as? [Any])!.isEmpty)
+        #expect(vehicles[1]["model"] is NSNull)
         #expect(vehicles[0]["service_date"] as? String == "20251222")
         #expect(vehicles[0]["speed_mps"] as? Double == 11.2)
         #expect(vehicles[1]["lat"] is NSNull)

@@ -163,13 +163,22 @@ enum Fixtures {
     static let departuresAnswer = DeparturesAnswer(
         stopId: "200060", timezone: sydney,
         rows: [
-            DepartureRow(departure: lateT1, realtime: DepartureRealtime(predictedUnix: 1_766_394_330, occupancyStatus: "MANY_SEATS_AVAILABLE")),
+            DepartureRow(departure: lateT1, realtime: DepartureRealtime(
+                predictedUnix: 1_766_394_330, occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: carriagesOnDeparture)),
             DepartureRow(departure: metro),
             DepartureRow(departure: cancelledT1, realtime: DepartureRealtime(cancelled: true)),
         ],
         page: BoardPage(
             direction: .future, hasMorePast: true, hasMoreFuture: true,
             earlierCursor: "b1.20251222.72240.T1.1234.20251222", laterCursor: "f1.20251222.72600.T1.1240.20251222"))
+
+    /// A four-carriage train's predicted occupancy on departure (TfNSW sends only position and occupancy).
+    static let carriagesOnDeparture = [
+        LiveCarriage(position: 1, departureOccupancy: "FEW_SEATS_AVAILABLE"),
+        LiveCarriage(position: 2, departureOccupancy: "MANY_SEATS_AVAILABLE"),
+        LiveCarriage(position: 3, departureOccupancy: "MANY_SEATS_AVAILABLE"),
+        LiveCarriage(position: 4, departureOccupancy: "EMPTY"),
+    ]
 
     static let liveMeta12 = LiveMeta(at: at, source: .staticAndRealtime, stale: false, feedAgeSeconds: 12)
 
@@ -191,11 +200,18 @@ enum Fixtures {
         vehicleId: "A42", label: "A42 Waratah", tripId: "T1.1234.20251222", routeId: "T1", serviceDate: 20_251_222,
         startTime: "19:40:00", lat: -33.8735, lon: 151.2069, bearing: 185.5, speedMetresPerSecond: 11.2,
         currentStopSequence: 12, stopId: "2000331", currentStatus: "IN_TRANSIT_TO",
-        occupancyStatus: "MANY_SEATS_AVAILABLE", timestamp: 1_766_393_990)
+        occupancyStatus: "MANY_SEATS_AVAILABLE", timestamp: 1_766_393_990,
+        carriages: [
+            LiveCarriage(position: 1, name: "D6123", occupancy: "FEW_SEATS_AVAILABLE", quiet: false, toilet: "ACCESSIBLE",
+                         luggageRack: false),
+            LiveCarriage(position: 2, name: "N5123", quiet: true, toilet: "NONE", luggageRack: true),
+        ],
+        airConditioned: true, wheelchairAccessible: true, model: "A")
 
     static let tripRealtime = TripRealtime(
         stops: [
-            TripStopRealtime(arrivalUnix: origin + 72270, departureUnix: origin + 72330),
+            TripStopRealtime(arrivalUnix: origin + 72270, departureUnix: origin + 72330,
+                             occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: Array(carriagesOnDeparture.prefix(2))),
             TripStopRealtime(skipped: true),
         ],
         vehicle: vehicle)

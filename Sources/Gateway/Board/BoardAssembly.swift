@@ -78,7 +78,8 @@ enum BoardAssembly {
             predictedUnix: trip.cancelled || stop?.skipped == true ? nil : stop?.predictedUnix,
             cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
             occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
-                ?? state.vehicleByTrip[trip.key]?.occupancyStatus)
+                ?? state.vehicleByTrip[trip.key]?.occupancyStatus,
+            carriages: stop?.carriages ?? [])
     }
 
     /// A row without a trip update whose vehicle reports occupancy.

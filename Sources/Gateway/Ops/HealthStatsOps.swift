@@ -65,6 +65,18 @@ extension RequestDispatcher {
                 w.key("errors"); w.int(source.errors)
                 w.key("last_error"); w.string(source.lastError)
                 w.key("entities"); w.int(source.entities)
+                w.key("drops"); w.beginObject()
+                for (reason, count) in source.drops.sorted(by: { $0.key < $1.key }) { w.key(reason); w.int(count) }
+                w.endObject()
+                w.key("skipped_fields"); w.beginArray()
+                for field in source.skippedFields {
+                    w.beginObject()
+                    w.key("path"); w.string(field.path)
+                    w.key("count"); w.int(field.count)
+                    w.key("first"); w.string(field.first)
+                    w.endObject()
+                }
+                w.endArray()
                 w.endObject()
             }
             w.endArray()

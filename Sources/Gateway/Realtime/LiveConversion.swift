@@ -30,7 +30,8 @@ extension TripPrediction {
                 stopSequence: s.stopSequence, stopId: s.stopId, assignedStopId: s.assignedStopId,
                 arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
                 scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
-                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign))
+                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign,
+                carriages: s.carriages))
         }
         let relationship = live.relationship
         self.init(
@@ -56,8 +57,20 @@ extension VehicleEntry {
             speedMetresPerSecond: live.position?.speed.map { Self.shortest(Double($0)) }, currentStopSequence: live.currentStopSequence,
             stopId: live.stopId, currentStatus: live.currentStatus, occupancyStatus: live.occupancyStatus,
             occupancyPercentage: live.occupancyPercentage.map(Int.init), congestionLevel: live.congestionLevel,
-            timestamp: live.timestamp.map { Int64(clamping: $0) })
+            timestamp: live.timestamp.map { Int64(clamping: $0) }, carriages: live.carriages,
+            airConditioned: live.features?.airConditioned,
+            wheelchairAccessible: live.features?.wheelchairAccessible ?? Self.accessible(live.wheelchairAccessible),
+            model: live.features?.model)
         self.init(vehicle: vehicle, instance: instance)
+    }
+
+    /// The official VehicleDescriptor.wheelchair_accessible as a flag (NO_VALUE and UNKNOWN: nil).
+    static func accessible(_ name: String?) -> Bool? {
+        switch name {
+        case "WHEELCHAIR_ACCESSIBLE": true
+        case "WHEELCHAIR_INACCESSIBLE": false
+        default: nil
+        }
     }
 
     /// GTFS-RT positions are 32-bit floats: print what the feed said (53.70077), not the float widened to
@@ -102,6 +115,6 @@ extension RealtimeSourceStatus {
         self.init(
             name: live.name, kind: kind, feedTimestamp: live.feedTimestamp.map { Int64(clamping: $0) }, stale: live.stale,
             lastSuccessUnix: live.lastSuccessUnix, errors: Int(clamping: live.errors), lastError: live.lastError,
-            entities: Int(clamping: live.entities))
+            entities: Int(clamping: live.entities), drops: live.drops, skippedFields: live.skippedFields)
     }
 }

@@ -23,7 +23,9 @@ enum LiveMerge {
                 stops.reserveCapacity(trip.stops.count)
                 for stop in trip.stops {
                     stops.append(prediction.stop(sequence: stop.stopSequence).map {
-                        TripStopRealtime(arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped)
+                        TripStopRealtime(
+                            arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
+                            occupancyStatus: $0.occupancyStatus, carriages: $0.carriages)
                     })
                 }
                 realtime = TripRealtime(cancelled: prediction.cancelled, added: prediction.added, stops: stops)

@@ -21,10 +21,15 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     public var errors: Int
     public var lastError: String?
     public var entities: Int
+    /// Entities left out, by reason (e.g. "unknown_trip").
+    public var drops: [String: UInt64]
+    /// Known fields its feeds sent with another wire type than the schema's (skipped), by path.
+    public var skippedFields: [LiveSkippedField]
 
     public init(
         name: String, kind: Kind, feedTimestamp: Int64? = nil, stale: Bool = false, lastSuccessUnix: Int64? = nil,
-        errors: Int = 0, lastError: String? = nil, entities: Int = 0
+        errors: Int = 0, lastError: String? = nil, entities: Int = 0, drops: [String: UInt64] = [:],
+        skippedFields: [LiveSkippedField] = []
     ) {
         self.name = name
         self.kind = kind
@@ -34,6 +39,8 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
         self.errors = errors
         self.lastError = lastError
         self.entities = entities
+        self.drops = drops
+        self.skippedFields = skippedFields
     }
 }
 

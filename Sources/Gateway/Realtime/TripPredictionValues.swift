@@ -21,11 +21,14 @@ public struct StopPrediction: Sendable, Hashable {
     public var occupancyStatus: String?
     /// The update's stop_headsign, when it gives one.
     public var stopHeadsign: String?
+    /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
+    public var carriages: [LiveCarriage]
 
     public init(
         stopSequence: UInt32, stopId: String? = nil, assignedStopId: String? = nil, arrivalUnix: Int64? = nil,
         departureUnix: Int64? = nil, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,
-        skipped: Bool = false, occupancyStatus: String? = nil, stopHeadsign: String? = nil
+        skipped: Bool = false, occupancyStatus: String? = nil, stopHeadsign: String? = nil,
+        carriages: [LiveCarriage] = []
     ) {
         self.stopSequence = stopSequence
         self.stopId = stopId
@@ -37,6 +40,7 @@ public struct StopPrediction: Sendable, Hashable {
         self.skipped = skipped
         self.occupancyStatus = occupancyStatus
         self.stopHeadsign = stopHeadsign
+        self.carriages = carriages
     }
 
     /// When the vehicle is predicted to leave (arrive, where only that is predicted).

@@ -22,6 +22,7 @@ extension SourceState {
         }
         var touched = TouchedKeys()
         for problem in feed.problems { drop(DropReason(problem), problem.description) }
+        countSkipped(feed.skippedFields)
         var kinds = Set<LiveSourceKind>()
 
         // Resolution first (it reads only the feed and the schedules; split across threads for big feeds).

@@ -38,6 +38,9 @@ struct SourceState {
     var lastErrorUnix: Int64?
     var drops: [DropReason: UInt64] = [:]
     var lastDrop: String?
+    /// Known fields the decoder skipped for their wire type, by path: occurrences in applied feeds, and the
+    /// first feed's account of them.
+    var skippedFields: [String: LiveSkippedField] = [:]
     /// The stale flag last reported, to notice when it flips.
     var reportedStale = true
 
@@ -51,6 +54,17 @@ struct SourceState {
     mutating func drop(_ reason: DropReason, _ message: String, count: UInt64 = 1) {
         drops[reason, default: 0] += count
         lastDrop = "\(reason.rawValue): \(message)"
+    }
+
+    mutating func countSkipped(_ skipped: [SkippedField]) {
+        for field in skipped {
+            let count = UInt64(clamping: field.count)
+            if skippedFields[field.path] != nil {
+                skippedFields[field.path]!.count += count
+            } else {
+                skippedFields[field.path] = LiveSkippedField(path: field.path, count: count, first: field.description)
+            }
+        }
     }
 
     mutating func fail(_ message: String, at unix: Int64) {
@@ -76,6 +90,6 @@ struct SourceState {
             updatesApplied: updatesApplied, notModified: notModified, olderIgnored: olderIgnored, errors: errors,
             lastError: lastError, lastErrorUnix: lastErrorUnix,
             entities: UInt64(trips.count + vehicles.count + alerts.count), drops: drops, lastDrop: lastDrop,
-            statusUnix: now)
+            statusUnix: now, skippedFields: skippedFields.values.sorted { $0.path < $1.path })
     }
 }

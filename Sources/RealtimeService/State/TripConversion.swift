@@ -69,13 +69,14 @@ enum TripConversion {
             source: source, entityId: entityId)
     }
 
-    /// Copies departure_occupancy_status and stop_headsign onto the stops they name (by stop_sequence, else
-    /// stop_id). Rare in feeds, so the common case costs one scan of the updates.
+    /// Copies departure_occupancy_status, stop_headsign and the carriages' predicted occupancy (TfNSW) onto the
+    /// stops they name (by stop_sequence, else stop_id). Rare in feeds, so the common case costs one scan of
+    /// the updates.
     private static func addStopProperties(_ updates: [StopTimeUpdate], to stops: inout [LiveStop]) {
         for k in updates.indices {  // by index: no copy of each update that has neither
             let occupancy = updates[k].departureOccupancyStatus
             let headsign = updates[k].stopTimeProperties?.stopHeadsign.flatMap { $0.isEmpty ? nil : $0 }
-            guard occupancy != nil || headsign != nil else { continue }
+            guard occupancy != nil || headsign != nil || !updates[k].tfnswCarriages.isEmpty else { continue }
             let u = updates[k]
             let index: Int?
             if let sequence = u.stopSequence {
@@ -88,6 +89,7 @@ enum TripConversion {
             guard let index else { continue }
             if let occupancy { stops[index].departureOccupancy = occupancy.name }
             if let headsign { stops[index].stopHeadsign = headsign }
+            if !u.tfnswCarriages.isEmpty { stops[index].carriages = u.tfnswCarriages.map(LiveCarriage.init) }
         }
     }
 }

@@ -20,6 +20,37 @@ enum VehicleConversion {
             },
             currentStopSequence: v.currentStopSequence, stopId: v.stopId, currentStatus: v.currentStatus?.name,
             timestamp: v.timestamp, congestionLevel: v.congestionLevel?.name, occupancyStatus: v.occupancyStatus?.name,
-            occupancyPercentage: v.occupancyPercentage, wheelchairAccessible: v.vehicle?.wheelchairAccessible?.name)
+            occupancyPercentage: v.occupancyPercentage, wheelchairAccessible: v.vehicle?.wheelchairAccessible?.name,
+            carriages: v.tfnswCarriages.isEmpty
+                ? v.multiCarriageDetails.map(LiveCarriage.init) : v.tfnswCarriages.map(LiveCarriage.init),
+            features: v.vehicle?.tfnsw.map(LiveVehicleFeatures.init))
+    }
+}
+
+extension LiveCarriage {
+    /// Transport for NSW's carriage, enum values as their names.
+    init(_ c: TfnswCarriage) {
+        self.init(
+            position: c.positionInConsist, name: c.name, occupancy: c.occupancyStatus?.name,
+            departureOccupancy: c.departureOccupancyStatus?.name, quiet: c.quietCarriage, toilet: c.toilet?.name,
+            luggageRack: c.luggageRack)
+    }
+}
+
+extension LiveCarriage {
+    /// The official schema's carriage (multi_carriage_details), for feeds that send it instead of TfNSW's.
+    init(_ c: CarriageDetails) {
+        self.init(
+            position: c.carriageSequence.map { Int32(clamping: $0) }, name: c.label, occupancy: c.occupancyStatus?.name)
+    }
+}
+
+extension LiveVehicleFeatures {
+    /// Transport for NSW's vehicle descriptor; its wheelchair_accessible number read as a flag (non-zero: true).
+    init(_ d: TfnswVehicleDescriptor) {
+        self.init(
+            airConditioned: d.airConditioned, wheelchairAccessible: d.wheelchairAccessible.map { $0 != 0 },
+            model: d.vehicleModel, performingPriorTrip: d.performingPriorTrip,
+            specialAttributes: d.specialVehicleAttributes)
     }
 }

@@ -18,6 +18,8 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Transit__TripInstance Transit__TripInstance;
 typedef struct Transit__StopPrediction Transit__StopPrediction;
+typedef struct Transit__Carriage Transit__Carriage;
+typedef struct Transit__VehicleFeatures Transit__VehicleFeatures;
 typedef struct Transit__TripPrediction Transit__TripPrediction;
 typedef struct Transit__Position Transit__Position;
 typedef struct Transit__VehicleState Transit__VehicleState;
@@ -26,6 +28,7 @@ typedef struct Transit__TranslatedText Transit__TranslatedText;
 typedef struct Transit__TimeRange Transit__TimeRange;
 typedef struct Transit__InformedEntity Transit__InformedEntity;
 typedef struct Transit__AlertState Transit__AlertState;
+typedef struct Transit__SkippedFieldCount Transit__SkippedFieldCount;
 typedef struct Transit__DropCount Transit__DropCount;
 typedef struct Transit__SourceStatus Transit__SourceStatus;
 typedef struct Transit__TripUpdatesBatch Transit__TripUpdatesBatch;
@@ -158,10 +161,89 @@ struct  Transit__StopPrediction
    * StopTimeProperties.stop_headsign, when the update gives one
    */
   char *stop_headsign;
+  /*
+   * predicted occupancy per carriage on departure (TfNSW), in feed order
+   */
+  size_t n_carriages;
+  Transit__Carriage **carriages;
 };
 #define TRANSIT__STOP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__stop_prediction__descriptor) \
-    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL }
+    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, 0,NULL }
+
+
+/*
+ * One carriage of a train, as Transport for NSW sends it (their CarriageDescriptor, extension 1007 of
+ * StopTimeUpdate and VehiclePosition). Every field is absent when the feed leaves it out.
+ */
+struct  Transit__Carriage
+{
+  ProtobufCMessage base;
+  /*
+   * place in the train, 1 for the first
+   */
+  protobuf_c_boolean has_position;
+  int32_t position;
+  /*
+   * e.g. "DTC1" (vehicle positions)
+   */
+  char *name;
+  /*
+   * how full it is now (vehicle positions), an OccupancyStatus name
+   */
+  char *occupancy;
+  /*
+   * predicted on departure (stop predictions), an OccupancyStatus name
+   */
+  char *departure_occupancy;
+  /*
+   * a quiet carriage
+   */
+  protobuf_c_boolean has_quiet;
+  protobuf_c_boolean quiet;
+  /*
+   * NONE, NORMAL, ACCESSIBLE (or the number TfNSW sent)
+   */
+  char *toilet;
+  protobuf_c_boolean has_luggage_rack;
+  protobuf_c_boolean luggage_rack;
+};
+#define TRANSIT__CARRIAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__carriage__descriptor) \
+    , 0, 0, NULL, NULL, NULL, 0, 0, NULL, 0, 0 }
+
+
+/*
+ * Transport for NSW's vehicle descriptor (extension 1007 of VehicleDescriptor).
+ */
+struct  Transit__VehicleFeatures
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_air_conditioned;
+  protobuf_c_boolean air_conditioned;
+  /*
+   * TfNSW's wheelchair_accessible number, non-zero: true
+   */
+  protobuf_c_boolean has_wheelchair_accessible;
+  protobuf_c_boolean wheelchair_accessible;
+  /*
+   * e.g. "Alstom Metropolis"
+   */
+  char *model;
+  /*
+   * still running its previous trip
+   */
+  protobuf_c_boolean has_performing_prior_trip;
+  protobuf_c_boolean performing_prior_trip;
+  /*
+   * TfNSW's code for special vehicles (0: none)
+   */
+  protobuf_c_boolean has_special_attributes;
+  int32_t special_attributes;
+};
+#define TRANSIT__VEHICLE_FEATURES__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__vehicle_features__descriptor) \
+    , 0, 0, 0, 0, NULL, 0, 0, 0, 0 }
 
 
 /*
@@ -278,10 +360,19 @@ struct  Transit__VehicleState
   protobuf_c_boolean has_occupancy_percentage;
   uint32_t occupancy_percentage;
   char *wheelchair_accessible;
+  /*
+   * the train's carriages (TfNSW), in feed order
+   */
+  size_t n_carriages;
+  Transit__Carriage **carriages;
+  /*
+   * TfNSW's vehicle descriptor, when sent
+   */
+  Transit__VehicleFeatures *features;
 };
 #define TRANSIT__VEHICLE_STATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__vehicle_state__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL }
+    , NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, 0,NULL, NULL }
 
 
 struct  Transit__Translation
@@ -389,6 +480,35 @@ struct  Transit__AlertState
     , NULL, NULL, NULL, 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,NULL, 0,NULL }
 
 
+/*
+ * A known field a source's feeds sent with a wire type other than the schema's (decoded as an unknown
+ * field: skipped, the rest of its message kept).
+ */
+struct  Transit__SkippedFieldCount
+{
+  ProtobufCMessage base;
+  /*
+   * field names from the FeedMessage down, then the number, e.g.
+   */
+  char *path;
+  /*
+   * "entity.trip_update.stop_time_update.6"
+   */
+  /*
+   * occurrences since the service started
+   */
+  protobuf_c_boolean has_count;
+  uint64_t count;
+  /*
+   * the first feed's account of it (count, byte offset, wire types)
+   */
+  char *first;
+};
+#define TRANSIT__SKIPPED_FIELD_COUNT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__skipped_field_count__descriptor) \
+    , NULL, 0, 0, NULL }
+
+
 struct  Transit__DropCount
 {
   ProtobufCMessage base;
@@ -479,10 +599,15 @@ struct  Transit__SourceStatus
    */
   protobuf_c_boolean has_status_unix;
   int64_t status_unix;
+  /*
+   * by path
+   */
+  size_t n_skipped_fields;
+  Transit__SkippedFieldCount **skipped_fields;
 };
 #define TRANSIT__SOURCE_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__source_status__descriptor) \
-    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0 }
+    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0,NULL }
 
 
 struct  Transit__TripUpdatesBatch
@@ -940,6 +1065,44 @@ Transit__StopPrediction *
 void   transit__stop_prediction__free_unpacked
                      (Transit__StopPrediction *message,
                       ProtobufCAllocator *allocator);
+/* Transit__Carriage methods */
+void   transit__carriage__init
+                     (Transit__Carriage         *message);
+size_t transit__carriage__get_packed_size
+                     (const Transit__Carriage   *message);
+size_t transit__carriage__pack
+                     (const Transit__Carriage   *message,
+                      uint8_t             *out);
+size_t transit__carriage__pack_to_buffer
+                     (const Transit__Carriage   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__Carriage *
+       transit__carriage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__carriage__free_unpacked
+                     (Transit__Carriage *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__VehicleFeatures methods */
+void   transit__vehicle_features__init
+                     (Transit__VehicleFeatures         *message);
+size_t transit__vehicle_features__get_packed_size
+                     (const Transit__VehicleFeatures   *message);
+size_t transit__vehicle_features__pack
+                     (const Transit__VehicleFeatures   *message,
+                      uint8_t             *out);
+size_t transit__vehicle_features__pack_to_buffer
+                     (const Transit__VehicleFeatures   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__VehicleFeatures *
+       transit__vehicle_features__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__vehicle_features__free_unpacked
+                     (Transit__VehicleFeatures *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__TripPrediction methods */
 void   transit__trip_prediction__init
                      (Transit__TripPrediction         *message);
@@ -1091,6 +1254,25 @@ Transit__AlertState *
                       const uint8_t       *data);
 void   transit__alert_state__free_unpacked
                      (Transit__AlertState *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__SkippedFieldCount methods */
+void   transit__skipped_field_count__init
+                     (Transit__SkippedFieldCount         *message);
+size_t transit__skipped_field_count__get_packed_size
+                     (const Transit__SkippedFieldCount   *message);
+size_t transit__skipped_field_count__pack
+                     (const Transit__SkippedFieldCount   *message,
+                      uint8_t             *out);
+size_t transit__skipped_field_count__pack_to_buffer
+                     (const Transit__SkippedFieldCount   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__SkippedFieldCount *
+       transit__skipped_field_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__skipped_field_count__free_unpacked
+                     (Transit__SkippedFieldCount *message,
                       ProtobufCAllocator *allocator);
 /* Transit__DropCount methods */
 void   transit__drop_count__init
@@ -1499,6 +1681,12 @@ typedef void (*Transit__TripInstance_Closure)
 typedef void (*Transit__StopPrediction_Closure)
                  (const Transit__StopPrediction *message,
                   void *closure_data);
+typedef void (*Transit__Carriage_Closure)
+                 (const Transit__Carriage *message,
+                  void *closure_data);
+typedef void (*Transit__VehicleFeatures_Closure)
+                 (const Transit__VehicleFeatures *message,
+                  void *closure_data);
 typedef void (*Transit__TripPrediction_Closure)
                  (const Transit__TripPrediction *message,
                   void *closure_data);
@@ -1522,6 +1710,9 @@ typedef void (*Transit__InformedEntity_Closure)
                   void *closure_data);
 typedef void (*Transit__AlertState_Closure)
                  (const Transit__AlertState *message,
+                  void *closure_data);
+typedef void (*Transit__SkippedFieldCount_Closure)
+                 (const Transit__SkippedFieldCount *message,
                   void *closure_data);
 typedef void (*Transit__DropCount_Closure)
                  (const Transit__DropCount *message,
@@ -1597,6 +1788,8 @@ extern const ProtobufCEnumDescriptor    transit__stop_status__descriptor;
 extern const ProtobufCEnumDescriptor    transit__source_kind__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_instance__descriptor;
 extern const ProtobufCMessageDescriptor transit__stop_prediction__descriptor;
+extern const ProtobufCMessageDescriptor transit__carriage__descriptor;
+extern const ProtobufCMessageDescriptor transit__vehicle_features__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_prediction__descriptor;
 extern const ProtobufCMessageDescriptor transit__position__descriptor;
 extern const ProtobufCMessageDescriptor transit__vehicle_state__descriptor;
@@ -1605,6 +1798,7 @@ extern const ProtobufCMessageDescriptor transit__translated_text__descriptor;
 extern const ProtobufCMessageDescriptor transit__time_range__descriptor;
 extern const ProtobufCMessageDescriptor transit__informed_entity__descriptor;
 extern const ProtobufCMessageDescriptor transit__alert_state__descriptor;
+extern const ProtobufCMessageDescriptor transit__skipped_field_count__descriptor;
 extern const ProtobufCMessageDescriptor transit__drop_count__descriptor;
 extern const ProtobufCMessageDescriptor transit__source_status__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_updates_batch__descriptor;

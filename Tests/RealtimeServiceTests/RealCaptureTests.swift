@@ -1,0 +1,100 @@
+// Feeds recorded from real producers (../shared/realdata/, next to the project folder, never committed) through
+// the realtime service's source path: decode, screen, resolve, apply. There is no matching static feed, so their
+// trips are unknown to the schedules: they must be counted as drops, never refuse the feed. Skipped, with a
+// message, when the folder is absent (a fresh clone); the crafted fixtures of GTFSRealtimeTests cover each quirk.
+import Foundation
+import GTFSRealtime
+import Synchronization
+import Testing
+import TransitModel
+@testable import RealtimeService
+
+enum RealCaptures {
+    /// The project root's sibling folder shared/realdata.
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/realdata").standardizedFileURL
+
+    static var available: Bool { FileManager.default.fileExists(atPath: folder.path) }
+
+    static let absent: Comment = "../shared/realdata/ is absent: the real-capture tests are skipped"
+
+    static func bytes(_ relativePath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: folder.appendingPathComponent(relativePath)))
+    }
+
+    /// Every .pb file below the folder, as paths relative to it, sorted.
+    static func captures() -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".pb") }.sorted()
+    }
+}
+
+@Suite(.enabled(if: RealCaptures.available, RealCaptures.absent))
+struct RealCaptureTests {
+    @Test func everyCaptureIsAppliedWithItsUnknownTripsCountedAsDrops() async throws {
+        let captures = RealCaptures.captures()
+        #expect(captures.count >= 20)
+        for path in captures {
+            let bytes = try RealCaptures.bytes(path)
+            let feed = try GTFSRealtimeCodec.decode(bytes)
+            let header = Int64(clamping: feed.header.timestamp ?? 0)
+            let hub = RealtimeHub(sink: RecordingSink())
+            let engine = try RealtimeEngine(
+                sources: [SourceSettings(name: "capture", timeZone: "UTC")], hub: hub,
+                schedules: FakeSchedules(tripIds: []), options: .init(timeZone: "UTC"), logger: quietLogger,
+                clock: { header })
+            await engine.handle(.fetched(source: "capture", bytes: bytes, at: header))
+            let status = try #require(await engine.statuses().first)
+            #expect(status.errors == 0, "\(path): \(status.lastError ?? "")")
+            #expect(status.updatesApplied == 1, "\(path)")
+            let tripUpdates = feed.entities.filter { update in
+                guard let trip = update.tripUpdate?.trip, trip.tripId?.isEmpty == false else { return false }
+                return [.scheduled, .canceled].contains(trip.scheduleRelationship ?? .scheduled)
+            }
+            if !tripUpdates.isEmpty {
+                // No schedule knows them: each is dropped and counted (mostly as unknown trips), never an error.
+                #expect(status.drops.values.reduce(0, +) >= UInt64(tripUpdates.count), "\(path): \(status.drops)")
+                #expect((status.drops["unknown_trip"] ?? 0) >= UInt64(tripUpdates.count / 2), "\(path): \(status.drops)")
+            }
+            #expect(status.skippedFields.map(\.path) == feed.skippedFields.map(\.path), "\(path)")
+        }
+    }
+
+    /// Sydney Trains: TfNSW's StopTimeUpdate field 6 varint is skipped (and read as the stop's occupancy);
+    /// the source counts the skips by path with the first example, in `sources` and again on the next feed.
+    @Test func sydneyTrainsSkippedFieldsAreCountedPerSource() async throws {
+        let bytes = try RealCaptures.bytes("tfnsw-sydney-2026-06-11-rtonly/tripupdates_sydneytrains.pb")
+        let hub = RealtimeHub(sink: RecordingSink())
+        let header: Int64 = 1_781_166_696
+        let now = Mutex(header)
+        let engine = try RealtimeEngine(
+            sources: [SourceSettings(name: "sydneytrains", kind: .tripUpdates, timeZone: "Australia/Sydney")], hub: hub,
+            schedules: FakeSchedules(tripIds: []), options: .init(timeZone: "Australia/Sydney"), logger: quietLogger,
+            clock: { now.withLock { $0 } })
+        await engine.handle(.fetched(source: "sydneytrains", bytes: bytes, at: header))
+        var status = try #require(await engine.statuses().first)
+        #expect(status.errors == 0)
+        let skipped = try #require(status.skippedFields.first)
+        #expect(status.skippedFields.count == 1)
+        #expect(skipped.path == "entity.trip_update.stop_time_update.6")
+        #expect(skipped.count == 1901)
+        #expect(skipped.first.hasPrefix("entity.trip_update.stop_time_update.6: 1901 skipped, first at byte "), "\(skipped.first)")
+        #expect(skipped.first.hasSuffix("(varint where the schema has length-delimited)"), "\(skipped.first)")
+        // The trips are unknown (no static feed): drops, counted, not errors.
+        #expect((status.drops["unknown_trip"] ?? 0) > 400, "\(status.drops)")
+
+        // The same body again is not applied (not_modified): nothing counted twice.
+        await engine.handle(.fetched(source: "sydneytrains", bytes: bytes, at: header + 30))
+        status = try #require(await engine.statuses().first)
+        #expect(status.notModified == 1)
+        #expect(status.skippedFields.first?.count == 1901)
+
+        // The published status carries them too (what `sources` and the gateway's `health` show).
+        guard case .sources(let published)? = hub.snapshot(.sources)?.payload else {
+            Issue.record("no sources snapshot")
+            return
+        }
+        #expect(published.first?.skippedFields == status.skippedFields)
+    }
+}
