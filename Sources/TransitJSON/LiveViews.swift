@@ -263,11 +263,15 @@ public struct AlertView: Sendable, Hashable {
     public var severity: String
     public var activePeriods: [Period]
     public var informedEntities: [InformedEntity]
+    /// A route query's alert that concerns the route only at some stops (its informed entities name the
+    /// route together with a stop): those stops, sorted. Empty when it concerns the whole route, and on stop
+    /// and trip queries.
+    public var limitedToStopIds: [String]
 
     public init(
         id: String, header: String?, description: String?, url: String?, cause: String = "UNKNOWN_CAUSE",
         effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY", activePeriods: [Period] = [],
-        informedEntities: [InformedEntity] = []
+        informedEntities: [InformedEntity] = [], limitedToStopIds: [String] = []
     ) {
         self.id = id
         self.header = header
@@ -278,5 +282,6 @@ public struct AlertView: Sendable, Hashable {
         self.severity = severity
         self.activePeriods = activePeriods
         self.informedEntities = informedEntities
+        self.limitedToStopIds = limitedToStopIds
     }
 }

@@ -118,7 +118,7 @@ struct RequestArguments {
 }
 
 /// `"text"` for messages, with quotes and backslashes escaped and long texts shortened.
-func quote(_ text: String) -> String {
+package func quote(_ text: String) -> String {
     var shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
     shown = shown.replacingOccurrencesOfQuoteAndBackslash()
     return "\"\(shown)\""

@@ -116,8 +116,11 @@ public struct StopResult: Sendable, Hashable {
 public struct Departure: Sendable, Hashable {
     /// The trip's id as imported (with the feed's id prefix, if any).
     public var tripId: String
-    /// HH:MM:SS of the instance, for frequency-based trips only.
+    /// HH:MM:SS the trip instance starts: its first departure, for a frequency-based trip the instance's
+    /// start. Nil only for a row made from live data that names no start.
     public var startTime: String?
+    /// `startTime` names a frequencies.txt instance; only then is it part of the instance's key.
+    public var frequencyBased: Bool
     /// The trip's route.
     public var route: Route
     /// stop_headsign, else trip_headsign; nil when the feed gives neither.
@@ -145,10 +148,12 @@ public struct Departure: Sendable, Hashable {
     public init(
         tripId: String, startTime: String? = nil, route: Route, headsign: String?, stopId: String,
         stopSequence: UInt32, stopIndex: UInt32, serviceDate: ServiceDate, scheduledSecs: Int32,
-        scheduledUnix: Int64, platform: String? = nil, wheelchairAccessible: Int = 0, directionId: Int? = nil
+        scheduledUnix: Int64, platform: String? = nil, wheelchairAccessible: Int = 0, directionId: Int? = nil,
+        frequencyBased: Bool = false
     ) {
         self.tripId = tripId
         self.startTime = startTime
+        self.frequencyBased = frequencyBased
         self.route = route
         self.headsign = headsign
         self.stopId = stopId
@@ -161,6 +166,9 @@ public struct Departure: Sendable, Hashable {
         self.wheelchairAccessible = wheelchairAccessible
         self.directionId = directionId
     }
+
+    /// The start that tells this trip's instances apart (`TripInstanceKey`): frequency-based trips only.
+    public var instanceStartTime: String? { frequencyBased ? startTime : nil }
 }
 
 /// The answer to a `departures` query: one page of a stop's board, with cursors to page on.

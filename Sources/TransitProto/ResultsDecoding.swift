@@ -74,7 +74,8 @@ extension Departure {
             scheduledUnix: try requiredValue(m.has_scheduled_unix, m.scheduled_unix, "scheduled_unix"),
             platform: optionalString(m.platform),
             wheelchairAccessible: Int(try requiredValue(m.has_wheelchair_accessible, m.wheelchair_accessible, "wheelchair_accessible")),
-            directionId: optionalValue(m.has_direction_id, m.direction_id).map(Int.init)
+            directionId: optionalValue(m.has_direction_id, m.direction_id).map(Int.init),
+            frequencyBased: optionalValue(m.has_frequency_based, m.frequency_based).map { $0 != 0 } ?? false
         )
     }
 }

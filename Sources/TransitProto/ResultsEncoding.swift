@@ -70,6 +70,7 @@ extension ProtoArena {
             (m.has_wheelchair_accessible, m.wheelchair_accessible) = present(Int32(clamping: d.wheelchairAccessible))
             (m.has_direction_id, m.direction_id) = ifPresent(d.directionId.map { Int32(clamping: $0) })
             (m.has_stop_index, m.stop_index) = present(d.stopIndex)
+            (m.has_frequency_based, m.frequency_based) = ifPresent(d.frequencyBased ? cBool(true) : nil)
         }
     }
 

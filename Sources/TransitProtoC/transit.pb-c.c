@@ -2767,7 +2767,7 @@ const ProtobufCMessageDescriptor transit__route_list__descriptor =
   (ProtobufCMessageInit) transit__route_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__departure__field_descriptors[13] =
+static const ProtobufCFieldDescriptor transit__departure__field_descriptors[14] =
 {
   {
     "trip_id",
@@ -2925,9 +2925,22 @@ static const ProtobufCFieldDescriptor transit__departure__field_descriptors[13] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "frequency_based",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__Departure, has_frequency_based),
+    offsetof(Transit__Departure, frequency_based),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__departure__field_indices_by_name[] = {
   11,   /* field[11] = direction_id */
+  13,   /* field[13] = frequency_based */
   3,   /* field[3] = headsign */
   9,   /* field[9] = platform */
   2,   /* field[2] = route */
@@ -2944,7 +2957,7 @@ static const unsigned transit__departure__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__departure__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor transit__departure__descriptor =
 {
@@ -2954,7 +2967,7 @@ const ProtobufCMessageDescriptor transit__departure__descriptor =
   "Transit__Departure",
   "transit",
   sizeof(Transit__Departure),
-  13,
+  14,
   transit__departure__field_descriptors,
   transit__departure__field_indices_by_name,
   1,  transit__departure__number_ranges,

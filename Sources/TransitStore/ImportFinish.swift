@@ -46,7 +46,9 @@ extension ImportBuilder {
     }
 
     /// Routes and trips per stop from the patterns' trips, stations aggregating their platforms; the primary
-    /// route type is the one with most trips (ties: `Mode.rank`, then the lower route_type).
+    /// route type is the one of the most routes serving the stop (ties: `Mode.rank`, then the lower route_type).
+    /// Routes, not trips: a frequency-based metro line's many instances must not make a station of four train
+    /// lines a metro stop.
     func stopStatistics() -> StopStatistics {
         var stats = StopStatistics(tripCount: Array(repeating: 0, count: stops.count),
                                    primaryRouteType: Array(repeating: nil, count: stops.count),
@@ -66,15 +68,15 @@ extension ImportBuilder {
                 }
             }
         }
-        var typeTrips: [Int: [Int: Int]] = [:]  // stop -> route_type -> trips
+        var typeRoutes: [Int: [Int: Int]] = [:]  // stop -> route_type -> routes
         for (key, trips) in stats.stopRoutes {
             let stop = Int(key >> 32) - 1
             let route = routes[Int(key & 0xFFFF_FFFF) - 1]
             stats.tripCount[stop] += trips
             stats.modeMask[stop] |= route.mode.bit
-            typeTrips[stop, default: [:]][route.routeType, default: 0] += trips
+            typeRoutes[stop, default: [:]][route.routeType, default: 0] += 1
         }
-        for (stop, byType) in typeTrips {
+        for (stop, byType) in typeRoutes {
             stats.primaryRouteType[stop] = byType.min { a, b in
                 if a.value != b.value { return a.value > b.value }
                 let rankA = Mode(routeType: a.key).rank, rankB = Mode(routeType: b.key).rank

@@ -208,12 +208,14 @@ extension StaticStore {
         return result
     }
 
-    /// Loads a board row's trip, route, headsign and platform.
+    /// Loads a board row's trip, route, headsign, platform and start (its first departure, or for a
+    /// frequency-based trip the instance's start).
     func departure(_ c: StoreConnection, _ row: BoardRow, stops: inout [Int: (id: String, platform: String?)]) throws -> Departure {
         let trip = try c.statement("""
             SELECT t.trip_id, t.route_pk, COALESCE(ps.stop_headsign, t.headsign), t.direction_id,
-                   t.wheelchair_accessible, ps.stop_sequence
+                   t.wheelchair_accessible, ps.stop_sequence, t.start_secs + first.departure_offset
             FROM trips t JOIN pattern_stops ps ON ps.pattern_pk = t.pattern_pk AND ps.stop_index = ?2
+            JOIN pattern_stops first ON first.pattern_pk = t.pattern_pk AND first.stop_index = 0
             WHERE t.trip_pk = ?1
             """)
         trip.bind(1, row.key.tripPk)
@@ -228,12 +230,12 @@ extension StaticStore {
         }
         let stop = stops[row.stopPk]!
         return Departure(
-            tripId: trip.string(0) ?? "", startTime: row.isFrequency ? GTFSTime.format(row.key.start) : nil,
+            tripId: trip.string(0) ?? "", startTime: GTFSTime.format(row.isFrequency ? row.key.start : trip.int(6)),
             route: route, headsign: trip.string(2), stopId: stop.id,
             stopSequence: UInt32(truncatingIfNeeded: trip.int(5)), stopIndex: UInt32(truncatingIfNeeded: row.key.stopIndex),
             serviceDate: UInt32(truncatingIfNeeded: row.date.yyyymmdd), scheduledSecs: Int32(truncatingIfNeeded: row.secs),
             scheduledUnix: row.key.unix, platform: stop.platform, wheelchairAccessible: trip.int(4),
-            directionId: trip.optionalInt(3))
+            directionId: trip.optionalInt(3), frequencyBased: row.isFrequency)
     }
 }
 

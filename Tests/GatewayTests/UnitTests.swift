@@ -162,12 +162,19 @@ import TransitModel
         #expect(!m.matches(entity()))
     }
 
-    @Test func aRouteQueryIgnoresSelectorsWithAStopOrTrip() {
+    @Test func aRouteQueryIgnoresSelectorsWithATripAndTakesTheRouteAtAStop() {
         let m = AlertMatcher.route(bus)
-        #expect(m.matches(entity(route: "333")))
-        #expect(m.matches(entity(type: 700)))
-        #expect(m.matches(entity(agency: "SB")))
-        #expect(!m.matches(entity(stop: "X", route: "333")))
+        #expect(m.match(entity(route: "333")) == .whole)
+        #expect(m.match(entity(type: 700)) == .whole)
+        #expect(m.match(entity(agency: "SB")) == .whole)
+        // The route named together with a stop: the route at that stop.
+        #expect(m.match(entity(stop: "X", route: "333")) == .atStop("X"))
+        #expect(m.match(entity(stop: "X", route: "333", direction: 1)) == .atStop("X"))
+        // A stop with the route's type or agency only concerns that stop, not this route.
+        #expect(!m.matches(entity(stop: "X", type: 700)))
+        #expect(!m.matches(entity(stop: "X", agency: "SB")))
+        #expect(!m.matches(entity(stop: "X")))
+        #expect(!m.matches(entity(stop: "X", route: "T1")))
         #expect(!m.matches(entity(route: "333", trip: "t")))
         #expect(!m.matches(entity(route: "T1")))
         #expect(!m.matches(entity(direction: 0)))
@@ -186,6 +193,28 @@ import TransitModel
         #expect(!m.matches(entity(route: "T1", direction: 0)))
         #expect(m.matches(entity(stop: "S")))
         #expect(!m.matches(entity(trip: "trip-2")))
+    }
+
+    @Test func aRouteQueryListsTheStopsAnAlertIsLimitedTo() {
+        let records = [
+            AlertRecord(id: "at-two-stops", informedEntities: [
+                entity(stop: "B", route: "333"), entity(stop: "A", route: "333"), entity(stop: "C", route: "T1"),
+            ]),
+            AlertRecord(id: "whole", informedEntities: [entity(stop: "A", route: "333"), entity(route: "333")]),
+            AlertRecord(id: "other-route", informedEntities: [entity(stop: "A", route: "T1")]),
+        ]
+        let byRoute = AlertMatcher.route(bus).alerts(in: records, at: 0, language: nil)
+        #expect(byRoute.map(\.id) == ["at-two-stops", "whole"])
+        #expect(byRoute.map(\.limitedToStopIds) == [["A", "B"], []])
+        // A stop board keeps the strict AND: the route and the stop must both hold.
+        let stopA = Stop(stopId: "A", name: "A", lat: 0, lon: 0)
+        let byStop = AlertMatcher.stop(StopResult(stop: stopA, routes: [bus]), liveTrips: []).alerts(in: records, at: 0, language: nil)
+        #expect(byStop.map(\.id) == ["at-two-stops", "whole"])
+        #expect(byStop.allSatisfy { $0.limitedToStopIds.isEmpty })
+        // Another stop of the route: the route-wide alert only, not the ones limited to A and B.
+        let stopD = Stop(stopId: "D", name: "D", lat: 0, lon: 0)
+        let byStopD = AlertMatcher.stop(StopResult(stop: stopD, routes: [bus]), liveTrips: []).alerts(in: records, at: 0, language: nil)
+        #expect(byStopD.map(\.id) == ["whole"])
     }
 
     @Test func activePeriodsSeverityOrderAndLanguage() {

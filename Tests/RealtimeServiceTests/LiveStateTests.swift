@@ -266,3 +266,27 @@ import TransitModel
         #expect(drops["alert_without_informed_entity"] == 1)
     }
 }
+
+/// A vehicle names its trip instance completely: start_time from the resolved trip when the feed has none.
+@Suite struct VehicleStartTimeTests {
+    typealias F = StateFixture
+
+    @Test func aResolvedVehicleTakesItsTripsFirstDeparture() throws {
+        var state = F.state()
+        let changes = try mustApply(&state, F.feed([F.vehicle("v2", trip: "T2"), F.vehicle("gone", trip: "GONE")]))
+        let byId = Dictionary(uniqueKeysWithValues: changes.vehicles.map { ($0.entityId, $0) })
+        #expect(byId["v2"]?.trip == F.key(2))
+        #expect(byId["v2"]?.startTime == "08:10:00")
+        // A trip the static service does not know: nothing to take it from.
+        #expect(byId["gone"]?.trip == nil && byId["gone"]?.startTime == nil)
+    }
+
+    @Test func theFeedsOwnStartTimeIsKept() throws {
+        var state = F.state()
+        let vehicle = FeedEntity(id: "v", vehicle: VehiclePosition(
+            trip: TripDescriptor(tripId: "T3", startTime: "08:20:00", startDate: F.dayText),
+            vehicle: VehicleDescriptor(id: "bus-v"), timestamp: UInt64(F.now)))
+        let changes = try mustApply(&state, F.feed([vehicle]))
+        #expect(changes.vehicles.first?.startTime == "08:20:00")
+    }
+}

@@ -236,7 +236,7 @@ import TransitModel
         #expect(r["service_date"] as? String == "20251222")
         #expect(r["minutes_until"] as? Int == 4)
         #expect(r["countdown_text"] as? String == "4 min")
-        #expect(r["start_time"] is NSNull)
+        #expect(r["start_time"] as? String == "19:40:00")
         #expect(r["stop_sequence"] as? Int == 12)
         #expect(r["route_color"] as? String == "#F99D1C")
     }
@@ -543,7 +543,7 @@ import TransitModel
         let fields: [String: [Kind]] = [
             "id": [.string], "header": [.string, .null], "description": [.string, .null], "url": [.string, .null],
             "cause": [.string], "effect": [.string], "severity": [.string], "active_periods": [.array],
-            "informed_entities": [.array], "banner": [.object],
+            "informed_entities": [.array], "limited_to_stop_ids": [.array], "banner": [.object],
         ]
         for a in alerts { expectFields(a, fields) }
         let banner = try sub(alerts[1], "banner")

@@ -147,17 +147,18 @@ enum Fixtures {
     static let stopResult = StopResult(stop: central, parent: nil, platforms: [platform1, metroPlatform], routes: [m1, t1])
 
     static func departure(
-        _ tripId: String, _ route: Route, _ headsign: String, _ stop: Stop, seq: UInt32, secs: Int32, direction: Int
+        _ tripId: String, start: String, _ route: Route, _ headsign: String, _ stop: Stop, seq: UInt32, secs: Int32,
+        direction: Int
     ) -> Departure {
         Departure(
-            tripId: tripId, route: route, headsign: headsign, stopId: stop.stopId, stopSequence: seq,
+            tripId: tripId, startTime: start, route: route, headsign: headsign, stopId: stop.stopId, stopSequence: seq,
             stopIndex: seq - 1, serviceDate: 20_251_222, scheduledSecs: secs, scheduledUnix: origin + Int64(secs),
             platform: stop.platformCode, wheelchairAccessible: 1, directionId: direction)
     }
 
-    static let lateT1 = departure("T1.1234.20251222", t1, "Emu Plains", platform1, seq: 12, secs: 72240, direction: 1)
-    static let metro = departure("M1.0871", m1, "Tallawong", metroPlatform, seq: 9, secs: 72360, direction: 0)
-    static let cancelledT1 = departure("T1.1240.20251222", t1, "Hornsby", platform1, seq: 4, secs: 72600, direction: 0)
+    static let lateT1 = departure("T1.1234.20251222", start: "19:40:00", t1, "Emu Plains", platform1, seq: 12, secs: 72240, direction: 1)
+    static let metro = departure("M1.0871", start: "19:12:00", m1, "Tallawong", metroPlatform, seq: 9, secs: 72360, direction: 0)
+    static let cancelledT1 = departure("T1.1240.20251222", start: "19:46:00", t1, "Hornsby", platform1, seq: 4, secs: 72600, direction: 0)
 
     static let departuresAnswer = DeparturesAnswer(
         stopId: "200060", timezone: sydney,

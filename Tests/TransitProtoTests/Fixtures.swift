@@ -33,7 +33,7 @@ enum Fixtures {
             tripId: "trip-\(i)", startTime: "25:10:00", route: fullRoute(i % 7), headsign: "Bondi Junction",
             stopId: "200060", stopSequence: UInt32(i + 1), stopIndex: UInt32(i), serviceDate: 20251225,
             scheduledSecs: Int32(90_000 + i), scheduledUnix: 1_766_620_800 + Int64(i), platform: "3",
-            wheelchairAccessible: 1, directionId: 1
+            wheelchairAccessible: 1, directionId: 1, frequencyBased: true
         )
     }
 

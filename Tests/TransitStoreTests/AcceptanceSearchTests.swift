@@ -9,7 +9,8 @@ import TransitModel
 ///   Central West Bus Interchange (CW, 2 bus trips), North Central (NC, 5), Museum of Central Art (MC, 1),
 ///   and Centennial Park (CP, 1), Gare Montréal (DI), Odd "Quote" Stop (NEAR) (Q).
 /// - Primary route types: Mixed Station PRT with bus bay PA (3 bus trips) and platform PB (2 train trips);
-///   TIE1 (2 bus + 2 tram), TIE2 (2 ferry + 2 metro), FQ (a bus frequency trip of 4 instances + 3 train trips).
+///   TIE1 (2 bus + 2 tram), TIE2 (2 ferry + 2 metro), FQ (a bus frequency trip of 4 instances + 3 train trips),
+///   MR (one trip of each of two bus routes + 5 train trips of one route).
 enum SearchFeed {
     static func trips(_ prefix: String, _ count: Int, route: String, stop: String, hour: Int) -> (String, String) {
         var trips = "", times = ""
@@ -32,6 +33,8 @@ enum SearchFeed {
             trips("TB", 2, route: "BUS", stop: "TIE1", hour: 10), trips("TT", 2, route: "TRAM", stop: "TIE1", hour: 11),
             trips("TF", 2, route: "FERRY", stop: "TIE2", hour: 11), trips("TM", 2, route: "METRO", stop: "TIE2", hour: 12),
             trips("FQB", 1, route: "BUS", stop: "FQ", hour: 12), trips("FQT", 3, route: "TRAIN", stop: "FQ", hour: 13),
+            trips("MRB", 1, route: "BUS", stop: "MR", hour: 14), trips("MRC", 1, route: "BUS2", stop: "MR", hour: 14),
+            trips("MRT", 5, route: "TRAIN", stop: "MR", hour: 15),
         ]
         return [
             "agency.txt": """
@@ -59,12 +62,14 @@ enum SearchFeed {
                 TIE1,Tie Tram Bus,-32.0400,115.9500,0,,
                 TIE2,Tie Ferry Metro,-32.0500,115.9600,0,,
                 FQ,Frequent Corner,-32.0600,115.9700,0,,
+                MR,Many Routes Corner,-32.0700,115.9800,0,,
                 Z,Terminus,-32.1000,116.0000,0,,
 
                 """,
             "routes.txt": """
                 route_id,agency_id,route_short_name,route_long_name,route_type
                 BUS,TP,100,Bus,3
+                BUS2,TP,200,Other Bus,3
                 TRAIN,TP,T,Train,2
                 TRAM,TP,TR,Tram,0
                 FERRY,TP,F,Ferry,4
@@ -143,16 +148,17 @@ enum SearchFeed {
     }
 }
 
-/// The primary route type: the route type with the most scheduled trips at the stop and its children; ties
-/// go to train, metro, tram, ferry, bus.
+/// The primary route type: the route type of the most routes serving the stop and its children; ties go to
+/// train, metro, tram, ferry, bus.
 @Suite struct AcceptancePrimaryRouteTypeTests {
     func primary(_ id: String) throws -> (Int?, String?) {
         let s = try SearchFeed.store().stop(id: id).stop
         return (s.primaryRouteType, s.mode)
     }
 
-    @Test func mostTripsAtTheStationAndItsChildren() throws {
-        #expect(try primary("PRT") == (3, "bus"))    // 3 bus trips at PA beat 2 train trips at PB
+    @Test func mostRoutesAtTheStationAndItsChildren() throws {
+        #expect(try primary("PRT") == (2, "train"))  // one bus route at PA, one train route at PB: the tie to train
+        #expect(try primary("MR") == (3, "bus"))     // two bus routes beat one train route's five trips
         #expect(try primary("PB") == (2, "train"))
         #expect(try primary("PA") == (3, "bus"))
         #expect(try primary("CS") == (2, "train"))
@@ -164,7 +170,7 @@ enum SearchFeed {
         #expect(try primary("TIE2") == (1, "metro"))  // 2 metro = 2 ferry
     }
 
-    @Test func frequencyInstancesAreScheduledTrips() throws {
-        #expect(try primary("FQ") == (3, "bus"))  // 4 bus instances beat 3 train trips
+    @Test func frequencyInstancesDoNotOutweighRoutes() throws {
+        #expect(try primary("FQ") == (2, "train"))  // 4 bus instances of one route, 3 trips of one train route
     }
 }

@@ -128,8 +128,8 @@ import TransitTesting
                 ["CEN2", "1", "2", "train", "\(Mode.train.bit)"],
                 ["CEN_E", "0", "NULL", "NULL", "0"],
                 ["TH", "5", "2", "train", "\(Mode.train.bit | Mode.bus.bit)"],
-                // 18 F1 instances (route_type 3) + 1 of 333 (700) beat 5 trains.
-                ["RED", "24", "3", "bus", "\(Mode.train.bit | Mode.bus.bit)"],
+                // One route each of types 2, 3 and 700 (not F1's 18 instances): the tie goes to train.
+                ["RED", "24", "2", "train", "\(Mode.train.bit | Mode.bus.bit)"],
                 ["BUS1", "19", "3", "bus", "\(Mode.bus.bit)"],
             ])
     }

@@ -28,7 +28,8 @@ import TransitModel
         #expect(d.route.shortName == "T1" && d.route.mode == "train" && d.route.color == "#F99D1C")
         #expect(d.headsign == "Hornsby")
         #expect(d.wheelchairAccessible == 1 && d.directionId == 0)
-        #expect(d.startTime == nil)
+        // The trip's start names its instance completely; only a frequency instance's start is part of the key.
+        #expect(d.startTime == "08:00:00" && !d.frequencyBased && d.instanceStartTime == nil)
         #expect(b.timezone == "Australia/Sydney")
         #expect(!b.hasMoreFuture)  // Tuesday's 08:00 is more than 24 h ahead
     }
@@ -118,7 +119,9 @@ import TransitModel
         let others = b.departures.filter { $0.tripId != "FREQ" }
         #expect(others.map(\.tripId) == ["T1_0800", "BUS333"])
         #expect(others.first?.headsign == "Via Museum")
-        #expect(others.allSatisfy { $0.startTime == nil })
+        // Their own first departures (T1_0800 from P1, the 333 from here), not part of their keys.
+        #expect(others.map(\.startTime) == ["08:00:00", "12:00:00"])
+        #expect(others.allSatisfy { !$0.frequencyBased } && freq.allSatisfy(\.frequencyBased))
         // Ascending overall.
         #expect(b.departures.map(\.scheduledUnix) == b.departures.map(\.scheduledUnix).sorted())
     }

@@ -32,8 +32,8 @@ import TransitModel
         let r = try QueryTestFeed.store().stop(id: "S2")
         #expect(r.routes.map(\.shortName) == ["2", "333", "M1", "T1", "T2"])
         #expect(r.stop.code == "200070")
-        // FREQ's nine instances outnumber the five T1 trips.
-        #expect(r.stop.primaryRouteType == 1 && r.stop.mode == "metro")
+        // Trains (T1, T2) are the most routes; M1's nine frequency instances do not outweigh them.
+        #expect(r.stop.primaryRouteType == 2 && r.stop.mode == "train")
     }
 
     @Test func unknownStop() throws {

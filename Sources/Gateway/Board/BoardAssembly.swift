@@ -7,7 +7,7 @@ struct DepartureIdentity: Hashable {
     var stopSequence: UInt32
 
     init(_ d: Departure) {
-        instance = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.startTime)
+        instance = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
         stopSequence = d.stopSequence
     }
 
@@ -44,8 +44,6 @@ enum BoardAssembly {
         var rows: [DepartureRow] = []
         /// A prediction of a stale source was left out.
         var usedStale = false
-        /// Newest feed timestamp among the predictions used.
-        var newest: Int64?
     }
 
     /// Static rows with what the live state says about them; rows of deleted instances are dropped.
@@ -57,7 +55,7 @@ enum BoardAssembly {
                 merged.rows.append(DepartureRow(departure: d))
                 continue
             }
-            let key = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.startTime)
+            let key = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
             guard let trip = state.trips[key] else {
                 merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
                 continue
@@ -70,7 +68,6 @@ enum BoardAssembly {
             if trip.deleted { continue }
             let stop = trip.stop(sequence: d.stopSequence)
             merged.rows.append(DepartureRow(departure: d, realtime: realtime(trip, stop, state: state)))
-            if let t = trip.timestamp { merged.newest = max(merged.newest ?? t, t) }
         }
         return merged
     }

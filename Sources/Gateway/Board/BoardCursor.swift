@@ -23,7 +23,7 @@ struct BoardKey: Comparable, Hashable {
 
     init(_ row: DepartureRow) {
         let d = row.departure
-        self.init(time: row.time, tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.startTime ?? "", stopSequence: d.stopSequence)
+        self.init(time: row.time, tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.instanceStartTime ?? "", stopSequence: d.stopSequence)
     }
 
     /// Before every departure at `time` (trip ids are never empty).

@@ -19,17 +19,19 @@ enum CandidateDepartures {
         let s = detail.stops[index]
         let boardStop = stop.assignedStopId ?? s.stopId
         let departure = Departure(
-            tripId: c.trip.key.tripId, startTime: detail.frequencyBased ? detail.startTime : nil, route: detail.route,
+            tripId: c.trip.key.tripId, startTime: detail.startTime, route: detail.route,
             headsign: s.stopHeadsign ?? detail.headsign, stopId: boardStop, stopSequence: s.stopSequence,
             stopIndex: UInt32(index), serviceDate: detail.serviceDate, scheduledSecs: s.departureSecs,
             scheduledUnix: s.departureUnix, platform: s.platformCode,  // the change is the realtime part's
-            wheelchairAccessible: detail.wheelchairAccessible, directionId: detail.directionId)
+            wheelchairAccessible: detail.wheelchairAccessible, directionId: detail.directionId,
+            frequencyBased: detail.frequencyBased)
         return DepartureRow(departure: departure, realtime: nil)
     }
 
     /// From the live data alone: an added trip, or any trip while the static service cannot be asked.
     /// `origin` is the unix time of the service day's noon minus 12 h (for `*_secs`). The headsign: the
-    /// update's stop_headsign, else its trip_headsign, else `headsign` (the static one, when known).
+    /// update's stop_headsign, else its trip_headsign, else `headsign` (the static one, when known). The start
+    /// is the live instance key's (then part of the row's identity, as `frequencyBased` says), nil when it has none.
     static func fromLive(_ c: LiveCandidate, route: Route, headsign: String?, platforms: [String: String?], origin: Int64) -> DepartureRow {
         let stop = c.stop
         let boardStop = stop.assignedStopId ?? stop.stopId ?? ""
@@ -40,7 +42,7 @@ enum CandidateDepartures {
             stopId: boardStop, stopSequence: stop.stopSequence, stopIndex: UInt32(c.index),
             serviceDate: c.trip.key.serviceDate, scheduledSecs: Int32(clamping: scheduled - origin),
             scheduledUnix: scheduled, platform: platforms[stop.stopId ?? boardStop] ?? nil, wheelchairAccessible: 0,
-            directionId: c.trip.directionId)
+            directionId: c.trip.directionId, frequencyBased: c.trip.key.startTime != nil)
         return DepartureRow(departure: departure, realtime: nil)
     }
 

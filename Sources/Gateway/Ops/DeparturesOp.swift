@@ -14,9 +14,14 @@ struct LiveBoard: Sendable {
 extension RequestDispatcher {
     /// Static pages fetched at most per board (more only when delays push many rows out of a page).
     static let maxStaticPages = 4
+    /// Windows of `DepartureBoard.horizon` a board looks at when the first one holds no row at all (a
+    /// weekday-only stop asked on Saturday still answers Monday's first departure).
+    static let maxLookAheadWindows = 7
 
     func departures(_ request: GatewayRequest, _ query: DeparturesQuery, received: ContinuousClock.Instant) async -> Answer {
         switch await board(query, allowRealtimeOnly: true) {
+        case .failure(let error) where error.code == .notFound:
+            return failure(request, await withSearchHint(error, stopId: query.stopId), received: received)
         case .failure(let error):
             return failure(request, error, received: received)
         case .success(let board):
@@ -24,6 +29,18 @@ extension RequestDispatcher {
                 $0.departuresData(board.answer, at: board.meta.at)
             }
         }
+    }
+
+    /// An unknown stop_id that a stop's name matches (a rider typed "Central Station"): the NOT_FOUND names
+    /// the `search` op and its best match. Unchanged when the search finds nothing or cannot be asked.
+    func withSearchHint(_ error: GatewayError, stopId: String) async -> GatewayError {
+        guard case .success(.stops(let found)) = await staticClient.query(.search(SearchQuery(query: stopId, limit: 1))),
+              let best = found.first
+        else { return error }
+        return GatewayError(
+            .notFound,
+            "\(error.message); stop_id takes an id, not a name: the \"search\" op finds stops by name "
+                + "(best match for \(quote(stopId)): \(quote(best.name)), stop_id \(quote(best.stopId)))")
     }
 
     /// A departure board merged with the live state. `at` defaults to now, pinned here so the window, the
@@ -45,6 +62,41 @@ extension RequestDispatcher {
             direction = cursor.direction
             position = cursor.position
         }
+        let first = await boardWindow(
+            query, now: now, at: at, direction: direction, position: position, allowRealtimeOnly: allowRealtimeOnly,
+            wantStops: wantStops)
+        // Only an empty window with nothing known beyond it looks further, a horizon at a time; the rows found
+        // keep the first window's `at` (their countdowns) and its view of what lies behind the anchor.
+        guard case .success(let empty) = first, empty.answer.rows.isEmpty, empty.meta.source != .realtimeOnly,
+              !(direction == .future ? empty.answer.page.hasMoreFuture : empty.answer.page.hasMorePast)
+        else { return first }
+        let step = direction == .future ? DepartureBoard.horizon : -DepartureBoard.horizon
+        for window in 1..<Self.maxLookAheadWindows {
+            let further = BoardPosition.before(.timeOnly(position.key.time + Int64(window) * step))
+            let result = await boardWindow(
+                query, now: now, at: at, direction: direction, position: further, allowRealtimeOnly: false,
+                wantStops: wantStops)
+            guard case .success(var found) = result else { return first }
+            guard found.answer.rows.isEmpty else {
+                if direction == .future {
+                    found.answer.page.hasMorePast = empty.answer.page.hasMorePast
+                } else {
+                    found.answer.page.hasMoreFuture = empty.answer.page.hasMoreFuture
+                }
+                return .success(found)
+            }
+            if direction == .future ? found.answer.page.hasMoreFuture : found.answer.page.hasMorePast {
+                return .success(found)  // live visits beyond, but none in this window: its cursor goes on
+            }
+        }
+        return first
+    }
+
+    /// The board of one window of `DepartureBoard.horizon` from `position` (`board` above picks the windows).
+    private func boardWindow(
+        _ query: DeparturesQuery, now: Int64, at: Int64, direction: BoardDirection, position: BoardPosition,
+        allowRealtimeOnly: Bool, wantStops: Bool
+    ) async -> Result<LiveBoard, GatewayError> {
         let reading = realtime.read()
         let state: RealtimeState? = reading.usable ? reading.state : nil
         let forward = direction == .future
@@ -103,7 +155,7 @@ extension RequestDispatcher {
         if let state {
             meta = LiveMeta(
                 at: at, source: .staticAndRealtime, stale: fetch.merged.usedStale || fetch.candidates.usedStale,
-                feedAgeSeconds: (fetch.merged.newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+                feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
         } else {
             meta = LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable)
         }
@@ -136,10 +188,8 @@ extension RequestDispatcher {
         guard !candidates.visits.isEmpty || candidates.before || candidates.beyond else { return .failure(error) }
         let timezone = info?.stop.timezone ?? cache.lastTimezone
         var rows: [DepartureRow] = []
-        var newest: Int64?
         for visit in candidates.visits {
             rows.append(liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
-            if let t = visit.trip.timestamp { newest = max(newest ?? t, t) }
         }
         Self.fillChangedPlatforms(&rows, Self.platforms(info))
         let page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
@@ -149,7 +199,7 @@ extension RequestDispatcher {
             moreBehind: forward ? candidates.before : candidates.beyond)
         let meta = LiveMeta(
             at: at, source: .realtimeOnly, stale: candidates.usedStale,
-            feedAgeSeconds: (newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
         return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
     }
 

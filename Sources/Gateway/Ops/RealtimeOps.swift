@@ -33,7 +33,7 @@ extension RequestDispatcher {
         let sources = reading.state.sources.filter { $0.kind == .alerts || $0.kind == .auto }
         let live = LiveMeta(
             at: at, source: staticAnswered ? .staticAndRealtime : .realtimeOnly, stale: sources.contains(where: \.stale),
-            feedAgeSeconds: LiveMerge.newestFeed(reading.state, kind: .alerts).map { max(0, now - $0) })
+            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .alerts, now: now))
         return .success(id: request.id, op: .alerts, live: live, received: received, capacity: 1024 + 800 * alerts.count) {
             $0.alertListData(alerts)
         }
@@ -88,10 +88,9 @@ extension RequestDispatcher {
             return unknown
         }
         let sources = state.sources.filter { $0.kind == .vehiclePositions || $0.kind == .auto }
-        let newest = vehicles.compactMap(\.timestamp).max() ?? LiveMerge.newestFeed(state, kind: .vehiclePositions)
         let live = LiveMeta(
             at: now, source: .staticAndRealtime, stale: sources.contains(where: \.stale),
-            feedAgeSeconds: newest.map { max(0, now - $0) })
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .vehiclePositions, now: now))
         return .success(id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count) {
             $0.vehicleListData(vehicles)
         }
@@ -133,8 +132,10 @@ extension RequestDispatcher {
         let vehicles = list.map { VehicleEntry($0).vehicle }
             .sorted { ($0.vehicleId ?? "\u{10FFFF}") < ($1.vehicleId ?? "\u{10FFFF}") }
         if vehicles.isEmpty, let unknown = await unknownId(request, query, received: received) { return unknown }
-        let newest = vehicles.compactMap(\.timestamp).max()
-        let live = LiveMeta(at: now, source: .staticAndRealtime, stale: false, feedAgeSeconds: newest.map { max(0, now - $0) })
+        // The sources as last reported (also while the publisher is silent), as `health` shows them.
+        let live = LiveMeta(
+            at: now, source: .staticAndRealtime, stale: false,
+            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .vehiclePositions, now: now))
         return .success(id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count) {
             $0.vehicleListData(vehicles)
         }

@@ -43,12 +43,10 @@ extension RequestDispatcher {
     ) async -> Answer {
         let state = reading.state
         let vehicle = state.vehicle(for: trip.key, frequencyBased: trip.key.startSecs != nil)
-        var newest = vehicle?.timestamp
-        if let t = trip.timestamp { newest = max(newest ?? t, t) }
         let source: DataSource = staticUp ? .staticAndRealtime : .realtimeOnly
         let meta = LiveMeta(
             at: at, source: source, stale: false,
-            feedAgeSeconds: (newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
 
         // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
         if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {

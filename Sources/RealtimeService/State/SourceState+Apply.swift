@@ -1,5 +1,6 @@
 import GTFSRealtime
 import RealtimeCore
+import TransitCore
 import TransitModel
 
 /// The keys of the live state one operation on a source may have changed.
@@ -222,17 +223,29 @@ extension SourceState {
     ) {
         rawVehicles[id] = vehicle
         var instance: TripInstanceKey?
+        var instanceStart: String?
         if let descriptor = vehicle.trip, descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil {
             // The vehicle's trip instance, by the same rules as a trip update's (start date inferred from the
             // position's timestamp when the descriptor has none). A vehicle on an unknown trip is kept.
             let probe = TripUpdate(trip: descriptor, timestamp: vehicle.timestamp)
             if case .resolved(let trip) = resolver.resolve(probe, schedules: schedules, now: now) {
                 instance = trip.key
+                instanceStart = Self.startTime(of: trip.key, schedules: schedules)
             }
         }
-        let live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)
+        var live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)
+        if live.startTime.nonEmptyText == nil { live.startTime = instanceStart }
         vehicles[live.key] = live
         touched.vehicles.insert(live.key)
+    }
+
+    /// "HH:MM:SS" a resolved instance starts: a frequency instance's own start, else the scheduled trip's first
+    /// departure (its first time plus the first stop's dwell). Nil when the schedule is not held.
+    static func startTime(of key: TripInstanceKey, schedules: ScheduleCache) -> String? {
+        if let start = key.startSecs { return GTFSTime.format(Int(start)) }
+        guard let schedule = schedules.schedule(tripId: key.tripId) else { return nil }
+        let dwell = schedules.pattern(id: schedule.patternId)?.stops.first?.departureOffset ?? 0
+        return GTFSTime.format(Int(schedule.startSecs) + Int(dwell))
     }
 
     /// Differential is_deleted: whatever the entity held goes.

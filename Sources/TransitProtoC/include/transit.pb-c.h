@@ -476,7 +476,7 @@ struct  Transit__Departure
   ProtobufCMessage base;
   char *trip_id;
   /*
-   * HH:MM:SS, frequency-based trips only
+   * HH:MM:SS the trip instance starts: its first departure (frequency-based: the instance's)
    */
   char *start_time;
   Transit__Route *route;
@@ -509,10 +509,15 @@ struct  Transit__Departure
    */
   protobuf_c_boolean has_stop_index;
   uint32_t stop_index;
+  /*
+   * start_time names a frequencies.txt instance (part of the instance's key)
+   */
+  protobuf_c_boolean has_frequency_based;
+  protobuf_c_boolean frequency_based;
 };
 #define TRANSIT__DEPARTURE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__departure__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 }
+    , NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Transit__DepartureBoard
