@@ -73,7 +73,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
-        .target(name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
             dependencies: [
@@ -258,7 +260,8 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService",
+                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
+                "StaticService",
                 "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

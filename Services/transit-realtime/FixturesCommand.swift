@@ -6,7 +6,8 @@ import ServiceSupport
 struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixtures",
-        abstract: "Write GTFS-Realtime feeds (TripUpdates.pb, VehiclePositions.pb, Alerts.pb) that fit a static database.",
+        abstract:
+            "Write GTFS-Realtime feeds (TripUpdates.pb, VehiclePositions.pb, Alerts.pb) that fit a static database.",
         discussion: """
             Picks the trips running around --at (default now, or --clock) and writes: delays late and early, delays that \
             change along a trip, a cancelled trip, a skipped stop, a NO_DATA stop, a time-only update, a \
@@ -54,9 +55,10 @@ struct FixturesCommand: ParsableCommand {
             let schedule = try FixtureSchedule.read(databasePath: db, at: moment, maxTrips: maxTrips)
             let written = try FixtureWriter.write(schedule, to: out, replay: replay)
             guard let first = written.first else { return }
-            print("wrote \(written.count == 1 ? out : "\(written.count) snapshots in \(out)"): "
-                + "\(first.tripUpdates.entities.count) trip updates, \(first.vehiclePositions.entities.count) vehicles, "
-                + "\(first.alerts.entities.count) alerts at \(moment)")
+            print(
+                "wrote \(written.count == 1 ? out : "\(written.count) snapshots in \(out)"): "
+                    + "\(first.tripUpdates.entities.count) trip updates, \(first.vehiclePositions.entities.count) vehicles, "
+                    + "\(first.alerts.entities.count) alerts at \(moment)")
             for c in first.cases { print("  \(c.name): \(c.tripId) on \(c.serviceDate)") }
         } catch {
             printError("fixtures: \(error)")

@@ -39,14 +39,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("nng URL of the PUB socket (the change stream).", valueName: "url"))
     var publish: String
 
-    @Option(help: ArgumentHelp(
-        "Seconds after which a source's data is stale, for sources without their own stale_after_s in the config "
-            + "(default: by kind, 90 for trip updates and vehicle positions, 600 for alerts).", valueName: "s"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds after which a source's data is stale, for sources without their own stale_after_s in the config "
+                + "(default: by kind, 90 for trip updates and vehicle positions, 600 for alerts).", valueName: "s"))
     var staleAfter: Int64?
 
-    @Option(help: ArgumentHelp(
-        "IANA time zone of the schedule dates when the static service does not answer at start (otherwise its "
-            + "first feed's zone is used).", valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "IANA time zone of the schedule dates when the static service does not answer at start (otherwise its "
+                + "first feed's zone is used).", valueName: "zone"))
     var defaultTimeZone = "Australia/Sydney"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -59,7 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
         guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
-            throw ValidationError("unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
+            throw ValidationError(
+                "unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
         }
     }
 

@@ -49,8 +49,10 @@ struct DebugClient: Sendable {
             request = parsed
         }
         guard var query = request.op.staticQuery else {
-            let error = GatewayError(.unknownOp, "op \"\(request.op.name.rawValue)\" is answered by the gateway, "
-                + "not the static service (static ops: \(Self.staticOps))")
+            let error = GatewayError(
+                .unknownOp,
+                "op \"\(request.op.name.rawValue)\" is answered by the gateway, "
+                    + "not the static service (static ops: \(Self.staticOps))")
             return (GatewayResponse.error(id: request.id, error), .invalidRequest)
         }
 
@@ -73,7 +75,8 @@ struct DebugClient: Sendable {
         do {
             reply = try requester.request(StaticCodec.encode(StaticRequest(requestId: nextId.next(), query: query)))
         } catch {
-            let message = error.isTimedOut
+            let message =
+                error.isTimedOut
                 ? "no answer from \(requester.url) within the timeout (is `transit-static serve` running there?)"
                 : error.description
             let line = GatewayResponse.error(id: request.id, GatewayError(.staticUnavailable, message))
@@ -100,5 +103,9 @@ struct DebugClient: Sendable {
 private final class RequestIds: Sendable {
     private let value = Mutex(UInt64.random(in: 1...(1 << 32)))
 
-    func next() -> UInt64 { value.withLock { $0 += 1; return $0 } }
+    func next() -> UInt64 {
+        value.withLock {
+            $0 += 1; return $0
+        }
+    }
 }

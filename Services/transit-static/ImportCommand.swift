@@ -29,21 +29,26 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The database file to create or replace.", valueName: "file"))
     var db: String
 
-    @Option(help: ArgumentHelp("Prefix a feed's agency, route, trip, service, shape and block ids (not stop ids).",
-                               valueName: "name=B:"))
+    @Option(
+        help: ArgumentHelp(
+            "Prefix a feed's agency, route, trip, service, shape and block ids (not stop ids).",
+            valueName: "name=B:"))
     var prefix: [String] = []
 
-    @Flag(help: """
-        Fail on the first row that breaks a reference, holds a NUL byte, text that is not UTF-8 or a stray \
-        byte-order mark, instead of skipping (or repairing) and counting it.
-        """)
+    @Flag(
+        help: """
+            Fail on the first row that breaks a reference, holds a NUL byte, text that is not UTF-8 or a stray \
+            byte-order mark, instead of skipping (or repairing) and counting it.
+            """)
     var strict = false
 
     @Option(help: ArgumentHelp("Refuse a file larger than this, uncompressed.", valueName: "size"))
     var maxFileSize = "4GiB"
 
-    @Option(help: ArgumentHelp("Refuse a zip entry that inflates to more than this many times its compressed size "
-                               + "(entries under 1 MiB are not checked).", valueName: "ratio"))
+    @Option(
+        help: ArgumentHelp(
+            "Refuse a zip entry that inflates to more than this many times its compressed size "
+                + "(entries under 1 MiB are not checked).", valueName: "ratio"))
     var maxCompressionRatio = 100
 
     @Option(help: ArgumentHelp("Refuse a record (line) longer than this.", valueName: "size"))
@@ -71,10 +76,11 @@ struct ImportCommand: ParsableCommand {
         guard maxCompressionRatio >= 1 else {
             throw ValidationError("\(ImportLimits.compressionRatioFlag) expects a ratio of at least 1")
         }
-        return ImportLimits(maxFileBytes: try size(maxFileSize, ImportLimits.fileSizeFlag),
-                            maxCompressionRatio: maxCompressionRatio,
-                            maxLineBytes: try size(maxLineSize, ImportLimits.lineSizeFlag),
-                            maxFieldBytes: try size(maxFieldSize, ImportLimits.fieldSizeFlag))
+        return ImportLimits(
+            maxFileBytes: try size(maxFileSize, ImportLimits.fileSizeFlag),
+            maxCompressionRatio: maxCompressionRatio,
+            maxLineBytes: try size(maxLineSize, ImportLimits.lineSizeFlag),
+            maxFieldBytes: try size(maxFieldSize, ImportLimits.fieldSizeFlag))
     }
 
     func run() throws {

@@ -19,15 +19,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The database written by `transit-static import`.", valueName: "file"))
     var db: String
 
-    @Option(help: ArgumentHelp("nng URL to listen on, e.g. ipc:///tmp/static.sock or tcp://127.0.0.1:5555.",
-                               valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "nng URL to listen on, e.g. ipc:///tmp/static.sock or tcp://127.0.0.1:5555.",
+            valueName: "url"))
     var listen: String
 
     @Option(help: "Requests answered at once (REP contexts, each with its own database connection).")
     var contexts = 8
 
-    @Option(help: ArgumentHelp("Also reopen when the database file is replaced, checking every N seconds "
-                               + "(0: only on SIGHUP).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Also reopen when the database file is replaced, checking every N seconds "
+                + "(0: only on SIGHUP).", valueName: "seconds"))
     var watchInterval = 0.0
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

@@ -63,7 +63,8 @@ public struct GatewayConfig: Sendable {
         requestTimeout: Duration = .seconds(2), staticTimeout: Duration = .seconds(1),
         staticProbeInterval: Duration = .milliseconds(500),
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
-        snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
+        snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16,
+        subscriptionInterval: Duration = .seconds(1),
         boardCacheStops: Int = 512, boardWindowRows: Int = StaticRequestLimits.maxLimit,
         staticVersionCheck: Duration = .seconds(1), threads: Int = 0, clock: ServiceClock = .system, logger: Logger
     ) {

@@ -39,7 +39,7 @@ public enum PredictionCarry {
         for i in stops.indices where stops[i].status == .noPrediction && i >= reached {
             let old = previous[i]
             guard old.status == .predicted, old.stopSequence == stops[i].stopSequence, old.stopId == stops[i].stopId,
-                  let until = old.predictedDeparture ?? old.predictedArrival, until >= now
+                let until = old.predictedDeparture ?? old.predictedArrival, until >= now
             else { continue }
             stops[i].predictedArrival = old.predictedArrival
             stops[i].predictedDeparture = old.predictedDeparture

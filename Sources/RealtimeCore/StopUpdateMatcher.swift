@@ -47,12 +47,14 @@ struct StopUpdateMatcher {
             if let sequence = updates[updateIndex].stopSequence {
                 found = Self.index(ofSequence: sequence, in: stops, hint: cursor)
                 if let bySequence = found, let stopId = updates[updateIndex].stopId.nonEmpty,
-                   stops[bySequence].stopId != stopId {
+                    stops[bySequence].stopId != stopId
+                {
                     if stations.areSiblings(stops[bySequence].stopId, stopId) {
                         platformChanges.append(updateIndex)
                     } else {
-                        found = mismatch(sequence: sequence, stopId: stopId, bySequence: bySequence, stops: stops,
-                                         from: max(last, 0))
+                        found = mismatch(
+                            sequence: sequence, stopId: stopId, bySequence: bySequence, stops: stops,
+                            from: max(last, 0))
                     }
                 }
             }
@@ -123,8 +125,10 @@ struct StopUpdateMatcher {
         mismatches += 1
         if firstMismatch == nil {
             let named = byStopId.map { "stop_sequence \(stops[$0].stopSequence)" } ?? "an earlier stop"
-            firstMismatch = "stop_sequence \(sequence) is stop \(stops[bySequence].stopId), "
-                + "stop_id \(stopId) is \(named): " + (chosen == bySequence ? "matched by stop_sequence" : "matched by stop_id")
+            firstMismatch =
+                "stop_sequence \(sequence) is stop \(stops[bySequence].stopId), "
+                + "stop_id \(stopId) is \(named): "
+                + (chosen == bySequence ? "matched by stop_sequence" : "matched by stop_id")
         }
         return chosen
     }

@@ -29,9 +29,11 @@ public final class RealtimeServiceRunner: Service, Sendable {
         /// published messages' send times (`serve --clock`); timers stay monotonic.
         public var clock: ServiceClock
 
-        public init(heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
-                    versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
-                    defaultTimeZone: String, staleAfterSecs: Int64? = nil, clock: ServiceClock = .system) {
+        public init(
+            heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
+            versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
+            defaultTimeZone: String, staleAfterSecs: Int64? = nil, clock: ServiceClock = .system
+        ) {
             self.heartbeatInterval = heartbeatInterval
             self.tickInterval = tickInterval
             self.versionCheckSecs = versionCheckSecs
@@ -56,8 +58,10 @@ public final class RealtimeServiceRunner: Service, Sendable {
     private let urls: (listen: String, publish: String, staticURL: String)
 
     /// Loads the config, dials the static service, binds both sockets. Nothing is polled before `start()`.
-    public init(configPath: String, staticURL: String, listen: String, publish: String, options: Options,
-                logger: Logger) async throws {
+    public init(
+        configPath: String, staticURL: String, listen: String, publish: String, options: Options,
+        logger: Logger
+    ) async throws {
         let config = try RealtimeConfig.load(path: configPath)
         let schedules = try StaticScheduleClient(url: staticURL, timeout: options.staticTimeout)
         // The static feed's zone bounds the schedule queries and dates added trips; ask once at start.
@@ -65,7 +69,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
         if let info = try? await schedules.feedInfo(), let first = info.feeds.first?.timezone {
             zone = first
         } else {
-            logger.warning("static service not answering at start; assuming time zone \(zone)", metadata: ["static": "\(staticURL)"])
+            logger.warning(
+                "static service not answering at start; assuming time zone \(zone)",
+                metadata: ["static": "\(staticURL)"])
         }
         let sockets: RealtimeSockets
         do {
@@ -107,11 +113,14 @@ public final class RealtimeServiceRunner: Service, Sendable {
     /// Runs until graceful shutdown (or cancellation): starts, logs "ready", then stops (`stop()`).
     public func run() async throws {
         start()
-        logger.info("ready", metadata: [
-            "listen": "\(urls.listen)", "publish": "\(urls.publish)", "static": "\(urls.staticURL)",
-            "epoch": "\(sockets.hub.epoch)", "sources": "\(sourceNames.joined(separator: ","))",
-            "time_zone": "\(timeZone)", "clock": "\(options.clock)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
-        ])
+        logger.info(
+            "ready",
+            metadata: [
+                "listen": "\(urls.listen)", "publish": "\(urls.publish)", "static": "\(urls.staticURL)",
+                "epoch": "\(sockets.hub.epoch)", "sources": "\(sourceNames.joined(separator: ","))",
+                "time_zone": "\(timeZone)", "clock": "\(options.clock)",
+                "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+            ])
         try? await gracefulShutdown()
         logger.info("stopping")
         await stop()
@@ -131,8 +140,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
             config = try RealtimeConfig.load(path: configPath)
             next = try Self.sourceGroup(config, engine: engine, clock: options.clock, logger: logger)
         } catch {
-            logger.error("re-reading the sources config failed; the sources are unchanged",
-                         metadata: ["config": "\(configPath)", "error": "\(error)"])
+            logger.error(
+                "re-reading the sources config failed; the sources are unchanged",
+                metadata: ["config": "\(configPath)", "error": "\(error)"])
             throw error
         }
         let current = sources.withLock { $0 }
@@ -142,19 +152,23 @@ public final class RealtimeServiceRunner: Service, Sendable {
         }
         await current.stop()
         do {
-            try await engine.replaceSources(with: config.sources.map {
-                SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: options.staleAfterSecs)
-            })
+            try await engine.replaceSources(
+                with: config.sources.map {
+                    SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: options.staleAfterSecs)
+                })
         } catch {
             current.start()  // the config checks make this unreachable; keep polling what was polled
-            logger.error("the live state refused the new sources; the sources are unchanged", metadata: ["error": "\(error)"])
+            logger.error(
+                "the live state refused the new sources; the sources are unchanged", metadata: ["error": "\(error)"])
             throw error
         }
         sources.withLock { $0 = next }
         next.start()
-        logger.info("sources config re-read", metadata: [
-            "config": "\(configPath)", "sources": "\(config.sources.map(\.name).joined(separator: ","))",
-        ])
+        logger.info(
+            "sources config re-read",
+            metadata: [
+                "config": "\(configPath)", "sources": "\(config.sources.map(\.name).joined(separator: ","))",
+            ])
     }
 
     /// Starts polling, the heartbeat and the periodic checks.

@@ -40,7 +40,8 @@ public final class SourceGroup: Sendable {
         let offsets = Self.startOffsets(config.sources, maxRequestsPerSecond: config.maxRequestsPerSecond)
         pollers = zip(config.sources, offsets).map { source, offset in
             SourcePoller(
-                source: source, startOffset: options.initialDelay + offset, backoffCap: options.backoffCap, pacer: pacer,
+                source: source, startOffset: options.initialDelay + offset, backoffCap: options.backoffCap,
+                pacer: pacer,
                 client: client, restamp: restamp, clock: options.clock, logger: logger, handler: handler
             )
         }

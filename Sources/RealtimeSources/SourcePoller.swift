@@ -93,7 +93,8 @@ public final class SourcePoller: Sendable {
                 let now = wallClock.date
                 recordSuccess(at: now, failures: failures, bytes: bytes.count)
                 failures = 0
-                await handler(.fetched(FetchedFeed(source: source.name, bytes: bytes, fetchedAt: now, httpDate: httpDate)))
+                await handler(
+                    .fetched(FetchedFeed(source: source.name, bytes: bytes, fetchedAt: now, httpDate: httpDate)))
             case .notModified:
                 recordSuccess(at: wallClock.date, failures: failures, bytes: nil)
                 failures = 0
@@ -118,12 +119,16 @@ public final class SourcePoller: Sendable {
                 logger.info("source \(source.name): replay finished")
                 return
             }
-            if !(backsOff || retryAfter != nil) { tick = Self.nextTick(after: tick, interval: source.pollInterval, now: clock.now) }
+            if !(backsOff || retryAfter != nil) {
+                tick = Self.nextTick(after: tick, interval: source.pollInterval, now: clock.now)
+            }
         }
     }
 
     /// The next tick of the fixed schedule after `tick` that is still ahead of `now`.
-    static func nextTick(after tick: ContinuousClock.Instant, interval: Duration, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    static func nextTick(after tick: ContinuousClock.Instant, interval: Duration, now: ContinuousClock.Instant)
+        -> ContinuousClock.Instant
+    {
         var next = tick + interval
         if next <= now {
             let behind = (now - next).seconds
@@ -140,7 +145,9 @@ public final class SourcePoller: Sendable {
         case .file(let path):
             return .file(FileFetcher(path: path, maxBytes: source.maxBytes))
         case .replay(let folder, let loop):
-            return .replay(ReplayFetcher(folder: folder, kind: source.kind, loop: loop, maxBytes: source.maxBytes, restamp: restamp))
+            return .replay(
+                ReplayFetcher(
+                    folder: folder, kind: source.kind, loop: loop, maxBytes: source.maxBytes, restamp: restamp))
         }
     }
 
@@ -166,7 +173,10 @@ public final class SourcePoller: Sendable {
         }
         // The first failure of a run is news; the rest only for debugging.
         let level: Logger.Level = failures == 1 ? .warning : .debug
-        logger.log(level: level, "source \(source.name): \(message) (failure \(failures) in a row, next try in \(formatSeconds(retryIn.seconds)))")
+        logger.log(
+            level: level,
+            "source \(source.name): \(message) (failure \(failures) in a row, next try in \(formatSeconds(retryIn.seconds)))"
+        )
     }
 }
 

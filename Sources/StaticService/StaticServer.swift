@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import Logging
 import NNGKit
 import ServiceLifecycle
+import Synchronization
 import TransitCore
 import TransitStore
 
@@ -65,14 +65,18 @@ public final class StaticServer: Service, Sendable {
         let old = databaseVersion
         do {
             let store = try stores.reopen()
-            logger.info("database reopened", metadata: [
-                "path": "\(stores.path)", "old_version": "\(old)", "version": "\(store.databaseVersion)",
-            ])
+            logger.info(
+                "database reopened",
+                metadata: [
+                    "path": "\(stores.path)", "old_version": "\(old)", "version": "\(store.databaseVersion)",
+                ])
             return .success(store.databaseVersion)
         } catch {
-            logger.error("reopening the database failed; still serving the previous one", metadata: [
-                "path": "\(stores.path)", "version": "\(old)", "error": "\(error)",
-            ])
+            logger.error(
+                "reopening the database failed; still serving the previous one",
+                metadata: [
+                    "path": "\(stores.path)", "version": "\(old)", "error": "\(error)",
+                ])
             return .failure(error)
         }
     }
@@ -97,10 +101,13 @@ public final class StaticServer: Service, Sendable {
 
     /// Logs "ready", serves until graceful shutdown (or cancellation), then stops (`stop()`).
     public func run() async throws {
-        logger.info("ready", metadata: [
-            "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
-            "contexts": "\(stores.connections)", "clock": "\(clock)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
-        ])
+        logger.info(
+            "ready",
+            metadata: [
+                "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
+                "contexts": "\(stores.connections)", "clock": "\(clock)",
+                "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+            ])
         try? await gracefulShutdown()
         logger.info("stopping")
         stop()

@@ -80,7 +80,8 @@ public struct ServiceClock: Sendable, CustomStringConvertible {
     public static func parseInstant(_ text: String) -> Double? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds.isFinite, trimmed.first != "+", !trimmed.contains("e"),
-           !trimmed.contains("E") {
+            !trimmed.contains("E")
+        {
             return seconds
         }
         for options: ISO8601DateFormatter.Options in [

@@ -203,7 +203,8 @@ struct TripRows {
     }
 
     func status(_ index: Int) -> DepartureStatus {
-        DepartureStatus(delay: delay(index), cancelled: cancelled, skipped: realtime(index)?.skipped ?? false, added: added)
+        DepartureStatus(
+            delay: delay(index), cancelled: cancelled, skipped: realtime(index)?.skipped ?? false, added: added)
     }
 
     var appliesToTrip: Bool {
@@ -226,7 +227,8 @@ struct TripRows {
             let stop = trip.stops[index]
             let rt = realtime(index)
             if rt?.skipped ?? false { continue }
-            let time = index == last
+            let time =
+                index == last
                 ? (rt?.arrivalUnix ?? stop.arrivalUnix)
                 : (rt?.departureUnix ?? stop.departureUnix)
             if time >= at { return status(index) }

@@ -83,7 +83,9 @@ public struct BoardPage: Sendable, Hashable {
     public var earlierCursor: String?
     public var laterCursor: String?
 
-    public init(direction: BoardDirection, hasMorePast: Bool, hasMoreFuture: Bool, earlierCursor: String?, laterCursor: String?) {
+    public init(
+        direction: BoardDirection, hasMorePast: Bool, hasMoreFuture: Bool, earlierCursor: String?, laterCursor: String?
+    ) {
         self.direction = direction
         self.hasMorePast = hasMorePast
         self.hasMoreFuture = hasMoreFuture
@@ -154,7 +156,9 @@ public struct TripRealtime: Sendable, Hashable {
     public var stops: [TripStopRealtime?]
     public var vehicle: VehicleSnapshot?
 
-    public init(cancelled: Bool = false, added: Bool = false, stops: [TripStopRealtime?] = [], vehicle: VehicleSnapshot? = nil) {
+    public init(
+        cancelled: Bool = false, added: Bool = false, stops: [TripStopRealtime?] = [], vehicle: VehicleSnapshot? = nil
+    ) {
         self.cancelled = cancelled
         self.added = added
         self.stops = stops
@@ -243,7 +247,10 @@ public struct AlertView: Sendable, Hashable {
         public var directionId: Int?
         public var tripId: String?
         public var stopId: String?
-        public init(agencyId: String? = nil, routeId: String? = nil, routeType: Int? = nil, directionId: Int? = nil, tripId: String? = nil, stopId: String? = nil) {
+        public init(
+            agencyId: String? = nil, routeId: String? = nil, routeType: Int? = nil, directionId: Int? = nil,
+            tripId: String? = nil, stopId: String? = nil
+        ) {
             self.agencyId = agencyId
             self.routeId = routeId
             self.routeType = routeType

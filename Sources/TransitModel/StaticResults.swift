@@ -78,7 +78,8 @@ public struct Route: Sendable, Hashable {
     /// A route; optional GTFS fields default to not given.
     public init(
         routeId: String, agencyId: String? = nil, shortName: String? = nil, longName: String? = nil,
-        routeType: Int, mode: String, color: String? = nil, textColor: String? = nil, section: String, feed: String? = nil
+        routeType: Int, mode: String, color: String? = nil, textColor: String? = nil, section: String,
+        feed: String? = nil
     ) {
         self.routeId = routeId
         self.agencyId = agencyId
@@ -336,7 +337,10 @@ public struct PatternStop: Sendable, Hashable {
     /// GTFS drop_off_type, with pickup_type's values.
     public var dropOffType: Int
     /// A pattern stop; regular pickup and drop-off unless told.
-    public init(stopId: String, stopSequence: UInt32, arrivalOffset: Int32, departureOffset: Int32, pickupType: Int = 0, dropOffType: Int = 0) {
+    public init(
+        stopId: String, stopSequence: UInt32, arrivalOffset: Int32, departureOffset: Int32, pickupType: Int = 0,
+        dropOffType: Int = 0
+    ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
         self.arrivalOffset = arrivalOffset
@@ -432,8 +436,10 @@ public struct TripSchedules: Sendable, Hashable {
     /// The stations some stop of `patterns` belongs to, each with all its child stops.
     public var stations: [StationPlatforms]
     /// An answer; no descriptor matches or stations unless told.
-    public init(databaseVersion: String, patterns: [Pattern], trips: [TripSchedule], unknownTripIds: [String],
-                descriptorMatches: [[String]] = [], stations: [StationPlatforms] = []) {
+    public init(
+        databaseVersion: String, patterns: [Pattern], trips: [TripSchedule], unknownTripIds: [String],
+        descriptorMatches: [[String]] = [], stations: [StationPlatforms] = []
+    ) {
         self.databaseVersion = databaseVersion
         self.patterns = patterns
         self.trips = trips

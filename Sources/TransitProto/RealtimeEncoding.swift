@@ -227,7 +227,9 @@ extension ProtoArena {
     }
 
     /// `failedSends` only in a REP `sources` answer.
-    func proto(sources: [LiveSourceStatus], failedSends: UInt64? = nil) -> UnsafeMutablePointer<Transit__SourceStatusList> {
+    func proto(sources: [LiveSourceStatus], failedSends: UInt64? = nil) -> UnsafeMutablePointer<
+        Transit__SourceStatusList
+    > {
         message(transit__source_status_list__init) { m in
             (m.n_sources, m.sources) = messages(sources, proto)
             (m.has_failed_sends, m.failed_sends) = ifPresent(failedSends)

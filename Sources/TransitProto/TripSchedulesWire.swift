@@ -24,7 +24,7 @@ enum TripSchedulesWire {
     }
     private enum TripField {
         static let tripId = 1, routeId = 2, directionId = 3, patternId = 4, startSecs = 5, frequencies = 6,
-                   serviceDates = 7, timezone = 8, routeType = 9
+            serviceDates = 7, timezone = 8, routeType = 9
     }
     private enum WindowField { static let startSecs = 1, endSecs = 2, headwaySecs = 3, exactTimes = 4 }
 
@@ -49,7 +49,8 @@ enum TripSchedulesWire {
         for id in s.unknownTripIds { body += WireSize.string(Schedules.unknownTripIds, id) }
         for ids in s.descriptorMatches { body += WireSize.delimited(Schedules.descriptorMatches, matchSize(ids)) }
         for station in s.stations { body += WireSize.delimited(Schedules.stations, stationSize(station)) }
-        let total = WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
+        let total =
+            WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
             + WireSize.delimited(Response.tripSchedules, body)
 
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
@@ -128,12 +129,15 @@ enum TripSchedulesWire {
 
     private static func windowSize(_ w: FrequencyWindow) -> Int {
         WireSize.int32Field(WindowField.startSecs, w.startSecs) + WireSize.int32Field(WindowField.endSecs, w.endSecs)
-            + WireSize.int32Field(WindowField.headwaySecs, w.headwaySecs) + WireSize.varintField(WindowField.exactTimes, 1)
+            + WireSize.int32Field(WindowField.headwaySecs, w.headwaySecs)
+            + WireSize.varintField(WindowField.exactTimes, 1)
     }
 
     private static func tripSize(_ t: TripSchedule) -> Int {
         var size = WireSize.string(TripField.tripId, t.tripId) + WireSize.string(TripField.routeId, t.routeId)
-        if let direction = t.directionId { size += WireSize.int32Field(TripField.directionId, Int32(clamping: direction)) }
+        if let direction = t.directionId {
+            size += WireSize.int32Field(TripField.directionId, Int32(clamping: direction))
+        }
         size += WireSize.varintField(TripField.patternId, UInt64(t.patternId))
         size += WireSize.int32Field(TripField.startSecs, t.startSecs)
         for w in t.frequencies { size += WireSize.delimited(TripField.frequencies, windowSize(w)) }

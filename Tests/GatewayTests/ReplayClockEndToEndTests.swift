@@ -18,33 +18,34 @@ struct ReplayClockEndToEndTests {
     /// covering 10–16 March 2025 only.
     static func writeStaticFeed(to folder: String) throws {
         let files = [
-            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA1,Replay Buses,https://example.org,Australia/Sydney\n",
+            "agency.txt":
+                "agency_id,agency_name,agency_url,agency_timezone\nA1,Replay Buses,https://example.org,Australia/Sydney\n",
             "stops.txt": """
-                stop_id,stop_name,stop_lat,stop_lon
-                S1,First Street,-33.8700,151.2000
-                S2,Second Street,-33.8710,151.2010
-                S3,Third Street,-33.8720,151.2020
+            stop_id,stop_name,stop_lat,stop_lon
+            S1,First Street,-33.8700,151.2000
+            S2,Second Street,-33.8710,151.2010
+            S3,Third Street,-33.8720,151.2020
 
-                """,
+            """,
             "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR1,A1,101,Replay Line,3\n",
             "trips.txt": "route_id,service_id,trip_id,trip_headsign\nR1,WK,T1,Third Street\n",
             "stop_times.txt": """
-                trip_id,arrival_time,departure_time,stop_id,stop_sequence
-                T1,08:00:00,08:00:00,S1,1
-                T1,08:10:00,08:10:00,S2,2
-                T1,08:20:00,08:20:00,S3,3
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,08:00:00,08:00:00,S1,1
+            T1,08:10:00,08:10:00,S2,2
+            T1,08:20:00,08:20:00,S3,3
 
-                """,
+            """,
             "calendar.txt": """
-                service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
-                WK,1,1,1,1,1,1,1,20250310,20250316
+            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+            WK,1,1,1,1,1,1,1,20250310,20250316
 
-                """,
+            """,
             "feed_info.txt": """
-                feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version
-                Replay,https://example.org,en,20250310,20250316,replay-1
+            feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version
+            Replay,https://example.org,en,20250310,20250316,replay-1
 
-                """,
+            """,
         ]
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
@@ -53,17 +54,38 @@ struct ReplayClockEndToEndTests {
     /// The capture: T1 of 12 March running 2 minutes late from S2, its bus between S1 and S2, an alert at S3.
     static func writeCapture(to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let header = FeedHeader(gtfsRealtimeVersion: "2.0", incrementality: .fullDataset, timestamp: UInt64(captureUnix))
+        let header = FeedHeader(
+            gtfsRealtimeVersion: "2.0", incrementality: .fullDataset, timestamp: UInt64(captureUnix))
         let trip = TripDescriptor(tripId: "T1", routeId: "R1", startDate: "20250312")
         let feeds: [String: FeedMessage] = [
-            "TripUpdates": FeedMessage(header: header, entities: [FeedEntity(id: "tu-1", tripUpdate: TripUpdate(
-                trip: trip, stopTimeUpdates: [StopTimeUpdate(stopId: "S2", departure: StopTimeEvent(delay: 120))],
-                timestamp: UInt64(captureUnix)))]),
-            "VehiclePositions": FeedMessage(header: header, entities: [FeedEntity(id: "vp-1", vehicle: VehiclePosition(
-                trip: trip, position: Position(latitude: -33.8705, longitude: 151.2005), stopId: "S2",
-                timestamp: UInt64(captureUnix)))]),
-            "Alerts": FeedMessage(header: header, entities: [FeedEntity(id: "al-1", alert: Alert(
-                informedEntities: [EntitySelector(stopId: "S3")], headerText: TranslatedString("Stop S3 moved")))]),
+            "TripUpdates": FeedMessage(
+                header: header,
+                entities: [
+                    FeedEntity(
+                        id: "tu-1",
+                        tripUpdate: TripUpdate(
+                            trip: trip,
+                            stopTimeUpdates: [StopTimeUpdate(stopId: "S2", departure: StopTimeEvent(delay: 120))],
+                            timestamp: UInt64(captureUnix)))
+                ]),
+            "VehiclePositions": FeedMessage(
+                header: header,
+                entities: [
+                    FeedEntity(
+                        id: "vp-1",
+                        vehicle: VehiclePosition(
+                            trip: trip, position: Position(latitude: -33.8705, longitude: 151.2005), stopId: "S2",
+                            timestamp: UInt64(captureUnix)))
+                ]),
+            "Alerts": FeedMessage(
+                header: header,
+                entities: [
+                    FeedEntity(
+                        id: "al-1",
+                        alert: Alert(
+                            informedEntities: [EntitySelector(stopId: "S3")],
+                            headerText: TranslatedString("Stop S3 moved")))
+                ]),
         ]
         for (name, feed) in feeds {
             try Data(GTFSRealtimeCodec.encode(feed)).write(to: URL(fileURLWithPath: "\(folder)/\(name).pb"))
@@ -102,7 +124,8 @@ struct ReplayClockEndToEndTests {
         #expect(expired.stderr.contains("warning: feed gtfs does not cover"), "\(expired.stderr)")
         #expect(expired.stderr.contains("from 20250310 to 20250316"), "\(expired.stderr)")
         // At the capture's time it is valid: no warning.
-        let valid = try await run("transit-static", ["import", folder + "/gtfs", "--db", db, "--clock", Self.captureTime])
+        let valid = try await run(
+            "transit-static", ["import", folder + "/gtfs", "--db", db, "--clock", Self.captureTime])
         #expect(!valid.stderr.contains("warning"), "\(valid.stderr)")
 
         // One clock for all three, as Services/launch passes it.
@@ -118,14 +141,18 @@ struct ReplayClockEndToEndTests {
 
         let staticService = try await start("transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
         defer { staticService.signal(SIGKILL) }
-        let realtime = try await start("transit-realtime", [
-            "serve", "--config", folder + "/realtime.json", "--static", staticURL, "--listen", repURL,
-            "--publish", pubURL,
-        ] + clock)
+        let realtime = try await start(
+            "transit-realtime",
+            [
+                "serve", "--config", folder + "/realtime.json", "--static", staticURL, "--listen", repURL,
+                "--publish", pubURL,
+            ] + clock)
         defer { realtime.signal(SIGKILL) }
-        let gateway = try await start("transit-gateway", [
-            "serve", "--static", staticURL, "--realtime", repURL, "--subscribe", pubURL, "--listen", "127.0.0.1:0",
-        ] + clock)
+        let gateway = try await start(
+            "transit-gateway",
+            [
+                "serve", "--static", staticURL, "--realtime", repURL, "--subscribe", pubURL, "--listen", "127.0.0.1:0",
+            ] + clock)
         defer { gateway.signal(SIGKILL) }
         let port = try #require(gateway.stderr.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) })
 

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// What a rider meets first: board rows that name their trip instance, boards of quiet stops, a stop name
 /// where an id belongs, and `feed_age_s` that agrees with `health`.
@@ -18,7 +19,8 @@ import TransitTesting
     /// TRACKWORK dates, first on Saturday 2026-03-07 at 06:00 (1772823600) and 08:00.
     private let wednesday: Int64 = 1_772_586_000
 
-    private func board(_ client: LineClient, _ stopId: String, at: Int64, _ extra: String = "") async throws -> JSONLine {
+    private func board(_ client: LineClient, _ stopId: String, at: Int64, _ extra: String = "") async throws -> JSONLine
+    {
         let answer = try await client.ask(#"{"op":"departures","stop_id":"\#(stopId)","at":\#(at)\#(extra)}"#)
         #expect(answer.ok, "\(answer)")
         return answer
@@ -47,7 +49,8 @@ import TransitTesting
                 // The row names the instance `trip` answers.
                 let date = try #require(row["service_date"] as? String)
                 let trip = try await client.ask(
-                    #"{"op":"trip","trip_id":"\#(tripId)","date":"\#(date)","start_time":"\#(start)","at":\#(SampleTimes.mondayEvening)}"#)
+                    #"{"op":"trip","trip_id":"\#(tripId)","date":"\#(date)","start_time":"\#(start)","at":\#(SampleTimes.mondayEvening)}"#
+                )
                 #expect(trip.ok, "\(trip)")
                 #expect(trip.data["start_time"] as? String == start, "\(tripId)")
             }
@@ -91,7 +94,8 @@ import TransitTesting
             #expect(answer.list("departures").isEmpty)
             #expect(page(answer)["has_more_future"] as? Bool == false)
             // A past board of a busy stop is never affected: it has rows in its first window.
-            let past = try await board(client, "200060", at: SampleTimes.mondayEvening, #","limit":2,"direction":"past""#)
+            let past = try await board(
+                client, "200060", at: SampleTimes.mondayEvening, #","limit":2,"direction":"past""#)
             #expect(past.list("departures").count == 2)
         }
     }
@@ -126,13 +130,17 @@ import TransitTesting
             trip.timestamp = UInt64(now - 471)
             var assembler = LiveStateAssembler()
             assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: [trip])))
-            assembler.applySnapshot(.sources([
-                LiveSourceStatus(name: "tu", kind: .tripUpdates, feedTimestamp: UInt64(now - 25), lastSuccessUnix: now - 25, stale: false)
-            ]))
+            assembler.applySnapshot(
+                .sources([
+                    LiveSourceStatus(
+                        name: "tu", kind: .tripUpdates, feedTimestamp: UInt64(now - 25), lastSuccessUnix: now - 25,
+                        stale: false)
+                ]))
             view.replace(assembler.state)
 
             let board = try await self.board(client, "200060", at: at, #","limit":3"#)
-            let tripAnswer = try await client.ask(#"{"op":"trip","trip_id":"T2.WKD.0.1922","date":"20251222","at":\#(at)}"#)
+            let tripAnswer = try await client.ask(
+                #"{"op":"trip","trip_id":"T2.WKD.0.1922","date":"20251222","at":\#(at)}"#)
             let health = try await client.ask(#"{"op":"health"}"#)
             let sources = (health.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]] ?? []
             let healthAge = try #require(sources.first?["age_s"] as? Int)

@@ -4,8 +4,9 @@ import RealtimeService
 import Testing
 import TransitModel
 import TransitStore
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// A train shown late vanished from its stop's board before it came: the next feed no longer covered that stop
 /// (producers drop the stops a vehicle has passed, some a little early), the stop fell back to its schedule,
@@ -27,14 +28,20 @@ import TransitTesting
         let scheduledDeparture: Int64 = 1_766_322_000 + Int64(trip.startSecs) + Int64(pattern.stops[k].departureOffset)
         // 2025-12-22 in Sydney (UTC+11): its noon − 12 h is 2025-12-21T13:00:00Z = 1_766_322_000.
 
-        var state = try LiveState(sources: [SourceSettings(name: "tu", kind: .tripUpdates, timeZone: "Australia/Sydney")])
+        var state = try LiveState(sources: [
+            SourceSettings(name: "tu", kind: .tripUpdates, timeZone: "Australia/Sydney")
+        ])
         func feed(firstStop index: Int, at time: Int64) -> FeedMessage {
             let update = TripUpdate(
                 trip: TripDescriptor(tripId: Self.tripId, startDate: "20251222"),
-                stopTimeUpdates: [StopTimeUpdate(stopSequence: pattern.stops[index].stopSequence,
-                                                 departure: StopTimeEvent(delay: 120))])
-            return FeedMessage(header: FeedHeader(incrementality: .fullDataset, timestamp: UInt64(time)),
-                               entities: [FeedEntity(id: "e1", tripUpdate: update)])
+                stopTimeUpdates: [
+                    StopTimeUpdate(
+                        stopSequence: pattern.stops[index].stopSequence,
+                        departure: StopTimeEvent(delay: 120))
+                ])
+            return FeedMessage(
+                header: FeedHeader(incrementality: .fullDataset, timestamp: UInt64(time)),
+                entities: [FeedEntity(id: "e1", tripUpdate: update)])
         }
         func apply(_ feed: FeedMessage, now: Int64) throws -> LiveChanges {
             let screened = state.screen(feed, bodyHash: Int(now), source: 0, fetchedAt: now)
@@ -70,7 +77,8 @@ import TransitTesting
             #expect(row?["delay_s"] as? Int == 120, "\(board.list("departures").map { $0["trip_id"] ?? "" })")
             #expect(row?["realtime_unix"] as? Int == Int(scheduledDeparture + 120))
 
-            let answer = try await client.ask(#"{"op":"trip","trip_id":"\#(Self.tripId)","date":"20251222","at":\#(t1)}"#)
+            let answer = try await client.ask(
+                #"{"op":"trip","trip_id":"\#(Self.tripId)","date":"20251222","at":\#(t1)}"#)
             let stop = answer.list("stops").first { $0["stop_sequence"] as? Int == Int(pattern.stops[k].stopSequence) }
             #expect(stop?["delay_s"] as? Int == 120)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import NNGKit
 import TransitTesting
+
+@testable import NNGKit
 
 @Suite struct PubSubTests {
     /// PUB drops what is sent before the subscriber is connected: publish `probe` until one arrives.

@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeCore
 
 /// A stop's prediction stays until the vehicle is past it or its predicted time has passed.
@@ -13,11 +14,14 @@ import TransitModel
         return LiveTrip(
             instance: trip.key, relationship: trip.relationship == .canceled ? .canceled : .scheduled,
             stops: trip.stops.map {
-                LiveStop(stopId: $0.stopId, stopSequence: $0.stopSequence, scheduledArrival: $0.scheduledArrival,
-                         scheduledDeparture: $0.scheduledDeparture, predictedArrival: $0.predictedArrival,
-                         predictedDeparture: $0.predictedDeparture, arrivalDelay: $0.arrivalDelay,
-                         departureDelay: $0.departureDelay, status: $0.status == .scheduled ? .predicted
-                            : $0.status == .noPrediction ? .noPrediction : .noData)
+                LiveStop(
+                    stopId: $0.stopId, stopSequence: $0.stopSequence, scheduledArrival: $0.scheduledArrival,
+                    scheduledDeparture: $0.scheduledDeparture, predictedArrival: $0.predictedArrival,
+                    predictedDeparture: $0.predictedDeparture, arrivalDelay: $0.arrivalDelay,
+                    departureDelay: $0.departureDelay,
+                    status: $0.status == .scheduled
+                        ? .predicted
+                        : $0.status == .noPrediction ? .noPrediction : .noData)
             },
             source: "s")
     }

@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeCore
 
 /// Stop time updates whose stop_sequence and stop_id name different stops of the trip.
@@ -20,7 +21,9 @@ import TransitModel
     }
 
     @Test func agreeingUpdatesAreNoMismatch() throws {
-        let update = F.update([F.stu(seq: 20, stop: "S2", arrivalDelay: 60), F.stu(seq: 40, stop: "S4", arrivalDelay: 90)])
+        let update = F.update([
+            F.stu(seq: 20, stop: "S2", arrivalDelay: 60), F.stu(seq: 40, stop: "S4", arrivalDelay: 90),
+        ])
         let trip = try #require(F.resolve(update).resolvedTrip)
         #expect(trip.stopMismatches == 0)
         #expect(trip.firstStopMismatch == nil)
@@ -29,7 +32,9 @@ import TransitModel
 
     @Test func aStopIdOnlyBehindThePreviousMatchKeepsTheSequence() throws {
         // The first update matched S4; the second names S2 (behind it) with stop_sequence 50: the sequence wins.
-        let update = F.update([F.stu(seq: 40, stop: "S4", arrivalDelay: 60), F.stu(seq: 50, stop: "S2", arrivalDelay: 200)])
+        let update = F.update([
+            F.stu(seq: 40, stop: "S4", arrivalDelay: 60), F.stu(seq: 50, stop: "S2", arrivalDelay: 200),
+        ])
         let trip = try #require(F.resolve(update).resolvedTrip)
         #expect(trip.arrivalDelays == [nil, nil, nil, 60, 200, 200])
         #expect(trip.stopMismatches == 1)
@@ -48,7 +53,8 @@ import TransitModel
     @Test func aStopIdOnceAheadOfThePreviousMatchInALoop() throws {
         // After C (30), stop_sequence 50 names D but stop_id A: the second A is the only one ahead.
         let loop = MatchingTests.loop
-        let update = F.update("LOOP", [F.stu(seq: 30, stop: "C", arrivalDelay: 10), F.stu(seq: 50, stop: "A", arrivalDelay: 70)])
+        let update = F.update(
+            "LOOP", [F.stu(seq: 30, stop: "C", arrivalDelay: 10), F.stu(seq: 50, stop: "A", arrivalDelay: 70)])
         let trip = try #require(F.resolve(update, loop).resolvedTrip)
         #expect(trip.arrivalDelays == [nil, nil, 10, 70, 70])
         #expect(trip.stopMismatches == 1)
@@ -63,7 +69,9 @@ import TransitModel
     }
 
     @Test func onlyTheFirstMismatchIsDescribed() throws {
-        let update = F.update([F.stu(seq: 10, stop: "S2", arrivalDelay: 30), F.stu(seq: 20, stop: "S5", arrivalDelay: 90)])
+        let update = F.update([
+            F.stu(seq: 10, stop: "S2", arrivalDelay: 30), F.stu(seq: 20, stop: "S5", arrivalDelay: 90),
+        ])
         let trip = try #require(F.resolve(update).resolvedTrip)
         #expect(trip.stopMismatches == 2)
         #expect(trip.firstStopMismatch?.contains("stop_sequence 10") == true)
@@ -84,9 +92,13 @@ import TransitModel
     /// T1 over P1 (platform 1 of station STA), S2 … S6; STA also has P2 (platform 2).
     static let schedules: TripScheduleIndex = {
         var index = F.index([F.trip()], [F.pattern(6, stopIds: ["P1", "S2", "S3", "S4", "S5", "S6"])])
-        index.add([StationPlatforms(stationId: "STA", platforms: [
-            StationPlatform(stopId: "P1", platformCode: "1"), StationPlatform(stopId: "P2", platformCode: "2"),
-        ])])
+        index.add([
+            StationPlatforms(
+                stationId: "STA",
+                platforms: [
+                    StationPlatform(stopId: "P1", platformCode: "1"), StationPlatform(stopId: "P2", platformCode: "2"),
+                ])
+        ])
         return index
     }()
 

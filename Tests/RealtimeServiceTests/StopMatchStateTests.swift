@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 /// What the live state makes of stop time updates that disagree with the schedule or leave stops out.
@@ -26,9 +27,14 @@ import TransitModel
 
         // Counted again on the next feed; the first example stays.
         let agreeing = StopTimeUpdate(stopSequence: 2, stopId: "S2", departure: StopTimeEvent(delay: 60))
-        try mustApply(&state, F.feed([F.entity("e2", Self.update("T2", [mismatched])),
-                                      F.entity("e1", Self.update("T1", [agreeing]))], timestamp: UInt64(F.now + 30)),
-                      now: F.now + 30)
+        try mustApply(
+            &state,
+            F.feed(
+                [
+                    F.entity("e2", Self.update("T2", [mismatched])),
+                    F.entity("e1", Self.update("T1", [agreeing])),
+                ], timestamp: UInt64(F.now + 30)),
+            now: F.now + 30)
         status = state.statuses(now: F.now + 30)[0]
         #expect(status.stopMismatches == 2)
         #expect(status.firstStopMismatch == first)
@@ -66,18 +72,25 @@ import TransitModel
         let late = Self.update("T1", [StopTimeUpdate(stopSequence: 2, departure: StopTimeEvent(delay: 120))])
         try mustApply(&state, F.feed([F.entity("e1", late)], timestamp: UInt64(t0), differential: true), now: t0)
         let dropped = Self.update("T1", [StopTimeUpdate(stopSequence: 4, departure: StopTimeEvent(delay: 120))])
-        try mustApply(&state, F.feed([F.entity("e1", dropped)], timestamp: UInt64(t0 + 23), differential: true), now: t0 + 23)
+        try mustApply(
+            &state, F.feed([F.entity("e1", dropped)], timestamp: UInt64(t0 + 23), differential: true), now: t0 + 23)
         let trip = try #require(state.trips[F.key(1)])
         #expect(trip.stops[2].predictedDeparture == F.scheduled(1, 2) + 120)
     }
 
     @Test func aSiblingPlatformIsPublishedAsAPlatformChangeWithItsCode() throws {
         var schedules = F.schedules
-        schedules.add(TripSchedules(databaseVersion: "db1", patterns: [], trips: [], unknownTripIds: [], stations: [
-            StationPlatforms(stationId: "STA", platforms: [
-                StationPlatform(stopId: "S1", platformCode: "A"), StationPlatform(stopId: "S1b", platformCode: "B"),
-            ]),
-        ]))
+        schedules.add(
+            TripSchedules(
+                databaseVersion: "db1", patterns: [], trips: [], unknownTripIds: [],
+                stations: [
+                    StationPlatforms(
+                        stationId: "STA",
+                        platforms: [
+                            StationPlatform(stopId: "S1", platformCode: "A"),
+                            StationPlatform(stopId: "S1b", platformCode: "B"),
+                        ])
+                ]))
         var state = F.state()
         let moved = StopTimeUpdate(stopSequence: 1, stopId: "S1b", departure: StopTimeEvent(delay: 60))
         let changes = try mustApply(&state, F.feed([F.entity("e1", Self.update("T1", [moved]))]), schedules: schedules)

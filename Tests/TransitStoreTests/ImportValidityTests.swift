@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitStore
 
 /// The import's warning for a feed that does not cover the clock's date (the feed imports anyway).
@@ -21,9 +22,10 @@ import Testing
     @Test func anExpiredFeedNamesItsDates() throws {
         let feed = Self.feed(info: (20250101, 20250228), service: (20250105, 20250227))
         let warning = try #require(feed.validityWarning(atUnix: Self.wednesday))
-        #expect(warning == "feed buses does not cover 20250312 (Australia/Sydney): feed_info.txt says it is valid "
-            + "from 20250101 to 20250228; its calendar runs services from 20250105 to 20250227; imported anyway "
-            + "(boards around now will be empty: pick a --clock inside its dates)")
+        #expect(
+            warning == "feed buses does not cover 20250312 (Australia/Sydney): feed_info.txt says it is valid "
+                + "from 20250101 to 20250228; its calendar runs services from 20250105 to 20250227; imported anyway "
+                + "(boards around now will be empty: pick a --clock inside its dates)")
     }
 
     @Test func eachRangeIsCheckedOnItsOwn() throws {

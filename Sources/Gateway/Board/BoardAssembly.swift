@@ -55,7 +55,8 @@ enum BoardAssembly {
                 merged.rows.append(DepartureRow(departure: d))
                 continue
             }
-            let key = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
+            let key = TripInstanceKey(
+                tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
             guard let trip = state.trips[key] else {
                 merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
                 continue
@@ -142,7 +143,9 @@ enum BoardAssembly {
             for ref in state.tripsByStop[stopId] ?? [] {
                 guard let trip = state.trips[ref.key] else { continue }
                 let stop = trip.stops[ref.index]
-                if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix, predicted > scheduled {
+                if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix,
+                    predicted > scheduled
+                {
                     count += 1
                 }
             }

@@ -7,14 +7,17 @@ import TransitModel
 enum CandidateDepartures {
     /// From the trip's static detail (the instance's own, or for a copy the copied trip's: then its route and
     /// headsign only). Nil when the trip offers no departure there (no pickup, its last stop, not a stop of it).
-    static func fromDetail(_ detail: TripDetail, _ c: LiveCandidate, platforms: [String: String?], origin: Int64?) -> DepartureRow? {
+    static func fromDetail(_ detail: TripDetail, _ c: LiveCandidate, platforms: [String: String?], origin: Int64?)
+        -> DepartureRow?
+    {
         let stop = c.stop
         guard !c.trip.added else {
-            return fromLive(c, route: detail.route, headsign: detail.headsign, platforms: platforms,
-                            origin: origin ?? originOf(detail))
+            return fromLive(
+                c, route: detail.route, headsign: detail.headsign, platforms: platforms,
+                origin: origin ?? originOf(detail))
         }
         guard let index = detail.stops.firstIndex(where: { $0.stopSequence == stop.stopSequence }),
-              index < detail.stops.count - 1, detail.stops[index].pickupType != 1
+            index < detail.stops.count - 1, detail.stops[index].pickupType != 1
         else { return nil }
         let s = detail.stops[index]
         let boardStop = stop.assignedStopId ?? s.stopId
@@ -32,7 +35,9 @@ enum CandidateDepartures {
     /// `origin` is the unix time of the service day's noon minus 12 h (for `*_secs`). The headsign: the
     /// update's stop_headsign, else its trip_headsign, else `headsign` (the static one, when known). The start
     /// is the live instance key's (then part of the row's identity, as `frequencyBased` says), nil when it has none.
-    static func fromLive(_ c: LiveCandidate, route: Route, headsign: String?, platforms: [String: String?], origin: Int64) -> DepartureRow {
+    static func fromLive(
+        _ c: LiveCandidate, route: Route, headsign: String?, platforms: [String: String?], origin: Int64
+    ) -> DepartureRow {
         let stop = c.stop
         let boardStop = stop.assignedStopId ?? stop.stopId ?? ""
         let scheduled = stop.scheduledUnix ?? c.time
@@ -63,7 +68,7 @@ enum CandidateDepartures {
 enum ServiceDayOrigin {
     static func unix(serviceDate: ServiceDate, timezone: String?) -> Int64? {
         guard let timezone, let zone = try? ServiceTimeZone(identifier: timezone),
-              let date = GTFSDate(yyyymmdd: Int(serviceDate))
+            let date = GTFSDate(yyyymmdd: Int(serviceDate))
         else { return nil }
         return zone.referenceUnix(of: date)
     }

@@ -47,13 +47,17 @@ final class StaticClient: Sendable {
         let id = nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
-            reply = try await requester.request(StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout)
+            reply = try await requester.request(
+                StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout)
         } catch let error as NNGError {
-            let reason = error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
+            let reason =
+                error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
             breaker.withLock { $0.failed(sentAt: sent, now: .now, unixNow: clock.unixSeconds, reason: reason) }
             if error.isTimedOut {
-                return .failure(GatewayError(
-                    .staticUnavailable, "the static service did not answer within \(timeout.milliseconds) ms (\(url))"))
+                return .failure(
+                    GatewayError(
+                        .staticUnavailable,
+                        "the static service did not answer within \(timeout.milliseconds) ms (\(url))"))
             }
             return .failure(GatewayError(.staticUnavailable, "the static service could not be asked: \(error)"))
         } catch {

@@ -30,7 +30,8 @@ final class GatewayServices: Sendable {
         dispatcher = RequestDispatcher(
             staticClient: staticClient,
             boardCache: BoardWindowCache(
-                capacity: config.boardCacheStops, windowRows: config.boardWindowRows, versionCheck: config.staticVersionCheck),
+                capacity: config.boardCacheStops, windowRows: config.boardWindowRows,
+                versionCheck: config.staticVersionCheck),
             realtime: realtime, realtimeClient: realtimeClient, stats: stats, clock: config.clock,
             logger: config.logger)
     }

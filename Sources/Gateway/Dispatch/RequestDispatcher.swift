@@ -21,7 +21,8 @@ final class RequestDispatcher: Sendable {
     let logger: Logger
 
     init(
-        staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView, realtimeClient: RealtimeClient?,
+        staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView,
+        realtimeClient: RealtimeClient?,
         stats: GatewayStats, clock: ServiceClock = .system, logger: Logger
     ) {
         self.staticClient = staticClient
@@ -47,12 +48,15 @@ final class RequestDispatcher: Sendable {
         case .subscribe, .unsubscribe:
             answer = .failure(
                 id: request.id, op: request.op.name,
-                GatewayError(.internal, "op \(request.op.name.rawValue) reached the shared dispatcher"), received: received)
+                GatewayError(.internal, "op \(request.op.name.rawValue) reached the shared dispatcher"),
+                received: received)
         }
         if answer.error == .internal {
-            logger.error("internal error", metadata: [
-                "request": "\(request)", "answer": "\(String(decoding: answer.bytes, as: UTF8.self))",
-            ])
+            logger.error(
+                "internal error",
+                metadata: [
+                    "request": "\(request)", "answer": "\(String(decoding: answer.bytes, as: UTF8.self))",
+                ])
         }
         return answer
     }
@@ -64,7 +68,12 @@ final class RequestDispatcher: Sendable {
 
     /// A static result of an unexpected kind: the service and the gateway disagree (a bug).
     func unexpected(_ request: GatewayRequest, _ result: StaticResult, received: ContinuousClock.Instant) -> Answer {
-        failure(request, GatewayError(.internal, "the static service answered \(request.op.name.rawValue) with another kind of result (\(result.kindName))"), received: received)
+        failure(
+            request,
+            GatewayError(
+                .internal,
+                "the static service answered \(request.op.name.rawValue) with another kind of result (\(result.kindName))"
+            ), received: received)
     }
 }
 

@@ -74,7 +74,8 @@ struct AlertMatcher {
     func matches(_ e: AlertView.InformedEntity) -> Bool { match(e) != nil }
 
     func match(_ e: AlertView.InformedEntity) -> Match? {
-        let setsSomething = e.stopId != nil || e.routeId != nil || e.routeType != nil || e.agencyId != nil
+        let setsSomething =
+            e.stopId != nil || e.routeId != nil || e.routeType != nil || e.agencyId != nil
             || e.tripId != nil || e.directionId != nil
         guard setsSomething else { return nil }
         var result = Match.whole
@@ -91,7 +92,9 @@ struct AlertMatcher {
         if let type = e.routeType, !subject.routeTypes.contains(type) { return nil }
         if let agency = e.agencyId, !subject.agencyIds.contains(agency) { return nil }
         if let trip = e.tripId, !subject.tripIds.contains(trip) { return nil }
-        if let direction = e.directionId, let directions = subject.directionIds, !directions.contains(direction) { return nil }
+        if let direction = e.directionId, let directions = subject.directionIds, !directions.contains(direction) {
+            return nil
+        }
         return result
     }
 
@@ -112,7 +115,8 @@ struct AlertMatcher {
             guard whole || !stops.isEmpty else { continue }
             found.append((record, whole ? [] : stops.sorted()))
         }
-        return found
+        return
+            found
             .sorted { (Self.rank($0.record.severity), $0.record.id) < (Self.rank($1.record.severity), $1.record.id) }
             .map {
                 var view = $0.record.view(language: language)

@@ -11,7 +11,8 @@ enum LiveMerge {
         }
         let state = reading.state
         let key = TripInstanceKey(
-            tripId: trip.tripId, serviceDate: trip.serviceDate, staticStartTime: trip.frequencyBased ? trip.startTime : nil)
+            tripId: trip.tripId, serviceDate: trip.serviceDate,
+            staticStartTime: trip.frequencyBased ? trip.startTime : nil)
         let vehicle = state.vehicle(for: key, frequencyBased: trip.frequencyBased)
         var realtime: TripRealtime?
         var stale = false
@@ -22,12 +23,13 @@ enum LiveMerge {
                 var stops: [TripStopRealtime?] = []
                 stops.reserveCapacity(trip.stops.count)
                 for stop in trip.stops {
-                    stops.append(prediction.stop(sequence: stop.stopSequence).map {
-                        TripStopRealtime(
-                            arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
-                            occupancyStatus: $0.occupancyStatus, carriages: $0.carriages,
-                            platformChange: prediction.cancelled ? nil : $0.platformChange)
-                    })
+                    stops.append(
+                        prediction.stop(sequence: stop.stopSequence).map {
+                            TripStopRealtime(
+                                arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
+                                occupancyStatus: $0.occupancyStatus, carriages: $0.carriages,
+                                platformChange: prediction.cancelled ? nil : $0.platformChange)
+                        })
                 }
                 realtime = TripRealtime(cancelled: prediction.cancelled, added: prediction.added, stops: stops)
             }

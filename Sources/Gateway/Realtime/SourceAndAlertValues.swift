@@ -113,4 +113,3 @@ public struct AlertRecord: Sendable, Hashable {
             activePeriods: activePeriods, informedEntities: informedEntities)
     }
 }
-
