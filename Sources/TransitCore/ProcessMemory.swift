@@ -6,6 +6,23 @@ import Glibc
 /// back (the realtime service after a large feed: its malloc keeps freed memory for speed, so without a trim
 /// the resident size stays at the peak of the largest feed ever decoded).
 public enum ProcessMemory {
+    private static let mTrimThreshold: Int32 = -1  // M_TRIM_THRESHOLD in <malloc.h>
+    private static let mMmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+
+    /// glibc's malloc tuning for a process that decodes big feeds again and again: keep freed memory instead of
+    /// returning it to the kernel every time (GTFSRealtimeCodec.decode's note: halves the decode time). Such a
+    /// process calls `trim()` after a large feed, or its resident size stays at the largest feed's peak.
+    public static func keepFreedMemory() {
+        #if canImport(Glibc)
+        // `mallopt` is not in Swift's Glibc module (malloc.h is not part of it), so it is looked up by name.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        _ = mallopt(mMmapThreshold, 32 << 20)
+        _ = mallopt(mTrimThreshold, 256 << 20)
+        #endif
+    }
+
     /// Returns free heap memory to the kernel (glibc's `malloc_trim(0)`); false where that does not exist.
     @discardableResult
     public static func trim() -> Bool {
