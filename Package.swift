@@ -4,7 +4,8 @@ import PackageDescription
 // Module map (one job each):
 //   CNNG, CSQLite          system libraries (nng is linked by name: Debian ships no nng.pc)
 //   TransitProtoC          protobuf-c code generated from protocol/*.proto (committed; scripts/gen-proto)
-//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort
+//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
+//                          wall clock (ServiceClock: the machine's, or a replayed day's)
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
@@ -24,7 +25,8 @@ import PackageDescription
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
-//                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run
+//                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run,
+//                          the --clock options
 //   TransitTesting         helpers the test targets share (only test targets depend on it): temporary folders,
 //                          the imported sample database, protobuf wire writer, polling, log recorder
 // Which module uses which: README.md ("What it is"), checked against this file by scripts/check-module-graph.
@@ -71,11 +73,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
-        .target(name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
             dependencies: [
-                "TransitStore", "TransitProto", "NNGKit", "TransitModel",
+                "TransitStore", "TransitCore", "TransitProto", "NNGKit", "TransitModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -85,6 +89,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
+                "TransitCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -93,7 +98,7 @@ let package = Package(
         ),
         .target(
             name: "RealtimeSources",
-            dependencies: ["StrictJSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrictJSON", "TransitCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -139,7 +144,8 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "NNGKit", "ServiceSupport",
+                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "TransitCore", "NNGKit",
+                "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -156,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "TransitModel", "ServiceSupport",
+                "Gateway", "TransitModel", "TransitCore", "ServiceSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -225,7 +231,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", "GTFSRealtime", "TransitTesting",
+                "RealtimeService", "GTFSRealtime", "TransitCore", "TransitTesting",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -243,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources", "TransitTesting",
+                "RealtimeSources", "TransitCore", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -254,8 +260,9 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "StaticService",
-                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitTesting",
+                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
+                "StaticService",
+                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -15,7 +15,8 @@ import Darwin
 /// in the same run (kind by kind, gateway then static), so the gateway's share is the difference.
 struct GatewayBench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "gateway", abstract: "Gateway query latency (line protocol over TCP), beside the static service's.")
+        commandName: "gateway", abstract: "Gateway query latency (line protocol over TCP), beside the static service's."
+    )
 
     @Option(help: "the gateway's host:port") var connect: String
     @Option(help: "the database the static service serves (read to pick realistic stops and trips)") var db: String
@@ -42,7 +43,8 @@ struct GatewayBench: ParsableCommand {
         var staticClient: NNGRequester?
         if let staticURL {
             let client = try NNGRequester(dialing: staticURL, defaultTimeout: .seconds(10))
-            try StaticBench.waitUntilAnswering(client, StaticCodec.encode(StaticRequest(requestId: 0, query: .feedInfo)))
+            try StaticBench.waitUntilAnswering(
+                client, StaticCodec.encode(StaticRequest(requestId: 0, query: .feedInfo)))
             staticClient = client
         }
 
@@ -52,8 +54,9 @@ struct GatewayBench: ParsableCommand {
             table.add("gateway \(kind.rawValue)", clients: 1, try measureGateway(gateway, lines, kind: kind))
             if let staticClient {
                 let queries = (0..<requests).map { staticQuery(kind, $0, workload: workload, at: at) }
-                table.add("static \(kind == .alerts ? "stop (alerts' lookup)" : kind.rawValue)", clients: 1,
-                          try measureStatic(staticClient, queries, kind: kind))
+                table.add(
+                    "static \(kind == .alerts ? "stop (alerts' lookup)" : kind.rawValue)", clients: 1,
+                    try measureStatic(staticClient, queries, kind: kind))
             }
         }
         print(table.render())
@@ -69,13 +72,16 @@ struct GatewayBench: ParsableCommand {
             let stop = workload.busyStations[i % workload.busyStations.count]
             return #"{"id":\#(i),"op":"departures","stop_id":\#(json(stop)),"at":\#(at + Int64(i % 3600)),"limit":10}"#
         case .trip:
-            return #"{"id":\#(i),"op":"trip","trip_id":\#(json(workload.tripIds[i % workload.tripIds.count])),"at":\#(at)}"#
+            return
+                #"{"id":\#(i),"op":"trip","trip_id":\#(json(workload.tripIds[i % workload.tripIds.count])),"at":\#(at)}"#
         case .alerts:
-            return #"{"id":\#(i),"op":"alerts","stop_id":\#(json(workload.stopIds[i % workload.stopIds.count])),"at":\#(at)}"#
+            return
+                #"{"id":\#(i),"op":"alerts","stop_id":\#(json(workload.stopIds[i % workload.stopIds.count])),"at":\#(at)}"#
         case .stop:
             return #"{"id":\#(i),"op":"stop","stop_id":\#(json(workload.stopIds[i % workload.stopIds.count]))}"#
         case .search:
-            return #"{"id":\#(i),"op":"search","q":\#(json(workload.searchTerms[i % workload.searchTerms.count])),"limit":10}"#
+            return
+                #"{"id":\#(i),"op":"search","q":\#(json(workload.searchTerms[i % workload.searchTerms.count])),"limit":10}"#
         }
     }
 
@@ -130,7 +136,9 @@ struct GatewayBench: ParsableCommand {
     }
 
     private func measureStatic(_ client: NNGRequester, _ queries: [StaticQuery], kind: Kind) throws -> LatencySummary {
-        let encoded = queries.enumerated().map { StaticCodec.encode(StaticRequest(requestId: UInt64($0.offset), query: $0.element)) }
+        let encoded = queries.enumerated().map {
+            StaticCodec.encode(StaticRequest(requestId: UInt64($0.offset), query: $0.element))
+        }
         for i in 0..<min(200, encoded.count) { _ = try client.request(encoded[i]) }
         var samples = LatencySamples()
         samples.reserve(encoded.count)
@@ -157,12 +165,13 @@ struct GatewayBench: ParsableCommand {
 
     private static func summary(ofHealth line: String) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let data = object["data"] as? [String: Any]
+            let data = object["data"] as? [String: Any]
         else { return line }
         let realtime = data["realtime"] as? [String: Any]
-        let sources = (realtime?["sources"] as? [[String: Any]])?.map { s in
-            "\(s["name"] ?? "?")(\(s["entities"] ?? 0) entities\((s["stale"] as? Bool) == true ? ", stale" : ""))"
-        } ?? []
+        let sources =
+            (realtime?["sources"] as? [[String: Any]])?.map { s in
+                "\(s["name"] ?? "?")(\(s["entities"] ?? 0) entities\((s["stale"] as? Bool) == true ? ", stale" : ""))"
+            } ?? []
         return "status \(data["status"] ?? "?"), realtime \(realtime?["status"] ?? "?")"
             + (sources.isEmpty ? "" : ": " + sources.joined(separator: ", "))
     }
@@ -222,7 +231,10 @@ final class LineSocket {
                 return line
             }
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard n > 0 else { throw BenchError(n == 0 ? "the gateway closed the connection" : "read: \(String(cString: strerror(errno)))") }
+            guard n > 0 else {
+                throw BenchError(
+                    n == 0 ? "the gateway closed the connection" : "read: \(String(cString: strerror(errno)))")
+            }
             buffer += chunk[0..<n]
         }
     }

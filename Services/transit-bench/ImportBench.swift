@@ -32,8 +32,10 @@ struct ImportBench: ParsableCommand {
         let size = (try? FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
         print("| stop_times | trips | patterns | seconds | stop_times rows/s | peak RSS MiB | database MiB |")
         print("|---|---|---|---|---|---|---|")
-        print(String(format: "| %lld | %lld | %lld | %.1f | %.0f | %.0f | %.0f |",
-                     stopTimes, trips, patterns, seconds, Double(stopTimes) / seconds,
-                     Double(usage.ru_maxrss) / 1024, Double(size) / 1_048_576))
+        print(
+            String(
+                format: "| %lld | %lld | %lld | %.1f | %.0f | %.0f | %.0f |",
+                stopTimes, trips, patterns, seconds, Double(stopTimes) / seconds,
+                Double(usage.ru_maxrss) / 1024, Double(size) / 1_048_576))
     }
 }

@@ -20,7 +20,8 @@ struct LatencySamples {
         let sorted = nanos.sorted()
         return LatencySummary(
             count: sorted.count,
-            p50: percentile(50, sorted: sorted), p95: percentile(95, sorted: sorted), p99: percentile(99, sorted: sorted),
+            p50: percentile(50, sorted: sorted), p95: percentile(95, sorted: sorted),
+            p99: percentile(99, sorted: sorted),
             max: sorted.last.map { Double($0) / 1000 } ?? .nan,
             throughput: wallSeconds > 0 ? Double(sorted.count) / wallSeconds : 0
         )

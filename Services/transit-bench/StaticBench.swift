@@ -66,7 +66,8 @@ struct StaticBench: ParsableCommand {
                     case .success(.tripSchedules(let r)):
                         if kind == .tripSchedules1000Warm {
                             guard r.databaseVersion == workload.databaseVersion else {
-                                throw BenchError("served database \(r.databaseVersion) is not \(workload.databaseVersion)")
+                                throw BenchError(
+                                    "served database \(r.databaseVersion) is not \(workload.databaseVersion)")
                             }
                             known.add(r.patterns.map(\.patternId))
                         }
@@ -76,11 +77,14 @@ struct StaticBench: ParsableCommand {
                     }
                     return elapsed
                 }
-                if let first = failures.first { throw BenchError("\(kind.rawValue): \(failures.count) failed, e.g. \(first)") }
+                if let first = failures.first {
+                    throw BenchError("\(kind.rawValue): \(failures.count) failed, e.g. \(first)")
+                }
                 table.add(kind.rawValue, clients: clientCount, run)
                 if kind.isBulk, clientCount == 1 {
-                    notes.append("\(kind.rawValue): answers of \(replyBytes.average) bytes on average"
-                                 + (kind == .tripSchedules1000Warm ? " (client holds \(known.ids.count) patterns)" : ""))
+                    notes.append(
+                        "\(kind.rawValue): answers of \(replyBytes.average) bytes on average"
+                            + (kind == .tripSchedules1000Warm ? " (client holds \(known.ids.count) patterns)" : ""))
                 }
             }
         }
@@ -90,7 +94,9 @@ struct StaticBench: ParsableCommand {
 
     /// Runs `total` calls of `body` split over `clients` threads; `body` returns the nanoseconds to record
     /// (or the whole call is timed when it returns nothing).
-    private func measure(clients: Int, total: Int, _ body: @escaping @Sendable (Int) throws -> UInt64) throws -> LatencySummary {
+    private func measure(clients: Int, total: Int, _ body: @escaping @Sendable (Int) throws -> UInt64) throws
+        -> LatencySummary
+    {
         // Warm-up: caches, connections, page faults.
         for i in 0..<min(200, total) { _ = try body(i) }
         let perClient = max(total / clients, 1)
@@ -111,7 +117,9 @@ struct StaticBench: ParsableCommand {
         return results.samples.summary(wallSeconds: wall)
     }
 
-    private func measure(clients: Int, total: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws -> LatencySummary {
+    private func measure(clients: Int, total: Int, _ body: @escaping @Sendable (Int) throws -> Void) throws
+        -> LatencySummary
+    {
         try measure(clients: clients, total: total) { i -> UInt64 in
             let start = monotonicNanos()
             try body(i)
@@ -158,7 +166,11 @@ final class SampleSink: Sendable {
 /// Average answer size of one query kind, across threads.
 final class ByteTally: Sendable {
     private let state = Mutex<(total: UInt64, count: UInt64)>((0, 0))
-    func add(_ bytes: UInt64) { state.withLock { $0.total += bytes; $0.count += 1 } }
+    func add(_ bytes: UInt64) {
+        state.withLock {
+            $0.total += bytes; $0.count += 1
+        }
+    }
     var average: UInt64 { state.withLock { $0.count == 0 ? 0 : $0.total / $0.count } }
 }
 
@@ -177,7 +189,11 @@ final class KnownPatterns: Sendable {
 
 final class FailureCounter: Sendable {
     private let state = Mutex<(count: Int, first: ServiceError?)>((0, nil))
-    func record(_ e: ServiceError) { state.withLock { $0.count += 1; if $0.first == nil { $0.first = e } } }
+    func record(_ e: ServiceError) {
+        state.withLock {
+            $0.count += 1; if $0.first == nil { $0.first = e }
+        }
+    }
     var count: Int { state.withLock { $0.count } }
     var first: ServiceError? { state.withLock { $0.first } }
 }

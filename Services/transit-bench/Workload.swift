@@ -28,7 +28,8 @@ struct Workload {
         var rng = SeededGenerator(seed: seed)
         // Stops riders ask for: stations and stops without a parent, with service.
         let stops = try db.prepare(
-            "SELECT stop_id, name, lat, lon FROM stops WHERE parent_pk IS NULL AND location_type IN (0,1) AND trip_count > 0")
+            "SELECT stop_id, name, lat, lon FROM stops WHERE parent_pk IS NULL AND location_type IN (0,1) AND trip_count > 0"
+        )
         var all: [(String, String, Double, Double)] = []
         while try stops.step() {
             all.append((stops.string(0) ?? "", stops.string(1) ?? "", stops.double(2), stops.double(3)))
@@ -63,12 +64,15 @@ struct Workload {
             let (lat, lon) = coordinates[i % coordinates.count]
             return .nearby(NearbyQuery(lat: lat + 0.001, lon: lon - 0.001, radiusMetres: 500, limit: 10))
         case .departures:
-            return .departures(DeparturesQuery(stopId: busyStations[i % busyStations.count], at: at + Int64(i % 3600), limit: 10))
+            return .departures(
+                DeparturesQuery(stopId: busyStations[i % busyStations.count], at: at + Int64(i % 3600), limit: 10))
         case .trip: return .trip(TripQuery(tripId: tripIds[i % tripIds.count], at: at))
         case .tripSchedules1000, .tripSchedules1000Warm:
             let start = (i * 1000) % max(tripIds.count - 1000, 1)
-            return .tripSchedules(TripSchedulesQuery(
-                tripIds: Array(tripIds[start..<min(start + 1000, tripIds.count)]), fromDate: serviceDate, toDate: serviceDate))
+            return .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: Array(tripIds[start..<min(start + 1000, tripIds.count)]), fromDate: serviceDate,
+                    toDate: serviceDate))
         }
     }
 }

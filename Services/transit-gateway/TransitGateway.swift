@@ -22,17 +22,24 @@ struct Serve: AsyncParsableCommand {
             SIGHUP reopens the --log-file (after log rotation moved it away, the lines that follow go to a new \
             file at that path); without --log-file the log goes to standard error and SIGHUP only logs that there \
             is nothing to reopen. SIGINT/SIGTERM stop it gracefully: no new connections, open ones are closed, \
-            the requests waiting on the other services end.
+            the requests waiting on the other services end. --clock replays a recorded day: requests without \
+            `at`, feed ages and health use the service clock (give all three services the same --clock and \
+            --clock-origin).
             """
     )
 
     @Option(help: ArgumentHelp("nng URL of the static service (transit-static serve --listen).", valueName: "url"))
     var `static`: String
 
-    @Option(help: ArgumentHelp("nng URL of the realtime service's REP socket (snapshots; vehicles while the stream is silent).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "nng URL of the realtime service's REP socket (snapshots; vehicles while the stream is silent).",
+            valueName: "url"))
     var realtime: String?
 
-    @Option(help: ArgumentHelp("nng URL of the realtime service's PUB socket (the live stream; needs --realtime).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "nng URL of the realtime service's PUB socket (the live stream; needs --realtime).", valueName: "url"))
     var subscribe: String?
 
     @Option(help: ArgumentHelp("host:port to listen on (port 0: any free port).", valueName: "host:port"))
@@ -53,13 +60,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the static service (beyond: STATIC_UNAVAILABLE).")
     var staticTimeout = 1.0
 
-    @Option(help: "Seconds between two requests let through to a static service found down (the others get STATIC_UNAVAILABLE at once; 0: every request asks).")
+    @Option(
+        help:
+            "Seconds between two requests let through to a static service found down (the others get STATIC_UNAVAILABLE at once; 0: every request asks)."
+    )
     var staticProbeInterval = 0.5
 
     @Option(help: "Seconds to wait for the realtime service (beyond: REALTIME_UNAVAILABLE; also each snapshot).")
     var realtimeTimeout = 1.0
 
-    @Option(help: "Seconds without a message from the realtime publisher before it counts as silent (static_only, stale).")
+    @Option(
+        help: "Seconds without a message from the realtime publisher before it counts as silent (static_only, stale).")
     var realtimeSilence = 15.0
 
     @Option(help: "Stops whose forward-board static rows are kept (least recently used dropped; 0: no cache).")
@@ -71,8 +82,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
-    @Option(help: ArgumentHelp(
-        "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
     var logFile: String?
 
     func validate() throws {
@@ -81,14 +96,17 @@ struct Serve: AsyncParsableCommand {
             ("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--static-timeout", staticTimeout),
             ("--realtime-timeout", realtimeTimeout), ("--realtime-silence", realtimeSilence),
         ] {
-            guard value > 0, value.isFinite else { throw ValidationError("\(name) must be a positive number of seconds") }
+            guard value > 0, value.isFinite else {
+                throw ValidationError("\(name) must be a positive number of seconds")
+            }
         }
         guard staticProbeInterval >= 0, staticProbeInterval.isFinite else {
             throw ValidationError("--static-probe-interval must be 0 or a positive number of seconds")
         }
         guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0 else {
             throw ValidationError(
-                "--max-connections and --max-in-flight must be at least 1, --threads and --board-cache-stops at least 0")
+                "--max-connections and --max-in-flight must be at least 1, --threads and --board-cache-stops at least 0"
+            )
         }
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
@@ -123,7 +141,7 @@ struct Serve: AsyncParsableCommand {
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
             staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
-            boardCacheStops: boardCacheStops, threads: threads, logger: logger)
+            boardCacheStops: boardCacheStops, threads: threads, clock: clock.serviceClock, logger: logger)
 
         let server: GatewayServer
         do {
@@ -141,12 +159,11 @@ struct Serve: AsyncParsableCommand {
                 try logFile.reopen()
                 logger.info("SIGHUP: log file reopened", metadata: ["path": "\(logFile.path)"])
             } catch {
-                logger.error("SIGHUP: reopening the log file failed; logging on to the file open before",
-                             metadata: ["error": "\(error)"])
+                logger.error(
+                    "SIGHUP: reopening the log file failed; logging on to the file open before",
+                    metadata: ["error": "\(error)"])
             }
         }
         try await runUntilStopped([server, hangup], logger: logger)
     }
 }
-
-

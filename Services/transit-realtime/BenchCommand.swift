@@ -13,7 +13,8 @@ import ServiceSupport
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Time full feed updates of a buses-sized TripUpdates feed made against a static database, and publish → subscriber latency.",
+        abstract:
+            "Time full feed updates of a buses-sized TripUpdates feed made against a static database, and publish → subscriber latency.",
         discussion: """
             Use a release build (scripts/bench-realtime runs it on the NSW-scale synthetic database). Picks --trips \
             bus trips with at least --stops stops running at --at and writes a FULL_DATASET feed of them (every \
@@ -35,12 +36,17 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Measured updates.") var runs = 30
     @Option(help: "Measured 1 KiB messages (0: no latency part).") var latencyMessages = 2000
     @Option(help: "Measured full updates through PUB → SUB.") var latencyUpdates = 30
-    @Option(help: ArgumentHelp("nng URL of the PUB socket for the latency part (default: ipc in /tmp).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp("nng URL of the PUB socket for the latency part (default: ipc in /tmp).", valueName: "url"))
     var url: String?
 
     func validate() throws {
-        guard trips >= 1, stops >= 1, runs >= 1 else { throw ValidationError("--trips, --stops and --runs must be at least 1") }
-        guard latencyMessages >= 0, latencyUpdates >= 0 else { throw ValidationError("latency counts must be 0 or more") }
+        guard trips >= 1, stops >= 1, runs >= 1 else {
+            throw ValidationError("--trips, --stops and --runs must be at least 1")
+        }
+        guard latencyMessages >= 0, latencyUpdates >= 0 else {
+            throw ValidationError("latency counts must be 0 or more")
+        }
     }
 
     func run() async throws {
@@ -54,11 +60,15 @@ struct BenchCommand: AsyncParsableCommand {
         let feed = r.feed
         print("## realtime update (\(db), at \(moment))")
         print()
-        print("feed: \(feed.instances.count) bus trips running × \(feed.stopsPerTrip) stop updates (of \(feed.candidateTrips) bus trips "
-            + "with \(feed.stopsPerTrip)+ stops), \(r.feedBytes) bytes; held after an update: \(r.tripsHeld) trips, "
-            + "drops: \(r.drops.isEmpty ? "none" : r.drops.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
-        print("published per update: \(r.publishedBytes) bytes; first update (schedules fetched from the database): "
-            + "\(format(r.coldUpdateMs)) ms; RSS before the first update \(r.rssBeforeMiB) MiB, peak after the updates \(r.peakRSSMiB) MiB")
+        print(
+            "feed: \(feed.instances.count) bus trips running × \(feed.stopsPerTrip) stop updates (of \(feed.candidateTrips) bus trips "
+                + "with \(feed.stopsPerTrip)+ stops), \(r.feedBytes) bytes; held after an update: \(r.tripsHeld) trips, "
+                + "drops: \(r.drops.isEmpty ? "none" : r.drops.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+        )
+        print(
+            "published per update: \(r.publishedBytes) bytes; first update (schedules fetched from the database): "
+                + "\(format(r.coldUpdateMs)) ms; RSS before the first update \(r.rssBeforeMiB) MiB, peak after the updates \(r.peakRSSMiB) MiB"
+        )
         print()
         print("| what | runs | p50 ms | p95 ms | p99 ms | max ms |")
         print("|---|---|---|---|---|---|")
@@ -71,9 +81,11 @@ struct BenchCommand: AsyncParsableCommand {
 
         guard latencyMessages > 0 || latencyUpdates > 0 else { return }
         let socketURL = url ?? "ipc:///tmp/transit-realtime-bench-\(getpid()).sock"
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let l = try await LatencyBenchmark.run(
-            url: socketURL, spawn: { try SubscriberProcess(executable: executable, arguments: ["bench-subscriber", "--connect", $0]) },
+            url: socketURL,
+            spawn: { try SubscriberProcess(executable: executable, arguments: ["bench-subscriber", "--connect", $0]) },
             feed: feed, databasePath: db, smallMessages: latencyMessages, fullUpdates: latencyUpdates, logger: logger,
             log: log)
         print()
@@ -90,7 +102,9 @@ struct BenchCommand: AsyncParsableCommand {
     private func row(_ name: String, _ values: [Double]) {
         guard !values.isEmpty else { return }
         let sorted = values.sorted()
-        func q(_ p: Double) -> String { format(sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]) }
+        func q(_ p: Double) -> String {
+            format(sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)])
+        }
         print("| \(name) | \(values.count) | \(q(0.5)) | \(q(0.95)) | \(q(0.99)) | \(format(sorted.last!)) |")
     }
 
@@ -100,7 +114,8 @@ struct BenchCommand: AsyncParsableCommand {
 /// The subscriber process of `bench`'s latency part (started by it).
 struct BenchSubscriberCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-subscriber", abstract: "The subscriber side of `bench` (started by it).", shouldDisplay: false)
+        commandName: "bench-subscriber", abstract: "The subscriber side of `bench` (started by it).",
+        shouldDisplay: false)
 
     @Option(help: ArgumentHelp("nng URL of the PUB socket.", valueName: "url"))
     var connect: String

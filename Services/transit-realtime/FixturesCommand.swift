@@ -6,9 +6,10 @@ import ServiceSupport
 struct FixturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixtures",
-        abstract: "Write GTFS-Realtime feeds (TripUpdates.pb, VehiclePositions.pb, Alerts.pb) that fit a static database.",
+        abstract:
+            "Write GTFS-Realtime feeds (TripUpdates.pb, VehiclePositions.pb, Alerts.pb) that fit a static database.",
         discussion: """
-            Picks the trips running around --at (default now) and writes: delays late and early, delays that \
+            Picks the trips running around --at (default now, or --clock) and writes: delays late and early, delays that \
             change along a trip, a cancelled trip, a skipped stop, a NO_DATA stop, a time-only update, a \
             trip-level delay, an added (NEW) trip, occupancy, vehicles between their stops, and alerts on a \
             station, a route, a route type and a trip. Ids are the database's (with any import prefix: serve \
@@ -20,7 +21,8 @@ struct FixturesCommand: ParsableCommand {
             timestamps stay those of --at. Played long after --at, the trips are in the past (or on another \
             service day) and no departure around now shows them. Generate the fixtures again around now for each \
             demo (Services/launch does, at every launch); a looping replay rescans its folder at the start of \
-            every pass, so snapshots rewritten in place are picked up.
+            every pass, so snapshots rewritten in place are picked up. Or serve them with the same --clock they \
+            were made at, so the services' clock is theirs.
             """
     )
 
@@ -30,8 +32,11 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder to write into (created if needed).", valueName: "dir"))
     var out: String
 
-    @Option(help: ArgumentHelp("The moment, unix seconds (default: now).", valueName: "unix"))
+    @Option(help: ArgumentHelp("The moment, unix seconds (default: now, by the service clock).", valueName: "unix"))
     var at: Int64?
+
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
 
     @Option(help: ArgumentHelp("Write N numbered snapshot folders instead of one set of files.", valueName: "n"))
     var replay: Int?
@@ -45,14 +50,15 @@ struct FixturesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let moment = at ?? Int64(Date().timeIntervalSince1970)
+        let moment = at ?? clock.serviceClock.unixSeconds
         do {
             let schedule = try FixtureSchedule.read(databasePath: db, at: moment, maxTrips: maxTrips)
             let written = try FixtureWriter.write(schedule, to: out, replay: replay)
             guard let first = written.first else { return }
-            print("wrote \(written.count == 1 ? out : "\(written.count) snapshots in \(out)"): "
-                + "\(first.tripUpdates.entities.count) trip updates, \(first.vehiclePositions.entities.count) vehicles, "
-                + "\(first.alerts.entities.count) alerts at \(moment)")
+            print(
+                "wrote \(written.count == 1 ? out : "\(written.count) snapshots in \(out)"): "
+                    + "\(first.tripUpdates.entities.count) trip updates, \(first.vehiclePositions.entities.count) vehicles, "
+                    + "\(first.alerts.entities.count) alerts at \(moment)")
             for c in first.cases { print("  \(c.name): \(c.tripId) on \(c.serviceDate)") }
         } catch {
             printError("fixtures: \(error)")

@@ -89,9 +89,11 @@ extension JSONWriter {
     private mutating func payload(_ p: LivePayload) {
         switch p {
         case .tripUpdates(let b):
-            key("trips"); beginArray(); for t in b.trips.sorted(by: { $0.instance.description < $1.instance.description }) { trip(t) }; endArray()
+            key("trips"); beginArray();
+            for t in b.trips.sorted(by: { $0.instance.description < $1.instance.description }) { trip(t) }; endArray()
         case .vehicles(let b):
-            key("vehicles"); beginArray(); for v in b.vehicles.sorted(by: { $0.key < $1.key }) { vehicle(v) }; endArray()
+            key("vehicles"); beginArray(); for v in b.vehicles.sorted(by: { $0.key < $1.key }) { vehicle(v) };
+            endArray()
         case .alerts(let b):
             key("alerts"); beginArray(); for a in b.alerts.sorted(by: { $0.key < $1.key }) { alert(a) }; endArray()
         case .sources(let s):
@@ -275,6 +277,10 @@ extension JSONWriter {
         for (reason, count) in s.drops.sorted(by: { $0.key < $1.key }) { key(reason); int(count) }
         endObject()
         key("last_drop"); string(s.lastDrop)
+        key("stop_mismatch"); beginObject()
+        key("count"); int(s.stopMismatches)
+        key("first"); string(s.firstStopMismatch)
+        endObject()
         key("skipped_fields"); beginArray()
         for f in s.skippedFields {
             beginObject()

@@ -40,7 +40,8 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let requester: NNGRequester
         do {
-            requester = try NNGRequester(dialing: connect, defaultTimeout: .milliseconds(timeout), maxReplySize: Self.maxReplyBytes)
+            requester = try NNGRequester(
+                dialing: connect, defaultTimeout: .milliseconds(timeout), maxReplySize: Self.maxReplyBytes)
         } catch {
             printError("query: \(error)")
             throw ExitCode.failure
@@ -58,7 +59,8 @@ struct QueryCommand: ParsableCommand {
             case .success(let parsed):
                 defer { nextId += 1 }
                 do {
-                    let reply = try requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: nextId, query: parsed.query)))
+                    let reply = try requester.request(
+                        RealtimeCodec.encode(RealtimeRequest(requestId: nextId, query: parsed.query)))
                     let response = try RealtimeCodec.decodeResponse(reply)
                     writeOut(LiveJSON.answer(id: parsed.id, response.result))
                 } catch {

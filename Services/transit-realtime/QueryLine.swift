@@ -24,17 +24,24 @@ struct QueryLine {
             return .failure(Failure(code: "INVALID_REQUEST", message: "not JSON: \(error)"))
         }
         guard case .object(let object) = value else {
-            return .failure(Failure(code: "INVALID_REQUEST", message: "the request must be a JSON object, got \(value.kindDescription)"))
+            return .failure(
+                Failure(
+                    code: "INVALID_REQUEST", message: "the request must be a JSON object, got \(value.kindDescription)")
+            )
         }
         let id = object.member("id").map { RawJSON(bytes: Array(line[$0.range])) }
         do {
             let fields = Fields(object: object)
-            guard let op = try fields.string("op") else { throw Failure(code: "INVALID_REQUEST", message: "missing \"op\"") }
+            guard let op = try fields.string("op") else {
+                throw Failure(code: "INVALID_REQUEST", message: "missing \"op\"")
+            }
             let query: RealtimeQuery
             switch op {
             case "snapshot":
                 try fields.only(["topic"])
-                guard let name = try fields.string("topic") else { throw invalid("snapshot needs \"topic\": tu, vp, al or st") }
+                guard let name = try fields.string("topic") else {
+                    throw invalid("snapshot needs \"topic\": tu, vp, al or st")
+                }
                 guard let topic = RealtimeTopic(rawValue: name), topic != .heartbeat else {
                     throw invalid("unknown topic \"\(name)\" (tu, vp, al or st)")
                 }
@@ -44,20 +51,29 @@ struct QueryLine {
                 guard let tripId = try fields.string("trip_id") else { throw invalid("trip needs \"trip_id\"") }
                 var start: Int32?
                 if let text = try fields.string("start_time") {
-                    guard let secs = try? GTFSTime.parse(text) else { throw invalid("start_time \"\(text)\" is not HH:MM:SS") }
+                    guard let secs = try? GTFSTime.parse(text) else {
+                        throw invalid("start_time \"\(text)\" is not HH:MM:SS")
+                    }
                     start = Int32(secs)
                 }
-                query = .trip(LiveTripQuery(tripId: tripId, serviceDate: try fields.date("service_date"), startSecs: start))
+                query = .trip(
+                    LiveTripQuery(tripId: tripId, serviceDate: try fields.date("service_date"), startSecs: start))
             case "stop":
                 try fields.only(["stop_id", "from", "to", "limit"])
                 guard let stopId = try fields.string("stop_id") else { throw invalid("stop needs \"stop_id\"") }
                 let limit = try fields.int("limit").map { Int(clamping: $0) } ?? LiveStopQuery.defaultLimit
-                query = .stop(LiveStopQuery(stopId: stopId, fromUnix: try fields.int("from"), toUnix: try fields.int("to"), limit: limit))
+                query = .stop(
+                    LiveStopQuery(
+                        stopId: stopId, fromUnix: try fields.int("from"), toUnix: try fields.int("to"), limit: limit))
             case "vehicles":
                 try fields.only(["trip_id", "route_id", "vehicle_id"])
-                let given = [("trip_id", try fields.string("trip_id")), ("route_id", try fields.string("route_id")),
-                             ("vehicle_id", try fields.string("vehicle_id"))].filter { $0.1 != nil }
-                guard given.count <= 1 else { throw invalid("vehicles takes at most one of trip_id, route_id, vehicle_id") }
+                let given = [
+                    ("trip_id", try fields.string("trip_id")), ("route_id", try fields.string("route_id")),
+                    ("vehicle_id", try fields.string("vehicle_id")),
+                ].filter { $0.1 != nil }
+                guard given.count <= 1 else {
+                    throw invalid("vehicles takes at most one of trip_id, route_id, vehicle_id")
+                }
                 switch given.first?.0 {
                 case "trip_id": query = .vehicles(.trip(given[0].1!))
                 case "route_id": query = .vehicles(.route(given[0].1!))
@@ -66,10 +82,12 @@ struct QueryLine {
                 }
             case "alerts":
                 try fields.only(["stop_id", "route_id", "route_type", "trip_id", "agency_id", "at"])
-                query = .alerts(LiveAlertQuery(
-                    stopId: try fields.string("stop_id"), routeId: try fields.string("route_id"),
-                    routeType: try fields.int("route_type").map { Int32(clamping: $0) }, tripId: try fields.string("trip_id"),
-                    agencyId: try fields.string("agency_id"), activeAt: try fields.int("at")))
+                query = .alerts(
+                    LiveAlertQuery(
+                        stopId: try fields.string("stop_id"), routeId: try fields.string("route_id"),
+                        routeType: try fields.int("route_type").map { Int32(clamping: $0) },
+                        tripId: try fields.string("trip_id"),
+                        agencyId: try fields.string("agency_id"), activeAt: try fields.int("at")))
             case "sources":
                 try fields.only([])
                 query = .sources
@@ -91,14 +109,19 @@ struct QueryLine {
         let object: JSONObject
 
         func only(_ allowed: [String]) throws {
-            for member in object.members where member.key != "id" && member.key != "op" && !allowed.contains(member.key) {
-                throw invalid("unknown field \"\(member.key)\"" + (allowed.isEmpty ? "" : " (fields: \(allowed.joined(separator: ", ")))"))
+            for member in object.members where member.key != "id" && member.key != "op" && !allowed.contains(member.key)
+            {
+                throw invalid(
+                    "unknown field \"\(member.key)\""
+                        + (allowed.isEmpty ? "" : " (fields: \(allowed.joined(separator: ", ")))"))
             }
         }
 
         func string(_ key: String) throws -> String? {
             guard let value = object[key], value != .null else { return nil }
-            guard case .string(let text) = value else { throw invalid("\"\(key)\" must be a string, got \(value.kindDescription)") }
+            guard case .string(let text) = value else {
+                throw invalid("\"\(key)\" must be a string, got \(value.kindDescription)")
+            }
             return text
         }
 

@@ -21,7 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
             protocol/README.md. SIGHUP re-reads the config file: sources added, removed or changed take effect \
             (unchanged sources keep their live state; every source starts polling again); a config that cannot be \
             read or is invalid changes nothing and is logged. SIGINT/SIGTERM stop it gracefully: polling stops, \
-            the feed being processed finishes, then the sockets close.
+            the feed being processed finishes, then the sockets close. --clock replays a recorded day: the service \
+            clock starts at that instant (fetch times, staleness, the schedule date window and replay re-stamps \
+            follow it); give the static service and the gateway the same --clock and --clock-origin.
             """
     )
 
@@ -37,24 +39,30 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("nng URL of the PUB socket (the change stream).", valueName: "url"))
     var publish: String
 
-    @Option(help: ArgumentHelp(
-        "Seconds after which a source's data is stale, for sources without their own stale_after_s in the config "
-            + "(default: by kind, 90 for trip updates and vehicle positions, 600 for alerts).", valueName: "s"))
+    @Option(
+        help: ArgumentHelp(
+            "Seconds after which a source's data is stale, for sources without their own stale_after_s in the config "
+                + "(default: by kind, 90 for trip updates and vehicle positions, 600 for alerts).", valueName: "s"))
     var staleAfter: Int64?
 
-    @Option(help: ArgumentHelp(
-        "IANA time zone of the schedule dates when the static service does not answer at start (otherwise its "
-            + "first feed's zone is used).", valueName: "zone"))
+    @Option(
+        help: ArgumentHelp(
+            "IANA time zone of the schedule dates when the static service does not answer at start (otherwise its "
+                + "first feed's zone is used).", valueName: "zone"))
     var defaultTimeZone = "Australia/Sydney"
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
         guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
-            throw ValidationError("unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
+            throw ValidationError(
+                "unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
         }
     }
 
@@ -67,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             service = try await RealtimeServiceRunner(
                 configPath: config, staticURL: staticURL, listen: listen, publish: publish,
-                options: .init(defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter), logger: logger)
+                options: .init(defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock),
+                logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure

@@ -12,6 +12,8 @@ struct TransitRealtime: AsyncParsableCommand {
         commandName: "transit-realtime",
         abstract: "GTFS-Realtime: poll feeds, resolve them against the static service, publish and answer over nng.",
         version: TransitVersion.current,
-        subcommands: [ServeCommand.self, QueryCommand.self, FixturesCommand.self, BenchCommand.self, BenchSubscriberCommand.self]
+        subcommands: [
+            ServeCommand.self, QueryCommand.self, FixturesCommand.self, BenchCommand.self, BenchSubscriberCommand.self,
+        ]
     )
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NNGKit
 import Synchronization
+import TransitCore
 import TransitJSON
 import TransitModel
 import TransitProto
@@ -26,9 +27,14 @@ struct DebugClient: Sendable {
     }
 
     let requester: NNGRequester
+    /// "Now" of requests without `at` (the service clock, `query --clock`).
+    let clock: ServiceClock
     private let nextId = RequestIds()
 
-    init(requester: NNGRequester) { self.requester = requester }
+    init(requester: NNGRequester, clock: ServiceClock = .system) {
+        self.requester = requester
+        self.clock = clock
+    }
 
     /// The line to print (nil for a blank input line) and how it went.
     func answer(_ line: String) -> (output: [UInt8]?, outcome: Outcome) {
@@ -43,13 +49,15 @@ struct DebugClient: Sendable {
             request = parsed
         }
         guard var query = request.op.staticQuery else {
-            let error = GatewayError(.unknownOp, "op \"\(request.op.name.rawValue)\" is answered by the gateway, "
-                + "not the static service (static ops: \(Self.staticOps))")
+            let error = GatewayError(
+                .unknownOp,
+                "op \"\(request.op.name.rawValue)\" is answered by the gateway, "
+                    + "not the static service (static ops: \(Self.staticOps))")
             return (GatewayResponse.error(id: request.id, error), .invalidRequest)
         }
 
         // Pin "now" here, so the service and the printed answer agree on it.
-        let now = Int64(Date().timeIntervalSince1970)
+        let now = clock.unixSeconds
         var at = now
         switch query {
         case .trip(var q):
@@ -67,7 +75,8 @@ struct DebugClient: Sendable {
         do {
             reply = try requester.request(StaticCodec.encode(StaticRequest(requestId: nextId.next(), query: query)))
         } catch {
-            let message = error.isTimedOut
+            let message =
+                error.isTimedOut
                 ? "no answer from \(requester.url) within the timeout (is `transit-static serve` running there?)"
                 : error.description
             let line = GatewayResponse.error(id: request.id, GatewayError(.staticUnavailable, message))
@@ -94,5 +103,9 @@ struct DebugClient: Sendable {
 private final class RequestIds: Sendable {
     private let value = Mutex(UInt64.random(in: 1...(1 << 32)))
 
-    func next() -> UInt64 { value.withLock { $0 += 1; return $0 } }
+    func next() -> UInt64 {
+        value.withLock {
+            $0 += 1; return $0
+        }
+    }
 }

@@ -29,21 +29,26 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The database file to create or replace.", valueName: "file"))
     var db: String
 
-    @Option(help: ArgumentHelp("Prefix a feed's agency, route, trip, service, shape and block ids (not stop ids).",
-                               valueName: "name=B:"))
+    @Option(
+        help: ArgumentHelp(
+            "Prefix a feed's agency, route, trip, service, shape and block ids (not stop ids).",
+            valueName: "name=B:"))
     var prefix: [String] = []
 
-    @Flag(help: """
-        Fail on the first row that breaks a reference, holds a NUL byte, text that is not UTF-8 or a stray \
-        byte-order mark, instead of skipping (or repairing) and counting it.
-        """)
+    @Flag(
+        help: """
+            Fail on the first row that breaks a reference, holds a NUL byte, text that is not UTF-8 or a stray \
+            byte-order mark, instead of skipping (or repairing) and counting it.
+            """)
     var strict = false
 
     @Option(help: ArgumentHelp("Refuse a file larger than this, uncompressed.", valueName: "size"))
     var maxFileSize = "4GiB"
 
-    @Option(help: ArgumentHelp("Refuse a zip entry that inflates to more than this many times its compressed size "
-                               + "(entries under 1 MiB are not checked).", valueName: "ratio"))
+    @Option(
+        help: ArgumentHelp(
+            "Refuse a zip entry that inflates to more than this many times its compressed size "
+                + "(entries under 1 MiB are not checked).", valueName: "ratio"))
     var maxCompressionRatio = 100
 
     @Option(help: ArgumentHelp("Refuse a record (line) longer than this.", valueName: "size"))
@@ -51,6 +56,9 @@ struct ImportCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Refuse a field longer than this.", valueName: "size"))
     var maxFieldSize = "64KiB"
+
+    @OptionGroup(title: "Service clock (the date a feed's validity is checked against)")
+    var clock: ClockOptions
 
     func validate() throws {
         guard !feeds.isEmpty else { throw ValidationError("name at least one feed to import") }
@@ -68,10 +76,11 @@ struct ImportCommand: ParsableCommand {
         guard maxCompressionRatio >= 1 else {
             throw ValidationError("\(ImportLimits.compressionRatioFlag) expects a ratio of at least 1")
         }
-        return ImportLimits(maxFileBytes: try size(maxFileSize, ImportLimits.fileSizeFlag),
-                            maxCompressionRatio: maxCompressionRatio,
-                            maxLineBytes: try size(maxLineSize, ImportLimits.lineSizeFlag),
-                            maxFieldBytes: try size(maxFieldSize, ImportLimits.fieldSizeFlag))
+        return ImportLimits(
+            maxFileBytes: try size(maxFileSize, ImportLimits.fileSizeFlag),
+            maxCompressionRatio: maxCompressionRatio,
+            maxLineBytes: try size(maxLineSize, ImportLimits.lineSizeFlag),
+            maxFieldBytes: try size(maxFieldSize, ImportLimits.fieldSizeFlag))
     }
 
     func run() throws {
@@ -82,10 +91,19 @@ struct ImportCommand: ParsableCommand {
             try options.applyPrefixes(prefix)
             let summary = try GTFSImporter(options: options).run()
             print(summary.description)
+            warnOutsideValidity(summary)
         } catch {
             printError("import failed: \(error)")
             printError("the previous database (if any) at \(db) is unchanged")
             throw ExitCode.failure
+        }
+    }
+
+    /// One warning line per feed whose validity dates do not cover the clock's date (the import goes ahead).
+    private func warnOutsideValidity(_ summary: ImportSummary) {
+        let now = clock.serviceClock.unixSeconds
+        for feed in summary.feeds {
+            if let warning = feed.validityWarning(atUnix: now) { printError("warning: \(warning)") }
         }
     }
 }

@@ -24,6 +24,9 @@ struct QueryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Per-request timeout in milliseconds.", valueName: "ms"))
     var timeout = 2000
 
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
+
     @Argument(help: ArgumentHelp("JSON requests, or - for lines from standard input.", valueName: "json"))
     var requests: [String]
 
@@ -41,7 +44,7 @@ struct QueryCommand: ParsableCommand {
             throw ExitCode.failure
         }
         defer { requester.close() }
-        let client = DebugClient(requester: requester)
+        let client = DebugClient(requester: requester, clock: clock.serviceClock)
 
         var worst = DebugClient.Outcome.answered
         func send(_ line: String) {

@@ -11,26 +11,34 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             SIGHUP reopens the database (run after a new import; queries in flight finish on the old file; \
             if the new file cannot be opened, the old one keeps serving). SIGINT/SIGTERM stop it gracefully: \
-            no new requests, the ones in progress finish.
+            no new requests, the ones in progress finish. --clock replays a recorded day: requests without `at` \
+            are answered at the service clock's time.
             """
     )
 
     @Option(help: ArgumentHelp("The database written by `transit-static import`.", valueName: "file"))
     var db: String
 
-    @Option(help: ArgumentHelp("nng URL to listen on, e.g. ipc:///tmp/static.sock or tcp://127.0.0.1:5555.",
-                               valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "nng URL to listen on, e.g. ipc:///tmp/static.sock or tcp://127.0.0.1:5555.",
+            valueName: "url"))
     var listen: String
 
     @Option(help: "Requests answered at once (REP contexts, each with its own database connection).")
     var contexts = 8
 
-    @Option(help: ArgumentHelp("Also reopen when the database file is replaced, checking every N seconds "
-                               + "(0: only on SIGHUP).", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Also reopen when the database file is replaced, checking every N seconds "
+                + "(0: only on SIGHUP).", valueName: "seconds"))
     var watchInterval = 0.0
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+
+    @OptionGroup(title: "Service clock")
+    var clock: ClockOptions
 
     func validate() throws {
         guard contexts >= 1, contexts <= 256 else { throw ValidationError("--contexts must be 1…256, got \(contexts)") }
@@ -44,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         let server: StaticServer
         do {
-            server = try StaticServer(databasePath: db, listen: listen, contexts: contexts, logger: logger)
+            server = try StaticServer(
+                databasePath: db, listen: listen, contexts: contexts, clock: clock.serviceClock, logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure

@@ -32,11 +32,15 @@ public struct FeedSummary: Sendable, CustomStringConvertible {
     public var description: String {
         var lines = ["wrote \(directory) in \(String(format: "%.2f", seconds)) s, \(megabytes(totalBytes))"]
         for file in files {
-            lines.append("  \(file.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(String(file.rows).leftPadded(11)) rows  \(megabytes(file.bytes).leftPadded(10))")
+            lines.append(
+                "  \(file.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(String(file.rows).leftPadded(11)) rows  \(megabytes(file.bytes).leftPadded(10))"
+            )
         }
         lines.append("  stop patterns        \(String(patterns).leftPadded(11))")
         for station in busiestStations {
-            lines.append("  busy station \(station.stopId) \(station.name): \(station.children) children, \(station.patterns) patterns")
+            lines.append(
+                "  busy station \(station.stopId) \(station.name): \(station.children) children, \(station.patterns) patterns"
+            )
         }
         return lines.joined(separator: "\n")
     }

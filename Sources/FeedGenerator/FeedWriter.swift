@@ -29,7 +29,9 @@ struct FeedWriter {
 
     func writeStops() throws -> FeedSummary.File {
         let f = try open("stops.txt")
-        try f.write("stop_id,stop_code,stop_name,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding,platform_code\n")
+        try f.write(
+            "stop_id,stop_code,stop_name,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding,platform_code\n"
+        )
         for stop in network.stops {
             try f.writeDecimal(stop.id)
             try f.write(",")
@@ -56,7 +58,8 @@ struct FeedWriter {
 
     func writeRoutes() throws -> FeedSummary.File {
         let f = try open("routes.txt")
-        try f.write("route_id,agency_id,route_short_name,route_long_name,route_desc,route_type,route_color,route_text_color\n")
+        try f.write(
+            "route_id,agency_id,route_short_name,route_long_name,route_desc,route_type,route_color,route_text_color\n")
         for route in network.routes {
             for field in [route.id, network.agencies[route.agency].id, route.shortName, route.longName, route.desc] {
                 try f.writeField(field)
@@ -117,7 +120,8 @@ struct FeedWriter {
                     let direction = network.patterns[patterns[0]].direction
                     let counts = Timetable.split(n, patterns: patterns, in: network)
                     let templates = route.timetable != .scheduled
-                    let times = templates
+                    let times =
+                        templates
                         ? [Timetable.frequencyWindows(route.timetable, mode: route.mode, service: service)[0].0]
                         : Timetable.departures(
                             n, service: service, mode: route.mode, direction: direction,
@@ -160,7 +164,9 @@ struct FeedWriter {
                             stopTimeRows += pattern.stops.count
 
                             if templates {
-                                for (from, to, headway) in Timetable.frequencyWindows(route.timetable, mode: route.mode, service: service) {
+                                for (from, to, headway) in Timetable.frequencyWindows(
+                                    route.timetable, mode: route.mode, service: service)
+                                {
                                     try frequencies.reserve(id.count + 40)
                                     frequencies.put(id)
                                     frequencies.put(44)

@@ -15,7 +15,7 @@ enum NSWHolidays {
         let easter = easterSunday(year)
         days += [easter.adding(days: -2), easter.adding(days: -1), easter, easter.adding(days: 1)]
         days.append(CivilDate(year, 4, 25))
-        days.append(nthMonday(year, 6, 2))   // King's Birthday
+        days.append(nthMonday(year, 6, 2))  // King's Birthday
         days.append(nthMonday(year, 10, 1))  // Labour Day
         let christmas = CivilDate(year, 12, 25)
         days += [christmas, CivilDate(year, 12, 26)]

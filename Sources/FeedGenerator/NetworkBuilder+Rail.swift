@@ -87,12 +87,13 @@ extension NetworkBuilder {
         let intercity = (9..<14).contains(i)
         let (stations, cbd) = lineStations(ownCount: stationsPerLine, cbdExtra: 1 + rng.below(3))
         let first = self.stations[stations[0]].name, last = self.stations[stations[stations.count - 1]].name
-        let route = appendRoute(GenRoute(
-            id: intercity ? "NSW_\(short)" : "ST_\(short)", agency: intercity ? 1 : 0, shortName: short,
-            longName: "\(first) to \(last) via \(self.stations[hubs[0]].name)",
-            desc: intercity ? "NSW TrainLink Intercity, \(first) - \(last)" : "Sydney Trains Network",
-            mode: .train, color: Self.trainColours[i % Self.trainColours.count], textColor: "FFFFFF",
-            timetable: .scheduled, services: [.weekday, .saturday, .sunday], weight: 4.0, fixedTrips: 0))
+        let route = appendRoute(
+            GenRoute(
+                id: intercity ? "NSW_\(short)" : "ST_\(short)", agency: intercity ? 1 : 0, shortName: short,
+                longName: "\(first) to \(last) via \(self.stations[hubs[0]].name)",
+                desc: intercity ? "NSW TrainLink Intercity, \(first) - \(last)" : "Sydney Trains Network",
+                mode: .train, color: Self.trainColours[i % Self.trainColours.count], textColor: "FFFFFF",
+                timetable: .scheduled, services: [.weekday, .saturday, .sunday], weight: 4.0, fixedTrips: 0))
         lineStations.append(stations)
         lineShortNames.append(short)
 
@@ -106,7 +107,7 @@ extension NetworkBuilder {
         let variants: [(indices: [Int], share: Double)] = [
             (Array(0..<stations.count), 0.55),
             (express, 0.2),
-            (Array(0..<cbd.upperBound), 0.15),              // short working: A side to the city
+            (Array(0..<cbd.upperBound), 0.15),  // short working: A side to the city
             (Array(cbd.lowerBound..<stations.count), 0.1),  // short working: city to B side
         ]
         for direction in 0..<2 {
@@ -124,10 +125,11 @@ extension NetworkBuilder {
     mutating func buildMetroLine(_ i: Int) {
         let (stations, _) = lineStations(ownCount: max(6, stationsPerLine * 2 / 3), cbdExtra: 1)
         let first = self.stations[stations[0]].name, last = self.stations[stations[stations.count - 1]].name
-        let route = appendRoute(GenRoute(
-            id: "SMNW_M\(i + 1)", agency: 2, shortName: "M\(i + 1)", longName: "Metro \(first) to \(last) Line",
-            desc: "Sydney Metro", mode: .metro, color: "168388", textColor: "FFFFFF",
-            timetable: .frequencyExact, services: [.weekday, .saturday, .sunday], weight: 0, fixedTrips: 0))
+        let route = appendRoute(
+            GenRoute(
+                id: "SMNW_M\(i + 1)", agency: 2, shortName: "M\(i + 1)", longName: "Metro \(first) to \(last) Line",
+                desc: "Sydney Metro", mode: .metro, color: "168388", textColor: "FFFFFF",
+                timetable: .frequencyExact, services: [.weekday, .saturday, .sunday], weight: 0, fixedTrips: 0))
         let pairs = stations.map { platformPair($0) }
         for direction in 0..<2 {
             let order = direction == 0 ? Array(0..<stations.count) : Array((0..<stations.count).reversed())
@@ -146,11 +148,12 @@ extension NetworkBuilder {
         let segment = Array(all[start..<(start + length)])
         let first = stations[segment[0]].name, last = stations[segment[segment.count - 1]].name
         let short = lineShortNames[line]
-        let route = appendRoute(GenRoute(
-            id: "RR_\(short)_\(i + 1)", agency: 0, shortName: short,
-            longName: "Buses replace \(short) trains, \(first) to \(last)", desc: "Rail replacement buses",
-            mode: .railReplacement, color: Self.trainColours[line % Self.trainColours.count], textColor: "FFFFFF",
-            timetable: .scheduled, services: [.trackwork], weight: 1.5, fixedTrips: 0))
+        let route = appendRoute(
+            GenRoute(
+                id: "RR_\(short)_\(i + 1)", agency: 0, shortName: short,
+                longName: "Buses replace \(short) trains, \(first) to \(last)", desc: "Rail replacement buses",
+                mode: .railReplacement, color: Self.trainColours[line % Self.trainColours.count], textColor: "FFFFFF",
+                timetable: .scheduled, services: [.trackwork], weight: 1.5, fixedTrips: 0))
         let standStops = segment.map { stand($0) }
         addPattern(route: route, direction: 0, stops: standStops, headsign: last, share: 1)
         addPattern(route: route, direction: 1, stops: standStops.reversed(), headsign: first, share: 1)

@@ -15,9 +15,10 @@ extension NetworkBuilder {
             out.append(addStop(name: "\(street) \(relation) \(cross)\(suffix)", at: position))
             if bothSides {
                 let other = Self.oppositeRelation[relation] ?? relation
-                back.append(addStop(
-                    name: "\(street) \(other) \(cross)\(suffix)",
-                    at: Point(lat: position.lat + 160, lon: position.lon + 90)))
+                back.append(
+                    addStop(
+                        name: "\(street) \(other) \(cross)\(suffix)",
+                        at: Point(lat: position.lat + 160, lon: position.lon + 90)))
             }
         }
         return (out, back)
@@ -47,7 +48,8 @@ extension NetworkBuilder {
             let t = Double(k) / Double(count + 1)
             return Point(
                 lat: start.lat + Int(Double(end.lat - start.lat) * t) + rng.int(-900...900),
-                lon: start.lon + Int(Double(end.lon - start.lon) * t) + rng.int(-900...900)).onLand
+                lon: start.lon + Int(Double(end.lon - start.lon) * t) + rng.int(-900...900)
+            ).onLand
         }
     }
 
@@ -83,7 +85,9 @@ extension NetworkBuilder {
         return (0..<count).map { i in
             let n = numbers[i % numbers.count]
             let round = i / numbers.count
-            if round > 0 { return "\(n)" + ["A", "B", "C", "D", "E", "F"][(round - 1) % 6] + (round > 6 ? "\(round)" : "") }
+            if round > 0 {
+                return "\(n)" + ["A", "B", "C", "D", "E", "F"][(round - 1) % 6] + (round > 6 ? "\(round)" : "")
+            }
             let r = rng.unit()
             return r < 0.06 ? "L\(n)" : (r < 0.1 ? "\(n)X" : "\(n)")
         }
@@ -140,27 +144,31 @@ extension NetworkBuilder {
 
             let short = night ? "N\(nightNumber)" : numbers[i]
             if night { nightNumber += 1 }
-            let route = appendRoute(GenRoute(
-                id: "\(Self.busOperators[hub % Self.busOperators.count].id)_\(short)", agency: agency,
-                shortName: short,
-                longName: loop ? "\(hubName) to \(areaNear) (Loop Service)" : "\(hubName) to \(endName)",
-                desc: night ? "Sydney NightRide Network" : "Sydney Buses Network",
-                mode: night ? .nightBus : .bus, color: night ? "1F2A44" : "00B5EF", textColor: "FFFFFF",
-                timetable: frequent ? .frequencyHeadway : .scheduled, services: [.weekday, .saturday, .sunday],
-                weight: 1.0, fixedTrips: night ? 5 : 0))
+            let route = appendRoute(
+                GenRoute(
+                    id: "\(Self.busOperators[hub % Self.busOperators.count].id)_\(short)", agency: agency,
+                    shortName: short,
+                    longName: loop ? "\(hubName) to \(areaNear) (Loop Service)" : "\(hubName) to \(endName)",
+                    desc: night ? "Sydney NightRide Network" : "Sydney Buses Network",
+                    mode: night ? .nightBus : .bus, color: night ? "1F2A44" : "00B5EF", textColor: "FFFFFF",
+                    timetable: frequent ? .frequencyHeadway : .scheduled, services: [.weekday, .saturday, .sunday],
+                    weight: 1.0, fixedTrips: night ? 5 : 0))
 
             if loop {
                 // out along the corridor, round a loop that starts and ends at the same stop, back in
                 let turn = ownOut[0]
-                let stopList = [startStand] + corridor.outbound + [turn] + ownOut.dropFirst() + [turn]
+                let stopList =
+                    [startStand] + corridor.outbound + [turn] + ownOut.dropFirst() + [turn]
                     + corridor.inbound.reversed() + [startStand]
                 addPattern(route: route, direction: 0, stops: stopList, headsign: "\(hubName) (Loop)", share: 1)
                 continue
             }
             let outbound = [startStand] + corridor.outbound + ownOut + (endStand.map { [$0] } ?? [])
-            let inbound = (endStand.map { [$0] } ?? []) + ownBack.reversed() + corridor.inbound.reversed() + [startStand]
+            let inbound =
+                (endStand.map { [$0] } ?? []) + ownBack.reversed() + corridor.inbound.reversed() + [startStand]
             // a tenth of the routes are set-down only on the corridor into the hub
-            let setDownOnly: Set<Int> = i % 10 == 4
+            let setDownOnly: Set<Int> =
+                i % 10 == 4
                 ? Set(max(1, inbound.count - 4)..<(inbound.count - 1)) : []
             addPattern(route: route, direction: 0, stops: outbound, headsign: endName, share: frequent ? 1 : 0.7)
             addPattern(
@@ -170,15 +178,20 @@ extension NetworkBuilder {
             // short workings to the near suburb and back
             let shortCount = 1 + corridor.outbound.count + outNear.count
             if shortCount >= 4, shortCount < outbound.count {
-                addPattern(route: route, direction: 0, stops: Array(outbound.prefix(shortCount)), headsign: areaNear, share: 0.2)
-                addPattern(route: route, direction: 1, stops: Array(inbound.suffix(shortCount)), headsign: hubName, share: 0.2)
+                addPattern(
+                    route: route, direction: 0, stops: Array(outbound.prefix(shortCount)), headsign: areaNear,
+                    share: 0.2)
+                addPattern(
+                    route: route, direction: 1, stops: Array(inbound.suffix(shortCount)), headsign: hubName, share: 0.2)
             }
             // limited-stops variant on some routes: every other stop of the outer part
             if rng.chance(0.3), ownOut.count >= 6 {
-                let limitedOut = [startStand] + corridor.outbound
+                let limitedOut =
+                    [startStand] + corridor.outbound
                     + ownOut.enumerated().filter { $0.offset % 2 == 0 || $0.offset == ownOut.count - 1 }.map(\.element)
                     + (endStand.map { [$0] } ?? [])
-                let limitedBack = (endStand.map { [$0] } ?? [])
+                let limitedBack =
+                    (endStand.map { [$0] } ?? [])
                     + ownBack.reversed().enumerated().filter { $0.offset % 2 == 0 || $0.offset == 0 }.map(\.element)
                     + corridor.inbound.reversed() + [startStand]
                 addPattern(route: route, direction: 0, stops: limitedOut, headsign: endName, share: 0.1)
@@ -195,13 +208,17 @@ extension NetworkBuilder {
         let points = walk(from: start, direction: rng.below(16), count: 5 + rng.below(10), spacing: 500)
         var (out, back) = roadStops(points, area: area, bothSides: true)
         let schoolName = "\(area) \(rng.chance(0.5) ? "High" : "Public") School"
-        let school = addStop(name: "\(schoolName), \(NameBank.street(&rng))", at: points[points.count - 1].moved(direction: 4, metres: 300))
+        let school = addStop(
+            name: "\(schoolName), \(NameBank.street(&rng))",
+            at: points[points.count - 1].moved(direction: 4, metres: 300))
         out.append(school)
         back.append(school)
-        let route = appendRoute(GenRoute(
-            id: "SCH_\(2001 + i)", agency: Self.firstBusAgency + i % Self.busOperators.count, shortName: "\(2001 + i)",
-            longName: "\(area) to \(schoolName)", desc: "School Buses", mode: .schoolBus, color: "FDB913",
-            textColor: "000000", timetable: .scheduled, services: [.school], weight: 0, fixedTrips: 1 + i % 2))
+        let route = appendRoute(
+            GenRoute(
+                id: "SCH_\(2001 + i)", agency: Self.firstBusAgency + i % Self.busOperators.count,
+                shortName: "\(2001 + i)",
+                longName: "\(area) to \(schoolName)", desc: "School Buses", mode: .schoolBus, color: "FDB913",
+                textColor: "000000", timetable: .scheduled, services: [.school], weight: 0, fixedTrips: 1 + i % 2))
         addPattern(route: route, direction: 0, stops: out, headsign: schoolName, share: 1)
         addPattern(route: route, direction: 1, stops: back.reversed(), headsign: area, share: 1)
     }
@@ -217,11 +234,15 @@ extension NetworkBuilder {
             town.append(addStop(name: "\(nextPlace()) Coach Stop, \(NameBank.street(&rng))", at: point))
         }
         let lastTown = String(stops[town[town.count - 1]].name.prefix { $0 != "," }.dropLast(" Coach Stop".count))
-        let route = appendRoute(GenRoute(
-            id: "NSW_C\(i + 1)", agency: 1, shortName: "C\(i + 1)", longName: "\(stations[hubs[0]].name) to \(lastTown)",
-            desc: "NSW TrainLink Coach", mode: .coach, color: "732A82", textColor: "FFFFFF", timetable: .scheduled,
-            services: [.weekday, .saturday, .sunday], weight: 0.08, fixedTrips: 0))
+        let route = appendRoute(
+            GenRoute(
+                id: "NSW_C\(i + 1)", agency: 1, shortName: "C\(i + 1)",
+                longName: "\(stations[hubs[0]].name) to \(lastTown)",
+                desc: "NSW TrainLink Coach", mode: .coach, color: "732A82", textColor: "FFFFFF", timetable: .scheduled,
+                services: [.weekday, .saturday, .sunday], weight: 0.08, fixedTrips: 0))
         addPattern(route: route, direction: 0, stops: [startStand] + town, headsign: lastTown, share: 1)
-        addPattern(route: route, direction: 1, stops: town.reversed() + [startStand], headsign: stations[hubs[0]].name, share: 1)
+        addPattern(
+            route: route, direction: 1, stops: town.reversed() + [startStand], headsign: stations[hubs[0]].name,
+            share: 1)
     }
 }

@@ -22,11 +22,13 @@ extension NetworkBuilder {
         }
         let stopList = lightRailTrunk + branch
         let first = lightRailName(stopList[0]), last = lightRailName(stopList[stopList.count - 1])
-        let route = appendRoute(GenRoute(
-            id: "LR_L\(i + 1)", agency: 3, shortName: "L\(i + 1)", longName: "\(last) Line",
-            desc: "Sydney Light Rail", mode: .lightRail, color: Self.lightRailColours[i % Self.lightRailColours.count],
-            textColor: "FFFFFF", timetable: .frequencyHeadway, services: [.weekday, .saturday, .sunday],
-            weight: 0, fixedTrips: 0))
+        let route = appendRoute(
+            GenRoute(
+                id: "LR_L\(i + 1)", agency: 3, shortName: "L\(i + 1)", longName: "\(last) Line",
+                desc: "Sydney Light Rail", mode: .lightRail,
+                color: Self.lightRailColours[i % Self.lightRailColours.count],
+                textColor: "FFFFFF", timetable: .frequencyHeadway, services: [.weekday, .saturday, .sunday],
+                weight: 0, fixedTrips: 0))
         addPattern(route: route, direction: 0, stops: stopList, headsign: last, share: 1)
         addPattern(route: route, direction: 1, stops: stopList.reversed(), headsign: first, share: 1)
     }
@@ -41,7 +43,8 @@ extension NetworkBuilder {
         let quay = hubs[min(3, hubs.count - 1)]
         let quayName = stations[quay].name
         let wharves = addStation(
-            name: quayName, stopName: "\(quayName) Wharves", at: stations[quay].position.moved(direction: 4, metres: 120),
+            name: quayName, stopName: "\(quayName) Wharves",
+            at: stations[quay].position.moved(direction: 4, metres: 120),
             maxPlatforms: 6, maxStands: 0, entrances: 0)
         for i in 0..<count {
             let departWharf = wharf(wharves)
@@ -54,14 +57,16 @@ extension NetworkBuilder {
                 position = position.moved(direction: dir, metres: 1_500 + rng.unit() * 2_000)
             }
             let destination = String(stops[own[own.count - 1]].name.dropLast(" Wharf".count))
-            let route = appendRoute(GenRoute(
-                id: "SF_F\(i + 1)", agency: 4, shortName: "F\(i + 1)", longName: destination,
-                desc: "Sydney Ferries Network", mode: .ferry, color: Self.ferryColours[i % Self.ferryColours.count],
-                textColor: "FFFFFF", timetable: .scheduled, services: [.weekday, .saturday, .sunday, .event],
-                weight: 0.8, fixedTrips: 3))
+            let route = appendRoute(
+                GenRoute(
+                    id: "SF_F\(i + 1)", agency: 4, shortName: "F\(i + 1)", longName: destination,
+                    desc: "Sydney Ferries Network", mode: .ferry, color: Self.ferryColours[i % Self.ferryColours.count],
+                    textColor: "FFFFFF", timetable: .scheduled, services: [.weekday, .saturday, .sunday, .event],
+                    weight: 0.8, fixedTrips: 3))
             let full = [departWharf] + own
             let short = Array(full.prefix(max(2, full.count / 2)))
-            for (stopList, share) in [(full, 0.7), (short, 0.3)] where stopList.count >= 2 && (share > 0.5 || own.count >= 4) {
+            for (stopList, share) in [(full, 0.7), (short, 0.3)]
+            where stopList.count >= 2 && (share > 0.5 || own.count >= 4) {
                 let back = String(stops[stopList[stopList.count - 1]].name)
                 addPattern(route: route, direction: 0, stops: stopList, headsign: ferryHeadsign(back), share: share)
                 addPattern(route: route, direction: 1, stops: stopList.reversed(), headsign: quayName, share: share)

@@ -37,10 +37,11 @@ struct NetworkBuilder {
         ("2444", "Interline Bus Services"), ("2445", "Premier Illawarra"), ("2446", "Hillsbus"),
         ("2447", "Newcastle Transport"),
     ]
-    static let agencies: [(id: String, name: String)] = [
-        ("SydneyTrains", "Sydney Trains"), ("NSWTrains", "NSW TrainLink"), ("SMNW", "Sydney Metro"),
-        ("LR", "Transdev Sydney Light Rail"), ("SF", "Transdev Sydney Ferries"),
-    ] + busOperators
+    static let agencies: [(id: String, name: String)] =
+        [
+            ("SydneyTrains", "Sydney Trains"), ("NSWTrains", "NSW TrainLink"), ("SMNW", "Sydney Metro"),
+            ("LR", "Transdev Sydney Light Rail"), ("SF", "Transdev Sydney Ferries"),
+        ] + busOperators
     static let firstBusAgency = 5
 
     /// The fixed ids of the CBD hubs, as in Transport for NSW's feeds (Central is 200060).
@@ -78,9 +79,10 @@ struct NetworkBuilder {
         let id = 2_000_000 + stopSerial
         stopSerial += 1
         let wc = wheelchair ?? randomWheelchair()
-        stops.append(GenStop(
-            id: id, name: name, position: position, locationType: 0, parent: -1, wheelchair: wc,
-            platformCode: "", hasCode: true))
+        stops.append(
+            GenStop(
+                id: id, name: name, position: position, locationType: 0, parent: -1, wheelchair: wc,
+                platformCode: "", hasCode: true))
         return stops.count - 1
     }
 
@@ -104,14 +106,16 @@ struct NetworkBuilder {
             stationSerial += 1
         }
         let wheelchair = rng.chance(0.85) ? 1 : (rng.chance(0.5) ? 2 : 0)
-        stops.append(GenStop(
-            id: id, name: stopName ?? "\(name) Station", position: position, locationType: 1, parent: -1,
-            wheelchair: wheelchair, platformCode: "", hasCode: false))
+        stops.append(
+            GenStop(
+                id: id, name: stopName ?? "\(name) Station", position: position, locationType: 1, parent: -1,
+                wheelchair: wheelchair, platformCode: "", hasCode: false))
         // children get ids parent*100 + n, so a station holds at most 99 of them
         precondition(maxPlatforms + maxStands + entrances + 1 <= 99)
-        stations.append(StationSlot(
-            stop: stops.count - 1, name: name, position: position, maxPlatforms: maxPlatforms,
-            maxStands: maxStands))
+        stations.append(
+            StationSlot(
+                stop: stops.count - 1, name: name, position: position, maxPlatforms: maxPlatforms,
+                maxStands: maxStands))
         let slot = stations.count - 1
         for _ in 0..<entrances {
             let street = NameBank.street(&rng)
@@ -129,10 +133,11 @@ struct NetworkBuilder {
         let r = rng.unit()
         // 0 = inherit from the parent station, as GTFS defines for children
         let wheelchair = r < 0.8 ? 0 : (r < 0.93 ? 1 : 2)
-        stops.append(GenStop(
-            id: stops[parentStop].id * 100 + n, name: name, position: position, locationType: locationType,
-            parent: parentStop, wheelchair: wheelchair, platformCode: platformCode,
-            hasCode: locationType == 0))
+        stops.append(
+            GenStop(
+                id: stops[parentStop].id * 100 + n, name: name, position: position, locationType: locationType,
+                parent: parentStop, wheelchair: wheelchair, platformCode: platformCode,
+                hasCode: locationType == 0))
         return stops.count - 1
     }
 
@@ -143,7 +148,8 @@ struct NetworkBuilder {
             var pair: [Int] = []
             for _ in 0..<2 {
                 let k = stations[slot].platforms.count + 1
-                let child = addChild(slot, name: "\(s.name) Station, Platform \(k)", locationType: 0, platformCode: "\(k)")
+                let child = addChild(
+                    slot, name: "\(s.name) Station, Platform \(k)", locationType: 0, platformCode: "\(k)")
                 stations[slot].platforms.append(child)
                 pair.append(child)
             }
@@ -160,7 +166,8 @@ struct NetworkBuilder {
         let s = stations[slot]
         if s.stands.count < s.maxStands {
             let letter = Self.standLetter(s.stands.count)
-            let child = addChild(slot, name: "\(s.name) Station, Stand \(letter)", locationType: 0, platformCode: letter)
+            let child = addChild(
+                slot, name: "\(s.name) Station, Stand \(letter)", locationType: 0, platformCode: letter)
             stations[slot].stands.append(child)
             return child
         }
@@ -171,7 +178,8 @@ struct NetworkBuilder {
 
     static func standLetter(_ n: Int) -> String {
         let letters = Array("ABCDEFGHJKLMNPQRSTUVWXYZ")
-        return n < letters.count ? String(letters[n]) : String(letters[n / letters.count - 1]) + String(letters[n % letters.count])
+        return n < letters.count
+            ? String(letters[n]) : String(letters[n / letters.count - 1]) + String(letters[n % letters.count])
     }
 
     // MARK: hubs
@@ -245,7 +253,8 @@ struct NetworkBuilder {
             arr = max(arr, last)
             var dep = arr
             if dwellAtStations > 0, i > 0, i < stopList.count - 1, stops[stop].parent >= 0,
-                stops[stops[stop].parent].id < 210_000 {
+                stops[stops[stop].parent].id < 210_000
+            {
                 dep += dwellAtStations  // dwell at the CBD hubs
                 seconds += Double(dwellAtStations)
             }
@@ -255,10 +264,11 @@ struct NetworkBuilder {
         }
         var pickup = [Int](repeating: 0, count: stopList.count)
         for i in pickupNone { pickup[i] = 1 }
-        patterns.append(GenPattern(
-            route: route, direction: direction, stops: stopList, arrival: arrival, departure: departure,
-            pickup: pickup, dropOff: [Int](repeating: 0, count: stopList.count), headsign: headsign,
-            share: share))
+        patterns.append(
+            GenPattern(
+                route: route, direction: direction, stops: stopList, arrival: arrival, departure: departure,
+                pickup: pickup, dropOff: [Int](repeating: 0, count: stopList.count), headsign: headsign,
+                share: share))
         routes[route].patterns.append(patterns.count - 1)
     }
 }

@@ -50,7 +50,7 @@ enum Service: Int, CaseIterable, Sendable {
 /// How a route's trips are written: one trip per departure, or frequency templates.
 enum TimetableKind: Sendable {
     case scheduled
-    case frequencyExact    // frequencies.txt exact_times=1
+    case frequencyExact  // frequencies.txt exact_times=1
     case frequencyHeadway  // frequencies.txt exact_times=0
 }
 

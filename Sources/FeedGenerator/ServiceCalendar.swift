@@ -62,7 +62,8 @@ struct ServiceCalendar {
         var day = start
         while day <= end {
             let (m, d) = (day.month, day.day)
-            let holiday = (m == 12 && d >= 20) || (m == 1 && d <= 27) || (m == 4 && (14...25).contains(d))
+            let holiday =
+                (m == 12 && d >= 20) || (m == 1 && d <= 27) || (m == 4 && (14...25).contains(d))
                 || (m == 7 && (7...18).contains(d)) || (m == 9 && d >= 29) || (m == 10 && d <= 10)
             if holiday && day.isWeekday { out.append(day) }
             day = day.adding(days: 1)

@@ -11,8 +11,10 @@ public struct CSVError: Error, CustomStringConvertible, Sendable, Equatable {
     /// How to get past the refusal (e.g. the flag that raises the cap), appended to the description.
     public var hint: String?
 
-    public init(file: String, line: Int, column: Int? = nil, columnName: String? = nil, reason: String,
-                exceededLimit: CSVLimits.Kind? = nil) {
+    public init(
+        file: String, line: Int, column: Int? = nil, columnName: String? = nil, reason: String,
+        exceededLimit: CSVLimits.Kind? = nil
+    ) {
         self.file = file
         self.line = line
         self.column = column

@@ -90,8 +90,10 @@ public final class CSVReader {
     /// Reads the header right away. `chunkSize` is the size of each read from the source (1 MiB by default);
     /// the buffer grows only when a single record is longer than it (up to the line cap). `onIssue` decides
     /// about each `CSVIssue` (nil: each is an error).
-    public init(source: CSVByteSource, fileName: String, chunkSize: Int = 1 << 20, limits: CSVLimits = .default,
-                onIssue: ((CSVIssue) throws -> Void)? = nil) throws {
+    public init(
+        source: CSVByteSource, fileName: String, chunkSize: Int = 1 << 20, limits: CSVLimits = .default,
+        onIssue: ((CSVIssue) throws -> Void)? = nil
+    ) throws {
         self.source = source
         self.fileName = fileName
         self.chunkSize = max(1, chunkSize)
@@ -122,11 +124,14 @@ public final class CSVReader {
         readingHeader = false
     }
 
-    public convenience init(path: String, fileName: String? = nil, chunkSize: Int = 1 << 20,
-                            limits: CSVLimits = .default, onIssue: ((CSVIssue) throws -> Void)? = nil) throws {
+    public convenience init(
+        path: String, fileName: String? = nil, chunkSize: Int = 1 << 20,
+        limits: CSVLimits = .default, onIssue: ((CSVIssue) throws -> Void)? = nil
+    ) throws {
         let name = fileName ?? String(path.split(separator: "/").last ?? Substring(path))
-        try self.init(source: FileByteSource(path: path), fileName: name, chunkSize: chunkSize, limits: limits,
-                      onIssue: onIssue)
+        try self.init(
+            source: FileByteSource(path: path), fileName: name, chunkSize: chunkSize, limits: limits,
+            onIssue: onIssue)
     }
 
     deinit {
@@ -217,8 +222,10 @@ public final class CSVReader {
             encoding = "UTF-16 big-endian without a byte-order mark (every second byte is NUL)"
         }
         if let encoding {
-            throw CSVError(file: fileName, line: 1, reason: "the file is \(encoding); GTFS files must be UTF-8 "
-                + "(convert it, e.g. iconv -f UTF-16 -t UTF-8)")
+            throw CSVError(
+                file: fileName, line: 1,
+                reason: "the file is \(encoding); GTFS files must be UTF-8 "
+                    + "(convert it, e.g. iconv -f UTF-16 -t UTF-8)")
         }
     }
 
@@ -320,9 +327,11 @@ public final class CSVReader {
         while markAt < start {
             let at = markAt
             let column = fieldIndex(containing: at)
-            try report(.strayByteOrderMark, CSVError(
-                file: fileName, line: line, column: column.map { $0 + 1 }, columnName: column.flatMap(headerName),
-                reason: "byte-order mark (EF BB BF) inside the file, not at its start (were two files joined?)"))
+            try report(
+                .strayByteOrderMark,
+                CSVError(
+                    file: fileName, line: line, column: column.map { $0 + 1 }, columnName: column.flatMap(headerName),
+                    reason: "byte-order mark (EF BB BF) inside the file, not at its start (were two files joined?)"))
             guard let i = column, fieldEnds[i] - at >= 3 else {
                 findNextMark(from: at + 3)
                 continue

@@ -48,8 +48,10 @@ public enum GTFSValue {
         }
     }
 
-    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-                                                 1e13, 1e14, 1e15]
+    private static let powersOfTen: [Double] = [
+        1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+        1e13, 1e14, 1e15,
+    ]
 
     /// `[-+]digits[.digits]` with at most 15 significant digits: integer mantissa / power of ten, which is
     /// correctly rounded (both are exact doubles). nil for anything else (left to strtod).
@@ -104,7 +106,8 @@ public enum GTFSValue {
             hours = hours * 10 + d
         }
         guard let minutes = twoDigits(bytes, n - 5), minutes < 60,
-              let seconds = twoDigits(bytes, n - 2), seconds < 60 else { return nil }
+            let seconds = twoDigits(bytes, n - 2), seconds < 60
+        else { return nil }
         return hours * 3600 + minutes * 60 + seconds
     }
 

@@ -39,7 +39,9 @@ enum FeedDecoding {
         problems: inout [EntityProblem]
     ) -> FeedEntity? {
         guard let cId = e.id else {
-            problems.append(EntityProblem(index: index, entityId: nil, field: "id", reason: "missing required field", dropped: "entity"))
+            problems.append(
+                EntityProblem(
+                    index: index, entityId: nil, field: "id", reason: "missing required field", dropped: "entity"))
             return nil
         }
         let id = String(cString: cId)
@@ -51,8 +53,9 @@ enum FeedDecoding {
     }
 
     static func duplicateProblem(index: Int, id: String) -> EntityProblem {
-        EntityProblem(index: index, entityId: id, field: "id", reason: "duplicate entity id (the first one is kept)",
-                      dropped: "entity")
+        EntityProblem(
+            index: index, entityId: id, field: "id", reason: "duplicate entity id (the first one is kept)",
+            dropped: "entity")
     }
 
     /// An entity whose id is known (and not a duplicate): its payloads, broken ones left out.
@@ -75,8 +78,9 @@ enum FeedDecoding {
         do {
             return try optionalMessage(message, field, decode)
         } catch {
-            problems.append(EntityProblem(
-                index: index, entityId: id, field: error.field, reason: reason(error), dropped: "\(field)"))
+            problems.append(
+                EntityProblem(
+                    index: index, entityId: id, field: error.field, reason: reason(error), dropped: "\(field)"))
             return nil
         }
     }
@@ -148,7 +152,9 @@ enum FeedDecoding {
                 stopTimeUpdate(element.pointee, into: u)
             }
         }
-        if let missing { throw ProtoDecodeError(message: "", field: "stop_time_update[\(missing)]", reason: .missingField) }
+        if let missing {
+            throw ProtoDecodeError(message: "", field: "stop_time_update[\(missing)]", reason: .missingField)
+        }
         return out
     }
 
@@ -160,7 +166,8 @@ enum FeedDecoding {
         if let id = s.stop_id { u.pointee.stopId = String(cString: id) }
         if let e = s.arrival { u.pointee.arrival = stopTimeEvent(e.pointee) }
         if let e = s.departure { u.pointee.departure = stopTimeEvent(e.pointee) }
-        u.pointee.departureOccupancyStatus = optionalEnum(s.has_departure_occupancy_status, s.departure_occupancy_status)
+        u.pointee.departureOccupancyStatus = optionalEnum(
+            s.has_departure_occupancy_status, s.departure_occupancy_status)
         u.pointee.scheduleRelationship = optionalEnum(s.has_schedule_relationship, s.schedule_relationship)
         if let p = s.stop_time_properties {
             u.pointee.stopTimeProperties = StopTimeProperties(
@@ -194,7 +201,9 @@ enum FeedDecoding {
         )
     }
 
-    static func vehiclePosition(_ v: borrowing TransitRealtime__VehiclePosition) throws(ProtoDecodeError) -> VehiclePosition {
+    static func vehiclePosition(_ v: borrowing TransitRealtime__VehiclePosition) throws(ProtoDecodeError)
+        -> VehiclePosition
+    {
         VehiclePosition(
             trip: v.trip.map { tripDescriptor($0.pointee) },
             vehicle: v.vehicle.map { vehicleDescriptor($0.pointee) },
@@ -206,7 +215,9 @@ enum FeedDecoding {
             congestionLevel: optionalEnum(v.has_congestion_level, v.congestion_level),
             occupancyStatus: optionalEnum(v.has_occupancy_status, v.occupancy_status),
             occupancyPercentage: optionalValue(v.has_occupancy_percentage, v.occupancy_percentage),
-            multiCarriageDetails: try repeatedMessages(v.n_multi_carriage_details, v.multi_carriage_details, "multi_carriage_details") { c in
+            multiCarriageDetails: try repeatedMessages(
+                v.n_multi_carriage_details, v.multi_carriage_details, "multi_carriage_details"
+            ) { c in
                 CarriageDetails(
                     id: optionalString(c.id),
                     label: optionalString(c.label),
@@ -236,7 +247,8 @@ enum FeedDecoding {
         guard !informed.isEmpty else { throw .missing("informed_entity") }
         return Alert(
             activePeriods: try repeatedMessages(a.n_active_period, a.active_period, "active_period", timeRange),
-            communicationPeriods: try repeatedMessages(a.n_communication_period, a.communication_period, "communication_period", timeRange),
+            communicationPeriods: try repeatedMessages(
+                a.n_communication_period, a.communication_period, "communication_period", timeRange),
             impactPeriods: try repeatedMessages(a.n_impact_period, a.impact_period, "impact_period", timeRange),
             informedEntities: informed,
             cause: optionalEnum(a.has_cause, a.cause),
@@ -248,7 +260,8 @@ enum FeedDecoding {
             ttsDescriptionText: try optionalMessage(a.tts_description_text, "tts_description_text", translatedString),
             severityLevel: optionalEnum(a.has_severity_level, a.severity_level),
             image: try optionalMessage(a.image, "image", translatedImage),
-            imageAlternativeText: try optionalMessage(a.image_alternative_text, "image_alternative_text", translatedString),
+            imageAlternativeText: try optionalMessage(
+                a.image_alternative_text, "image_alternative_text", translatedString),
             causeDetail: try optionalMessage(a.cause_detail, "cause_detail", translatedString),
             effectDetail: try optionalMessage(a.effect_detail, "effect_detail", translatedString)
         )
@@ -269,18 +282,27 @@ enum FeedDecoding {
         )
     }
 
-    static func translatedString(_ t: borrowing TransitRealtime__TranslatedString) throws(ProtoDecodeError) -> TranslatedString {
-        TranslatedString(translations: try repeatedMessages(t.n_translation, t.translation, "translation") { (x) throws(ProtoDecodeError) in
-            TranslatedString.Translation(text: try requiredString(x.text, "text"), language: optionalString(x.language))
-        })
+    static func translatedString(_ t: borrowing TransitRealtime__TranslatedString) throws(ProtoDecodeError)
+        -> TranslatedString
+    {
+        TranslatedString(
+            translations: try repeatedMessages(t.n_translation, t.translation, "translation") {
+                (x) throws(ProtoDecodeError) in
+                TranslatedString.Translation(
+                    text: try requiredString(x.text, "text"), language: optionalString(x.language))
+            })
     }
 
-    static func translatedImage(_ t: borrowing TransitRealtime__TranslatedImage) throws(ProtoDecodeError) -> TranslatedImage {
-        TranslatedImage(localizedImages: try repeatedMessages(t.n_localized_image, t.localized_image, "localized_image") { (x) throws(ProtoDecodeError) in
-            TranslatedImage.LocalizedImage(
-                url: try requiredString(x.url, "url"),
-                mediaType: try requiredString(x.media_type, "media_type"),
-                language: optionalString(x.language))
-        })
+    static func translatedImage(_ t: borrowing TransitRealtime__TranslatedImage) throws(ProtoDecodeError)
+        -> TranslatedImage
+    {
+        TranslatedImage(
+            localizedImages: try repeatedMessages(t.n_localized_image, t.localized_image, "localized_image") {
+                (x) throws(ProtoDecodeError) in
+                TranslatedImage.LocalizedImage(
+                    url: try requiredString(x.url, "url"),
+                    mediaType: try requiredString(x.media_type, "media_type"),
+                    language: optionalString(x.language))
+            })
     }
 }

@@ -16,7 +16,8 @@ public struct FeedMessage: Sendable, Hashable {
     public var skippedFields: [SkippedField]
 
     public init(
-        header: FeedHeader, entities: [FeedEntity] = [], problems: [EntityProblem] = [], skippedFields: [SkippedField] = []
+        header: FeedHeader, entities: [FeedEntity] = [], problems: [EntityProblem] = [],
+        skippedFields: [SkippedField] = []
     ) {
         self.header = header
         self.entities = entities

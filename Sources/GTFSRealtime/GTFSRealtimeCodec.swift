@@ -22,13 +22,19 @@ public enum GTFSRealtimeCodec {
     /// gets fresh pages from the kernel for the unpacked structs and the Swift arrays (about twice the time).
     /// A process decoding large feeds repeatedly should call `mallopt(M_MMAP_THRESHOLD, 32 << 20)` and
     /// `mallopt(M_TRIM_THRESHOLD, 256 << 20)` at startup.
-    public static func decode(_ bytes: some Collection<UInt8>, maxBytes: Int = defaultMaxBytes) throws(GTFSRealtimeDecodeError) -> FeedMessage {
+    public static func decode(_ bytes: some Collection<UInt8>, maxBytes: Int = defaultMaxBytes)
+        throws(GTFSRealtimeDecodeError) -> FeedMessage
+    {
         try checkSize(bytes.count, maxBytes)
-        return try withRawBytes(bytes) { (buffer) throws(GTFSRealtimeDecodeError) in try decode(buffer, maxBytes: maxBytes) }
+        return try withRawBytes(bytes) { (buffer) throws(GTFSRealtimeDecodeError) in
+            try decode(buffer, maxBytes: maxBytes)
+        }
     }
 
     /// Decodes a FeedMessage from raw memory (e.g. an nng message body); see `decode(_:maxBytes:)`.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, maxBytes: Int = defaultMaxBytes) throws(GTFSRealtimeDecodeError) -> FeedMessage {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, maxBytes: Int = defaultMaxBytes)
+        throws(GTFSRealtimeDecodeError) -> FeedMessage
+    {
         try decode(bytes, maxBytes: maxBytes, workers: decodeWorkers(byteCount: bytes.count))
     }
 
@@ -84,7 +90,8 @@ public enum GTFSRealtimeCodec {
         let capacity = 4096 + feed.entities.count * 256
         return ProtoArena.with(capacity: capacity) { arena in
             let m = FeedEncoding(arena: arena).feedMessage(feed)
-            return ProtoWire.pack(m, size: transit_realtime__feed_message__get_packed_size, pack: transit_realtime__feed_message__pack)
+            return ProtoWire.pack(
+                m, size: transit_realtime__feed_message__get_packed_size, pack: transit_realtime__feed_message__pack)
         }
     }
 
@@ -92,7 +99,9 @@ public enum GTFSRealtimeCodec {
     /// extensions included: for replaying recorded feeds as if they were fresh. Throws as `decode` does for
     /// a body that is not a feed. A feed `decode` reads only by skipping mismatched fields keeps them too:
     /// its header is replaced in place and every other byte is copied as it was.
-    public static func restamp(_ bytes: some Collection<UInt8>, timestamp: UInt64, maxBytes: Int = defaultMaxBytes) throws(GTFSRealtimeDecodeError) -> [UInt8] {
+    public static func restamp(_ bytes: some Collection<UInt8>, timestamp: UInt64, maxBytes: Int = defaultMaxBytes)
+        throws(GTFSRealtimeDecodeError) -> [UInt8]
+    {
         try checkSize(bytes.count, maxBytes)
         return try withRawBytes(bytes) { (buffer) throws(GTFSRealtimeDecodeError) -> [UInt8] in
             do throws(ProtoDecodeError) {
@@ -102,7 +111,9 @@ public enum GTFSRealtimeCodec {
                     guard let header = m.pointee.header else { throw .missing("header") }
                     (header.pointee.has_timestamp, header.pointee.timestamp) = present(timestamp)
                     // protobuf-c packs the unknown fields it kept while unpacking, so extensions survive.
-                    return ProtoWire.pack(m, size: transit_realtime__feed_message__get_packed_size, pack: transit_realtime__feed_message__pack)
+                    return ProtoWire.pack(
+                        m, size: transit_realtime__feed_message__get_packed_size,
+                        pack: transit_realtime__feed_message__pack)
                 }
             } catch {
                 guard case .malformed = error.reason else { throw converted(error, buffer) }
@@ -121,7 +132,8 @@ public enum GTFSRealtimeCodec {
         _ bytes: UnsafeRawBufferPointer, layout: FeedWireLayout, timestamp: UInt64
     ) throws(GTFSRealtimeDecodeError) -> [UInt8] {
         // A header with mismatched fields of its own is unpacked from its repaired copy.
-        let check = WireCheck(bytes, range: layout.header, message: WireSchema.gtfsRealtime.index(of: "transit_realtime.FeedHeader")!)
+        let check = WireCheck(
+            bytes, range: layout.header, message: WireSchema.gtfsRealtime.index(of: "transit_realtime.FeedHeader")!)
         let headerBytes = check.isRepairable ? check.repaired(bytes, range: layout.header) : Array(bytes[layout.header])
         let packed = headerBytes.withUnsafeBytes { header in
             try? ProtoWire.withUnpacked(
@@ -129,7 +141,8 @@ public enum GTFSRealtimeCodec {
             ) { (h) throws(ProtoDecodeError) -> [UInt8] in
                 let header = UnsafeMutablePointer(mutating: h)
                 (header.pointee.has_timestamp, header.pointee.timestamp) = present(timestamp)
-                return ProtoWire.pack(h, size: transit_realtime__feed_header__get_packed_size, pack: transit_realtime__feed_header__pack)
+                return ProtoWire.pack(
+                    h, size: transit_realtime__feed_header__get_packed_size, pack: transit_realtime__feed_header__pack)
             }
         }
         guard let packed else { throw GTFSRealtimeDecodeError.classify(bytes, otherwise: .malformed) }
@@ -151,7 +164,9 @@ public enum GTFSRealtimeCodec {
 
     private static func checkSize(_ count: Int, _ maxBytes: Int) throws(GTFSRealtimeDecodeError) {
         guard count > 0 else { throw GTFSRealtimeDecodeError(reason: .empty, byteCount: 0) }
-        guard count <= maxBytes else { throw GTFSRealtimeDecodeError(reason: .tooLarge(limit: maxBytes), byteCount: count) }
+        guard count <= maxBytes else {
+            throw GTFSRealtimeDecodeError(reason: .tooLarge(limit: maxBytes), byteCount: count)
+        }
     }
 
     private static func converted(

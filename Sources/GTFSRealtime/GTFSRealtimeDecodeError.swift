@@ -70,9 +70,14 @@ public struct WireFault: Sendable, Hashable, CustomStringConvertible {
 extension GTFSRealtimeDecodeError {
     /// The error for bytes protobuf-c refused (or that lack a header): text gets quoted, the rest is
     /// "malformed" (with `fault` when known) / "missing".
-    static func classify(_ bytes: UnsafeRawBufferPointer, otherwise reason: Reason, fault: WireFault? = nil) -> GTFSRealtimeDecodeError {
-        if let start = textStart(bytes) { return GTFSRealtimeDecodeError(reason: .text(start: start), byteCount: bytes.count) }
-        return GTFSRealtimeDecodeError(reason: reason, byteCount: bytes.count, fault: reason == .malformed ? fault : nil)
+    static func classify(_ bytes: UnsafeRawBufferPointer, otherwise reason: Reason, fault: WireFault? = nil)
+        -> GTFSRealtimeDecodeError
+    {
+        if let start = textStart(bytes) {
+            return GTFSRealtimeDecodeError(reason: .text(start: start), byteCount: bytes.count)
+        }
+        return GTFSRealtimeDecodeError(
+            reason: reason, byteCount: bytes.count, fault: reason == .malformed ? fault : nil)
     }
 
     /// The first line of `bytes` when they look like text (a protobuf feed has control bytes within its
@@ -83,8 +88,8 @@ extension GTFSRealtimeDecodeError {
         body = body.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         let sample = body.prefix(64)
         guard !sample.isEmpty,
-              sample.allSatisfy({ ($0 >= 0x20 && $0 != 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }),
-              isUTF8(sample)
+            sample.allSatisfy({ ($0 >= 0x20 && $0 != 0x7F) || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }),
+            isUTF8(sample)
         else { return nil }
         let line = sample.prefix { $0 != 0x0A && $0 != 0x0D }.prefix(40)
         return String(decoding: line, as: UTF8.self)
@@ -92,6 +97,7 @@ extension GTFSRealtimeDecodeError {
 
     /// Valid UTF-8, allowing the sample to end inside a character.
     private static func isUTF8(_ sample: Slice<UnsafeRawBufferPointer>) -> Bool {
-        (0...min(3, sample.count - 1)).contains { cut in String(validating: sample.dropLast(cut), as: UTF8.self) != nil }
+        (0...min(3, sample.count - 1)).contains { cut in String(validating: sample.dropLast(cut), as: UTF8.self) != nil
+        }
     }
 }

@@ -25,7 +25,6 @@ extension GTFSRealtimeEnum {
     }
 }
 
-
 /// FeedHeader.Incrementality: whether a feed replaces everything (FULL_DATASET) or updates entity by entity.
 public enum Incrementality: GTFSRealtimeEnum {
     /// FULL_DATASET = 0
@@ -83,7 +82,9 @@ public enum TripScheduleRelationship: GTFSRealtimeEnum {
     /// A number this code has no case for.
     case unknown(Int32)
 
-    public static let knownCases: [TripScheduleRelationship] = [.scheduled, .added, .unscheduled, .canceled, .replacement, .duplicated, .deleted, .new]
+    public static let knownCases: [TripScheduleRelationship] = [
+        .scheduled, .added, .unscheduled, .canceled, .replacement, .duplicated, .deleted, .new,
+    ]
 
     public init(rawValue: Int32) {
         switch rawValue {
@@ -277,7 +278,9 @@ public enum CongestionLevel: GTFSRealtimeEnum {
     /// A number this code has no case for.
     case unknown(Int32)
 
-    public static let knownCases: [CongestionLevel] = [.unknownCongestionLevel, .runningSmoothly, .stopAndGo, .congestion, .severeCongestion]
+    public static let knownCases: [CongestionLevel] = [
+        .unknownCongestionLevel, .runningSmoothly, .stopAndGo, .congestion, .severeCongestion,
+    ]
 
     public init(rawValue: Int32) {
         switch rawValue {
@@ -336,7 +339,10 @@ public enum OccupancyStatus: GTFSRealtimeEnum {
     /// A number this code has no case for.
     case unknown(Int32)
 
-    public static let knownCases: [OccupancyStatus] = [.empty, .manySeatsAvailable, .fewSeatsAvailable, .standingRoomOnly, .crushedStandingRoomOnly, .full, .notAcceptingPassengers, .noDataAvailable, .notBoardable]
+    public static let knownCases: [OccupancyStatus] = [
+        .empty, .manySeatsAvailable, .fewSeatsAvailable, .standingRoomOnly, .crushedStandingRoomOnly, .full,
+        .notAcceptingPassengers, .noDataAvailable, .notBoardable,
+    ]
 
     public init(rawValue: Int32) {
         switch rawValue {
@@ -398,7 +404,9 @@ public enum WheelchairAccessible: GTFSRealtimeEnum {
     /// A number this code has no case for.
     case unknown(Int32)
 
-    public static let knownCases: [WheelchairAccessible] = [.noValue, .accessibilityUnknown, .wheelchairAccessible, .wheelchairInaccessible]
+    public static let knownCases: [WheelchairAccessible] = [
+        .noValue, .accessibilityUnknown, .wheelchairAccessible, .wheelchairInaccessible,
+    ]
 
     public init(rawValue: Int32) {
         switch rawValue {
@@ -462,7 +470,10 @@ public enum AlertCause: GTFSRealtimeEnum {
     /// A number this code has no case for.
     case unknown(Int32)
 
-    public static let knownCases: [AlertCause] = [.unknownCause, .otherCause, .technicalProblem, .strike, .demonstration, .accident, .holiday, .weather, .maintenance, .construction, .policeActivity, .medicalEmergency, .specialEvent]
+    public static let knownCases: [AlertCause] = [
+        .unknownCause, .otherCause, .technicalProblem, .strike, .demonstration, .accident, .holiday, .weather,
+        .maintenance, .construction, .policeActivity, .medicalEmergency, .specialEvent,
+    ]
 
     public init(rawValue: Int32) {
         switch rawValue {
@@ -549,7 +560,10 @@ public enum AlertEffect: GTFSRealtimeEnum {
     /// A number this code has no case for.
     case unknown(Int32)
 
-    public static let knownCases: [AlertEffect] = [.noService, .reducedService, .significantDelays, .detour, .additionalService, .modifiedService, .otherEffect, .unknownEffect, .stopMoved, .noEffect, .accessibilityIssue]
+    public static let knownCases: [AlertEffect] = [
+        .noService, .reducedService, .significantDelays, .detour, .additionalService, .modifiedService, .otherEffect,
+        .unknownEffect, .stopMoved, .noEffect, .accessibilityIssue,
+    ]
 
     public init(rawValue: Int32) {
         switch rawValue {

@@ -99,7 +99,8 @@ private struct SplitDecodeJob: @unchecked Sendable {
             for index in share {
                 let range = ranges[index]
                 var skippedFields: [SkippedField] = []
-                var e = ProtoWire.unpack(allocator, UnsafeRawBufferPointer(rebasing: bytes[range]), transit_realtime__feed_entity__unpack)
+                var e = ProtoWire.unpack(
+                    allocator, UnsafeRawBufferPointer(rebasing: bytes[range]), transit_realtime__feed_entity__unpack)
                 if e == nil {
                     // As the one-thread decode does for the whole body (WireCheck.swift), for this entity.
                     let check = WireCheck(bytes, range: range, message: SplitDecodeJob.feedEntity, path: ["entity"])
@@ -114,7 +115,8 @@ private struct SplitDecodeJob: @unchecked Sendable {
                 // on one thread, which reports it as it always has.
                 guard let e, let cId = e.pointee.id else { return }
                 var problems: [EntityProblem] = []
-                let entity = FeedDecoding.content(e.pointee, id: String(cString: cId), index: index, problems: &problems)
+                let entity = FeedDecoding.content(
+                    e.pointee, id: String(cString: cId), index: index, problems: &problems)
                 out[index] = DecodedEntity(entity: entity, problems: problems, skippedFields: skippedFields)
             }
         }

@@ -36,7 +36,10 @@ public struct ModifiedTripSelector: Sendable, Hashable {
     public var startTime: String?
     public var startDate: String?
 
-    public init(modificationsId: String? = nil, affectedTripId: String? = nil, startTime: String? = nil, startDate: String? = nil) {
+    public init(
+        modificationsId: String? = nil, affectedTripId: String? = nil, startTime: String? = nil,
+        startDate: String? = nil
+    ) {
         self.modificationsId = modificationsId
         self.affectedTripId = affectedTripId
         self.startTime = startTime

@@ -26,7 +26,8 @@ public struct VehiclePosition: Sendable, Hashable {
         trip: TripDescriptor? = nil, vehicle: VehicleDescriptor? = nil, position: Position? = nil,
         currentStopSequence: UInt32? = nil, stopId: String? = nil, currentStatus: VehicleStopStatus? = nil,
         timestamp: UInt64? = nil, congestionLevel: CongestionLevel? = nil, occupancyStatus: OccupancyStatus? = nil,
-        occupancyPercentage: UInt32? = nil, multiCarriageDetails: [CarriageDetails] = [], tfnswCarriages: [TfnswCarriage] = []
+        occupancyPercentage: UInt32? = nil, multiCarriageDetails: [CarriageDetails] = [],
+        tfnswCarriages: [TfnswCarriage] = []
     ) {
         self.trip = trip
         self.vehicle = vehicle
@@ -56,7 +57,8 @@ public struct Position: Sendable, Hashable {
     /// Meters per second.
     public var speed: Float?
 
-    public init(latitude: Float, longitude: Float, bearing: Float? = nil, odometer: Double? = nil, speed: Float? = nil) {
+    public init(latitude: Float, longitude: Float, bearing: Float? = nil, odometer: Double? = nil, speed: Float? = nil)
+    {
         self.latitude = latitude
         self.longitude = longitude
         self.bearing = bearing
@@ -78,7 +80,8 @@ public struct VehicleDescriptor: Sendable, Hashable {
     public var tfnsw: TfnswVehicleDescriptor?
 
     public init(
-        id: String? = nil, label: String? = nil, licensePlate: String? = nil, wheelchairAccessible: WheelchairAccessible? = nil,
+        id: String? = nil, label: String? = nil, licensePlate: String? = nil,
+        wheelchairAccessible: WheelchairAccessible? = nil,
         tfnsw: TfnswVehicleDescriptor? = nil
     ) {
         self.id = id

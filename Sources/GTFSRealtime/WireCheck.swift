@@ -60,8 +60,9 @@ struct WireCheck {
         let range = range ?? 0..<bytes.count
         var copy = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[range]))
         for rename in renames {
-            WireCheck.writeTag(number: rename.number, wireType: rename.wireType, length: rename.length,
-                               into: &copy, at: rename.offset - range.lowerBound)
+            WireCheck.writeTag(
+                number: rename.number, wireType: rename.wireType, length: rename.length,
+                into: &copy, at: rename.offset - range.lowerBound)
         }
         return copy
     }
@@ -107,8 +108,9 @@ struct WireCheck {
             case 1, 5:
                 let size = wireType == 1 ? 8 : 4
                 guard reader.skip(size) else {
-                    return fail(at: valueStart, path, here,
-                                "\(size)-byte value cut off (\(reader.end - valueStart) bytes left in its message)")
+                    return fail(
+                        at: valueStart, path, here,
+                        "\(size)-byte value cut off (\(reader.end - valueStart) bytes left in its message)")
                 }
             case 2:
                 // protobuf-c reads length prefixes of at most 5 bytes.
@@ -117,8 +119,9 @@ struct WireCheck {
                 }
                 let left = reader.end - reader.offset
                 guard length <= UInt64(left) else {
-                    return fail(at: valueStart, path, here,
-                                "length \(length) runs past the end of its message (\(left) bytes left)")
+                    return fail(
+                        at: valueStart, path, here,
+                        "length \(length) runs past the end of its message (\(left) bytes left)")
                 }
                 payload = reader.offset..<(reader.offset + Int(length))
                 reader.offset += Int(length)
@@ -167,8 +170,9 @@ struct WireCheck {
             skips[index].count += 1
         } else {
             skipIndex[key] = skips.count
-            skips.append(SkippedField(
-                path: key, count: 1, firstOffset: offset, wireType: Int(wireType), expectedWireType: Int(expected)))
+            skips.append(
+                SkippedField(
+                    path: key, count: 1, firstOffset: offset, wireType: Int(wireType), expectedWireType: Int(expected)))
         }
     }
 }

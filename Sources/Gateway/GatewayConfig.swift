@@ -1,4 +1,5 @@
 import Logging
+import TransitCore
 import TransitModel
 
 /// Everything `transit-gateway serve` can be told. Defaults are the contract's (protocol/GATEWAY.md §1,
@@ -49,11 +50,11 @@ public struct GatewayConfig: Sendable {
     public var staticVersionCheck: Duration
     /// Event-loop threads (0: one per core).
     public var threads: Int
+    /// "Now" of requests without `at` (and of subscriptions' boards), of feed ages and of `health` (`serve
+    /// --clock`); timeouts stay monotonic. Tests pin it (a frozen clock) so that what a board holds does not
+    /// depend on the time of day they run at.
+    public var clock: ServiceClock
     public var logger: Logger
-    /// Unix seconds of the gateway's "now": the `at` of requests without one (and of subscriptions' boards) and
-    /// the origin of feed ages. The wall clock; tests pin it so that what a board holds does not depend on the
-    /// time of day they run at.
-    public var clock: @Sendable () -> Int64 = UnixClock.now
 
     public init(
         host: String = "127.0.0.1", port: Int = 7878, staticURL: String, realtimeURL: String? = nil,
@@ -62,9 +63,10 @@ public struct GatewayConfig: Sendable {
         requestTimeout: Duration = .seconds(2), staticTimeout: Duration = .seconds(1),
         staticProbeInterval: Duration = .milliseconds(500),
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
-        snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16, subscriptionInterval: Duration = .seconds(1),
+        snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16,
+        subscriptionInterval: Duration = .seconds(1),
         boardCacheStops: Int = 512, boardWindowRows: Int = StaticRequestLimits.maxLimit,
-        staticVersionCheck: Duration = .seconds(1), threads: Int = 0, logger: Logger
+        staticVersionCheck: Duration = .seconds(1), threads: Int = 0, clock: ServiceClock = .system, logger: Logger
     ) {
         self.host = host
         self.port = port
@@ -88,6 +90,7 @@ public struct GatewayConfig: Sendable {
         self.boardWindowRows = max(1, min(StaticRequestLimits.maxLimit, boardWindowRows))
         self.staticVersionCheck = staticVersionCheck
         self.threads = threads
+        self.clock = clock
         self.logger = logger
     }
 }

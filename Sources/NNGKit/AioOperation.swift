@@ -61,9 +61,11 @@ final class AioOperation: @unchecked Sendable {
         mutex = m
         condition = c
 
-        let rv = nng_aio_alloc(&aio, { arg in
-            Unmanaged<AioOperation>.fromOpaque(arg!).takeUnretainedValue().completed()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        let rv = nng_aio_alloc(
+            &aio,
+            { arg in
+                Unmanaged<AioOperation>.fromOpaque(arg!).takeUnretainedValue().completed()
+            }, Unmanaged.passUnretained(self).toOpaque())
         if rv == 0, case .request(_, let message, _) = kind {
             nng_aio_set_msg(aio, message)  // from now on the aio holds it until nng sends it
             messageOnAio = true

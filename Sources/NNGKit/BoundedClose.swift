@@ -14,11 +14,13 @@ func closeSocket(_ socket: nng_socket, waitingAtMost timeout: Duration) -> Bool 
         return true
     }
     var thread: OpaquePointer?
-    let started = nng_thread_create(&thread, { arg in
-        let job = Unmanaged<CloseJob>.fromOpaque(arg!).takeRetainedValue()
-        nng_close(job.socket)
-        job.markDone()
-    }, Unmanaged.passRetained(job).toOpaque())
+    let started = nng_thread_create(
+        &thread,
+        { arg in
+            let job = Unmanaged<CloseJob>.fromOpaque(arg!).takeRetainedValue()
+            nng_close(job.socket)
+            job.markDone()
+        }, Unmanaged.passRetained(job).toOpaque())
     guard started == 0, let thread else {
         Unmanaged.passUnretained(job).release()  // the thread never took its reference
         nng_close(socket)

@@ -39,8 +39,10 @@ public final class NNGSubscriber: Sendable {
     /// Dials `url` (non-blocking, reconnecting) and subscribes to `topics`. `maxReceiveSize` in bytes
     /// (0 = no limit; bigger messages are dropped silently, so leave room for full snapshots);
     /// `receiveBuffer` in messages (at most 8192) absorbs bursts.
-    public init(dialing url: String, topics: [[UInt8]] = [], maxReceiveSize: Int = 64 << 20,
-                receiveBuffer: Int = 1024) throws(NNGError) {
+    public init(
+        dialing url: String, topics: [[UInt8]] = [], maxReceiveSize: Int = 64 << 20,
+        receiveBuffer: Int = 1024
+    ) throws(NNGError) {
         socket = try NNGSocket.sub()
         try socket.setMaxReceiveSize(maxReceiveSize)
         try socket.setReceiveBuffer(messages: receiveBuffer)
@@ -55,15 +57,18 @@ public final class NNGSubscriber: Sendable {
 
     /// The next message, blocking the calling thread; `timeout` nil = wait forever.
     public func receive(timeout: Duration? = nil) throws(NNGError) -> [UInt8] {
-        try AioOperation(.receive(socket: socket.handle, gate: gate), operation: "sub receive",
-                         timeout: timeout.map { $0.nngMilliseconds }).runBlocking()
+        try AioOperation(
+            .receive(socket: socket.handle, gate: gate), operation: "sub receive",
+            timeout: timeout.map { $0.nngMilliseconds }
+        ).runBlocking()
     }
 
     /// The next message, suspending without blocking a thread; `timeout` nil = wait forever (until the task
     /// is cancelled: then `CancellationError`).
     public func receive(timeout: Duration? = nil) async throws -> [UInt8] {
-        let pending = try AioOperation(.receive(socket: socket.handle, gate: gate), operation: "sub receive",
-                                       timeout: timeout.map { $0.nngMilliseconds })
+        let pending = try AioOperation(
+            .receive(socket: socket.handle, gate: gate), operation: "sub receive",
+            timeout: timeout.map { $0.nngMilliseconds })
         return try await pending.run()
     }
 

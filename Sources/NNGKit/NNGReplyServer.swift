@@ -87,9 +87,11 @@ private final class ReplyWorker: @unchecked Sendable {
     deinit { nng_aio_free(aio) }
 
     func start() throws(NNGError) {
-        let rv = nng_thread_create(&thread, { arg in
-            Unmanaged<ReplyWorker>.fromOpaque(arg!).takeUnretainedValue().serve()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        let rv = nng_thread_create(
+            &thread,
+            { arg in
+                Unmanaged<ReplyWorker>.fromOpaque(arg!).takeUnretainedValue().serve()
+            }, Unmanaged.passUnretained(self).toOpaque())
         try check("start rep worker thread", rv)
         nng_thread_set_name(thread, "nng-rep")
     }

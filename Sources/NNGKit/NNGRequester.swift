@@ -17,7 +17,9 @@ public final class NNGRequester: Sendable {
 
     /// Dials `url` (non-blocking). `maxReplySize` bounds accepted replies in bytes (0 = no limit); a bigger
     /// reply is dropped silently and the request times out, so leave room for snapshots.
-    public init(dialing url: String, defaultTimeout: Duration = .seconds(5), maxReplySize: Int = 64 << 20) throws(NNGError) {
+    public init(dialing url: String, defaultTimeout: Duration = .seconds(5), maxReplySize: Int = 64 << 20)
+        throws(NNGError)
+    {
         socket = try NNGSocket.req()
         self.url = url
         self.defaultTimeout = defaultTimeout
@@ -49,7 +51,8 @@ public final class NNGRequester: Sendable {
     private func operation(for bytes: [UInt8], timeout: Duration?) throws(NNGError) -> AioOperation {
         let name = "request to \(url)"
         let message = try NNGMessage.make(bytes, operation: name)
-        return try AioOperation(.request(socket: socket.handle, message: message, gate: gate), operation: name,
-                                timeout: (timeout ?? defaultTimeout).nngMilliseconds)
+        return try AioOperation(
+            .request(socket: socket.handle, message: message, gate: gate), operation: name,
+            timeout: (timeout ?? defaultTimeout).nngMilliseconds)
     }
 }

@@ -78,12 +78,14 @@ public final class NNGSocket: Sendable {
 
     /// Timeout of `send`; `nil` = wait forever (nng's default).
     public func setSendTimeout(_ timeout: Duration?) throws(NNGError) {
-        try check("set \(protocolName) send timeout", nng_socket_set_ms(handle, NNG_OPT_SENDTIMEO, nngDuration(timeout)))
+        try check(
+            "set \(protocolName) send timeout", nng_socket_set_ms(handle, NNG_OPT_SENDTIMEO, nngDuration(timeout)))
     }
 
     /// Timeout of `receive`; `nil` = wait forever (nng's default).
     public func setReceiveTimeout(_ timeout: Duration?) throws(NNGError) {
-        try check("set \(protocolName) receive timeout", nng_socket_set_ms(handle, NNG_OPT_RECVTIMEO, nngDuration(timeout)))
+        try check(
+            "set \(protocolName) receive timeout", nng_socket_set_ms(handle, NNG_OPT_RECVTIMEO, nngDuration(timeout)))
     }
 
     /// Largest message accepted from a peer, in bytes; 0 = no limit. Larger messages are dropped silently
@@ -95,19 +97,25 @@ public final class NNGSocket: Sendable {
 
     /// Messages queued for sending (0…8192). PUB drops what does not fit, so size it for bursts.
     public func setSendBuffer(messages: Int) throws(NNGError) {
-        try check("set \(protocolName) send buffer", nng_socket_set_int(handle, NNG_OPT_SENDBUF, Int32(clamping: messages)))
+        try check(
+            "set \(protocolName) send buffer", nng_socket_set_int(handle, NNG_OPT_SENDBUF, Int32(clamping: messages)))
     }
 
     /// Messages queued after receipt (0…8192).
     public func setReceiveBuffer(messages: Int) throws(NNGError) {
-        try check("set \(protocolName) receive buffer", nng_socket_set_int(handle, NNG_OPT_RECVBUF, Int32(clamping: messages)))
+        try check(
+            "set \(protocolName) receive buffer", nng_socket_set_int(handle, NNG_OPT_RECVBUF, Int32(clamping: messages))
+        )
     }
 
     /// How soon a dialer retries after a failed or lost connection: starting at `min`, doubling up to `max`
     /// (`nil` = no backoff, always `min`). nng's default is 100 ms without backoff.
     public func setReconnectInterval(min: Duration, max: Duration? = nil) throws(NNGError) {
-        try check("set \(protocolName) reconnect min", nng_socket_set_ms(handle, NNG_OPT_RECONNMINT, min.nngMilliseconds))
-        try check("set \(protocolName) reconnect max", nng_socket_set_ms(handle, NNG_OPT_RECONNMAXT, max?.nngMilliseconds ?? 0))
+        try check(
+            "set \(protocolName) reconnect min", nng_socket_set_ms(handle, NNG_OPT_RECONNMINT, min.nngMilliseconds))
+        try check(
+            "set \(protocolName) reconnect max",
+            nng_socket_set_ms(handle, NNG_OPT_RECONNMAXT, max?.nngMilliseconds ?? 0))
     }
 
     /// SUB only: receive messages starting with `prefix` (empty = everything). The prefix is passed with its

@@ -8,7 +8,11 @@ extension Duration {
         let (seconds, attoseconds) = components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
         let ms = seconds.multipliedReportingOverflow(by: 1000)
-        let total = ms.overflow ? Int64.max : ms.partialValue.addingReportingOverflow((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000).partialValue
+        let total =
+            ms.overflow
+            ? Int64.max
+            : ms.partialValue.addingReportingOverflow((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+                .partialValue
         return nng_duration(clamping: min(total, Int64(Int32.max - 1)))
     }
 }
@@ -20,7 +24,9 @@ func nngDuration(_ timeout: Duration?) -> nng_duration {
 
 enum NNGMessage {
     /// A new nng message holding the given byte ranges back to back (one copy each, no concatenation).
-    static func make(_ parts: UnsafeRawBufferPointer..., operation: @autoclosure () -> String) throws(NNGError) -> OpaquePointer {
+    static func make(_ parts: UnsafeRawBufferPointer..., operation: @autoclosure () -> String) throws(NNGError)
+        -> OpaquePointer
+    {
         var total = 0
         for part in parts { total += part.count }
         var msg: OpaquePointer?
@@ -37,7 +43,9 @@ enum NNGMessage {
 
     static func make(_ bytes: [UInt8], operation: @autoclosure () -> String) throws(NNGError) -> OpaquePointer {
         // withUnsafeBytes only rethrows untyped errors, so carry the result out instead of throwing inside.
-        let made = bytes.withUnsafeBytes { raw in Result { () throws(NNGError) in try make(raw, operation: operation()) } }
+        let made = bytes.withUnsafeBytes { raw in
+            Result { () throws(NNGError) in try make(raw, operation: operation()) }
+        }
         return try made.get()
     }
 

@@ -24,9 +24,13 @@ public struct BenchFeed: Sendable {
     /// Bus trips with enough stops the database has in all (before picking those running at `at`).
     public let candidateTrips: Int
 
-    public static func pick(store: StaticStore, databasePath: String, at: Int64, trips: Int, stops: Int) throws -> BenchFeed {
+    public static func pick(store: StaticStore, databasePath: String, at: Int64, trips: Int, stops: Int) throws
+        -> BenchFeed
+    {
         let info = store.feedInfo()
-        guard let zoneName = info.feeds.first?.timezone else { throw FixtureError("\(databasePath): the database has no feed") }
+        guard let zoneName = info.feeds.first?.timezone else {
+            throw FixtureError("\(databasePath): the database has no feed")
+        }
         let zone = try ServiceTimeZone(identifier: zoneName)
         let today = zone.localDate(atUnix: at)
         let from = UInt32(today.adding(days: -2).yyyymmdd), through = UInt32(today.adding(days: 1).yyyymmdd)
@@ -43,14 +47,16 @@ public struct BenchFeed: Sendable {
             for trip in answer.trips {
                 guard let list = patterns[trip.patternId], list.count >= stops else { continue }
                 // Running now: started, not finished (the fixtures' window also takes those starting soon).
-                for instance in FixtureSchedule.running(trip, stops: list, at: at, zone: zone) where instance.first <= at {
+                for instance in FixtureSchedule.running(trip, stops: list, at: at, zone: zone)
+                where instance.first <= at {
                     running.append(instance)
                 }
             }
         }
         running.sort { ($0.first, $0.trip.tripId, $0.serviceDate) > ($1.first, $1.trip.tripId, $1.serviceDate) }
-        return BenchFeed(at: at, timeZone: zoneName, instances: Array(running.prefix(trips)), stopsPerTrip: stops,
-                         candidateTrips: ids.count)
+        return BenchFeed(
+            at: at, timeZone: zoneName, instances: Array(running.prefix(trips)), stopsPerTrip: stops,
+            candidateTrips: ids.count)
     }
 
     /// The feed's bytes: FULL_DATASET, header timestamp `timestamp`, delays shifted by `variant`.
@@ -67,26 +73,33 @@ public struct BenchFeed: Sendable {
             for k in first..<(first + stopsPerTrip) {
                 let stop = instance.stops[k]
                 let delay = Int32((t * 7 + k + variant * 3) % 11) * 30 - 60
-                updates.append(StopTimeUpdate(
-                    stopSequence: stop.stopSequence, stopId: stop.stopId,
-                    arrival: StopTimeEvent(delay: delay, time: instance.arrival(k) + Int64(delay)),
-                    departure: StopTimeEvent(delay: delay, time: instance.departure(k) + Int64(delay))))
+                updates.append(
+                    StopTimeUpdate(
+                        stopSequence: stop.stopSequence, stopId: stop.stopId,
+                        arrival: StopTimeEvent(delay: delay, time: instance.arrival(k) + Int64(delay)),
+                        departure: StopTimeEvent(delay: delay, time: instance.departure(k) + Int64(delay))))
             }
             let startTime = instance.frequencyStart.map { GTFSTime.format(Int($0)) }
-            entities.append(FeedEntity(id: "\(instance.trip.tripId)_\(instance.serviceDate)", tripUpdate: TripUpdate(
-                trip: TripDescriptor(tripId: instance.trip.tripId, routeId: instance.trip.routeId, startTime: startTime,
-                                     startDate: String(instance.serviceDate), scheduleRelationship: .scheduled),
-                vehicle: VehicleDescriptor(id: "bus-\(t)", label: "Bus \(t)"), stopTimeUpdates: updates,
-                timestamp: timestamp - UInt64(t % 30))))
+            entities.append(
+                FeedEntity(
+                    id: "\(instance.trip.tripId)_\(instance.serviceDate)",
+                    tripUpdate: TripUpdate(
+                        trip: TripDescriptor(
+                            tripId: instance.trip.tripId, routeId: instance.trip.routeId, startTime: startTime,
+                            startDate: String(instance.serviceDate), scheduleRelationship: .scheduled),
+                        vehicle: VehicleDescriptor(id: "bus-\(t)", label: "Bus \(t)"), stopTimeUpdates: updates,
+                        timestamp: timestamp - UInt64(t % 30))))
         }
-        return GTFSRealtimeCodec.encode(FeedMessage(
-            header: FeedHeader(incrementality: .fullDataset, timestamp: timestamp), entities: entities))
+        return GTFSRealtimeCodec.encode(
+            FeedMessage(
+                header: FeedHeader(incrementality: .fullDataset, timestamp: timestamp), entities: entities))
     }
 
     /// Trip ids of bus routes whose pattern has at least `minStops` stops.
     private static func busTripIds(_ path: String, minStops: Int) throws -> [String] {
         let db = try Database(path: path, mode: .readOnly)
-        let statement = try db.prepare("""
+        let statement = try db.prepare(
+            """
             SELECT t.trip_id FROM trips t JOIN routes r ON r.route_pk = t.route_pk
             JOIN patterns p ON p.pattern_pk = t.pattern_pk
             WHERE (r.route_type = 3 OR r.route_type BETWEEN 700 AND 799) AND p.stop_count >= ?1
@@ -106,9 +119,10 @@ public struct StoreScheduleSource: ScheduleSource {
     public init(store: StaticStore) { self.store = store }
 
     public func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules {
-        try store.tripSchedules(tripIds: query.tripIds, from: query.fromDate, through: query.toDate,
-                                knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion,
-                                descriptors: query.descriptors)
+        try store.tripSchedules(
+            tripIds: query.tripIds, from: query.fromDate, through: query.toDate,
+            knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion,
+            descriptors: query.descriptors)
     }
 
     public func feedInfo() async throws -> FeedInfo { store.feedInfo() }

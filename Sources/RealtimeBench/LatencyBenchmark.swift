@@ -43,7 +43,9 @@ public enum LatencyBenchmark {
         smallMessages: Int, fullUpdates: Int, logger: Logger, log: (String) -> Void = { _ in }
     ) async throws -> Result {
         let store = try StaticStore(path: databasePath, connections: 2)
-        let bodies = [feed.body(variant: 0, timestamp: UInt64(feed.at)), feed.body(variant: 1, timestamp: UInt64(feed.at))]
+        let bodies = [
+            feed.body(variant: 0, timestamp: UInt64(feed.at)), feed.body(variant: 1, timestamp: UInt64(feed.at)),
+        ]
         let publisher = try NNGPublisher(listeningOn: url, sendBuffer: 1024)
         defer { publisher.close() }
         let subscriber = try spawn(url)
@@ -77,7 +79,8 @@ public enum LatencyBenchmark {
         let now = feed.at
         let engine = try RealtimeEngine(
             sources: [SourceSettings(name: "buses", kind: .tripUpdates, timeZone: feed.timeZone)], hub: hub,
-            schedules: StoreScheduleSource(store: store), options: .init(timeZone: feed.timeZone), logger: logger, clock: { now })
+            schedules: StoreScheduleSource(store: store), options: .init(timeZone: feed.timeZone), logger: logger,
+            clock: { now })
         for run in -1..<fullUpdates {  // run -1 warms up (schedules fetched)
             let body = bodies[(run + 2) % 2]
             let start = monotonicNanos()
@@ -191,7 +194,9 @@ public final class SubscriberProcess {
                 let text = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 let parts = text.split(separator: " ")
-                guard parts.count == 4, let id = UInt64(parts[1]), let received = Int64(parts[2]), let decoded = Int64(parts[3]) else {
+                guard parts.count == 4, let id = UInt64(parts[1]), let received = Int64(parts[2]),
+                    let decoded = Int64(parts[3])
+                else {
                     throw FixtureError("subscriber: unexpected line \"\(text)\"")
                 }
                 return Line(topic: String(parts[0]), id: id, receivedNs: received, decodedNs: decoded)

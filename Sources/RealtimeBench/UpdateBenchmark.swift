@@ -64,7 +64,8 @@ public enum UpdateBenchmark {
     public static func run(_ o: Options, logger: Logger, log: (String) -> Void = { _ in }) async throws -> Result {
         let store = try StaticStore(path: o.databasePath, connections: 2)
         log("picking \(o.trips) bus trips × \(o.stops) stops running at \(o.at) …")
-        let feed = try BenchFeed.pick(store: store, databasePath: o.databasePath, at: o.at, trips: o.trips, stops: o.stops)
+        let feed = try BenchFeed.pick(
+            store: store, databasePath: o.databasePath, at: o.at, trips: o.trips, stops: o.stops)
         guard !feed.instances.isEmpty else {
             throw FixtureError("no bus trip with \(o.stops)+ stops runs at \(o.at) in \(o.databasePath)")
         }
@@ -78,8 +79,9 @@ public enum UpdateBenchmark {
         let settings = SourceSettings(name: "buses", kind: .tripUpdates, timeZone: feed.timeZone)
         let schedules = StoreScheduleSource(store: store)
         let now = o.at
-        let engine = try RealtimeEngine(sources: [settings], hub: hub, schedules: schedules,
-                                        options: .init(timeZone: feed.timeZone), logger: logger, clock: { now })
+        let engine = try RealtimeEngine(
+            sources: [settings], hub: hub, schedules: schedules,
+            options: .init(timeZone: feed.timeZone), logger: logger, clock: { now })
         let clock = ContinuousClock()
         log("first update (schedules fetched) …")
         let cold = await clock.measure { await engine.handle(.fetched(source: "buses", bytes: bodies[1], at: now)) }
@@ -107,7 +109,8 @@ public enum UpdateBenchmark {
 
     /// The steps of `RealtimeEngine.ingest` one by one, on their own state and hub.
     private static func phases(
-        _ bodies: [[UInt8]], settings: SourceSettings, store: StaticStore, runs: Int, now: Int64, into result: inout Result
+        _ bodies: [[UInt8]], settings: SourceSettings, store: StaticStore, runs: Int, now: Int64,
+        into result: inout Result
     ) async throws {
         var state = try LiveState(sources: [settings])
         let hub = RealtimeHub(sink: CountingSink())
@@ -115,9 +118,13 @@ public enum UpdateBenchmark {
         guard let window = TripUpdateResolver.serviceDates(around: now, timeZone: settings.timeZone) else { return }
         cache.use(dates: window)
         let first = try GTFSRealtimeCodec.decode(bodies[1])
-        cache.add(try store.tripSchedules(tripIds: state.tripIds(of: first, source: 0), from: window.lowerBound, through: window.upperBound))
-        hub.publish(state.apply(first, bodyHash: RealtimeEngine.hash(bodies[1]), source: 0, fetchedAt: now, schedules: cache, now: now),
-                    sources: state.statuses(now: now))
+        cache.add(
+            try store.tripSchedules(
+                tripIds: state.tripIds(of: first, source: 0), from: window.lowerBound, through: window.upperBound))
+        hub.publish(
+            state.apply(
+                first, bodyHash: RealtimeEngine.hash(bodies[1]), source: 0, fetchedAt: now, schedules: cache, now: now),
+            sources: state.statuses(now: now))
         let clock = ContinuousClock()
         for run in 0..<runs {
             let body = bodies[run % 2]
@@ -125,11 +132,12 @@ public enum UpdateBenchmark {
             result.phaseDecodeMs.append(clock.measure { feed = try? GTFSRealtimeCodec.decode(body) }.ms)
             guard let feed else { continue }
             var changes = LiveChanges()
-            result.phaseApplyMs.append(clock.measure {
-                let hash = RealtimeEngine.hash(body)
-                guard state.screen(feed, bodyHash: hash, source: 0, fetchedAt: now) else { return }
-                changes = state.apply(feed, bodyHash: hash, source: 0, fetchedAt: now, schedules: cache, now: now)
-            }.ms)
+            result.phaseApplyMs.append(
+                clock.measure {
+                    let hash = RealtimeEngine.hash(body)
+                    guard state.screen(feed, bodyHash: hash, source: 0, fetchedAt: now) else { return }
+                    changes = state.apply(feed, bodyHash: hash, source: 0, fetchedAt: now, schedules: cache, now: now)
+                }.ms)
             result.phasePublishMs.append(clock.measure { hub.publish(changes, sources: state.statuses(now: now)) }.ms)
         }
     }

@@ -26,7 +26,8 @@ extension TripUpdateResolver {
     }
 
     /// Stops of the instance whose offset 0 is at `baseUnix`, with predictions. Uses `matcher.pairs`.
-    func propagate(_ update: TripUpdate, stops: [PatternStop], baseUnix: Int64) throws(TripUpdateDrop) -> [ResolvedStop] {
+    func propagate(_ update: TripUpdate, stops: [PatternStop], baseUnix: Int64) throws(TripUpdateDrop) -> [ResolvedStop]
+    {
         let updates = update.stopTimeUpdates
         let pairs = matcher.pairs
         var result: [ResolvedStop] = []
@@ -46,12 +47,17 @@ extension TripUpdateResolver {
                 let u = StopUpdateMatcher.updateIndex(pairs[next])
                 next += 1
                 assignedStopId = updates[u].stopTimeProperties?.assignedStopId.nonEmpty
+                if assignedStopId == nil, !matcher.platformChanges.isEmpty, matcher.platformChanges.contains(u) {
+                    assignedStopId = updates[u].stopId  // another platform of the scheduled stop's station
+                }
                 switch updates[u].scheduleRelationship ?? .scheduled {
                 case .skipped:
                     status = .skipped
                 case .scheduled, .unscheduled:
-                    let arrival = try eventTime(updates[u].arrival, scheduled: scheduledArrival, update, stop, "arrival")
-                    let departure = try eventTime(updates[u].departure, scheduled: scheduledDeparture, update, stop, "departure")
+                    let arrival = try eventTime(
+                        updates[u].arrival, scheduled: scheduledArrival, update, stop, "arrival")
+                    let departure = try eventTime(
+                        updates[u].departure, scheduled: scheduledDeparture, update, stop, "departure")
                     var arrivalDerived = false
                     var departureDerived = false
                     var predicted: (arrival: Int64, departure: Int64)
@@ -64,7 +70,11 @@ extension TripUpdateResolver {
                         }
                     } else if let departure {
                         let upstream: Int64
-                        if case .delay(let delay) = carried { upstream = delay } else { upstream = departure - scheduledDeparture }
+                        if case .delay(let delay) = carried {
+                            upstream = delay
+                        } else {
+                            upstream = departure - scheduledDeparture
+                        }
                         predicted = (scheduledArrival + upstream, departure)
                         arrivalDerived = true
                     } else {
@@ -99,10 +109,11 @@ extension TripUpdateResolver {
                     status = .scheduled
                 }
             }
-            result.append(ResolvedStop(
-                stopId: stop.stopId, assignedStopId: assignedStopId, stopSequence: stop.stopSequence,
-                scheduledArrival: scheduledArrival, scheduledDeparture: scheduledDeparture,
-                predictedArrival: predictedArrival, predictedDeparture: predictedDeparture, status: status))
+            result.append(
+                ResolvedStop(
+                    stopId: stop.stopId, assignedStopId: assignedStopId, stopSequence: stop.stopSequence,
+                    scheduledArrival: scheduledArrival, scheduledDeparture: scheduledDeparture,
+                    predictedArrival: predictedArrival, predictedDeparture: predictedDeparture, status: status))
         }
         return result
     }
@@ -116,7 +127,8 @@ extension TripUpdateResolver {
         let predicted: Int64
         if let time = event.time, time > 0 {
             guard PlausibleTime.contains(time) else {
-                throw TripUpdateDrop(.absurdDelay, tripId: update.trip.tripId, "\(what) time \(time) is not a plausible POSIX time")
+                throw TripUpdateDrop(
+                    .absurdDelay, tripId: update.trip.tripId, "\(what) time \(time) is not a plausible POSIX time")
             }
             predicted = time
         } else if let delay = event.delay, let scheduled {
@@ -138,10 +150,11 @@ extension TripUpdateResolver {
         var result: [ResolvedStop] = []
         result.reserveCapacity(stops.count)
         for stop in stops {
-            result.append(ResolvedStop(
-                stopId: stop.stopId, stopSequence: stop.stopSequence,
-                scheduledArrival: baseUnix + Int64(stop.arrivalOffset),
-                scheduledDeparture: baseUnix + Int64(stop.departureOffset), status: .noPrediction))
+            result.append(
+                ResolvedStop(
+                    stopId: stop.stopId, stopSequence: stop.stopSequence,
+                    scheduledArrival: baseUnix + Int64(stop.arrivalOffset),
+                    scheduledDeparture: baseUnix + Int64(stop.departureOffset), status: .noPrediction))
         }
         return result
     }

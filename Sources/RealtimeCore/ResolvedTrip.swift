@@ -37,6 +37,10 @@ public struct ResolvedTrip: Sendable, Hashable {
     public var stops: [ResolvedStop]
     /// Stop time updates that matched no stop of the trip (ignored; worth counting upstream).
     public var unmatchedStopUpdates: Int
+    /// Stop time updates whose stop_sequence and stop_id named different stops of the trip (matched by
+    /// `StopUpdateMatcher`'s rule; worth telling the producer), and the first of them described.
+    public var stopMismatches: Int = 0
+    public var firstStopMismatch: String?
 
     public init(
         key: TripInstanceKey, relationship: Relationship, staticTripId: String?, routeId: String?,

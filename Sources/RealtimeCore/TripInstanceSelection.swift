@@ -14,7 +14,8 @@ extension TripUpdateResolver {
 
     /// The instance a SCHEDULED/UNSCHEDULED/CANCELED/DELETED/REPLACEMENT update names. Also matches the
     /// update's stop time updates to the pattern (`matcher.pairs`), as start-date inference uses them.
-    mutating func staticInstance(_ update: TripUpdate, trip: StaticTrip, now: Int64) throws(TripUpdateDrop) -> Instance {
+    mutating func staticInstance(_ update: TripUpdate, trip: StaticTrip, now: Int64) throws(TripUpdateDrop) -> Instance
+    {
         let schedule = trip.schedule
         let tripId = update.trip.tripId
         let zone = try self.zone(schedule.timezone, tripId: tripId)
@@ -33,7 +34,8 @@ extension TripUpdateResolver {
             guard schedule.frequencies.contains(where: { $0.admits(start) }) else {
                 throw TripUpdateDrop(
                     .noMatchingInstance, tripId: tripId,
-                    "start_time \(text) is not an instance of the trip's frequencies (\(Self.describe(schedule.frequencies)))")
+                    "start_time \(text) is not an instance of the trip's frequencies (\(Self.describe(schedule.frequencies)))"
+                )
             }
             // Frequency start times are the first departure; pattern offsets count from the trip's first time.
             baseSecs = Int64(start) - Int64(trip.stops[0].departureOffset)
@@ -81,7 +83,8 @@ extension TripUpdateResolver {
             let date = GTFSDate(dayNumber: day)
             let serviceDate = date.serviceDate
             if let runsOn, !runsOn.contains(serviceDate) { continue }
-            candidates.append(.init(serviceDate: serviceDate, baseUnix: clock.referenceUnix(zone: zone, date: date) + baseSecs))
+            candidates.append(
+                .init(serviceDate: serviceDate, baseUnix: clock.referenceUnix(zone: zone, date: date) + baseSecs))
             days.append(date)
         }
         switch StartDateInference.choose(
@@ -91,7 +94,8 @@ extension TripUpdateResolver {
         case .chosen(let date):
             return days[candidates.firstIndex { $0.serviceDate == date }!]
         case .ambiguous(let a, let b):
-            throw TripUpdateDrop(.ambiguousInstance, tripId: tripId, "no start_date and the update fits the instances of \(a) and \(b)")
+            throw TripUpdateDrop(
+                .ambiguousInstance, tripId: tripId, "no start_date and the update fits the instances of \(a) and \(b)")
         case .noMatch(let distance):
             let around = today.serviceDate
             if let distance {
@@ -99,7 +103,8 @@ extension TripUpdateResolver {
                     .noMatchingInstance, tripId: tripId,
                     "no start_date and the nearest instance (around \(around)) is \(distance) s from the update")
             }
-            throw TripUpdateDrop(.noMatchingInstance, tripId: tripId, "no start_date and the trip does not run around \(around)")
+            throw TripUpdateDrop(
+                .noMatchingInstance, tripId: tripId, "no start_date and the trip does not run around \(around)")
         }
     }
 
@@ -119,7 +124,9 @@ extension TripUpdateResolver {
             if firstDelay == nil { firstDelay = stopUpdate.arrival?.delay ?? stopUpdate.departure?.delay }
         }
         var at = now
-        if let timestamp = update.timestamp, timestamp < UInt64(PlausibleTime.upperBound), timestamp > 0 { at = Int64(timestamp) }
+        if let timestamp = update.timestamp, timestamp < UInt64(PlausibleTime.upperBound), timestamp > 0 {
+            at = Int64(timestamp)
+        }
         return .measuredAt(
             unix: at, delay: Int64(firstDelay ?? update.delay ?? 0), firstOffset: Int64(stops[0].arrivalOffset),
             lastOffset: Int64(stops[stops.count - 1].departureOffset))
@@ -147,7 +154,8 @@ extension TripUpdateResolver {
     }
 
     static func describe(_ dates: [ServiceDate]) -> String {
-        dates.isEmpty ? "none" : dates.prefix(8).map(String.init).joined(separator: ", ") + (dates.count > 8 ? ", …" : "")
+        dates.isEmpty
+            ? "none" : dates.prefix(8).map(String.init).joined(separator: ", ") + (dates.count > 8 ? ", …" : "")
     }
 }
 

@@ -7,10 +7,13 @@ public protocol TripScheduleLookup {
     /// The static trip ids a descriptor without trip_id matches (`TripSchedules.descriptorMatches`); nil
     /// when the static service was not asked or did not answer.
     func tripIds(matching descriptor: TripStartDescriptor) -> [String]?
+    /// The stations of the patterns' stops and their platforms (`TripSchedules.stations`); empty when not told.
+    var stations: StationIndex { get }
 }
 
 extension TripScheduleLookup {
     public func tripIds(matching descriptor: TripStartDescriptor) -> [String]? { nil }
+    public var stations: StationIndex { StationIndex() }
 }
 
 /// A `TripScheduleLookup` over the static service's bulk trip-schedule answer(s).
@@ -18,6 +21,7 @@ public struct TripScheduleIndex: TripScheduleLookup, Sendable {
     public private(set) var trips: [String: TripSchedule]
     public private(set) var patterns: [UInt32: Pattern]
     public private(set) var matches: [TripStartDescriptor: [String]]
+    public private(set) var stations = StationIndex()
 
     public init(_ schedules: TripSchedules? = nil, descriptors: [TripStartDescriptor] = []) {
         trips = [:]
@@ -33,7 +37,10 @@ public struct TripScheduleIndex: TripScheduleLookup, Sendable {
         for trip in schedules.trips { trips[trip.tripId] = trip }
         for pattern in schedules.patterns { patterns[pattern.patternId] = pattern }
         for (descriptor, ids) in zip(descriptors, schedules.descriptorMatches) { matches[descriptor] = ids }
+        stations.add(schedules.stations)
     }
+
+    public mutating func add(_ stations: [StationPlatforms]) { self.stations.add(stations) }
 
     public mutating func add(matches ids: [String], for descriptor: TripStartDescriptor) { matches[descriptor] = ids }
 

@@ -18,7 +18,8 @@ extension TripUpdateResolver {
         if trip.startDate.nonEmpty == nil { missing.append("start_date") }
         if trip.startTime.nonEmpty == nil { missing.append("start_time") }
         guard missing.isEmpty, let route = trip.routeId, let direction = trip.directionId,
-              let dateText = trip.startDate, let timeText = trip.startTime else {
+            let dateText = trip.startDate, let timeText = trip.startTime
+        else {
             throw TripUpdateDrop(
                 .unknownTrip, tripId: nil,
                 "no trip_id, and no \(missing.joined(separator: ", ")) to find the trip by route_id, direction_id, "
@@ -41,23 +42,29 @@ extension TripUpdateResolver {
     /// The static trip a descriptor without trip_id names: exactly one match, else a drop.
     func tripByStart(_ update: TripUpdate, schedules: some TripScheduleLookup) throws(TripUpdateDrop) -> StaticTrip {
         let descriptor = try Self.startDescriptor(of: update.trip, idPrefix: ids.prefix)
-        let named = "route_id \"\(update.trip.routeId ?? "")\", direction_id \(descriptor.directionId), "
+        let named =
+            "route_id \"\(update.trip.routeId ?? "")\", direction_id \(descriptor.directionId), "
             + "start_date \(descriptor.startDate), start_time \(descriptor.startTime)"
         guard let matches = schedules.tripIds(matching: descriptor) else {
-            throw TripUpdateDrop(.scheduleUnavailable, tripId: nil, "no answer yet from the static service for \(named)")
+            throw TripUpdateDrop(
+                .scheduleUnavailable, tripId: nil, "no answer yet from the static service for \(named)")
         }
         guard let tripId = matches.first else {
             throw TripUpdateDrop(.unknownTrip, tripId: nil, "no static trip has \(named)")
         }
         guard matches.count == 1 else {
             let shown = matches.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (matches.count > 5 ? ", …" : "")
-            throw TripUpdateDrop(.ambiguousInstance, tripId: nil, "\(matches.count) static trips have \(named): \(shown)")
+            throw TripUpdateDrop(
+                .ambiguousInstance, tripId: nil, "\(matches.count) static trips have \(named): \(shown)")
         }
         guard let schedule = schedules.schedule(tripId: tripId) else {
-            throw TripUpdateDrop(.scheduleUnavailable, tripId: nil, "\(named) is trip \"\(tripId)\", whose schedule is not loaded")
+            throw TripUpdateDrop(
+                .scheduleUnavailable, tripId: nil, "\(named) is trip \"\(tripId)\", whose schedule is not loaded")
         }
         guard let pattern = schedules.pattern(id: schedule.patternId), !pattern.stops.isEmpty else {
-            throw TripUpdateDrop(.unknownTrip, tripId: nil, "\(named) is trip \"\(tripId)\", whose pattern is not loaded or has no stops")
+            throw TripUpdateDrop(
+                .unknownTrip, tripId: nil, "\(named) is trip \"\(tripId)\", whose pattern is not loaded or has no stops"
+            )
         }
         return StaticTrip(schedule: schedule, stops: pattern.stops)
     }

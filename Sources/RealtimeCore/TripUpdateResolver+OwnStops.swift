@@ -21,18 +21,22 @@ extension TripUpdateResolver {
         var stopIndexOfUpdate: [Int]
     }
 
-    mutating func resolveReplacement(_ update: TripUpdate, trip: StaticTrip, now: Int64) throws(TripUpdateDrop) -> TripResolution {
+    mutating func resolveReplacement(_ update: TripUpdate, trip: StaticTrip, now: Int64) throws(TripUpdateDrop)
+        -> TripResolution
+    {
         let instance = try staticInstance(update, trip: trip, now: now)
         var stopIndexOfUpdate = [Int](repeating: -1, count: update.stopTimeUpdates.count)
         for pair in matcher.pairs {
             stopIndexOfUpdate[StopUpdateMatcher.updateIndex(pair)] = StopUpdateMatcher.stopIndex(pair)
         }
-        let replaced = ReplacedSchedule(stops: trip.stops, baseUnix: instance.baseUnix, stopIndexOfUpdate: stopIndexOfUpdate)
+        let replaced = ReplacedSchedule(
+            stops: trip.stops, baseUnix: instance.baseUnix, stopIndexOfUpdate: stopIndexOfUpdate)
         let (stops, unmatched) = try ownStops(update, replaced: replaced)
         let schedule = trip.schedule
-        return .resolved(header(
-            update, key: instance.key, relationship: .replacement, staticTripId: schedule.tripId,
-            routeId: schedule.routeId, directionId: schedule.directionId, stops: stops, unmatched: unmatched))
+        return .resolved(
+            header(
+                update, key: instance.key, relationship: .replacement, staticTripId: schedule.tripId,
+                routeId: schedule.routeId, directionId: schedule.directionId, stops: stops, unmatched: unmatched))
     }
 
     mutating func resolveOwnStops(
@@ -51,10 +55,12 @@ extension TripUpdateResolver {
         guard let key = try addedTripKey(update, tripId: rtTripId, firstTime: Self.firstTime(stops), now: now) else {
             throw TripUpdateDrop(.malformed, tripId: rtTripId, "cannot date the trip")
         }
-        return .resolved(header(
-            update, key: key, relationship: relationship, staticTripId: nil,
-            routeId: update.trip.routeId.nonEmpty.map(ids.staticId), directionId: update.trip.directionId.map { Int($0) },
-            stops: stops, unmatched: unmatched))
+        return .resolved(
+            header(
+                update, key: key, relationship: relationship, staticTripId: nil,
+                routeId: update.trip.routeId.nonEmpty.map(ids.staticId),
+                directionId: update.trip.directionId.map { Int($0) },
+                stops: stops, unmatched: unmatched))
     }
 
     /// The key of a trip that is not in the static data: its id, start_date (else the local date of its
@@ -113,8 +119,10 @@ extension TripUpdateResolver {
             case .skipped:
                 stop.status = .skipped
             case .scheduled, .unscheduled:
-                let arrival = try eventTime(stopUpdate.arrival, scheduled: scheduledArrival, update, patternStop, "arrival")
-                let departure = try eventTime(stopUpdate.departure, scheduled: scheduledDeparture, update, patternStop, "departure")
+                let arrival = try eventTime(
+                    stopUpdate.arrival, scheduled: scheduledArrival, update, patternStop, "arrival")
+                let departure = try eventTime(
+                    stopUpdate.departure, scheduled: scheduledDeparture, update, patternStop, "departure")
                 if let predictedArrival = arrival ?? departure, let predictedDeparture = departure ?? arrival {
                     stop.setPrediction(arrival: predictedArrival, departure: predictedDeparture)
                 }
@@ -128,7 +136,9 @@ extension TripUpdateResolver {
 
     static func firstTime(_ stops: [ResolvedStop]) -> Int64? {
         for stop in stops {
-            if let time = stop.scheduledDeparture ?? stop.scheduledArrival ?? stop.predictedDeparture ?? stop.predictedArrival {
+            if let time = stop.scheduledDeparture ?? stop.scheduledArrival ?? stop.predictedDeparture
+                ?? stop.predictedArrival
+            {
                 return time
             }
         }

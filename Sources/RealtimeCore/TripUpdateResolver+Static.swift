@@ -27,9 +27,11 @@ extension TripUpdateResolver {
             kind = .scheduled
             stops = try propagate(update, stops: trip.stops, baseUnix: instance.baseUnix)
         }
-        return .resolved(header(
+        var resolved = header(
             update, key: instance.key, relationship: kind, staticTripId: schedule.tripId, routeId: schedule.routeId,
-            directionId: schedule.directionId, stops: stops, unmatched: unmatched))
+            directionId: schedule.directionId, stops: stops, unmatched: unmatched)
+        if kind != .canceled { noteMismatches(&resolved) }
+        return .resolved(resolved)
     }
 
     /// The static trip shifted so its first departure is at the new start (trip_properties for
@@ -69,8 +71,16 @@ extension TripUpdateResolver {
         let baseUnix = clock.referenceUnix(zone: zone, date: date) + baseSecs
         let stops = try propagate(update, stops: trip.stops, baseUnix: baseUnix)
         let key = TripInstanceKey(tripId: ids.staticId(newTripId), serviceDate: date.serviceDate, startSecs: start)
-        return .resolved(header(
+        var resolved = header(
             update, key: key, relationship: relationship, staticTripId: schedule.tripId, routeId: schedule.routeId,
-            directionId: schedule.directionId, stops: stops, unmatched: matcher.unmatched))
+            directionId: schedule.directionId, stops: stops, unmatched: matcher.unmatched)
+        noteMismatches(&resolved)
+        return .resolved(resolved)
+    }
+
+    /// The stop_sequence/stop_id mismatches of the last `matcher.match`, with the trip named.
+    func noteMismatches(_ trip: inout ResolvedTrip) {
+        trip.stopMismatches = matcher.mismatches
+        trip.firstStopMismatch = matcher.firstMismatch.map { "trip \(trip.key.tripId): \($0)" }
     }
 }

@@ -75,7 +75,8 @@ public struct TripUpdateResolver: Sendable {
 
     /// Resolves one trip update. `now` (POSIX seconds) anchors start-date inference when the update
     /// carries neither times nor a timestamp.
-    public mutating func resolve(_ update: TripUpdate, schedules: some TripScheduleLookup, now: Int64) -> TripResolution {
+    public mutating func resolve(_ update: TripUpdate, schedules: some TripScheduleLookup, now: Int64) -> TripResolution
+    {
         do {
             return try resolveOrThrow(update, schedules: schedules, now: now)
         } catch {
@@ -84,7 +85,9 @@ public struct TripUpdateResolver: Sendable {
     }
 
     /// The same for a caller that looked the trip up itself (`schedule` nil: not in the static data).
-    public mutating func resolve(_ update: TripUpdate, schedule: TripSchedule?, pattern: Pattern?, now: Int64) -> TripResolution {
+    public mutating func resolve(_ update: TripUpdate, schedule: TripSchedule?, pattern: Pattern?, now: Int64)
+        -> TripResolution
+    {
         resolve(update, schedules: SingleTripLookup(schedule: schedule, pattern: pattern), now: now)
     }
 
@@ -92,8 +95,10 @@ public struct TripUpdateResolver: Sendable {
         _ update: TripUpdate, schedules: some TripScheduleLookup, now: Int64
     ) throws(TripUpdateDrop) -> TripResolution {
         let rtTripId = update.trip.tripId.nonEmpty
+        matcher.stations = schedules.stations
         if let delay = update.delay, Int64(delay).magnitude > options.maxDelaySecs {
-            throw TripUpdateDrop(.absurdDelay, tripId: rtTripId, "trip delay \(delay) s is beyond ±\(options.maxDelaySecs) s")
+            throw TripUpdateDrop(
+                .absurdDelay, tripId: rtTripId, "trip delay \(delay) s is beyond ±\(options.maxDelaySecs) s")
         }
         let relationship = update.trip.scheduleRelationship ?? .scheduled
         let staticTrip = rtTripId.flatMap { id -> StaticTrip? in
@@ -106,8 +111,9 @@ public struct TripUpdateResolver: Sendable {
         case .scheduled, .unscheduled, .canceled, .deleted:
             guard let rtTripId else {
                 // Named by route_id, direction_id, start_date and start_time (TripStartMatching).
-                return try resolveStatic(update, relationship: relationship,
-                                         trip: tripByStart(update, schedules: schedules), now: now)
+                return try resolveStatic(
+                    update, relationship: relationship,
+                    trip: tripByStart(update, schedules: schedules), now: now)
             }
             guard let trip = staticTrip else {
                 if relationship == .deleted, let key = try addedTripKey(update, tripId: rtTripId) {
@@ -144,7 +150,8 @@ public struct TripUpdateResolver: Sendable {
 
     private func unknownTrip(_ tripId: String, schedules: some TripScheduleLookup) -> TripUpdateDrop {
         if let schedule = schedules.schedule(tripId: ids.staticId(tripId)) {
-            return TripUpdateDrop(.unknownTrip, tripId: tripId, "pattern \(schedule.patternId) of the trip is not loaded or has no stops")
+            return TripUpdateDrop(
+                .unknownTrip, tripId: tripId, "pattern \(schedule.patternId) of the trip is not loaded or has no stops")
         }
         return TripUpdateDrop(.unknownTrip, tripId: tripId, "trip_id not in the static schedule")
     }
@@ -156,7 +163,8 @@ public struct TripUpdateResolver: Sendable {
     ) -> ResolvedTrip {
         ResolvedTrip(
             key: key, relationship: relationship, staticTripId: staticTripId, routeId: routeId,
-            directionId: directionId, vehicleId: update.vehicle?.id.nonEmpty, vehicleLabel: update.vehicle?.label.nonEmpty,
+            directionId: directionId, vehicleId: update.vehicle?.id.nonEmpty,
+            vehicleLabel: update.vehicle?.label.nonEmpty,
             timestamp: update.timestamp, tripDelay: update.delay, stops: stops, unmatchedStopUpdates: unmatched)
     }
 }

@@ -27,12 +27,12 @@ public struct FixtureGenerator: Sendable {
     /// The cases given to the first instances, in order; the rest get varied delays with occupancy.
     enum Role: String, CaseIterable {
         case late, early, changingDelays = "changing_delays", cancelled, skippedStop = "skipped_stop",
-             timeOnly = "time_only", noData = "no_data", tripDelay = "trip_delay", varied
+            timeOnly = "time_only", noData = "no_data", tripDelay = "trip_delay", varied
     }
 
     public func feeds(step: Int = 0, at: Int64? = nil) throws -> FixtureFeeds {
         guard !schedule.instances.isEmpty else {
-            throw FixtureError("no trip runs around \(schedule.at) (unix) in this database; pick another --at")
+            throw FixtureError(schedule.noTripsExplanation)
         }
         let now = at ?? schedule.at
         let drift = Self.drift[step % Self.drift.count]
@@ -48,7 +48,9 @@ public struct FixtureGenerator: Sendable {
             tu.append(FeedEntity(id: "tu-\(index + 1)", tripUpdate: update))
             if role != .varied { cases.append((role.rawValue, instance.trip.tripId, instance.serviceDate)) }
             if role != .cancelled, instance.first <= now,
-               let vehicle = vehiclePosition(instance, index: index, next: next, delay: Self.delay(role, hash) + drift, hash: hash, now: now) {
+                let vehicle = vehiclePosition(
+                    instance, index: index, next: next, delay: Self.delay(role, hash) + drift, hash: hash, now: now)
+            {
                 vp.append(FeedEntity(id: "vp-\(index + 1)", vehicle: vehicle))
             }
         }
@@ -56,7 +58,8 @@ public struct FixtureGenerator: Sendable {
         tu.append(FeedEntity(id: "tu-added", tripUpdate: added.update))
         cases.append(("added", added.update.trip.tripId ?? "", added.serviceDate))
 
-        let header = FeedHeader(gtfsRealtimeVersion: "2.0", incrementality: .fullDataset, timestamp: UInt64(max(0, now)))
+        let header = FeedHeader(
+            gtfsRealtimeVersion: "2.0", incrementality: .fullDataset, timestamp: UInt64(max(0, now)))
         return FixtureFeeds(
             tripUpdates: FeedMessage(header: header, entities: tu),
             vehiclePositions: FeedMessage(header: header, entities: vp),
@@ -77,14 +80,16 @@ public struct FixtureGenerator: Sendable {
         var roles = [Role](repeating: .varied, count: schedule.instances.count)
         var taken = Set<Int>()
         for role in Role.allCases where role != .varied {
-            let needed = switch role {
-            case .changingDelays: 3
-            case .skippedStop, .noData: 2
-            case .cancelled, .tripDelay: 0
-            default: 1
-            }
+            let needed =
+                switch role {
+                case .changingDelays: 3
+                case .skippedStop, .noData: 2
+                case .cancelled, .tripDelay: 0
+                default: 1
+                }
             let found = schedule.instances.indices.first { i in
-                !taken.contains(i) && schedule.instances[i].stops.count - nextStop(schedule.instances[i], schedule.at) >= needed
+                !taken.contains(i)
+                    && schedule.instances[i].stops.count - nextStop(schedule.instances[i], schedule.at) >= needed
             }
             if let found {
                 roles[found] = role
@@ -135,26 +140,33 @@ public struct FixtureGenerator: Sendable {
         case .tripDelay:
             update.delay = delay  // no stop time updates: applies to every stop
         case .changingDelays:
-            update.stopTimeUpdates = [stu(next, delay: delay), stu(next + 1, delay: delay + 120), stu(next + 2, delay: delay + 240)].compactMap { $0 }
+            update.stopTimeUpdates = [
+                stu(next, delay: delay), stu(next + 1, delay: delay + 120), stu(next + 2, delay: delay + 240),
+            ].compactMap { $0 }
         case .skippedStop:
             var updates = [stu(next, delay: delay)].compactMap { $0 }
             if next + 1 < i.stops.count {
-                updates.append(StopTimeUpdate(stopSequence: i.stops[next + 1].stopSequence, stopId: i.stops[next + 1].stopId,
-                                              scheduleRelationship: .skipped))
+                updates.append(
+                    StopTimeUpdate(
+                        stopSequence: i.stops[next + 1].stopSequence, stopId: i.stops[next + 1].stopId,
+                        scheduleRelationship: .skipped))
             }
             update.stopTimeUpdates = updates
         case .noData:
             var updates = [stu(next, delay: delay)].compactMap { $0 }
             if next + 1 < i.stops.count {
-                updates.append(StopTimeUpdate(stopSequence: i.stops[next + 1].stopSequence, scheduleRelationship: .noData))
+                updates.append(
+                    StopTimeUpdate(stopSequence: i.stops[next + 1].stopSequence, scheduleRelationship: .noData))
             }
             update.stopTimeUpdates = updates
         case .timeOnly:
             if next < i.stops.count {
-                update.stopTimeUpdates = [StopTimeUpdate(
-                    stopSequence: i.stops[next].stopSequence,
-                    arrival: next == 0 ? nil : StopTimeEvent(time: i.arrival(next) + Int64(delay)),
-                    departure: StopTimeEvent(time: i.departure(next) + Int64(delay)))]
+                update.stopTimeUpdates = [
+                    StopTimeUpdate(
+                        stopSequence: i.stops[next].stopSequence,
+                        arrival: next == 0 ? nil : StopTimeEvent(time: i.arrival(next) + Int64(delay)),
+                        departure: StopTimeEvent(time: i.departure(next) + Int64(delay)))
+                ]
             } else {
                 update.delay = delay
             }
@@ -183,10 +195,11 @@ public struct FixtureGenerator: Sendable {
         var updates: [StopTimeUpdate] = []
         for k in model.stops.indices {
             let arrival = model.arrival(k) + offset, departure = model.departure(k) + offset
-            updates.append(StopTimeUpdate(
-                stopSequence: UInt32(k + 1), stopId: model.stops[k].stopId,
-                arrival: StopTimeEvent(time: arrival + Int64(drift), scheduledTime: arrival),
-                departure: StopTimeEvent(time: departure + Int64(drift), scheduledTime: departure)))
+            updates.append(
+                StopTimeUpdate(
+                    stopSequence: UInt32(k + 1), stopId: model.stops[k].stopId,
+                    arrival: StopTimeEvent(time: arrival + Int64(drift), scheduledTime: arrival),
+                    departure: StopTimeEvent(time: departure + Int64(drift), scheduledTime: departure)))
         }
         let update = TripUpdate(
             trip: TripDescriptor(
@@ -213,7 +226,9 @@ public struct FixtureGenerator: Sendable {
     }
 
     /// Between the stop it left and `next`, at the position the delayed schedule puts it at `now`.
-    private func vehiclePosition(_ i: RunningInstance, index: Int, next: Int, delay: Int32, hash: UInt64, now: Int64) -> VehiclePosition? {
+    private func vehiclePosition(_ i: RunningInstance, index: Int, next: Int, delay: Int32, hash: UInt64, now: Int64)
+        -> VehiclePosition?
+    {
         guard next < i.stops.count, let to = schedule.stops[i.stops[next].stopId] else { return nil }
         let from = next > 0 ? schedule.stops[i.stops[next - 1].stopId] : nil
         var lat = to.lat, lon = to.lon
@@ -232,7 +247,8 @@ public struct FixtureGenerator: Sendable {
         let label = schedule.routes[i.trip.routeId]?.shortName.map { "\($0) \(index + 1)" } ?? "Vehicle \(index + 1)"
         return VehiclePosition(
             trip: descriptor(i), vehicle: VehicleDescriptor(id: vehicleId(i), label: label),
-            position: Position(latitude: Float(lat), longitude: Float(lon), bearing: bearing, speed: status == .stoppedAt ? 0 : 9.5),
+            position: Position(
+                latitude: Float(lat), longitude: Float(lon), bearing: bearing, speed: status == .stoppedAt ? 0 : 9.5),
             currentStopSequence: i.stops[next].stopSequence, stopId: i.stops[next].stopId, currentStatus: status,
             timestamp: UInt64(max(0, now - 5)), congestionLevel: index == 0 ? .congestion : nil,
             occupancyStatus: occupancy.status, occupancyPercentage: occupancy.percent)
@@ -247,52 +263,76 @@ public struct FixtureGenerator: Sendable {
 
         // A station: the first parent station of a stop the instances serve (else the first stop).
         let stopIds = instances.lazy.flatMap { $0.stops.map(\.stopId) }
-        let station = stopIds.lazy.compactMap { self.schedule.stops[$0]?.parentStation }.first ?? instances[0].stops[0].stopId
+        let station =
+            stopIds.lazy.compactMap { self.schedule.stops[$0]?.parentStation }.first ?? instances[0].stops[0].stopId
         let stationName = schedule.stops[station]?.name ?? station
-        out.append(FeedEntity(id: "alert-station", alert: Alert(
-            activePeriods: [TimeRange(start: at - 3600)], informedEntities: [EntitySelector(stopId: station)],
-            cause: .maintenance, effect: .accessibilityIssue,
-            headerText: TranslatedString(translations: [
-                .init(text: "Lifts out of service at \(stationName)", language: "en"),
-                .init(text: "\(stationName)：电梯停止服务", language: "zh-Hans"),
-            ]),
-            descriptionText: TranslatedString(translations: [.init(text: "Allow extra time; staff can help.", language: "en")]),
-            severityLevel: .warning)))
+        out.append(
+            FeedEntity(
+                id: "alert-station",
+                alert: Alert(
+                    activePeriods: [TimeRange(start: at - 3600)], informedEntities: [EntitySelector(stopId: station)],
+                    cause: .maintenance, effect: .accessibilityIssue,
+                    headerText: TranslatedString(translations: [
+                        .init(text: "Lifts out of service at \(stationName)", language: "en"),
+                        .init(text: "\(stationName)：电梯停止服务", language: "zh-Hans"),
+                    ]),
+                    descriptionText: TranslatedString(translations: [
+                        .init(text: "Allow extra time; staff can help.", language: "en")
+                    ]),
+                    severityLevel: .warning)))
 
         let roles = assignRoles()
-        func instance(_ role: Role) -> RunningInstance { roles.firstIndex(of: role).map { instances[$0] } ?? instances[0] }
+        func instance(_ role: Role) -> RunningInstance {
+            roles.firstIndex(of: role).map { instances[$0] } ?? instances[0]
+        }
 
         // A route (the one of the trip whose delays change along the way).
         let routed = instance(.changingDelays)
         let routeName = schedule.routes[routed.trip.routeId]?.shortName ?? routed.trip.routeId
-        out.append(FeedEntity(id: "alert-route", alert: Alert(
-            activePeriods: [TimeRange(start: at - 1800, end: at + 7200)],
-            informedEntities: [EntitySelector(routeId: routed.trip.routeId)], cause: .construction, effect: .detour,
-            url: TranslatedString("https://example.org/alerts/route"),
-            headerText: TranslatedString("\(routeName) detours around roadworks"),
-            descriptionText: TranslatedString("Services run via the next street; stops in between are not served."),
-            severityLevel: .warning)))
+        out.append(
+            FeedEntity(
+                id: "alert-route",
+                alert: Alert(
+                    activePeriods: [TimeRange(start: at - 1800, end: at + 7200)],
+                    informedEntities: [EntitySelector(routeId: routed.trip.routeId)], cause: .construction,
+                    effect: .detour,
+                    url: TranslatedString("https://example.org/alerts/route"),
+                    headerText: TranslatedString("\(routeName) detours around roadworks"),
+                    descriptionText: TranslatedString(
+                        "Services run via the next street; stops in between are not served."),
+                    severityLevel: .warning)))
 
         // A route type (the one of the last instance).
         let routeType = Int32(instances[instances.count - 1].trip.routeType)
-        out.append(FeedEntity(id: "alert-route-type", alert: Alert(
-            activePeriods: [TimeRange(end: at + 86_400)], informedEntities: [EntitySelector(routeType: routeType)],
-            cause: .weather, effect: .reducedService,
-            headerText: TranslatedString("Reduced service on every route of type \(routeType) because of the weather"),
-            severityLevel: .info)))
+        out.append(
+            FeedEntity(
+                id: "alert-route-type",
+                alert: Alert(
+                    activePeriods: [TimeRange(end: at + 86_400)],
+                    informedEntities: [EntitySelector(routeType: routeType)],
+                    cause: .weather, effect: .reducedService,
+                    headerText: TranslatedString(
+                        "Reduced service on every route of type \(routeType) because of the weather"),
+                    severityLevel: .info)))
 
         // A trip (the cancelled one).
         let cancelled = instance(.cancelled)
-        out.append(FeedEntity(id: "alert-trip", alert: Alert(
-            informedEntities: [EntitySelector(trip: descriptor(cancelled, relationship: nil))],
-            cause: .technicalProblem, effect: .noService,
-            headerText: TranslatedString("The \(GTFSTime.format(Int(cancelled.first - zoneReference(cancelled)))) service does not run"),
-            severityLevel: .severe)))
+        out.append(
+            FeedEntity(
+                id: "alert-trip",
+                alert: Alert(
+                    informedEntities: [EntitySelector(trip: descriptor(cancelled, relationship: nil))],
+                    cause: .technicalProblem, effect: .noService,
+                    headerText: TranslatedString(
+                        "The \(GTFSTime.format(Int(cancelled.first - zoneReference(cancelled)))) service does not run"),
+                    severityLevel: .severe)))
         return out
     }
 
     private func zoneReference(_ i: RunningInstance) -> Int64 {
-        guard let zone = try? ServiceTimeZone(identifier: schedule.timeZone), let day = GTFSDate(yyyymmdd: Int(i.serviceDate)) else {
+        guard let zone = try? ServiceTimeZone(identifier: schedule.timeZone),
+            let day = GTFSDate(yyyymmdd: Int(i.serviceDate))
+        else {
             return i.baseUnix
         }
         return zone.referenceUnix(of: day)

@@ -31,13 +31,41 @@ public struct FixtureSchedule: Sendable {
     public var instances: [RunningInstance]
     public var stops: [String: Stop]
     public var routes: [String: Route]
+    /// The first and last date any service of the database's feeds runs (nil: none), for the error that
+    /// says which moments would have trips.
+    public var serviceDates: ClosedRange<GTFSDate>?
 
-    public init(at: Int64, timeZone: String, instances: [RunningInstance], stops: [String: Stop], routes: [String: Route]) {
+    public init(
+        at: Int64, timeZone: String, instances: [RunningInstance], stops: [String: Stop], routes: [String: Route],
+        serviceDates: ClosedRange<GTFSDate>? = nil
+    ) {
         self.at = at
         self.timeZone = timeZone
         self.instances = instances
         self.stops = stops
         self.routes = routes
+        self.serviceDates = serviceDates
+    }
+
+    /// Why no trip runs around `at`, and a moment that would have trips (inside the feeds' service dates,
+    /// 08:00 local on the nearest of them).
+    public var noTripsExplanation: String {
+        let zone = try? ServiceTimeZone(identifier: timeZone)
+        let today = zone.map { " (\($0.localDate(atUnix: at)) in \(timeZone))" } ?? ""
+        var text = "no trip runs around \(ServiceClock.iso8601(at))\(today) in this database"
+        guard let serviceDates, let zone else { return text + "; pick another --at or --clock" }
+        let date = min(max(zone.localDate(atUnix: at), serviceDates.lowerBound), serviceDates.upperBound)
+        let suggestion = Self.localISO8601(zone.unix(of: date, secs: 8 * 3600), zone: zone)
+        text += "; its services run from \(serviceDates.lowerBound) to \(serviceDates.upperBound): "
+        text += "pick a moment inside those dates, e.g. --clock \(suggestion)"
+        return text
+    }
+
+    private static func localISO8601(_ unix: Int64, zone: ServiceTimeZone) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = zone.timeZone
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
     }
 
     /// Instances that have started by `at + startsWithin` and not finished by `at` are "running around" it.
@@ -49,7 +77,9 @@ public struct FixtureSchedule: Sendable {
     public static func read(databasePath: String, at: Int64, maxTrips: Int = 500) throws -> FixtureSchedule {
         let store = try StaticStore(path: databasePath, connections: 1)
         let info = store.feedInfo()
-        guard let zoneName = info.feeds.first?.timezone else { throw FixtureError("\(databasePath): the database has no feed") }
+        guard let zoneName = info.feeds.first?.timezone else {
+            throw FixtureError("\(databasePath): the database has no feed")
+        }
         let zone = try ServiceTimeZone(identifier: zoneName)
         let today = zone.localDate(atUnix: at)
         let from = today.adding(days: -2), through = today.adding(days: 1)
@@ -60,7 +90,8 @@ public struct FixtureSchedule: Sendable {
         while start < tripIds.count {
             let chunk = Array(tripIds[start..<min(start + StaticStore.maxScheduleTrips, tripIds.count)])
             start += chunk.count
-            let answer = try store.tripSchedules(tripIds: chunk, from: UInt32(from.yyyymmdd), through: UInt32(through.yyyymmdd))
+            let answer = try store.tripSchedules(
+                tripIds: chunk, from: UInt32(from.yyyymmdd), through: UInt32(through.yyyymmdd))
             var patterns: [UInt32: [PatternStop]] = [:]
             for p in answer.patterns { patterns[p.patternId] = p.stops }
             for trip in answer.trips {
@@ -69,7 +100,9 @@ public struct FixtureSchedule: Sendable {
             }
         }
         // The nearest first departures when there are too many, then a stable order.
-        found.sort { abs($0.first - at) < abs($1.first - at) || (abs($0.first - at) == abs($1.first - at) && key($0) < key($1)) }
+        found.sort {
+            abs($0.first - at) < abs($1.first - at) || (abs($0.first - at) == abs($1.first - at) && key($0) < key($1))
+        }
         var instances = Array(found.prefix(maxTrips))
         instances.sort { key($0) < key($1) }
 
@@ -86,12 +119,25 @@ public struct FixtureSchedule: Sendable {
         }
         var routes: [String: Route] = [:]
         for route in try store.routes() { routes[route.routeId] = route }
-        return FixtureSchedule(at: at, timeZone: zoneName, instances: instances, stops: stops, routes: routes)
+        return FixtureSchedule(
+            at: at, timeZone: zoneName, instances: instances, stops: stops, routes: routes,
+            serviceDates: try serviceDates(databasePath))
+    }
+
+    private static func serviceDates(_ path: String) throws -> ClosedRange<GTFSDate>? {
+        let db = try Database(path: path, mode: .readOnly)
+        let statement = try db.prepare("SELECT min(service_start_date), max(service_end_date) FROM feeds")
+        guard try statement.step(), let first = statement.optionalInt(0).flatMap({ GTFSDate(yyyymmdd: $0) }),
+            let last = statement.optionalInt(1).flatMap({ GTFSDate(yyyymmdd: $0) }), first <= last
+        else { return nil }
+        return first...last
     }
 
     /// The instances of `trip` running around `at` on its service dates (frequency-based trips: the
     /// instance of each window running at `at`, if any).
-    package static func running(_ trip: TripSchedule, stops: [PatternStop], at: Int64, zone: ServiceTimeZone) -> [RunningInstance] {
+    package static func running(_ trip: TripSchedule, stops: [PatternStop], at: Int64, zone: ServiceTimeZone)
+        -> [RunningInstance]
+    {
         var out: [RunningInstance] = []
         let firstOffset = Int64(stops[0].departureOffset), lastOffset = Int64(stops[stops.count - 1].arrivalOffset)
         func isRunning(_ base: Int64) -> Bool { base + firstOffset <= at + startsWithin && base + lastOffset >= at }
@@ -101,8 +147,10 @@ public struct FixtureSchedule: Sendable {
             if trip.frequencies.isEmpty {
                 let base = reference + Int64(trip.startSecs)
                 if isRunning(base) {
-                    out.append(RunningInstance(trip: trip, stops: stops, serviceDate: date, baseUnix: base,
-                                               frequencyStart: nil, inexactFrequency: false))
+                    out.append(
+                        RunningInstance(
+                            trip: trip, stops: stops, serviceDate: date, baseUnix: base,
+                            frequencyStart: nil, inexactFrequency: false))
                 }
                 continue
             }
@@ -114,8 +162,10 @@ public struct FixtureSchedule: Sendable {
                 guard startSecs < Int64(window.endSecs) else { continue }
                 let base = reference + startSecs - firstOffset
                 if isRunning(base) {
-                    out.append(RunningInstance(trip: trip, stops: stops, serviceDate: date, baseUnix: base,
-                                               frequencyStart: Int32(startSecs), inexactFrequency: !window.exactTimes))
+                    out.append(
+                        RunningInstance(
+                            trip: trip, stops: stops, serviceDate: date, baseUnix: base,
+                            frequencyStart: Int32(startSecs), inexactFrequency: !window.exactTimes))
                 }
             }
         }

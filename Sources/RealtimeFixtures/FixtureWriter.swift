@@ -6,10 +6,14 @@ import GTFSRealtime
 /// move from one to the next; each has its own header timestamp) — the layout replay sources play.
 public enum FixtureWriter {
     public static let stepSecs: Int64 = 30
-    public static let fileNames = (tripUpdates: "TripUpdates.pb", vehiclePositions: "VehiclePositions.pb", alerts: "Alerts.pb")
+    public static let fileNames = (
+        tripUpdates: "TripUpdates.pb", vehiclePositions: "VehiclePositions.pb", alerts: "Alerts.pb"
+    )
 
     @discardableResult
-    public static func write(_ schedule: FixtureSchedule, to folder: String, replay: Int? = nil) throws -> [FixtureFeeds] {
+    public static func write(_ schedule: FixtureSchedule, to folder: String, replay: Int? = nil) throws
+        -> [FixtureFeeds]
+    {
         let generator = FixtureGenerator(schedule: schedule)
         let fm = FileManager.default
         try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)

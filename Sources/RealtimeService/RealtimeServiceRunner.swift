@@ -5,6 +5,7 @@ import NNGKit
 import RealtimeSources
 import ServiceLifecycle
 import Synchronization
+import TransitCore
 import TransitModel
 
 /// The whole realtime service: the sources of a config polled (RealtimeSources), the engine resolving and
@@ -24,19 +25,22 @@ public final class RealtimeServiceRunner: Service, Sendable {
         /// Staleness limit for every source without its own `stale_after_s` in the config (nil: by kind,
         /// 90 s for trip updates and vehicle positions, 10 min for alerts).
         public var staleAfterSecs: Int64?
-        /// Unix seconds of the engine's "now" (date window, staleness): the wall clock; tests pin it so that which
-        /// trips run does not depend on the time of day they run at.
-        public var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        /// The wall clock of fetch times, staleness, the schedule date window, replay re-stamps and the
+        /// published messages' send times (`serve --clock`); timers stay monotonic.
+        public var clock: ServiceClock
 
-        public init(heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
-                    versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
-                    defaultTimeZone: String, staleAfterSecs: Int64? = nil) {
+        public init(
+            heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
+            versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
+            defaultTimeZone: String, staleAfterSecs: Int64? = nil, clock: ServiceClock = .system
+        ) {
             self.heartbeatInterval = heartbeatInterval
             self.tickInterval = tickInterval
             self.versionCheckSecs = versionCheckSecs
             self.staticTimeout = staticTimeout
             self.defaultTimeZone = defaultTimeZone
             self.staleAfterSecs = staleAfterSecs
+            self.clock = clock
         }
     }
 
@@ -54,8 +58,10 @@ public final class RealtimeServiceRunner: Service, Sendable {
     private let urls: (listen: String, publish: String, staticURL: String)
 
     /// Loads the config, dials the static service, binds both sockets. Nothing is polled before `start()`.
-    public init(configPath: String, staticURL: String, listen: String, publish: String, options: Options,
-                logger: Logger) async throws {
+    public init(
+        configPath: String, staticURL: String, listen: String, publish: String, options: Options,
+        logger: Logger
+    ) async throws {
         let config = try RealtimeConfig.load(path: configPath)
         let schedules = try StaticScheduleClient(url: staticURL, timeout: options.staticTimeout)
         // The static feed's zone bounds the schedule queries and dates added trips; ask once at start.
@@ -63,11 +69,13 @@ public final class RealtimeServiceRunner: Service, Sendable {
         if let info = try? await schedules.feedInfo(), let first = info.feeds.first?.timezone {
             zone = first
         } else {
-            logger.warning("static service not answering at start; assuming time zone \(zone)", metadata: ["static": "\(staticURL)"])
+            logger.warning(
+                "static service not answering at start; assuming time zone \(zone)",
+                metadata: ["static": "\(staticURL)"])
         }
         let sockets: RealtimeSockets
         do {
-            sockets = try RealtimeSockets(listen: listen, publish: publish)
+            sockets = try RealtimeSockets(listen: listen, publish: publish, clock: options.clock)
         } catch {
             schedules.close()
             throw error
@@ -78,8 +86,8 @@ public final class RealtimeServiceRunner: Service, Sendable {
         let engine = try RealtimeEngine(
             sources: settings, hub: sockets.hub, schedules: schedules,
             options: .init(timeZone: zone, versionCheckSecs: options.versionCheckSecs), logger: logger,
-            clock: options.clock)
-        self.sources = Mutex(try Self.sourceGroup(config, engine: engine, logger: logger))
+            clock: { [clock = options.clock] in clock.unixSeconds })
+        self.sources = Mutex(try Self.sourceGroup(config, engine: engine, clock: options.clock, logger: logger))
         self.engine = engine
         self.sockets = sockets
         self.schedules = schedules
@@ -90,11 +98,14 @@ public final class RealtimeServiceRunner: Service, Sendable {
         urls = (listen, publish, staticURL)
     }
 
-    private static func sourceGroup(_ config: RealtimeConfig, engine: RealtimeEngine, logger: Logger) throws -> SourceGroup {
+    private static func sourceGroup(
+        _ config: RealtimeConfig, engine: RealtimeEngine, clock: ServiceClock, logger: Logger
+    ) throws -> SourceGroup {
         try SourceGroup(
-            config: config, restamp: { bytes, timestamp in try GTFSRealtimeCodec.restamp(bytes, timestamp: timestamp) },
+            config: config, options: PollingOptions(clock: clock),
+            restamp: { bytes, timestamp in try GTFSRealtimeCodec.restamp(bytes, timestamp: timestamp) },
             logger: logger
-        ) { event in await engine.handle(FeedEvent(event)) }
+        ) { event in await engine.handle(FeedEvent(event, now: clock.unixSeconds)) }
     }
 
     public var sourceNames: [String] { sources.withLock { $0 }.config.sources.map(\.name) }
@@ -102,11 +113,14 @@ public final class RealtimeServiceRunner: Service, Sendable {
     /// Runs until graceful shutdown (or cancellation): starts, logs "ready", then stops (`stop()`).
     public func run() async throws {
         start()
-        logger.info("ready", metadata: [
-            "listen": "\(urls.listen)", "publish": "\(urls.publish)", "static": "\(urls.staticURL)",
-            "epoch": "\(sockets.hub.epoch)", "sources": "\(sourceNames.joined(separator: ","))",
-            "time_zone": "\(timeZone)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
-        ])
+        logger.info(
+            "ready",
+            metadata: [
+                "listen": "\(urls.listen)", "publish": "\(urls.publish)", "static": "\(urls.staticURL)",
+                "epoch": "\(sockets.hub.epoch)", "sources": "\(sourceNames.joined(separator: ","))",
+                "time_zone": "\(timeZone)", "clock": "\(options.clock)",
+                "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+            ])
         try? await gracefulShutdown()
         logger.info("stopping")
         await stop()
@@ -124,10 +138,11 @@ public final class RealtimeServiceRunner: Service, Sendable {
         let next: SourceGroup
         do {
             config = try RealtimeConfig.load(path: configPath)
-            next = try Self.sourceGroup(config, engine: engine, logger: logger)
+            next = try Self.sourceGroup(config, engine: engine, clock: options.clock, logger: logger)
         } catch {
-            logger.error("re-reading the sources config failed; the sources are unchanged",
-                         metadata: ["config": "\(configPath)", "error": "\(error)"])
+            logger.error(
+                "re-reading the sources config failed; the sources are unchanged",
+                metadata: ["config": "\(configPath)", "error": "\(error)"])
             throw error
         }
         let current = sources.withLock { $0 }
@@ -137,19 +152,23 @@ public final class RealtimeServiceRunner: Service, Sendable {
         }
         await current.stop()
         do {
-            try await engine.replaceSources(with: config.sources.map {
-                SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: options.staleAfterSecs)
-            })
+            try await engine.replaceSources(
+                with: config.sources.map {
+                    SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: options.staleAfterSecs)
+                })
         } catch {
             current.start()  // the config checks make this unreachable; keep polling what was polled
-            logger.error("the live state refused the new sources; the sources are unchanged", metadata: ["error": "\(error)"])
+            logger.error(
+                "the live state refused the new sources; the sources are unchanged", metadata: ["error": "\(error)"])
             throw error
         }
         sources.withLock { $0 = next }
         next.start()
-        logger.info("sources config re-read", metadata: [
-            "config": "\(configPath)", "sources": "\(config.sources.map(\.name).joined(separator: ","))",
-        ])
+        logger.info(
+            "sources config re-read",
+            metadata: [
+                "config": "\(configPath)", "sources": "\(config.sources.map(\.name).joined(separator: ","))",
+            ])
     }
 
     /// Starts polling, the heartbeat and the periodic checks.
@@ -208,8 +227,8 @@ extension LiveSourceKind {
 }
 
 extension FeedEvent {
-    init(_ event: SourceEvent) {
-        let now = Int64(Date().timeIntervalSince1970)
+    /// `now`: the service clock's unix seconds (the time of events that carry none).
+    init(_ event: SourceEvent, now: Int64) {
         switch event {
         case .fetched(let feed):
             self = .fetched(source: feed.source, bytes: feed.bytes, at: Int64(feed.fetchedAt.timeIntervalSince1970))

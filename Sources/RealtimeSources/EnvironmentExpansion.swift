@@ -12,7 +12,9 @@ enum EnvironmentExpansion {
 
     /// Expands `$NAME` and `${NAME}` (NAME = letter or `_`, then letters, digits, `_`); `$$` is a literal `$`.
     /// Returns the expanded text and the names of the variables used.
-    static func expand(_ text: String, environment: [String: String]) throws(Failure) -> (text: String, variables: [String]) {
+    static func expand(_ text: String, environment: [String: String]) throws(Failure) -> (
+        text: String, variables: [String]
+    ) {
         guard text.contains("$") else { return (text, []) }
         var out = ""
         var used: [String] = []

@@ -57,7 +57,8 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         switch code {
         case 301, 302, 303, 307, 308: "redirect not followed (only redirects to the same host are)"
         case 400: "Bad Request"
-        case 401: "Unauthorized (Transport for NSW answers 401 when over the requests-per-second limit; or the API key is wrong)"
+        case 401:
+            "Unauthorized (Transport for NSW answers 401 when over the requests-per-second limit; or the API key is wrong)"
         case 403: "Forbidden (Transport for NSW answers 403 when the daily quota is used up; or no access to this feed)"
         case 404: "Not Found"
         case 408: "Request Timeout"

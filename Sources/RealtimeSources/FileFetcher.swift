@@ -1,5 +1,6 @@
 // Polls a local file: re-read only when it changed, and never deliver a half-replaced file.
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -109,7 +110,7 @@ enum FileReader {
             count += n
         }
         guard count == Int(before.size), FileSignature.of(descriptor: fd) == before,
-              case .success(let now) = FileSignature.of(path: path), now == before
+            case .success(let now) = FileSignature.of(path: path), now == before
         else { return .success(nil) }
         bytes.removeLast(capacity - count)
         return .success(Read(bytes: bytes, signature: before))

@@ -4,10 +4,11 @@
 // would turn the server's 304 into a 200 with old bytes), and no redirects to another host (the API key
 // would follow).
 import Foundation
+import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// What one exchange produced: the status, the response headers (names lowercased) and, for 2xx, the body.
 struct HTTPExchangeResult: Sendable {
@@ -42,15 +43,22 @@ final class HTTPClient: Sendable {
 
     /// Performs one request. Fails with `.timeout` when the whole exchange takes longer than `timeout`,
     /// `.tooLarge` as soon as the body exceeds `maxBytes`, `.cancelled` when the calling task is cancelled.
-    func perform(_ request: URLRequest, maxBytes: Int, timeout: Duration) async -> Result<HTTPExchangeResult, FetchError> {
+    func perform(_ request: URLRequest, maxBytes: Int, timeout: Duration) async -> Result<
+        HTTPExchangeResult, FetchError
+    > {
         var request = request
         request.timeoutInterval = timeout.seconds + 1
         let handle = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPExchangeResult, FetchError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPExchangeResult, FetchError>, Never>) in
                 let task = session.dataTask(with: request)
                 let id = task.taskIdentifier
-                delegate.register(id, Exchange(continuation: continuation, maxBytes: maxBytes, timeout: timeout, host: request.url?.host, task: task))
+                delegate.register(
+                    id,
+                    Exchange(
+                        continuation: continuation, maxBytes: maxBytes, timeout: timeout, host: request.url?.host,
+                        task: task))
                 let alreadyCancelled = handle.withLock { state -> Bool in
                     state.task = task
                     return state.cancelled
@@ -87,7 +95,10 @@ private final class Exchange: @unchecked Sendable {
     /// Set when we end the exchange ourselves (deadline, size, cancellation): wins over URLSession's error.
     var failure: FetchError?
 
-    init(continuation: CheckedContinuation<Result<HTTPExchangeResult, FetchError>, Never>, maxBytes: Int, timeout: Duration, host: String?, task: URLSessionDataTask) {
+    init(
+        continuation: CheckedContinuation<Result<HTTPExchangeResult, FetchError>, Never>, maxBytes: Int,
+        timeout: Duration, host: String?, task: URLSessionDataTask
+    ) {
         self.continuation = continuation
         self.maxBytes = maxBytes
         self.timeout = timeout
@@ -106,11 +117,13 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     /// Ends an exchange early with `failure` (no effect once it has completed).
     func abort(_ id: Int, with failure: FetchError) {
-        guard let exchange = exchanges.withLock({ table -> Exchange? in
-            guard let exchange = table[id], exchange.failure == nil else { return nil }
-            exchange.failure = failure
-            return exchange
-        }) else { return }
+        guard
+            let exchange = exchanges.withLock({ table -> Exchange? in
+                guard let exchange = table[id], exchange.failure == nil else { return nil }
+                exchange.failure = failure
+                return exchange
+            })
+        else { return }
         if exchange.task.state == .suspended {
             // Never resumed (cancelled before start): URLSession may not call back, so finish here.
             finish(id, error: nil)
@@ -156,7 +169,9 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     ) {
         let sameHost = exchanges.withLock { table -> Bool in
             guard let exchange = table[task.taskIdentifier] else { return false }
-            let downgrade = task.originalRequest?.url?.scheme?.lowercased() == "https" && request.url?.scheme?.lowercased() != "https"
+            let downgrade =
+                task.originalRequest?.url?.scheme?.lowercased() == "https"
+                && request.url?.scheme?.lowercased() != "https"
             return !downgrade && request.url?.host?.lowercased() == exchange.host?.lowercased()
         }
         // nil: the redirect response itself completes the task (reported as its 3xx status).
@@ -181,7 +196,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
         let ok = (200..<300).contains(response.statusCode)
-        return .success(HTTPExchangeResult(status: response.statusCode, headers: headers, body: ok ? exchange.body : []))
+        return .success(
+            HTTPExchangeResult(status: response.statusCode, headers: headers, body: ok ? exchange.body : []))
     }
 
     /// URLSession's error in words that say what happened (its own texts are generic).
@@ -195,7 +211,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         case .networkConnectionLost: return .connection("the connection was lost during the exchange")
         case .notConnectedToInternet: return .connection("no network")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected:
             return .connection("TLS handshake failed")
         case .badServerResponse: return .connection("the server's answer is not valid HTTP")
         case .zeroByteResource: return .connection("the server closed the connection without answering")

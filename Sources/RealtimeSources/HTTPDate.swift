@@ -9,12 +9,12 @@ enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT",
-              let day = Int(parts[1]), let month = months.firstIndex(of: parts[2].lowercased()),
-              let year = Int(parts[3])
+            let day = Int(parts[1]), let month = months.firstIndex(of: parts[2].lowercased()),
+            let year = Int(parts[3])
         else { return nil }
         let clock = parts[4].split(separator: ":")
         guard clock.count == 3, let h = Int(clock[0]), let m = Int(clock[1]), let s = Int(clock[2]),
-              (1...31).contains(day), (0...23).contains(h), (0...59).contains(m), (0...60).contains(s)
+            (1...31).contains(day), (0...23).contains(h), (0...59).contains(m), (0...60).contains(s)
         else { return nil }
         let days = daysFromCivil(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + h * 3600 + m * 60 + s))

@@ -1,5 +1,6 @@
 // Polls one http(s) source: conditional GET (remembering ETag and Last-Modified), status mapping.
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -25,7 +26,9 @@ struct HTTPFetcher {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.setValue("application/x-google-protobuf, application/x-protobuf, application/octet-stream, */*;q=0.1", forHTTPHeaderField: "Accept")
+        request.setValue(
+            "application/x-google-protobuf, application/x-protobuf, application/octet-stream, */*;q=0.1",
+            forHTTPHeaderField: "Accept")
         for header in headers { request.setValue(header.value.revealed, forHTTPHeaderField: header.name) }
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }

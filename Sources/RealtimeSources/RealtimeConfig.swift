@@ -35,15 +35,21 @@ public struct RealtimeConfig: Sendable, Hashable {
         guard !sources.isEmpty else { throw RealtimeConfigError(file: file, field: "sources", "lists no sources") }
         var seen = Set<String>()
         for source in sources {
-            guard !source.name.isEmpty else { throw RealtimeConfigError(file: file, field: "name", "a source has an empty name") }
+            guard !source.name.isEmpty else {
+                throw RealtimeConfigError(file: file, field: "name", "a source has an empty name")
+            }
             guard seen.insert(source.name).inserted else {
-                throw RealtimeConfigError(file: file, source: source.name, field: "name", "two sources are named \"\(source.name)\"; names must be unique")
+                throw RealtimeConfigError(
+                    file: file, source: source.name, field: "name",
+                    "two sources are named \"\(source.name)\"; names must be unique")
             }
             guard source.pollInterval > .zero else {
-                throw RealtimeConfigError(file: file, source: source.name, field: "poll_interval_s", "must be more than 0 seconds")
+                throw RealtimeConfigError(
+                    file: file, source: source.name, field: "poll_interval_s", "must be more than 0 seconds")
             }
             guard source.timeout > .zero else {
-                throw RealtimeConfigError(file: file, source: source.name, field: "timeout_s", "must be more than 0 seconds")
+                throw RealtimeConfigError(
+                    file: file, source: source.name, field: "timeout_s", "must be more than 0 seconds")
             }
             guard source.maxBytes > 0 else {
                 throw RealtimeConfigError(file: file, source: source.name, field: "max_bytes", "must be more than 0")
@@ -51,7 +57,8 @@ public struct RealtimeConfig: Sendable, Hashable {
             if let stale = source.staleAfterSecs, !SourceConfig.staleAfterRange.contains(stale) {
                 throw RealtimeConfigError(
                     file: file, source: source.name, field: "stale_after_s",
-                    "must be \(SourceConfig.staleAfterRange.lowerBound) … \(groupedThousands(SourceConfig.staleAfterRange.upperBound)) seconds, got \(stale)")
+                    "must be \(SourceConfig.staleAfterRange.lowerBound) … \(groupedThousands(SourceConfig.staleAfterRange.upperBound)) seconds, got \(stale)"
+                )
             }
         }
         guard dailyRequestBudget > 0 else {
@@ -63,7 +70,9 @@ public struct RealtimeConfig: Sendable, Hashable {
         let planned = dailyRequests
         if planned > dailyRequestBudget {
             let heaviest = sources.filter(\.isNetwork).sorted { $0.dailyRequests > $1.dailyRequests }.prefix(3)
-                .map { "\($0.name) every \(formatSeconds($0.pollInterval.seconds)) = \(groupedThousands($0.dailyRequests))" }
+                .map {
+                    "\($0.name) every \(formatSeconds($0.pollInterval.seconds)) = \(groupedThousands($0.dailyRequests))"
+                }
             throw RealtimeConfigError(
                 file: file, field: "daily_request_budget",
                 "the sources would make \(groupedThousands(planned)) requests a day, over the budget of "

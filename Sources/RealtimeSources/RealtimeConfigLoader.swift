@@ -55,10 +55,13 @@ extension RealtimeConfig {
         let budget = try fields.integer("daily_request_budget") ?? defaultDailyRequestBudget
         let rate = try fields.number("max_requests_per_second") ?? defaultMaxRequestsPerSecond
         guard let list = fields.values["sources"] else { throw fields.error("sources", "is missing") }
-        guard case .array(let entries) = list else { throw fields.error("sources", "must be an array, got \(list.typeName)") }
+        guard case .array(let entries) = list else {
+            throw fields.error("sources", "must be an array, got \(list.typeName)")
+        }
         var sources: [SourceConfig] = []
         for (index, entry) in entries.enumerated() {
-            let reader = SourceEntryReader(file: file, index: index, baseDirectory: baseDirectory, environment: environment)
+            let reader = SourceEntryReader(
+                file: file, index: index, baseDirectory: baseDirectory, environment: environment)
             sources += try reader.read(entry)
         }
         let config = RealtimeConfig(sources: sources, dailyRequestBudget: budget, maxRequestsPerSecond: rate)
@@ -129,7 +132,9 @@ struct ConfigFields {
 
     func integer(_ key: String) throws(RealtimeConfigError) -> Int? {
         guard let number = try number(key) else { return nil }
-        guard number == number.rounded(), abs(number) < 9e15 else { throw error(key, "must be a whole number, got \(number)") }
+        guard number == number.rounded(), abs(number) < 9e15 else {
+            throw error(key, "must be a whole number, got \(number)")
+        }
         return Int(number)
     }
 
@@ -147,17 +152,23 @@ struct SourceEntryReader {
     let baseDirectory: String
     let environment: [String: String]
 
-    private static let urlFields = ["name", "kind", "url", "headers", "poll_interval_s", "prefix", "timeout_s", "max_bytes", "stale_after_s"]
-    private static let replayFields = ["name", "kind", "replay", "pace_s", "loop", "prefix", "max_bytes", "stale_after_s"]
+    private static let urlFields = [
+        "name", "kind", "url", "headers", "poll_interval_s", "prefix", "timeout_s", "max_bytes", "stale_after_s",
+    ]
+    private static let replayFields = [
+        "name", "kind", "replay", "pace_s", "loop", "prefix", "max_bytes", "stale_after_s",
+    ]
 
     func read(_ entry: JSONValue) throws(RealtimeConfigError) -> [SourceConfig] {
         let label = "sources[\(index)]"
         guard case .object(let object) = entry else {
-            throw RealtimeConfigError(file: file, source: label, "each source must be a JSON object, got \(entry.typeName)")
+            throw RealtimeConfigError(
+                file: file, source: label, "each source must be a JSON object, got \(entry.typeName)")
         }
         let unnamed = ConfigFields(object, file: file, source: label)
         guard let name = try unnamed.string("name") else { throw unnamed.error("name", "is missing") }
-        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else {
             throw unnamed.error("name", "must be letters, digits, '.', '_' or '-', got \"\(name)\"")
         }
         let fields = ConfigFields(object, file: file, source: name)
@@ -175,7 +186,9 @@ struct SourceEntryReader {
             if let fallback { return fallback }
             throw fields.error("kind", "is missing; one of \(choices)")
         }
-        guard let kind = SourceKind(rawValue: text) else { throw fields.error("kind", "must be one of \(choices), got \"\(text)\"") }
+        guard let kind = SourceKind(rawValue: text) else {
+            throw fields.error("kind", "must be one of \(choices), got \"\(text)\"")
+        }
         return kind
     }
 
@@ -188,18 +201,24 @@ struct SourceEntryReader {
         try fields.checkKnown(Self.urlFields)
         let kind = try kind(fields, default: nil)
         let text = try fields.string("url") ?? ""
-        guard let interval = try fields.positiveNumber("poll_interval_s") else { throw fields.error("poll_interval_s", "is missing") }
+        guard let interval = try fields.positiveNumber("poll_interval_s") else {
+            throw fields.error("poll_interval_s", "is missing")
+        }
         let location = try location(text, fields)
         let (headers, usesVariables) = try headers(fields)
         if !headers.isEmpty, case .file = location {
             throw fields.error("headers", "apply to http(s) sources only")
         }
-        if usesVariables, case .http(let url) = location, url.scheme?.lowercased() == "http", !Self.isLoopback(url.host) {
-            throw fields.error("headers", "values from environment variables are sent over https only (or plain http to 127.0.0.1 / localhost)")
+        if usesVariables, case .http(let url) = location, url.scheme?.lowercased() == "http", !Self.isLoopback(url.host)
+        {
+            throw fields.error(
+                "headers",
+                "values from environment variables are sent over https only (or plain http to 127.0.0.1 / localhost)")
         }
         return SourceConfig(
             name: name, kind: kind, location: location, headers: headers, pollInterval: .fromSeconds(interval),
-            prefix: try prefix(fields), timeout: .fromSeconds(try fields.positiveNumber("timeout_s") ?? SourceConfig.defaultTimeout.seconds),
+            prefix: try prefix(fields),
+            timeout: .fromSeconds(try fields.positiveNumber("timeout_s") ?? SourceConfig.defaultTimeout.seconds),
             maxBytes: try maxBytes(fields), staleAfterSecs: try staleAfter(fields)
         )
     }
@@ -214,7 +233,9 @@ struct SourceEntryReader {
         guard let value = try fields.integer("stale_after_s") else { return nil }
         let range = SourceConfig.staleAfterRange
         guard range.contains(value) else {
-            throw fields.error("stale_after_s", "must be \(range.lowerBound) … \(groupedThousands(range.upperBound)) seconds, got \(value)")
+            throw fields.error(
+                "stale_after_s",
+                "must be \(range.lowerBound) … \(groupedThousands(range.upperBound)) seconds, got \(value)")
         }
         return value
     }
@@ -229,8 +250,11 @@ struct SourceEntryReader {
         }
         if lower.hasPrefix("file://") {
             guard let url = URL(string: text), url.host == nil || url.host == "" || url.host == "localhost",
-                  url.path.hasPrefix("/")
-            else { throw fields.error("url", "a file URL needs an absolute path, e.g. file:///data/TripUpdates.pb; got \"\(text)\"") }
+                url.path.hasPrefix("/")
+            else {
+                throw fields.error(
+                    "url", "a file URL needs an absolute path, e.g. file:///data/TripUpdates.pb; got \"\(text)\"")
+            }
             return .file(path: url.path)
         }
         throw fields.error("url", "must start with https://, http:// or file:///, got \"\(text)\"")
@@ -239,7 +263,9 @@ struct SourceEntryReader {
     /// The headers, values expanded; also whether any value came from an environment variable.
     private func headers(_ fields: ConfigFields) throws(RealtimeConfigError) -> ([HTTPHeader], Bool) {
         guard let value = fields.values["headers"] else { return ([], false) }
-        guard case .object(let object) = value else { throw fields.error("headers", "must be an object of name: value, got \(value.typeName)") }
+        guard case .object(let object) = value else {
+            throw fields.error("headers", "must be an object of name: value, got \(value.typeName)")
+        }
         var headers: [HTTPHeader] = []
         var usesVariables = false
         for name in object.members.map(\.key).sorted() {
@@ -258,13 +284,15 @@ struct SourceEntryReader {
                 switch error {
                 case .missing(let variable): throw fields.error(field, "environment variable \(variable) is not set")
                 case .empty(let variable): throw fields.error(field, "environment variable \(variable) is empty")
-                case .syntax: throw fields.error(field, "has a '$' not followed by a variable name; write $$ for a literal $")
+                case .syntax:
+                    throw fields.error(field, "has a '$' not followed by a variable name; write $$ for a literal $")
                 }
             }
             usesVariables = usesVariables || !variables.isEmpty
             // Stray spaces or a newline at the end of a key pasted into a variable would break the request.
             let value = expanded.trimmingCharacters(in: .whitespacesAndNewlines)
-            let from = variables.isEmpty ? "" : " (after expanding \(variables.map { "$" + $0 }.joined(separator: ", ")))"
+            let from =
+                variables.isEmpty ? "" : " (after expanding \(variables.map { "$" + $0 }.joined(separator: ", ")))"
             guard !value.isEmpty else { throw fields.error(field, "is empty\(from)") }
             guard !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
                 throw fields.error(field, "contains a line break or NUL\(from)")
@@ -277,7 +305,9 @@ struct SourceEntryReader {
     private func replaySources(_ name: String, _ fields: ConfigFields) throws(RealtimeConfigError) -> [SourceConfig] {
         try fields.checkKnown(Self.replayFields)
         let kind = try kind(fields, default: .auto)
-        guard let given = try fields.string("replay"), !given.isEmpty else { throw fields.error("replay", "must name a folder") }
+        guard let given = try fields.string("replay"), !given.isEmpty else {
+            throw fields.error("replay", "must name a folder")
+        }
         guard let pace = try fields.positiveNumber("pace_s") else { throw fields.error("pace_s", "is missing") }
         let loop = try fields.bool("loop") ?? true
         let staleAfter = try staleAfter(fields)

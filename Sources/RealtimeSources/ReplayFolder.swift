@@ -6,7 +6,9 @@ enum ReplayFolder {
     /// Paths of the snapshot folders, in numeric order. Entries whose names are not all digits are ignored.
     static func snapshots(in folder: String) throws(FetchError) -> [String] {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { throw .fileMissing(folder) }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            throw .fileMissing(folder)
+        }
         guard isDirectory.boolValue else { throw .fileUnreadable(path: folder, reason: "not a folder") }
         let names: [String]
         do {
@@ -27,7 +29,7 @@ enum ReplayFolder {
     /// The file of `kind` in a snapshot folder, matched case-insensitively; nil when there is none.
     static func file(of kind: SourceKind, in snapshot: String) -> String? {
         guard let wanted = kind.replayFileName?.lowercased(),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: snapshot)
+            let names = try? FileManager.default.contentsOfDirectory(atPath: snapshot)
         else { return nil }
         guard let name = names.sorted().first(where: { $0.lowercased() == wanted }) else { return nil }
         return (snapshot as NSString).appendingPathComponent(name)

@@ -52,7 +52,8 @@ public enum SourceLocation: Sendable, Hashable {
 }
 
 /// A header value that never shows up in a description, log line, error or status: API keys live here.
-public struct SecretValue: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct SecretValue: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The actual value, read only where the request is built.
     let revealed: String
 
@@ -136,7 +137,8 @@ public struct SourceConfig: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "\(name) (\(kind.rawValue), \(location.redactedDescription), every \(formatSeconds(pollInterval.seconds))"
+        var text =
+            "\(name) (\(kind.rawValue), \(location.redactedDescription), every \(formatSeconds(pollInterval.seconds))"
         if let prefix { text += ", prefix \"\(prefix)\"" }
         if let staleAfterSecs { text += ", stale after \(formatSeconds(Double(staleAfterSecs)))" }
         if !headers.isEmpty { text += ", headers " + headers.map(\.description).joined(separator: "; ") }

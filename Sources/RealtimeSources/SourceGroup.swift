@@ -1,6 +1,7 @@
 // All sources of a config, polled together: one shared HTTP session, one RequestPacer, staggered starts.
 import Foundation
 import Logging
+import TransitCore
 
 /// Tuning that is not part of the config file.
 public struct PollingOptions: Sendable {
@@ -8,10 +9,13 @@ public struct PollingOptions: Sendable {
     public var backoffCap: Duration
     /// Delay before the first poll of the first network source (the others follow at the stagger spacing).
     public var initialDelay: Duration
+    /// The wall clock of fetch times, statuses and replay re-stamps (the schedule of polls stays monotonic).
+    public var clock: ServiceClock
 
-    public init(backoffCap: Duration = .seconds(600), initialDelay: Duration = .zero) {
+    public init(backoffCap: Duration = .seconds(600), initialDelay: Duration = .zero, clock: ServiceClock = .system) {
         self.backoffCap = backoffCap
         self.initialDelay = initialDelay
+        self.clock = clock
     }
 }
 
@@ -36,8 +40,9 @@ public final class SourceGroup: Sendable {
         let offsets = Self.startOffsets(config.sources, maxRequestsPerSecond: config.maxRequestsPerSecond)
         pollers = zip(config.sources, offsets).map { source, offset in
             SourcePoller(
-                source: source, startOffset: options.initialDelay + offset, backoffCap: options.backoffCap, pacer: pacer,
-                client: client, restamp: restamp, logger: logger, handler: handler
+                source: source, startOffset: options.initialDelay + offset, backoffCap: options.backoffCap,
+                pacer: pacer,
+                client: client, restamp: restamp, clock: options.clock, logger: logger, handler: handler
             )
         }
     }

@@ -9,6 +9,7 @@
 import Foundation
 import Logging
 import Synchronization
+import TransitCore
 
 public final class SourcePoller: Sendable {
     public let source: SourceConfig
@@ -17,6 +18,7 @@ public final class SourcePoller: Sendable {
     private let pacer: RequestPacer?
     private let client: HTTPClient?
     private let restamp: FeedRestamp?
+    private let wallClock: ServiceClock
     private let handler: SourceEventHandler
     private let logger: Logger
     private let state: Mutex<SourceStatus>
@@ -24,7 +26,7 @@ public final class SourcePoller: Sendable {
 
     init(
         source: SourceConfig, startOffset: Duration, backoffCap: Duration, pacer: RequestPacer?, client: HTTPClient?,
-        restamp: FeedRestamp?, logger: Logger, handler: @escaping SourceEventHandler
+        restamp: FeedRestamp?, clock: ServiceClock = .system, logger: Logger, handler: @escaping SourceEventHandler
     ) {
         self.source = source
         self.startOffset = startOffset
@@ -32,6 +34,7 @@ public final class SourcePoller: Sendable {
         self.pacer = pacer
         self.client = client
         self.restamp = restamp
+        wallClock = clock
         self.handler = handler
         self.logger = logger
         state = Mutex(SourceStatus(name: source.name, kind: source.kind, location: source.location.redactedDescription))
@@ -67,18 +70,19 @@ public final class SourcePoller: Sendable {
         var random = SystemRandomNumberGenerator()
         var dayCounter = DayCounter()
         while !Task.isCancelled {
-            state.withLock { $0.nextPoll = Date() + (tick - clock.now).seconds }
+            state.withLock { $0.nextPoll = wallClock.date + (tick - clock.now).seconds }
             do {
                 try await clock.sleep(until: tick)
                 if let pacer, source.isNetwork { try await pacer.acquire() }
             } catch {
                 break
             }
-            let started = Date()
+            let started = wallClock.date
             state.withLock { status in
                 status.lastAttempt = started
                 status.pollCount += 1
-                if source.isNetwork { status.requestsToday = dayCounter.count(at: started) }
+                // The API's quota counts days of the machine's clock, whatever the service clock says.
+                if source.isNetwork { status.requestsToday = dayCounter.count(at: Date()) }
             }
             let outcome = await fetcher.fetch(now: started)
             if Task.isCancelled { break }
@@ -86,12 +90,13 @@ public final class SourcePoller: Sendable {
             var backsOff = false
             switch outcome {
             case .fetched(let bytes, let httpDate):
-                let now = Date()
+                let now = wallClock.date
                 recordSuccess(at: now, failures: failures, bytes: bytes.count)
                 failures = 0
-                await handler(.fetched(FetchedFeed(source: source.name, bytes: bytes, fetchedAt: now, httpDate: httpDate)))
+                await handler(
+                    .fetched(FetchedFeed(source: source.name, bytes: bytes, fetchedAt: now, httpDate: httpDate)))
             case .notModified:
-                recordSuccess(at: Date(), failures: failures, bytes: nil)
+                recordSuccess(at: wallClock.date, failures: failures, bytes: nil)
                 failures = 0
                 await handler(.notModified(source: source.name))
             case .failed(let error, let serverRetryAfter):
@@ -114,12 +119,16 @@ public final class SourcePoller: Sendable {
                 logger.info("source \(source.name): replay finished")
                 return
             }
-            if !(backsOff || retryAfter != nil) { tick = Self.nextTick(after: tick, interval: source.pollInterval, now: clock.now) }
+            if !(backsOff || retryAfter != nil) {
+                tick = Self.nextTick(after: tick, interval: source.pollInterval, now: clock.now)
+            }
         }
     }
 
     /// The next tick of the fixed schedule after `tick` that is still ahead of `now`.
-    static func nextTick(after tick: ContinuousClock.Instant, interval: Duration, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    static func nextTick(after tick: ContinuousClock.Instant, interval: Duration, now: ContinuousClock.Instant)
+        -> ContinuousClock.Instant
+    {
         var next = tick + interval
         if next <= now {
             let behind = (now - next).seconds
@@ -136,7 +145,9 @@ public final class SourcePoller: Sendable {
         case .file(let path):
             return .file(FileFetcher(path: path, maxBytes: source.maxBytes))
         case .replay(let folder, let loop):
-            return .replay(ReplayFetcher(folder: folder, kind: source.kind, loop: loop, maxBytes: source.maxBytes, restamp: restamp))
+            return .replay(
+                ReplayFetcher(
+                    folder: folder, kind: source.kind, loop: loop, maxBytes: source.maxBytes, restamp: restamp))
         }
     }
 
@@ -156,13 +167,16 @@ public final class SourcePoller: Sendable {
         let message = error.description
         state.withLock { status in
             status.lastError = message
-            status.lastErrorAt = Date()
+            status.lastErrorAt = wallClock.date
             status.errorCount += 1
             status.consecutiveFailures = failures
         }
         // The first failure of a run is news; the rest only for debugging.
         let level: Logger.Level = failures == 1 ? .warning : .debug
-        logger.log(level: level, "source \(source.name): \(message) (failure \(failures) in a row, next try in \(formatSeconds(retryIn.seconds)))")
+        logger.log(
+            level: level,
+            "source \(source.name): \(message) (failure \(failures) in a row, next try in \(formatSeconds(retryIn.seconds)))"
+        )
     }
 }
 

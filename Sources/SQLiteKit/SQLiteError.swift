@@ -13,7 +13,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     }
 
     init(code: Int32, db: OpaquePointer?, sql: String?) {
-        let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let message =
+            db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         self.init(code: code, message: message, sql: sql)
     }

@@ -10,7 +10,8 @@ enum RequestValidation {
         case .search(let q):
             try checkLimit(q.limit)
             guard q.query.utf8.count <= StaticRequestLimits.maxSearchBytes else {
-                throw invalid("field \"q\": at most \(StaticRequestLimits.maxSearchBytes) bytes, got \(q.query.utf8.count)")
+                throw invalid(
+                    "field \"q\": at most \(StaticRequestLimits.maxSearchBytes) bytes, got \(q.query.utf8.count)")
             }
         case .nearby(let q):
             try checkLimit(q.limit)
@@ -20,8 +21,11 @@ enum RequestValidation {
             guard q.lon.isFinite, (-180.0...180.0).contains(q.lon) else {
                 throw invalid("field \"lon\": expected a number from -180 to 180, got \(q.lon)")
             }
-            guard q.radiusMetres.isFinite, q.radiusMetres > 0, q.radiusMetres <= StaticRequestLimits.maxRadiusMetres else {
-                throw invalid("field \"radius_m\": expected a number > 0 and <= \(Int(StaticRequestLimits.maxRadiusMetres)), got \(q.radiusMetres)")
+            guard q.radiusMetres.isFinite, q.radiusMetres > 0, q.radiusMetres <= StaticRequestLimits.maxRadiusMetres
+            else {
+                throw invalid(
+                    "field \"radius_m\": expected a number > 0 and <= \(Int(StaticRequestLimits.maxRadiusMetres)), got \(q.radiusMetres)"
+                )
             }
         case .routes:
             break
@@ -51,10 +55,14 @@ enum RequestValidation {
             }
             if !q.knownPatternIds.isEmpty {
                 guard let version = q.knownDatabaseVersion, !version.isEmpty else {
-                    throw invalid("field \"known_pattern_ids\": needs known_database_version (the database_version they came with)")
+                    throw invalid(
+                        "field \"known_pattern_ids\": needs known_database_version (the database_version they came with)"
+                    )
                 }
                 guard version.utf8.count <= StaticRequestLimits.maxIdBytes else {
-                    throw invalid("field \"known_database_version\": at most \(StaticRequestLimits.maxIdBytes) bytes, got \(version.utf8.count)")
+                    throw invalid(
+                        "field \"known_database_version\": at most \(StaticRequestLimits.maxIdBytes) bytes, got \(version.utf8.count)"
+                    )
                 }
             }
         case .feedInfo:
@@ -67,7 +75,8 @@ enum RequestValidation {
     private static func checkLimit(_ limit: Int) throws(ServiceError) {
         let range = StaticRequestLimits.limitRange
         guard range.contains(limit) else {
-            throw invalid("field \"limit\": expected an integer from \(range.lowerBound) to \(range.upperBound), got \(limit)")
+            throw invalid(
+                "field \"limit\": expected an integer from \(range.lowerBound) to \(range.upperBound), got \(limit)")
         }
     }
 
@@ -82,7 +91,8 @@ enum RequestValidation {
         guard let at else { return }
         let range = StaticRequestLimits.atRange
         guard range.contains(at) else {
-            throw invalid("field \"at\": expected unix seconds from \(range.lowerBound) to \(range.upperBound), got \(at)")
+            throw invalid(
+                "field \"at\": expected unix seconds from \(range.lowerBound) to \(range.upperBound), got \(at)")
         }
     }
 

@@ -16,8 +16,10 @@ public struct StaticRequestHandler: Sendable {
     /// Unix seconds for requests without `at`; a parameter so tests can pin it.
     let now: @Sendable () -> Int64
 
-    public init(stores: ReloadableStore, logger: Logger,
-                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+    public init(
+        stores: ReloadableStore, logger: Logger,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
         self.stores = stores
         self.logger = logger
         self.now = now
@@ -29,8 +31,9 @@ public struct StaticRequestHandler: Sendable {
             request = try StaticCodec.decodeRequest(bytes)
         } catch {
             logger.debug("bad request bytes", metadata: ["error": "\(error)", "bytes": "\(bytes.count)"])
-            return StaticCodec.encode(StaticResponse(
-                requestId: 0, result: .failure(ServiceError(.badRequest, error.description))))
+            return StaticCodec.encode(
+                StaticResponse(
+                    requestId: 0, result: .failure(ServiceError(.badRequest, error.description))))
         }
         return StaticCodec.encode(respond(to: request))
     }
@@ -54,9 +57,11 @@ public struct StaticRequestHandler: Sendable {
         } catch {
             let failure = error.serviceError
             if failure.status == .internal {
-                logger.error("query failed", metadata: [
-                    "request_id": "\(request.requestId)", "query": "\(request.query)", "error": "\(error)",
-                ])
+                logger.error(
+                    "query failed",
+                    metadata: [
+                        "request_id": "\(request.requestId)", "query": "\(request.query)", "error": "\(error)",
+                    ])
             }
             return .failure(failure)
         }

@@ -1,8 +1,9 @@
 import Foundation
-import Synchronization
 import Logging
 import NNGKit
 import ServiceLifecycle
+import Synchronization
+import TransitCore
 import TransitStore
 
 /// The static-data service: a REP socket on `url` whose `contexts` workers answer `StaticRequest`s from the
@@ -18,6 +19,7 @@ public final class StaticServer: Service, Sendable {
     public let stores: ReloadableStore
     private let server: NNGReplyServer
     private let logger: Logger
+    private let clock: ServiceClock
     /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
     private let failedAttempt = Mutex<FailedReload?>(nil)
 
@@ -26,8 +28,11 @@ public final class StaticServer: Service, Sendable {
         var file: FileIdentity?
     }
 
-    /// Opens the database, then listens. Throws `StaticServerError` when either fails.
-    public init(databasePath: String, listen url: String, contexts: Int = 8, logger: Logger) throws(StaticServerError) {
+    /// Opens the database, then listens. Throws `StaticServerError` when either fails. `clock` is "now" of
+    /// requests without `at` (`serve --clock`).
+    public init(
+        databasePath: String, listen url: String, contexts: Int = 8, clock: ServiceClock = .system, logger: Logger
+    ) throws(StaticServerError) {
         guard contexts >= 1 else { throw .invalidOption("--contexts must be at least 1, got \(contexts)") }
         let stores: ReloadableStore
         do {
@@ -35,7 +40,7 @@ public final class StaticServer: Service, Sendable {
         } catch {
             throw .database(path: databasePath, error)
         }
-        let handler = StaticRequestHandler(stores: stores, logger: logger)
+        let handler = StaticRequestHandler(stores: stores, logger: logger, now: { clock.unixSeconds })
         do {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)
@@ -47,6 +52,7 @@ public final class StaticServer: Service, Sendable {
         self.url = url
         self.stores = stores
         self.logger = logger
+        self.clock = clock
     }
 
     /// The version of the database being served.
@@ -59,14 +65,18 @@ public final class StaticServer: Service, Sendable {
         let old = databaseVersion
         do {
             let store = try stores.reopen()
-            logger.info("database reopened", metadata: [
-                "path": "\(stores.path)", "old_version": "\(old)", "version": "\(store.databaseVersion)",
-            ])
+            logger.info(
+                "database reopened",
+                metadata: [
+                    "path": "\(stores.path)", "old_version": "\(old)", "version": "\(store.databaseVersion)",
+                ])
             return .success(store.databaseVersion)
         } catch {
-            logger.error("reopening the database failed; still serving the previous one", metadata: [
-                "path": "\(stores.path)", "version": "\(old)", "error": "\(error)",
-            ])
+            logger.error(
+                "reopening the database failed; still serving the previous one",
+                metadata: [
+                    "path": "\(stores.path)", "version": "\(old)", "error": "\(error)",
+                ])
             return .failure(error)
         }
     }
@@ -91,10 +101,13 @@ public final class StaticServer: Service, Sendable {
 
     /// Logs "ready", serves until graceful shutdown (or cancellation), then stops (`stop()`).
     public func run() async throws {
-        logger.info("ready", metadata: [
-            "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
-            "contexts": "\(stores.connections)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
-        ])
+        logger.info(
+            "ready",
+            metadata: [
+                "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
+                "contexts": "\(stores.connections)", "clock": "\(clock)",
+                "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+            ])
         try? await gracefulShutdown()
         logger.info("stopping")
         stop()

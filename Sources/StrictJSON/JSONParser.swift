@@ -79,7 +79,9 @@ public struct JSONParser {
             // Linear check for the usual handful of keys; a set once an object grows.
             if members.count >= 16 {
                 if seen == nil { seen = Set(members.map(\.key)) }
-                if seen!.contains(key) { throw JSONParseError(column: keyColumn + 1, reason: "duplicate key \"\(key)\"") }
+                if seen!.contains(key) {
+                    throw JSONParseError(column: keyColumn + 1, reason: "duplicate key \"\(key)\"")
+                }
                 seen!.insert(key)
             } else if members.contains(where: { $0.key == key }) {
                 throw JSONParseError(column: keyColumn + 1, reason: "duplicate key \"\(key)\"")
@@ -212,7 +214,9 @@ public struct JSONParser {
             // Valid: surrogates were handled above.
             bytes.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
         default:
-            let shown = byte >= 0x21 && byte < 0x7F ? "\\\(Character(Unicode.Scalar(byte)))" : "\\ followed by byte \(hex(byte))"
+            let shown =
+                byte >= 0x21 && byte < 0x7F
+                ? "\\\(Character(Unicode.Scalar(byte)))" : "\\ followed by byte \(hex(byte))"
             throw JSONParseError(column: escapeStart + 1, reason: "invalid escape \(shown)")
         }
     }

@@ -11,7 +11,8 @@ public struct GTFSDate: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// nil unless year/month/day form a real date (year 1...9999).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= GTFSDate.daysInMonth(year: year, month: month) else { return nil }
+            day >= 1, day <= GTFSDate.daysInMonth(year: year, month: month)
+        else { return nil }
         dayNumber = GTFSDate.days(year: year, month: month, day: day)
     }
 

@@ -25,8 +25,9 @@ public enum GTFSTime {
         if start == end { return nil }
 
         func fail(_ reason: String) -> GTFSTimeError {
-            GTFSTimeError(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self),
-                          reason: reason)
+            GTFSTimeError(
+                text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self),
+                reason: reason)
         }
         // Hours: 1...3 digits, then ':'.
         var i = start

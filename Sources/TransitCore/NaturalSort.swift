@@ -20,7 +20,9 @@ public enum NaturalSort {
     }
 
     /// nil when a non-ASCII byte is met before the order is decided.
-    private static func compareASCII(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
+    private static func compareASCII(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>)
+        -> ComparisonResult?
+    {
         var i = 0, j = 0
         var leadingZeroTie = ComparisonResult.orderedSame
         while i < x.count, j < y.count {
@@ -122,8 +124,10 @@ public enum NaturalSort {
     }
 
     /// Compares two digit runs by value: strip leading zeros, then longer is larger, else digit by digit.
-    private static func compareNumbers(_ x: [Unicode.Scalar], _ rx: Range<Int>,
-                                       _ y: [Unicode.Scalar], _ ry: Range<Int>) -> ComparisonResult {
+    private static func compareNumbers(
+        _ x: [Unicode.Scalar], _ rx: Range<Int>,
+        _ y: [Unicode.Scalar], _ ry: Range<Int>
+    ) -> ComparisonResult {
         var i = rx.lowerBound, j = ry.lowerBound
         while i < rx.upperBound - 1, x[i] == "0" { i += 1 }
         while j < ry.upperBound - 1, y[j] == "0" { j += 1 }

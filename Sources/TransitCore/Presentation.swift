@@ -95,7 +95,8 @@ public struct DelayBadge: Sendable, Hashable {
         guard let delay else { return nil }
         let minutes = DelayBadge.roundedMinutes(delay)
         if delay < -60 {
-            self.init(text: "\(minutes) min early", color: .green, accessibilityLabel: "\(DelayBadge.words(minutes)) early")
+            self.init(
+                text: "\(minutes) min early", color: .green, accessibilityLabel: "\(DelayBadge.words(minutes)) early")
         } else if delay <= 60 {
             self.init(text: "On time", color: .gray, accessibilityLabel: "On time")
         } else {

@@ -26,8 +26,10 @@ public final class ServiceCalendar: Sendable {
         }
 
         /// From the seven calendar.txt flags, Monday first.
-        public init(service: Int, monday: Bool, tuesday: Bool, wednesday: Bool, thursday: Bool,
-                    friday: Bool, saturday: Bool, sunday: Bool, start: GTFSDate, end: GTFSDate) {
+        public init(
+            service: Int, monday: Bool, tuesday: Bool, wednesday: Bool, thursday: Bool,
+            friday: Bool, saturday: Bool, sunday: Bool, start: GTFSDate, end: GTFSDate
+        ) {
             var mask: UInt8 = 0
             for (i, on) in [monday, tuesday, wednesday, thursday, friday, saturday, sunday].enumerated() where on {
                 mask |= 1 << UInt8(i)

@@ -122,7 +122,9 @@ public struct ServiceDayWindow: Equatable, Sendable {
 
 public struct ServiceTimeZoneError: Error, Equatable, CustomStringConvertible, Sendable {
     public let identifier: String
-    public var description: String { "unknown timezone \"\(identifier)\" (expected an IANA name such as Australia/Sydney)" }
+    public var description: String {
+        "unknown timezone \"\(identifier)\" (expected an IANA name such as Australia/Sydney)"
+    }
 }
 
 @inline(__always)

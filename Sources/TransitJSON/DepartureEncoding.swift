@@ -69,11 +69,18 @@ extension JSONWriter {
         key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
         key("minutes_until"); int(minutes)
         key("countdown_text"); string(Countdown.text(minutesUntil: minutes))
-        key("platform"); string(d.platform)
+        platform(scheduled: d.platform, change: rt?.platformChange)
         key("wheelchair_accessible"); int(d.wheelchairAccessible)
         key("occupancy_status"); string(rt?.occupancyStatus)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
         endObject()
+    }
+
+    /// `platform` (the one the vehicle serves), `platform_changed` and `scheduled_platform`.
+    mutating func platform(scheduled: String?, change: PlatformChange?) {
+        key("platform"); string(change.map(\.platform) ?? scheduled)
+        key("platform_changed"); bool(change != nil)
+        key("scheduled_platform"); string(scheduled)
     }
 
     /// A `carriages` list (GATEWAY.md "carriage"). `departure`: a stop's list, whose `occupancy_status` is the
@@ -153,7 +160,7 @@ extension JSONWriter {
         key("delay_s"); int(delay)
         key("status"); string(status.rawValue)
         key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
-        key("platform"); string(stop.platformCode)
+        platform(scheduled: stop.platformCode, change: rt?.platformChange)
         key("wheelchair_accessible"); int(stop.wheelchairBoarding)
         key("lat"); double(stop.lat)
         key("lon"); double(stop.lon)
@@ -196,7 +203,8 @@ struct TripRows {
     }
 
     func status(_ index: Int) -> DepartureStatus {
-        DepartureStatus(delay: delay(index), cancelled: cancelled, skipped: realtime(index)?.skipped ?? false, added: added)
+        DepartureStatus(
+            delay: delay(index), cancelled: cancelled, skipped: realtime(index)?.skipped ?? false, added: added)
     }
 
     var appliesToTrip: Bool {
@@ -219,7 +227,8 @@ struct TripRows {
             let stop = trip.stops[index]
             let rt = realtime(index)
             if rt?.skipped ?? false { continue }
-            let time = index == last
+            let time =
+                index == last
                 ? (rt?.arrivalUnix ?? stop.arrivalUnix)
                 : (rt?.departureUnix ?? stop.departureUnix)
             if time >= at { return status(index) }

@@ -45,17 +45,23 @@ extension GatewayRequest {
             return .failure(GatewayRequestError(id: .null, op: nil, error: GatewayError(.badJSON, error.description)))
         }
         guard case .object(let object) = root else {
-            return .failure(GatewayRequestError(
-                id: .null, op: nil, error: GatewayError(.badJSON, "expected a JSON object, got \(root.kindDescription)")))
+            return .failure(
+                GatewayRequestError(
+                    id: .null, op: nil,
+                    error: GatewayError(.badJSON, "expected a JSON object, got \(root.kindDescription)")))
         }
 
         var id = RawJSON.null
         if let member = object.member("id") {
             switch member.value {
             case .object, .array:
-                return .failure(GatewayRequestError(
-                    id: .null, op: nil,
-                    error: GatewayError(.invalidArgument, "field \"id\": expected a JSON scalar (string, number, boolean or null), got \(member.value.kindDescription)")))
+                return .failure(
+                    GatewayRequestError(
+                        id: .null, op: nil,
+                        error: GatewayError(
+                            .invalidArgument,
+                            "field \"id\": expected a JSON scalar (string, number, boolean or null), got \(member.value.kindDescription)"
+                        )))
             default:
                 id = RawJSON(bytes: Array(line[member.range]))
             }
@@ -64,18 +70,20 @@ extension GatewayRequest {
         let opName: GatewayOpName
         switch object["op"] {
         case nil, .null?:
-            return .failure(GatewayRequestError(
-                id: id, op: nil,
-                error: GatewayError(.invalidArgument, "missing field \"op\": expected a string, one of \(allOps)")))
+            return .failure(
+                GatewayRequestError(
+                    id: id, op: nil,
+                    error: GatewayError(.invalidArgument, "missing field \"op\": expected a string, one of \(allOps)")))
         case .string(let text)?:
             guard let name = GatewayOpName(rawValue: text) else {
                 return .failure(GatewayRequestError(id: id, op: nil, error: unknownOp(text)))
             }
             opName = name
         case let other?:
-            return .failure(GatewayRequestError(
-                id: id, op: nil,
-                error: GatewayError(.invalidArgument, "field \"op\": expected a string, got \(describe(other))")))
+            return .failure(
+                GatewayRequestError(
+                    id: id, op: nil,
+                    error: GatewayError(.invalidArgument, "field \"op\": expected a string, got \(describe(other))")))
         }
 
         do {
@@ -120,15 +128,19 @@ extension GatewayRequest {
         case .departures:
             try args.requireKnownFields(["stop_id", "at", "direction", "limit", "cursor"])
             let stopId = try args.requiredString("stop_id")
-            let direction = try args.optionalChoice("direction", ["future", "past"]).flatMap(BoardDirection.init(rawValue:))
-            return .departures(DeparturesQuery(
-                stopId: stopId, at: try at(args), direction: direction ?? .future, limit: try limit(args),
-                cursor: try args.optionalString("cursor")))
+            let direction = try args.optionalChoice("direction", ["future", "past"]).flatMap(
+                BoardDirection.init(rawValue:))
+            return .departures(
+                DeparturesQuery(
+                    stopId: stopId, at: try at(args), direction: direction ?? .future, limit: try limit(args),
+                    cursor: try args.optionalString("cursor")))
         case .trip:
             try args.requireKnownFields(["trip_id", "date", "start_time", "at"])
             let tripId = try args.requiredString("trip_id")
-            return .trip(TripQuery(
-                tripId: tripId, serviceDate: try serviceDate(args, "date"), startTime: try startTime(args), at: try at(args)))
+            return .trip(
+                TripQuery(
+                    tripId: tripId, serviceDate: try serviceDate(args, "date"), startTime: try startTime(args),
+                    at: try at(args)))
         case .alerts:
             try args.requireKnownFields(["stop_id", "route_id", "trip_id", "at", "lang"])
             let selector: AlertsQuery.Selector
@@ -165,7 +177,8 @@ extension GatewayRequest {
         if text.isEmpty { throw args.invalid("field \"q\": expected a non-empty string (not only spaces)") }
         let length = text.count
         if length > GatewayLimits.maxSearchLength {
-            throw args.invalid("field \"q\": expected at most \(GatewayLimits.maxSearchLength) characters, got \(length)")
+            throw args.invalid(
+                "field \"q\": expected at most \(GatewayLimits.maxSearchLength) characters, got \(length)")
         }
         return SearchQuery(
             query: text, limit: try limit(args), mode: try mode(args),
@@ -199,10 +212,12 @@ extension GatewayRequest {
     private static func language(_ args: RequestArguments) throws(GatewayError) -> String? {
         guard let tag = try args.optionalString("lang", maxLength: 35) else { return nil }
         let valid = tag.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D
+                || byte == 0x5F
         }
         guard valid else {
-            throw args.invalid("field \"lang\": expected a language tag such as \"en\" or \"zh-Hans\", got \(quote(tag))")
+            throw args.invalid(
+                "field \"lang\": expected a language tag such as \"en\" or \"zh-Hans\", got \(quote(tag))")
         }
         return tag
     }
@@ -228,11 +243,14 @@ extension GatewayRequest {
         case .number(let number) where number.isInteger: digits = number.text
         default: throw args.mistyped(name, expected, value)
         }
-        guard digits.utf8.count == 8, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let date = UInt32(digits) else {
+        guard digits.utf8.count == 8, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let date = UInt32(digits)
+        else {
             throw args.invalid("field \(quote(name)): expected \(expected), got \(describe(value))")
         }
         let year = Int(date / 10_000), month = Int(date / 100 % 100), day = Int(date % 100)
-        guard (1900...2200).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else {
+        guard (1900...2200).contains(year), (1...12).contains(month),
+            (1...daysIn(month: month, year: year)).contains(day)
+        else {
             throw args.invalid("field \(quote(name)): \(digits) is not a calendar date (YYYYMMDD)")
         }
         return date
@@ -244,13 +262,17 @@ extension GatewayRequest {
         guard case .string(let text) = value else { throw args.mistyped("start_time", "a time \"HH:MM:SS\"", value) }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         func number(_ part: Substring, digits: ClosedRange<Int>) -> Int? {
-            guard digits.contains(part.utf8.count), part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            guard digits.contains(part.utf8.count), part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                return nil
+            }
             return Int(part)
         }
-        guard parts.count == 3, let hours = number(parts[0], digits: 1...2), let minutes = number(parts[1], digits: 2...2),
+        guard parts.count == 3, let hours = number(parts[0], digits: 1...2),
+            let minutes = number(parts[1], digits: 2...2),
             let seconds = number(parts[2], digits: 2...2), minutes < 60, seconds < 60
         else {
-            throw args.invalid("field \"start_time\": expected a time \"HH:MM:SS\" (minutes and seconds below 60), got \(quote(text))")
+            throw args.invalid(
+                "field \"start_time\": expected a time \"HH:MM:SS\" (minutes and seconds below 60), got \(quote(text))")
         }
         return hours < 10 ? "0\(hours):\(parts[1]):\(parts[2])" : text
     }

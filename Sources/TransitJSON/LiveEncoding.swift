@@ -69,6 +69,9 @@ extension JSONWriter {
             endObject()
         }
         endArray()
+        key("limited_to_stop_ids"); beginArray()
+        for stopId in a.limitedToStopIds { string(stopId) }
+        endArray()
         key("banner"); beginObject()
         key("icon"); string(banner.icon)
         key("color"); string(banner.color.rawValue)

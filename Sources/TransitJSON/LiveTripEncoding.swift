@@ -58,7 +58,7 @@ extension JSONWriter {
         key("delay_s"); int(delay)
         key("status"); string(status.rawValue)
         key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
-        key("platform"); string(stop.platformCode)
+        platform(scheduled: stop.platformCode, change: stop.platformChange)
         key("wheelchair_accessible"); int(stop.wheelchairBoarding)
         key("lat"); double(stop.lat)
         key("lon"); double(stop.lon)

@@ -25,6 +25,8 @@ public struct LiveTripStop: Sendable, Hashable {
     public var pickupType: Int?
     public var dropOffType: Int?
     public var stopHeadsign: String?
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
     public init(
         stopId: String, stopSequence: UInt32, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,
@@ -121,7 +123,8 @@ public struct LiveTripView: Sendable, Hashable {
 
     /// Live data applies: cancelled, added, or some stop predicted or skipped.
     public var realtime: Bool {
-        cancelled || added || stops.contains { $0.predictedArrivalUnix != nil || $0.predictedDepartureUnix != nil || $0.skipped }
+        cancelled || added
+            || stops.contains { $0.predictedArrivalUnix != nil || $0.predictedDepartureUnix != nil || $0.skipped }
     }
 
     /// cancelled, added, else the status of the next stop: the first stop, not skipped, not yet departed at
@@ -134,9 +137,12 @@ public struct LiveTripView: Sendable, Hashable {
         let last = stops.count - 1
         for index in stops.indices where !stops[index].skipped {
             let s = stops[index]
-            let time = index == last
-                ? s.predictedArrivalUnix ?? s.scheduledArrivalUnix ?? s.predictedDepartureUnix ?? s.scheduledDepartureUnix
-                : s.predictedDepartureUnix ?? s.scheduledDepartureUnix ?? s.predictedArrivalUnix ?? s.scheduledArrivalUnix
+            let time =
+                index == last
+                ? s.predictedArrivalUnix ?? s.scheduledArrivalUnix ?? s.predictedDepartureUnix
+                    ?? s.scheduledDepartureUnix
+                : s.predictedDepartureUnix ?? s.scheduledDepartureUnix ?? s.predictedArrivalUnix
+                    ?? s.scheduledArrivalUnix
             if let time, time >= at { return status(index) }
         }
         return status(last)

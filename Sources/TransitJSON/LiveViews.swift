@@ -5,6 +5,18 @@ import TransitModel
 // client passes none: its rows print realtime fields as null and status "scheduled".
 
 /// What the live state says about one departure (a trip instance at a stop).
+/// A realtime platform change: the stop the vehicle serves instead of the scheduled one (another platform
+/// of the station, or StopTimeProperties.assigned_stop_id) and its platform_code.
+public struct PlatformChange: Sendable, Hashable {
+    public var stopId: String
+    public var platform: String?
+
+    public init(stopId: String, platform: String?) {
+        self.stopId = stopId
+        self.platform = platform
+    }
+}
+
 public struct DepartureRealtime: Sendable, Hashable {
     /// Predicted departure, unix seconds; nil without a prediction (NO_DATA, cancelled, stale source …).
     public var predictedUnix: Int64?
@@ -17,10 +29,12 @@ public struct DepartureRealtime: Sendable, Hashable {
     public var occupancyStatus: String?
     /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
     public var carriages: [LiveCarriage]
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
     public init(
         predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false,
-        occupancyStatus: String? = nil, carriages: [LiveCarriage] = []
+        occupancyStatus: String? = nil, carriages: [LiveCarriage] = [], platformChange: PlatformChange? = nil
     ) {
         self.predictedUnix = predictedUnix
         self.cancelled = cancelled
@@ -28,6 +42,7 @@ public struct DepartureRealtime: Sendable, Hashable {
         self.added = added
         self.occupancyStatus = occupancyStatus
         self.carriages = carriages
+        self.platformChange = platformChange
     }
 
     /// Live data applies: a prediction, or a cancelled/skipped/added state.
@@ -68,7 +83,9 @@ public struct BoardPage: Sendable, Hashable {
     public var earlierCursor: String?
     public var laterCursor: String?
 
-    public init(direction: BoardDirection, hasMorePast: Bool, hasMoreFuture: Bool, earlierCursor: String?, laterCursor: String?) {
+    public init(
+        direction: BoardDirection, hasMorePast: Bool, hasMoreFuture: Bool, earlierCursor: String?, laterCursor: String?
+    ) {
         self.direction = direction
         self.hasMorePast = hasMorePast
         self.hasMoreFuture = hasMoreFuture
@@ -114,16 +131,19 @@ public struct TripStopRealtime: Sendable, Hashable {
     public var occupancyStatus: String?
     /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
     public var carriages: [LiveCarriage]
+    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
+    public var platformChange: PlatformChange?
 
     public init(
         arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, occupancyStatus: String? = nil,
-        carriages: [LiveCarriage] = []
+        carriages: [LiveCarriage] = [], platformChange: PlatformChange? = nil
     ) {
         self.arrivalUnix = arrivalUnix
         self.departureUnix = departureUnix
         self.skipped = skipped
         self.occupancyStatus = occupancyStatus
         self.carriages = carriages
+        self.platformChange = platformChange
     }
 }
 
@@ -136,7 +156,9 @@ public struct TripRealtime: Sendable, Hashable {
     public var stops: [TripStopRealtime?]
     public var vehicle: VehicleSnapshot?
 
-    public init(cancelled: Bool = false, added: Bool = false, stops: [TripStopRealtime?] = [], vehicle: VehicleSnapshot? = nil) {
+    public init(
+        cancelled: Bool = false, added: Bool = false, stops: [TripStopRealtime?] = [], vehicle: VehicleSnapshot? = nil
+    ) {
         self.cancelled = cancelled
         self.added = added
         self.stops = stops
@@ -225,7 +247,10 @@ public struct AlertView: Sendable, Hashable {
         public var directionId: Int?
         public var tripId: String?
         public var stopId: String?
-        public init(agencyId: String? = nil, routeId: String? = nil, routeType: Int? = nil, directionId: Int? = nil, tripId: String? = nil, stopId: String? = nil) {
+        public init(
+            agencyId: String? = nil, routeId: String? = nil, routeType: Int? = nil, directionId: Int? = nil,
+            tripId: String? = nil, stopId: String? = nil
+        ) {
             self.agencyId = agencyId
             self.routeId = routeId
             self.routeType = routeType
@@ -245,11 +270,15 @@ public struct AlertView: Sendable, Hashable {
     public var severity: String
     public var activePeriods: [Period]
     public var informedEntities: [InformedEntity]
+    /// A route query's alert that concerns the route only at some stops (its informed entities name the
+    /// route together with a stop): those stops, sorted. Empty when it concerns the whole route, and on stop
+    /// and trip queries.
+    public var limitedToStopIds: [String]
 
     public init(
         id: String, header: String?, description: String?, url: String?, cause: String = "UNKNOWN_CAUSE",
         effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY", activePeriods: [Period] = [],
-        informedEntities: [InformedEntity] = []
+        informedEntities: [InformedEntity] = [], limitedToStopIds: [String] = []
     ) {
         self.id = id
         self.header = header
@@ -260,5 +289,6 @@ public struct AlertView: Sendable, Hashable {
         self.severity = severity
         self.activePeriods = activePeriods
         self.informedEntities = informedEntities
+        self.limitedToStopIds = limitedToStopIds
     }
 }

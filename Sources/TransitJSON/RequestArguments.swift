@@ -52,7 +52,9 @@ struct RequestArguments {
         default: expected = "one of \(choices.joined(separator: ", "))"
         }
         guard case .string(let text) = value else { throw mistyped(name, expected, value) }
-        guard choices.contains(text) else { throw invalid("field \(quote(name)): expected \(expected), got \(describe(value))") }
+        guard choices.contains(text) else {
+            throw invalid("field \(quote(name)): expected \(expected), got \(describe(value))")
+        }
         return text
     }
 
@@ -76,9 +78,12 @@ struct RequestArguments {
     }
 
     /// A number within `range`; `excludingLower` makes the lower bound open (radius > 0).
-    func optionalNumber(_ name: String, in range: ClosedRange<Double>, excludingLower: Bool = false) throws(GatewayError) -> Double? {
+    func optionalNumber(_ name: String, in range: ClosedRange<Double>, excludingLower: Bool = false)
+        throws(GatewayError) -> Double?
+    {
         guard let value = value(name) else { return nil }
-        let expected = excludingLower
+        let expected =
+            excludingLower
             ? "a number greater than \(format(range.lowerBound)) and at most \(format(range.upperBound))"
             : "a number from \(format(range.lowerBound)) to \(format(range.upperBound))"
         guard case .number(let number) = value else { throw mistyped(name, expected, value) }
@@ -118,7 +123,7 @@ struct RequestArguments {
 }
 
 /// `"text"` for messages, with quotes and backslashes escaped and long texts shortened.
-func quote(_ text: String) -> String {
+package func quote(_ text: String) -> String {
     var shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
     shown = shown.replacingOccurrencesOfQuoteAndBackslash()
     return "\"\(shown)\""
@@ -147,7 +152,11 @@ extension String {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             default:
-                if scalar.value < 0x20 { out += "\\u{\(String(scalar.value, radix: 16))}" } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 {
+                    out += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

@@ -62,8 +62,11 @@ public struct LiveStop: Sendable, Hashable {
     public var stopId: String
     /// GTFS stop_sequence.
     public var stopSequence: UInt32
-    /// A realtime platform change (StopTimeProperties.assigned_stop_id); nil: the scheduled stop.
+    /// A realtime platform change (StopTimeProperties.assigned_stop_id, or an update's stop_id naming another
+    /// stop of the scheduled stop's station); nil: the scheduled stop.
     public var assignedStopId: String?
+    /// The platform_code of `assignedStopId`, when the static data has one.
+    public var assignedPlatform: String?
     /// Scheduled arrival in unix seconds; nil when unknown (e.g. an added trip's stop).
     public var scheduledArrival: Int64?
     /// Scheduled departure in unix seconds; nil when unknown.
@@ -548,6 +551,10 @@ public struct LiveSourceStatus: Sendable, Hashable {
     public var lastDrop: String?
     /// When this status was computed (unix seconds).
     public var statusUnix: Int64?
+    /// Stop time updates whose stop_sequence and stop_id named different stops of their trip.
+    public var stopMismatches: UInt64 = 0
+    /// The first of them since the service started, described (entity, trip, both stops, which one won).
+    public var firstStopMismatch: String?
     /// Known fields skipped for their wire type, by path.
     public var skippedFields: [LiveSkippedField]
 

@@ -83,7 +83,9 @@ public struct DeparturesQuery: Sendable, Hashable {
     /// Opaque continuation from a previous board; when set it overrides `at` and `direction`.
     public var cursor: String?
     /// The next 10 departures of `stopId` from now, unless told otherwise.
-    public init(stopId: String, at: Int64? = nil, direction: BoardDirection = .future, limit: Int = 10, cursor: String? = nil) {
+    public init(
+        stopId: String, at: Int64? = nil, direction: BoardDirection = .future, limit: Int = 10, cursor: String? = nil
+    ) {
         self.stopId = stopId
         self.at = at
         self.direction = direction
@@ -130,8 +132,10 @@ public struct TripSchedulesQuery: Sendable, Hashable {
     /// per descriptor, in order) name the static trips that match, whose schedules come in `trips`.
     public var descriptors: [TripStartDescriptor]
     /// Schedules of `tripIds` (and of the trips `descriptors` name) on the dates `fromDate`...`toDate`.
-    public init(tripIds: [String], fromDate: ServiceDate, toDate: ServiceDate, knownPatternIds: [UInt32] = [],
-                knownDatabaseVersion: String? = nil, descriptors: [TripStartDescriptor] = []) {
+    public init(
+        tripIds: [String], fromDate: ServiceDate, toDate: ServiceDate, knownPatternIds: [UInt32] = [],
+        knownDatabaseVersion: String? = nil, descriptors: [TripStartDescriptor] = []
+    ) {
         self.tripIds = tripIds
         self.fromDate = fromDate
         self.toDate = toDate

@@ -78,7 +78,8 @@ public struct Route: Sendable, Hashable {
     /// A route; optional GTFS fields default to not given.
     public init(
         routeId: String, agencyId: String? = nil, shortName: String? = nil, longName: String? = nil,
-        routeType: Int, mode: String, color: String? = nil, textColor: String? = nil, section: String, feed: String? = nil
+        routeType: Int, mode: String, color: String? = nil, textColor: String? = nil, section: String,
+        feed: String? = nil
     ) {
         self.routeId = routeId
         self.agencyId = agencyId
@@ -116,8 +117,11 @@ public struct StopResult: Sendable, Hashable {
 public struct Departure: Sendable, Hashable {
     /// The trip's id as imported (with the feed's id prefix, if any).
     public var tripId: String
-    /// HH:MM:SS of the instance, for frequency-based trips only.
+    /// HH:MM:SS the trip instance starts: its first departure, for a frequency-based trip the instance's
+    /// start. Nil only for a row made from live data that names no start.
     public var startTime: String?
+    /// `startTime` names a frequencies.txt instance; only then is it part of the instance's key.
+    public var frequencyBased: Bool
     /// The trip's route.
     public var route: Route
     /// stop_headsign, else trip_headsign; nil when the feed gives neither.
@@ -145,10 +149,12 @@ public struct Departure: Sendable, Hashable {
     public init(
         tripId: String, startTime: String? = nil, route: Route, headsign: String?, stopId: String,
         stopSequence: UInt32, stopIndex: UInt32, serviceDate: ServiceDate, scheduledSecs: Int32,
-        scheduledUnix: Int64, platform: String? = nil, wheelchairAccessible: Int = 0, directionId: Int? = nil
+        scheduledUnix: Int64, platform: String? = nil, wheelchairAccessible: Int = 0, directionId: Int? = nil,
+        frequencyBased: Bool = false
     ) {
         self.tripId = tripId
         self.startTime = startTime
+        self.frequencyBased = frequencyBased
         self.route = route
         self.headsign = headsign
         self.stopId = stopId
@@ -161,6 +167,9 @@ public struct Departure: Sendable, Hashable {
         self.wheelchairAccessible = wheelchairAccessible
         self.directionId = directionId
     }
+
+    /// The start that tells this trip's instances apart (`TripInstanceKey`): frequency-based trips only.
+    public var instanceStartTime: String? { frequencyBased ? startTime : nil }
 }
 
 /// The answer to a `departures` query: one page of a stop's board, with cursors to page on.
@@ -328,7 +337,10 @@ public struct PatternStop: Sendable, Hashable {
     /// GTFS drop_off_type, with pickup_type's values.
     public var dropOffType: Int
     /// A pattern stop; regular pickup and drop-off unless told.
-    public init(stopId: String, stopSequence: UInt32, arrivalOffset: Int32, departureOffset: Int32, pickupType: Int = 0, dropOffType: Int = 0) {
+    public init(
+        stopId: String, stopSequence: UInt32, arrivalOffset: Int32, departureOffset: Int32, pickupType: Int = 0,
+        dropOffType: Int = 0
+    ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
         self.arrivalOffset = arrivalOffset
@@ -421,14 +433,45 @@ public struct TripSchedules: Sendable, Hashable {
     /// For each `TripSchedulesQuery.descriptors` entry, in order: the ids of the static trips it matches
     /// (empty: none; more than one: ambiguous).
     public var descriptorMatches: [[String]]
-    /// An answer; no descriptor matches unless told.
-    public init(databaseVersion: String, patterns: [Pattern], trips: [TripSchedule], unknownTripIds: [String],
-                descriptorMatches: [[String]] = []) {
+    /// The stations some stop of `patterns` belongs to, each with all its child stops.
+    public var stations: [StationPlatforms]
+    /// An answer; no descriptor matches or stations unless told.
+    public init(
+        databaseVersion: String, patterns: [Pattern], trips: [TripSchedule], unknownTripIds: [String],
+        descriptorMatches: [[String]] = [], stations: [StationPlatforms] = []
+    ) {
         self.databaseVersion = databaseVersion
         self.patterns = patterns
         self.trips = trips
         self.unknownTripIds = unknownTripIds
         self.descriptorMatches = descriptorMatches
+        self.stations = stations
+    }
+}
+
+/// A station (a stop that is some stops' parent_station) and its child stops.
+public struct StationPlatforms: Sendable, Hashable {
+    /// The station's stop_id.
+    public var stationId: String
+    /// Its child stops (platforms, boarding areas), by stop_id.
+    public var platforms: [StationPlatform]
+    /// A station with these child stops.
+    public init(stationId: String, platforms: [StationPlatform]) {
+        self.stationId = stationId
+        self.platforms = platforms
+    }
+}
+
+/// One child stop of a station.
+public struct StationPlatform: Sendable, Hashable {
+    /// The stop's id.
+    public var stopId: String
+    /// stops.txt platform_code, when given.
+    public var platformCode: String?
+    /// A child stop.
+    public init(stopId: String, platformCode: String? = nil) {
+        self.stopId = stopId
+        self.platformCode = platformCode
     }
 }
 

@@ -8,7 +8,9 @@ import TransitProtoC
 // MARK: scalars and strings
 
 @inlinable @inline(__always)
-package func requiredValue<T>(_ has: protobuf_c_boolean, _ value: T, _ field: StaticString) throws(ProtoDecodeError) -> T {
+package func requiredValue<T>(_ has: protobuf_c_boolean, _ value: T, _ field: StaticString) throws(ProtoDecodeError)
+    -> T
+{
     guard has != 0 else { throw .missing(field) }
     return value
 }
@@ -19,13 +21,16 @@ package func optionalValue<T>(_ has: protobuf_c_boolean, _ value: T) -> T? {
 }
 
 @inlinable @inline(__always)
-package func requiredBool(_ has: protobuf_c_boolean, _ value: protobuf_c_boolean, _ field: StaticString) throws(ProtoDecodeError) -> Bool {
+package func requiredBool(_ has: protobuf_c_boolean, _ value: protobuf_c_boolean, _ field: StaticString)
+    throws(ProtoDecodeError) -> Bool
+{
     guard has != 0 else { throw .missing(field) }
     return value != 0
 }
 
 @inlinable @inline(__always)
-package func requiredString(_ cString: UnsafePointer<CChar>?, _ field: StaticString) throws(ProtoDecodeError) -> String {
+package func requiredString(_ cString: UnsafePointer<CChar>?, _ field: StaticString) throws(ProtoDecodeError) -> String
+{
     guard let cString else { throw .missing(field) }
     return String(cString: cString)
 }

@@ -18,7 +18,9 @@ public enum RealtimeCodec {
     /// `encodeFramed` with `tu` trips sized and written by `tripWorkers` threads (tests: every count
     /// writes the same bytes).
     package static func encodeFramed(_ message: PubMessage, tripWorkers: Int) -> [UInt8] {
-        if case .tripUpdates(let batch) = message.payload { return TripUpdatesWire.framed(message, batch, workers: tripWorkers) }
+        if case .tripUpdates(let batch) = message.payload {
+            return TripUpdatesWire.framed(message, batch, workers: tripWorkers)
+        }
         return encodeFramed(message)
     }
 
@@ -68,7 +70,8 @@ public enum RealtimeCodec {
     public static func encode(_ request: RealtimeRequest) -> [UInt8] {
         ProtoArena.with { arena in
             let m = arena.realtimeRequest(request)
-            return ProtoWire.pack(m, size: transit__realtime_request__get_packed_size, pack: transit__realtime_request__pack)
+            return ProtoWire.pack(
+                m, size: transit__realtime_request__get_packed_size, pack: transit__realtime_request__pack)
         }
     }
 
@@ -84,10 +87,15 @@ public enum RealtimeCodec {
 
     public static func encode(_ response: RealtimeResponse) -> [UInt8] {
         let capacity: Int
-        if case .success(.snapshot(let s)) = response.result { capacity = capacityEstimate(s.payload) } else { capacity = ProtoArena.firstChunkSize }
+        if case .success(.snapshot(let s)) = response.result {
+            capacity = capacityEstimate(s.payload)
+        } else {
+            capacity = ProtoArena.firstChunkSize
+        }
         return ProtoArena.with(capacity: capacity) { arena in
             let m = arena.realtimeResponse(response)
-            return ProtoWire.pack(m, size: transit__realtime_response__get_packed_size, pack: transit__realtime_response__pack)
+            return ProtoWire.pack(
+                m, size: transit__realtime_response__get_packed_size, pack: transit__realtime_response__pack)
         }
     }
 
@@ -217,10 +225,14 @@ extension ProtoArena {
                     m.snapshot = proto(s)
                 case .trips(let trips):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_TRIPS
-                    m.trips = message(transit__trip_prediction_list__init) { l in (l.n_trips, l.trips) = messages(trips, proto) }
+                    m.trips = message(transit__trip_prediction_list__init) { l in
+                        (l.n_trips, l.trips) = messages(trips, proto)
+                    }
                 case .visits(let visits):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_VISITS
-                    m.visits = message(transit__stop_visit_list__init) { l in (l.n_visits, l.visits) = messages(visits, proto) }
+                    m.visits = message(transit__stop_visit_list__init) { l in
+                        (l.n_visits, l.visits) = messages(visits, proto)
+                    }
                 case .vehicles(let vehicles):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_VEHICLES
                     m.vehicles = proto(LiveVehicleBatch(vehicles: vehicles))
@@ -271,38 +283,43 @@ extension RealtimeRequest {
         let query: RealtimeQuery
         switch m.query_case {
         case TRANSIT__REALTIME_REQUEST__QUERY_SNAPSHOT:
-            query = .snapshot(try requiredMessage(m.snapshot, "snapshot") { (q) throws(ProtoDecodeError) in
-                try RealtimeTopic(wire: q.topic, field: "topic")
-            })
+            query = .snapshot(
+                try requiredMessage(m.snapshot, "snapshot") { (q) throws(ProtoDecodeError) in
+                    try RealtimeTopic(wire: q.topic, field: "topic")
+                })
         case TRANSIT__REALTIME_REQUEST__QUERY_TRIP:
-            query = .trip(try requiredMessage(m.trip, "trip") { (q) throws(ProtoDecodeError) in
-                LiveTripQuery(
-                    tripId: try requiredString(q.trip_id, "trip_id"),
-                    serviceDate: optionalValue(q.has_service_date, q.service_date),
-                    startSecs: optionalValue(q.has_start_secs, q.start_secs))
-            })
+            query = .trip(
+                try requiredMessage(m.trip, "trip") { (q) throws(ProtoDecodeError) in
+                    LiveTripQuery(
+                        tripId: try requiredString(q.trip_id, "trip_id"),
+                        serviceDate: optionalValue(q.has_service_date, q.service_date),
+                        startSecs: optionalValue(q.has_start_secs, q.start_secs))
+                })
         case TRANSIT__REALTIME_REQUEST__QUERY_STOP:
-            query = .stop(try requiredMessage(m.stop, "stop") { (q) throws(ProtoDecodeError) in
-                LiveStopQuery(
-                    stopId: try requiredString(q.stop_id, "stop_id"),
-                    fromUnix: optionalValue(q.has_from_unix, q.from_unix),
-                    toUnix: optionalValue(q.has_to_unix, q.to_unix),
-                    limit: optionalValue(q.has_limit, q.limit).map { Int($0) } ?? LiveStopQuery.defaultLimit)
-            })
+            query = .stop(
+                try requiredMessage(m.stop, "stop") { (q) throws(ProtoDecodeError) in
+                    LiveStopQuery(
+                        stopId: try requiredString(q.stop_id, "stop_id"),
+                        fromUnix: optionalValue(q.has_from_unix, q.from_unix),
+                        toUnix: optionalValue(q.has_to_unix, q.to_unix),
+                        limit: optionalValue(q.has_limit, q.limit).map { Int($0) } ?? LiveStopQuery.defaultLimit)
+                })
         case TRANSIT__REALTIME_REQUEST__QUERY_VEHICLES:
-            query = .vehicles(try requiredMessage(m.vehicles, "vehicles") { (q) throws(ProtoDecodeError) in
-                if let id = optionalString(q.trip_id) { return .trip(id) }
-                if let id = optionalString(q.route_id) { return .route(id) }
-                if let id = optionalString(q.vehicle_id) { return .vehicle(id) }
-                return .all
-            })
+            query = .vehicles(
+                try requiredMessage(m.vehicles, "vehicles") { (q) throws(ProtoDecodeError) in
+                    if let id = optionalString(q.trip_id) { return .trip(id) }
+                    if let id = optionalString(q.route_id) { return .route(id) }
+                    if let id = optionalString(q.vehicle_id) { return .vehicle(id) }
+                    return .all
+                })
         case TRANSIT__REALTIME_REQUEST__QUERY_ALERTS:
-            query = .alerts(try requiredMessage(m.alerts, "alerts") { (q) throws(ProtoDecodeError) in
-                LiveAlertQuery(
-                    stopId: optionalString(q.stop_id), routeId: optionalString(q.route_id),
-                    routeType: optionalValue(q.has_route_type, q.route_type), tripId: optionalString(q.trip_id),
-                    agencyId: optionalString(q.agency_id), activeAt: optionalValue(q.has_active_at, q.active_at))
-            })
+            query = .alerts(
+                try requiredMessage(m.alerts, "alerts") { (q) throws(ProtoDecodeError) in
+                    LiveAlertQuery(
+                        stopId: optionalString(q.stop_id), routeId: optionalString(q.route_id),
+                        routeType: optionalValue(q.has_route_type, q.route_type), tripId: optionalString(q.trip_id),
+                        agencyId: optionalString(q.agency_id), activeAt: optionalValue(q.has_active_at, q.active_at))
+                })
         case TRANSIT__REALTIME_REQUEST__QUERY_SOURCES:
             query = .sources
         default:
@@ -317,7 +334,9 @@ extension RealtimeResponse {
         let requestId = try requiredValue(m.has_request_id, m.request_id, "request_id")
         let status = m.has_status != 0 ? try ServiceStatus(proto: m.status, field: "status") : .ok
         guard status == .ok else {
-            self.init(requestId: requestId, result: .failure(ServiceError(status, try requiredString(m.error_message, "error_message"))))
+            self.init(
+                requestId: requestId,
+                result: .failure(ServiceError(status, try requiredString(m.error_message, "error_message"))))
             return
         }
         let result: RealtimeResult
@@ -325,13 +344,15 @@ extension RealtimeResponse {
         case TRANSIT__REALTIME_RESPONSE__RESULT_SNAPSHOT:
             result = .snapshot(try requiredMessage(m.snapshot, "snapshot", RealtimeSnapshot.init(proto:)))
         case TRANSIT__REALTIME_RESPONSE__RESULT_TRIPS:
-            result = .trips(try requiredMessage(m.trips, "trips") { (l) throws(ProtoDecodeError) in
-                try repeatedMessages(l.n_trips, l.trips, "trips", LiveTrip.init(proto:))
-            })
+            result = .trips(
+                try requiredMessage(m.trips, "trips") { (l) throws(ProtoDecodeError) in
+                    try repeatedMessages(l.n_trips, l.trips, "trips", LiveTrip.init(proto:))
+                })
         case TRANSIT__REALTIME_RESPONSE__RESULT_VISITS:
-            result = .visits(try requiredMessage(m.visits, "visits") { (l) throws(ProtoDecodeError) in
-                try repeatedMessages(l.n_visits, l.visits, "visits", LiveStopVisit.init(proto:))
-            })
+            result = .visits(
+                try requiredMessage(m.visits, "visits") { (l) throws(ProtoDecodeError) in
+                    try repeatedMessages(l.n_visits, l.visits, "visits", LiveStopVisit.init(proto:))
+                })
         case TRANSIT__REALTIME_RESPONSE__RESULT_VEHICLES:
             result = .vehicles(try requiredMessage(m.vehicles, "vehicles", LiveVehicleBatch.init(proto:)).vehicles)
         case TRANSIT__REALTIME_RESPONSE__RESULT_ALERTS:

@@ -28,6 +28,7 @@ extension LiveStop {
             departureOccupancy: optionalString(m.departure_occupancy),
             stopHeadsign: optionalString(m.stop_headsign),
             carriages: try repeatedMessages(m.n_carriages, m.carriages, "carriages", LiveCarriage.init(proto:)))
+        assignedPlatform = optionalString(m.assigned_platform)
     }
 }
 
@@ -118,9 +119,10 @@ extension LiveVehicle {
 
 extension LiveText {
     init(proto m: borrowing Transit__TranslatedText) throws(ProtoDecodeError) {
-        self.init(try repeatedMessages(m.n_translations, m.translations, "translations") { (t) throws(ProtoDecodeError) in
-            Translation(text: try requiredString(t.text, "text"), language: optionalString(t.language))
-        })
+        self.init(
+            try repeatedMessages(m.n_translations, m.translations, "translations") { (t) throws(ProtoDecodeError) in
+                Translation(text: try requiredString(t.text, "text"), language: optionalString(t.language))
+            })
     }
 }
 
@@ -150,10 +152,12 @@ extension LiveAlert {
             key: try requiredString(m.key, "key"),
             source: try requiredString(m.source, "source"),
             entityId: try requiredString(m.entity_id, "entity_id"),
-            activePeriods: try repeatedMessages(m.n_active_periods, m.active_periods, "active_periods", LivePeriod.init(proto:)),
+            activePeriods: try repeatedMessages(
+                m.n_active_periods, m.active_periods, "active_periods", LivePeriod.init(proto:)),
             communicationPeriods: try repeatedMessages(
                 m.n_communication_periods, m.communication_periods, "communication_periods", LivePeriod.init(proto:)),
-            impactPeriods: try repeatedMessages(m.n_impact_periods, m.impact_periods, "impact_periods", LivePeriod.init(proto:)),
+            impactPeriods: try repeatedMessages(
+                m.n_impact_periods, m.impact_periods, "impact_periods", LivePeriod.init(proto:)),
             informedEntities: try repeatedMessages(
                 m.n_informed_entities, m.informed_entities, "informed_entities", LiveInformedEntity.init(proto:)),
             cause: optionalString(m.cause) ?? "UNKNOWN_CAUSE",
@@ -163,7 +167,8 @@ extension LiveAlert {
             descriptionText: try optionalMessage(m.description_text, "description_text", LiveText.init(proto:)),
             url: try optionalMessage(m.url, "url", LiveText.init(proto:)),
             ttsHeaderText: try optionalMessage(m.tts_header_text, "tts_header_text", LiveText.init(proto:)),
-            ttsDescriptionText: try optionalMessage(m.tts_description_text, "tts_description_text", LiveText.init(proto:)),
+            ttsDescriptionText: try optionalMessage(
+                m.tts_description_text, "tts_description_text", LiveText.init(proto:)),
             causeDetail: try optionalMessage(m.cause_detail, "cause_detail", LiveText.init(proto:)),
             effectDetail: try optionalMessage(m.effect_detail, "effect_detail", LiveText.init(proto:)))
     }
@@ -176,9 +181,12 @@ extension LiveSourceStatus {
             kinds.append(try LiveSourceKind(proto: raw, field: "detected_kinds"))
         }
         var drops: [String: UInt64] = [:]
-        for drop in try repeatedMessages(m.n_drops, m.drops, "drops", { (d) throws(ProtoDecodeError) in
-            (try requiredString(d.reason, "reason"), try requiredValue(d.has_count, d.count, "count"))
-        }) {
+        for drop in try repeatedMessages(
+            m.n_drops, m.drops, "drops",
+            { (d) throws(ProtoDecodeError) in
+                (try requiredString(d.reason, "reason"), try requiredValue(d.has_count, d.count, "count"))
+            })
+        {
             drops[drop.0, default: 0] += drop.1
         }
         self.init(
@@ -206,6 +214,8 @@ extension LiveSourceStatus {
                     path: try requiredString(f.path, "path"), count: try requiredValue(f.has_count, f.count, "count"),
                     first: optionalString(f.first) ?? "")
             })
+        stopMismatches = optionalValue(m.has_stop_mismatches, m.stop_mismatches) ?? 0
+        firstStopMismatch = optionalString(m.first_stop_mismatch)
     }
 }
 
@@ -242,9 +252,12 @@ func liveSources(proto m: borrowing Transit__SourceStatusList) throws(ProtoDecod
 extension LiveHeartbeat {
     init(proto m: borrowing Transit__Heartbeat) throws(ProtoDecodeError) {
         var sequences: [RealtimeTopic: UInt64] = [:]
-        for entry in try repeatedMessages(m.n_topics, m.topics, "topics", { (t) throws(ProtoDecodeError) in
-            (try RealtimeTopic(wire: t.topic, field: "topic"), try requiredValue(t.has_seq, t.seq, "seq"))
-        }) {
+        for entry in try repeatedMessages(
+            m.n_topics, m.topics, "topics",
+            { (t) throws(ProtoDecodeError) in
+                (try RealtimeTopic(wire: t.topic, field: "topic"), try requiredValue(t.has_seq, t.seq, "seq"))
+            })
+        {
             sequences[entry.0] = entry.1
         }
         self.init(

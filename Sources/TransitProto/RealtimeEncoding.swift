@@ -26,6 +26,7 @@ extension ProtoArena {
             (m.has_status, m.status) = present(s.status.proto)
             m.departure_occupancy = string(s.departureOccupancy)
             m.stop_headsign = string(s.stopHeadsign)
+            m.assigned_platform = string(s.assignedPlatform)
             (m.n_carriages, m.carriages) = messages(s.carriages, proto)
         }
     }
@@ -190,6 +191,8 @@ extension ProtoArena {
             }
             m.last_drop = string(s.lastDrop)
             (m.has_status_unix, m.status_unix) = ifPresent(s.statusUnix)
+            (m.has_stop_mismatches, m.stop_mismatches) = ifPresent(s.stopMismatches == 0 ? nil : s.stopMismatches)
+            m.first_stop_mismatch = string(s.firstStopMismatch)
             (m.n_skipped_fields, m.skipped_fields) = messages(s.skippedFields) { skipped in
                 self.message(transit__skipped_field_count__init) { f in
                     f.path = self.string(skipped.path)
@@ -224,7 +227,9 @@ extension ProtoArena {
     }
 
     /// `failedSends` only in a REP `sources` answer.
-    func proto(sources: [LiveSourceStatus], failedSends: UInt64? = nil) -> UnsafeMutablePointer<Transit__SourceStatusList> {
+    func proto(sources: [LiveSourceStatus], failedSends: UInt64? = nil) -> UnsafeMutablePointer<
+        Transit__SourceStatusList
+    > {
         message(transit__source_status_list__init) { m in
             (m.n_sources, m.sources) = messages(sources, proto)
             (m.has_failed_sends, m.failed_sends) = ifPresent(failedSends)

@@ -10,7 +10,8 @@ enum RequestCodec {
     static func encode(_ request: StaticRequest) -> [UInt8] {
         ProtoArena.with { arena in
             let m = arena.message(transit__static_request__init) { m in arena.fill(&m, request) }
-            return ProtoWire.pack(m, size: transit__static_request__get_packed_size, pack: transit__static_request__pack)
+            return ProtoWire.pack(
+                m, size: transit__static_request__get_packed_size, pack: transit__static_request__pack)
         }
     }
 
@@ -112,7 +113,8 @@ extension StaticRequest {
         case TRANSIT__STATIC_REQUEST__QUERY_TRIP:
             query = .trip(try requiredMessage(m.trip, "trip", TripQuery.init(proto:)))
         case TRANSIT__STATIC_REQUEST__QUERY_TRIP_SCHEDULES:
-            query = .tripSchedules(try requiredMessage(m.trip_schedules, "trip_schedules", TripSchedulesQuery.init(proto:)))
+            query = .tripSchedules(
+                try requiredMessage(m.trip_schedules, "trip_schedules", TripSchedulesQuery.init(proto:)))
         case TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO:
             query = .feedInfo
         default:
@@ -185,7 +187,8 @@ extension TripSchedulesQuery {
             toDate: try requiredValue(m.has_to_date, m.to_date, "to_date"),
             knownPatternIds: repeatedValues(m.n_known_pattern_ids, m.known_pattern_ids),
             knownDatabaseVersion: optionalString(m.known_database_version),
-            descriptors: try repeatedMessages(m.n_descriptors, m.descriptors, "descriptors", TripStartDescriptor.init(proto:))
+            descriptors: try repeatedMessages(
+                m.n_descriptors, m.descriptors, "descriptors", TripStartDescriptor.init(proto:))
         )
     }
 }

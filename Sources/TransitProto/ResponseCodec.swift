@@ -20,7 +20,8 @@ enum ResponseCodec {
     static func encodeWithProtobufC(_ response: StaticResponse) -> [UInt8] {
         ProtoArena.with { arena in
             let m = arena.message(transit__static_response__init) { m in arena.fill(&m, response) }
-            return ProtoWire.pack(m, size: transit__static_response__get_packed_size, pack: transit__static_response__pack)
+            return ProtoWire.pack(
+                m, size: transit__static_response__get_packed_size, pack: transit__static_response__pack)
         }
     }
 

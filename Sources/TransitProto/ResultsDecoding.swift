@@ -14,7 +14,8 @@ extension Stop {
             locationType: Int(try requiredValue(m.has_location_type, m.location_type, "location_type")),
             parentStation: optionalString(m.parent_station),
             platformCode: optionalString(m.platform_code),
-            wheelchairBoarding: Int(try requiredValue(m.has_wheelchair_boarding, m.wheelchair_boarding, "wheelchair_boarding")),
+            wheelchairBoarding: Int(
+                try requiredValue(m.has_wheelchair_boarding, m.wheelchair_boarding, "wheelchair_boarding")),
             primaryRouteType: optionalValue(m.has_primary_route_type, m.primary_route_type).map(Int.init),
             mode: optionalString(m.mode),
             distanceMetres: optionalValue(m.has_distance_m, m.distance_m),
@@ -73,8 +74,10 @@ extension Departure {
             scheduledSecs: try requiredValue(m.has_scheduled_secs, m.scheduled_secs, "scheduled_secs"),
             scheduledUnix: try requiredValue(m.has_scheduled_unix, m.scheduled_unix, "scheduled_unix"),
             platform: optionalString(m.platform),
-            wheelchairAccessible: Int(try requiredValue(m.has_wheelchair_accessible, m.wheelchair_accessible, "wheelchair_accessible")),
-            directionId: optionalValue(m.has_direction_id, m.direction_id).map(Int.init)
+            wheelchairAccessible: Int(
+                try requiredValue(m.has_wheelchair_accessible, m.wheelchair_accessible, "wheelchair_accessible")),
+            directionId: optionalValue(m.has_direction_id, m.direction_id).map(Int.init),
+            frequencyBased: optionalValue(m.has_frequency_based, m.frequency_based).map { $0 != 0 } ?? false
         )
     }
 }
@@ -84,7 +87,8 @@ extension DepartureBoard {
         self.init(
             stopId: try requiredString(m.stop_id, "stop_id"),
             at: try requiredValue(m.has_at, m.at, "at"),
-            direction: try BoardDirection(proto: try requiredValue(m.has_direction, m.direction, "direction"), field: "direction"),
+            direction: try BoardDirection(
+                proto: try requiredValue(m.has_direction, m.direction, "direction"), field: "direction"),
             departures: try repeatedMessages(m.n_departures, m.departures, "departures", Departure.init(proto:)),
             earlierCursor: optionalString(m.earlier_cursor),
             laterCursor: optionalString(m.later_cursor),
@@ -108,7 +112,8 @@ extension TripStop {
             lat: try requiredValue(m.has_lat, m.lat, "lat"),
             lon: try requiredValue(m.has_lon, m.lon, "lon"),
             platformCode: optionalString(m.platform_code),
-            wheelchairBoarding: Int(try requiredValue(m.has_wheelchair_boarding, m.wheelchair_boarding, "wheelchair_boarding")),
+            wheelchairBoarding: Int(
+                try requiredValue(m.has_wheelchair_boarding, m.wheelchair_boarding, "wheelchair_boarding")),
             pickupType: Int(try requiredValue(m.has_pickup_type, m.pickup_type, "pickup_type")),
             dropOffType: Int(try requiredValue(m.has_drop_off_type, m.drop_off_type, "drop_off_type")),
             stopHeadsign: optionalString(m.stop_headsign),
@@ -127,7 +132,8 @@ extension TripDetail {
             serviceDate: try requiredValue(m.has_service_date, m.service_date, "service_date"),
             startTime: try requiredString(m.start_time, "start_time"),
             frequencyBased: try requiredBool(m.has_frequency_based, m.frequency_based, "frequency_based"),
-            wheelchairAccessible: Int(try requiredValue(m.has_wheelchair_accessible, m.wheelchair_accessible, "wheelchair_accessible")),
+            wheelchairAccessible: Int(
+                try requiredValue(m.has_wheelchair_accessible, m.wheelchair_accessible, "wheelchair_accessible")),
             bikesAllowed: Int(try requiredValue(m.has_bikes_allowed, m.bikes_allowed, "bikes_allowed")),
             blockId: optionalString(m.block_id),
             shapeId: optionalString(m.shape_id),
@@ -180,7 +186,8 @@ extension TripSchedule {
             directionId: optionalValue(m.has_direction_id, m.direction_id).map(Int.init),
             patternId: try requiredValue(m.has_pattern_id, m.pattern_id, "pattern_id"),
             startSecs: try requiredValue(m.has_start_secs, m.start_secs, "start_secs"),
-            frequencies: try repeatedMessages(m.n_frequencies, m.frequencies, "frequencies", FrequencyWindow.init(proto:)),
+            frequencies: try repeatedMessages(
+                m.n_frequencies, m.frequencies, "frequencies", FrequencyWindow.init(proto:)),
             serviceDates: repeatedValues(m.n_service_dates, m.service_dates),
             timezone: try requiredString(m.timezone, "timezone")
         )
@@ -194,8 +201,21 @@ extension TripSchedules {
             patterns: try repeatedMessages(m.n_patterns, m.patterns, "patterns", Pattern.init(proto:)),
             trips: try repeatedMessages(m.n_trips, m.trips, "trips", TripSchedule.init(proto:)),
             unknownTripIds: repeatedStrings(m.n_unknown_trip_ids, m.unknown_trip_ids),
-            descriptorMatches: try repeatedMessages(m.n_descriptor_matches, m.descriptor_matches, "descriptor_matches") {
-                (match: borrowing Transit__TripStartMatch) throws(ProtoDecodeError) in repeatedStrings(match.n_trip_ids, match.trip_ids)
+            descriptorMatches: try repeatedMessages(m.n_descriptor_matches, m.descriptor_matches, "descriptor_matches")
+            {
+                (match: borrowing Transit__TripStartMatch) throws(ProtoDecodeError) in
+                repeatedStrings(match.n_trip_ids, match.trip_ids)
+            },
+            stations: try repeatedMessages(m.n_stations, m.stations, "stations") {
+                (station: borrowing Transit__StationPlatforms) throws(ProtoDecodeError) in
+                StationPlatforms(
+                    stationId: try requiredString(station.station_id, "station_id"),
+                    platforms: try repeatedMessages(station.n_platforms, station.platforms, "platforms") {
+                        (p: borrowing Transit__StationPlatform) throws(ProtoDecodeError) in
+                        StationPlatform(
+                            stopId: try requiredString(p.stop_id, "stop_id"),
+                            platformCode: optionalString(p.platform_code))
+                    })
             }
         )
     }

@@ -70,6 +70,7 @@ extension ProtoArena {
             (m.has_wheelchair_accessible, m.wheelchair_accessible) = present(Int32(clamping: d.wheelchairAccessible))
             (m.has_direction_id, m.direction_id) = ifPresent(d.directionId.map { Int32(clamping: $0) })
             (m.has_stop_index, m.stop_index) = present(d.stopIndex)
+            (m.has_frequency_based, m.frequency_based) = ifPresent(d.frequencyBased ? cBool(true) : nil)
         }
     }
 
@@ -174,6 +175,17 @@ extension ProtoArena {
             (m.n_trips, m.trips) = messages(s.trips, proto)
             (m.n_unknown_trip_ids, m.unknown_trip_ids) = strings(s.unknownTripIds)
             (m.n_descriptor_matches, m.descriptor_matches) = messages(s.descriptorMatches, protoMatch)
+            (m.n_stations, m.stations) = messages(s.stations) { station in
+                self.message(transit__station_platforms__init) { st in
+                    st.station_id = self.string(station.stationId)
+                    (st.n_platforms, st.platforms) = self.messages(station.platforms) { platform in
+                        self.message(transit__station_platform__init) { p in
+                            p.stop_id = self.string(platform.stopId)
+                            p.platform_code = self.string(platform.platformCode)
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -12,7 +12,11 @@ import TransitModel
 enum TripSchedulesWire {
     // Field numbers of protocol/transit.proto.
     private enum Response { static let requestId = 1, status = 2, tripSchedules = 16 }
-    private enum Schedules { static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5 }
+    private enum Schedules {
+        static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5, stations = 6
+    }
+    private enum StationField { static let stationId = 1, platforms = 2 }
+    private enum PlatformField { static let stopId = 1, platformCode = 2 }
     private enum MatchField { static let tripIds = 1 }
     private enum PatternField { static let patternId = 1, stops = 2 }
     private enum StopField {
@@ -20,7 +24,7 @@ enum TripSchedulesWire {
     }
     private enum TripField {
         static let tripId = 1, routeId = 2, directionId = 3, patternId = 4, startSecs = 5, frequencies = 6,
-                   serviceDates = 7, timezone = 8, routeType = 9
+            serviceDates = 7, timezone = 8, routeType = 9
     }
     private enum WindowField { static let startSecs = 1, endSecs = 2, headwaySecs = 3, exactTimes = 4 }
 
@@ -44,7 +48,9 @@ enum TripSchedulesWire {
         }
         for id in s.unknownTripIds { body += WireSize.string(Schedules.unknownTripIds, id) }
         for ids in s.descriptorMatches { body += WireSize.delimited(Schedules.descriptorMatches, matchSize(ids)) }
-        let total = WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
+        for station in s.stations { body += WireSize.delimited(Schedules.stations, stationSize(station)) }
+        let total =
+            WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
             + WireSize.delimited(Response.tripSchedules, body)
 
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
@@ -66,12 +72,32 @@ enum TripSchedulesWire {
                 out.delimitedHeader(Schedules.descriptorMatches, matchSize(ids))
                 for id in ids { out.string(MatchField.tripIds, id) }
             }
+            for station in s.stations {
+                out.delimitedHeader(Schedules.stations, stationSize(station))
+                out.string(StationField.stationId, station.stationId)
+                for platform in station.platforms {
+                    out.delimitedHeader(StationField.platforms, platformSize(platform))
+                    out.string(PlatformField.stopId, platform.stopId)
+                    if let code = platform.platformCode { out.string(PlatformField.platformCode, code) }
+                }
+            }
             initialized = out.cursor - buffer.baseAddress!
             precondition(initialized == total, "TripSchedulesWire wrote \(initialized) bytes, sized \(total)")
         }
     }
 
     // MARK: sizes (bodies, without the field's own tag and length)
+
+    private static func platformSize(_ p: StationPlatform) -> Int {
+        WireSize.string(PlatformField.stopId, p.stopId)
+            + (p.platformCode.map { WireSize.string(PlatformField.platformCode, $0) } ?? 0)
+    }
+
+    private static func stationSize(_ s: StationPlatforms) -> Int {
+        var size = WireSize.string(StationField.stationId, s.stationId)
+        for p in s.platforms { size += WireSize.delimited(StationField.platforms, platformSize(p)) }
+        return size
+    }
 
     /// The body size of a pattern stop whose stop id has `idLength` wire bytes.
     @inline(__always)
@@ -103,12 +129,15 @@ enum TripSchedulesWire {
 
     private static func windowSize(_ w: FrequencyWindow) -> Int {
         WireSize.int32Field(WindowField.startSecs, w.startSecs) + WireSize.int32Field(WindowField.endSecs, w.endSecs)
-            + WireSize.int32Field(WindowField.headwaySecs, w.headwaySecs) + WireSize.varintField(WindowField.exactTimes, 1)
+            + WireSize.int32Field(WindowField.headwaySecs, w.headwaySecs)
+            + WireSize.varintField(WindowField.exactTimes, 1)
     }
 
     private static func tripSize(_ t: TripSchedule) -> Int {
         var size = WireSize.string(TripField.tripId, t.tripId) + WireSize.string(TripField.routeId, t.routeId)
-        if let direction = t.directionId { size += WireSize.int32Field(TripField.directionId, Int32(clamping: direction)) }
+        if let direction = t.directionId {
+            size += WireSize.int32Field(TripField.directionId, Int32(clamping: direction))
+        }
         size += WireSize.varintField(TripField.patternId, UInt64(t.patternId))
         size += WireSize.int32Field(TripField.startSecs, t.startSecs)
         for w in t.frequencies { size += WireSize.delimited(TripField.frequencies, windowSize(w)) }

@@ -20,13 +20,13 @@ enum TripUpdatesWire {
     private enum Instance { static let tripId = 1, serviceDate = 2, startSecs = 3 }
     private enum Trip {
         static let trip = 1, relationship = 2, staticTripId = 3, routeId = 4, directionId = 5, vehicleId = 6,
-                   vehicleLabel = 7, timestamp = 8, tripDelay = 9, stops = 10, source = 11, entityId = 12,
-                   tripHeadsign = 13
+            vehicleLabel = 7, timestamp = 8, tripDelay = 9, stops = 10, source = 11, entityId = 12,
+            tripHeadsign = 13
     }
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
-                   predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
-                   departureOccupancy = 11, stopHeadsign = 12, carriages = 13
+            predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
+            departureOccupancy = 11, stopHeadsign = 12, carriages = 13, assignedPlatform = 30
     }
     private enum Carriage {
         static let position = 1, name = 2, occupancy = 3, departureOccupancy = 4, quiet = 5, toilet = 6, luggageRack = 7
@@ -50,7 +50,12 @@ enum TripUpdatesWire {
             stopCount += batch.trips[i].stops.count
         }
         stopStart.append(stopCount)
-        let workers = max(1, min(workers ?? (stopCount >= parallelMinimumStops ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1), max(tripCount, 1)))
+        let workers = max(
+            1,
+            min(
+                workers
+                    ?? (stopCount >= parallelMinimumStops ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1),
+                max(tripCount, 1)))
         // The trips of each worker: consecutive, with about as many stops each.
         let shares = (0..<workers).map { w -> Range<Int> in
             func start(_ w: Int) -> Int {
@@ -67,8 +72,9 @@ enum TripUpdatesWire {
             tripSizes.withUnsafeMutableBufferPointer { tripSizes in
                 stopSizes.withUnsafeMutableBufferPointer { stopSizes in
                     shareBytes.withUnsafeMutableBufferPointer { shareBytes in
-                        let job = SizingJob(trips: trips, stopStart: stopStart, shares: shares, tripSizes: tripSizes,
-                                            stopSizes: stopSizes, shareBytes: shareBytes)
+                        let job = SizingJob(
+                            trips: trips, stopStart: stopStart, shares: shares, tripSizes: tripSizes,
+                            stopSizes: stopSizes, shareBytes: shareBytes)
                         perform(workers) { job.run(worker: $0) }
                     }
                 }
@@ -76,7 +82,8 @@ enum TripUpdatesWire {
         }
         var body = shareBytes.reduce(0, +)
         for instance in batch.removed { body += WireSize.delimited(Batch.removed, instanceSize(instance)) }
-        let pub = WireSize.varintField(Pub.epoch, message.epoch) + WireSize.string(Pub.topic, topic)
+        let pub =
+            WireSize.varintField(Pub.epoch, message.epoch) + WireSize.string(Pub.topic, topic)
             + WireSize.varintField(Pub.seq, message.seq)
             + WireSize.varintField(Pub.sentUnixMs, UInt64(bitPattern: message.sentUnixMs))
             + WireSize.delimited(Pub.tripUpdates, body)
@@ -102,8 +109,9 @@ enum TripUpdatesWire {
             batch.trips.withUnsafeBufferPointer { trips in
                 tripSizes.withUnsafeBufferPointer { tripSizes in
                     stopSizes.withUnsafeBufferPointer { stopSizes in
-                        let job = WritingJob(trips: trips, stopStart: stopStart, shares: shares, tripSizes: tripSizes,
-                                             stopSizes: stopSizes, shareStart: shareStart, shareBytes: shareBytes)
+                        let job = WritingJob(
+                            trips: trips, stopStart: stopStart, shares: shares, tripSizes: tripSizes,
+                            stopSizes: stopSizes, shareStart: shareStart, shareBytes: shareBytes)
                         perform(workers) { job.run(worker: $0) }
                     }
                 }
@@ -158,14 +166,17 @@ enum TripUpdatesWire {
                 out.delimitedHeader(Batch.trips, tripSizes[i])
                 write(trips.baseAddress! + i, stopSizes: stopSizes.baseAddress! + stopStart[i], &out)
             }
-            precondition(out.cursor == shareStart[w] + shareBytes[w], "TripUpdatesWire: a share wrote other than its size")
+            precondition(
+                out.cursor == shareStart[w] + shareBytes[w], "TripUpdatesWire: a share wrote other than its size")
         }
     }
 
     // MARK: sizes (bodies, without the field's own tag and length)
 
     private static func instanceSize(_ i: TripInstanceKey) -> Int {
-        var size = WireSize.string(Instance.tripId, i.tripId) + WireSize.varintField(Instance.serviceDate, UInt64(i.serviceDate))
+        var size =
+            WireSize.string(Instance.tripId, i.tripId)
+            + WireSize.varintField(Instance.serviceDate, UInt64(i.serviceDate))
         if let start = i.startSecs { size += WireSize.int32Field(Instance.startSecs, start) }
         return size
     }
@@ -201,6 +212,7 @@ enum TripUpdatesWire {
             + WireSize.int32Field(Stop.status, Int32(bitPattern: s.pointee.status.proto.rawValue))
             + optionalString(Stop.departureOccupancy, s.pointee.departureOccupancy)
             + optionalString(Stop.stopHeadsign, s.pointee.stopHeadsign)
+            + optionalString(Stop.assignedPlatform, s.pointee.assignedPlatform)
             + carriagesSize(s.pointee.carriages)
     }
 
@@ -215,7 +227,8 @@ enum TripUpdatesWire {
     }
 
     private static func carriageSize(_ c: LiveCarriage) -> Int {
-        var size = int32Field(Carriage.position, c.position) + optionalString(Carriage.name, c.name)
+        var size =
+            int32Field(Carriage.position, c.position) + optionalString(Carriage.name, c.name)
             + optionalString(Carriage.occupancy, c.occupancy)
             + optionalString(Carriage.departureOccupancy, c.departureOccupancy)
         if let v = c.quiet { size += WireSize.varintField(Carriage.quiet, v ? 1 : 0) }
@@ -226,7 +239,8 @@ enum TripUpdatesWire {
 
     /// The trip's body size; writes its stops' body sizes to `stopSizes[0..<stops.count]`.
     private static func tripSize(_ t: UnsafePointer<LiveTrip>, stopSizes: UnsafeMutablePointer<Int32>) -> Int {
-        var size = WireSize.delimited(Trip.trip, instanceSize(t.pointee.instance))
+        var size =
+            WireSize.delimited(Trip.trip, instanceSize(t.pointee.instance))
             + WireSize.int32Field(Trip.relationship, Int32(bitPattern: t.pointee.relationship.proto.rawValue))
             + optionalString(Trip.staticTripId, t.pointee.staticTripId)
             + optionalString(Trip.routeId, t.pointee.routeId)
@@ -295,6 +309,7 @@ enum TripUpdatesWire {
         if !s.pointee.carriages.isEmpty {
             for i in s.pointee.carriages.indices { write(s.pointee.carriages[i], &out) }
         }
+        if let v = s.pointee.assignedPlatform { out.string(Stop.assignedPlatform, v) }
     }
 
     private static func write(_ c: LiveCarriage, _ out: inout WireOutput) {

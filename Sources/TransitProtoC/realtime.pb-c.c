@@ -1601,7 +1601,7 @@ const ProtobufCMessageDescriptor transit__trip_instance__descriptor =
   (ProtobufCMessageInit) transit__trip_instance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[13] =
+static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[14] =
 {
   {
     "stop_id",
@@ -1759,9 +1759,22 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "assigned_platform",
+    30,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StopPrediction, assigned_platform),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   7,   /* field[7] = arrival_delay */
+  13,   /* field[13] = assigned_platform */
   2,   /* field[2] = assigned_stop_id */
   12,   /* field[12] = carriages */
   8,   /* field[8] = departure_delay */
@@ -1775,10 +1788,11 @@ static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   0,   /* field[0] = stop_id */
   1,   /* field[1] = stop_sequence */
 };
-static const ProtobufCIntRange transit__stop_prediction__number_ranges[1 + 1] =
+static const ProtobufCIntRange transit__stop_prediction__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 30, 13 },
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
 {
@@ -1788,10 +1802,10 @@ const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
   "Transit__StopPrediction",
   "transit",
   sizeof(Transit__StopPrediction),
-  13,
+  14,
   transit__stop_prediction__field_descriptors,
   transit__stop_prediction__field_indices_by_name,
-  1,  transit__stop_prediction__number_ranges,
+  2,  transit__stop_prediction__number_ranges,
   (ProtobufCMessageInit) transit__stop_prediction__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -3252,7 +3266,7 @@ const ProtobufCMessageDescriptor transit__drop_count__descriptor =
   (ProtobufCMessageInit) transit__drop_count__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[19] =
+static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[21] =
 {
   {
     "name",
@@ -3482,6 +3496,30 @@ static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stop_mismatches",
+    30,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__SourceStatus, has_stop_mismatches),
+    offsetof(Transit__SourceStatus, stop_mismatches),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first_stop_mismatch",
+    31,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__SourceStatus, first_stop_mismatch),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__source_status__field_indices_by_name[] = {
   2,   /* field[2] = detected_kinds */
@@ -3489,6 +3527,7 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
   14,   /* field[14] = entities */
   11,   /* field[11] = errors */
   3,   /* field[3] = feed_timestamp */
+  20,   /* field[20] = first_stop_mismatch */
   1,   /* field[1] = kind */
   16,   /* field[16] = last_drop */
   12,   /* field[12] = last_error */
@@ -3502,12 +3541,14 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
   6,   /* field[6] = stale */
   7,   /* field[7] = stale_after_s */
   17,   /* field[17] = status_unix */
+  19,   /* field[19] = stop_mismatches */
   8,   /* field[8] = updates_applied */
 };
-static const ProtobufCIntRange transit__source_status__number_ranges[1 + 1] =
+static const ProtobufCIntRange transit__source_status__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 19 }
+  { 30, 19 },
+  { 0, 21 }
 };
 const ProtobufCMessageDescriptor transit__source_status__descriptor =
 {
@@ -3517,10 +3558,10 @@ const ProtobufCMessageDescriptor transit__source_status__descriptor =
   "Transit__SourceStatus",
   "transit",
   sizeof(Transit__SourceStatus),
-  19,
+  21,
   transit__source_status__field_descriptors,
   transit__source_status__field_indices_by_name,
-  1,  transit__source_status__number_ranges,
+  2,  transit__source_status__number_ranges,
   (ProtobufCMessageInit) transit__source_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -1132,6 +1132,96 @@ void   transit__trip_schedules__free_unpacked
   assert(message->base.descriptor == &transit__trip_schedules__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__station_platforms__init
+                     (Transit__StationPlatforms         *message)
+{
+  static const Transit__StationPlatforms init_value = TRANSIT__STATION_PLATFORMS__INIT;
+  *message = init_value;
+}
+size_t transit__station_platforms__get_packed_size
+                     (const Transit__StationPlatforms *message)
+{
+  assert(message->base.descriptor == &transit__station_platforms__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__station_platforms__pack
+                     (const Transit__StationPlatforms *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__station_platforms__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__station_platforms__pack_to_buffer
+                     (const Transit__StationPlatforms *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__station_platforms__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__StationPlatforms *
+       transit__station_platforms__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__StationPlatforms *)
+     protobuf_c_message_unpack (&transit__station_platforms__descriptor,
+                                allocator, len, data);
+}
+void   transit__station_platforms__free_unpacked
+                     (Transit__StationPlatforms *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__station_platforms__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__station_platform__init
+                     (Transit__StationPlatform         *message)
+{
+  static const Transit__StationPlatform init_value = TRANSIT__STATION_PLATFORM__INIT;
+  *message = init_value;
+}
+size_t transit__station_platform__get_packed_size
+                     (const Transit__StationPlatform *message)
+{
+  assert(message->base.descriptor == &transit__station_platform__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__station_platform__pack
+                     (const Transit__StationPlatform *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__station_platform__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__station_platform__pack_to_buffer
+                     (const Transit__StationPlatform *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__station_platform__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__StationPlatform *
+       transit__station_platform__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__StationPlatform *)
+     protobuf_c_message_unpack (&transit__station_platform__descriptor,
+                                allocator, len, data);
+}
+void   transit__station_platform__free_unpacked
+                     (Transit__StationPlatform *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__station_platform__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__trip_start_match__init
                      (Transit__TripStartMatch         *message)
 {
@@ -2677,7 +2767,7 @@ const ProtobufCMessageDescriptor transit__route_list__descriptor =
   (ProtobufCMessageInit) transit__route_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__departure__field_descriptors[13] =
+static const ProtobufCFieldDescriptor transit__departure__field_descriptors[14] =
 {
   {
     "trip_id",
@@ -2835,9 +2925,22 @@ static const ProtobufCFieldDescriptor transit__departure__field_descriptors[13] 
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "frequency_based",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__Departure, has_frequency_based),
+    offsetof(Transit__Departure, frequency_based),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__departure__field_indices_by_name[] = {
   11,   /* field[11] = direction_id */
+  13,   /* field[13] = frequency_based */
   3,   /* field[3] = headsign */
   9,   /* field[9] = platform */
   2,   /* field[2] = route */
@@ -2854,7 +2957,7 @@ static const unsigned transit__departure__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__departure__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor transit__departure__descriptor =
 {
@@ -2864,7 +2967,7 @@ const ProtobufCMessageDescriptor transit__departure__descriptor =
   "Transit__Departure",
   "transit",
   sizeof(Transit__Departure),
-  13,
+  14,
   transit__departure__field_descriptors,
   transit__departure__field_indices_by_name,
   1,  transit__departure__number_ranges,
@@ -3813,7 +3916,7 @@ const ProtobufCMessageDescriptor transit__trip_schedule__descriptor =
   (ProtobufCMessageInit) transit__trip_schedule__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_schedules__field_descriptors[5] =
+static const ProtobufCFieldDescriptor transit__trip_schedules__field_descriptors[6] =
 {
   {
     "database_version",
@@ -3875,18 +3978,31 @@ static const ProtobufCFieldDescriptor transit__trip_schedules__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "stations",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__TripSchedules, n_stations),
+    offsetof(Transit__TripSchedules, stations),
+    &transit__station_platforms__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__trip_schedules__field_indices_by_name[] = {
   0,   /* field[0] = database_version */
   4,   /* field[4] = descriptor_matches */
   1,   /* field[1] = patterns */
+  5,   /* field[5] = stations */
   2,   /* field[2] = trips */
   3,   /* field[3] = unknown_trip_ids */
 };
 static const ProtobufCIntRange transit__trip_schedules__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor transit__trip_schedules__descriptor =
 {
@@ -3896,11 +4012,113 @@ const ProtobufCMessageDescriptor transit__trip_schedules__descriptor =
   "Transit__TripSchedules",
   "transit",
   sizeof(Transit__TripSchedules),
-  5,
+  6,
   transit__trip_schedules__field_descriptors,
   transit__trip_schedules__field_indices_by_name,
   1,  transit__trip_schedules__number_ranges,
   (ProtobufCMessageInit) transit__trip_schedules__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__station_platforms__field_descriptors[2] =
+{
+  {
+    "station_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StationPlatforms, station_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "platforms",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StationPlatforms, n_platforms),
+    offsetof(Transit__StationPlatforms, platforms),
+    &transit__station_platform__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__station_platforms__field_indices_by_name[] = {
+  1,   /* field[1] = platforms */
+  0,   /* field[0] = station_id */
+};
+static const ProtobufCIntRange transit__station_platforms__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__station_platforms__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.StationPlatforms",
+  "StationPlatforms",
+  "Transit__StationPlatforms",
+  "transit",
+  sizeof(Transit__StationPlatforms),
+  2,
+  transit__station_platforms__field_descriptors,
+  transit__station_platforms__field_indices_by_name,
+  1,  transit__station_platforms__number_ranges,
+  (ProtobufCMessageInit) transit__station_platforms__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__station_platform__field_descriptors[2] =
+{
+  {
+    "stop_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StationPlatform, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "platform_code",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StationPlatform, platform_code),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__station_platform__field_indices_by_name[] = {
+  1,   /* field[1] = platform_code */
+  0,   /* field[0] = stop_id */
+};
+static const ProtobufCIntRange transit__station_platform__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__station_platform__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.StationPlatform",
+  "StationPlatform",
+  "Transit__StationPlatform",
+  "transit",
+  sizeof(Transit__StationPlatform),
+  2,
+  transit__station_platform__field_descriptors,
+  transit__station_platform__field_indices_by_name,
+  1,  transit__station_platform__number_ranges,
+  (ProtobufCMessageInit) transit__station_platform__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__trip_start_match__field_descriptors[1] =

@@ -54,9 +54,13 @@ public final class GTFSImporter {
         if options.handleInterrupts {
             interruptRequested.store(false, ordering: .relaxed)
             for signalNumber in [SIGINT, SIGTERM] {
-                previousHandlers.append((signalNumber, signal(signalNumber) { _ in
-                    interruptRequested.store(true, ordering: .relaxed)
-                }))
+                previousHandlers.append(
+                    (
+                        signalNumber,
+                        signal(signalNumber) { _ in
+                            interruptRequested.store(true, ordering: .relaxed)
+                        }
+                    ))
             }
         }
         defer {
@@ -74,8 +78,9 @@ public final class GTFSImporter {
             // right after the rename cannot leave a half-written database in place.
             try flushToDisk(temporary.path)
             guard rename(temporary.path, target.path) == 0 else {
-                throw ImportError("cannot move the new database into place at \(target.path): "
-                    + String(cString: strerror(errno)))
+                throw ImportError(
+                    "cannot move the new database into place at \(target.path): "
+                        + String(cString: strerror(errno)))
             }
             try? flushToDisk(directory.path)
             return summary
@@ -99,7 +104,8 @@ public final class GTFSImporter {
 
     private func build(at path: String, feeds: [FeedContext]) throws -> ImportSummary {
         let db = try Database(path: path, mode: .create, singleThread: true)
-        try db.exec("""
+        try db.exec(
+            """
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;
             PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144;
             """)
@@ -129,7 +135,8 @@ public final class GTFSImporter {
                 try builder.readFrequencies(feed, &trips)
                 return trips
             }
-            let tripsTally = builder.tallies.last { $0.feed == feed.name && $0.file == "trips.txt" }
+            let tripsTally =
+                builder.tallies.last { $0.feed == feed.name && $0.file == "trips.txt" }
                 ?? builder.tally(feed, "trips.txt")
             let stopTimesTally = builder.tally(feed, "stop_times.txt")
             let rows = try builder.timed("read stop_times") {

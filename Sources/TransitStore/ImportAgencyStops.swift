@@ -44,7 +44,8 @@ extension ImportBuilder {
         let phone = reader.column("agency_phone")
         let fareURL = reader.column("agency_fare_url")
         let email = reader.column("agency_email")
-        let insert = try db.prepare("""
+        let insert = try db.prepare(
+            """
             INSERT INTO agency (agency_id, feed_pk, name, url, timezone, lang, phone, fare_url, email)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
@@ -68,7 +69,8 @@ extension ImportBuilder {
                 // stops): one agency, the first feed's row, when name and timezone agree. Otherwise the ids
                 // collide like route ids do.
                 guard let shared = agencyRecords[agencyID], shared.name == agencyName,
-                      shared.timezone == zone else {
+                    shared.timezone == zone
+                else {
                     throw collision("agency_id", agencyID, feed: feed, owner: owner, reader: reader, column: id)
                 }
                 feed.agencies[agencyID] = shared.pk
@@ -79,9 +81,11 @@ extension ImportBuilder {
                 tally.skip("agency_id already defined by an earlier feed (same name and timezone; shared)")
                 continue
             }
-            try insert.bind([agencyID, feed.feedPk, agencyName, reader.optionalString(url), zone,
-                             reader.optionalString(lang), reader.optionalString(phone),
-                             reader.optionalString(fareURL), reader.optionalString(email)])
+            try insert.bind([
+                agencyID, feed.feedPk, agencyName, reader.optionalString(url), zone,
+                reader.optionalString(lang), reader.optionalString(phone),
+                reader.optionalString(fareURL), reader.optionalString(email),
+            ])
             try insert.run()
             let pk = Int(db.lastInsertRowID)
             feed.agencies[agencyID] = pk
@@ -102,8 +106,10 @@ extension ImportBuilder {
     /// feed_info.txt (optional): publisher, version, validity.
     func importFeedInfo(_ feed: FeedContext) throws {
         guard let (reader, tally) = try open(feed, "feed_info.txt") else { return }
-        let names = ["feed_publisher_name", "feed_publisher_url", "feed_lang", "default_lang", "feed_version",
-                     "feed_contact_email", "feed_contact_url"]
+        let names = [
+            "feed_publisher_name", "feed_publisher_url", "feed_lang", "default_lang", "feed_version",
+            "feed_contact_email", "feed_contact_url",
+        ]
         let columns = names.map { reader.column($0) }
         let start = reader.column("feed_start_date")
         let end = reader.column("feed_end_date")
@@ -195,8 +201,9 @@ extension ImportBuilder {
                 let feed = feeds[stops[i].feed]
                 let reason = "unknown parent_station (stop kept without parent)"
                 if strict {
-                    throw CSVError(file: "\(feed.path)/stops.txt", line: stops[i].line,
-                                   reason: "\(reason): \"\(parentID)\"")
+                    throw CSVError(
+                        file: "\(feed.path)/stops.txt", line: stops[i].line,
+                        reason: "\(reason): \"\(parentID)\"")
                 }
                 stopsTallies[feed.index]?.skip(reason)
             }

@@ -35,8 +35,9 @@ final class FileTally {
     }
 
     var stats: ImportSummary.FileStats {
-        ImportSummary.FileStats(feed: feed, file: file, rowsRead: read, rowsImported: imported, skipped: skipped,
-                                firstPlaces: firstPlaces)
+        ImportSummary.FileStats(
+            feed: feed, file: file, rowsRead: read, rowsImported: imported, skipped: skipped,
+            firstPlaces: firstPlaces)
     }
 }
 
@@ -150,8 +151,10 @@ final class ImportBuilder {
     private var progressFile = ""
     private var progressFileStart = Date()
 
-    init(db: Database, strict: Bool, progress: (@Sendable (ImportProgress) -> Void)?,
-         isInterrupted: @escaping () -> Bool) {
+    init(
+        db: Database, strict: Bool, progress: (@Sendable (ImportProgress) -> Void)?,
+        isInterrupted: @escaping () -> Bool
+    ) {
         self.db = db
         self.strict = strict
         self.progressHandler = progress
@@ -210,13 +213,17 @@ final class ImportBuilder {
         guard now.timeIntervalSince(lastProgress) >= 0.1 else { return }
         lastProgress = now
         let elapsed = max(now.timeIntervalSince(progressFileStart), 0.001)
-        progressHandler(ImportProgress(feed: feedName, file: file, rows: rows,
-                                       rowsPerSecond: Double(rows) / elapsed, fraction: fraction))
+        progressHandler(
+            ImportProgress(
+                feed: feedName, file: file, rows: rows,
+                rowsPerSecond: Double(rows) / elapsed, fraction: fraction))
     }
 
     /// Collision between feeds: an error naming both feeds and the way out.
-    func collision(_ kind: String, _ id: String, feed: FeedContext, owner: Int, reader: CSVReader,
-                   column: CSVColumn) -> CSVError {
+    func collision(
+        _ kind: String, _ id: String, feed: FeedContext, owner: Int, reader: CSVReader,
+        column: CSVColumn
+    ) -> CSVError {
         let other = feeds[owner]
         return reader.error(
             "\(kind) \"\(id)\" of feed \"\(feed.name)\" (\(feed.path)) is also defined by feed \"\(other.name)\""

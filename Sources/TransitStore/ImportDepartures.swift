@@ -56,7 +56,8 @@ struct DepartureRows {
         let batch = 128
         func statement(rows: Int) throws -> Statement {
             let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
-            return try db.prepare("""
+            return try db.prepare(
+                """
                 INSERT INTO departures (board_pk, departure_secs, trip_pk, stop_index, stop_pk, service_pk)
                 VALUES \(values)
                 """)

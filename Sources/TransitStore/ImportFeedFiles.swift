@@ -48,7 +48,8 @@ final class FeedFiles {
             for entry in archive where entry.type == .file {
                 let components = entry.path.split(separator: "/")
                 guard let last = components.last, last.hasSuffix(".txt"),
-                      !components.contains("__MACOSX") else { continue }
+                    !components.contains("__MACOSX")
+                else { continue }
                 let name = String(last)
                 if let depth = depths[name], depth <= components.count { continue }
                 depths[name] = components.count
@@ -75,17 +76,21 @@ final class FeedFiles {
     private func checkDeclaredSize(_ name: String) throws {
         guard let size = sizes[name] else { return }
         if size > limits.maxFileBytes {
-            throw ImportError("\(displayName(name)): \(CSVLimits.describe(bytes: size)) uncompressed, over the "
-                + "size cap "
-                + "of \(CSVLimits.describe(bytes: limits.maxFileBytes)) per file "
-                + "(raise it with \(ImportLimits.fileSizeFlag))")
+            throw ImportError(
+                "\(displayName(name)): \(CSVLimits.describe(bytes: size)) uncompressed, over the "
+                    + "size cap "
+                    + "of \(CSVLimits.describe(bytes: limits.maxFileBytes)) per file "
+                    + "(raise it with \(ImportLimits.fileSizeFlag))")
         }
         if let compressed = compressedSizes[name], size >= ImportLimits.ratioExemptBytes,
-           Double(size) / Double(max(compressed, 1)) > Double(limits.maxCompressionRatio) {
-            throw ImportError("\(displayName(name)): inflates \(size / max(compressed, 1))× (from "
-                + "\(CSVLimits.describe(bytes: compressed, approximately: true)) to "
-                + "\(CSVLimits.describe(bytes: size, approximately: true))), over the compression-ratio cap of "
-                + "\(limits.maxCompressionRatio)× per zip entry (raise it with \(ImportLimits.compressionRatioFlag))")
+            Double(size) / Double(max(compressed, 1)) > Double(limits.maxCompressionRatio)
+        {
+            throw ImportError(
+                "\(displayName(name)): inflates \(size / max(compressed, 1))× (from "
+                    + "\(CSVLimits.describe(bytes: compressed, approximately: true)) to "
+                    + "\(CSVLimits.describe(bytes: size, approximately: true))), over the compression-ratio cap of "
+                    + "\(limits.maxCompressionRatio)× per zip entry (raise it with \(ImportLimits.compressionRatioFlag))"
+            )
         }
     }
 

@@ -25,9 +25,11 @@ extension ImportBuilder {
         try writeRouteTripCounts()
         for feed in feeds { try writeFeed(feed, importedAt: importedAt) }
         let meta = try db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)")
-        for (key, value) in [(Schema.MetaKey.schemaVersion, String(Schema.version)),
-                             (Schema.MetaKey.dbVersion, databaseVersion),
-                             (Schema.MetaKey.importedAt, String(importedAt))] {
+        for (key, value) in [
+            (Schema.MetaKey.schemaVersion, String(Schema.version)),
+            (Schema.MetaKey.dbVersion, databaseVersion),
+            (Schema.MetaKey.importedAt, String(importedAt)),
+        ] {
             try meta.bind([key, value])
             try meta.run()
         }
@@ -46,11 +48,14 @@ extension ImportBuilder {
     }
 
     /// Routes and trips per stop from the patterns' trips, stations aggregating their platforms; the primary
-    /// route type is the one with most trips (ties: `Mode.rank`, then the lower route_type).
+    /// route type is the one of the most routes serving the stop (ties: `Mode.rank`, then the lower route_type).
+    /// Routes, not trips: a frequency-based metro line's many instances must not make a station of four train
+    /// lines a metro stop.
     func stopStatistics() -> StopStatistics {
-        var stats = StopStatistics(tripCount: Array(repeating: 0, count: stops.count),
-                                   primaryRouteType: Array(repeating: nil, count: stops.count),
-                                   modeMask: Array(repeating: 0, count: stops.count))
+        var stats = StopStatistics(
+            tripCount: Array(repeating: 0, count: stops.count),
+            primaryRouteType: Array(repeating: nil, count: stops.count),
+            modeMask: Array(repeating: 0, count: stops.count))
         var seen = Set<Int>()
         for (key, trips) in patternRouteTrips {
             let pattern = Int(key >> 32) - 1
@@ -66,27 +71,29 @@ extension ImportBuilder {
                 }
             }
         }
-        var typeTrips: [Int: [Int: Int]] = [:]  // stop -> route_type -> trips
+        var typeRoutes: [Int: [Int: Int]] = [:]  // stop -> route_type -> routes
         for (key, trips) in stats.stopRoutes {
             let stop = Int(key >> 32) - 1
             let route = routes[Int(key & 0xFFFF_FFFF) - 1]
             stats.tripCount[stop] += trips
             stats.modeMask[stop] |= route.mode.bit
-            typeTrips[stop, default: [:]][route.routeType, default: 0] += trips
+            typeRoutes[stop, default: [:]][route.routeType, default: 0] += 1
         }
-        for (stop, byType) in typeTrips {
-            stats.primaryRouteType[stop] = byType.min { a, b in
-                if a.value != b.value { return a.value > b.value }
-                let rankA = Mode(routeType: a.key).rank, rankB = Mode(routeType: b.key).rank
-                if rankA != rankB { return rankA < rankB }
-                return a.key < b.key
-            }?.key
+        for (stop, byType) in typeRoutes {
+            stats.primaryRouteType[stop] =
+                byType.min { a, b in
+                    if a.value != b.value { return a.value > b.value }
+                    let rankA = Mode(routeType: a.key).rank, rankB = Mode(routeType: b.key).rank
+                    if rankA != rankB { return rankA < rankB }
+                    return a.key < b.key
+                }?.key
         }
         return stats
     }
 
     private func writeStops(_ stats: StopStatistics) throws {
-        let insert = try db.prepare("""
+        let insert = try db.prepare(
+            """
             INSERT INTO stops (stop_pk, stop_id, feed_pk, code, name, tts_name, desc, lat, lon, zone_id, url,
                                location_type, parent_pk, board_pk, timezone, wheelchair_boarding, level_id,
                                platform_code, trip_count, primary_route_type, primary_mode, mode_mask)
@@ -148,7 +155,8 @@ extension ImportBuilder {
     }
 
     private func writeFrequencyStops() throws {
-        let insert = try db.prepare("""
+        let insert = try db.prepare(
+            """
             INSERT INTO frequency_stops (board_pk, trip_pk, stop_index, stop_pk, service_pk) VALUES (?, ?, ?, ?, ?)
             """)
         for row in frequencyStops.sorted() {
@@ -166,7 +174,8 @@ extension ImportBuilder {
     }
 
     private func writeFeed(_ feed: FeedContext, importedAt: Int) throws {
-        let insert = try db.prepare("""
+        let insert = try db.prepare(
+            """
             INSERT INTO feeds (feed_pk, name, prefix, path, publisher_name, publisher_url, feed_lang, default_lang,
                                version, start_date, end_date, contact_email, contact_url, service_start_date,
                                service_end_date, timezone, imported_at, agency_count, stop_count, route_count,

@@ -48,9 +48,11 @@ public struct ImportOptions: Sendable {
     /// Caps on the size of files, records and fields and on the compression ratio of zip entries.
     public var limits: ImportLimits
 
-    public init(feeds: [Feed], databasePath: String, strict: Bool = false,
-                progress: (@Sendable (ImportProgress) -> Void)? = nil, handleInterrupts: Bool = true,
-                limits: ImportLimits = ImportLimits()) {
+    public init(
+        feeds: [Feed], databasePath: String, strict: Bool = false,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil, handleInterrupts: Bool = true,
+        limits: ImportLimits = ImportLimits()
+    ) {
         self.feeds = feeds
         self.databasePath = databasePath
         self.strict = strict
@@ -117,8 +119,10 @@ public struct ImportLimits: Sendable, Equatable {
 
     public static let ratioExemptBytes = 1 << 20
 
-    public init(maxFileBytes: Int = 4 << 30, maxCompressionRatio: Int = 100, maxLineBytes: Int = 1 << 20,
-                maxFieldBytes: Int = 64 << 10) {
+    public init(
+        maxFileBytes: Int = 4 << 30, maxCompressionRatio: Int = 100, maxLineBytes: Int = 1 << 20,
+        maxFieldBytes: Int = 64 << 10
+    ) {
         self.maxFileBytes = maxFileBytes
         self.maxCompressionRatio = maxCompressionRatio
         self.maxLineBytes = maxLineBytes

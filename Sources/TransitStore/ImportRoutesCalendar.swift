@@ -16,7 +16,8 @@ extension ImportBuilder {
         let color = reader.column("route_color")
         let textColor = reader.column("route_text_color")
         let sortOrder = reader.column("route_sort_order")
-        let insert = try db.prepare("""
+        let insert = try db.prepare(
+            """
             INSERT INTO routes (route_pk, route_id, feed_pk, agency_pk, short_name, long_name, desc, route_type,
                                 mode, url, color, text_color, sort_order)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -46,10 +47,12 @@ extension ImportBuilder {
             let routeType = try reader.requiredInt(type)
             let mode = Mode(routeType: routeType)
             let pk = routes.count + 1
-            try insert.bind([pk, routeID, feed.feedPk, agencyPk, reader.optionalString(shortName),
-                             reader.optionalString(longName), reader.optionalString(desc), routeType, mode.rawValue,
-                             reader.optionalString(url), reader.optionalString(color),
-                             reader.optionalString(textColor), try reader.int(sortOrder)])
+            try insert.bind([
+                pk, routeID, feed.feedPk, agencyPk, reader.optionalString(shortName),
+                reader.optionalString(longName), reader.optionalString(desc), routeType, mode.rawValue,
+                reader.optionalString(url), reader.optionalString(color),
+                reader.optionalString(textColor), try reader.int(sortOrder),
+            ])
             try insert.run()
             routes.append(RouteInfo(routeType: routeType, mode: mode))
             feed.routes[routeID] = pk
@@ -60,8 +63,10 @@ extension ImportBuilder {
     }
 
     /// A service id of `feed` -> service_pk, registering it (calendar and calendar_dates share services).
-    private func servicePk(_ serviceID: String, _ feed: FeedContext, _ reader: CSVReader,
-                           _ column: CSVColumn, insert: Statement) throws -> Int {
+    private func servicePk(
+        _ serviceID: String, _ feed: FeedContext, _ reader: CSVReader,
+        _ column: CSVColumn, insert: Statement
+    ) throws -> Int {
         if let pk = feed.services[serviceID] { return pk }
         if let owner = serviceOwners[serviceID] {
             throw collision("service_id", serviceID, feed: feed, owner: owner, reader: reader, column: column)
@@ -86,7 +91,8 @@ extension ImportBuilder {
                 .map { try reader.required($0) }
             let start = try reader.required("start_date")
             let end = try reader.required("end_date")
-            let insert = try db.prepare("""
+            let insert = try db.prepare(
+                """
                 INSERT INTO calendar (service_pk, monday, tuesday, wednesday, thursday, friday, saturday, sunday,
                                       start_date, end_date)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -104,7 +110,9 @@ extension ImportBuilder {
                 insert.bind(1, pk)
                 for (offset, day) in days.enumerated() {
                     let flag = try reader.int(day, default: 0)
-                    guard flag == 0 || flag == 1 else { throw reader.error("bad day flag \(flag) (expected 0 or 1)", column: day) }
+                    guard flag == 0 || flag == 1 else {
+                        throw reader.error("bad day flag \(flag) (expected 0 or 1)", column: day)
+                    }
                     insert.bind(Int32(offset + 2), flag)
                 }
                 guard let startDate = try reader.date(start) else { throw reader.missingValue(start) }

@@ -56,8 +56,9 @@ extension ImportBuilder {
         while try reader.next() {
             read += 1
             if read & 0xFFFF == 0 {
-                try checkpoint(feed, "stop_times.txt", rows: read,
-                               fraction: size.map { Double(reader.bytesRead) / Double(max($0, 1)) })
+                try checkpoint(
+                    feed, "stop_times.txt", rows: read,
+                    fraction: size.map { Double(reader.bytesRead) / Double(max($0, 1)) })
             }
             let tripBytes = reader.bytes(tripColumn)
             let trip: Int
@@ -76,8 +77,9 @@ extension ImportBuilder {
             }
             let sequence = try reader.requiredInt(sequenceColumn)
             guard sequence >= 0, sequence <= Int(UInt32.max) else {
-                throw reader.error("bad stop_sequence \(sequence) (expected a non-negative integer)",
-                                   column: sequenceColumn)
+                throw reader.error(
+                    "bad stop_sequence \(sequence) (expected a non-negative integer)",
+                    column: sequenceColumn)
             }
             let arrival = try reader.time(arrivalColumn) ?? -1
             let departure = try reader.time(departureColumn) ?? -1
@@ -101,19 +103,23 @@ extension ImportBuilder {
                 headsign = UInt32(index + 1)
             }
 
-            rows.append(StopTimeRow(
-                trip: UInt32(trip), stop: UInt32(stop), sequence: UInt32(sequence), arrival: Int32(clamping: arrival),
-                departure: Int32(clamping: departure), headsign: headsign, line: UInt32(clamping: reader.line),
-                flags: UInt8(pickup | dropOff << 2 | timepoint << 4),
-                distance: try reader.double(distanceColumn) ?? .nan))
+            rows.append(
+                StopTimeRow(
+                    trip: UInt32(trip), stop: UInt32(stop), sequence: UInt32(sequence),
+                    arrival: Int32(clamping: arrival),
+                    departure: Int32(clamping: departure), headsign: headsign, line: UInt32(clamping: reader.line),
+                    flags: UInt8(pickup | dropOff << 2 | timepoint << 4),
+                    distance: try reader.double(distanceColumn) ?? .nan))
         }
         return rows
     }
 
     /// Groups the rows by trip, orders each trip by stop_sequence, fills and interpolates missing times,
     /// finds or creates the trip's pattern and collects its departures.
-    func buildTrips(_ feed: FeedContext, _ trips: inout FeedTrips, _ rows: [StopTimeRow],
-                    stopTimesTally: FileTally, tripsTally: FileTally) throws {
+    func buildTrips(
+        _ feed: FeedContext, _ trips: inout FeedTrips, _ rows: [StopTimeRow],
+        stopTimesTally: FileTally, tripsTally: FileTally
+    ) throws {
         let tripCount = trips.records.count
         let fileName = "\(feed.path)/stop_times.txt"
         // Counting sort of row numbers by trip (keeps file order within a trip).
@@ -130,7 +136,8 @@ extension ImportBuilder {
             }
         }
 
-        let insertPatternStop = try db.prepare("""
+        let insertPatternStop = try db.prepare(
+            """
             INSERT INTO pattern_stops (pattern_pk, stop_index, stop_pk, stop_sequence, arrival_offset,
                                        departure_offset, pickup_type, drop_off_type, stop_headsign, timepoint,
                                        shape_dist_traveled)
@@ -169,8 +176,9 @@ extension ImportBuilder {
             var kept = 1
             for k in 1..<members.count {
                 if members[k].sequence == members[kept - 1].sequence {
-                    try reject("duplicate stop_sequence in a trip (later row skipped)", file: fileName,
-                               line: Int(members[k].line), stopTimesTally)
+                    try reject(
+                        "duplicate stop_sequence in a trip (later row skipped)", file: fileName,
+                        line: Int(members[k].line), stopTimesTally)
                 } else {
                     members[kept] = members[k]
                     kept += 1
@@ -192,8 +200,9 @@ extension ImportBuilder {
             }
             guard timed[0], timed[n - 1] else {
                 let line = Int(members[timed[0] ? n - 1 : 0].line)
-                try reject("trip without times at its first or last stop (its stop_times skipped)", file: fileName,
-                           line: line, rows: n, stopTimesTally)
+                try reject(
+                    "trip without times at its first or last stop (its stop_times skipped)", file: fileName,
+                    line: line, rows: n, stopTimesTally)
                 tripsTally.skip("trip without times at its first or last stop (not imported)")
                 continue
             }
@@ -206,8 +215,9 @@ extension ImportBuilder {
                 var flags = row.flags
                 if !timed[k] { flags &= 0x0F }  // interpolated: timepoint 0
                 key.append(Int64(row.stop) << 32 | Int64(row.sequence))
-                key.append(Int64(arrival[k] - start) << 32
-                           | Int64(UInt32(bitPattern: Int32(clamping: departure[k] - start))))
+                key.append(
+                    Int64(arrival[k] - start) << 32
+                        | Int64(UInt32(bitPattern: Int32(clamping: departure[k] - start))))
                 key.append(Int64(flags) << 32 | Int64(row.headsign))
                 let distance = row.distance
                 key.append(distance.isNaN ? PatternTable.noDistance : Int64(bitPattern: distance.bitPattern))
@@ -234,12 +244,14 @@ extension ImportBuilder {
                 guard row.flags & 0x03 != 1 else { continue }  // pickup_type 1: no departure here
                 let board = boards[Int(row.stop)]
                 if frequencies != nil {
-                    frequencyStops.append(FrequencyStopRow(
-                        board: Int32(board), trip: Int32(pk), stopIndex: Int32(k), stop: Int32(row.stop + 1),
-                        service: trip.servicePk))
+                    frequencyStops.append(
+                        FrequencyStopRow(
+                            board: Int32(board), trip: Int32(pk), stopIndex: Int32(k), stop: Int32(row.stop + 1),
+                            service: trip.servicePk))
                 } else {
-                    departures.append(board: board, secs: Int32(clamping: departure[k]), trip: UInt32(pk),
-                                      stopIndex: UInt32(k), stop: row.stop + 1, service: UInt32(trip.servicePk))
+                    departures.append(
+                        board: board, secs: Int32(clamping: departure[k]), trip: UInt32(pk),
+                        stopIndex: UInt32(k), stop: row.stop + 1, service: UInt32(trip.servicePk))
                 }
             }
             let instances = frequencies.map { $0.reduce(0) { $0 + $1.instances } } ?? 1
@@ -251,8 +263,10 @@ extension ImportBuilder {
 
     /// Stops without times between two timed stops get times spread between them: by shape_dist_traveled
     /// when known for all three, else evenly by position.
-    private func interpolateMissingTimes(_ members: [StopTimeRow], _ arrival: inout [Int], _ departure: inout [Int],
-                                         _ timed: [Bool]) {
+    private func interpolateMissingTimes(
+        _ members: [StopTimeRow], _ arrival: inout [Int], _ departure: inout [Int],
+        _ timed: [Bool]
+    ) {
         var previous = 0
         var k = 1
         while k < members.count {

@@ -58,25 +58,30 @@ public struct ImportSummary: Sendable, CustomStringConvertible {
     public var description: String {
         var lines: [String] = []
         let rate = Int(stopTimesPerSecond)
-        lines.append("imported \(feeds.count) feed(s) into \(databasePath) in \(String(format: "%.1f", seconds)) s"
-            + " (\(rate) stop_times/s), version \(databaseVersion)")
+        lines.append(
+            "imported \(feeds.count) feed(s) into \(databasePath) in \(String(format: "%.1f", seconds)) s"
+                + " (\(rate) stop_times/s), version \(databaseVersion)")
         for feed in feeds {
             var validity = ""
             if let start = feed.startDate ?? feed.serviceStartDate, let end = feed.endDate ?? feed.serviceEndDate {
                 validity = ", valid \(start)–\(end)"
             }
             let prefix = feed.prefix.isEmpty ? "" : " prefix \(feed.prefix)"
-            lines.append("  \(feed.name)\(prefix): version \(feed.version ?? "-")\(validity), \(feed.timezone);"
-                + " \(feed.stops) stops, \(feed.routes) routes, \(feed.trips) trips, \(feed.stopTimes) stop_times,"
-                + " \(feed.patterns) patterns")
+            lines.append(
+                "  \(feed.name)\(prefix): version \(feed.version ?? "-")\(validity), \(feed.timezone);"
+                    + " \(feed.stops) stops, \(feed.routes) routes, \(feed.trips) trips, \(feed.stopTimes) stop_times,"
+                    + " \(feed.patterns) patterns")
         }
         if !phases.isEmpty {
-            lines.append("  phases: " + phases.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }
-                .joined(separator: ", "))
+            lines.append(
+                "  phases: "
+                    + phases.map { "\($0.name) \(String(format: "%.2f", $0.seconds)) s" }
+                    .joined(separator: ", "))
         }
         if !removedStaleFiles.isEmpty {
-            lines.append("  removed \(removedStaleFiles.count) temporary file(s) of dead imports: "
-                + removedStaleFiles.joined(separator: ", "))
+            lines.append(
+                "  removed \(removedStaleFiles.count) temporary file(s) of dead imports: "
+                    + removedStaleFiles.joined(separator: ", "))
         }
         for file in files {
             var line = "  \(file.feed)/\(file.file): \(file.rowsRead) read, \(file.rowsImported) imported"

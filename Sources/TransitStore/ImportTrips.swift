@@ -80,13 +80,14 @@ extension ImportBuilder {
             }
             _ = trips.ids.intern(idBytes)
             tripOwners[tripID] = Int32(feed.index)
-            trips.records.append(try TripRecord(
-                id: tripID, routePk: Int32(routePk), servicePk: Int32(servicePk),
-                headsign: reader.optionalString(headsign), shortName: reader.optionalString(shortName),
-                direction: directionID, block: reader.optionalString(block).map(feed.prefixed),
-                shape: reader.optionalString(shape).map(feed.prefixed),
-                wheelchair: Int8(clamping: try reader.int(wheelchair, default: 0)),
-                bikes: Int8(clamping: try reader.int(bikes, default: 0)), line: Int32(clamping: reader.line)))
+            trips.records.append(
+                try TripRecord(
+                    id: tripID, routePk: Int32(routePk), servicePk: Int32(servicePk),
+                    headsign: reader.optionalString(headsign), shortName: reader.optionalString(shortName),
+                    direction: directionID, block: reader.optionalString(block).map(feed.prefixed),
+                    shape: reader.optionalString(shape).map(feed.prefixed),
+                    wheelchair: Int8(clamping: try reader.int(wheelchair, default: 0)),
+                    bikes: Int8(clamping: try reader.int(bikes, default: 0)), line: Int32(clamping: reader.line)))
             if tally.read & 0xFFF == 0 { try checkpoint(feed, "trips.txt", rows: tally.read) }
         }
         return trips
@@ -117,22 +118,25 @@ extension ImportBuilder {
                 try reject("frequency with headway_secs ≤ 0 or end_time not after start_time", reader, headway, tally)
                 continue
             }
-            trips.frequencies[trip, default: []].append(FrequencyRow(
-                start: Int32(startSecs), end: Int32(endSecs), headway: Int32(clamping: headwaySecs),
-                exactTimes: Int8(exactTimes)))
+            trips.frequencies[trip, default: []].append(
+                FrequencyRow(
+                    start: Int32(startSecs), end: Int32(endSecs), headway: Int32(clamping: headwaySecs),
+                    exactTimes: Int8(exactTimes)))
             tally.imported += 1
         }
     }
 
     /// Inserts the feed's trips that got stop_times, and their frequencies.
     func writeTrips(_ feed: FeedContext, _ trips: FeedTrips, _ tally: FileTally) throws {
-        let insert = try db.prepare("""
+        let insert = try db.prepare(
+            """
             INSERT INTO trips (trip_pk, trip_id, feed_pk, route_pk, service_pk, pattern_pk, start_secs, end_secs,
                                headsign, short_name, direction_id, block_id, shape_id, wheelchair_accessible,
                                bikes_allowed, is_frequency)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let insertFrequency = try db.prepare("""
+        let insertFrequency = try db.prepare(
+            """
             INSERT OR IGNORE INTO frequencies (trip_pk, start_secs, end_secs, headway_secs, exact_times)
             VALUES (?, ?, ?, ?, ?)
             """)
@@ -158,8 +162,10 @@ extension ImportBuilder {
             tally.imported += 1
             feed.counts.trips += 1
             for frequency in frequencies {
-                try insertFrequency.bind([Int(trip.pk), Int(frequency.start), Int(frequency.end),
-                                          Int(frequency.headway), Int(frequency.exactTimes)])
+                try insertFrequency.bind([
+                    Int(trip.pk), Int(frequency.start), Int(frequency.end),
+                    Int(frequency.headway), Int(frequency.exactTimes),
+                ])
                 try insertFrequency.run()
                 feed.counts.frequencies += 1
             }

@@ -18,7 +18,9 @@ struct BoardKey: Comparable, Hashable {
     }
 
     /// A key before every departure at `unix`.
-    static func timeOnly(_ unix: Int64) -> BoardKey { BoardKey(unix: unix, tripPk: Int.min, stopIndex: Int.min, start: Int.min) }
+    static func timeOnly(_ unix: Int64) -> BoardKey {
+        BoardKey(unix: unix, tripPk: Int.min, stopIndex: Int.min, start: Int.min)
+    }
 }
 
 /// A place between departures in `BoardKey` order (see `OrderedPosition`).
@@ -33,8 +35,10 @@ struct BoardCursor: Equatable {
 
     func encode(databaseTag: String) -> String {
         let k = position.key
-        let text = ["1", direction == .future ? "L" : "E", String(k.unix), String(k.tripPk), String(k.stopIndex),
-                    String(k.start), position.afterKey ? "a" : "b", databaseTag].joined(separator: "|")
+        let text = [
+            "1", direction == .future ? "L" : "E", String(k.unix), String(k.tripPk), String(k.stopIndex),
+            String(k.start), position.afterKey ? "a" : "b", databaseTag,
+        ].joined(separator: "|")
         return Data(text.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
@@ -48,8 +52,10 @@ struct BoardCursor: Equatable {
         guard let data = Data(base64Encoded: b64), let text = String(data: data, encoding: .utf8) else { throw invalid }
         let parts = text.split(separator: "|", omittingEmptySubsequences: false)
         guard parts.count == 8, parts[0] == "1", parts[1] == "L" || parts[1] == "E",
-              let unix = Int64(parts[2]), StaticStore.timeRange.contains(unix), let trip = Int(parts[3]), let index = Int(parts[4]), let start = Int(parts[5]),
-              parts[6] == "a" || parts[6] == "b" else { throw invalid }
+            let unix = Int64(parts[2]), StaticStore.timeRange.contains(unix), let trip = Int(parts[3]),
+            let index = Int(parts[4]), let start = Int(parts[5]),
+            parts[6] == "a" || parts[6] == "b"
+        else { throw invalid }
         let direction: BoardDirection = parts[1] == "L" ? .future : .past
         if parts[7] != databaseTag {
             return BoardCursor(direction: direction, position: .before(.timeOnly(unix)))

@@ -12,8 +12,10 @@ extension StaticStore {
     /// day's trips past midnight, and the next day's when its noon-minus-12h precedes local midnight), each
     /// in its feed's timezone; frequency-based trips are expanded into instances with their start time.
     /// Stops where a trip offers no pickup (pickup_type 1) and a trip's last stop are never listed.
-    public func departures(stopId: String, at: Int64, direction: BoardDirection = .future, limit: Int,
-                           cursor: String? = nil) throws(StoreError) -> DepartureBoard {
+    public func departures(
+        stopId: String, at: Int64, direction: BoardDirection = .future, limit: Int,
+        cursor: String? = nil
+    ) throws(StoreError) -> DepartureBoard {
         try Self.checkLimit(limit)
         try Self.checkTime(at)
         let tag = databaseTag
@@ -24,7 +26,8 @@ extension StaticStore {
         return try run { c in
             let board = try resolveBoard(c, stopId: stopId)
             let forward = askedCopy.direction == .future
-            var (rows, more) = try collectDepartures(c, board: board, from: askedCopy.position, forward: forward, limit: limit)
+            var (rows, more) = try collectDepartures(
+                c, board: board, from: askedCopy.position, forward: forward, limit: limit)
             if !forward { rows.reverse() }
 
             // Positions around the page: before its first row and after its last (or, for an empty page,
@@ -41,10 +44,12 @@ extension StaticStore {
                 earlier = .before(.timeOnly(anchor.key.unix - DepartureBoard.horizon))
                 later = anchor
             }
-            let moreEarlier = forward
+            let moreEarlier =
+                forward
                 ? try !collectDepartures(c, board: board, from: earlier, forward: false, limit: 1).rows.isEmpty
                 : more
-            let moreLater = forward
+            let moreLater =
+                forward
                 ? more
                 : try !collectDepartures(c, board: board, from: later, forward: true, limit: 1).rows.isEmpty
 
@@ -76,15 +81,17 @@ extension StaticStore {
     }
 
     func resolveBoard(_ c: StoreConnection, stopId: String) throws -> Board {
-        let s = try c.statement("""
+        let s = try c.statement(
+            """
             SELECT s.stop_pk, s.board_pk, s.feed_pk, COALESCE(s.timezone, p.timezone)
             FROM stops s LEFT JOIN stops p ON p.stop_pk = s.parent_pk WHERE s.stop_id = ?1
             """)
         s.bind(1, stopId)
         guard try s.step() else { throw StoreError.notFound("stop \(stopId)") }
         let pk = s.int(0), boardPk = s.int(1)
-        return Board(boardPk: boardPk, stopFilter: boardPk == pk ? nil : pk,
-                     timezone: s.string(3) ?? catalog.zone(ofFeedPk: s.int(2)).identifier)
+        return Board(
+            boardPk: boardPk, stopFilter: boardPk == pk ? nil : pk,
+            timezone: s.string(3) ?? catalog.zone(ofFeedPk: s.int(2)).identifier)
     }
 
     /// One departure found on a board, before its details are loaded.
@@ -98,8 +105,10 @@ extension StaticStore {
 
     /// Up to `limit` departures strictly after (`forward`) or before `position`, within the horizon, in
     /// that direction's order; `more` tells whether another one follows within the horizon.
-    func collectDepartures(_ c: StoreConnection, board: Board, from position: BoardPosition, forward: Bool,
-                           limit: Int) throws -> (rows: [BoardRow], more: Bool) {
+    func collectDepartures(
+        _ c: StoreConnection, board: Board, from position: BoardPosition, forward: Bool,
+        limit: Int
+    ) throws -> (rows: [BoardRow], more: Bool) {
         let base = position.key.unix
         let fromUnix = forward ? base : base - DepartureBoard.horizon
         let toUnix = forward ? base + DepartureBoard.horizon : base + 1
@@ -112,19 +121,23 @@ extension StaticStore {
                 let active = catalog.calendar.activeServices(on: window.date)
                 guard !active.isEmpty else { continue }
                 let stream = ScheduledStream(
-                    statement: try c.statement(forward ? Self.scheduledAscending : Self.scheduledDescending,
-                                               slot: streams.count),
+                    statement: try c.statement(
+                        forward ? Self.scheduledAscending : Self.scheduledDescending,
+                        slot: streams.count),
                     board: board, window: window, active: active, zoneIndex: zoneIndex, catalog: catalog,
                     position: position, forward: forward)
                 try stream.advance()
                 streams.append(stream)
-                for f in frequencyTrips where active.contains(f.servicePk) && catalog.zoneIndex(ofService: f.servicePk) == zoneIndex {
+                for f in frequencyTrips
+                where active.contains(f.servicePk) && catalog.zoneIndex(ofService: f.servicePk) == zoneIndex {
                     for k in f.period.instances(offset: f.offset, timeIn: window.secs) {
                         let start = f.period.startTime(ofInstance: k)
                         let secs = start + f.offset
-                        let key = BoardKey(unix: window.unix(secs: secs), tripPk: f.tripPk, stopIndex: f.stopIndex, start: start)
+                        let key = BoardKey(
+                            unix: window.unix(secs: secs), tripPk: f.tripPk, stopIndex: f.stopIndex, start: start)
                         guard forward ? position.precedes(key) : position.follows(key) else { continue }
-                        frequencyRows.append(BoardRow(key: key, date: window.date, secs: secs, stopPk: f.stopPk, isFrequency: true))
+                        frequencyRows.append(
+                            BoardRow(key: key, date: window.date, secs: secs, stopPk: f.stopPk, isFrequency: true))
                     }
                 }
             }
@@ -138,7 +151,9 @@ extension StaticStore {
             var best: Int?
             for (i, s) in streams.enumerated() {
                 guard let head = s.head else { continue }
-                if let b = best, let bh = streams[b].head, forward ? !(head.key < bh.key) : !(bh.key < head.key) { continue }
+                if let b = best, let bh = streams[b].head, forward ? !(head.key < bh.key) : !(bh.key < head.key) {
+                    continue
+                }
                 best = i
             }
             let scheduled = best.flatMap { streams[$0].head }
@@ -187,7 +202,8 @@ extension StaticStore {
     /// the first stop of the trip", so an instance starting at S leaves stop k at S + (departure_k −
     /// departure_0). The two differ when the template dwells at its first stop.
     func frequencyStops(_ c: StoreConnection, board: Board) throws -> [FrequencyStop] {
-        let s = try c.statement("""
+        let s = try c.statement(
+            """
             SELECT fs.trip_pk, fs.stop_index, fs.stop_pk, fs.service_pk, ps.departure_offset - first.departure_offset,
                    f.start_secs, f.end_secs, f.headway_secs, f.exact_times
             FROM frequency_stops fs
@@ -201,25 +217,32 @@ extension StaticStore {
         s.bind(2, board.stopFilter)
         var result: [FrequencyStop] = []
         while try s.step() {
-            result.append(FrequencyStop(
-                tripPk: s.int(0), stopIndex: s.int(1), stopPk: s.int(2), servicePk: s.int(3), offset: s.int(4),
-                period: FrequencyPeriod(start: s.int(5), end: s.int(6), headway: s.int(7), isExact: s.int(8) != 0)))
+            result.append(
+                FrequencyStop(
+                    tripPk: s.int(0), stopIndex: s.int(1), stopPk: s.int(2), servicePk: s.int(3), offset: s.int(4),
+                    period: FrequencyPeriod(start: s.int(5), end: s.int(6), headway: s.int(7), isExact: s.int(8) != 0)))
         }
         return result
     }
 
-    /// Loads a board row's trip, route, headsign and platform.
-    func departure(_ c: StoreConnection, _ row: BoardRow, stops: inout [Int: (id: String, platform: String?)]) throws -> Departure {
-        let trip = try c.statement("""
+    /// Loads a board row's trip, route, headsign, platform and start (its first departure, or for a
+    /// frequency-based trip the instance's start).
+    func departure(_ c: StoreConnection, _ row: BoardRow, stops: inout [Int: (id: String, platform: String?)]) throws
+        -> Departure
+    {
+        let trip = try c.statement(
+            """
             SELECT t.trip_id, t.route_pk, COALESCE(ps.stop_headsign, t.headsign), t.direction_id,
-                   t.wheelchair_accessible, ps.stop_sequence
+                   t.wheelchair_accessible, ps.stop_sequence, t.start_secs + first.departure_offset
             FROM trips t JOIN pattern_stops ps ON ps.pattern_pk = t.pattern_pk AND ps.stop_index = ?2
+            JOIN pattern_stops first ON first.pattern_pk = t.pattern_pk AND first.stop_index = 0
             WHERE t.trip_pk = ?1
             """)
         trip.bind(1, row.key.tripPk)
         trip.bind(2, row.key.stopIndex)
         guard try trip.step() else { throw StoreError.database("departure of unknown trip_pk \(row.key.tripPk)") }
-        let route = catalog.routes[trip.int(1)]
+        let route =
+            catalog.routes[trip.int(1)]
             ?? Route(routeId: "", routeType: 3, mode: Mode.other.rawValue, section: "#")
         if stops[row.stopPk] == nil {
             let stop = try c.statement("SELECT stop_id, platform_code FROM stops WHERE stop_pk = ?1")
@@ -228,12 +251,14 @@ extension StaticStore {
         }
         let stop = stops[row.stopPk]!
         return Departure(
-            tripId: trip.string(0) ?? "", startTime: row.isFrequency ? GTFSTime.format(row.key.start) : nil,
+            tripId: trip.string(0) ?? "", startTime: GTFSTime.format(row.isFrequency ? row.key.start : trip.int(6)),
             route: route, headsign: trip.string(2), stopId: stop.id,
-            stopSequence: UInt32(truncatingIfNeeded: trip.int(5)), stopIndex: UInt32(truncatingIfNeeded: row.key.stopIndex),
-            serviceDate: UInt32(truncatingIfNeeded: row.date.yyyymmdd), scheduledSecs: Int32(truncatingIfNeeded: row.secs),
+            stopSequence: UInt32(truncatingIfNeeded: trip.int(5)),
+            stopIndex: UInt32(truncatingIfNeeded: row.key.stopIndex),
+            serviceDate: UInt32(truncatingIfNeeded: row.date.yyyymmdd),
+            scheduledSecs: Int32(truncatingIfNeeded: row.secs),
             scheduledUnix: row.key.unix, platform: stop.platform, wheelchairAccessible: trip.int(4),
-            directionId: trip.optionalInt(3))
+            directionId: trip.optionalInt(3), frequencyBased: row.isFrequency)
     }
 }
 
@@ -249,8 +274,10 @@ final class ScheduledStream {
     let forward: Bool
     private(set) var head: StaticStore.BoardRow?
 
-    init(statement: Statement, board: StaticStore.Board, window: ServiceDayWindow, active: ServiceSet, zoneIndex: Int,
-         catalog: StoreCatalog, position: BoardPosition, forward: Bool) {
+    init(
+        statement: Statement, board: StaticStore.Board, window: ServiceDayWindow, active: ServiceSet, zoneIndex: Int,
+        catalog: StoreCatalog, position: BoardPosition, forward: Bool
+    ) {
         self.statement = statement
         self.window = window
         self.active = active
@@ -270,9 +297,11 @@ final class ScheduledStream {
             let service = statement.int(4)
             guard active.contains(service), catalog.zoneIndex(ofService: service) == zoneIndex else { continue }
             let secs = statement.int(0)
-            let key = BoardKey(unix: window.unix(secs: secs), tripPk: statement.int(1), stopIndex: statement.int(2), start: -1)
+            let key = BoardKey(
+                unix: window.unix(secs: secs), tripPk: statement.int(1), stopIndex: statement.int(2), start: -1)
             guard forward ? position.precedes(key) : position.follows(key) else { continue }
-            head = StaticStore.BoardRow(key: key, date: window.date, secs: secs, stopPk: statement.int(3), isFrequency: false)
+            head = StaticStore.BoardRow(
+                key: key, date: window.date, secs: secs, stopPk: statement.int(3), isFrequency: false)
             return
         }
     }

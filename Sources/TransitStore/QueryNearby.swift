@@ -10,7 +10,9 @@ extension StaticStore {
     /// Stations and stops without a parent within `radiusMetres` of a point, nearest first, each with
     /// `distanceMetres` (great-circle, haversine). A platform in range brings its station (at the platform's
     /// distance when nearer than the station's own point). `mode` keeps stops served by that mode.
-    public func nearby(lat: Double, lon: Double, radiusMetres: Double, limit: Int, mode: String? = nil) throws(StoreError) -> [Stop] {
+    public func nearby(lat: Double, lon: Double, radiusMetres: Double, limit: Int, mode: String? = nil)
+        throws(StoreError) -> [Stop]
+    {
         try Self.checkLimit(limit)
         let mode = try Self.parseMode(mode)
         guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 else {
@@ -22,7 +24,8 @@ extension StaticStore {
         let boxes = Geo.boundingBoxes(lat: lat, lon: lon, radiusMetres: radiusMetres)
 
         return try run { c in
-            let inBox = try c.statement("""
+            let inBox = try c.statement(
+                """
                 SELECT s.stop_pk, s.lat, s.lon, s.location_type, s.parent_pk
                 FROM stop_rtree r JOIN stops s ON s.stop_pk = r.stop_pk
                 WHERE r.max_lat >= ?1 AND r.min_lat <= ?2 AND r.max_lon >= ?3 AND r.min_lon <= ?4
@@ -76,16 +79,22 @@ enum Geo {
         let degLat = radiusMetres / (earthRadius * Double.pi / 180) * 1.001 + 1e-5
         let minLat = max(-90, lat - degLat), maxLat = min(90, lat + degLat)
         let cosLat = cos(max(abs(minLat), abs(maxLat)) * Double.pi / 180)
-        guard cosLat > 1e-6, degLat / cosLat < 180 else { return [Box(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: 180)] }
+        guard cosLat > 1e-6, degLat / cosLat < 180 else {
+            return [Box(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: 180)]
+        }
         let degLon = degLat / cosLat
         let minLon = lon - degLon, maxLon = lon + degLon
         if minLon < -180 {
-            return [Box(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon),
-                    Box(minLat: minLat, maxLat: maxLat, minLon: minLon + 360, maxLon: 180)]
+            return [
+                Box(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon),
+                Box(minLat: minLat, maxLat: maxLat, minLon: minLon + 360, maxLon: 180),
+            ]
         }
         if maxLon > 180 {
-            return [Box(minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: 180),
-                    Box(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon - 360)]
+            return [
+                Box(minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: 180),
+                Box(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon - 360),
+            ]
         }
         return [Box(minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: maxLon)]
     }

@@ -12,7 +12,9 @@ extension StaticStore {
     /// Platforms fold into their station unless `includePlatforms`; entrances and nodes never appear.
     /// `mode` keeps stops served by that mode. Any text is safe (it is tokenized and quoted for FTS5):
     /// text without letters or digits finds nothing.
-    public func search(_ text: String, limit: Int, mode: String? = nil, includePlatforms: Bool = false) throws(StoreError) -> [Stop] {
+    public func search(_ text: String, limit: Int, mode: String? = nil, includePlatforms: Bool = false)
+        throws(StoreError) -> [Stop]
+    {
         try Self.checkLimit(limit)
         let mode = try Self.parseMode(mode)
         let tokens = SearchText.tokens(text)
@@ -22,7 +24,8 @@ extension StaticStore {
         return try run { c in
             struct Candidate { var pk: Int; var rank: Int; var isStation: Bool; var tripCount: Int; var name: String }
             var found: [Int: Candidate] = [:]
-            let matches = try c.statement("""
+            let matches = try c.statement(
+                """
                 SELECT s.stop_pk, s.location_type, s.name, s.trip_count, s.mode_mask,
                        p.stop_pk, p.location_type, p.name, p.trip_count, p.mode_mask
                 FROM stop_search f JOIN stops s ON s.stop_pk = f.rowid LEFT JOIN stops p ON p.stop_pk = s.parent_pk
@@ -44,9 +47,10 @@ extension StaticStore {
                     guard found[pk] == nil, matches.int(base + 1) <= 1 else { continue }
                     if let mode, matches.int(base + 4) & mode.bit == 0 { continue }
                     let name = matches.string(base + 2) ?? ""
-                    found[pk] = Candidate(pk: pk, rank: SearchText.rank(name: name, queryTokens: tokens),
-                                          isStation: matches.int(base + 1) == 1, tripCount: matches.int(base + 3),
-                                          name: name)
+                    found[pk] = Candidate(
+                        pk: pk, rank: SearchText.rank(name: name, queryTokens: tokens),
+                        isStation: matches.int(base + 1) == 1, tripCount: matches.int(base + 3),
+                        name: name)
                 }
                 return rows >= candidateCap
             }
@@ -62,8 +66,9 @@ extension StaticStore {
             }
             // Every word anywhere (name or code), unless names starting with the text already fill the limit.
             if found.values.lazy.filter({ $0.rank <= 1 }).count < limit {
-                _ = try collect(tokens.dropLast().map { SearchText.phrase([$0]) + " AND " }.joined()
-                                + SearchText.phrase([tokens.last!]) + " *")
+                _ = try collect(
+                    tokens.dropLast().map { SearchText.phrase([$0]) + " AND " }.joined()
+                        + SearchText.phrase([tokens.last!]) + " *")
             }
 
             // The best `limit` candidates: rank, then stations, busier, shorter, by name (top-k, no full sort).

@@ -60,7 +60,8 @@ extension StaticStore {
                 return order == .orderedSame ? a.stopId < b.stopId : order == .orderedAscending
             }
 
-            return StopResult(stop: row.stop, parent: parent, platforms: platforms, routes: try routesServing(c, stopPk: row.pk))
+            return StopResult(
+                stop: row.stop, parent: parent, platforms: platforms, routes: try routesServing(c, stopPk: row.pk))
         }
     }
 

@@ -15,7 +15,9 @@ extension StaticStore {
     /// of one of its frequencies rows: on the start + k·headway grid for exact_times 1, anywhere in the
     /// window for 0) or, without it, the instance nearest to `at`; for other trips `startTime` is not needed and
     /// is ignored.
-    public func trip(id: String, serviceDate: UInt32? = nil, startTime: String? = nil, at: Int64) throws(StoreError) -> TripDetail {
+    public func trip(id: String, serviceDate: UInt32? = nil, startTime: String? = nil, at: Int64) throws(StoreError)
+        -> TripDetail
+    {
         try Self.checkTime(at)
         let date = try serviceDate.map { d throws(StoreError) in try Self.parseDate(d, "date") }
         var start: Int?
@@ -42,15 +44,20 @@ extension StaticStore {
                 guard catalog.calendar.isActive(t.servicePk, on: date) else {
                     throw StoreError.notFound("trip \(id) does not run on \(date)")
                 }
-                instance = (date, try instanceStart(t, on: date, zone: zone, requested: startCopy, at: at, duration: duration))
+                instance = (
+                    date, try instanceStart(t, on: date, zone: zone, requested: startCopy, at: at, duration: duration)
+                )
             } else {
                 instance = try nearestInstance(t, zone: zone, requested: startCopy, at: at, duration: duration)
             }
 
-            let stops = try tripStops(c, patternPk: t.patternPk, base: instance.start - dwell,
-                                      reference: zone.referenceUnix(of: instance.date))
-            let route = catalog.routes[t.routePk] ?? Route(routeId: "", routeType: 3, mode: Mode.other.rawValue, section: "#")
-            let firstDeparture = t.frequencies == nil
+            let stops = try tripStops(
+                c, patternPk: t.patternPk, base: instance.start - dwell,
+                reference: zone.referenceUnix(of: instance.date))
+            let route =
+                catalog.routes[t.routePk] ?? Route(routeId: "", routeType: 3, mode: Mode.other.rawValue, section: "#")
+            let firstDeparture =
+                t.frequencies == nil
                 ? (stops.first.map { Int($0.departureSecs) } ?? t.startSecs)
                 : instance.start
             return TripDetail(
@@ -83,7 +90,8 @@ extension StaticStore {
     }
 
     func loadTrip(_ c: StoreConnection, id: String) throws -> TripRow {
-        let s = try c.statement("""
+        let s = try c.statement(
+            """
             SELECT trip_pk, trip_id, feed_pk, route_pk, service_pk, pattern_pk, start_secs, end_secs, headsign,
                    short_name, direction_id, block_id, shape_id, wheelchair_accessible, bikes_allowed, is_frequency
             FROM trips WHERE trip_id = ?1
@@ -92,22 +100,27 @@ extension StaticStore {
         guard try s.step() else { throw StoreError.notFound("trip \(id)") }
         let pk = s.int(0)
         var frequencies: TripFrequencies?
-        let row = (s.string(1) ?? id, s.int(2), s.int(3), s.int(4), s.int(5), s.int(6), s.int(7), s.string(8),
-                   s.string(9), s.optionalInt(10), s.string(11), s.string(12), s.int(13), s.int(14), s.int(15) != 0)
+        let row = (
+            s.string(1) ?? id, s.int(2), s.int(3), s.int(4), s.int(5), s.int(6), s.int(7), s.string(8),
+            s.string(9), s.optionalInt(10), s.string(11), s.string(12), s.int(13), s.int(14), s.int(15) != 0
+        )
         if row.14 {
             let f = try c.statement(
-                "SELECT start_secs, end_secs, headway_secs, exact_times FROM frequencies WHERE trip_pk = ?1 ORDER BY start_secs")
+                "SELECT start_secs, end_secs, headway_secs, exact_times FROM frequencies WHERE trip_pk = ?1 ORDER BY start_secs"
+            )
             f.bind(1, pk)
             var periods: [FrequencyPeriod] = []
             while try f.step() {
-                periods.append(FrequencyPeriod(start: f.int(0), end: f.int(1), headway: f.int(2), isExact: f.int(3) != 0))
+                periods.append(
+                    FrequencyPeriod(start: f.int(0), end: f.int(1), headway: f.int(2), isExact: f.int(3) != 0))
             }
             frequencies = TripFrequencies(periods)
         }
-        return TripRow(pk: pk, tripId: row.0, feedPk: row.1, routePk: row.2, servicePk: row.3, patternPk: row.4,
-                       startSecs: row.5, endSecs: row.6, headsign: row.7, shortName: row.8, directionId: row.9,
-                       blockId: row.10, shapeId: row.11, wheelchairAccessible: row.12, bikesAllowed: row.13,
-                       frequencies: frequencies)
+        return TripRow(
+            pk: pk, tripId: row.0, feedPk: row.1, routePk: row.2, servicePk: row.3, patternPk: row.4,
+            startSecs: row.5, endSecs: row.6, headsign: row.7, shortName: row.8, directionId: row.9,
+            blockId: row.10, shapeId: row.11, wheelchairAccessible: row.12, bikesAllowed: row.13,
+            frequencies: frequencies)
     }
 
     /// The template's departure at its first stop, in seconds after its first time (`start_secs`).
@@ -119,15 +132,18 @@ extension StaticStore {
 
     /// The start of the trip's instance on a date: its own start, the requested frequency instance, or
     /// the frequency instance nearest to `at`.
-    func instanceStart(_ t: TripRow, on date: GTFSDate, zone: ServiceTimeZone, requested: Int?, at: Int64,
-                       duration: Int) throws -> Int {
+    func instanceStart(
+        _ t: TripRow, on date: GTFSDate, zone: ServiceTimeZone, requested: Int?, at: Int64,
+        duration: Int
+    ) throws -> Int {
         guard let frequencies = t.frequencies else { return t.startSecs }
         if let requested {
             // exact_times=1 is a schedule: an instance starts only at start_time + k·headway (GTFS-Realtime:
             // start_time "must be some multiple (including zero) of headway_secs later than frequencies.txt
             // start_time"); exact_times=0 promises only a headway, so any start inside the window is one.
             let isInstance = frequencies.periods.contains { period in
-                period.isExact ? period.instance(startingAt: requested) != nil
+                period.isExact
+                    ? period.instance(startingAt: requested) != nil
                     : requested >= period.start && requested < period.end
             }
             guard isInstance else {
@@ -174,15 +190,19 @@ extension StaticStore {
     }
 
     /// The instance nearest to `at` over the service dates around it.
-    func nearestInstance(_ t: TripRow, zone: ServiceTimeZone, requested: Int?, at: Int64,
-                         duration: Int) throws -> (date: GTFSDate, start: Int) {
+    func nearestInstance(
+        _ t: TripRow, zone: ServiceTimeZone, requested: Int?, at: Int64,
+        duration: Int
+    ) throws -> (date: GTFSDate, start: Int) {
         let local = zone.localDate(atUnix: at)
         let back = catalog.maxSecs / 86_400 + 1 + Self.tripSearchDays
         var best: (date: GTFSDate, start: Int, distance: Int64, startUnix: Int64)?
         for offset in -back...(Self.tripSearchDays + 1) {
             let date = local.adding(days: offset)
             guard catalog.calendar.isActive(t.servicePk, on: date) else { continue }
-            guard let start = try? instanceStart(t, on: date, zone: zone, requested: requested, at: at, duration: duration)
+            guard
+                let start = try? instanceStart(
+                    t, on: date, zone: zone, requested: requested, at: at, duration: duration)
             else { continue }
             let startUnix = zone.unix(of: date, secs: start)
             let endUnix = startUnix + Int64(duration)
@@ -199,7 +219,8 @@ extension StaticStore {
 
     /// Every stop of a pattern with times `base + offset`, as unix times from the service day's reference.
     func tripStops(_ c: StoreConnection, patternPk: Int, base: Int, reference: Int64) throws -> [TripStop] {
-        let s = try c.statement("""
+        let s = try c.statement(
+            """
             SELECT st.stop_id, st.name, ps.stop_sequence, ps.arrival_offset, ps.departure_offset, st.lat, st.lon,
                    st.platform_code, st.wheelchair_boarding, p.wheelchair_boarding, ps.pickup_type, ps.drop_off_type,
                    ps.stop_headsign, p.stop_id
@@ -214,13 +235,16 @@ extension StaticStore {
             let arrival = base + s.int(3), departure = base + s.int(4)
             var wheelchair = s.int(8)
             if wheelchair == 0, let inherited = s.optionalInt(9) { wheelchair = inherited }
-            stops.append(TripStop(
-                stopId: s.string(0) ?? "", stopName: s.string(1) ?? "", stopSequence: UInt32(truncatingIfNeeded: s.int(2)),
-                arrivalSecs: Int32(truncatingIfNeeded: arrival), departureSecs: Int32(truncatingIfNeeded: departure),
-                arrivalUnix: reference + Int64(arrival), departureUnix: reference + Int64(departure),
-                lat: s.optionalDouble(5) ?? 0, lon: s.optionalDouble(6) ?? 0, platformCode: s.string(7),
-                wheelchairBoarding: wheelchair, pickupType: s.int(10), dropOffType: s.int(11),
-                stopHeadsign: s.string(12), parentStation: s.string(13)))
+            stops.append(
+                TripStop(
+                    stopId: s.string(0) ?? "", stopName: s.string(1) ?? "",
+                    stopSequence: UInt32(truncatingIfNeeded: s.int(2)),
+                    arrivalSecs: Int32(truncatingIfNeeded: arrival),
+                    departureSecs: Int32(truncatingIfNeeded: departure),
+                    arrivalUnix: reference + Int64(arrival), departureUnix: reference + Int64(departure),
+                    lat: s.optionalDouble(5) ?? 0, lon: s.optionalDouble(6) ?? 0, platformCode: s.string(7),
+                    wheelchairBoarding: wheelchair, pickupType: s.int(10), dropOffType: s.int(11),
+                    stopHeadsign: s.string(12), parentStation: s.string(13)))
         }
         return stops
     }

@@ -20,7 +20,8 @@ extension StaticStore {
     func tripMatches(_ descriptors: [TripStartDescriptor], on c: StoreConnection) throws -> [[String]] {
         guard !descriptors.isEmpty else { return [] }
         guard descriptors.count <= Self.maxScheduleTrips else {
-            throw StoreError.invalidArgument("at most \(Self.maxScheduleTrips) descriptors per request, got \(descriptors.count)")
+            throw StoreError.invalidArgument(
+                "at most \(Self.maxScheduleTrips) descriptors per request, got \(descriptors.count)")
         }
         // Parsed once; descriptors grouped by route id so each trip row is checked against its route's only.
         struct Wanted { let index: Int; let direction: Int; let date: GTFSDate; let secs: Int }
@@ -40,9 +41,12 @@ extension StaticStore {
         }
 
         // Every trip of the routes named (trips_by_route), filtered in memory.
-        struct Candidate { let pk: Int; let tripId: String; let route: String; let direction: Int; let patternPk: Int
-                           let startSecs: Int; let servicePk: Int; let frequent: Bool }
-        let rows = try c.statement("""
+        struct Candidate {
+            let pk: Int; let tripId: String; let route: String; let direction: Int; let patternPk: Int
+            let startSecs: Int; let servicePk: Int; let frequent: Bool
+        }
+        let rows = try c.statement(
+            """
             SELECT t.trip_pk, t.trip_id, r.route_id, t.direction_id, t.pattern_pk, t.start_secs, t.service_pk, t.is_frequency
             FROM routes r JOIN trips t ON t.route_pk = r.route_pk
             WHERE r.route_id IN (SELECT value FROM json_each(?1))
@@ -51,23 +55,26 @@ extension StaticStore {
         var candidates: [Candidate] = []
         while try rows.step() {
             guard let direction = rows.optionalInt(3) else { continue }
-            candidates.append(Candidate(
-                pk: rows.int(0), tripId: rows.string(1) ?? "", route: rows.string(2) ?? "", direction: direction,
-                patternPk: rows.int(4), startSecs: rows.int(5), servicePk: rows.int(6), frequent: rows.int(7) != 0))
+            candidates.append(
+                Candidate(
+                    pk: rows.int(0), tripId: rows.string(1) ?? "", route: rows.string(2) ?? "", direction: direction,
+                    patternPk: rows.int(4), startSecs: rows.int(5), servicePk: rows.int(6), frequent: rows.int(7) != 0))
         }
 
         // Frequency windows of the frequency-based candidates.
         var periods: [Int: [FrequencyPeriod]] = [:]
         let frequentPks = candidates.filter(\.frequent).map(\.pk)
         if !frequentPks.isEmpty {
-            let f = try c.statement("""
+            let f = try c.statement(
+                """
                 SELECT trip_pk, start_secs, end_secs, headway_secs, exact_times FROM frequencies
                 WHERE trip_pk IN (SELECT value FROM json_each(?1))
                 """)
             f.bind(1, JSONText.array(frequentPks))
             while try f.step() {
-                periods[f.int(0), default: []].append(FrequencyPeriod(
-                    start: f.int(1), end: f.int(2), headway: f.int(3), isExact: f.int(4) != 0))
+                periods[f.int(0), default: []].append(
+                    FrequencyPeriod(
+                        start: f.int(1), end: f.int(2), headway: f.int(3), isExact: f.int(4) != 0))
             }
         }
 

@@ -15,7 +15,7 @@ import SQLiteKit
 ///   never in WAL mode, so it can be opened read-only to serve.
 public enum Schema {
     /// Bumped whenever a table or column changes meaning. Stored in `meta` under `schema_version`.
-    public static let version = 1
+    public static let version = 2
 
     /// Keys of the `meta` table.
     public enum MetaKey {
@@ -114,8 +114,8 @@ public enum Schema {
     /// - `wheelchair_boarding`: as given (0 = no information, which for a platform means "see the parent").
     /// - `lat`/`lon`: NULL when absent (allowed for generic nodes and boarding areas).
     /// - Precomputed from the schedule (a station aggregates its children): `trip_count` = scheduled trips
-    ///   stopping (frequency trips count once per instance), `primary_route_type` = the route_type with
-    ///   most trips (ties broken by `Mode.rank`, then lower route_type), `primary_mode` its `Mode` string,
+    ///   stopping (frequency trips count once per instance), `primary_route_type` = the route_type of the
+    ///   most routes (ties broken by `Mode.rank`, then lower route_type), `primary_mode` its `Mode` string,
     ///   `mode_mask` = OR of `Mode.bit` of every mode serving it (the search's mode filter). NULL/0 when no
     ///   trip stops there.
     public static let stops = """

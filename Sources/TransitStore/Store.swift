@@ -54,26 +54,33 @@ public final class StaticStore: Sendable {
     }
 
     /// Answers one protocol query (`at` nil means now).
-    public func answer(_ query: StaticQuery, now: Int64 = Int64(Date().timeIntervalSince1970)) throws(StoreError) -> StaticResult {
+    public func answer(_ query: StaticQuery, now: Int64 = Int64(Date().timeIntervalSince1970)) throws(StoreError)
+        -> StaticResult
+    {
         switch query {
         case .stop(let q):
             return .stop(try stop(id: q.stopId))
         case .search(let q):
             return .stops(try search(q.query, limit: q.limit, mode: q.mode, includePlatforms: q.includePlatforms))
         case .nearby(let q):
-            return .stops(try nearby(lat: q.lat, lon: q.lon, radiusMetres: q.radiusMetres, limit: q.limit, mode: q.mode))
+            return .stops(
+                try nearby(lat: q.lat, lon: q.lon, radiusMetres: q.radiusMetres, limit: q.limit, mode: q.mode))
         case .routes(let q):
             return .routes(try routes(mode: q.mode))
         case .departures(let q):
-            return .departures(try departures(stopId: q.stopId, at: q.at ?? now, direction: q.direction,
-                                              limit: q.limit, cursor: q.cursor))
+            return .departures(
+                try departures(
+                    stopId: q.stopId, at: q.at ?? now, direction: q.direction,
+                    limit: q.limit, cursor: q.cursor))
         case .trip(let q):
             return .trip(try trip(id: q.tripId, serviceDate: q.serviceDate, startTime: q.startTime, at: q.at ?? now))
         case .tripSchedules(let q):
-            return .tripSchedules(try tripSchedules(tripIds: q.tripIds, from: q.fromDate, through: q.toDate,
-                                                    knownPatternIds: q.knownPatternIds,
-                                                    knownDatabaseVersion: q.knownDatabaseVersion,
-                                                    descriptors: q.descriptors))
+            return .tripSchedules(
+                try tripSchedules(
+                    tripIds: q.tripIds, from: q.fromDate, through: q.toDate,
+                    knownPatternIds: q.knownPatternIds,
+                    knownDatabaseVersion: q.knownDatabaseVersion,
+                    descriptors: q.descriptors))
         case .feedInfo:
             return .feedInfo(feedInfo())
         }
@@ -97,13 +104,16 @@ public final class StaticStore: Sendable {
     static func parseMode(_ mode: String?) throws(StoreError) -> Mode? {
         guard let mode, !mode.isEmpty else { return nil }
         guard let m = Mode(rawValue: mode.lowercased()) else {
-            throw .invalidArgument("unknown mode \"\(mode)\" (one of \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw .invalidArgument(
+                "unknown mode \"\(mode)\" (one of \(Mode.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return m
     }
 
     static func parseDate(_ value: UInt32, _ what: String) throws(StoreError) -> GTFSDate {
-        guard let d = GTFSDate(yyyymmdd: Int(value)) else { throw .invalidArgument("\(what) \(value) is not a YYYYMMDD date") }
+        guard let d = GTFSDate(yyyymmdd: Int(value)) else {
+            throw .invalidArgument("\(what) \(value) is not a YYYYMMDD date")
+        }
         return d
     }
 }

@@ -42,8 +42,9 @@ final class StoreCatalog: Sendable {
         var values: [String: String] = [:]
         while try meta.step() { values[meta.string(0) ?? ""] = meta.string(1) ?? "" }
         guard let schema = values[Schema.MetaKey.schemaVersion].flatMap(Int.init), schema == Schema.version else {
-            throw StoreError.database("database schema version \(values[Schema.MetaKey.schemaVersion] ?? "missing"), "
-                                      + "this build reads version \(Schema.version): import the feeds again")
+            throw StoreError.database(
+                "database schema version \(values[Schema.MetaKey.schemaVersion] ?? "missing"), "
+                    + "this build reads version \(Schema.version): import the feeds again")
         }
         databaseVersion = values[Schema.MetaKey.dbVersion] ?? ""
         importedAt = values[Schema.MetaKey.importedAt].flatMap(Int64.init) ?? 0
@@ -52,7 +53,8 @@ final class StoreCatalog: Sendable {
         var zones: [ServiceTimeZone] = []
         var zoneByName: [String: Int] = [:]
         var feeds: [Feed] = []
-        let feedRows = try db.prepare("""
+        let feedRows = try db.prepare(
+            """
             SELECT feed_pk, name, prefix, path, publisher_name, version, start_date, end_date, timezone,
                    COALESCE(feed_lang, default_lang), imported_at, stop_count, route_count, trip_count,
                    stop_time_count, service_start_date, service_end_date
@@ -94,7 +96,8 @@ final class StoreCatalog: Sendable {
         // Routes.
         var routes: [Int: Route] = [:]
         var sortNames: [Int: String] = [:]
-        let routeRows = try db.prepare("""
+        let routeRows = try db.prepare(
+            """
             SELECT r.route_pk, r.route_id, a.agency_id, r.short_name, r.long_name, r.route_type, r.color,
                    r.text_color, r.feed_pk
             FROM routes r LEFT JOIN agency a ON a.agency_pk = r.agency_pk
@@ -109,7 +112,8 @@ final class StoreCatalog: Sendable {
             routes[pk] = Route(
                 routeId: routeId, agencyId: routeRows.string(2), shortName: shortName, longName: longName,
                 routeType: routeType, mode: Mode(routeType: routeType).rawValue,
-                color: StoreCatalog.hexColor(routeRows.string(6)), textColor: StoreCatalog.hexColor(routeRows.string(7)),
+                color: StoreCatalog.hexColor(routeRows.string(6)),
+                textColor: StoreCatalog.hexColor(routeRows.string(7)),
                 section: NaturalSort.sectionKey(sortName), feed: feedName)
             sortNames[pk] = sortName
         }
@@ -138,7 +142,8 @@ final class StoreCatalog: Sendable {
         }
         self.serviceZone = serviceZone
         var weekly: [ServiceCalendar.Weekly] = []
-        let calendarRows = try db.prepare("""
+        let calendarRows = try db.prepare(
+            """
             SELECT service_pk, monday, tuesday, wednesday, thursday, friday, saturday, sunday, start_date, end_date
             FROM calendar
             """)
@@ -153,7 +158,8 @@ final class StoreCatalog: Sendable {
         let exceptionRows = try db.prepare("SELECT service_pk, date, exception_type FROM calendar_dates")
         while try exceptionRows.step() {
             guard let date = GTFSDate(yyyymmdd: exceptionRows.int(1)),
-                  let kind = ServiceCalendar.Exception.Kind(rawValue: exceptionRows.int(2)) else { continue }
+                let kind = ServiceCalendar.Exception.Kind(rawValue: exceptionRows.int(2))
+            else { continue }
             exceptions.append(.init(service: exceptionRows.int(0), date: date, kind: kind))
         }
         calendar = ServiceCalendar(serviceCount: serviceCount, weekly: weekly, exceptions: exceptions)
@@ -169,9 +175,11 @@ final class StoreCatalog: Sendable {
         self.stopIds = stopIds
 
         let maxTrip = try db.scalarInt("SELECT MAX(end_secs) FROM trips") ?? 0
-        let maxFrequency = try db.scalarInt("""
-            SELECT MAX(f.end_secs + t.end_secs - t.start_secs) FROM frequencies f JOIN trips t ON t.trip_pk = f.trip_pk
-            """) ?? 0
+        let maxFrequency =
+            try db.scalarInt(
+                """
+                SELECT MAX(f.end_secs + t.end_secs - t.start_secs) FROM frequencies f JOIN trips t ON t.trip_pk = f.trip_pk
+                """) ?? 0
         maxSecs = Int(max(maxTrip, maxFrequency, 0))
 
         func count(_ sql: String) throws -> UInt64 { UInt64(max(0, try db.scalarInt(sql) ?? 0)) }
@@ -207,7 +215,8 @@ final class StoreCatalog: Sendable {
     static func hexColor(_ raw: String?) -> String? {
         guard var text = raw?.trimmingCharacters(in: .whitespaces) else { return nil }
         if text.hasPrefix("#") { text.removeFirst() }
-        guard text.utf8.count == 6, text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) })
+        guard text.utf8.count == 6,
+            text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) })
         else { return nil }
         return "#" + text.uppercased()
     }

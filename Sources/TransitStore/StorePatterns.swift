@@ -29,17 +29,20 @@ final class StorePatterns: Sendable {
             return stops
         }
         // Clustered by (pattern_pk, stop_index): one sequential scan of the table.
-        let rows = try db.prepare("""
+        let rows = try db.prepare(
+            """
             SELECT pattern_pk, stop_pk, stop_sequence, arrival_offset, departure_offset, pickup_type, drop_off_type
             FROM pattern_stops ORDER BY pattern_pk, stop_index
             """)
         while try rows.step() {
             let pk = rows.int(0)
             guard pk >= 0, pk <= maxPk else { continue }
-            stopsByPk[pk].append(PatternStop(
-                stopId: stopId(rows.int(1)), stopSequence: UInt32(truncatingIfNeeded: rows.int(2)),
-                arrivalOffset: Int32(truncatingIfNeeded: rows.int(3)), departureOffset: Int32(truncatingIfNeeded: rows.int(4)),
-                pickupType: rows.int(5), dropOffType: rows.int(6)))
+            stopsByPk[pk].append(
+                PatternStop(
+                    stopId: stopId(rows.int(1)), stopSequence: UInt32(truncatingIfNeeded: rows.int(2)),
+                    arrivalOffset: Int32(truncatingIfNeeded: rows.int(3)),
+                    departureOffset: Int32(truncatingIfNeeded: rows.int(4)),
+                    pickupType: rows.int(5), dropOffType: rows.int(6)))
         }
         self.stopsByPk = stopsByPk
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import TransitTesting
 
 @testable import FeedGenerator
-import TransitTesting
 
 /// The integrity checks the other tests rely on must notice a broken feed.
 @Suite("Integrity checker")
@@ -14,12 +14,14 @@ struct FeedFixtureTests {
         #expect(try FeedFixture(directory: dir.path).problems() == [])
 
         let firstTrip = try FeedFixture(directory: dir.path).trips.rows[0][2]
-        try append("stop_times.txt", in: dir, [
-            "NO_SUCH_TRIP,10:00:00,10:00:00,200060,1,0,0",  // unknown trip
-            "\(firstTrip),10:00:00,10:00:00,NO_SUCH_STOP,999,0,0",  // unknown stop
-            "\(firstTrip),01:00:00,01:00:00,200060,1000,0,0",  // a station, and time going backwards
-            "\(firstTrip),02:00:00,02:00:00,\(firstPlatform(dir)),3,0,0",  // sequence going backwards
-        ])
+        try append(
+            "stop_times.txt", in: dir,
+            [
+                "NO_SUCH_TRIP,10:00:00,10:00:00,200060,1,0,0",  // unknown trip
+                "\(firstTrip),10:00:00,10:00:00,NO_SUCH_STOP,999,0,0",  // unknown stop
+                "\(firstTrip),01:00:00,01:00:00,200060,1000,0,0",  // a station, and time going backwards
+                "\(firstTrip),02:00:00,02:00:00,\(firstPlatform(dir)),3,0,0",  // sequence going backwards
+            ])
         try append("trips.txt", in: dir, ["NO_ROUTE,WKD,ORPHAN,Nowhere,0,1", "ST_T1,NO_SERVICE,ORPHAN2,X,0,1"])
         let problems = try FeedFixture(directory: dir.path).problems().joined(separator: "\n")
         for expected in [

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+import TransitTesting
 
 @testable import FeedGenerator
-import TransitTesting
 
 @Suite("FeedGenerator output")
 struct GeneratorTests {
@@ -57,7 +57,8 @@ struct GeneratorTests {
         #expect(Set(feed.routes.column("route_type")) == ["2", "401", "900", "4", "700", "712", "714", "204"])
         #expect(Set(feed.frequencies.column("exact_times")) == ["0", "1"])
         #expect(Set(feed.calendarDates.column("exception_type")) == ["1", "2"])
-        let calendarOnlyDates = Set(feed.calendarDates.column("service_id")).subtracting(feed.calendar.column("service_id"))
+        let calendarOnlyDates = Set(feed.calendarDates.column("service_id")).subtracting(
+            feed.calendar.column("service_id"))
         #expect(calendarOnlyDates == ["TRACKWORK", "EVENT"])
         // a weekday holiday swaps the weekday timetable for Sunday's
         let christmas = feed.calendarDates.rows(where: "date", is: "20251225").map { $0.joined(separator: ",") }

@@ -135,7 +135,10 @@ struct SampleFeedTests {
     func setDownOnly() {
         let row = feed.stopTimes(of: "L90.WKD.1.0530").first { feed.stopTimes.value($0, "stop_id") == "2089144" }
         #expect(row.map { feed.stopTimes.value($0, "pickup_type") } == "1")
-        #expect(feed.stopTimes(of: "L90.WKD.1.0530").map { feed.stopTimes.value($0, "stop_sequence") }.prefix(3) == ["5", "10", "15"])
+        #expect(
+            feed.stopTimes(of: "L90.WKD.1.0530").map { feed.stopTimes.value($0, "stop_sequence") }.prefix(3) == [
+                "5", "10", "15",
+            ])
     }
 
     @Test("T8 stop_sequence 10, 20, 30; T4 single-digit hours")

@@ -1,7 +1,7 @@
 import Testing
+import TransitTesting
 
 @testable import FeedGenerator
-import TransitTesting
 
 @Suite("FeedScale")
 struct FeedScaleTests {
@@ -116,7 +116,10 @@ struct ByteFileWriterTests {
         try w.writeDecimal(-1_234_567_890)
         try w.close()
         let text = String(decoding: try dir.contents("out.txt"), as: UTF8.self)
-        #expect(text == "05:07:00;25:59:09;-33.870005;151.000120;\"Central Station, Platform 16\";\"say \"\"hi\"\"\";plain;0;-1234567890")
+        #expect(
+            text
+                == "05:07:00;25:59:09;-33.870005;151.000120;\"Central Station, Platform 16\";\"say \"\"hi\"\"\";plain;0;-1234567890"
+        )
         #expect(w.bytesWritten == text.utf8.count)
     }
 

@@ -36,8 +36,9 @@ private func failure(_ body: () throws -> Void) -> CSVError? {
         let limits = CSVLimits(maxFileBytes: .max, maxLineBytes: 1000, maxFieldBytes: 100)
         for chunk in [1, 7, 64, 1 << 20] {
             let error = failure { _ = try readAll(text, chunkSize: chunk, limits: limits) }
-            #expect(error?.description == "test.txt:2:2 (stop_name): field longer than the field-length cap of 100 bytes",
-                    "chunk \(chunk)")
+            #expect(
+                error?.description == "test.txt:2:2 (stop_name): field longer than the field-length cap of 100 bytes",
+                "chunk \(chunk)")
             #expect(error?.exceededLimit == .fieldBytes)
         }
         // Exactly at the cap is fine.
@@ -83,7 +84,8 @@ private func failure(_ body: () throws -> Void) -> CSVError? {
 
     @Test func aHeaderNamingAColumnTwiceIsAnError() {
         let error = failure { _ = try readAll("stop_id,stop_name,stop_id\nA,B,C\n") }
-        #expect(error?.description
+        #expect(
+            error?.description
                 == "test.txt:1:3 (stop_id): the header names column \"stop_id\" twice (columns 1 and 3)")
         // Empty names (trailing commas in the header) are not duplicates.
         #expect(throws: Never.self) { _ = try readAll("stop_id,stop_name,,\nA,B,,\n") }
@@ -102,54 +104,68 @@ private func failure(_ body: () throws -> Void) -> CSVError? {
         for (bytes, encoding) in cases {
             for chunk in [1, 3, 1 << 20] {
                 let error = failure { _ = try readAll(bytes, chunkSize: chunk) }
-                #expect(error?.description == "test.txt:1: the file is \(encoding); GTFS files must be UTF-8 "
+                #expect(
+                    error?.description == "test.txt:1: the file is \(encoding); GTFS files must be UTF-8 "
                         + "(convert it, e.g. iconv -f UTF-16 -t UTF-8)", "chunk \(chunk)")
             }
         }
     }
 
     @Test func aNulByteInTheHeaderIsAnError() {
-        let error = failure { _ = try readAll(Array("stop_id,stop_".utf8) + [0] + Array("name\nA,B\n".utf8),
-                                              onIssue: { _ in }) }
+        let error = failure {
+            _ = try readAll(
+                Array("stop_id,stop_".utf8) + [0] + Array("name\nA,B\n".utf8),
+                onIssue: { _ in })
+        }
         #expect(error?.description == "test.txt:1:2: NUL byte (0x00) in the header")
     }
 
     // MARK: Issues
 
     @Test func rowsWithNulBytesAreReportedThenSkipped() throws {
-        let bytes = Array("stop_id,stop_name\nA,Central\n".utf8) + [0x00, 0x0A]
+        let bytes =
+            Array("stop_id,stop_name\nA,Central\n".utf8) + [0x00, 0x0A]
             + Array("B,Town".utf8) + [0x00] + Array(" Hall\nC,Redfern\n".utf8)
         for chunk in [1, 2, 5, 64, 1 << 20] {
             let issues = IssueLog()
             let result = try readAll(bytes, chunkSize: chunk, onIssue: issues.record)
             #expect(result.rows == [["A", "Central"], ["C", "Redfern"]], "chunk \(chunk)")
             #expect(result.lines == [2, 5], "chunk \(chunk)")
-            #expect(issues.descriptions == ["test.txt:3:1 (stop_id): NUL byte (0x00) in the record",
-                                            "test.txt:4:2 (stop_name): NUL byte (0x00) in the record"],
-                    "chunk \(chunk)")
+            #expect(
+                issues.descriptions == [
+                    "test.txt:3:1 (stop_id): NUL byte (0x00) in the record",
+                    "test.txt:4:2 (stop_name): NUL byte (0x00) in the record",
+                ],
+                "chunk \(chunk)")
             #expect(issues.kinds == [.nulByte, .nulByte])
         }
         // Without a handler (or with one that throws) the first is an error.
-        #expect(failure { _ = try readAll(bytes) }?.description == "test.txt:3:1 (stop_id): NUL byte (0x00) in the record")
+        #expect(
+            failure { _ = try readAll(bytes) }?.description == "test.txt:3:1 (stop_id): NUL byte (0x00) in the record")
     }
 
     @Test func strayByteOrderMarksAreReportedThenRemoved() throws {
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
         // A file with its own mark, a mark starting a line (two files joined) and one inside a quoted field.
-        let bytes = mark + Array("stop_id,stop_name\nA,Central\n".utf8) + mark + Array("B,Town Hall\nC,\"Red".utf8)
+        let bytes =
+            mark + Array("stop_id,stop_name\nA,Central\n".utf8) + mark + Array("B,Town Hall\nC,\"Red".utf8)
             + mark + Array("fern \"\"X\"\"\"\nD,Mark at the end".utf8) + mark
         for chunk in [1, 2, 3, 4, 5, 64, 1 << 20] {
             let issues = IssueLog()
             let result = try readAll(bytes, chunkSize: chunk, maxRead: 3, onIssue: issues.record)
             #expect(result.header == ["stop_id", "stop_name"], "chunk \(chunk)")
-            #expect(result.rows == [["A", "Central"], ["B", "Town Hall"], ["C", "Redfern \"X\""],
-                                    ["D", "Mark at the end"]], "chunk \(chunk)")
+            #expect(
+                result.rows == [
+                    ["A", "Central"], ["B", "Town Hall"], ["C", "Redfern \"X\""],
+                    ["D", "Mark at the end"],
+                ], "chunk \(chunk)")
             #expect(issues.kinds == [.strayByteOrderMark, .strayByteOrderMark, .strayByteOrderMark], "chunk \(chunk)")
             #expect(issues.issues.map { $0.error.line } == [3, 4, 5], "chunk \(chunk)")
             #expect(issues.issues.map { $0.error.column } == [1, 2, 2], "chunk \(chunk)")
         }
         let error = failure { _ = try readAll(bytes) }
-        #expect(error?.description == "test.txt:3:1 (stop_id): byte-order mark (EF BB BF) inside the file, "
+        #expect(
+            error?.description == "test.txt:3:1 (stop_id): byte-order mark (EF BB BF) inside the file, "
                 + "not at its start (were two files joined?)")
     }
 
@@ -162,7 +178,10 @@ private func failure(_ body: () throws -> Void) -> CSVError? {
         #expect(try reader.string(reader.column("stop_id")) == "A")
         #expect(issues.issues.isEmpty)
         try reader.checkText(reader.column("stop_desc"))
-        #expect(issues.descriptions == ["stops.txt:2:3 (stop_desc): invalid UTF-8 (is the file in Latin-1 or another encoding?)"])
+        #expect(
+            issues.descriptions == [
+                "stops.txt:2:3 (stop_desc): invalid UTF-8 (is the file in Latin-1 or another encoding?)"
+            ])
         #expect(try reader.string(reader.column("stop_name")) == "Caf\u{FFFD}")
         #expect(issues.kinds == [.invalidUTF8, .invalidUTF8])
         // Valid multi-byte text is no issue.

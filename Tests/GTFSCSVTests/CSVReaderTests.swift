@@ -3,19 +3,24 @@ import GTFSCSV
 import Testing
 
 /// Reads `text` completely: header plus records as strings, with the line each record starts on.
-func readAll(_ text: String, chunkSize: Int = 1 << 20, maxRead: Int = .max, limits: CSVLimits = .default,
-             onIssue: ((CSVIssue) throws -> Void)? = nil)
+func readAll(
+    _ text: String, chunkSize: Int = 1 << 20, maxRead: Int = .max, limits: CSVLimits = .default,
+    onIssue: ((CSVIssue) throws -> Void)? = nil
+)
     throws -> (header: [String], rows: [[String]], lines: [Int])
 {
     try readAll(Array(text.utf8), chunkSize: chunkSize, maxRead: maxRead, limits: limits, onIssue: onIssue)
 }
 
-func readAll(_ bytes: [UInt8], chunkSize: Int = 1 << 20, maxRead: Int = .max, limits: CSVLimits = .default,
-             onIssue: ((CSVIssue) throws -> Void)? = nil)
+func readAll(
+    _ bytes: [UInt8], chunkSize: Int = 1 << 20, maxRead: Int = .max, limits: CSVLimits = .default,
+    onIssue: ((CSVIssue) throws -> Void)? = nil
+)
     throws -> (header: [String], rows: [[String]], lines: [Int])
 {
-    let reader = try CSVReader(source: MemoryByteSource(bytes, maxRead: maxRead), fileName: "test.txt",
-                               chunkSize: chunkSize, limits: limits, onIssue: onIssue)
+    let reader = try CSVReader(
+        source: MemoryByteSource(bytes, maxRead: maxRead), fileName: "test.txt",
+        chunkSize: chunkSize, limits: limits, onIssue: onIssue)
     let columns = reader.header.map { reader.column($0) }
     var rows: [[String]] = []
     var lines: [Int] = []
@@ -48,11 +53,12 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
     @Test func quotedFieldsWithEscapesCommasAndNewlines() throws {
         let text = "id,name,desc\n1,\"Central, Platform 1\",\"say \"\"hi\"\"\"\n2,\"two\nlines\",x\n3,\"\",\"\"\"\"\n"
         let result = try readAll(text)
-        #expect(result.rows == [
-            ["1", "Central, Platform 1", "say \"hi\""],
-            ["2", "two\nlines", "x"],
-            ["3", "", "\""],
-        ])
+        #expect(
+            result.rows == [
+                ["1", "Central, Platform 1", "say \"hi\""],
+                ["2", "two\nlines", "x"],
+                ["3", "", "\""],
+            ])
         // The record after the embedded newline starts on physical line 5.
         #expect(result.lines == [2, 3, 5])
     }
@@ -71,8 +77,9 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
     }
 
     @Test func headerNamesAreTrimmedAndColumnsFoundInAnyOrder() throws {
-        let reader = try CSVReader(source: MemoryByteSource(" stop_name , stop_id ,extra\nCentral,200060,z\n"),
-                                   fileName: "stops.txt")
+        let reader = try CSVReader(
+            source: MemoryByteSource(" stop_name , stop_id ,extra\nCentral,200060,z\n"),
+            fileName: "stops.txt")
         #expect(reader.header == ["stop_name", "stop_id", "extra"])
         let id = reader.column("stop_id")
         let name = reader.column("stop_name")
@@ -195,7 +202,8 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
         let issues = IssueLog()
         let result = try readAll(bytes, onIssue: issues.record)
         #expect(result.rows == [["A\u{FFFD}B"]])
-        #expect(issues.descriptions == ["test.txt:2:1 (a): invalid UTF-8 (is the file in Latin-1 or another encoding?)"])
+        #expect(
+            issues.descriptions == ["test.txt:2:1 (a): invalid UTF-8 (is the file in Latin-1 or another encoding?)"])
         #expect(issues.kinds == [.invalidUTF8])
         // Without a handler it is an error.
         #expect(throws: CSVError.self) { try readAll(bytes) }
@@ -204,15 +212,12 @@ private func csvError(_ text: String, chunkSize: Int = 1 << 20) -> CSVError? {
     /// Every chunk size from 1 byte up, with reads of at most 7 bytes, gives the same records and lines as
     /// one big read: every token (BOM, CRLF, "" escape, quote at a boundary) falls on a boundary somewhere.
     @Test func tinyBuffersGiveTheSameResult() throws {
-        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array((
-            " trip_id , arrival_time,stop_headsign\r\n" +
-            "T1,08:00:00,\"Central, \"\"City\"\"\"\r\n" +
-            "T1,25:01:30,\"two\r\nlines\"\r\n" +
-            "\r\n" +
-            "T2,\"\",plain\r\n" +
-            "T3,7:05:00,\"\"\"\"\r\n" +
-            "T4,,last"
-        ).utf8)
+        let bytes: [UInt8] =
+            [0xEF, 0xBB, 0xBF]
+            + Array(
+                (" trip_id , arrival_time,stop_headsign\r\n" + "T1,08:00:00,\"Central, \"\"City\"\"\"\r\n"
+                    + "T1,25:01:30,\"two\r\nlines\"\r\n" + "\r\n" + "T2,\"\",plain\r\n" + "T3,7:05:00,\"\"\"\"\r\n"
+                    + "T4,,last").utf8)
         let reference = try readAll(bytes)
         #expect(reference.rows.count == 5)
         #expect(reference.rows[0] == ["T1", "08:00:00", "Central, \"City\""])

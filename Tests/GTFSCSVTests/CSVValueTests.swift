@@ -14,8 +14,10 @@ private func parse<T>(_ text: String, _ parser: (UnsafeRawBufferPointer) -> T?) 
         #expect(parse(text, GTFSValue.time) == seconds)
     }
 
-    @Test(arguments: ["", "8:5:09", "08:60:00", "08:00:60", "08-00-00", "0800:00", "ab:cd:ef", "08:00", ":00:00",
-                      "1000:00:00", "08:00:00x", " 8:00:00"])
+    @Test(arguments: [
+        "", "8:5:09", "08:60:00", "08:00:60", "08-00-00", "0800:00", "ab:cd:ef", "08:00", ":00:00",
+        "1000:00:00", "08:00:00x", " 8:00:00",
+    ])
     func invalidTimes(text: String) {
         #expect(parse(text, GTFSValue.time) == nil)
     }
@@ -30,9 +32,11 @@ private func parse<T>(_ text: String, _ parser: (UnsafeRawBufferPointer) -> T?) 
         #expect(parse(text, GTFSValue.int) == nil)
     }
 
-    @Test(arguments: [("-33.8688", -33.8688), ("151.2093", 151.2093), ("0", 0), ("12.", 12), (".5", 0.5),
-                      ("1e3", 1000), ("-0.000000000000000001", -1e-18),
-                      ("151.20930000000001", 151.20930000000001), ("+2.5", 2.5)])
+    @Test(arguments: [
+        ("-33.8688", -33.8688), ("151.2093", 151.2093), ("0", 0), ("12.", 12), (".5", 0.5),
+        ("1e3", 1000), ("-0.000000000000000001", -1e-18),
+        ("151.20930000000001", 151.20930000000001), ("+2.5", 2.5),
+    ])
     func validDoubles(text: String, value: Double) {
         #expect(parse(text, GTFSValue.double) == value)
     }

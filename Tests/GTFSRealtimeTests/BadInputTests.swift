@@ -4,7 +4,9 @@ import Testing
 import TransitTesting
 
 @Suite struct BadInputTests {
-    private func decodeError(_ bytes: [UInt8], maxBytes: Int = GTFSRealtimeCodec.defaultMaxBytes) -> GTFSRealtimeDecodeError? {
+    private func decodeError(_ bytes: [UInt8], maxBytes: Int = GTFSRealtimeCodec.defaultMaxBytes)
+        -> GTFSRealtimeDecodeError?
+    {
         do {
             _ = try GTFSRealtimeCodec.decode(bytes, maxBytes: maxBytes)
             return nil
@@ -41,7 +43,7 @@ import TransitTesting
     @Test func garbage() {
         #expect(decodeError([0xFF, 0xFF, 0xFF, 0xFF])?.reason == .malformed)
         #expect(decodeError([0x0A, 0x05, 0x01])?.reason == .malformed)  // header claims 5 bytes, has 1
-        #expect(decodeError([0x07])?.reason == .malformed)             // field 0 / invalid wire type
+        #expect(decodeError([0x07])?.reason == .malformed)  // field 0 / invalid wire type
     }
 
     @Test func pseudoRandomBytesNeverCrash() {
@@ -95,14 +97,20 @@ import TransitTesting
 
     @Test func missingHeader() {
         let noHeader = WireWriter.build { $0.message(2) { $0.string(1, "e1") } }
-        #expect(decodeError(noHeader) == GTFSRealtimeDecodeError(reason: .missingField("header"), byteCount: noHeader.count))
+        #expect(
+            decodeError(noHeader) == GTFSRealtimeDecodeError(reason: .missingField("header"), byteCount: noHeader.count)
+        )
         let noVersion = WireWriter.build { $0.message(1) { $0.varint(3, 5) } }
         #expect(decodeError(noVersion)?.reason == .missingField("header.gtfs_realtime_version"))
-        #expect(decodeError(noVersion)?.description == "not a GTFS-Realtime FeedMessage: missing header.gtfs_realtime_version, \(noVersion.count) bytes")
+        #expect(
+            decodeError(noVersion)?.description
+                == "not a GTFS-Realtime FeedMessage: missing header.gtfs_realtime_version, \(noVersion.count) bytes")
     }
 
     @Test func restampRefusesWhatDecodeRefuses() {
-        #expect(throws: GTFSRealtimeDecodeError(reason: .empty, byteCount: 0)) { try GTFSRealtimeCodec.restamp([], timestamp: 1) }
+        #expect(throws: GTFSRealtimeDecodeError(reason: .empty, byteCount: 0)) {
+            try GTFSRealtimeCodec.restamp([], timestamp: 1)
+        }
         #expect(throws: GTFSRealtimeDecodeError(reason: .text(start: "<html>"), byteCount: 6)) {
             try GTFSRealtimeCodec.restamp(Array("<html>".utf8), timestamp: 1)
         }

@@ -27,8 +27,15 @@ import TransitTesting
         #expect(decoded.entities[0].tripUpdate?.trip.tripId == "T-ok")
         #expect(decoded.entities[1].tripUpdate == nil)
         #expect(decoded.entities[1].vehicle?.vehicle?.id == "V1")
-        #expect(decoded.problems == [EntityProblem(index: 1, entityId: "bad", field: "trip_update.trip", reason: "missing required field", dropped: "trip_update")])
-        #expect(decoded.problems[0].description == "entity[1] id 'bad': trip_update.trip: missing required field (dropped trip_update)")
+        #expect(
+            decoded.problems == [
+                EntityProblem(
+                    index: 1, entityId: "bad", field: "trip_update.trip", reason: "missing required field",
+                    dropped: "trip_update")
+            ])
+        #expect(
+            decoded.problems[0].description
+                == "entity[1] id 'bad': trip_update.trip: missing required field (dropped trip_update)")
     }
 
     @Test func positionWithoutLatitude() throws {
@@ -76,14 +83,18 @@ import TransitTesting
                 a.message(15) { $0.message(1) { $0.string(1, "https://example.org/i.png") } }
             }
         }
-        #expect(try GTFSRealtimeCodec.decode(bytes).problems.map(\.field) == ["alert.image.localized_image[0].media_type"])
+        #expect(
+            try GTFSRealtimeCodec.decode(bytes).problems.map(\.field) == ["alert.image.localized_image[0].media_type"])
     }
 
     @Test func entityWithoutId() throws {
         let bytes = feed { e in e.message(3) { tu in tu.message(1) { $0.string(1, "T2") } } }
         let decoded = try GTFSRealtimeCodec.decode(bytes)
         #expect(decoded.entities.map(\.id) == ["ok"])
-        #expect(decoded.problems == [EntityProblem(index: 1, entityId: nil, field: "id", reason: "missing required field", dropped: "entity")])
+        #expect(
+            decoded.problems == [
+                EntityProblem(index: 1, entityId: nil, field: "id", reason: "missing required field", dropped: "entity")
+            ])
         #expect(decoded.problems[0].description == "entity[1]: id: missing required field (dropped entity)")
     }
 

@@ -18,7 +18,7 @@ import TransitTesting
         #expect(TripScheduleRelationship.replacement.rawValue == 5)  // 4 is skipped by the spec
         #expect(TripScheduleRelationship(rawValue: 4) == .unknown(4))
         #expect(TripScheduleRelationship(rawValue: 8) == .new)
-        #expect(AlertCause(rawValue: 0) == .unknown(0))                // causes start at 1
+        #expect(AlertCause(rawValue: 0) == .unknown(0))  // causes start at 1
         #expect(AlertCause(rawValue: 13) == .specialEvent)
         #expect(AlertEffect.accessibilityIssue.rawValue == 11)
         #expect(CongestionLevel.unknown(-1).rawValue == -1)
@@ -54,9 +54,9 @@ import TransitTesting
             w.message(2) { e in
                 e.string(1, "v")
                 e.message(4) { v in
-                    v.varint(4, 7)      // current_status
-                    v.varint(6, 12)     // congestion_level
-                    v.varint(9, 42)     // occupancy_status
+                    v.varint(4, 7)  // current_status
+                    v.varint(6, 12)  // congestion_level
+                    v.varint(9, 42)  // occupancy_status
                     v.message(8) { $0.varint(4, 9) }  // wheelchair_accessible
                 }
             }

@@ -8,7 +8,9 @@ import TransitTesting
 @Suite struct ExtensionTests {
     /// An extension field 1007 holding a small message, as TfNSW sends on several messages.
     private func extension1007(_ w: inout WireWriter) {
-        w.message(1007) { $0.string(1, "tfnsw"); $0.varint(2, 3) }
+        w.message(1007) {
+            $0.string(1, "tfnsw"); $0.varint(2, 3)
+        }
     }
 
     private func feedWithExtensionsEverywhere() -> [UInt8] {
@@ -29,7 +31,9 @@ import TransitTesting
                     }
                     tu.message(2) { stu in
                         stu.varint(1, 3)
-                        stu.message(2) { ev in ev.int32(1, -60); ev.fixed32(1500, 7) }
+                        stu.message(2) { ev in
+                            ev.int32(1, -60); ev.fixed32(1500, 7)
+                        }
                         extension1007(&stu)
                     }
                     tu.varint(77, 1)  // an unknown field outside the extension ranges
@@ -49,15 +53,23 @@ import TransitTesting
         let feed = try GTFSRealtimeCodec.decode(feedWithExtensionsEverywhere())
         #expect(feed.problems.isEmpty)
         #expect(feed.header == FeedHeader(gtfsRealtimeVersion: "2.0", timestamp: 1_767_225_600))
-        #expect(feed.entities == [FeedEntity(
-            id: "e1",
-            tripUpdate: TripUpdate(trip: TripDescriptor(tripId: "T1"), stopTimeUpdates: [StopTimeUpdate(
-                stopSequence: 3, arrival: StopTimeEvent(delay: -60),
-                // {1: "tfnsw", 2: 3} read as TfNSW's CarriageDescriptor (name, position) and
-                // TfnswVehicleDescriptor (field 2: wheelchair_accessible).
-                tfnswCarriages: [TfnswCarriage(name: "tfnsw", positionInConsist: 3)])]),
-            vehicle: VehiclePosition(vehicle: VehicleDescriptor(id: "V1", tfnsw: TfnswVehicleDescriptor(wheelchairAccessible: 3)))
-        )])
+        #expect(
+            feed.entities == [
+                FeedEntity(
+                    id: "e1",
+                    tripUpdate: TripUpdate(
+                        trip: TripDescriptor(tripId: "T1"),
+                        stopTimeUpdates: [
+                            StopTimeUpdate(
+                                stopSequence: 3, arrival: StopTimeEvent(delay: -60),
+                                // {1: "tfnsw", 2: 3} read as TfNSW's CarriageDescriptor (name, position) and
+                                // TfnswVehicleDescriptor (field 2: wheelchair_accessible).
+                                tfnswCarriages: [TfnswCarriage(name: "tfnsw", positionInConsist: 3)])
+                        ]),
+                    vehicle: VehiclePosition(
+                        vehicle: VehicleDescriptor(id: "V1", tfnsw: TfnswVehicleDescriptor(wheelchairAccessible: 3)))
+                )
+            ])
         #expect(feed.skippedFields.isEmpty)
     }
 
@@ -90,6 +102,7 @@ import TransitTesting
 
     private func occurrences(of needle: [UInt8], in haystack: [UInt8]) -> Int {
         guard haystack.count >= needle.count else { return 0 }
-        return (0...(haystack.count - needle.count)).filter { Array(haystack[$0..<($0 + needle.count)]) == needle }.count
+        return (0...(haystack.count - needle.count)).filter { Array(haystack[$0..<($0 + needle.count)]) == needle }
+            .count
     }
 }

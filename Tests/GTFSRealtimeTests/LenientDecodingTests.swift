@@ -1,14 +1,17 @@
+import Testing
+import TransitTesting
+
 // A known field with another wire type than the schema's is skipped like an unknown field and counted; the
 // rest of its message is kept. Bytes that are really broken are refused with the byte offset and field path.
 @testable import GTFSRealtime
-import Testing
-import TransitTesting
 
 /// Where `marker` (a string written into a fixture) ends in `bytes`.
 func offset(after marker: String, in bytes: [UInt8]) -> Int? {
     let needle = Array(marker.utf8)
     guard bytes.count >= needle.count else { return nil }
-    return (0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle }.map { $0 + needle.count }
+    return (0...(bytes.count - needle.count)).first { Array(bytes[$0..<($0 + needle.count)]) == needle }.map {
+        $0 + needle.count
+    }
 }
 
 @Suite struct LenientDecodingTests {
@@ -62,18 +65,29 @@ func offset(after marker: String, in bytes: [UInt8]) -> Int? {
         let tu = try #require(feed.entities[0].tripUpdate)
         #expect(tu.trip == TripDescriptor(tripId: "T1"))
         #expect(tu.timestamp == 1_781_166_689)
-        #expect(tu.stopTimeUpdates == [
-            StopTimeUpdate(stopId: "S-A", arrival: StopTimeEvent(delay: 21), departureOccupancyStatus: .manySeatsAvailable, scheduleRelationship: .scheduled),
-            StopTimeUpdate(stopId: "S-B", arrival: StopTimeEvent(delay: 21), scheduleRelationship: .scheduled),
-            StopTimeUpdate(stopId: "S-C", arrival: StopTimeEvent(delay: 21), departureOccupancyStatus: .standingRoomOnly, scheduleRelationship: .scheduled),
-        ])
+        #expect(
+            tu.stopTimeUpdates == [
+                StopTimeUpdate(
+                    stopId: "S-A", arrival: StopTimeEvent(delay: 21), departureOccupancyStatus: .manySeatsAvailable,
+                    scheduleRelationship: .scheduled),
+                StopTimeUpdate(stopId: "S-B", arrival: StopTimeEvent(delay: 21), scheduleRelationship: .scheduled),
+                StopTimeUpdate(
+                    stopId: "S-C", arrival: StopTimeEvent(delay: 21), departureOccupancyStatus: .standingRoomOnly,
+                    scheduleRelationship: .scheduled),
+            ])
         // The first occurrence: right after "S-A" and schedule_relationship (2 bytes).
         let first = try #require(offset(after: "S-A", in: bytes)) + 2
         #expect(bytes[first] == 0x30)
-        #expect(feed.skippedFields == [SkippedField(
-            path: "entity.trip_update.stop_time_update.6", count: 2, firstOffset: first, wireType: 0, expectedWireType: 2)])
-        #expect(feed.skippedFields[0].description
-            == "entity.trip_update.stop_time_update.6: 2 skipped, first at byte \(first) (varint where the schema has length-delimited)")
+        #expect(
+            feed.skippedFields == [
+                SkippedField(
+                    path: "entity.trip_update.stop_time_update.6", count: 2, firstOffset: first, wireType: 0,
+                    expectedWireType: 2)
+            ])
+        #expect(
+            feed.skippedFields[0].description
+                == "entity.trip_update.stop_time_update.6: 2 skipped, first at byte \(first) (varint where the schema has length-delimited)"
+        )
         #expect(try decode(bytes, workers: 2) == feed)
     }
 
@@ -114,16 +128,21 @@ func offset(after marker: String, in bytes: [UInt8]) -> Int? {
         }
         let feed = try decode(bytes)
         #expect(feed.header == FeedHeader(gtfsRealtimeVersion: "2.0"))
-        #expect(feed.entities == [
-            FeedEntity(id: "e1", tripUpdate: TripUpdate(trip: TripDescriptor(routeId: "R1"), stopTimeUpdates: [StopTimeUpdate(stopSequence: 4)])),
-            FeedEntity(id: "e2", vehicle: VehiclePosition(position: Position(latitude: -33.87, longitude: 151.2))),
-            FeedEntity(id: "e3", tripUpdate: TripUpdate(trip: TripDescriptor())),
-        ])
+        #expect(
+            feed.entities == [
+                FeedEntity(
+                    id: "e1",
+                    tripUpdate: TripUpdate(
+                        trip: TripDescriptor(routeId: "R1"), stopTimeUpdates: [StopTimeUpdate(stopSequence: 4)])),
+                FeedEntity(id: "e2", vehicle: VehiclePosition(position: Position(latitude: -33.87, longitude: 151.2))),
+                FeedEntity(id: "e3", tripUpdate: TripUpdate(trip: TripDescriptor())),
+            ])
         #expect(feed.problems.isEmpty)
-        #expect(feed.skippedFields.map(\.path) == [
-            "header.3", "entity.trip_update.trip.1", "entity.trip_update.2", "entity.trip_update.4",
-            "entity.vehicle.position.3", "entity.3",
-        ])
+        #expect(
+            feed.skippedFields.map(\.path) == [
+                "header.3", "entity.trip_update.trip.1", "entity.trip_update.2", "entity.trip_update.4",
+                "entity.vehicle.position.3", "entity.3",
+            ])
         #expect(feed.skippedFields.map(\.count) == [1, 2, 1, 1, 1, 1])
         #expect(feed.skippedFields.map(\.wireType) == [2, 0, 5, 1, 0, 0])
         #expect(feed.skippedFields.map(\.expectedWireType) == [0, 2, 2, 0, 5, 2])
@@ -151,7 +170,9 @@ func offset(after marker: String, in bytes: [UInt8]) -> Int? {
         #expect(feed.skippedFields.map(\.count) == [1])
         #expect(feed.entities.first?.tripUpdate?.stopTimeUpdates.first?.departureOccupancyStatus == .fewSeatsAvailable)
         // Broken bytes are refused as `decode` refuses them.
-        #expect(throws: GTFSRealtimeDecodeError.self) { try GTFSRealtimeCodec.restamp(header + body.dropLast(), timestamp: 5) }
+        #expect(throws: GTFSRealtimeDecodeError.self) {
+            try GTFSRealtimeCodec.restamp(header + body.dropLast(), timestamp: 5)
+        }
     }
 
     /// protobuf-c reads a bool from whatever wire type it comes with; the decoder does the same and counts
@@ -195,11 +216,16 @@ func offset(after marker: String, in bytes: [UInt8]) -> Int? {
         let error = try #require(decodeError(bytes))
         #expect(error.reason == .malformed)
         let at = try #require(offset(after: "MARK", in: bytes)) + 1
-        #expect(error.fault == WireFault(
-            offset: at, field: "entity.trip_update.stop_time_update.arrival",
-            problem: "length 10 runs past the end of its message (2 bytes left)"))
-        #expect(error.description == "not a GTFS-Realtime FeedMessage: \(bytes.count) bytes of truncated or invalid protobuf: "
-            + "at byte \(at) in entity.trip_update.stop_time_update.arrival: length 10 runs past the end of its message (2 bytes left)")
+        #expect(
+            error.fault
+                == WireFault(
+                    offset: at, field: "entity.trip_update.stop_time_update.arrival",
+                    problem: "length 10 runs past the end of its message (2 bytes left)"))
+        #expect(
+            error.description
+                == "not a GTFS-Realtime FeedMessage: \(bytes.count) bytes of truncated or invalid protobuf: "
+                + "at byte \(at) in entity.trip_update.stop_time_update.arrival: length 10 runs past the end of its message (2 bytes left)"
+        )
         #expect(decodeError(bytes, workers: 2) == error)
     }
 
@@ -218,13 +244,14 @@ func offset(after marker: String, in bytes: [UInt8]) -> Int? {
 
     @Test func brokenValuesAndTags() throws {
         func fault(_ build: (inout WireWriter) -> Void) -> WireFault? {
-            decodeError(WireWriter.build { w in
-                w.header()
-                w.message(2) { e in
-                    e.string(1, "e1")
-                    e.message(3) { tu in tu.message(1) { td in build(&td) } }
-                }
-            })?.fault
+            decodeError(
+                WireWriter.build { w in
+                    w.header()
+                    w.message(2) { e in
+                        e.string(1, "e1")
+                        e.message(3) { tu in tu.message(1) { td in build(&td) } }
+                    }
+                })?.fault
         }
         // A varint that never ends (at the end of its message).
         let varint = fault { td in
@@ -234,7 +261,10 @@ func offset(after marker: String, in bytes: [UInt8]) -> Int? {
         #expect(varint?.field == "entity.trip_update.trip.direction_id")
         #expect(varint?.problem == "varint cut off or longer than 10 bytes")
         // Groups: protobuf-c cannot read them.
-        #expect(fault { $0.tag(9, 3); $0.tag(9, 4) }?.field == "entity.trip_update.trip.9")
+        #expect(
+            fault {
+                $0.tag(9, 3); $0.tag(9, 4)
+            }?.field == "entity.trip_update.trip.9")
         #expect(fault { $0.tag(9, 3) }?.problem == "groups (wire types 3 and 4) are not supported")
         #expect(fault { $0.tag(2, 7) }?.problem == "invalid wire type 7")
         // Field number 0.
@@ -242,10 +272,14 @@ func offset(after marker: String, in bytes: [UInt8]) -> Int? {
         #expect(zero?.field == "entity.trip_update.trip")
         #expect(zero?.problem == "unreadable tag")
         // A 32-bit value cut off.
-        #expect(fault { $0.tag(7, 5); $0.bytes += [1, 2] }?.problem == "4-byte value cut off (2 bytes left in its message)")
+        #expect(
+            fault {
+                $0.tag(7, 5); $0.bytes += [1, 2]
+            }?.problem == "4-byte value cut off (2 bytes left in its message)")
 
         let noValue = try #require(decodeError([0x0A, 0x02, 0x0A, 0x00, 0x12]))
-        #expect(noValue.fault == WireFault(offset: 5, field: "entity", problem: "no value: its message ends after the tag"))
+        #expect(
+            noValue.fault == WireFault(offset: 5, field: "entity", problem: "no value: its message ends after the tag"))
 
         let topLevel = try #require(decodeError([0x0A, 0x00, 0x07]))
         #expect(topLevel.fault == WireFault(offset: 2, field: "", problem: "unreadable tag"))

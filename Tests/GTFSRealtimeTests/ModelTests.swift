@@ -12,7 +12,9 @@ import Testing
     }
 
     @Test func translatedStringPicksALanguage() {
-        let s = TranslatedString(translations: [.init(text: "Hallo", language: "de"), .init(text: "Hello"), .init(text: "Bonjour", language: "fr")])
+        let s = TranslatedString(translations: [
+            .init(text: "Hallo", language: "de"), .init(text: "Hello"), .init(text: "Bonjour", language: "fr"),
+        ])
         #expect(s.text(language: "FR") == "Bonjour")
         #expect(s.text(language: "it") == "Hello")
         #expect(s.text() == "Hello")

@@ -14,28 +14,50 @@ enum FixtureFile {
     @Test func tripUpdates() throws {
         let feed = try GTFSRealtimeCodec.decode(FixtureFile.bytes("official-trip-updates.pb"))
         #expect(feed.problems.isEmpty)
-        #expect(feed.header == FeedHeader(gtfsRealtimeVersion: "2.0", incrementality: .fullDataset, timestamp: 1767225600, feedVersion: "static-2026-01"))
+        #expect(
+            feed.header
+                == FeedHeader(
+                    gtfsRealtimeVersion: "2.0", incrementality: .fullDataset, timestamp: 1767225600,
+                    feedVersion: "static-2026-01"))
         #expect(feed.entities.map(\.id) == ["tu-1", "tu-2", "tu-3"])
 
         let tu = try #require(feed.entities[0].tripUpdate)
-        #expect(tu.trip == TripDescriptor(
-            tripId: "T1", routeId: "R1", directionId: 1, startTime: "25:10:00", startDate: "20260101", scheduleRelationship: .scheduled,
-            modifiedTrip: ModifiedTripSelector(modificationsId: "M1", affectedTripId: "T1", startTime: "25:10:00", startDate: "20260101")))
-        #expect(tu.vehicle == VehicleDescriptor(id: "V1", label: "Bus 1", licensePlate: "AB-123", wheelchairAccessible: .wheelchairAccessible))
+        #expect(
+            tu.trip
+                == TripDescriptor(
+                    tripId: "T1", routeId: "R1", directionId: 1, startTime: "25:10:00", startDate: "20260101",
+                    scheduleRelationship: .scheduled,
+                    modifiedTrip: ModifiedTripSelector(
+                        modificationsId: "M1", affectedTripId: "T1", startTime: "25:10:00", startDate: "20260101")))
+        #expect(
+            tu.vehicle
+                == VehicleDescriptor(
+                    id: "V1", label: "Bus 1", licensePlate: "AB-123", wheelchairAccessible: .wheelchairAccessible))
         #expect(tu.timestamp == 1767225590)
         #expect(tu.delay == 120)
-        #expect(tu.tripProperties == TripProperties(tripId: "T1-dup", startDate: "20260102", startTime: "08:00:00", shapeId: "SH1", tripHeadsign: "Airport", tripShortName: "X1"))
-        #expect(tu.stopTimeUpdates == [
-            StopTimeUpdate(
-                stopSequence: 1, stopId: "S1", arrival: StopTimeEvent(delay: 60, uncertainty: 30),
-                departure: StopTimeEvent(delay: 90, time: 1767225700, scheduledTime: 1767225610),
-                departureOccupancyStatus: .manySeatsAvailable, scheduleRelationship: .scheduled,
-                stopTimeProperties: StopTimeProperties(assignedStopId: "S1b", stopHeadsign: "City", pickupType: .phoneAgency, dropOffType: .notAvailable)),
-            StopTimeUpdate(stopSequence: 2, scheduleRelationship: .skipped),
-            StopTimeUpdate(stopId: "S3", scheduleRelationship: .noData),
-            StopTimeUpdate(stopSequence: 4, arrival: StopTimeEvent(delay: -30)),
-        ])
-        #expect(feed.entities[1] == FeedEntity(id: "tu-2", tripUpdate: TripUpdate(trip: TripDescriptor(tripId: "T2", scheduleRelationship: .canceled))))
+        #expect(
+            tu.tripProperties
+                == TripProperties(
+                    tripId: "T1-dup", startDate: "20260102", startTime: "08:00:00", shapeId: "SH1",
+                    tripHeadsign: "Airport", tripShortName: "X1"))
+        #expect(
+            tu.stopTimeUpdates == [
+                StopTimeUpdate(
+                    stopSequence: 1, stopId: "S1", arrival: StopTimeEvent(delay: 60, uncertainty: 30),
+                    departure: StopTimeEvent(delay: 90, time: 1767225700, scheduledTime: 1767225610),
+                    departureOccupancyStatus: .manySeatsAvailable, scheduleRelationship: .scheduled,
+                    stopTimeProperties: StopTimeProperties(
+                        assignedStopId: "S1b", stopHeadsign: "City", pickupType: .phoneAgency,
+                        dropOffType: .notAvailable)),
+                StopTimeUpdate(stopSequence: 2, scheduleRelationship: .skipped),
+                StopTimeUpdate(stopId: "S3", scheduleRelationship: .noData),
+                StopTimeUpdate(stopSequence: 4, arrival: StopTimeEvent(delay: -30)),
+            ])
+        #expect(
+            feed.entities[1]
+                == FeedEntity(
+                    id: "tu-2",
+                    tripUpdate: TripUpdate(trip: TripDescriptor(tripId: "T2", scheduleRelationship: .canceled))))
         #expect(feed.entities[2] == FeedEntity(id: "tu-3", isDeleted: true))
     }
 
@@ -48,7 +70,9 @@ enum FixtureFile {
         // The extension 1007 inside the descriptor holds none of Transport for NSW's fields (field 1 is a
         // string, TfNSW's is a bool): nothing is read from it; the known fields around it are intact.
         #expect(v.vehicle == VehicleDescriptor(id: "V1", label: "Train 7"))
-        #expect(v.position == Position(latitude: -33.8688, longitude: 151.2093, bearing: 90.5, odometer: 12345.25, speed: 12.5))
+        #expect(
+            v.position
+                == Position(latitude: -33.8688, longitude: 151.2093, bearing: 90.5, odometer: 12345.25, speed: 12.5))
         #expect(v.currentStopSequence == 5)
         #expect(v.stopId == "S5")
         #expect(v.currentStatus == .stoppedAt)
@@ -56,11 +80,14 @@ enum FixtureFile {
         #expect(v.congestionLevel == .stopAndGo)
         #expect(v.occupancyStatus == .standingRoomOnly)
         #expect(v.occupancyPercentage == 85)
-        #expect(v.multiCarriageDetails == [
-            CarriageDetails(id: "C1", label: "1", occupancyStatus: .full, occupancyPercentage: 100, carriageSequence: 1),
-            CarriageDetails(id: "C2", carriageSequence: 2),
-        ])
-        #expect(feed.entities[1] == FeedEntity(id: "vp-2", vehicle: VehiclePosition(trip: TripDescriptor(tripId: "T2"))))
+        #expect(
+            v.multiCarriageDetails == [
+                CarriageDetails(
+                    id: "C1", label: "1", occupancyStatus: .full, occupancyPercentage: 100, carriageSequence: 1),
+                CarriageDetails(id: "C2", carriageSequence: 2),
+            ])
+        #expect(
+            feed.entities[1] == FeedEntity(id: "vp-2", vehicle: VehiclePosition(trip: TripDescriptor(tripId: "T2"))))
     }
 
     @Test func alerts() throws {
@@ -70,20 +97,28 @@ enum FixtureFile {
         #expect(a.activePeriods == [TimeRange(start: 1767225000), TimeRange(end: 1767300000)])
         #expect(a.communicationPeriods == [TimeRange(start: 1767200000, end: 1767300000)])
         #expect(a.impactPeriods == [TimeRange(start: 1767225000, end: 1767290000)])
-        #expect(a.informedEntities == [
-            EntitySelector(stopId: "S1"), EntitySelector(routeId: "R1", directionId: 0),
-            EntitySelector(agencyId: "A1", routeType: 3), EntitySelector(trip: TripDescriptor(tripId: "T1")),
-        ])
+        #expect(
+            a.informedEntities == [
+                EntitySelector(stopId: "S1"), EntitySelector(routeId: "R1", directionId: 0),
+                EntitySelector(agencyId: "A1", routeType: 3), EntitySelector(trip: TripDescriptor(tripId: "T1")),
+            ])
         #expect(a.cause == .maintenance)
         #expect(a.effect == .detour)
         #expect(a.severityLevel == .warning)
         #expect(a.url == TranslatedString("https://example.org/a1"))
-        #expect(a.headerText?.translations == [.init(text: "Stop closed", language: "en"), .init(text: "Haltestelle geschlossen", language: "de")])
+        #expect(
+            a.headerText?.translations == [
+                .init(text: "Stop closed", language: "en"), .init(text: "Haltestelle geschlossen", language: "de"),
+            ])
         #expect(a.headerText?.text(language: "DE") == "Haltestelle geschlossen")
         #expect(a.descriptionText?.text() == "Use stop S2.")
         #expect(a.ttsHeaderText == TranslatedString(translations: [.init(text: "Stop closed", language: "en")]))
         #expect(a.ttsDescriptionText == TranslatedString(translations: [.init(text: "Use stop S 2", language: "en")]))
-        #expect(a.image == TranslatedImage(localizedImages: [.init(url: "https://example.org/map.png", mediaType: "image/png", language: "en")]))
+        #expect(
+            a.image
+                == TranslatedImage(localizedImages: [
+                    .init(url: "https://example.org/map.png", mediaType: "image/png", language: "en")
+                ]))
         #expect(a.imageAlternativeText == TranslatedString("Map of the detour"))
         #expect(a.causeDetail == TranslatedString("Track work"))
         #expect(a.effectDetail == TranslatedString("Buses detour via King St"))

@@ -2,8 +2,9 @@
 // folder). Every test here is skipped, with a message, when that folder is absent (a fresh clone); the
 // committed tests with crafted fixtures (LenientDecodingTests, TfnswExtensionTests) cover each quirk.
 import Foundation
-@testable import GTFSRealtime
 import Testing
+
+@testable import GTFSRealtime
 
 enum RealData {
     /// The project root's sibling folder shared/realdata.
@@ -64,7 +65,7 @@ struct RealDataTests {
                 bytes[Int(seed >> 33) % bytes.count] = UInt8(truncatingIfNeeded: seed >> 20)
                 do {
                     _ = try GTFSRealtimeCodec.decode(bytes)
-                } catch where error.reason == .malformed {
+                } catch  where error.reason == .malformed {
                     refused += 1
                     #expect(error.fault != nil, "\(path): \(error)")
                 } catch {}
@@ -83,7 +84,10 @@ struct RealDataTests {
         #expect(stops.count == 4379)
         // TfNSW's field 6 varint: skipped as a mismatch (counted once per stop update), read as the occupancy.
         #expect(stops.filter { $0.departureOccupancyStatus != nil }.count == 1901)
-        #expect(Set(stops.compactMap(\.departureOccupancyStatus)).isSubset(of: [.manySeatsAvailable, .fewSeatsAvailable, .standingRoomOnly]))
+        #expect(
+            Set(stops.compactMap(\.departureOccupancyStatus)).isSubset(of: [
+                .manySeatsAvailable, .fewSeatsAvailable, .standingRoomOnly,
+            ]))
         let skip = try #require(feed.skippedFields.first)
         #expect(feed.skippedFields.count == 1)
         #expect(skip.path == "entity.trip_update.stop_time_update.6")
@@ -93,10 +97,13 @@ struct RealDataTests {
         // Extension 1007 on the stop updates: per-carriage predicted occupancy, positions 1...n.
         let carriages = stops.flatMap(\.tfnswCarriages)
         #expect(carriages.count == 14928)
-        #expect(carriages.allSatisfy { $0.positionInConsist != nil && $0.departureOccupancyStatus != nil && $0.name == nil })
-        #expect(stops.filter { !$0.tfnswCarriages.isEmpty }.allSatisfy {
-            $0.tfnswCarriages.map(\.positionInConsist) == (1...Int32($0.tfnswCarriages.count)).map { $0 }
-        })
+        #expect(
+            carriages.allSatisfy { $0.positionInConsist != nil && $0.departureOccupancyStatus != nil && $0.name == nil }
+        )
+        #expect(
+            stops.filter { !$0.tfnswCarriages.isEmpty }.allSatisfy {
+                $0.tfnswCarriages.map(\.positionInConsist) == (1...Int32($0.tfnswCarriages.count)).map { $0 }
+            })
         // Sydney Trains sends no start_date; the vehicle descriptor's extension names the train model.
         #expect(updates.allSatisfy { $0.trip.startDate == nil })
         #expect(updates.filter { $0.trip.scheduleRelationship == .replacement }.count == 100)
@@ -113,7 +120,8 @@ struct RealDataTests {
     }
 
     @Test func sydneyVehiclePositions() throws {
-        let trains = try GTFSRealtimeCodec.decode(RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_sydneytrains.pb"))
+        let trains = try GTFSRealtimeCodec.decode(
+            RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_sydneytrains.pb"))
         let consist = trains.entities.compactMap(\.vehicle).flatMap(\.tfnswCarriages)
         #expect(consist.count == 1800)
         #expect(consist.filter { $0.occupancyStatus != nil }.count == 902)
@@ -122,7 +130,10 @@ struct RealDataTests {
         let metro = try GTFSRealtimeCodec.decode(RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_metro.pb"))
         let metroCars = metro.entities.compactMap(\.vehicle).flatMap(\.tfnswCarriages)
         #expect(metroCars.count == 186)
-        #expect(metroCars.allSatisfy { $0.name != nil && $0.quietCarriage != nil && $0.toilet != nil && $0.luggageRack != nil })
+        #expect(
+            metroCars.allSatisfy {
+                $0.name != nil && $0.quietCarriage != nil && $0.toilet != nil && $0.luggageRack != nil
+            })
         let metroVehicle = try #require(metro.entities.first?.vehicle?.vehicle?.tfnsw)
         #expect(metroVehicle.vehicleModel == "Alstom Metropolis")
         #expect(metroVehicle.airConditioned == true)
@@ -138,7 +149,8 @@ struct RealDataTests {
     /// of them (same route and vehicle, different start_time) share one id: the first is kept, the two
     /// others are reported as duplicates, as for any feed.
     @Test func sydneyBusesUnscheduledWithoutTripId() throws {
-        let feed = try GTFSRealtimeCodec.decode(RealData.bytes("tfnsw-buses-2020-09-01-rtonly/GTFS_TU2020-09-01_08_00.pb"))
+        let feed = try GTFSRealtimeCodec.decode(
+            RealData.bytes("tfnsw-buses-2020-09-01-rtonly/GTFS_TU2020-09-01_08_00.pb"))
         #expect(feed.entities.count == 7198 - 2)
         #expect(feed.problems.map(\.entityId) == ["38743___T80_1", "38743___T80_1"])
         #expect(feed.problems.allSatisfy { $0.reason.contains("duplicate") })

@@ -47,12 +47,19 @@ import Testing
     }
 
     @Test(arguments: [
-        EntityCase(testDescription: "full trip update", entity: FeedEntity(id: "t", tripUpdate: Samples.fullTripUpdate())),
-        EntityCase(testDescription: "cancelled trip", entity: FeedEntity(id: "t", tripUpdate: TripUpdate(trip: TripDescriptor(tripId: "x", scheduleRelationship: .canceled)))),
-        EntityCase(testDescription: "full vehicle", entity: FeedEntity(id: "v", vehicle: Samples.fullVehiclePosition())),
+        EntityCase(
+            testDescription: "full trip update", entity: FeedEntity(id: "t", tripUpdate: Samples.fullTripUpdate())),
+        EntityCase(
+            testDescription: "cancelled trip",
+            entity: FeedEntity(
+                id: "t", tripUpdate: TripUpdate(trip: TripDescriptor(tripId: "x", scheduleRelationship: .canceled)))),
+        EntityCase(
+            testDescription: "full vehicle", entity: FeedEntity(id: "v", vehicle: Samples.fullVehiclePosition())),
         EntityCase(testDescription: "empty vehicle", entity: FeedEntity(id: "v", vehicle: VehiclePosition())),
         EntityCase(testDescription: "full alert", entity: FeedEntity(id: "a", alert: Samples.fullAlert())),
-        EntityCase(testDescription: "route type alert", entity: FeedEntity(id: "a", alert: Alert(informedEntities: [EntitySelector(routeType: 3)]))),
+        EntityCase(
+            testDescription: "route type alert",
+            entity: FeedEntity(id: "a", alert: Alert(informedEntities: [EntitySelector(routeType: 3)]))),
         EntityCase(testDescription: "deleted entity", entity: FeedEntity(id: "d", isDeleted: true)),
     ])
     func eachMessageAlone(_ c: EntityCase) throws {
@@ -66,11 +73,21 @@ import Testing
         let relationships = TripScheduleRelationship.knownCases + [.unknown(4), .unknown(99)]
         var entities: [FeedEntity] = []
         for (i, relationship) in relationships.enumerated() {
-            let stops = occupancies.map { StopTimeUpdate(departureOccupancyStatus: $0, scheduleRelationship: .unknown(17)) }
-            entities.append(FeedEntity(id: "\(i)", tripUpdate: TripUpdate(trip: TripDescriptor(scheduleRelationship: relationship), stopTimeUpdates: stops)))
+            let stops = occupancies.map {
+                StopTimeUpdate(departureOccupancyStatus: $0, scheduleRelationship: .unknown(17))
+            }
+            entities.append(
+                FeedEntity(
+                    id: "\(i)",
+                    tripUpdate: TripUpdate(
+                        trip: TripDescriptor(scheduleRelationship: relationship), stopTimeUpdates: stops)))
         }
         let alerts = AlertEffect.knownCases.map { effect in
-            FeedEntity(id: "a\(effect.rawValue)", alert: Alert(informedEntities: [EntitySelector()], cause: .unknown(77), effect: effect, severityLevel: .unknown(0)))
+            FeedEntity(
+                id: "a\(effect.rawValue)",
+                alert: Alert(
+                    informedEntities: [EntitySelector()], cause: .unknown(77), effect: effect,
+                    severityLevel: .unknown(0)))
         }
         let feed = FeedMessage(header: FeedHeader(incrementality: .unknown(2)), entities: entities + alerts)
         let decoded = try GTFSRealtimeCodec.decode(GTFSRealtimeCodec.encode(feed))

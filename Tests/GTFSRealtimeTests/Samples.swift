@@ -8,21 +8,26 @@ enum Samples {
         TripDescriptor(
             tripId: "trip-\(i)", routeId: "route-\(i)", directionId: 1, startTime: "25:10:00", startDate: "20260101",
             scheduleRelationship: .duplicated,
-            modifiedTrip: ModifiedTripSelector(modificationsId: "m", affectedTripId: "a", startTime: "08:00:00", startDate: "20260102")
+            modifiedTrip: ModifiedTripSelector(
+                modificationsId: "m", affectedTripId: "a", startTime: "08:00:00", startDate: "20260102")
         )
     }
 
     static func fullVehicleDescriptor() -> VehicleDescriptor {
-        VehicleDescriptor(id: "veh-1", label: "Bus \(unicode)", licensePlate: "AB 123", wheelchairAccessible: .wheelchairInaccessible)
+        VehicleDescriptor(
+            id: "veh-1", label: "Bus \(unicode)", licensePlate: "AB 123", wheelchairAccessible: .wheelchairInaccessible)
     }
 
     static func fullStopTimeUpdate(_ i: Int) -> StopTimeUpdate {
         StopTimeUpdate(
             stopSequence: UInt32(i), stopId: "stop-\(i)",
-            arrival: StopTimeEvent(delay: -45, time: 1_767_225_600 + Int64(i), uncertainty: 30, scheduledTime: 1_767_225_000),
+            arrival: StopTimeEvent(
+                delay: -45, time: 1_767_225_600 + Int64(i), uncertainty: 30, scheduledTime: 1_767_225_000),
             departure: StopTimeEvent(delay: Int32.max, time: Int64.min, uncertainty: 0, scheduledTime: Int64.max),
             departureOccupancyStatus: .crushedStandingRoomOnly, scheduleRelationship: .skipped,
-            stopTimeProperties: StopTimeProperties(assignedStopId: "stop-\(i)b", stopHeadsign: "City", pickupType: .coordinateWithDriver, dropOffType: .notAvailable)
+            stopTimeProperties: StopTimeProperties(
+                assignedStopId: "stop-\(i)b", stopHeadsign: "City", pickupType: .coordinateWithDriver,
+                dropOffType: .notAvailable)
         )
     }
 
@@ -30,7 +35,9 @@ enum Samples {
         TripUpdate(
             trip: fullTripDescriptor(i), vehicle: fullVehicleDescriptor(),
             stopTimeUpdates: (1...3).map(fullStopTimeUpdate), timestamp: UInt64.max, delay: Int32.min,
-            tripProperties: TripProperties(tripId: "dup", startDate: "20260103", startTime: "09:00:00", shapeId: "sh", tripHeadsign: "Airport", tripShortName: "X1")
+            tripProperties: TripProperties(
+                tripId: "dup", startDate: "20260103", startTime: "09:00:00", shapeId: "sh", tripHeadsign: "Airport",
+                tripShortName: "X1")
         )
     }
 
@@ -41,14 +48,17 @@ enum Samples {
             currentStopSequence: 7, stopId: "stop-7", currentStatus: .incomingAt, timestamp: 1_767_225_601,
             congestionLevel: .severeCongestion, occupancyStatus: .notBoardable, occupancyPercentage: 130,
             multiCarriageDetails: [
-                CarriageDetails(id: "c1", label: "A", occupancyStatus: .empty, occupancyPercentage: -1, carriageSequence: 1),
+                CarriageDetails(
+                    id: "c1", label: "A", occupancyStatus: .empty, occupancyPercentage: -1, carriageSequence: 1),
                 CarriageDetails(),
             ]
         )
     }
 
     static func translated(_ text: String) -> TranslatedString {
-        TranslatedString(translations: [.init(text: text, language: "en"), .init(text: text + " (de)", language: "de"), .init(text: "")])
+        TranslatedString(translations: [
+            .init(text: text, language: "en"), .init(text: text + " (de)", language: "de"), .init(text: ""),
+        ])
     }
 
     static func fullAlert() -> Alert {
@@ -56,26 +66,35 @@ enum Samples {
             activePeriods: [TimeRange(start: 10, end: 20), TimeRange(start: 30), TimeRange(end: 40), TimeRange()],
             communicationPeriods: [TimeRange(start: 1, end: 2)], impactPeriods: [TimeRange(start: 3)],
             informedEntities: [
-                EntitySelector(agencyId: "A", routeId: "R", routeType: 700, trip: fullTripDescriptor(), stopId: "S", directionId: 0),
+                EntitySelector(
+                    agencyId: "A", routeId: "R", routeType: 700, trip: fullTripDescriptor(), stopId: "S", directionId: 0
+                ),
                 EntitySelector(stopId: "S2"),
             ],
             cause: .specialEvent, effect: .accessibilityIssue, url: translated("https://example.org"),
             headerText: translated("Header \(unicode)"), descriptionText: translated("Description"),
             ttsHeaderText: translated("tts header"), ttsDescriptionText: translated("tts description"),
             severityLevel: .severe,
-            image: TranslatedImage(localizedImages: [.init(url: "https://example.org/i.png", mediaType: "image/png", language: "en"), .init(url: "u", mediaType: "m")]),
-            imageAlternativeText: translated("alt"), causeDetail: translated("cause"), effectDetail: translated("effect")
+            image: TranslatedImage(localizedImages: [
+                .init(url: "https://example.org/i.png", mediaType: "image/png", language: "en"),
+                .init(url: "u", mediaType: "m"),
+            ]),
+            imageAlternativeText: translated("alt"), causeDetail: translated("cause"),
+            effectDetail: translated("effect")
         )
     }
 
     static func fullFeed() -> FeedMessage {
         FeedMessage(
-            header: FeedHeader(gtfsRealtimeVersion: "2.0", incrementality: .differential, timestamp: 1_767_225_600, feedVersion: "v1"),
+            header: FeedHeader(
+                gtfsRealtimeVersion: "2.0", incrementality: .differential, timestamp: 1_767_225_600, feedVersion: "v1"),
             entities: [
                 FeedEntity(id: "tu", isDeleted: false, tripUpdate: fullTripUpdate()),
                 FeedEntity(id: "vp", vehicle: fullVehiclePosition()),
                 FeedEntity(id: "al", alert: fullAlert()),
-                FeedEntity(id: "all", isDeleted: true, tripUpdate: fullTripUpdate(1), vehicle: fullVehiclePosition(), alert: fullAlert()),
+                FeedEntity(
+                    id: "all", isDeleted: true, tripUpdate: fullTripUpdate(1), vehicle: fullVehiclePosition(),
+                    alert: fullAlert()),
             ]
         )
     }
@@ -86,9 +105,14 @@ enum Samples {
             header: FeedHeader(gtfsRealtimeVersion: ""),
             entities: [
                 FeedEntity(id: ""),
-                FeedEntity(id: "tu", tripUpdate: TripUpdate(trip: TripDescriptor(), stopTimeUpdates: [StopTimeUpdate(arrival: StopTimeEvent())])),
+                FeedEntity(
+                    id: "tu",
+                    tripUpdate: TripUpdate(
+                        trip: TripDescriptor(), stopTimeUpdates: [StopTimeUpdate(arrival: StopTimeEvent())])),
                 FeedEntity(id: "vp", vehicle: VehiclePosition(position: Position(latitude: 0, longitude: -0.0))),
-                FeedEntity(id: "al", alert: Alert(informedEntities: [EntitySelector()], headerText: TranslatedString(translations: []))),
+                FeedEntity(
+                    id: "al",
+                    alert: Alert(informedEntities: [EntitySelector()], headerText: TranslatedString(translations: []))),
             ]
         )
     }
@@ -99,14 +123,20 @@ enum Samples {
         for t in 0..<trips {
             var updates: [StopTimeUpdate] = []
             for s in 0..<stops {
-                updates.append(StopTimeUpdate(
-                    stopSequence: UInt32(s + 1), stopId: "2000\(s)",
-                    arrival: StopTimeEvent(delay: Int32(t % 300), time: 1_767_225_600 + Int64(s * 90)),
-                    departure: StopTimeEvent(delay: Int32(t % 300), time: 1_767_225_630 + Int64(s * 90))))
+                updates.append(
+                    StopTimeUpdate(
+                        stopSequence: UInt32(s + 1), stopId: "2000\(s)",
+                        arrival: StopTimeEvent(delay: Int32(t % 300), time: 1_767_225_600 + Int64(s * 90)),
+                        departure: StopTimeEvent(delay: Int32(t % 300), time: 1_767_225_630 + Int64(s * 90))))
             }
-            entities.append(FeedEntity(id: "e\(t)", tripUpdate: TripUpdate(
-                trip: TripDescriptor(tripId: "trip-\(t)", routeId: "r\(t % 50)", startDate: "20260101", scheduleRelationship: .scheduled),
-                stopTimeUpdates: updates, timestamp: 1_767_225_600)))
+            entities.append(
+                FeedEntity(
+                    id: "e\(t)",
+                    tripUpdate: TripUpdate(
+                        trip: TripDescriptor(
+                            tripId: "trip-\(t)", routeId: "r\(t % 50)", startDate: "20260101",
+                            scheduleRelationship: .scheduled),
+                        stopTimeUpdates: updates, timestamp: 1_767_225_600)))
         }
         return FeedMessage(header: FeedHeader(timestamp: 1_767_225_600), entities: entities)
     }

@@ -1,9 +1,10 @@
 // Decoding a big feed on several threads gives exactly the one-thread answer, problems included, and falls
 // back to the whole-message unpack for anything unusual.
 import Foundation
-@testable import GTFSRealtime
 import Testing
 import TransitTesting
+
+@testable import GTFSRealtime
 
 @Suite struct SplitDecodingTests {
     private func decode(_ bytes: [UInt8], workers: Int) throws -> FeedMessage {
@@ -130,7 +131,9 @@ import TransitTesting
                             tu.message(2) { s in
                                 s.varint(1, UInt64(stop))
                                 if i % 3 == 0 { s.varint(6, UInt64(stop % 3 + 1)) }  // TfNSW's occupancy
-                                s.message(1007) { c in c.varint(2, 1); c.varint(7, 2) }
+                                s.message(1007) { c in
+                                    c.varint(2, 1); c.varint(7, 2)
+                                }
                             }
                         }
                         if i % 7 == 2 { tu.message(2) { $0.message(2) { $0.fixed32(1, 5) } } }  // delay as 32-bit
@@ -140,9 +143,11 @@ import TransitTesting
         }
         let one = try decode(bytes, workers: 1)
         #expect(one.entities.count == 60)
-        #expect(one.skippedFields.map(\.path) == [
-            "entity.trip_update.stop_time_update.6", "entity.trip_update.stop_time_update.arrival.1", "entity.trip_update.trip.1",
-        ])
+        #expect(
+            one.skippedFields.map(\.path) == [
+                "entity.trip_update.stop_time_update.6", "entity.trip_update.stop_time_update.arrival.1",
+                "entity.trip_update.trip.1",
+            ])
         #expect(one.skippedFields.map(\.count) == [60, 9, 5])
         for workers in [2, 3, 8] {
             #expect(try #require(split(bytes, workers: workers)) == one)

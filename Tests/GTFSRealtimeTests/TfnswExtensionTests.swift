@@ -1,10 +1,11 @@
+import Testing
+import TransitTesting
+
 // Transport for NSW's additions, as Sydney's feeds send them: extension 1007 on StopTimeUpdate (per-carriage
 // predicted occupancy), VehiclePosition (the carriages), VehicleDescriptor (air conditioning, model, ...) and
 // TripUpdate (an internal source name, left unread); StopTimeUpdate field 6 as a varint (the stop's departure
 // occupancy); no start_date; UNSCHEDULED trips without trip_id.
 @testable import GTFSRealtime
-import Testing
-import TransitTesting
 
 @Suite struct TfnswExtensionTests {
     private func decode(_ bytes: [UInt8], workers: Int = 1) throws -> FeedMessage {
@@ -44,15 +45,18 @@ import TransitTesting
         }
         let feed = try decode(bytes)
         let stops = try #require(feed.entities.first?.tripUpdate?.stopTimeUpdates)
-        #expect(stops == [
-            StopTimeUpdate(stopId: "2560712", departureOccupancyStatus: .fewSeatsAvailable, tfnswCarriages: [
-                TfnswCarriage(positionInConsist: 1, departureOccupancyStatus: .manySeatsAvailable),
-                TfnswCarriage(positionInConsist: 2, departureOccupancyStatus: .manySeatsAvailable),
-                TfnswCarriage(positionInConsist: 3, departureOccupancyStatus: .manySeatsAvailable),
-                TfnswCarriage(positionInConsist: 4, departureOccupancyStatus: .standingRoomOnly),
-            ]),
-            StopTimeUpdate(stopId: "214382", departureOccupancyStatus: .manySeatsAvailable),
-        ])
+        #expect(
+            stops == [
+                StopTimeUpdate(
+                    stopId: "2560712", departureOccupancyStatus: .fewSeatsAvailable,
+                    tfnswCarriages: [
+                        TfnswCarriage(positionInConsist: 1, departureOccupancyStatus: .manySeatsAvailable),
+                        TfnswCarriage(positionInConsist: 2, departureOccupancyStatus: .manySeatsAvailable),
+                        TfnswCarriage(positionInConsist: 3, departureOccupancyStatus: .manySeatsAvailable),
+                        TfnswCarriage(positionInConsist: 4, departureOccupancyStatus: .standingRoomOnly),
+                    ]),
+                StopTimeUpdate(stopId: "214382", departureOccupancyStatus: .manySeatsAvailable),
+            ])
         #expect(feed.skippedFields.map(\.count) == [2])
         #expect(try decode(bytes, workers: 2) == feed)
     }
@@ -78,11 +82,14 @@ import TransitTesting
             }
         }
         let vehicle = try #require(try decode(bytes).entities.first?.vehicle)
-        #expect(vehicle.tfnswCarriages == [
-            TfnswCarriage(name: "DTC1", positionInConsist: 1, occupancyStatus: .manySeatsAvailable, quietCarriage: true, toilet: .accessible, luggageRack: false),
-            TfnswCarriage(positionInConsist: 2),
-            TfnswCarriage(positionInConsist: 3, occupancyStatus: .full),
-        ])
+        #expect(
+            vehicle.tfnswCarriages == [
+                TfnswCarriage(
+                    name: "DTC1", positionInConsist: 1, occupancyStatus: .manySeatsAvailable, quietCarriage: true,
+                    toilet: .accessible, luggageRack: false),
+                TfnswCarriage(positionInConsist: 2),
+                TfnswCarriage(positionInConsist: 3, occupancyStatus: .full),
+            ])
         #expect(vehicle.multiCarriageDetails.isEmpty)
     }
 
@@ -106,24 +113,30 @@ import TransitTesting
             }
         }
         let entity = try #require(try decode(bytes).entities.first)
-        #expect(entity.vehicle?.vehicle == VehicleDescriptor(id: "RS019", tfnsw: TfnswVehicleDescriptor(
-            airConditioned: true, wheelchairAccessible: 1, vehicleModel: "Alstom Metropolis", performingPriorTrip: false,
-            specialVehicleAttributes: 0)))
+        #expect(
+            entity.vehicle?.vehicle
+                == VehicleDescriptor(
+                    id: "RS019",
+                    tfnsw: TfnswVehicleDescriptor(
+                        airConditioned: true, wheelchairAccessible: 1, vehicleModel: "Alstom Metropolis",
+                        performingPriorTrip: false,
+                        specialVehicleAttributes: 0)))
         #expect(entity.tripUpdate?.vehicle == VehicleDescriptor(tfnsw: TfnswVehicleDescriptor(vehicleModel: "T")))
     }
 
     /// TripUpdate's extension 1007 is TfNSW's internal source name: decoded past, not kept, not a skip.
     @Test func tripUpdateExtensionIsLeftOut() throws {
         let trip: (inout WireWriter) -> Void = { $0.message(1) { $0.string(1, "T1") } }
-        let with = try decode(feed { e in
-            e.message(3) { tu in
-                trip(&tu)
-                tu.message(1007) { x in
-                    x.string(7, "961330")
-                    x.string(8, "RTTA_REV")
+        let with = try decode(
+            feed { e in
+                e.message(3) { tu in
+                    trip(&tu)
+                    tu.message(1007) { x in
+                        x.string(7, "961330")
+                        x.string(8, "RTTA_REV")
+                    }
                 }
-            }
-        })
+            })
         let without = try decode(feed { e in e.message(3) { tu in trip(&tu) } })
         #expect(with == without)
         #expect(with.skippedFields.isEmpty)
@@ -140,7 +153,9 @@ import TransitTesting
             }
         }
         let vehicle = try #require(try decode(bytes).entities.first?.vehicle)
-        #expect(vehicle == VehiclePosition(congestionLevel: .stopAndGo, tfnswCarriages: [TfnswCarriage(positionInConsist: 7)]))
+        #expect(
+            vehicle
+                == VehiclePosition(congestionLevel: .stopAndGo, tfnswCarriages: [TfnswCarriage(positionInConsist: 7)]))
     }
 
     @Test func noStartDateAndEmptyStartDate() throws {
@@ -148,27 +163,33 @@ import TransitTesting
             w.header()
             w.message(2) { e in
                 e.string(1, "absent")
-                e.message(3) { tu in tu.message(1) { td in
-                    td.string(1, "607C.1287.134.32.T.8.89914846")
-                    td.varint(4, 0)
-                    td.string(5, "RTTA_DEF")
-                } }
+                e.message(3) { tu in
+                    tu.message(1) { td in
+                        td.string(1, "607C.1287.134.32.T.8.89914846")
+                        td.varint(4, 0)
+                        td.string(5, "RTTA_DEF")
+                    }
+                }
             }
             w.message(2) { e in
                 e.string(1, "empty")
-                e.message(3) { tu in tu.message(1) { td in
-                    td.string(1, "T2")
-                    td.string(3, "")
-                } }
+                e.message(3) { tu in
+                    tu.message(1) { td in
+                        td.string(1, "T2")
+                        td.string(3, "")
+                    }
+                }
             }
         }
         let feed = try decode(bytes)
         #expect(feed.problems.isEmpty)
-        #expect(feed.entities.map { $0.tripUpdate?.trip } == [
-            TripDescriptor(tripId: "607C.1287.134.32.T.8.89914846", routeId: "RTTA_DEF", scheduleRelationship: .scheduled),
-            // Sent empty stays empty: the decoder keeps what the wire says; dating the trip is the resolver's job.
-            TripDescriptor(tripId: "T2", startDate: ""),
-        ])
+        #expect(
+            feed.entities.map { $0.tripUpdate?.trip } == [
+                TripDescriptor(
+                    tripId: "607C.1287.134.32.T.8.89914846", routeId: "RTTA_DEF", scheduleRelationship: .scheduled),
+                // Sent empty stays empty: the decoder keeps what the wire says; dating the trip is the resolver's job.
+                TripDescriptor(tripId: "T2", startDate: ""),
+            ])
     }
 
     @Test func unscheduledWithoutTripId() throws {
@@ -198,7 +219,10 @@ import TransitTesting
         #expect(feed.problems.isEmpty)
         let trips = feed.entities.compactMap { $0.tripUpdate?.trip }
         #expect(trips.map(\.tripId) == [nil, ""])
-        #expect(trips.allSatisfy { $0.scheduleRelationship == .unscheduled && $0.startTime == "07:52:24" && $0.routeId == "_T80" })
+        #expect(
+            trips.allSatisfy {
+                $0.scheduleRelationship == .unscheduled && $0.startTime == "07:52:24" && $0.routeId == "_T80"
+            })
         #expect(feed.entities.allSatisfy { $0.tripUpdate?.stopTimeUpdates.first?.arrival?.time == 1_598_911_200 })
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import TransitJSON
 import TransitModel
+
 @testable import Gateway
 
 /// The pure steps of a board in predicted time: cursors, the static/live merge, candidates and the page cut.
@@ -15,9 +16,12 @@ import TransitModel
     }
 
     @Test func cursorsRoundTripAndRejectForeignText() throws {
-        let key = BoardKey(time: at, tripId: "odd|trip id", serviceDate: 20_251_222, startTime: "25:10:00", stopSequence: 7)
-        for cursor in [GatewayBoardCursor(direction: .future, position: .after(key)),
-                       GatewayBoardCursor(direction: .past, position: .before(.timeOnly(at)))] {
+        let key = BoardKey(
+            time: at, tripId: "odd|trip id", serviceDate: 20_251_222, startTime: "25:10:00", stopSequence: 7)
+        for cursor in [
+            GatewayBoardCursor(direction: .future, position: .after(key)),
+            GatewayBoardCursor(direction: .past, position: .before(.timeOnly(at))),
+        ] {
             let text = cursor.encode()
             #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
             #expect(GatewayBoardCursor.decode(text) == cursor)
@@ -39,70 +43,95 @@ import TransitModel
     }
 
     @Test func mergeMovesRowsByPredictionAndDropsDeletedInstances() {
-        let state = RealtimeState(trips: [
-            TripPrediction(LiveFixtures.trip("late", stops: [("p1", at + 60, at + 400), ("x", at + 500, at + 800)], firstSequence: 2)),
-            TripPrediction(LiveFixtures.trip("gone", relationship: .deleted, stops: [])),
-            TripPrediction(LiveFixtures.trip("off", relationship: .canceled, stops: [("p1", at + 120, nil), ("x", at + 600, nil)], firstSequence: 2)),
-        ], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
+        let state = RealtimeState(
+            trips: [
+                TripPrediction(
+                    LiveFixtures.trip(
+                        "late", stops: [("p1", at + 60, at + 400), ("x", at + 500, at + 800)], firstSequence: 2)),
+                TripPrediction(LiveFixtures.trip("gone", relationship: .deleted, stops: [])),
+                TripPrediction(
+                    LiveFixtures.trip(
+                        "off", relationship: .canceled, stops: [("p1", at + 120, nil), ("x", at + 600, nil)],
+                        firstSequence: 2)),
+            ], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
         let merged = BoardAssembly.merge(
-            [departure("late", 60), departure("off", 120), departure("gone", 180), departure("plain", 240)], state: state)
+            [departure("late", 60), departure("off", 120), departure("gone", 180), departure("plain", 240)],
+            state: state)
         #expect(merged.rows.map(\.departure.tripId) == ["late", "off", "plain"])
         #expect(merged.rows.map(\.time) == [at + 400, at + 120, at + 240])
-        #expect(merged.rows[0].status == .veryLate && merged.rows[1].status == .cancelled && merged.rows[2].status == .scheduled)
+        #expect(
+            merged.rows[0].status == .veryLate && merged.rows[1].status == .cancelled
+                && merged.rows[2].status == .scheduled)
 
         // Without a usable state: the schedule as is.
         #expect(BoardAssembly.merge([departure("gone", 180)], state: nil).rows.count == 1)
     }
 
     @Test func candidatesAreVisitsMovedIntoTheWindowOrAdded() {
-        let state = RealtimeState(trips: [
-            // Scheduled before the window, delayed into it: a candidate.
-            TripPrediction(LiveFixtures.trip("delayedIn", stops: [("p1", at - 120, at + 200), ("x", at, at + 320)])),
-            // Scheduled after the window, early into it: a candidate.
-            TripPrediction(LiveFixtures.trip("earlyIn", stops: [("p2", at + 1000, at + 500), ("x", at + 1100, at + 600)])),
-            // Scheduled inside the window: the static rows have it (or left it out on purpose).
-            TripPrediction(LiveFixtures.trip("inside", stops: [("p1", at + 100, at + 150), ("x", at + 300, at + 350)])),
-            // Delayed but still before the window; its last stop (x) offers no departure anyway.
-            TripPrediction(LiveFixtures.trip("stillBefore", stops: [("p1", at - 600, at - 300), ("x", at - 100, at + 100)])),
-            // Added at the stop.
-            TripPrediction(LiveFixtures.trip("new", relationship: .new, stops: [("p2", nil, at + 50), ("x", nil, at + 400)])),
-            // Another board's stop.
-            TripPrediction(LiveFixtures.trip("elsewhere", stops: [("q", at - 100, at + 100), ("x", at, at + 200)])),
-            // A stale source's prediction is not used.
-            TripPrediction(LiveFixtures.trip("stale", stops: [("p1", at - 100, at + 100), ("x", at, at + 200)], source: "old")),
-        ], sources: [
-            RealtimeSourceStatus(name: "tu", kind: .tripUpdates), RealtimeSourceStatus(name: "old", kind: .tripUpdates, stale: true),
-        ])
+        let state = RealtimeState(
+            trips: [
+                // Scheduled before the window, delayed into it: a candidate.
+                TripPrediction(
+                    LiveFixtures.trip("delayedIn", stops: [("p1", at - 120, at + 200), ("x", at, at + 320)])),
+                // Scheduled after the window, early into it: a candidate.
+                TripPrediction(
+                    LiveFixtures.trip("earlyIn", stops: [("p2", at + 1000, at + 500), ("x", at + 1100, at + 600)])),
+                // Scheduled inside the window: the static rows have it (or left it out on purpose).
+                TripPrediction(
+                    LiveFixtures.trip("inside", stops: [("p1", at + 100, at + 150), ("x", at + 300, at + 350)])),
+                // Delayed but still before the window; its last stop (x) offers no departure anyway.
+                TripPrediction(
+                    LiveFixtures.trip("stillBefore", stops: [("p1", at - 600, at - 300), ("x", at - 100, at + 100)])),
+                // Added at the stop.
+                TripPrediction(
+                    LiveFixtures.trip("new", relationship: .new, stops: [("p2", nil, at + 50), ("x", nil, at + 400)])),
+                // Another board's stop.
+                TripPrediction(
+                    LiveFixtures.trip("elsewhere", stops: [("q", at - 100, at + 100), ("x", at, at + 200)])),
+                // A stale source's prediction is not used.
+                TripPrediction(
+                    LiveFixtures.trip("stale", stops: [("p1", at - 100, at + 100), ("x", at, at + 200)], source: "old")),
+            ],
+            sources: [
+                RealtimeSourceStatus(name: "tu", kind: .tripUpdates),
+                RealtimeSourceStatus(name: "old", kind: .tripUpdates, stale: true),
+            ])
         let found = BoardAssembly.candidates(
-            state: state, boardStops: ["p1", "p2", "station"], known: at ..< at + 900, present: [], staticRows: true)
+            state: state, boardStops: ["p1", "p2", "station"], known: at..<at + 900, present: [], staticRows: true)
         #expect(Set(found.visits.map(\.trip.key.tripId)) == ["delayedIn", "earlyIn", "new"])
         #expect(found.usedStale && found.before)
         #expect(!found.beyond)
         // Already a row: not a candidate again.
         let present = DepartureIdentity(TripInstanceKey(tripId: "delayedIn", serviceDate: 20_251_222), stopSequence: 1)
         let again = BoardAssembly.candidates(
-            state: state, boardStops: ["p1", "p2"], known: at ..< at + 900, present: [present], staticRows: true)
+            state: state, boardStops: ["p1", "p2"], known: at..<at + 900, present: [present], staticRows: true)
         #expect(Set(again.visits.map(\.trip.key.tripId)) == ["earlyIn", "new"])
         // Without static rows (rt_only) every live visit in the window counts.
-        let alone = BoardAssembly.candidates(state: state, boardStops: ["p1", "p2"], known: at ..< at + 900, present: [], staticRows: false)
+        let alone = BoardAssembly.candidates(
+            state: state, boardStops: ["p1", "p2"], known: at..<at + 900, present: [], staticRows: false)
         #expect(Set(alone.visits.map(\.trip.key.tripId)) == ["delayedIn", "earlyIn", "inside", "new"])
         // A shorter window: the early one lies beyond it.
-        let short = BoardAssembly.candidates(state: state, boardStops: ["p2"], known: at ..< at + 300, present: [], staticRows: true)
+        let short = BoardAssembly.candidates(
+            state: state, boardStops: ["p2"], known: at..<at + 300, present: [], staticRows: true)
         #expect(short.visits.map(\.trip.key.tripId) == ["new"] && short.beyond)
     }
 
     @Test func pagesCutInBoardOrderOnEitherSideOfThePosition() {
         let rows = (0..<6).map { DepartureRow(departure: departure("t\($0)", Int64($0) * 60)) }
-        let known = at ..< at + 1000
-        let first = BoardAssembly.page(rows.shuffled(), known: known, direction: .future, position: .before(.timeOnly(at)), limit: 4)
+        let known = at..<at + 1000
+        let first = BoardAssembly.page(
+            rows.shuffled(), known: known, direction: .future, position: .before(.timeOnly(at)), limit: 4)
         #expect(first.rows.map(\.departure.tripId) == ["t0", "t1", "t2", "t3"])
         #expect(first.more && !first.behind)
-        let next = BoardAssembly.page(rows, known: known, direction: .future, position: .after(BoardKey(first.rows[3])), limit: 4)
+        let next = BoardAssembly.page(
+            rows, known: known, direction: .future, position: .after(BoardKey(first.rows[3])), limit: 4)
         #expect(next.rows.map(\.departure.tripId) == ["t4", "t5"] && !next.more && next.behind)
-        let back = BoardAssembly.page(rows, known: known, direction: .past, position: .before(BoardKey(next.rows[0])), limit: 4)
+        let back = BoardAssembly.page(
+            rows, known: known, direction: .past, position: .before(BoardKey(next.rows[0])), limit: 4)
         #expect(back.rows.map(\.departure.tripId) == first.rows.map(\.departure.tripId))
         // Rows outside the known window are never cut into a page.
-        let narrow = BoardAssembly.page(rows, known: at ..< at + 120, direction: .future, position: .before(.timeOnly(at)), limit: 4)
+        let narrow = BoardAssembly.page(
+            rows, known: at..<at + 120, direction: .future, position: .before(.timeOnly(at)), limit: 4)
         #expect(narrow.rows.map(\.departure.tripId) == ["t0", "t1"])
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// A departure board answered from the board window cache is the board the gateway answers without it:
 /// the same rows, page flags and cursors, with realtime moving rows in and out, at many times and limits,
@@ -16,29 +17,43 @@ import TransitTesting
     /// skipped stop.
     private func scenario() -> RealtimeState {
         let trips: [LiveTrip] = [
-            LiveFixtures.trip("T2.WKD.0.1922", routeId: "ST_T2", stops: [
-                ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
-            ], firstSequence: 6),
-            LiveFixtures.trip("X.ADDED.1", relationship: .new, routeId: "ST_T2", stops: [
-                ("20006019", nil, at + 300), ("20007004", nil, at + 500),
-            ]),
-            LiveFixtures.trip("T1.WKD.1.1940", relationship: .canceled, routeId: "ST_T1", stops: [
-                ("20006017", at + 900, nil), ("21351004", at + 1800, nil),
-            ], firstSequence: 6),
-            LiveFixtures.trip("T4.WKD.0.2007", routeId: "ST_T4", stops: [
-                ("20006024", at + 1140, nil), ("next", at + 1500, at + 1500),
-            ], firstSequence: 6, skipped: ["20006024"]),
-            LiveFixtures.trip("T1.WKD.0.1910", routeId: "ST_T1", stops: [
-                ("20006016", at + 1380, at + 1000), ("next", at + 1600, at + 1300),
-            ], firstSequence: 5),
+            LiveFixtures.trip(
+                "T2.WKD.0.1922", routeId: "ST_T2",
+                stops: [
+                    ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
+                ], firstSequence: 6),
+            LiveFixtures.trip(
+                "X.ADDED.1", relationship: .new, routeId: "ST_T2",
+                stops: [
+                    ("20006019", nil, at + 300), ("20007004", nil, at + 500),
+                ]),
+            LiveFixtures.trip(
+                "T1.WKD.1.1940", relationship: .canceled, routeId: "ST_T1",
+                stops: [
+                    ("20006017", at + 900, nil), ("21351004", at + 1800, nil),
+                ], firstSequence: 6),
+            LiveFixtures.trip(
+                "T4.WKD.0.2007", routeId: "ST_T4",
+                stops: [
+                    ("20006024", at + 1140, nil), ("next", at + 1500, at + 1500),
+                ], firstSequence: 6, skipped: ["20006024"]),
+            LiveFixtures.trip(
+                "T1.WKD.0.1910", routeId: "ST_T1",
+                stops: [
+                    ("20006016", at + 1380, at + 1000), ("next", at + 1600, at + 1300),
+                ], firstSequence: 5),
             // A frequency-based run (started 19:50) leaving P27 at −180, 380 s late.
-            LiveFixtures.trip("M1.WKD.1.FREQ", startSecs: 71_400, routeId: "SMNW_M1", stops: [
-                ("20006027", at - 180, at + 200), ("20007202", at - 60, at + 320),
-            ], firstSequence: 3),
+            LiveFixtures.trip(
+                "M1.WKD.1.FREQ", startSecs: 71_400, routeId: "SMNW_M1",
+                stops: [
+                    ("20006027", at - 180, at + 200), ("20007202", at - 60, at + 320),
+                ], firstSequence: 3),
             // Delayed by an hour: leaves many pages later.
-            LiveFixtures.trip("T4.WKD.1.1907", routeId: "ST_T4", stops: [
-                ("20006025", at - 240, at + 3360), ("next", at, at + 3600),
-            ], firstSequence: 7),
+            LiveFixtures.trip(
+                "T4.WKD.1.1907", routeId: "ST_T4",
+                stops: [
+                    ("20006025", at - 240, at + 3360), ("next", at, at + 3600),
+                ], firstSequence: 7),
         ]
         var assembler = LiveStateAssembler()
         assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: trips)))
@@ -75,7 +90,8 @@ import TransitTesting
             var later = page["later_cursor"] as? String
             for _ in 0..<3 {
                 guard let cursor = later else { break }
-                let next = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at),"limit":7,"cursor":"\#(cursor)"}"#)
+                let next = try await client.ask(
+                    #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":7,"cursor":"\#(cursor)"}"#)
                 out.append(comparable(next))
                 later = (next.data["page"] as? [String: Any])?["later_cursor"] as? String
             }
@@ -89,10 +105,13 @@ import TransitTesting
 
     private func run(cacheStops: Int, windowRows: Int = 100) async throws -> (answers: [String], hits: Int) {
         let view = RealtimeView(configured: true)
-        return try await withGateway(realtime: view, configure: {
-            $0.boardCacheStops = cacheStops
-            $0.boardWindowRows = windowRows
-        }) { fixture in
+        return try await withGateway(
+            realtime: view,
+            configure: {
+                $0.boardCacheStops = cacheStops
+                $0.boardWindowRows = windowRows
+            }
+        ) { fixture in
             let client = try fixture.client()
             view.replace(scenario())
             // Let the gateway confirm the static database version (a background check after the first board).

@@ -1,5 +1,6 @@
 import Testing
 import TransitModel
+
 @testable import Gateway
 
 /// The board window cache: used only under a recently confirmed database version, emptied by a new one,
@@ -14,7 +15,8 @@ import TransitModel
                 tripId: "\(stopId).\(i)", route: route, headsign: nil, stopId: stopId, stopSequence: 1, stopIndex: 0,
                 serviceDate: 20_251_222, scheduledSecs: Int32(i * 60), scheduledUnix: anchor + Int64(i * 60))
         }
-        let board = DepartureBoard(stopId: stopId, at: anchor, direction: .future, departures: rows, hasMoreFuture: true)
+        let board = DepartureBoard(
+            stopId: stopId, at: anchor, direction: .future, departures: rows, hasMoreFuture: true)
         return BoardWindow(stopId: stopId, anchor: anchor, fetchLimit: 3, board: board)
     }
 

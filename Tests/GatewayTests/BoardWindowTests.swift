@@ -1,8 +1,9 @@
 import Testing
 import TransitModel
 import TransitStore
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// A board window answers a later page exactly as the static service would (the rows, a row before them,
 /// a full page or not), and refuses what it cannot tell: times before its anchor, pages running past its end.
@@ -33,8 +34,10 @@ import TransitTesting
                 guard let slice = window.page(from: t, limit: limit) else {
                     // Refused only when the page would reach past the window's last row.
                     let last = try #require(window.rows.last)
-                    #expect(expected.departures.count < limit || expected.departures.last!.scheduledUnix >= last.scheduledUnix,
-                            "t \(t) limit \(limit)")
+                    #expect(
+                        expected.departures.count < limit
+                            || expected.departures.last!.scheduledUnix >= last.scheduledUnix,
+                        "t \(t) limit \(limit)")
                     continue
                 }
                 served += 1
@@ -94,7 +97,8 @@ import TransitTesting
     private func sparseStop() -> String? {
         for stopId in ["20007003", "21351003", "27501001", "20006016"] {
             if let board = try? store().departures(stopId: stopId, at: at, limit: 100), board.departures.count < 100,
-               !board.departures.isEmpty {
+                !board.departures.isEmpty
+            {
                 return stopId
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gateway
 
 /// Every error code of GATEWAY.md §3 that can be triggered, and the limits behind them.
@@ -87,10 +88,13 @@ import Testing
 
     @Test func aRequestPastItsDeadlineIsTimeout() async throws {
         // Nothing listens at the static URL and the static timeout is longer than the request's deadline.
-        try await withGateway(startStatic: false, configure: {
-            $0.requestTimeout = .milliseconds(200)
-            $0.staticTimeout = .seconds(5)
-        }) { fixture in
+        try await withGateway(
+            startStatic: false,
+            configure: {
+                $0.requestTimeout = .milliseconds(200)
+                $0.staticTimeout = .seconds(5)
+            }
+        ) { fixture in
             let client = try fixture.client()
             let started = ContinuousClock.now
             let answer = try await client.ask(#"{"id":"slow","op":"stop","stop_id":"200060"}"#)
@@ -106,15 +110,21 @@ import Testing
     }
 
     @Test func moreRequestsInFlightThanTheBoundAreOverloaded() async throws {
-        try await withGateway(startStatic: false, configure: {
-            $0.maxInFlight = 2
-            $0.staticTimeout = .milliseconds(300)
-        }) { fixture in
+        try await withGateway(
+            startStatic: false,
+            configure: {
+                $0.maxInFlight = 2
+                $0.staticTimeout = .milliseconds(300)
+            }
+        ) { fixture in
             let client = try fixture.client()
             try client.sendLines((1...5).map { #"{"id":\#($0),"op":"stop","stop_id":"200060"}"# })
             let answers = try await client.readLines(5).map { try JSONLine($0) }
             #expect(answers.map { $0.id as? Int } == [1, 2, 3, 4, 5])
-            #expect(answers.map(\.errorCode) == ["STATIC_UNAVAILABLE", "STATIC_UNAVAILABLE", "OVERLOADED", "OVERLOADED", "OVERLOADED"])
+            #expect(
+                answers.map(\.errorCode) == [
+                    "STATIC_UNAVAILABLE", "STATIC_UNAVAILABLE", "OVERLOADED", "OVERLOADED", "OVERLOADED",
+                ])
             // Once they are answered there is room again.
             #expect(try await client.ask(#"{"id":6,"op":"stats"}"#).ok)
         }
@@ -123,11 +133,14 @@ import Testing
     @Test func readAheadIsBoundedPerConnection() async throws {
         // Three requests at a time: six slow ones take two rounds of the static timeout, answered in order
         // (every request asks the static service: no breaker refusing the second round at once).
-        try await withGateway(startStatic: false, configure: {
-            $0.maxPipelined = 3
-            $0.staticTimeout = .milliseconds(250)
-            $0.staticProbeInterval = .zero
-        }) { fixture in
+        try await withGateway(
+            startStatic: false,
+            configure: {
+                $0.maxPipelined = 3
+                $0.staticTimeout = .milliseconds(250)
+                $0.staticProbeInterval = .zero
+            }
+        ) { fixture in
             let client = try fixture.client()
             let started = ContinuousClock.now
             try client.sendLines((1...6).map { #"{"id":\#($0),"op":"stop","stop_id":"200060"}"# })

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// Lines, order, half-close and ids over a real socket (GATEWAY.md §1).
 @Suite struct FramingTests {
@@ -37,13 +38,16 @@ import TransitTesting
     @Test func crlfLinesAndBlankLines() async throws {
         try await withGateway { fixture in
             let client = try fixture.client()
-            try client.send("{\"id\":1,\"op\":\"stop\",\"stop_id\":\"200060\"}\r\n\r\n   \n{\"id\":2,\"op\":\"stats\"}\r\n")
+            try client.send(
+                "{\"id\":1,\"op\":\"stop\",\"stop_id\":\"200060\"}\r\n\r\n   \n{\"id\":2,\"op\":\"stats\"}\r\n")
             let first = try JSONLine(try await client.readLine())
             let second = try JSONLine(try await client.readLine())
             #expect(first.id as? Int == 1 && first.ok)
             #expect(second.id as? Int == 2 && second.ok)
             // Blank lines got no answer: nothing else arrives.
-            await #expect(throws: LineClient.TimedOut.self) { _ = try await client.readLine(timeout: .milliseconds(200)) }
+            await #expect(throws: LineClient.TimedOut.self) {
+                _ = try await client.readLine(timeout: .milliseconds(200))
+            }
         }
     }
 
@@ -53,7 +57,8 @@ import TransitTesting
             let at = SampleTimes.mondayEvening
             // The last line has no terminator: it is still a request.
             try client.send(
-                #"{"id":1,"op":"departures","stop_id":"200060","at":\#(at)}"# + "\n" + #"{"id":2,"op":"stop","stop_id":"200070"}"# + "\n"
+                #"{"id":1,"op":"departures","stop_id":"200060","at":\#(at)}"# + "\n"
+                    + #"{"id":2,"op":"stop","stop_id":"200070"}"# + "\n"
                     + #"{"id":3,"op":"feed_info"}"#)
             client.shutdownWrite()
             let lines = try await client.readUntilClosed()
@@ -102,7 +107,8 @@ import TransitTesting
             try client.send(String(repeating: "y", count: 800))
             let early = try JSONLine(try await client.readLine())
             #expect(early.errorCode == "LINE_TOO_LONG")
-            try client.send(String(repeating: "z", count: 3000) + "\n" + #"{"id":3,"op":"stop","stop_id":"200060"}"# + "\n")
+            try client.send(
+                String(repeating: "z", count: 3000) + "\n" + #"{"id":3,"op":"stop","stop_id":"200060"}"# + "\n")
             let after = try JSONLine(try await client.readLine())
             #expect(after.id as? Int == 3 && after.ok, "\(after)")
 

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// Departure boards in predicted time over the sample feed (GATEWAY.md "departures").
 ///
@@ -22,27 +23,39 @@ import TransitTesting
     private func scenario() -> RealtimeState {
         let trips: [LiveTrip] = [
             // 19:58 from P18, 400 s late: leaves at +280.
-            LiveFixtures.trip("T2.WKD.0.1922", routeId: "ST_T2", stops: [
-                ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
-            ], firstSequence: 6),
+            LiveFixtures.trip(
+                "T2.WKD.0.1922", routeId: "ST_T2",
+                stops: [
+                    ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
+                ], firstSequence: 6),
             // Not in the schedule: P19 at +300, then Redfern.
-            LiveFixtures.trip("X.ADDED.1", relationship: .new, routeId: "ST_T2", stops: [
-                ("20006019", nil, at + 300), ("20007004", nil, at + 500),
-            ]),
-            LiveFixtures.trip("T1.WKD.1.1940", relationship: .canceled, routeId: "ST_T1", stops: [
-                ("20006017", at + 900, nil), ("21351004", at + 1800, nil),
-            ], firstSequence: 6),
-            LiveFixtures.trip("T4.WKD.0.2007", routeId: "ST_T4", stops: [
-                ("20006024", at + 1140, nil), ("next", at + 1500, at + 1500),
-            ], firstSequence: 6, skipped: ["20006024"]),
+            LiveFixtures.trip(
+                "X.ADDED.1", relationship: .new, routeId: "ST_T2",
+                stops: [
+                    ("20006019", nil, at + 300), ("20007004", nil, at + 500),
+                ]),
+            LiveFixtures.trip(
+                "T1.WKD.1.1940", relationship: .canceled, routeId: "ST_T1",
+                stops: [
+                    ("20006017", at + 900, nil), ("21351004", at + 1800, nil),
+                ], firstSequence: 6),
+            LiveFixtures.trip(
+                "T4.WKD.0.2007", routeId: "ST_T4",
+                stops: [
+                    ("20006024", at + 1140, nil), ("next", at + 1500, at + 1500),
+                ], firstSequence: 6, skipped: ["20006024"]),
             // 380 s early: +1000 instead of +1380.
-            LiveFixtures.trip("T1.WKD.0.1910", routeId: "ST_T1", stops: [
-                ("20006016", at + 1380, at + 1000), ("next", at + 1600, at + 1300),
-            ], firstSequence: 5),
+            LiveFixtures.trip(
+                "T1.WKD.0.1910", routeId: "ST_T1",
+                stops: [
+                    ("20006016", at + 1380, at + 1000), ("next", at + 1600, at + 1300),
+                ], firstSequence: 5),
             // 19:56 from P25, 100 s late: still before `at`.
-            LiveFixtures.trip("T4.WKD.1.1907", routeId: "ST_T4", stops: [
-                ("20006025", at - 240, at - 140), ("next", at, at + 100),
-            ], firstSequence: 7),
+            LiveFixtures.trip(
+                "T4.WKD.1.1907", routeId: "ST_T4",
+                stops: [
+                    ("20006025", at - 240, at - 140), ("next", at, at + 100),
+                ], firstSequence: 7),
         ]
         var assembler = LiveStateAssembler()
         assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: trips)))
@@ -73,10 +86,11 @@ import TransitTesting
             view.replace(scenario())
             let board = try await ask(client, #""limit":8"#)
             #expect(board.meta["source"] as? String == "static+rt")
-            #expect(trips(board) == [
-                "M1.WKD.0.FREQ", "T2.WKD.0.1922", "X.ADDED.1", "M1.WKD.1.FREQ", "M1.WKD.0.FREQ", "T1.WKD.1.1940",
-                "T1.WKD.0.1910", "M1.WKD.1.FREQ",
-            ])
+            #expect(
+                trips(board) == [
+                    "M1.WKD.0.FREQ", "T2.WKD.0.1922", "X.ADDED.1", "M1.WKD.1.FREQ", "M1.WKD.0.FREQ", "T1.WKD.1.1940",
+                    "T1.WKD.0.1910", "M1.WKD.1.FREQ",
+                ])
             #expect(offsets(board) == [180, 280, 300, 420, 780, 900, 1000, 1020])
             let rows = board.list("departures")
 
@@ -138,11 +152,13 @@ import TransitTesting
             }
             let all = pages.flatMap { $0 }
             #expect(Set(all).count == all.count, "no repeats: \(all)")
-            #expect(all.map { Int($0.split(separator: "@")[1])! } == all.map { Int($0.split(separator: "@")[1])! }.sorted())
+            #expect(
+                all.map { Int($0.split(separator: "@")[1])! } == all.map { Int($0.split(separator: "@")[1])! }.sorted())
             // Back from each page's earlier cursor: the page before it, exactly.
             for index in 1..<pages.count {
                 let back = try await ask(client, #""limit":4,"cursor":"\#(cursors[index])""#)
-                #expect(trips(back).enumerated().map { "\($0.element)@\(offsets(back)[$0.offset])" } == pages[index - 1])
+                #expect(
+                    trips(back).enumerated().map { "\($0.element)@\(offsets(back)[$0.offset])" } == pages[index - 1])
             }
             // A cursor stays usable when predictions change.
             view.replace(RealtimeState(sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
@@ -159,7 +175,9 @@ import TransitTesting
             let client = try fixture.client()
             view.replace(scenario())
             func rows(_ answer: JSONLine) -> [String] {
-                answer.list("departures").map { "\($0["trip_id"] as? String ?? "")@\($0["service_date"] as? String ?? "")+\($0["stop_sequence"] as? Int ?? 0)@\($0["realtime_unix"] as? Int ?? $0["scheduled_unix"] as? Int ?? 0)" }
+                answer.list("departures").map {
+                    "\($0["trip_id"] as? String ?? "")@\($0["service_date"] as? String ?? "")+\($0["stop_sequence"] as? Int ?? 0)@\($0["realtime_unix"] as? Int ?? $0["scheduled_unix"] as? Int ?? 0)"
+                }
             }
             for direction in ["future", "past"] {
                 // 100 rows at once (more than one static page: the gateway fetches on) …
@@ -174,7 +192,8 @@ import TransitTesting
                     try #require(!these.isEmpty)
                     small = direction == "future" ? small + these : these + small
                     let info = try #require(page.data["page"] as? [String: Any])
-                    let cursor = try #require(info[direction == "future" ? "later_cursor" : "earlier_cursor"] as? String)
+                    let cursor = try #require(
+                        info[direction == "future" ? "later_cursor" : "earlier_cursor"] as? String)
                     page = try await ask(client, #""limit":7,"cursor":"\#(cursor)""#)
                 }
                 let cut = direction == "future" ? Array(small.prefix(100)) : Array(small.suffix(100))
@@ -188,10 +207,13 @@ import TransitTesting
         // Without the board window cache: whether the first board's window is kept depends on whether the
         // background version check it starts answers before its first static page (a race), and a kept window
         // would answer the board below from static rows.
-        try await withGateway(realtime: view, configure: {
-            $0.staticTimeout = .milliseconds(300)
-            $0.boardCacheStops = 0
-        }) { fixture in
+        try await withGateway(
+            realtime: view,
+            configure: {
+                $0.staticTimeout = .milliseconds(300)
+                $0.boardCacheStops = 0
+            }
+        ) { fixture in
             let client = try fixture.client()
             view.replace(scenario())
             _ = try await ask(client, #""limit":8"#)  // the gateway has met the station once

@@ -1,6 +1,7 @@
 import Testing
 import TransitJSON
 import TransitModel
+
 @testable import Gateway
 
 /// The gateway's live state fed from PUB payloads: the per-stop index, the changes it reports, conversions.
@@ -11,9 +12,11 @@ import TransitModel
         var assembler = LiveStateAssembler()
         var moved = LiveFixtures.trip("A", stops: [("s1", now, now + 60), ("s2", now + 300, now + 360)])
         moved.stops[1].assignedStopId = "s2b"
-        assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: [
-            moved, LiveFixtures.trip("B", stops: [("s2", now + 100, nil), ("s3", now + 400, nil)]),
-        ])))
+        assembler.applySnapshot(
+            .tripUpdates(
+                LiveTripBatch(trips: [
+                    moved, LiveFixtures.trip("B", stops: [("s2", now + 100, nil), ("s3", now + 400, nil)]),
+                ])))
         let state = assembler.state
         #expect(state.trips.count == 2)
         #expect(state.tripsByStop["s1"]?.map(\.key.tripId) == ["A"])
@@ -34,7 +37,9 @@ import TransitModel
         let later = LiveFixtures.trip("A", stops: [("s1", now, now + 120), ("s2", now + 300, now + 420)])
         assembler.apply(.tripUpdates(LiveTripBatch(trips: [later, b])))
         #expect(assembler.takeChange() == RealtimeChange(stops: ["s1", "s2"]))
-        #expect(assembler.state.trips[TripInstanceKey(tripId: "A", serviceDate: 20_251_222)]?.stops[0].departureUnix == now + 120)
+        #expect(
+            assembler.state.trips[TripInstanceKey(tripId: "A", serviceDate: 20_251_222)]?.stops[0].departureUnix == now
+                + 120)
 
         // B removed: its stops leave the index.
         assembler.apply(.tripUpdates(LiveTripBatch(removed: [TripInstanceKey(tripId: "B", serviceDate: 20_251_222)])))
@@ -53,13 +58,16 @@ import TransitModel
 
     @Test func vehiclesAlertsAndSources() throws {
         var assembler = LiveStateAssembler()
-        assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: [
-            LiveFixtures.trip("A", stops: [("s1", now, now), ("s2", now + 60, now + 60)]),
-        ])))
+        assembler.applySnapshot(
+            .tripUpdates(
+                LiveTripBatch(trips: [
+                    LiveFixtures.trip("A", stops: [("s1", now, now), ("s2", now + 60, now + 60)])
+                ])))
         let instance = TripInstanceKey(tripId: "A", serviceDate: 20_251_222)
         let bus = LiveVehicle(
             key: "vp/1", source: "vp", entityId: "1", trip: instance, tripId: "A", vehicleId: "V1",
-            position: LivePosition(lat: Double(Float(-33.91505)), lon: 151.2, bearing: 53.70077), occupancyStatus: "FEW_SEATS_AVAILABLE")
+            position: LivePosition(lat: Double(Float(-33.91505)), lon: 151.2, bearing: 53.70077),
+            occupancyStatus: "FEW_SEATS_AVAILABLE")
         assembler.applySnapshot(.vehicles(LiveVehicleBatch(vehicles: [bus])))
         _ = assembler.takeChange()
         #expect(assembler.state.vehicles.map(\.vehicleId) == ["V1"])

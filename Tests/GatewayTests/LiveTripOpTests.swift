@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// `trip` for trips the static data does not know, and with the static service down (GATEWAY.md "trip"),
 /// over the sample feed with a live state set directly.
@@ -13,33 +14,45 @@ import TransitTesting
 
     private func scenario() -> RealtimeState {
         // Not in the schedule: Central P19 at +300, then Town Hall P4; headsigns from the update.
-        var added = LiveFixtures.trip("X.ADDED.1", relationship: .new, routeId: "ST_T2", stops: [
-            ("20006019", nil, at + 300), ("20007004", nil, at + 500),
-        ])
+        var added = LiveFixtures.trip(
+            "X.ADDED.1", relationship: .new, routeId: "ST_T2",
+            stops: [
+                ("20006019", nil, at + 300), ("20007004", nil, at + 500),
+            ])
         added.tripHeadsign = "Extra service"
         added.stops[0].stopHeadsign = "Via Town Hall"
         let trips: [LiveTrip] = [
             added,
             // Added on a route and at a stop the static data does not know.
-            LiveFixtures.trip("X.ADDED.2", relationship: .added, routeId: "NOPE", stops: [
-                ("unknown-stop", nil, at + 100), ("20006019", nil, at + 400),
-            ]),
+            LiveFixtures.trip(
+                "X.ADDED.2", relationship: .added, routeId: "NOPE",
+                stops: [
+                    ("unknown-stop", nil, at + 100), ("20006019", nil, at + 400),
+                ]),
             // A REPLACEMENT of no scheduled trip: its own stops, added.
-            LiveFixtures.trip("X.REPL", relationship: .replacement, routeId: "ST_T1", stops: [
-                ("20006019", at + 600, at + 660), ("20007004", at + 800, at + 860),
-            ]),
+            LiveFixtures.trip(
+                "X.REPL", relationship: .replacement, routeId: "ST_T1",
+                stops: [
+                    ("20006019", at + 600, at + 660), ("20007004", at + 800, at + 860),
+                ]),
             // Scheduled 19:58 from P18, 400 s late.
-            LiveFixtures.trip("T2.WKD.0.1922", routeId: "ST_T2", stops: [
-                ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
-            ], firstSequence: 6),
+            LiveFixtures.trip(
+                "T2.WKD.0.1922", routeId: "ST_T2",
+                stops: [
+                    ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
+                ], firstSequence: 6),
             // Scheduled, 380 s early at Central.
-            LiveFixtures.trip("T1.WKD.0.1910", routeId: "ST_T1", stops: [
-                ("20006016", at + 1380, at + 1000),
-            ], firstSequence: 5),
+            LiveFixtures.trip(
+                "T1.WKD.0.1910", routeId: "ST_T1",
+                stops: [
+                    ("20006016", at + 1380, at + 1000)
+                ], firstSequence: 5),
             // From a stale source: not used.
-            LiveFixtures.trip("X.STALE", relationship: .new, routeId: "ST_T2", stops: [
-                ("20006019", nil, at + 300), ("20007004", nil, at + 500),
-            ], source: "old"),
+            LiveFixtures.trip(
+                "X.STALE", relationship: .new, routeId: "ST_T2",
+                stops: [
+                    ("20006019", nil, at + 300), ("20007004", nil, at + 500),
+                ], source: "old"),
         ]
         var assembler = LiveStateAssembler()
         assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: trips)))
@@ -65,16 +78,24 @@ import TransitTesting
             try #require(added.ok, "\(added)")
             #expect(added.meta["source"] as? String == "static+rt" && added.meta["stale"] as? Bool == false)
             #expect(added.data["status"] as? String == "added" && added.data["realtime"] as? Bool == true)
-            #expect(added.data["service_date"] as? String == "20251222" && added.data["start_time"] as? String == "20:05:00")
+            #expect(
+                added.data["service_date"] as? String == "20251222" && added.data["start_time"] as? String == "20:05:00"
+            )
             #expect(added.data["timezone"] as? String == "Australia/Sydney")
             let route = try #require(added.data["route"] as? [String: Any])
-            #expect(route["route_id"] as? String == "ST_T2" && route["short_name"] as? String == "T2" && route["mode"] as? String == "train")
+            #expect(
+                route["route_id"] as? String == "ST_T2" && route["short_name"] as? String == "T2"
+                    && route["mode"] as? String == "train")
             let first = try #require(stops(added).first)
-            #expect(first["stop_name"] as? String == "Central Station, Platform 19" && first["platform"] as? String == "19")
+            #expect(
+                first["stop_name"] as? String == "Central Station, Platform 19" && first["platform"] as? String == "19")
             #expect(first["parent_station"] as? String == "200060" && first["lat"] as? Double == -33.88316)
             #expect(first["scheduled_departure_unix"] is NSNull && first["scheduled_departure_secs"] is NSNull)
-            #expect(first["realtime_departure_unix"] as? Int == Int(at) + 300 && first["realtime_departure_secs"] as? Int == 72_300)
-            #expect(first["status"] as? String == "added" && first["delay_s"] is NSNull && first["delay_badge"] is NSNull)
+            #expect(
+                first["realtime_departure_unix"] as? Int == Int(at) + 300
+                    && first["realtime_departure_secs"] as? Int == 72_300)
+            #expect(
+                first["status"] as? String == "added" && first["delay_s"] is NSNull && first["delay_badge"] is NSNull)
             #expect(stops(added).last?["stop_name"] as? String == "Town Hall Station, Platform 4")
             #expect(added.data["headsign"] as? String == "Extra service")
             #expect(stops(added).map { $0["stop_headsign"] as? String } == ["Via Town Hall", nil])
@@ -148,7 +169,9 @@ import TransitTesting
             #expect((live.data["route"] as? [String: Any])?["short_name"] as? String == "T2")
             #expect(stops(live).count == 2)
             let first = try #require(stops(live).first)
-            #expect(first["scheduled_departure_unix"] as? Int == Int(at) - 120 && first["realtime_departure_unix"] as? Int == Int(at) + 280)
+            #expect(
+                first["scheduled_departure_unix"] as? Int == Int(at) - 120
+                    && first["realtime_departure_unix"] as? Int == Int(at) + 280)
             #expect(first["delay_s"] as? Int == 400 && first["status"] as? String == "very_late")
             #expect(first["stop_name"] is NSNull && first["pickup_type"] is NSNull)
             #expect(live.data["status"] as? String == "very_late")
@@ -157,7 +180,9 @@ import TransitTesting
             let cached = try await trip(client, "T1.WKD.0.1910")
             try #require(cached.ok, "\(cached)")
             #expect(cached.meta["source"] as? String == "rt_only")
-            #expect(stops(cached).count == stops(full).count && cached.data["headsign"] as? String == full.data["headsign"] as? String)
+            #expect(
+                stops(cached).count == stops(full).count
+                    && cached.data["headsign"] as? String == full.data["headsign"] as? String)
             #expect(stops(cached).first { $0["stop_sequence"] as? Int == 5 }?["delay_s"] as? Int == -380)
 
             // Nothing can answer: STATIC_UNAVAILABLE.

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// The pure parts of `trip` answered from the live state (GATEWAY.md "trip"): which instance, and the answer.
 @Suite struct LiveTripAssemblyTests {
@@ -29,15 +30,20 @@ import TransitTesting
     // MARK: which instance
 
     @Test func theRunningInstanceWinsThenTheNearestThenTheLater() throws {
-        let yesterday = LiveFixtures.trip("X", date: 20_251_221, startSecs: 100_000, relationship: .new, stops: [
-            ("a", nil, at - 900), ("b", nil, at + 600),  // running at `at` (after midnight of the day before)
-        ], source: "s1")
-        let today = LiveFixtures.trip("X", date: 20_251_222, startSecs: 72_300, relationship: .new, stops: [
-            ("a", nil, at + 300), ("b", nil, at + 900),
-        ], source: "s1")
+        let yesterday = LiveFixtures.trip(
+            "X", date: 20_251_221, startSecs: 100_000, relationship: .new,
+            stops: [
+                ("a", nil, at - 900), ("b", nil, at + 600),  // running at `at` (after midnight of the day before)
+            ], source: "s1")
+        let today = LiveFixtures.trip(
+            "X", date: 20_251_222, startSecs: 72_300, relationship: .new,
+            stops: [
+                ("a", nil, at + 300), ("b", nil, at + 900),
+            ], source: "s1")
         let live = state([yesterday, today])
         func pick(_ at: Int64, date: ServiceDate? = nil, start: String? = nil) -> ServiceDate? {
-            LiveTripAssembly.instance(tripId: "X", serviceDate: date, startTime: start, at: at, state: live)?.key.serviceDate
+            LiveTripAssembly.instance(tripId: "X", serviceDate: date, startTime: start, at: at, state: live)?.key
+                .serviceDate
         }
         #expect(pick(at) == 20_251_221)  // running
         #expect(pick(at + 400) == 20_251_222)  // both running: the later one
@@ -63,12 +69,18 @@ import TransitTesting
     // MARK: the answer
 
     @Test func anAddedTripHasNoScheduleAndIsAddedEverywhere() throws {
-        let live = state([LiveFixtures.trip("X", relationship: .new, routeId: "ZZ", stops: [
-            ("20006019", at + 240, at + 300), ("nowhere", at + 440, at + 500),
-        ])])
+        let live = state([
+            LiveFixtures.trip(
+                "X", relationship: .new, routeId: "ZZ",
+                stops: [
+                    ("20006019", at + 240, at + 300), ("nowhere", at + 440, at + 500),
+                ])
+        ])
         let trip = try #require(live.trips.values.first)
         var known = LiveTripAssembly.Known(timezone: sydney)
-        known.stops["20006019"] = Stop(stopId: "20006019", name: "Central Platform 19", lat: -33.88, lon: 151.2, platformCode: "19", wheelchairBoarding: 1)
+        known.stops["20006019"] = Stop(
+            stopId: "20006019", name: "Central Platform 19", lat: -33.88, lon: 151.2, platformCode: "19",
+            wheelchairBoarding: 1)
         let view = LiveTripAssembly.view(trip, known: known, vehicle: nil)
         let data = try json(view, at: at)
 
@@ -77,7 +89,9 @@ import TransitTesting
         #expect(data["timezone"] as? String == sydney)
         #expect(data["wheelchair_accessible"] is NSNull && data["headsign"] is NSNull)
         let route = try #require(data["route"] as? [String: Any])
-        #expect(route["route_id"] as? String == "ZZ" && route["mode"] as? String == "other" && route["short_name"] is NSNull)
+        #expect(
+            route["route_id"] as? String == "ZZ" && route["mode"] as? String == "other" && route["short_name"] is NSNull
+        )
         let stops = try #require(data["stops"] as? [[String: Any]])
         #expect(stops.count == 2)
         for stop in stops {
@@ -90,11 +104,14 @@ import TransitTesting
         #expect(stops[0]["realtime_departure_secs"] as? Int == 72_300)
         #expect(stops[0]["stop_name"] as? String == "Central Platform 19" && stops[0]["platform"] as? String == "19")
         #expect(stops[0]["wheelchair_accessible"] as? Int == 1 && stops[0]["lat"] as? Double == -33.88)
-        #expect(stops[1]["stop_id"] as? String == "nowhere" && stops[1]["stop_name"] is NSNull && stops[1]["lat"] is NSNull)
+        #expect(
+            stops[1]["stop_id"] as? String == "nowhere" && stops[1]["stop_name"] is NSNull && stops[1]["lat"] is NSNull)
     }
 
     @Test func withoutATimezoneSecsAndTheStartAreNull() throws {
-        let live = state([LiveFixtures.trip("X", relationship: .new, stops: [("a", nil, at + 300), ("b", nil, at + 600)])])
+        let live = state([
+            LiveFixtures.trip("X", relationship: .new, stops: [("a", nil, at + 300), ("b", nil, at + 600)])
+        ])
         let view = LiveTripAssembly.view(try #require(live.trips.values.first), known: .init(), vehicle: nil)
         let data = try json(view, at: at)
         #expect(data["start_time"] is NSNull && data["timezone"] is NSNull)
@@ -103,10 +120,16 @@ import TransitTesting
     }
 
     @Test func aScheduledTripKeepsItsResolvedScheduleAndDelays() throws {
-        let live = state([LiveFixtures.trip("T", routeId: "R", stops: [
-            ("a", at - 600, at - 500), ("b", at - 60, nil), ("c", at + 300, at + 420), ("d", at + 900, at + 1000),
-        ], firstSequence: 4, skipped: ["b"])])
-        let view = LiveTripAssembly.view(try #require(live.trips.values.first), known: .init(timezone: sydney), vehicle: nil)
+        let live = state([
+            LiveFixtures.trip(
+                "T", routeId: "R",
+                stops: [
+                    ("a", at - 600, at - 500), ("b", at - 60, nil), ("c", at + 300, at + 420),
+                    ("d", at + 900, at + 1000),
+                ], firstSequence: 4, skipped: ["b"])
+        ])
+        let view = LiveTripAssembly.view(
+            try #require(live.trips.values.first), known: .init(timezone: sydney), vehicle: nil)
         #expect(!view.added && !view.frequencyBased && view.startTime == "19:50:00")
         #expect(view.delay(0) == 100 && view.delay(2) == 120 && view.delay(3) == 100)
         #expect(view.stops[1].predictedDepartureUnix == nil && view.status(1) == .skipped)
@@ -121,7 +144,9 @@ import TransitTesting
     }
 
     @Test func aCancelledTripShowsNoPredictions() throws {
-        let live = state([LiveFixtures.trip("T", relationship: .canceled, stops: [("a", at + 60, at + 120), ("b", at + 600, nil)])])
+        let live = state([
+            LiveFixtures.trip("T", relationship: .canceled, stops: [("a", at + 60, at + 120), ("b", at + 600, nil)])
+        ])
         let view = LiveTripAssembly.view(try #require(live.trips.values.first), known: .init(), vehicle: nil)
         #expect(view.stops.allSatisfy { $0.predictedArrivalUnix == nil && $0.predictedDepartureUnix == nil })
         #expect(view.status(at: at) == .cancelled && view.status(0) == .cancelled && view.delay(0) == nil)
@@ -130,32 +155,43 @@ import TransitTesting
 
     @Test func aCopyIsDescribedByTheCopiedTrip() throws {
         let copy = LiveTrip(
-            instance: TripInstanceKey(tripId: "T.copy", serviceDate: 20_251_222, startSecs: 73_800), relationship: .duplicated,
-            staticTripId: "T", routeId: "R", stops: [
-                LiveStop(stopId: "a", stopSequence: 1, scheduledDeparture: at + 1800, predictedDeparture: at + 1860, status: .predicted),
+            instance: TripInstanceKey(tripId: "T.copy", serviceDate: 20_251_222, startSecs: 73_800),
+            relationship: .duplicated,
+            staticTripId: "T", routeId: "R",
+            stops: [
+                LiveStop(
+                    stopId: "a", stopSequence: 1, scheduledDeparture: at + 1800, predictedDeparture: at + 1860,
+                    status: .predicted)
             ], source: "tu")
         let trip = TripPrediction(copy)
         #expect(LiveTripAssembly.copiedKey(trip) == TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
         let route = Route(routeId: "R", shortName: "R1", routeType: 2, mode: "train", section: "R")
         let detail = TripDetail(
-            tripId: "T", route: route, headsign: "Somewhere", directionId: 1, serviceDate: 20_251_222, startTime: "19:00:00",
-            frequencyBased: false, wheelchairAccessible: 1, timezone: sydney, stops: [
-                TripStop(stopId: "a", stopName: "Stop A", stopSequence: 1, arrivalSecs: 68_400, departureSecs: 68_400,
-                         arrivalUnix: at - 3600, departureUnix: at - 3600, lat: 1, lon: 2, platformCode: "2", pickupType: 0),
+            tripId: "T", route: route, headsign: "Somewhere", directionId: 1, serviceDate: 20_251_222,
+            startTime: "19:00:00",
+            frequencyBased: false, wheelchairAccessible: 1, timezone: sydney,
+            stops: [
+                TripStop(
+                    stopId: "a", stopName: "Stop A", stopSequence: 1, arrivalSecs: 68_400, departureSecs: 68_400,
+                    arrivalUnix: at - 3600, departureUnix: at - 3600, lat: 1, lon: 2, platformCode: "2", pickupType: 0)
             ])
         let view = LiveTripAssembly.view(trip, known: .init(detail: detail), vehicle: nil)
-        #expect(view.added && view.route.shortName == "R1" && view.headsign == "Somewhere" && view.startTime == "20:30:00")
+        #expect(
+            view.added && view.route.shortName == "R1" && view.headsign == "Somewhere" && view.startTime == "20:30:00")
         #expect(view.stops[0].stopName == "Stop A" && view.stops[0].pickupType == 0 && view.wheelchairAccessible == 1)
         #expect(view.stops[0].scheduledDepartureUnix == at + 1800)  // its own, not the copied trip's
 
         // A headsign the update gives wins over the copied trip's.
         var renamed = copy
         renamed.tripHeadsign = "Special"
-        #expect(LiveTripAssembly.view(TripPrediction(renamed), known: .init(detail: detail), vehicle: nil).headsign == "Special")
+        #expect(
+            LiveTripAssembly.view(TripPrediction(renamed), known: .init(detail: detail), vehicle: nil).headsign
+                == "Special")
     }
 
     @Test func aLiveRowTakesTheUpdatesHeadsignFirst() {
-        var live = LiveFixtures.trip("X", relationship: .new, stops: [("a", nil, at), ("b", nil, at + 60), ("c", nil, at + 120)])
+        var live = LiveFixtures.trip(
+            "X", relationship: .new, stops: [("a", nil, at), ("b", nil, at + 60), ("c", nil, at + 120)])
         live.tripHeadsign = "Trip"
         live.stops[1].stopHeadsign = "Stop"
         func headsign(_ live: LiveTrip, _ index: Int, _ fallback: String?) -> String? {
@@ -173,10 +209,12 @@ import TransitTesting
 
     @Test func aReplacementOfNoScheduledTripIsAdded() {
         func converted(_ staticTripId: String?) -> TripPrediction {
-            TripPrediction(LiveTrip(
-                instance: TripInstanceKey(tripId: "R", serviceDate: 20_251_222), relationship: .replacement,
-                staticTripId: staticTripId, stops: [LiveStop(stopId: "a", stopSequence: 1, predictedDeparture: at, status: .predicted)],
-                source: "tu"))
+            TripPrediction(
+                LiveTrip(
+                    instance: TripInstanceKey(tripId: "R", serviceDate: 20_251_222), relationship: .replacement,
+                    staticTripId: staticTripId,
+                    stops: [LiveStop(stopId: "a", stopSequence: 1, predictedDeparture: at, status: .predicted)],
+                    source: "tu"))
         }
         #expect(converted(nil).added)
         #expect(!converted("R").added)

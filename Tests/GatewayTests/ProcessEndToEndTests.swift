@@ -32,10 +32,12 @@ struct ProcessEndToEndTests {
     @Test func ncAgainstTheRealProcessesIncludingAStaticRestart() async throws {
         let staticURL = UniqueURL.ipc("gwt-e2e")
         var staticService = try await startStatic(staticURL)
-        let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
-            "serve", "--static", staticURL, "--realtime", UniqueURL.ipc("gwt-rt"),
-            "--subscribe", UniqueURL.ipc("gwt-pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
-        ])
+        let gateway = try ChildProcess(
+            BuiltExecutables.path("transit-gateway")!,
+            [
+                "serve", "--static", staticURL, "--realtime", UniqueURL.ipc("gwt-rt"),
+                "--subscribe", UniqueURL.ipc("gwt-pub"), "--listen", "127.0.0.1:0", "--static-timeout", "0.5",
+            ])
         defer { gateway.signal(SIGKILL); staticService.signal(SIGKILL) }
         let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
         try #require(ready, "transit-gateway did not start: \(gateway.stderr)")
@@ -43,15 +45,17 @@ struct ProcessEndToEndTests {
         #expect(gateway.stderr.contains("realtime subscriber started"))
 
         let at = SampleTimes.mondayEvening
-        let answers = try await send([
-            #"{"id":1,"op":"health"}"#,
-            #"{"id":2,"op":"departures","stop_id":"200060","at":\#(at),"limit":3}"#,
-            #"{"id":3,"op":"stop","stop_id":"200060"}"#,
-            "oops",
-            #"{"id":12345678901234567890123,"op":"search","q":"central","limit":2}"#,
-            #"{"id":6,"op":"vehicles","route_id":"ST_T1"}"#,
-            #"{"id":"t","op":"trip","trip_id":"NOBODY.1","at":\#(at)}"#,
-        ], port: port).map { try JSONLine($0) }
+        let answers = try await send(
+            [
+                #"{"id":1,"op":"health"}"#,
+                #"{"id":2,"op":"departures","stop_id":"200060","at":\#(at),"limit":3}"#,
+                #"{"id":3,"op":"stop","stop_id":"200060"}"#,
+                "oops",
+                #"{"id":12345678901234567890123,"op":"search","q":"central","limit":2}"#,
+                #"{"id":6,"op":"vehicles","route_id":"ST_T1"}"#,
+                #"{"id":"t","op":"trip","trip_id":"NOBODY.1","at":\#(at)}"#,
+            ], port: port
+        ).map { try JSONLine($0) }
         try #require(answers.count == 7, "\(answers)")
         #expect(answers[0].data["status"] as? String == "degraded")
         #expect(answers[1].list("departures").count == 3)
@@ -65,10 +69,12 @@ struct ProcessEndToEndTests {
 
         // The static service goes away: STATIC_UNAVAILABLE within its timeout, health says down.
         await staticService.stop()
-        let down = try await send([
-            #"{"id":7,"op":"stop","stop_id":"200060"}"#, #"{"id":"t","op":"trip","trip_id":"T1.WKD.0.1910"}"#,
-            #"{"id":8,"op":"health"}"#,
-        ], port: port).map { try JSONLine($0) }
+        let down = try await send(
+            [
+                #"{"id":7,"op":"stop","stop_id":"200060"}"#, #"{"id":"t","op":"trip","trip_id":"T1.WKD.0.1910"}"#,
+                #"{"id":8,"op":"health"}"#,
+            ], port: port
+        ).map { try JSONLine($0) }
         try #require(down.count == 3, "\(down)")
         #expect(down[0].errorCode == "STATIC_UNAVAILABLE")
         #expect(down[1].errorCode == "STATIC_UNAVAILABLE")  // no live state to answer from either
@@ -108,15 +114,20 @@ struct ProcessEndToEndTests {
         let config = folder + "/realtime.json"
         func writeConfig(_ names: [String]) throws {
             // Files that do not exist: each poll is a counted failure, which is all this test needs.
-            let sources = names.map { #"{"name": "\#($0)", "kind": "auto", "url": "file://\#(folder)/\#($0).pb", "poll_interval_s": 1}"# }
-            try Data(#"{"sources": [\#(sources.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: config))
+            let sources = names.map {
+                #"{"name": "\#($0)", "kind": "auto", "url": "file://\#(folder)/\#($0).pb", "poll_interval_s": 1}"#
+            }
+            try Data(#"{"sources": [\#(sources.joined(separator: ", "))]}"#.utf8).write(
+                to: URL(fileURLWithPath: config))
         }
         try writeConfig(["one"])
         let repURL = UniqueURL.ipc("rtr")
-        let realtime = try ChildProcess(BuiltExecutables.path("transit-realtime")!, [
-            "serve", "--config", config, "--static", staticURL, "--listen", repURL,
-            "--publish", UniqueURL.ipc("rtp"),
-        ])
+        let realtime = try ChildProcess(
+            BuiltExecutables.path("transit-realtime")!,
+            [
+                "serve", "--config", config, "--static", staticURL, "--listen", repURL,
+                "--publish", UniqueURL.ipc("rtp"),
+            ])
         defer { realtime.signal(SIGKILL) }
         let ready = try await realtime.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
         try #require(ready, "transit-realtime did not start: \(realtime.stderr)")
@@ -126,7 +137,8 @@ struct ProcessEndToEndTests {
         realtime.signal(SIGHUP)
         let reread = try await realtime.waitForStderr(timeout: .seconds(10)) { $0.contains("sources=one,two") }
         #expect(reread, "\(realtime.stderr)")
-        let query = try ChildProcess(BuiltExecutables.path("transit-realtime")!, ["query", "--connect", repURL, #"{"op":"sources"}"#])
+        let query = try ChildProcess(
+            BuiltExecutables.path("transit-realtime")!, ["query", "--connect", repURL, #"{"op":"sources"}"#])
         #expect(try await query.waitForExit(timeout: .seconds(10)) == 0, "\(query.stderr)")
         #expect(query.stdout.contains(#""two""#), "\(query.stdout)")
 
@@ -148,9 +160,11 @@ struct ProcessEndToEndTests {
     @Test func gatewayReopensItsLogFileOnSIGHUP() async throws {
         let folder = try makeFolder("gateway-log")
         let log = folder + "/gateway.log", rotated = folder + "/gateway.log.1"
-        let gateway = try ChildProcess(BuiltExecutables.path("transit-gateway")!, [
-            "serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--log-file", log,
-        ])
+        let gateway = try ChildProcess(
+            BuiltExecutables.path("transit-gateway")!,
+            [
+                "serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--log-file", log,
+            ])
         defer { gateway.signal(SIGKILL) }
         func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
         func waitFor(_ path: String, _ text: String) async throws -> Bool {

@@ -2,8 +2,9 @@ import Foundation
 import RealtimeService
 import Testing
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// The gateway's subscriber against the real realtime service's publishing side (`RealtimeSockets`: its
 /// `RealtimeHub` behind real PUB and REP sockets), in process: late join, then live changes.
@@ -17,9 +18,13 @@ import TransitTesting
         let now = Int64(Date().timeIntervalSince1970)
         func update(delay: Int64) -> LiveChanges {
             var changes = LiveChanges()
-            changes.trips = [LiveFixtures.trip("T1.WKD.1.1940", routeId: "ST_T1", stops: [
-                ("20006017", at + 900, at + 900 + delay), ("21351004", at + 1800, at + 1800 + delay),
-            ], firstSequence: 6)]
+            changes.trips = [
+                LiveFixtures.trip(
+                    "T1.WKD.1.1940", routeId: "ST_T1",
+                    stops: [
+                        ("20006017", at + 900, at + 900 + delay), ("21351004", at + 1800, at + 1800 + delay),
+                    ], firstSequence: 6)
+            ]
             return changes
         }
         // Published before the gateway exists: it learns it from the snapshot.
@@ -38,7 +43,8 @@ import TransitTesting
             func delayOfTheT1() async throws -> Int? {
                 let board = try await client.ask(request)
                 #expect(board.meta["source"] as? String == "static+rt", "\(board)")
-                return board.list("departures").first { $0["trip_id"] as? String == "T1.WKD.1.1940" }?["delay_s"] as? Int
+                return board.list("departures").first { $0["trip_id"] as? String == "T1.WKD.1.1940" }?["delay_s"]
+                    as? Int
             }
             #expect(try await delayOfTheT1() == 120)
 
@@ -63,13 +69,23 @@ import TransitTesting
         let now = Int64(Date().timeIntervalSince1970)
         var changes = LiveChanges()
         let instance = TripInstanceKey(tripId: "NEW.E2E.1", serviceDate: 20_251_222, startSecs: 72_300)
-        changes.trips = [LiveFixtures.trip("NEW.E2E.1", startSecs: 72_300, relationship: .new, routeId: "ST_T1", stops: [
-            ("20006019", at + 300, at + 360), ("20007004", at + 500, at + 560),
-        ])]
-        changes.vehicles = [LiveVehicle(
-            key: "vp/v1", source: "vp", entityId: "v1", trip: instance, tripId: "NEW.E2E.1", vehicleId: "V-NEW",
-            label: "Extra service", position: LivePosition(lat: -33.88, lon: 151.2), timestamp: UInt64(now - 3))]
-        sockets.hub.publish(changes, sources: [LiveFixtures.freshSource(now: now), LiveFixtures.freshSource("vp", kind: .vehiclePositions, now: now)])
+        changes.trips = [
+            LiveFixtures.trip(
+                "NEW.E2E.1", startSecs: 72_300, relationship: .new, routeId: "ST_T1",
+                stops: [
+                    ("20006019", at + 300, at + 360), ("20007004", at + 500, at + 560),
+                ])
+        ]
+        changes.vehicles = [
+            LiveVehicle(
+                key: "vp/v1", source: "vp", entityId: "v1", trip: instance, tripId: "NEW.E2E.1", vehicleId: "V-NEW",
+                label: "Extra service", position: LivePosition(lat: -33.88, lon: 151.2), timestamp: UInt64(now - 3))
+        ]
+        sockets.hub.publish(
+            changes,
+            sources: [
+                LiveFixtures.freshSource(now: now), LiveFixtures.freshSource("vp", kind: .vehiclePositions, now: now),
+            ])
 
         try await withGateway(configure: {
             $0.subscribeURL = pub
@@ -102,7 +118,9 @@ import TransitTesting
             #expect(alone.data["status"] as? String == "added")
             #expect((alone.data["vehicle"] as? [String: Any])?["label"] as? String == "Extra service")
             #expect(alone.list("stops").first?["platform"] as? String == "19")
-            #expect(try await client.ask(#"{"op":"trip","trip_id":"NOBODY.1","at":\#(at)}"#).errorCode == "STATIC_UNAVAILABLE")
+            #expect(
+                try await client.ask(#"{"op":"trip","trip_id":"NOBODY.1","at":\#(at)}"#).errorCode
+                    == "STATIC_UNAVAILABLE")
         }
     }
 }

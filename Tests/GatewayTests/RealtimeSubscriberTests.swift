@@ -1,9 +1,11 @@
 import Foundation
 import Logging
 import Testing
+import TransitCore
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// The realtime subscriber against a fake publisher and REP speaking the contract (protocol/README.md
 /// flows 3–4): late join, gaps, lost tails, epoch changes, silence and recovery, pushes to subscriptions.
@@ -26,8 +28,9 @@ import TransitTesting
         let view = RealtimeView(configured: true, silenceLimit: silence)
         let subscriber = try RealtimeSubscriber(
             view: view,
-            options: .init(subscribeURL: fake.pubURL, realtimeURL: fake.repURL, snapshotTimeout: .milliseconds(300),
-                           retryMin: .milliseconds(20), retryMax: .milliseconds(100)),
+            options: .init(
+                subscribeURL: fake.pubURL, realtimeURL: fake.repURL, snapshotTimeout: .milliseconds(300),
+                retryMin: .milliseconds(20), retryMax: .milliseconds(100)),
             logger: GatewayFixture.quietLogger)
         subscriber.start()
         do {
@@ -135,9 +138,11 @@ import TransitTesting
         let (pub, rep) = (fake.pubURL, fake.repURL)
         // T1.WKD.1.1940 leaves Central P17 (seq 6) at 20:15 on the sample Monday: make it 2 minutes late.
         let at = SampleTimes.mondayEvening
-        let late = LiveFixtures.trip("T1.WKD.1.1940", routeId: "ST_T1", stops: [
-            ("20006017", at + 900, at + 1020), ("21351004", at + 1800, at + 1920),
-        ], firstSequence: 6)
+        let late = LiveFixtures.trip(
+            "T1.WKD.1.1940", routeId: "ST_T1",
+            stops: [
+                ("20006017", at + 900, at + 1020), ("21351004", at + 1800, at + 1920),
+            ], firstSequence: 6)
         fake.publishTrips([late])
         fake.publishSources([LiveFixtures.freshSource(now: now)])
         try await withGateway(configure: {
@@ -161,7 +166,9 @@ import TransitTesting
             #expect(silent.ok)
             #expect(silent.meta["source"] as? String == "static_only" && silent.meta["stale"] as? Bool == true)
             #expect(silent.list("departures").first?["delay_s"] is NSNull)
-            #expect((try await client.ask(#"{"op":"health"}"#).data["realtime"] as? [String: Any])?["status"] as? String == "silent")
+            #expect(
+                (try await client.ask(#"{"op":"health"}"#).data["realtime"] as? [String: Any])?["status"] as? String
+                    == "silent")
 
             // It comes back (a new process at the same URLs): used again without restarting the gateway.
             let back = try FakeRealtimeService(epoch: 9, pubURL: pub, repURL: rep)
@@ -174,7 +181,8 @@ import TransitTesting
             // The new epoch's heartbeat can arrive before its snapshot is applied: wait for the new delay.
             try await eventually("the returning publisher's state is served") {
                 let again = try await client.ask(request)
-                return again.meta["source"] as? String == "static+rt" && again.list("departures").first?["delay_s"] as? Int == 300
+                return again.meta["source"] as? String == "static+rt"
+                    && again.list("departures").first?["delay_s"] as? Int == 300
             }
         }
     }
@@ -183,9 +191,13 @@ import TransitTesting
         let fake = try FakeRealtimeService()
         defer { fake.stop() }
         let at = SampleTimes.mondayEvening
-        fake.publishTrips([LiveFixtures.trip("T1.WKD.1.1940", stops: [
-            ("20006017", at + 900, at + 1020), ("21351004", at + 1800, at + 1920),
-        ], firstSequence: 6)])
+        fake.publishTrips([
+            LiveFixtures.trip(
+                "T1.WKD.1.1940",
+                stops: [
+                    ("20006017", at + 900, at + 1020), ("21351004", at + 1800, at + 1920),
+                ], firstSequence: 6)
+        ])
         var stale = LiveFixtures.freshSource(now: now)
         stale.stale = true
         fake.publishSources([stale])
@@ -197,7 +209,8 @@ import TransitTesting
                 fake.heartbeat()
                 return fixture.realtime.read().status == .ok
             }
-            let answer = try await fixture.client().ask(#"{"op":"departures","stop_id":"20006017","at":\#(at),"limit":1}"#)
+            let answer = try await fixture.client().ask(
+                #"{"op":"departures","stop_id":"20006017","at":\#(at),"limit":1}"#)
             #expect(answer.meta["source"] as? String == "static_only" && answer.meta["stale"] as? Bool == true)
             #expect(answer.list("departures").first?["status"] as? String == "scheduled")
         }
@@ -214,7 +227,7 @@ import TransitTesting
             $0.realtimeSilence = .milliseconds(1500)
             // The board is at the gateway's now: pinned, so that the next departures (and whether the delayed
             // first one stays among the ten) do not depend on the time of day.
-            $0.clock = { SampleTimes.mondayEvening }
+            $0.clock = ServiceClock(start: Double(SampleTimes.mondayEvening), rate: 0)
         }) { fixture in
             try await beatUntilLive(fake, fixture.realtime)
             let client = try fixture.client()
@@ -235,9 +248,13 @@ import TransitTesting
 
             // A burst of updates to the first row's trip: one or two events, the last with the final delay.
             for delay in [60, 90, 120, 150, 180] as [Int64] {
-                fake.publishTrips([LiveFixtures.trip(tripId, date: date, startSecs: start, stops: [
-                    (stopId, scheduled, scheduled + delay), ("next", scheduled + 600, scheduled + 600 + delay),
-                ], firstSequence: sequence)])
+                fake.publishTrips([
+                    LiveFixtures.trip(
+                        tripId, date: date, startSecs: start,
+                        stops: [
+                            (stopId, scheduled, scheduled + delay), ("next", scheduled + 600, scheduled + 600 + delay),
+                        ], firstSequence: sequence)
+                ])
             }
             var events: [JSONLine] = []
             while events.last.map({ row(of: $0, tripId)?["delay_s"] as? Int != 180 }) ?? true {
@@ -268,8 +285,9 @@ import TransitTesting
         let fake = try FakeRealtimeService()
         defer { fake.stop() }
         fake.publishVehicles([
-            LiveVehicle(key: "vp/9", source: "vp", entityId: "9", tripId: "T1.WKD.1.1940", routeId: "ST_T1", vehicleId: "V9",
-                        position: LivePosition(lat: -33.88, lon: 151.2)),
+            LiveVehicle(
+                key: "vp/9", source: "vp", entityId: "9", tripId: "T1.WKD.1.1940", routeId: "ST_T1", vehicleId: "V9",
+                position: LivePosition(lat: -33.88, lon: 151.2))
         ])
         // A PUB URL where nothing publishes: the view is never live; the REP is the fake's.
         try await withGateway(configure: {

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// The seam the realtime subscriber feeds: a `RealtimeView` given a state directly, and what the ops
 /// make of it (GATEWAY.md departures, trip, alerts, vehicles; §4 degradation).
@@ -31,7 +32,8 @@ import TransitTesting
             scheduledArrivalUnix: scheduled - 30, scheduledDepartureUnix: scheduled)
         let next = StopPrediction(stopSequence: sequence + 1, stopId: "next", departureUnix: scheduled + delay + 600)
         return TripPrediction(
-            key: key(row), routeId: row["route_id"] as? String, stops: [stop, next], occupancyStatus: "MANY_SEATS_AVAILABLE",
+            key: key(row), routeId: row["route_id"] as? String, stops: [stop, next],
+            occupancyStatus: "MANY_SEATS_AVAILABLE",
             source: source, timestamp: Int64(Date().timeIntervalSince1970) - 12)
     }
 
@@ -44,12 +46,18 @@ import TransitTesting
             // Row 0 very late: just after row 1 (the board is in predicted time); row 1 cancelled; row 2
             // without data. (On the sample Monday evening rows 0, 1, 2 leave 180, 420 and 780 s after `at`.)
             let delay = Int64((rows[1]["scheduled_unix"] as? Int ?? 0) - (rows[0]["scheduled_unix"] as? Int ?? 0)) + 61
-            try #require(delay > 300 && (rows[0]["scheduled_unix"] as? Int ?? 0) + Int(delay) < rows[2]["scheduled_unix"] as? Int ?? 0)
+            try #require(
+                delay > 300
+                    && (rows[0]["scheduled_unix"] as? Int ?? 0) + Int(delay) < rows[2]["scheduled_unix"] as? Int ?? 0)
             var cancelled = TripPrediction(key: key(rows[1]), source: "tu")
             cancelled.cancelled = true
-            view.replace(RealtimeState(
-                trips: [prediction(rows[0], delay: delay), cancelled],
-                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)]))
+            view.replace(
+                RealtimeState(
+                    trips: [prediction(rows[0], delay: delay), cancelled],
+                    sources: [
+                        RealtimeSourceStatus(
+                            name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)
+                    ]))
 
             let merged = try await client.ask(
                 #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":3}"#)
@@ -58,7 +66,8 @@ import TransitTesting
             let age = merged.meta["feed_age_s"] as? Int ?? -1
             #expect(age >= 12 && age < 20)
             let out = merged.list("departures")
-            #expect(out.map { $0["trip_id"] as? String } == [rows[1], rows[0], rows[2]].map { $0["trip_id"] as? String })
+            #expect(
+                out.map { $0["trip_id"] as? String } == [rows[1], rows[0], rows[2]].map { $0["trip_id"] as? String })
             let late = out[1]
             #expect(late["status"] as? String == "very_late")
             #expect(late["delay_s"] as? Int == Int(delay))
@@ -73,7 +82,8 @@ import TransitTesting
             #expect(out[2]["status"] as? String == "scheduled")
 
             // The trip of the late row shows the prediction at that stop.
-            var request = #"{"op":"trip","trip_id":"\#(rows[0]["trip_id"] as? String ?? "")","date":"\#(rows[0]["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
+            var request =
+                #"{"op":"trip","trip_id":"\#(rows[0]["trip_id"] as? String ?? "")","date":"\#(rows[0]["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
             if let start = rows[0]["start_time"] as? String { request += #","start_time":"\#(start)""# }
             let trip = try await client.ask(request + "}")
             #expect(trip.ok, "\(trip)")
@@ -82,6 +92,63 @@ import TransitTesting
             let stop = trip.list("stops").first { $0["stop_sequence"] as? Int == rows[0]["stop_sequence"] as? Int }
             #expect(stop?["delay_s"] as? Int == Int(delay))
             #expect(stop?["status"] as? String == "very_late")
+        }
+    }
+
+    /// A stop update naming another platform of Central: the station's board shows the row with the new
+    /// platform, `platform_changed` and the scheduled one; the trip's stop too.
+    @Test func aPlatformChangeShowsOnTheStationBoardAndTheTrip() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let rows = try await board(client, limit: 2)
+            try #require(rows.count == 2)
+            #expect(rows.allSatisfy { $0["platform_changed"] as? Bool == false })
+            #expect(rows.allSatisfy { ($0["scheduled_platform"] as? String) == ($0["platform"] as? String) })
+            let row = rows[0]
+            let scheduledStop = row["stop_id"] as? String ?? ""
+            let scheduledPlatform = row["platform"] as? String
+            let (newStop, newPlatform) = scheduledStop == "20006017" ? ("20006016", "16") : ("20006017", "17")
+            var moved = prediction(row, delay: 60)
+            moved.stops[0].assignedStopId = newStop  // no platform code sent: the station's platforms tell it
+            view.replace(
+                RealtimeState(
+                    trips: [moved],
+                    sources: [
+                        RealtimeSourceStatus(
+                            name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)
+                    ]))
+
+            let answer = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":2}"#)
+            let out = answer.list("departures")
+            let changed = try #require(out.first { $0["trip_id"] as? String == row["trip_id"] as? String })
+            #expect(out.filter { $0["trip_id"] as? String == row["trip_id"] as? String }.count == 1)
+            #expect(changed["platform"] as? String == newPlatform)
+            #expect(changed["platform_changed"] as? Bool == true)
+            #expect(changed["scheduled_platform"] as? String == scheduledPlatform)
+            #expect(changed["delay_s"] as? Int == 60)
+
+            // The trip shows the platform the realtime service sent.
+            moved.stops[0].assignedPlatform = newPlatform
+            view.replace(
+                RealtimeState(
+                    trips: [moved],
+                    sources: [
+                        RealtimeSourceStatus(
+                            name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)
+                    ]))
+            var request =
+                #"{"op":"trip","trip_id":"\#(row["trip_id"] as? String ?? "")","date":"\#(row["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
+            if let start = row["start_time"] as? String { request += #","start_time":"\#(start)""# }
+            let trip = try await client.ask(request + "}")
+            #expect(trip.ok, "\(trip)")
+            let stops = trip.list("stops")
+            let stop = try #require(stops.first { $0["stop_sequence"] as? Int == row["stop_sequence"] as? Int })
+            #expect(stop["platform"] as? String == newPlatform)
+            #expect(stop["platform_changed"] as? Bool == true)
+            #expect(stop["scheduled_platform"] as? String == scheduledPlatform)
+            #expect(stops.filter { $0["platform_changed"] as? Bool == true }.count == 1)
         }
     }
 
@@ -104,42 +171,64 @@ import TransitTesting
             ]
             let live = LiveTrip(
                 instance: instance, relationship: .replacement, staticTripId: instance.tripId,
-                routeId: row["route_id"] as? String, stops: [
-                    LiveStop(stopId: row["stop_id"] as? String ?? "", stopSequence: sequence, scheduledArrival: scheduled,
-                             scheduledDeparture: scheduled, predictedArrival: scheduled + 120, predictedDeparture: scheduled + 120,
-                             arrivalDelay: 120, departureDelay: 120, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
-                             carriages: carriages),
+                routeId: row["route_id"] as? String,
+                stops: [
+                    LiveStop(
+                        stopId: row["stop_id"] as? String ?? "", stopSequence: sequence, scheduledArrival: scheduled,
+                        scheduledDeparture: scheduled, predictedArrival: scheduled + 120,
+                        predictedDeparture: scheduled + 120,
+                        arrivalDelay: 120, departureDelay: 120, status: .predicted,
+                        departureOccupancy: "FEW_SEATS_AVAILABLE",
+                        carriages: carriages)
                 ], source: "tu")
             let now = Int64(Date().timeIntervalSince1970)
             let vehicle = LiveVehicle(
-                key: "vp/1", source: "vp", entityId: "1", trip: instance, tripId: instance.tripId, routeId: row["route_id"] as? String,
-                vehicleId: "A42", timestamp: UInt64(now), carriages: [
-                    LiveCarriage(position: 1, name: "D6123", occupancy: "FULL", quiet: false, toilet: "ACCESSIBLE", luggageRack: true),
+                key: "vp/1", source: "vp", entityId: "1", trip: instance, tripId: instance.tripId,
+                routeId: row["route_id"] as? String,
+                vehicleId: "A42", timestamp: UInt64(now),
+                carriages: [
+                    LiveCarriage(
+                        position: 1, name: "D6123", occupancy: "FULL", quiet: false, toilet: "ACCESSIBLE",
+                        luggageRack: true)
                 ],
                 features: LiveVehicleFeatures(airConditioned: true, wheelchairAccessible: true, model: "A"))
             var source = LiveFixtures.freshSource(now: now)
             source.drops = ["unknown_trip": 454]
-            source.skippedFields = [LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first")]
-            view.replace(RealtimeState(
-                trips: [TripPrediction(live)], vehicles: [VehicleEntry(vehicle).vehicle],
-                sources: [RealtimeSourceStatus(source), RealtimeSourceStatus(LiveFixtures.freshSource("vp", kind: .vehiclePositions, now: now))]))
+            source.skippedFields = [
+                LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first")
+            ]
+            view.replace(
+                RealtimeState(
+                    trips: [TripPrediction(live)], vehicles: [VehicleEntry(vehicle).vehicle],
+                    sources: [
+                        RealtimeSourceStatus(source),
+                        RealtimeSourceStatus(LiveFixtures.freshSource("vp", kind: .vehiclePositions, now: now)),
+                    ]))
 
-            let merged = try #require(try await board(client, limit: 3).first { $0["trip_id"] as? String == instance.tripId })
+            let merged = try #require(
+                try await board(client, limit: 3).first { $0["trip_id"] as? String == instance.tripId })
             #expect(merged["status"] as? String == "late", "\(merged)")
             #expect(merged["delay_s"] as? Int == 120)
             #expect(merged["scheduled_unix"] as? Int == Int(scheduled))
             #expect(merged["occupancy_status"] as? String == "FEW_SEATS_AVAILABLE")
             let rowCarriages = merged["carriages"] as? [[String: Any]] ?? []
             #expect(rowCarriages.map { $0["position"] as? Int } == [1, 2])
-            #expect(rowCarriages.map { $0["occupancy_status"] as? String } == ["STANDING_ROOM_ONLY", "MANY_SEATS_AVAILABLE"])
+            #expect(
+                rowCarriages.map { $0["occupancy_status"] as? String } == [
+                    "STANDING_ROOM_ONLY", "MANY_SEATS_AVAILABLE",
+                ])
 
-            var request = #"{"op":"trip","trip_id":"\#(instance.tripId)","date":"\#(row["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
+            var request =
+                #"{"op":"trip","trip_id":"\#(instance.tripId)","date":"\#(row["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
             if let start = row["start_time"] as? String { request += #","start_time":"\#(start)""# }
             let trip = try await client.ask(request + "}")
-            let stop = try #require(trip.list("stops").first { $0["stop_sequence"] as? Int == Int(sequence) }, "\(trip)")
+            let stop = try #require(
+                trip.list("stops").first { $0["stop_sequence"] as? Int == Int(sequence) }, "\(trip)")
             #expect(stop["occupancy_status"] as? String == "FEW_SEATS_AVAILABLE")
             #expect((stop["carriages"] as? [[String: Any]])?.count == 2)
-            #expect((trip.list("stops").first { $0["stop_sequence"] as? Int != Int(sequence) }?["carriages"] as? [Any])?.isEmpty == true)
+            #expect(
+                (trip.list("stops").first { $0["stop_sequence"] as? Int != Int(sequence) }?["carriages"] as? [Any])?
+                    .isEmpty == true)
             let shown = try #require(trip.data["vehicle"] as? [String: Any], "\(trip)")
             #expect(shown["air_conditioned"] as? Bool == true)
             #expect(shown["wheelchair_accessible"] as? Bool == true)
@@ -169,9 +258,10 @@ import TransitTesting
             let rows = try await board(client, limit: 1)
             let row = try #require(rows.first)
             // The only source is stale: its predictions are not used.
-            view.replace(RealtimeState(
-                trips: [prediction(row, delay: 120)],
-                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, stale: true)]))
+            view.replace(
+                RealtimeState(
+                    trips: [prediction(row, delay: 120)],
+                    sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates, stale: true)]))
             let stale = try await client.ask(
                 #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":1}"#)
             #expect(stale.meta["source"] as? String == "static_only")
@@ -179,8 +269,10 @@ import TransitTesting
             #expect(stale.list("departures").first?["status"] as? String == "scheduled")
 
             // A fresh source: the prediction applies.
-            view.replace(RealtimeState(
-                trips: [prediction(row, delay: 120)], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
+            view.replace(
+                RealtimeState(
+                    trips: [prediction(row, delay: 120)],
+                    sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
             let live = try await client.ask(
                 #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":1}"#)
             #expect(live.list("departures").first?["status"] as? String == "late")
@@ -204,18 +296,43 @@ import TransitTesting
         }
     }
 
+    @Test func healthShowsStopMismatchesPerSource() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            var source = RealtimeSourceStatus(name: "tu", kind: .tripUpdates)
+            source.stopMismatches = 3
+            source.firstStopMismatch =
+                "entity 'e1', trip T1: stop_sequence 20 is stop S2, stop_id S4 is stop_sequence 40"
+            view.replace(RealtimeState(sources: [source, RealtimeSourceStatus(name: "vp", kind: .vehiclePositions)]))
+            let health = try await client.ask(#"{"op":"health"}"#)
+            let sources = (health.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]] ?? []
+            try #require(sources.count == 2)
+            let mismatch = sources[0]["stop_mismatch"] as? [String: Any]
+            #expect(mismatch?["count"] as? Int == 3)
+            #expect(mismatch?["first"] as? String == source.firstStopMismatch)
+            #expect((sources[1]["stop_mismatch"] as? [String: Any])?["count"] as? Int == 0)
+            #expect((sources[1]["stop_mismatch"] as? [String: Any])?["first"] is NSNull)
+        }
+    }
+
     @Test func vehiclesByRouteAndTrip() async throws {
         let view = RealtimeView(configured: true)
         try await withGateway(realtime: view) { fixture in
             let client = try fixture.client()
             let now = Int64(Date().timeIntervalSince1970)
-            view.replace(RealtimeState(
-                vehicles: [
-                    VehicleSnapshot(vehicleId: "B2", tripId: "T1.WKD.0.1910", routeId: "ST_T1", lat: -33.9, lon: 151.2, timestamp: now - 5),
-                    VehicleSnapshot(vehicleId: "A1", tripId: "T1.WKD.1.1940", routeId: "ST_T1", lat: -33.8, lon: 151.1, timestamp: now - 8),
-                    VehicleSnapshot(vehicleId: "C3", tripId: "T4.WKD.0.2007", routeId: "ST_T4", timestamp: now - 9),
-                ],
-                sources: [RealtimeSourceStatus(name: "vp", kind: .vehiclePositions, feedTimestamp: now - 5)]))
+            view.replace(
+                RealtimeState(
+                    vehicles: [
+                        VehicleSnapshot(
+                            vehicleId: "B2", tripId: "T1.WKD.0.1910", routeId: "ST_T1", lat: -33.9, lon: 151.2,
+                            timestamp: now - 5),
+                        VehicleSnapshot(
+                            vehicleId: "A1", tripId: "T1.WKD.1.1940", routeId: "ST_T1", lat: -33.8, lon: 151.1,
+                            timestamp: now - 8),
+                        VehicleSnapshot(vehicleId: "C3", tripId: "T4.WKD.0.2007", routeId: "ST_T4", timestamp: now - 9),
+                    ],
+                    sources: [RealtimeSourceStatus(name: "vp", kind: .vehiclePositions, feedTimestamp: now - 5)]))
             let byRoute = try await client.ask(#"{"id":1,"op":"vehicles","route_id":"ST_T1"}"#)
             #expect(byRoute.ok, "\(byRoute)")
             #expect(byRoute.list("vehicles").map { $0["vehicle_id"] as? String } == ["A1", "B2"])
@@ -237,7 +354,10 @@ import TransitTesting
             let at = SampleTimes.mondayEvening
             let lifts = AlertRecord(
                 id: "lifts",
-                header: TranslatedText([.init(language: "en", text: "Lifts out of service"), .init(language: "de", text: "Aufzüge außer Betrieb")]),
+                header: TranslatedText([
+                    .init(language: "en", text: "Lifts out of service"),
+                    .init(language: "de", text: "Aufzüge außer Betrieb"),
+                ]),
                 effect: "ACCESSIBILITY_ISSUE", severity: "WARNING",
                 informedEntities: [AlertView.InformedEntity(stopId: "200060")])
             let t1 = AlertRecord(
@@ -248,7 +368,10 @@ import TransitTesting
                 id: "old", effect: "NO_SERVICE", activePeriods: [AlertView.Period(start: 0, end: at - 1)],
                 informedEntities: [AlertView.InformedEntity(stopId: "200060")])
             let elsewhere = AlertRecord(id: "ferry", informedEntities: [AlertView.InformedEntity(routeId: "SF_F1")])
-            view.replace(RealtimeState(alerts: [lifts, t1, expired, elsewhere], sources: [RealtimeSourceStatus(name: "al", kind: .alerts)]))
+            view.replace(
+                RealtimeState(
+                    alerts: [lifts, t1, expired, elsewhere], sources: [RealtimeSourceStatus(name: "al", kind: .alerts)])
+            )
 
             // A platform of Central: the station's alert and the alert of a route serving it, by severity.
             let platform = try await client.ask(#"{"op":"alerts","stop_id":"20006016","at":\#(at),"lang":"de"}"#)

@@ -1,5 +1,6 @@
 import Testing
 import TransitJSON
+
 @testable import Gateway
 
 /// The static service's circuit breaker as a state machine, on a clock the test moves.
@@ -104,7 +105,10 @@ import TransitJSON
             return
         }
         #expect(error.code == .staticUnavailable)
-        #expect(error.message == "the static service is unreachable since 2025-12-22T09:00:00Z (3 s: no answer within 1000 ms); the gateway asks it again every 500 ms")
+        #expect(
+            error.message
+                == "the static service is unreachable since 2025-12-22T09:00:00Z (3 s: no answer within 1000 ms); the gateway asks it again every 500 ms"
+        )
     }
 
     @Test func utcTextOfEdgeTimes() {

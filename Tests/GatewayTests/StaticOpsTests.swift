@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// Every op the static service answers, through a real TCP connection (GATEWAY.md §6).
 @Suite struct StaticOpsTests {
@@ -40,18 +41,22 @@ import TransitTesting
     func theGatewaysLargestRequestsAreOnesTheStaticServiceAccepts(boardCacheStops: Int) async throws {
         try await withGateway(configure: { $0.boardCacheStops = boardCacheStops }) { fixture in
             let client = try fixture.client()
-            let limit = GatewayLimits.maxLimit, radius = Int(GatewayLimits.maxRadiusMetres), at = SampleTimes.mondayEvening
+            let limit = GatewayLimits.maxLimit, radius = Int(GatewayLimits.maxRadiusMetres),
+                at = SampleTimes.mondayEvening
             for direction in ["future", "past"] {
                 let board = try await client.ask(
-                    #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":\#(limit),"direction":"\#(direction)"}"#)
+                    #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":\#(limit),"direction":"\#(direction)"}"#
+                )
                 #expect(board.ok, "\(board)")
                 #expect(board.list("departures").count == limit, "\(direction)")
             }
-            let late = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(GatewayLimits.maxAt),"limit":\#(limit)}"#)
+            let late = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(GatewayLimits.maxAt),"limit":\#(limit)}"#)
             #expect(late.ok, "\(late)")
             let search = try await client.ask(#"{"op":"search","q":"st","limit":\#(limit)}"#)
             #expect(search.ok, "\(search)")
-            let nearby = try await client.ask(#"{"op":"nearby","lat":-33.88324,"lon":151.20629,"radius_m":\#(radius),"limit":\#(limit)}"#)
+            let nearby = try await client.ask(
+                #"{"op":"nearby","lat":-33.88324,"lon":151.20629,"radius_m":\#(radius),"limit":\#(limit)}"#)
             #expect(nearby.ok, "\(nearby)")
         }
     }
@@ -84,7 +89,8 @@ import TransitTesting
             #expect(found.contains("200070"))
             #expect(found.count <= 5)
 
-            let nearby = try await client.ask(#"{"id":4,"op":"nearby","lat":-33.88324,"lon":151.20629,"radius_m":300,"limit":3}"#)
+            let nearby = try await client.ask(
+                #"{"id":4,"op":"nearby","lat":-33.88324,"lon":151.20629,"radius_m":300,"limit":3}"#)
             #expect(nearby.ok, "\(nearby)")
             let near = nearby.list("stops")
             #expect(!near.isEmpty && near.count <= 3)
@@ -152,18 +158,24 @@ import TransitTesting
             let at = SampleTimes.mondayEvening
             let first = try await client.ask(#"{"id":1,"op":"departures","stop_id":"200060","at":\#(at),"limit":4}"#)
             let later = try #require((first.data["page"] as? [String: Any])?["later_cursor"] as? String)
-            let second = try await client.ask(#"{"id":2,"op":"departures","stop_id":"200060","at":\#(at),"limit":4,"cursor":"\#(later)"}"#)
+            let second = try await client.ask(
+                #"{"id":2,"op":"departures","stop_id":"200060","at":\#(at),"limit":4,"cursor":"\#(later)"}"#)
             #expect(second.ok, "\(second)")
-            let key = { (row: [String: Any]) in "\(row["trip_id"] ?? "")|\(row["start_time"] ?? "")|\(row["stop_sequence"] ?? "")|\(row["service_date"] ?? "")" }
+            let key = { (row: [String: Any]) in
+                "\(row["trip_id"] ?? "")|\(row["start_time"] ?? "")|\(row["stop_sequence"] ?? "")|\(row["service_date"] ?? "")"
+            }
             let firstKeys = first.list("departures").map(key)
             let secondKeys = second.list("departures").map(key)
             #expect(secondKeys.count == 4)
             #expect(Set(firstKeys).isDisjoint(with: secondKeys))
-            #expect((second.list("departures").first?["scheduled_unix"] as? Int ?? 0) >= (first.list("departures").last?["scheduled_unix"] as? Int ?? .max))
+            #expect(
+                (second.list("departures").first?["scheduled_unix"] as? Int ?? 0)
+                    >= (first.list("departures").last?["scheduled_unix"] as? Int ?? .max))
             // The countdowns of a cursor page still count from `at`.
             #expect(second.meta["at"] as? Int == Int(at))
             let earlier = try #require((second.data["page"] as? [String: Any])?["earlier_cursor"] as? String)
-            let back = try await client.ask(#"{"id":3,"op":"departures","stop_id":"200060","at":\#(at),"limit":4,"cursor":"\#(earlier)"}"#)
+            let back = try await client.ask(
+                #"{"id":3,"op":"departures","stop_id":"200060","at":\#(at),"limit":4,"cursor":"\#(earlier)"}"#)
             #expect(back.list("departures").map(key) == firstKeys)
         }
     }
@@ -189,7 +201,8 @@ import TransitTesting
             let sequences = stops.compactMap { $0["stop_sequence"] as? Int }
             #expect(sequences == sequences.sorted())
             #expect(stops.contains { ($0["stop_sequence"] as? Int) == (row["stop_sequence"] as? Int) })
-            #expect(stops.allSatisfy { $0["status"] as? String == "scheduled" && $0["realtime_departure_unix"] is NSNull })
+            #expect(
+                stops.allSatisfy { $0["status"] as? String == "scheduled" && $0["realtime_departure_unix"] is NSNull })
             #expect(trip.meta["source"] as? String == "static_only")
         }
     }
@@ -209,7 +222,8 @@ import TransitTesting
             let stop = try #require(ops["stop"])
             #expect(stop["count"] == 4)
             #expect(stop["errors"] == 1)
-            let p50 = stop["p50_us"] ?? -1, p95 = stop["p95_us"] ?? -1, p99 = stop["p99_us"] ?? -1, max = stop["max_us"] ?? -1
+            let p50 = stop["p50_us"] ?? -1, p95 = stop["p95_us"] ?? -1, p99 = stop["p99_us"] ?? -1,
+                max = stop["max_us"] ?? -1
             #expect(p50 > 0 && p50 <= p95 && p95 <= p99 && p99 <= max)
             #expect(ops["stats"] == nil)
             #expect((stats.data["connections"] as? [String: Int])?["open"] == 1)

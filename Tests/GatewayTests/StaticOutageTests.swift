@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TransitJSON
 import TransitModel
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// The static service going down and coming back with many requests (GATEWAY.md §3, "Static
 /// service down"): after the first request finds it down, the others answer at once (rt_only where the live
@@ -15,9 +16,11 @@ import TransitTesting
     /// Central: T2.WKD.0.1922 from P18, 400 s late (leaves at +280).
     private func scenario() -> RealtimeState {
         let trips: [LiveTrip] = [
-            LiveFixtures.trip("T2.WKD.0.1922", routeId: "ST_T2", stops: [
-                ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
-            ], firstSequence: 6),
+            LiveFixtures.trip(
+                "T2.WKD.0.1922", routeId: "ST_T2",
+                stops: [
+                    ("20006018", at - 120, at + 280), ("20005002", at + 60, at + 460),
+                ], firstSequence: 6)
         ]
         var assembler = LiveStateAssembler()
         assembler.applySnapshot(.tripUpdates(LiveTripBatch(trips: trips)))
@@ -37,11 +40,14 @@ import TransitTesting
     @Test func onceFoundDownLaterRequestsAnswerAtOnceAndItIsUsedAgainWhenBack() async throws {
         let view = RealtimeView(configured: true)
         // A long static timeout, and a probe interval the fast requests below fit in many times over.
-        try await withGateway(realtime: view, configure: {
-            $0.staticTimeout = .seconds(2)
-            $0.requestTimeout = .seconds(5)
-            $0.staticProbeInterval = .seconds(1)
-        }) { fixture in
+        try await withGateway(
+            realtime: view,
+            configure: {
+                $0.staticTimeout = .seconds(2)
+                $0.requestTimeout = .seconds(5)
+                $0.staticProbeInterval = .seconds(1)
+            }
+        ) { fixture in
             let client = try fixture.client()
             view.replace(scenario())
             let before = try await client.ask(boardLine)
@@ -99,7 +105,9 @@ import TransitTesting
             }
             let again = try #require(recovered, "the static service was not used again")
             func rows(_ answer: JSONLine) -> [String] {
-                answer.list("departures").map { "\($0["trip_id"] as? String ?? "?")@\($0["realtime_unix"] as? Int ?? $0["scheduled_unix"] as? Int ?? 0)" }
+                answer.list("departures").map {
+                    "\($0["trip_id"] as? String ?? "?")@\($0["realtime_unix"] as? Int ?? $0["scheduled_unix"] as? Int ?? 0)"
+                }
             }
             #expect(rows(again) == rows(before))  // the same board as before the outage
             #expect(rows(again).contains("T2.WKD.0.1922@\(at + 280)"))
@@ -113,10 +121,13 @@ import TransitTesting
     }
 
     @Test func aZeroProbeIntervalAsksOnEveryRequest() async throws {
-        try await withGateway(startStatic: false, configure: {
-            $0.staticTimeout = .milliseconds(200)
-            $0.staticProbeInterval = .zero
-        }) { fixture in
+        try await withGateway(
+            startStatic: false,
+            configure: {
+                $0.staticTimeout = .milliseconds(200)
+                $0.staticProbeInterval = .zero
+            }
+        ) { fixture in
             let client = try fixture.client()
             for id in 1...3 {
                 let (answer, took) = try await timed(client, #"{"id":\#(id),"op":"stop","stop_id":"200060"}"#)

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TransitCore
 import TransitJSON
-import TransitTesting
 import TransitModel
+import TransitTesting
+
 @testable import Gateway
 
 /// subscribe / unsubscribe (GATEWAY.md): the ack, the first board, pushes when the live state changes it.
@@ -72,7 +74,8 @@ import TransitModel
             let topic = try await client.ask(#"{"id":2,"op":"subscribe","topic":"vehicles","stop_id":"200060"}"#)
             #expect(topic.errorCode == "INVALID_ARGUMENT")
             for id in 3...4 {
-                #expect(try await client.ask(#"{"id":\#(id),"op":"subscribe","topic":"departures","stop_id":"200060"}"#).ok)
+                #expect(
+                    try await client.ask(#"{"id":\#(id),"op":"subscribe","topic":"departures","stop_id":"200060"}"#).ok)
                 _ = try await client.readLine()  // its first event
             }
             let tooMany = try await client.ask(#"{"id":5,"op":"subscribe","topic":"departures","stop_id":"200060"}"#)
@@ -85,10 +88,13 @@ import TransitModel
         let view = RealtimeView(configured: true)
         // A subscription's board is at the gateway's now: pinned, so that the next departures (and whether the
         // delayed one stays among the first two) do not depend on the time of day.
-        try await withGateway(realtime: view, configure: {
-            $0.subscriptionInterval = .milliseconds(100)
-            $0.clock = { SampleTimes.mondayEvening }
-        }) { fixture in
+        try await withGateway(
+            realtime: view,
+            configure: {
+                $0.subscriptionInterval = .milliseconds(100)
+                $0.clock = ServiceClock(start: Double(SampleTimes.mondayEvening), rate: 0)
+            }
+        ) { fixture in
             let client = try fixture.client()
             _ = try await client.ask(#"{"id":1,"op":"subscribe","topic":"departures","stop_id":"200060","limit":2}"#)
             let first = try JSONLine(try await client.readLine())
@@ -99,9 +105,10 @@ import TransitModel
                 staticStartTime: row["start_time"] as? String)
             let stop = StopPrediction(
                 stopSequence: UInt32(row["stop_sequence"] as? Int ?? 0), departureUnix: scheduled + 90)
-            view.replace(RealtimeState(
-                trips: [TripPrediction(key: key, stops: [stop], source: "tu")],
-                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
+            view.replace(
+                RealtimeState(
+                    trips: [TripPrediction(key: key, stops: [stop], source: "tu")],
+                    sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
 
             let pushed = try JSONLine(try await client.readLine(timeout: .seconds(3)))
             #expect(pushed.event == "departures")
@@ -112,16 +119,21 @@ import TransitModel
             #expect((updated?["delay_badge"] as? [String: Any])?["text"] as? String == "+2 min")
 
             // The same state again changes nothing: no event.
-            view.replace(RealtimeState(
-                trips: [TripPrediction(key: key, stops: [stop], source: "tu")],
-                sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
-            await #expect(throws: LineClient.TimedOut.self) { _ = try await client.readLine(timeout: .milliseconds(400)) }
+            view.replace(
+                RealtimeState(
+                    trips: [TripPrediction(key: key, stops: [stop], source: "tu")],
+                    sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
+            await #expect(throws: LineClient.TimedOut.self) {
+                _ = try await client.readLine(timeout: .milliseconds(400))
+            }
 
             // After unsubscribe no event of it follows.
             let gone = try await client.ask(#"{"id":2,"op":"unsubscribe","sub":1}"#)
             #expect(gone.ok, "\(gone)")
             view.replace(RealtimeState(sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]))
-            await #expect(throws: LineClient.TimedOut.self) { _ = try await client.readLine(timeout: .milliseconds(400)) }
+            await #expect(throws: LineClient.TimedOut.self) {
+                _ = try await client.readLine(timeout: .milliseconds(400))
+            }
         }
     }
 }

@@ -11,8 +11,9 @@ import RealtimeService
 import StaticService
 import Testing
 import TransitModel
-import TransitTesting
 import TransitStore
+import TransitTesting
+
 @testable import Gateway
 
 enum SydneyTrainsCapture {
@@ -53,21 +54,32 @@ enum SydneyTrainsCapture {
         }
         var stopIds = extraStops
         for trip in trips { for stop in trip.stops { stopIds.insert(stop.stopId) } }
-        try write("agency.txt", [
-            "agency_id,agency_name,agency_url,agency_timezone",
-            "ST,Sydney Trains,https://transportnsw.info,Australia/Sydney",
-        ])
-        try write("stops.txt", ["stop_id,stop_name,stop_lat,stop_lon"] + stopIds.sorted().enumerated().map { i, id in
-            "\(id),Stop \(id),\(-33.8 - Double(i) * 0.001),\(151.2 + Double(i) * 0.001)"
-        })
-        try write("routes.txt", ["route_id,agency_id,route_short_name,route_type"]
-            + Set(trips.map(\.routeId)).sorted().map { "\($0),ST,\($0),2" })
-        try write("calendar.txt", [
-            "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date",
-            "D,1,1,1,1,1,1,1,20260601,20260630",
-        ])
-        try write("trips.txt", ["route_id,service_id,trip_id,trip_headsign"]
-            + trips.map { "\($0.routeId),D,\($0.tripId),Capture" })
+        try write(
+            "agency.txt",
+            [
+                "agency_id,agency_name,agency_url,agency_timezone",
+                "ST,Sydney Trains,https://transportnsw.info,Australia/Sydney",
+            ])
+        try write(
+            "stops.txt",
+            ["stop_id,stop_name,stop_lat,stop_lon"]
+                + stopIds.sorted().enumerated().map { i, id in
+                    "\(id),Stop \(id),\(-33.8 - Double(i) * 0.001),\(151.2 + Double(i) * 0.001)"
+                })
+        try write(
+            "routes.txt",
+            ["route_id,agency_id,route_short_name,route_type"]
+                + Set(trips.map(\.routeId)).sorted().map { "\($0),ST,\($0),2" })
+        try write(
+            "calendar.txt",
+            [
+                "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date",
+                "D,1,1,1,1,1,1,1,20260601,20260630",
+            ])
+        try write(
+            "trips.txt",
+            ["route_id,service_id,trip_id,trip_headsign"]
+                + trips.map { "\($0.routeId),D,\($0.tripId),Capture" })
         var stopTimes = ["trip_id,arrival_time,departure_time,stop_id,stop_sequence"]
         for trip in trips {
             for (k, stop) in trip.stops.enumerated() {
@@ -89,28 +101,32 @@ struct SydneyTrainsCaptureTests {
         var replacement: C.Trip?
         for entity in feed.entities {
             guard let update = entity.tripUpdate, let tripId = update.trip.tripId, !tripId.isEmpty,
-                  let routeId = update.trip.routeId else { continue }
+                let routeId = update.trip.routeId
+            else { continue }
             let updates = update.stopTimeUpdates
             let ids = updates.compactMap(\.stopId)
             guard ids.count == updates.count, ids.count >= 2, Set(ids).count == ids.count else { continue }
             switch update.trip.scheduleRelationship ?? .scheduled {
             case .scheduled where scheduled.count < 3:
                 guard updates.allSatisfy({ $0.arrival?.time == nil && $0.departure?.time == nil }),
-                      let k = updates.dropLast().firstIndex(where: { !$0.tfnswCarriages.isEmpty }),
-                      let occupancy = updates[k].departureOccupancyStatus else { continue }
+                    let k = updates.dropLast().firstIndex(where: { !$0.tfnswCarriages.isEmpty }),
+                    let occupancy = updates[k].departureOccupancyStatus
+                else { continue }
                 // Its own schedule: from 18:40 on (after the header, 18:31:36), 3 minutes a stop, one trip a minute.
                 let start = 18 * 3600 + 40 * 60 + Int64(scheduled.count) * 60
-                scheduled.append(C.Trip(
-                    tripId: tripId, routeId: routeId, replacement: false,
-                    stops: ids.enumerated().map { ($0.element, start + Int64($0.offset) * 180) },
-                    boardStop: ids[k], carriages: updates[k].tfnswCarriages.count, occupancy: occupancy.name))
+                scheduled.append(
+                    C.Trip(
+                        tripId: tripId, routeId: routeId, replacement: false,
+                        stops: ids.enumerated().map { ($0.element, start + Int64($0.offset) * 180) },
+                        boardStop: ids[k], carriages: updates[k].tfnswCarriages.count, occupancy: occupancy.name))
             case .replacement where replacement == nil:
                 func time(_ u: StopTimeUpdate) -> Int64? { u.departure?.time ?? u.arrival?.time }
                 guard updates.allSatisfy({ time($0) != nil }),
-                      let k = updates.dropLast().firstIndex(where: {
-                          !$0.tfnswCarriages.isEmpty && $0.departure?.time ?? 0 > header + 300
-                      }),
-                      let occupancy = updates[k].departureOccupancyStatus else { continue }
+                    let k = updates.dropLast().firstIndex(where: {
+                        !$0.tfnswCarriages.isEmpty && $0.departure?.time ?? 0 > header + 300
+                    }),
+                    let occupancy = updates[k].departureOccupancyStatus
+                else { continue }
                 // Scheduled 2 minutes before the update's times: the board shows it 2 minutes late.
                 replacement = C.Trip(
                     tripId: tripId, routeId: routeId, replacement: true,
@@ -132,23 +148,30 @@ struct SydneyTrainsCaptureTests {
         let replaced = chosen[3]
 
         // The REPLACEMENT trips the static feed does not know: added trips with their own stops (today's rule).
-        let unknownReplacement = try #require(feed.entities.compactMap(\.tripUpdate).first { update in
-            update.trip.scheduleRelationship == .replacement && update.trip.tripId != replaced.tripId
-                && update.stopTimeUpdates.contains { ($0.departure?.time ?? 0) > header + 300 && $0.stopId != nil }
-        })
-        let unknownStop = try #require(unknownReplacement.stopTimeUpdates.dropLast().first {
-            ($0.departure?.time ?? 0) > header + 300 && $0.stopId != nil
-        }?.stopId)
+        let unknownReplacement = try #require(
+            feed.entities.compactMap(\.tripUpdate).first { update in
+                update.trip.scheduleRelationship == .replacement && update.trip.tripId != replaced.tripId
+                    && update.stopTimeUpdates.contains { ($0.departure?.time ?? 0) > header + 300 && $0.stopId != nil }
+            })
+        let unknownStop = try #require(
+            unknownReplacement.stopTimeUpdates.dropLast().first {
+                ($0.departure?.time ?? 0) > header + 300 && $0.stopId != nil
+            }?.stopId)
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sydney-\(UUID().uuidString.prefix(8))").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sydney-\(UUID().uuidString.prefix(8))"
+        ).path
         try FileManager.default.createDirectory(atPath: folder + "/gtfs", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try C.writeFeed(chosen, extraStops: [unknownStop], to: folder + "/gtfs")
         let db = folder + "/sydney.db"
-        _ = try GTFSImporter(options: ImportOptions(feeds: [.init(path: folder + "/gtfs", name: "sydney")], databasePath: db)).run()
+        _ = try GTFSImporter(
+            options: ImportOptions(feeds: [.init(path: folder + "/gtfs", name: "sydney")], databasePath: db)
+        ).run()
 
         let staticURL = UniqueURL.ipc("sydstatic")
-        let staticServer = try StaticServer(databasePath: db, listen: staticURL, contexts: 2, logger: GatewayFixture.quietLogger)
+        let staticServer = try StaticServer(
+            databasePath: db, listen: staticURL, contexts: 2, logger: GatewayFixture.quietLogger)
         defer { staticServer.stop() }
         let pub = UniqueURL.ipc("sydpub")
         let rep = UniqueURL.ipc("sydrep")
@@ -173,21 +196,26 @@ struct SydneyTrainsCaptureTests {
         #expect(status.errors == 0, "\(status.lastError ?? "")")
         #expect(status.drops["unknown_trip"] == UInt64(unknown.count), "\(status.drops) \(status.lastDrop ?? "")")
 
-        try await withGateway(startStatic: false, configure: {
-            $0.staticURL = staticURL
-            $0.subscribeURL = pub
-            $0.realtimeURL = rep
-        }) { fixture in
+        try await withGateway(
+            startStatic: false,
+            configure: {
+                $0.staticURL = staticURL
+                $0.subscribeURL = pub
+                $0.realtimeURL = rep
+            }
+        ) { fixture in
             try await eventually("the gateway holds the capture's trips") {
                 sockets.hub.heartbeat()
                 let reading = fixture.realtime.read()
-                return reading.usable && chosen.allSatisfy { trip in reading.state.trips.keys.contains { $0.tripId == trip.tripId } }
+                return reading.usable
+                    && chosen.allSatisfy { trip in reading.state.trips.keys.contains { $0.tripId == trip.tripId } }
             }
             let client = try fixture.client()
 
             // health: the source, its drops and the skipped TfNSW field 6.
             let health = try await client.ask(#"{"op":"health"}"#)
-            let source = try #require(((health.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]])?.first)
+            let source = try #require(
+                ((health.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]])?.first)
             #expect(source["errors"] as? Int == 0)
             #expect((source["drops"] as? [String: Any])?["unknown_trip"] as? Int == unknown.count, "\(source)")
             let skipped = source["skipped_fields"] as? [[String: Any]]
@@ -198,7 +226,8 @@ struct SydneyTrainsCaptureTests {
                 let board = try await client.ask(
                     #"{"op":"departures","stop_id":"\#(trip.boardStop)","at":\#(header),"limit":100}"#)
                 #expect(board.meta["source"] as? String == "static+rt", "\(board)")
-                let row = try #require(board.list("departures").first { $0["trip_id"] as? String == trip.tripId }, "\(board)")
+                let row = try #require(
+                    board.list("departures").first { $0["trip_id"] as? String == trip.tripId }, "\(board)")
                 #expect(row["realtime"] as? Bool == true, "\(row)")
                 #expect(row["occupancy_status"] as? String == trip.occupancy, "\(row)")
                 let carriages = try #require(row["carriages"] as? [[String: Any]])
@@ -223,9 +252,11 @@ struct SydneyTrainsCaptureTests {
             }
 
             // A REPLACEMENT trip the static feed does not know: shown from its own stops, as added.
-            let board = try await client.ask(#"{"op":"departures","stop_id":"\#(unknownStop)","at":\#(header),"limit":100}"#)
-            let row = try #require(board.list("departures").first { $0["trip_id"] as? String == unknownReplacement.trip.tripId },
-                                   "\(board)")
+            let board = try await client.ask(
+                #"{"op":"departures","stop_id":"\#(unknownStop)","at":\#(header),"limit":100}"#)
+            let row = try #require(
+                board.list("departures").first { $0["trip_id"] as? String == unknownReplacement.trip.tripId },
+                "\(board)")
             #expect(row["status"] as? String == "added", "\(row)")
             #expect(row["scheduled_unix"] is NSNull, "\(row)")
         }

@@ -1,5 +1,6 @@
 import Testing
 import TransitModel
+
 @testable import Gateway
 
 /// The per-topic handshake of protocol/README.md flow 4, without sockets.

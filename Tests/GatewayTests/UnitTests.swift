@@ -1,6 +1,7 @@
 import Testing
 import TransitJSON
 import TransitModel
+
 @testable import Gateway
 
 @Suite struct LineSplitterTests {
@@ -140,8 +141,12 @@ import TransitModel
     private let t1 = Route(routeId: "T1", agencyId: "ST", routeType: 2, mode: "train", section: "T")
     private let bus = Route(routeId: "333", agencyId: "SB", routeType: 700, mode: "bus", section: "#")
 
-    private func entity(stop: String? = nil, route: String? = nil, type: Int? = nil, agency: String? = nil, trip: String? = nil, direction: Int? = nil) -> AlertView.InformedEntity {
-        AlertView.InformedEntity(agencyId: agency, routeId: route, routeType: type, directionId: direction, tripId: trip, stopId: stop)
+    private func entity(
+        stop: String? = nil, route: String? = nil, type: Int? = nil, agency: String? = nil, trip: String? = nil,
+        direction: Int? = nil
+    ) -> AlertView.InformedEntity {
+        AlertView.InformedEntity(
+            agencyId: agency, routeId: route, routeType: type, directionId: direction, tripId: trip, stopId: stop)
     }
 
     @Test func aStopQueryMatchesItsStationPlatformsRoutesAndLiveTrips() {
@@ -162,12 +167,19 @@ import TransitModel
         #expect(!m.matches(entity()))
     }
 
-    @Test func aRouteQueryIgnoresSelectorsWithAStopOrTrip() {
+    @Test func aRouteQueryIgnoresSelectorsWithATripAndTakesTheRouteAtAStop() {
         let m = AlertMatcher.route(bus)
-        #expect(m.matches(entity(route: "333")))
-        #expect(m.matches(entity(type: 700)))
-        #expect(m.matches(entity(agency: "SB")))
-        #expect(!m.matches(entity(stop: "X", route: "333")))
+        #expect(m.match(entity(route: "333")) == .whole)
+        #expect(m.match(entity(type: 700)) == .whole)
+        #expect(m.match(entity(agency: "SB")) == .whole)
+        // The route named together with a stop: the route at that stop.
+        #expect(m.match(entity(stop: "X", route: "333")) == .atStop("X"))
+        #expect(m.match(entity(stop: "X", route: "333", direction: 1)) == .atStop("X"))
+        // A stop with the route's type or agency only concerns that stop, not this route.
+        #expect(!m.matches(entity(stop: "X", type: 700)))
+        #expect(!m.matches(entity(stop: "X", agency: "SB")))
+        #expect(!m.matches(entity(stop: "X")))
+        #expect(!m.matches(entity(stop: "X", route: "T1")))
         #expect(!m.matches(entity(route: "333", trip: "t")))
         #expect(!m.matches(entity(route: "T1")))
         #expect(!m.matches(entity(direction: 0)))
@@ -175,7 +187,8 @@ import TransitModel
 
     @Test func aTripQueryMatchesItsRouteDirectionAndStops() {
         let stop = TripStop(
-            stopId: "P1", stopName: "P", stopSequence: 1, arrivalSecs: 0, departureSecs: 0, arrivalUnix: 0, departureUnix: 0,
+            stopId: "P1", stopName: "P", stopSequence: 1, arrivalSecs: 0, departureSecs: 0, arrivalUnix: 0,
+            departureUnix: 0,
             lat: 0, lon: 0, parentStation: "S")
         let trip = TripDetail(
             tripId: "trip-1", route: t1, headsign: nil, directionId: 1, serviceDate: 20251222, startTime: "10:00:00",
@@ -188,15 +201,47 @@ import TransitModel
         #expect(!m.matches(entity(trip: "trip-2")))
     }
 
+    @Test func aRouteQueryListsTheStopsAnAlertIsLimitedTo() {
+        let records = [
+            AlertRecord(
+                id: "at-two-stops",
+                informedEntities: [
+                    entity(stop: "B", route: "333"), entity(stop: "A", route: "333"), entity(stop: "C", route: "T1"),
+                ]),
+            AlertRecord(id: "whole", informedEntities: [entity(stop: "A", route: "333"), entity(route: "333")]),
+            AlertRecord(id: "other-route", informedEntities: [entity(stop: "A", route: "T1")]),
+        ]
+        let byRoute = AlertMatcher.route(bus).alerts(in: records, at: 0, language: nil)
+        #expect(byRoute.map(\.id) == ["at-two-stops", "whole"])
+        #expect(byRoute.map(\.limitedToStopIds) == [["A", "B"], []])
+        // A stop board keeps the strict AND: the route and the stop must both hold.
+        let stopA = Stop(stopId: "A", name: "A", lat: 0, lon: 0)
+        let byStop = AlertMatcher.stop(StopResult(stop: stopA, routes: [bus]), liveTrips: []).alerts(
+            in: records, at: 0, language: nil)
+        #expect(byStop.map(\.id) == ["at-two-stops", "whole"])
+        #expect(byStop.allSatisfy { $0.limitedToStopIds.isEmpty })
+        // Another stop of the route: the route-wide alert only, not the ones limited to A and B.
+        let stopD = Stop(stopId: "D", name: "D", lat: 0, lon: 0)
+        let byStopD = AlertMatcher.stop(StopResult(stop: stopD, routes: [bus]), liveTrips: []).alerts(
+            in: records, at: 0, language: nil)
+        #expect(byStopD.map(\.id) == ["whole"])
+    }
+
     @Test func activePeriodsSeverityOrderAndLanguage() {
         let matcher = AlertMatcher.route(t1)
         let records = [
-            AlertRecord(id: "b", header: TranslatedText([.init(language: "en", text: "English"), .init(language: "fr", text: "Français")]),
-                        severity: "INFO", informedEntities: [entity(route: "T1")]),
+            AlertRecord(
+                id: "b",
+                header: TranslatedText([
+                    .init(language: "en", text: "English"), .init(language: "fr", text: "Français"),
+                ]),
+                severity: "INFO", informedEntities: [entity(route: "T1")]),
             AlertRecord(id: "a", severity: "INFO", informedEntities: [entity(route: "T1")]),
             AlertRecord(id: "z", severity: "SEVERE", informedEntities: [entity(route: "T1")]),
-            AlertRecord(id: "ended", activePeriods: [.init(start: 0, end: 100)], informedEntities: [entity(route: "T1")]),
-            AlertRecord(id: "open", activePeriods: [.init(start: 100, end: nil)], informedEntities: [entity(route: "T1")]),
+            AlertRecord(
+                id: "ended", activePeriods: [.init(start: 0, end: 100)], informedEntities: [entity(route: "T1")]),
+            AlertRecord(
+                id: "open", activePeriods: [.init(start: 100, end: nil)], informedEntities: [entity(route: "T1")]),
         ]
         let views = matcher.alerts(in: records, at: 100, language: "fr")
         #expect(views.map(\.id) == ["z", "a", "b", "open"])

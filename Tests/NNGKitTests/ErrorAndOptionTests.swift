@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import NNGKit
 import TransitTesting
+
+@testable import NNGKit
 
 @Suite struct ErrorAndOptionTests {
     @Test func errorNamesOperationURLAndNngText() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import NNGKit
 import TransitTesting
+
+@testable import NNGKit
 
 @Suite struct PubSubTests {
     /// PUB drops what is sent before the subscriber is connected: publish `probe` until one arrives.

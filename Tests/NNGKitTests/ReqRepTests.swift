@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import NNGKit
 import TransitTesting
+
+@testable import NNGKit
 
 @Suite struct ReqRepTests {
     @Test func roundTripDerivesReplyFromRequest() throws {
@@ -100,7 +101,9 @@ import TransitTesting
         #expect(syncError?.operation.hasSuffix("(sending)") == true)
         let asyncError = await #expect(throws: NNGError.self) { try await client.request(bytes("anyone?")) }
         #expect(asyncError?.isTimedOut == true)
-        #expect(asyncError?.description.contains("(sending) failed: Timed out") == true, "\(String(describing: asyncError))")
+        #expect(
+            asyncError?.description.contains("(sending) failed: Timed out") == true, "\(String(describing: asyncError))"
+        )
         #expect(elapsed(since: start) < .seconds(6))  // generous: only "no hang" matters
     }
 
@@ -159,7 +162,9 @@ import TransitTesting
         let client = try NNGRequester(dialing: url)
         let inFlight = (0..<3).map { _ in
             Task { () -> NNGError? in
-                do { _ = try await client.request([1], timeout: .seconds(30)); return nil } catch { return error as? NNGError }
+                do { _ = try await client.request([1], timeout: .seconds(30)); return nil } catch {
+                    return error as? NNGError
+                }
             }
         }
         try await Task.sleep(for: .milliseconds(50))

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import NNGKit
 
 /// Bytes of a string, for readable tests.
@@ -14,7 +15,11 @@ func elapsed(since start: ContinuousClock.Instant) -> Duration { ContinuousClock
 final class ConcurrencyGauge: Sendable {
     private let counts = Mutex<(current: Int, peak: Int, total: Int)>((0, 0, 0))
 
-    func enter() { counts.withLock { $0.current += 1; $0.total += 1; $0.peak = max($0.peak, $0.current) } }
+    func enter() {
+        counts.withLock {
+            $0.current += 1; $0.total += 1; $0.peak = max($0.peak, $0.current)
+        }
+    }
     func leave() { counts.withLock { $0.current -= 1 } }
     var snapshot: (peak: Int, total: Int) { counts.withLock { ($0.peak, $0.total) } }
 }

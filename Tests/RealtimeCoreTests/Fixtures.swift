@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeCore
 
 /// Small hand-made schedules. Times are literal unix seconds (computed outside this code) so the tests
@@ -22,9 +23,10 @@ enum Fixture {
         var stops: [PatternStop] = []
         for k in 0..<count {
             let arrival = Int32(k) * 300
-            stops.append(PatternStop(
-                stopId: stopIds?[k] ?? "S\(k + 1)", stopSequence: UInt32((k + 1) * 10),
-                arrivalOffset: arrival, departureOffset: k == 0 ? arrival : arrival + dwell))
+            stops.append(
+                PatternStop(
+                    stopId: stopIds?[k] ?? "S\(k + 1)", stopSequence: UInt32((k + 1) * 10),
+                    arrivalOffset: arrival, departureOffset: k == 0 ? arrival : arrival + dwell))
         }
         return Pattern(patternId: id, stops: stops)
     }
@@ -54,7 +56,8 @@ enum Fixture {
         properties: TripProperties? = nil, _ stops: [StopTimeUpdate] = []
     ) -> TripUpdate {
         TripUpdate(
-            trip: TripDescriptor(tripId: tripId, startTime: startTime, startDate: startDate, scheduleRelationship: relationship),
+            trip: TripDescriptor(
+                tripId: tripId, startTime: startTime, startDate: startDate, scheduleRelationship: relationship),
             vehicle: VehicleDescriptor(id: "V7", label: "Bus 7"), stopTimeUpdates: stops, timestamp: timestamp,
             delay: delay, tripProperties: properties)
     }
@@ -66,9 +69,13 @@ enum Fixture {
         seq: UInt32? = nil, stop: String? = nil, arrivalDelay: Int32? = nil, arrivalTime: Int64? = nil,
         departureDelay: Int32? = nil, departureTime: Int64? = nil, _ relationship: StopTimeScheduleRelationship? = nil
     ) -> StopTimeUpdate {
-        let arrival = arrivalDelay == nil && arrivalTime == nil ? nil : StopTimeEvent(delay: arrivalDelay, time: arrivalTime)
-        let departure = departureDelay == nil && departureTime == nil ? nil : StopTimeEvent(delay: departureDelay, time: departureTime)
-        return StopTimeUpdate(stopSequence: seq, stopId: stop, arrival: arrival, departure: departure, scheduleRelationship: relationship)
+        let arrival =
+            arrivalDelay == nil && arrivalTime == nil ? nil : StopTimeEvent(delay: arrivalDelay, time: arrivalTime)
+        let departure =
+            departureDelay == nil && departureTime == nil
+            ? nil : StopTimeEvent(delay: departureDelay, time: departureTime)
+        return StopTimeUpdate(
+            stopSequence: seq, stopId: stop, arrival: arrival, departure: departure, scheduleRelationship: relationship)
     }
 
     /// Scheduled arrival of stop k (0-based) of the default trip on `day`.

@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeCore
 
 /// Matching stop time updates to stops, id prefixes, and the reasons an update is dropped.
@@ -27,7 +28,8 @@ import TransitModel
     @Test func stopSequenceWinsOverStopId() throws {
         // stop_sequence 40 is the second A even though the stop_id alone would match the first visit
         // (and a stop_id that differs, e.g. an assigned platform, does not matter).
-        let update = F.update("LOOP", [F.stu(seq: 40, stop: "A", arrivalDelay: 90), F.stu(seq: 50, stop: "Dx", arrivalDelay: 10)])
+        let update = F.update(
+            "LOOP", [F.stu(seq: 40, stop: "A", arrivalDelay: 90), F.stu(seq: 50, stop: "Dx", arrivalDelay: 10)])
         let trip = try #require(F.resolve(update, Self.loop).resolvedTrip)
         #expect(trip.arrivalDelays == [nil, nil, nil, 90, 10])
     }
@@ -39,7 +41,9 @@ import TransitModel
     }
 
     @Test func unmatchedUpdatesAreCountedAndIgnored() throws {
-        let update = F.update([F.stu(seq: 20, arrivalDelay: 50), F.stu(seq: 35, arrivalDelay: 900), F.stu(stop: "ZZ", arrivalDelay: 900)])
+        let update = F.update([
+            F.stu(seq: 20, arrivalDelay: 50), F.stu(seq: 35, arrivalDelay: 900), F.stu(stop: "ZZ", arrivalDelay: 900),
+        ])
         let trip = try #require(F.resolve(update).resolvedTrip)
         #expect(trip.unmatchedStopUpdates == 2)
         #expect(trip.arrivalDelays == [nil, 50, 50, 50, 50, 50])
@@ -66,7 +70,8 @@ import TransitModel
         var resolver = F.resolver(prefix: "B:")
         var stopUpdate = F.stu(stop: "S2", arrivalDelay: 70)
         stopUpdate.stopTimeProperties = StopTimeProperties(assignedStopId: "S2b")
-        let trip = try #require(resolver.resolve(F.update("T1", [stopUpdate]), schedules: schedules, now: F.now).resolvedTrip)
+        let trip = try #require(
+            resolver.resolve(F.update("T1", [stopUpdate]), schedules: schedules, now: F.now).resolvedTrip)
         #expect(trip.key.tripId == "B:T1")
         #expect(trip.routeId == "B:R1")
         #expect(trip.unmatchedStopUpdates == 0)
@@ -76,8 +81,10 @@ import TransitModel
         // Unprefixed trip ids do not match.
         #expect(resolver.resolve(F.update("B:T1"), schedules: schedules, now: F.now).drop?.reason == .unknownTrip)
         // A stop id sent with the prefix is not a stop of the trip.
-        let prefixedStop = try #require(resolver.resolve(
-            F.update("T1", [F.stu(stop: "B:S2", arrivalDelay: 70)]), schedules: schedules, now: F.now).resolvedTrip)
+        let prefixedStop = try #require(
+            resolver.resolve(
+                F.update("T1", [F.stu(stop: "B:S2", arrivalDelay: 70)]), schedules: schedules, now: F.now
+            ).resolvedTrip)
         #expect(prefixedStop.unmatchedStopUpdates == 1)
         #expect(prefixedStop.arrivalDelays == [nil, nil, nil])
         // Trips carrying their own stops: trip and route prefixed, stops as given.
@@ -109,7 +116,8 @@ import TransitModel
         var resolver = F.resolver()
         let result = resolver.resolve(F.update(delay: 5), schedule: F.trip(), pattern: F.pattern(2), now: F.now)
         #expect(result.resolvedTrip?.arrivalDelays == [5, 5])
-        #expect(resolver.resolve(F.update(delay: 5), schedule: nil, pattern: nil, now: F.now).drop?.reason == .unknownTrip)
+        #expect(
+            resolver.resolve(F.update(delay: 5), schedule: nil, pattern: nil, now: F.now).drop?.reason == .unknownTrip)
     }
 }
 
@@ -152,21 +160,31 @@ import TransitModel
         let huge = Int64.max - 10
         #expect(F.resolve(F.update([F.stu(seq: 20, arrivalTime: huge)])).drop?.reason == .absurdDelay)
         #expect(F.resolve(F.update(startDate: nil, [F.stu(seq: 20, arrivalTime: huge)])).drop?.reason == .absurdDelay)
-        #expect(F.resolve(F.update(startDate: "00010101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason == .malformed)
-        #expect(F.resolve(F.update(startDate: "10000101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason == .noMatchingInstance)
+        #expect(
+            F.resolve(F.update(startDate: "00010101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason == .malformed)
+        #expect(
+            F.resolve(F.update(startDate: "10000101", [F.stu(seq: 20, arrivalTime: F.now)])).drop?.reason
+                == .noMatchingInstance)
         // A plausible but far-future time on a copy without a date: dated, no crash.
-        let far = F.update("T1", startDate: nil, relationship: .duplicated, properties: TripProperties(tripId: "D9", startTime: "08:00:00"), [F.stu(seq: 10, departureTime: 253_370_000_000)])
+        let far = F.update(
+            "T1", startDate: nil, relationship: .duplicated,
+            properties: TripProperties(tripId: "D9", startTime: "08:00:00"),
+            [F.stu(seq: 10, departureTime: 253_370_000_000)])
         #expect(F.resolve(far).resolvedTrip?.key.serviceDate == 99981223)
         #expect(F.resolve(F.update(delay: Int32.min)).drop?.reason == .absurdDelay)
         #expect(F.resolve(F.update([F.stu(seq: 20, arrivalDelay: Int32.max)])).drop?.reason == .absurdDelay)
         // An absurd timestamp is ignored for inference (now is used instead).
         let stamped = F.update(startDate: nil, delay: 0, timestamp: UInt64.max)
         #expect(F.resolve(stamped).resolvedTrip?.key.serviceDate == F.day)
-        let newTrip = F.update("N", startDate: nil, relationship: .new, [
-            StopTimeUpdate(stopId: "A", arrival: StopTimeEvent(time: huge, scheduledTime: huge)),
-        ])
+        let newTrip = F.update(
+            "N", startDate: nil, relationship: .new,
+            [
+                StopTimeUpdate(stopId: "A", arrival: StopTimeEvent(time: huge, scheduledTime: huge))
+            ])
         #expect(F.resolve(newTrip).drop?.reason == .absurdDelay)
-        let copy = F.update("T1", relationship: .duplicated, properties: TripProperties(tripId: "D", startDate: "99991231", startTime: "167:59:59"))
+        let copy = F.update(
+            "T1", relationship: .duplicated,
+            properties: TripProperties(tripId: "D", startDate: "99991231", startTime: "167:59:59"))
         #expect(F.resolve(copy).resolvedTrip?.key.startSecs == 604_799)
     }
 
@@ -175,9 +193,11 @@ import TransitModel
     }
 
     @Test func absurdDelayOnANewTripIsRejected() {
-        let update = F.update("N", relationship: .new, [
-            StopTimeUpdate(stopId: "A", arrival: StopTimeEvent(time: F.now + 200_000, scheduledTime: F.now)),
-        ])
+        let update = F.update(
+            "N", relationship: .new,
+            [
+                StopTimeUpdate(stopId: "A", arrival: StopTimeEvent(time: F.now + 200_000, scheduledTime: F.now))
+            ])
         #expect(F.resolve(update).drop?.reason == .absurdDelay)
     }
 

@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeCore
 
 /// The GTFS-Realtime delay rules over a 6-stop trip (stop_sequence 10…60, 300 s apart, 30 s dwell).
@@ -178,7 +179,8 @@ import TransitModel
     }
 
     @Test func resultCarriesTheTripsIdentity() throws {
-        let trip = try #require(F.resolve(F.update(timestamp: 1_741_940_000, [F.stu(seq: 10, arrivalDelay: 0)])).resolvedTrip)
+        let trip = try #require(
+            F.resolve(F.update(timestamp: 1_741_940_000, [F.stu(seq: 10, arrivalDelay: 0)])).resolvedTrip)
         #expect(trip.key == TripInstanceKey(tripId: "T1", serviceDate: F.day))
         #expect(trip.relationship == .scheduled)
         #expect(trip.staticTripId == "T1")

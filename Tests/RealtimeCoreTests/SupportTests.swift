@@ -1,6 +1,7 @@
 import Testing
 import TransitCore
 import TransitModel
+
 @testable import RealtimeCore
 
 @Suite struct GTFSTimeTextTests {
@@ -12,7 +13,10 @@ import TransitModel
         #expect(GTFSTimeText.parseTime(text) == secs)
     }
 
-    @Test(arguments: ["", "8:15", "08:60:00", "08:15:60", "08:1:00", "08:15:0", "08-15-00", "168:00:00", "08:15:00:00", "1000:00:00", ":15:00"])
+    @Test(arguments: [
+        "", "8:15", "08:60:00", "08:15:60", "08:1:00", "08:15:0", "08-15-00", "168:00:00", "08:15:00:00", "1000:00:00",
+        ":15:00",
+    ])
     func rejectsBadTimes(text: String) {
         #expect(GTFSTimeText.parseTime(text) == nil)
     }
@@ -35,7 +39,8 @@ import TransitModel
 
     @Test func keyDescription() {
         #expect(TripInstanceKey(tripId: "T", serviceDate: 20250314).description == "T@20250314")
-        #expect(TripInstanceKey(tripId: "T", serviceDate: 20250314, startSecs: 88_200).description == "T@20250314+24:30:00")
+        #expect(
+            TripInstanceKey(tripId: "T", serviceDate: 20250314, startSecs: 88_200).description == "T@20250314+24:30:00")
     }
 }
 
@@ -70,13 +75,16 @@ import TransitModel
     let day: Int64 = 86_400
 
     @Test func closestTimeWins() {
-        let candidates = [C(serviceDate: 1, baseUnix: 0), C(serviceDate: 2, baseUnix: day), C(serviceDate: 3, baseUnix: 2 * day)]
+        let candidates = [
+            C(serviceDate: 1, baseUnix: 0), C(serviceDate: 2, baseUnix: day), C(serviceDate: 3, baseUnix: 2 * day),
+        ]
         let choice = StartDateInference.choose(candidates, evidence: .stopTime(offset: 600, time: day + 900))
         #expect(choice == .chosen(2))
     }
 
     @Test func tooFarIsNoMatch() {
-        let choice = StartDateInference.choose([C(serviceDate: 1, baseUnix: 0)], evidence: .stopTime(offset: 0, time: 13 * 3600))
+        let choice = StartDateInference.choose(
+            [C(serviceDate: 1, baseUnix: 0)], evidence: .stopTime(offset: 0, time: 13 * 3600))
         #expect(choice == .noMatch(distance: 13 * 3600))
         #expect(StartDateInference.choose([], evidence: .stopTime(offset: 0, time: 0)) == .noMatch(distance: nil))
     }
@@ -84,7 +92,8 @@ import TransitModel
     @Test func measuredInsideTheShiftedSpanIsDistanceZero() {
         // Span 08:00–09:00 plus 30 min delay; measured at 09:20 (inside) vs the next day's instance.
         let candidates = [C(serviceDate: 1, baseUnix: 0), C(serviceDate: 2, baseUnix: day)]
-        let evidence = StartDateInference.Evidence.measuredAt(unix: 33_600, delay: 1_800, firstOffset: 28_800, lastOffset: 32_400)
+        let evidence = StartDateInference.Evidence.measuredAt(
+            unix: 33_600, delay: 1_800, firstOffset: 28_800, lastOffset: 32_400)
         #expect(StartDateInference.distance(candidates[0], evidence) == 0)
         #expect(StartDateInference.choose(candidates, evidence: evidence) == .chosen(1))
     }
@@ -92,18 +101,22 @@ import TransitModel
     @Test func equallyCloseCandidatesAreAmbiguous() {
         // A one-hour trip at 08:00 and a moment at 20:30: 11.5 h after one instance, 11.5 h before the next.
         let candidates = [C(serviceDate: 1, baseUnix: 0), C(serviceDate: 2, baseUnix: day)]
-        let evidence = StartDateInference.Evidence.measuredAt(unix: 73_800, delay: 0, firstOffset: 28_800, lastOffset: 32_400)
+        let evidence = StartDateInference.Evidence.measuredAt(
+            unix: 73_800, delay: 0, firstOffset: 28_800, lastOffset: 32_400)
         #expect(StartDateInference.choose(candidates, evidence: evidence) == .ambiguous(1, 2))
         // With a smaller acceptance distance neither fits.
-        #expect(StartDateInference.choose(candidates, evidence: evidence, maxDistance: 3600) == .noMatch(distance: 41_400))
+        #expect(
+            StartDateInference.choose(candidates, evidence: evidence, maxDistance: 3600) == .noMatch(distance: 41_400))
     }
 }
 
 @Suite struct ScheduleSupportTests {
     @Test func serviceDatesAroundNow() {
         // 2025-03-01T00:30Z is 11:30 on 2025-03-01 in Sydney, 2025-02-28 19:30 in New York.
-        #expect(TripUpdateResolver.serviceDates(around: 1_740_789_000, timeZone: "Australia/Sydney") == 20250227...20250302)
-        #expect(TripUpdateResolver.serviceDates(around: 1_740_789_000, timeZone: "America/New_York") == 20250226...20250301)
+        #expect(
+            TripUpdateResolver.serviceDates(around: 1_740_789_000, timeZone: "Australia/Sydney") == 20250227...20250302)
+        #expect(
+            TripUpdateResolver.serviceDates(around: 1_740_789_000, timeZone: "America/New_York") == 20250226...20250301)
         #expect(TripUpdateResolver.serviceDates(around: 0, timeZone: "Bad/Zone") == nil)
     }
 

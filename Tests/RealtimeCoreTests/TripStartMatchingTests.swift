@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeCore
 
 /// Trip updates without trip_id, named by route_id, direction_id, start_date and start_time (the
@@ -14,8 +15,9 @@ import TransitModel
         relationship: TripScheduleRelationship? = nil, _ stops: [StopTimeUpdate] = []
     ) -> TripUpdate {
         TripUpdate(
-            trip: TripDescriptor(tripId: nil, routeId: route, directionId: direction, startTime: startTime,
-                                 startDate: date, scheduleRelationship: relationship),
+            trip: TripDescriptor(
+                tripId: nil, routeId: route, directionId: direction, startTime: startTime,
+                startDate: date, scheduleRelationship: relationship),
             stopTimeUpdates: stops)
     }
 
@@ -41,24 +43,29 @@ import TransitModel
     }
 
     @Test func canceledAndDeletedWithoutTripIdNameTheMatch() throws {
-        let canceled = try #require(F.resolve(Self.update(relationship: .canceled), Self.schedules(matching: ["T1"])).resolvedTrip)
+        let canceled = try #require(
+            F.resolve(Self.update(relationship: .canceled), Self.schedules(matching: ["T1"])).resolvedTrip)
         #expect(canceled.relationship == .canceled && canceled.key.tripId == "T1")
-        #expect(F.resolve(Self.update(relationship: .deleted), Self.schedules(matching: ["T1"]))
-            == .deleted(TripInstanceKey(tripId: "T1", serviceDate: F.day)))
+        #expect(
+            F.resolve(Self.update(relationship: .deleted), Self.schedules(matching: ["T1"]))
+                == .deleted(TripInstanceKey(tripId: "T1", serviceDate: F.day)))
     }
 
     @Test func noMatchIsAnUnknownTripNamingTheDescriptor() throws {
         let drop = try #require(F.resolve(Self.update(), Self.schedules(matching: [])).drop)
         #expect(drop.reason == .unknownTrip)
         #expect(drop.tripId == nil)
-        #expect(drop.message.contains("route_id \"R1\"") && drop.message.contains("direction_id 1")
+        #expect(
+            drop.message.contains("route_id \"R1\"") && drop.message.contains("direction_id 1")
                 && drop.message.contains("20250314") && drop.message.contains("08:00:00"))
     }
 
     @Test func severalMatchesAreAmbiguous() throws {
         let drop = try #require(F.resolve(Self.update(), Self.schedules(matching: ["T1", "T2"])).drop)
         #expect(drop.reason == .ambiguousInstance)
-        #expect(drop.message.contains("2 static trips") && drop.message.contains("\"T1\"") && drop.message.contains("\"T2\""))
+        #expect(
+            drop.message.contains("2 static trips") && drop.message.contains("\"T1\"")
+                && drop.message.contains("\"T2\""))
     }
 
     @Test func aMissingFieldIsNamed() throws {
@@ -82,7 +89,9 @@ import TransitModel
 
     /// Without an answer for the descriptor (static service not asked or down) it is not the feed's fault.
     @Test func unansweredDescriptorIsScheduleUnavailable() {
-        #expect(F.resolve(Self.update(startTime: "09:00:00"), Self.schedules(matching: ["T1"])).drop?.reason == .scheduleUnavailable)
+        #expect(
+            F.resolve(Self.update(startTime: "09:00:00"), Self.schedules(matching: ["T1"])).drop?.reason
+                == .scheduleUnavailable)
         // Matched, but the trip's schedule is not loaded.
         #expect(F.resolve(Self.update(), Self.schedules(matching: ["T9"])).drop?.reason == .scheduleUnavailable)
     }
@@ -95,13 +104,19 @@ import TransitModel
         var resolver = F.resolver(prefix: "B:")
         let trip = try #require(resolver.resolve(Self.update(), schedules: index, now: F.now).resolvedTrip)
         #expect(trip.key.tripId == "B:T1")
-        #expect(try TripUpdateResolver.startDescriptor(of: Self.update().trip, idPrefix: "B:") == Self.descriptor(route: "B:R1"))
+        #expect(
+            try TripUpdateResolver.startDescriptor(of: Self.update().trip, idPrefix: "B:")
+                == Self.descriptor(route: "B:R1"))
     }
 
     @Test func frequencyTripInstanceIsKeyedByTheStart() throws {
         var index = TripScheduleIndex()
-        index.add(F.trip("FQ", start: 21_600, frequencies: [
-            FrequencyWindow(startSecs: 21_600, endSecs: 25_200, headwaySecs: 600, exactTimes: true)]))
+        index.add(
+            F.trip(
+                "FQ", start: 21_600,
+                frequencies: [
+                    FrequencyWindow(startSecs: 21_600, endSecs: 25_200, headwaySecs: 600, exactTimes: true)
+                ]))
         index.add(F.pattern(6))
         index.add(matches: ["FQ"], for: Self.descriptor(time: "06:10:00"))
         let trip = try #require(F.resolve(Self.update(startTime: "06:10:00"), index).resolvedTrip)

@@ -5,17 +5,22 @@ import TransitModel
 import TransitProto
 
 enum CodecSamples {
-    static let fullStop = LiveStop(
-        stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
-        scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
-        arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
-        stopHeadsign: "Via Strathfield",
-        carriages: [
-            LiveCarriage(position: 1, departureOccupancy: "MANY_SEATS_AVAILABLE"),
-            LiveCarriage(position: -2, name: "DTC1", occupancy: "FULL", departureOccupancy: "", quiet: false,
-                         toilet: "ACCESSIBLE", luggageRack: true),
-            LiveCarriage(),
-        ])
+    static let fullStop: LiveStop = {
+        var stop = LiveStop(
+            stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
+            scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
+            arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
+            stopHeadsign: "Via Strathfield",
+            carriages: [
+                LiveCarriage(position: 1, departureOccupancy: "MANY_SEATS_AVAILABLE"),
+                LiveCarriage(
+                    position: -2, name: "DTC1", occupancy: "FULL", departureOccupancy: "", quiet: false,
+                    toilet: "ACCESSIBLE", luggageRack: true),
+                LiveCarriage(),
+            ])
+        stop.assignedPlatform = "17"
+        return stop
+    }()
     static let bareStop = LiveStop(stopId: "S", stopSequence: 0, status: .noData)
 
     static let fullTrip = LiveTrip(
@@ -36,12 +41,14 @@ enum CodecSamples {
         congestionLevel: "RUNNING_SMOOTHLY", occupancyStatus: "MANY_SEATS_AVAILABLE", occupancyPercentage: 35,
         wheelchairAccessible: "WHEELCHAIR_ACCESSIBLE",
         carriages: [
-            LiveCarriage(position: 1, name: "D6123", occupancy: "MANY_SEATS_AVAILABLE", quiet: true, toilet: "NONE",
-                         luggageRack: false),
+            LiveCarriage(
+                position: 1, name: "D6123", occupancy: "MANY_SEATS_AVAILABLE", quiet: true, toilet: "NONE",
+                luggageRack: false),
             LiveCarriage(position: 2, name: "N5123"),
         ],
-        features: LiveVehicleFeatures(airConditioned: true, wheelchairAccessible: false, model: "A", performingPriorTrip: false,
-                                      specialAttributes: 0))
+        features: LiveVehicleFeatures(
+            airConditioned: true, wheelchairAccessible: false, model: "A", performingPriorTrip: false,
+            specialAttributes: 0))
     static let bareVehicle = LiveVehicle(key: "vp/v2", source: "vp", entityId: "v2")
 
     static let fullAlert = LiveAlert(
@@ -50,8 +57,9 @@ enum CodecSamples {
         communicationPeriods: [LivePeriod(start: 50, end: 60)], impactPeriods: [LivePeriod(start: 70)],
         informedEntities: [
             LiveInformedEntity(stopId: "200060"),
-            LiveInformedEntity(agencyId: "A", routeId: "R", routeType: 2, directionId: 1, tripId: "T",
-                               tripStartDate: "20251222", tripStartTime: "25:10:00"),
+            LiveInformedEntity(
+                agencyId: "A", routeId: "R", routeType: 2, directionId: 1, tripId: "T",
+                tripStartDate: "20251222", tripStartTime: "25:10:00"),
         ],
         cause: "MAINTENANCE", effect: "ACCESSIBILITY_ISSUE", severity: "WARNING",
         headerText: LiveText([.init(text: "Lifts out", language: "en"), .init(text: "电梯停用", language: "zh-Hans")]),
@@ -60,23 +68,35 @@ enum CodecSamples {
         causeDetail: LiveText([.init(text: "c")]), effectDetail: LiveText([.init(text: "e")]))
     static let bareAlert = LiveAlert(key: "al/a2", source: "al", entityId: "a2")
 
-    static let fullSource = LiveSourceStatus(
-        name: "tu-trains", kind: .auto, detectedKinds: [.tripUpdates, .vehiclePositions], feedTimestamp: 1_766_394_000,
-        lastFetchUnix: 1_766_394_002, lastSuccessUnix: 1_766_394_001, stale: false, staleAfterSecs: 90,
-        updatesApplied: 12, notModified: 3, olderIgnored: 1, errors: 2, lastError: "timeout", lastErrorUnix: 5,
-        entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6,
-        skippedFields: [LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first"),
-                        LiveSkippedField(path: "x", count: 0, first: "")])
+    static let fullSource: LiveSourceStatus = {
+        var status = LiveSourceStatus(
+            name: "tu-trains", kind: .auto, detectedKinds: [.tripUpdates, .vehiclePositions],
+            feedTimestamp: 1_766_394_000,
+            lastFetchUnix: 1_766_394_002, lastSuccessUnix: 1_766_394_001, stale: false, staleAfterSecs: 90,
+            updatesApplied: 12, notModified: 3, olderIgnored: 1, errors: 2, lastError: "timeout", lastErrorUnix: 5,
+            entities: 41, drops: ["unknown_trip": 4, "absurd_delay": 1], lastDrop: "unknown_trip: T9", statusUnix: 6,
+            skippedFields: [
+                LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 1901, first: "first"),
+                LiveSkippedField(path: "x", count: 0, first: ""),
+            ])
+        status.stopMismatches = 7
+        status.firstStopMismatch = "entity 'e', trip T: stop_sequence 2 is stop A, stop_id B is stop_sequence 4"
+        return status
+    }()
     static let bareSource = LiveSourceStatus(name: "x", kind: .alerts)
 
     static let payloads: [LivePayload] = [
-        .tripUpdates(LiveTripBatch(trips: [fullTrip, bareTrip], removed: [TripInstanceKey(tripId: "R", serviceDate: 1, startSecs: -5)])),
+        .tripUpdates(
+            LiveTripBatch(
+                trips: [fullTrip, bareTrip], removed: [TripInstanceKey(tripId: "R", serviceDate: 1, startSecs: -5)])),
         .tripUpdates(LiveTripBatch()),
         .vehicles(LiveVehicleBatch(vehicles: [fullVehicle, bareVehicle], removed: ["vp/v3"])),
         .alerts(LiveAlertBatch(alerts: [fullAlert, bareAlert], removed: ["al/a3", "al/a4"])),
         .sources([fullSource, bareSource]),
-        .heartbeat(LiveHeartbeat(sources: [fullSource], sequences: [.tripUpdates: 7, .vehicles: 0, .alerts: 3, .sources: 9],
-                                 databaseVersion: "v1")),
+        .heartbeat(
+            LiveHeartbeat(
+                sources: [fullSource], sequences: [.tripUpdates: 7, .vehicles: 0, .alerts: 3, .sources: 9],
+                databaseVersion: "v1")),
         .heartbeat(LiveHeartbeat(sources: [], sequences: [:])),
     ]
 }
@@ -84,8 +104,9 @@ enum CodecSamples {
 @Suite struct CodecTests {
     @Test(arguments: CodecSamples.payloads.indices)
     func pubMessageRoundTrips(_ index: Int) throws {
-        let message = PubMessage(epoch: .max, seq: UInt64(index + 1), sentUnixMs: 1_766_394_000_123,
-                                 payload: CodecSamples.payloads[index])
+        let message = PubMessage(
+            epoch: .max, seq: UInt64(index + 1), sentUnixMs: 1_766_394_000_123,
+            payload: CodecSamples.payloads[index])
         let framed = RealtimeCodec.encodeFramed(message)
         // Frame: topic bytes, one 0x00, then protobuf.
         let topic = Array(message.topic.rawValue.utf8)
@@ -103,7 +124,8 @@ enum CodecSamples {
     }
 
     @Test func truncatedFramesNeverCrash() throws {
-        let framed = RealtimeCodec.encodeFramed(PubMessage(epoch: 3, seq: 4, sentUnixMs: 5, payload: CodecSamples.payloads[0]))
+        let framed = RealtimeCodec.encodeFramed(
+            PubMessage(epoch: 3, seq: 4, sentUnixMs: 5, payload: CodecSamples.payloads[0]))
         var failures = 0
         for cut in 0..<framed.count {
             do { _ = try RealtimeCodec.decodeFramed(Array(framed.prefix(cut))) } catch { failures += 1 }
@@ -114,10 +136,13 @@ enum CodecSamples {
 
     static let queries: [RealtimeQuery] = [
         .snapshot(.tripUpdates), .snapshot(.sources),
-        .trip(LiveTripQuery(tripId: "T")), .trip(LiveTripQuery(tripId: "T", serviceDate: 20_251_222, startSecs: 30_000)),
-        .stop(LiveStopQuery(stopId: "200060")), .stop(LiveStopQuery(stopId: "200060", fromUnix: 1, toUnix: 2, limit: 5)),
+        .trip(LiveTripQuery(tripId: "T")),
+        .trip(LiveTripQuery(tripId: "T", serviceDate: 20_251_222, startSecs: 30_000)),
+        .stop(LiveStopQuery(stopId: "200060")),
+        .stop(LiveStopQuery(stopId: "200060", fromUnix: 1, toUnix: 2, limit: 5)),
         .vehicles(.all), .vehicles(.trip("T")), .vehicles(.route("R")), .vehicles(.vehicle("V")),
-        .alerts(LiveAlertQuery()), .alerts(LiveAlertQuery(stopId: "S", routeId: "R", routeType: 3, tripId: "T", agencyId: "A", activeAt: 7)),
+        .alerts(LiveAlertQuery()),
+        .alerts(LiveAlertQuery(stopId: "S", routeId: "R", routeType: 3, tripId: "T", agencyId: "A", activeAt: 7)),
         .sources,
     ]
 
@@ -133,9 +158,12 @@ enum CodecSamples {
         .success(.snapshot(RealtimeSnapshot(epoch: 9, seq: 3, payload: CodecSamples.payloads[3]))),
         .success(.snapshot(RealtimeSnapshot(epoch: 9, seq: 3, payload: CodecSamples.payloads[4]))),
         .success(.trips([CodecSamples.fullTrip, CodecSamples.bareTrip])), .success(.trips([])),
-        .success(.visits([LiveStopVisit(
-            trip: CodecSamples.fullTrip.instance, relationship: .scheduled, routeId: "R", source: "s",
-            stop: CodecSamples.fullStop, stopIndex: 3, isLastStop: true)])),
+        .success(
+            .visits([
+                LiveStopVisit(
+                    trip: CodecSamples.fullTrip.instance, relationship: .scheduled, routeId: "R", source: "s",
+                    stop: CodecSamples.fullStop, stopIndex: 3, isLastStop: true)
+            ])),
         .success(.vehicles([CodecSamples.fullVehicle])), .success(.alerts([CodecSamples.fullAlert])),
         .success(.sources([CodecSamples.fullSource], failedSends: 3)),
         .failure(ServiceError(.notFound, "no trip T")), .failure(ServiceError(.invalidArgument, "limit")),

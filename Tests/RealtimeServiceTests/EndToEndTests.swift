@@ -9,16 +9,19 @@ import RealtimeSources
 import ServiceLifecycle
 import StaticService
 import Testing
+import TransitCore
 import TransitModel
 import TransitProto
+import TransitTesting
+
 @testable import RealtimeFixtures
 @testable import RealtimeService
-import TransitTesting
 
 @Suite(.serialized) struct EndToEndTests {
     let quiet = quietLogger
     static let fastOptions = RealtimeServiceRunner.Options(
-        heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200), defaultTimeZone: SampleDatabase.timeZone)
+        heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200),
+        defaultTimeZone: SampleDatabase.timeZone)
 
     /// Sockets and files of one test run.
     struct Setup {
@@ -51,12 +54,14 @@ import TransitTesting
     /// `options` with the service's clock stopped at `at`.
     func pinned(_ options: RealtimeServiceRunner.Options, at: Int64) -> RealtimeServiceRunner.Options {
         var options = options
-        options.clock = { at }
+        options.clock = ServiceClock(start: Double(at), rate: 0)
         return options
     }
 
     /// Asks `query` until `done` accepts the answer (or 10 s pass).
-    func poll(_ requester: NNGRequester, _ query: RealtimeQuery, until done: (RealtimeResult) -> Bool) async throws -> RealtimeResult {
+    func poll(_ requester: NNGRequester, _ query: RealtimeQuery, until done: (RealtimeResult) -> Bool) async throws
+        -> RealtimeResult
+    {
         let deadline = ContinuousClock.now + .seconds(10)
         var last: RealtimeResult?
         while ContinuousClock.now < deadline {
@@ -81,10 +86,12 @@ import TransitTesting
         let written = try FixtureWriter.write(schedule, to: setup.folder + "/fx")
         let expectedTrips = written[0].tripUpdates.entities.count
 
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(
+            databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
-            configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
+            configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
+            publish: setup.url.pub,
             options: pinned(Self.fastOptions, at: now), logger: quiet)
         #expect(service.timeZone == "Australia/Sydney")  // from the static service's feed_info
         service.start()
@@ -105,7 +112,8 @@ import TransitTesting
         #expect(statuses.map(\.detectedKinds) == [[.tripUpdates], [.vehiclePositions], [.alerts]])
 
         // A late subscriber: subscribe first, then the snapshot, then continue from its sequence.
-        let subscriber = try NNGSubscriber(dialing: setup.url.pub, topics: [RealtimeTopic.tripUpdates.prefix, RealtimeTopic.heartbeat.prefix])
+        let subscriber = try NNGSubscriber(
+            dialing: setup.url.pub, topics: [RealtimeTopic.tripUpdates.prefix, RealtimeTopic.heartbeat.prefix])
         defer { subscriber.close() }
         // A heartbeat arrives (≤ 5 s apart; here 0.2 s) with the current sequence of tu.
         var beat: LiveHeartbeat?
@@ -117,14 +125,16 @@ import TransitTesting
         #expect(heartbeat.sequences[.tripUpdates] ?? 0 >= 1)
         #expect(heartbeat.databaseVersion == staticServer.databaseVersion)
 
-        guard case .snapshot(let snapshot) = try await poll(requester, .snapshot(.tripUpdates), until: { _ in true }) else { return }
+        guard case .snapshot(let snapshot) = try await poll(requester, .snapshot(.tripUpdates), until: { _ in true })
+        else { return }
         var replica = SubscriberReplica()
         replica.apply(snapshot: snapshot)
         #expect(replica.trips.count == expectedTrips)
 
         // The producer moves on: new files (delays moved, a newer header), the file sources pick them up.
         let moved = try FixtureGenerator(schedule: schedule).feeds(step: 2, at: now + 60)
-        try Data(GTFSRealtimeCodec.encode(moved.tripUpdates)).write(to: URL(fileURLWithPath: setup.folder + "/fx/TripUpdates.pb"), options: .atomic)
+        try Data(GTFSRealtimeCodec.encode(moved.tripUpdates)).write(
+            to: URL(fileURLWithPath: setup.folder + "/fx/TripUpdates.pb"), options: .atomic)
         var received = 0
         let deadline = ContinuousClock.now + .seconds(10)
         while replica.applied[.tripUpdates]! <= snapshot.seq, ContinuousClock.now < deadline {
@@ -136,7 +146,8 @@ import TransitTesting
         }
         #expect(replica.gaps == 0)
         #expect(replica.applied[.tripUpdates] == snapshot.seq + 1)
-        guard case .snapshot(let after) = try await poll(requester, .snapshot(.tripUpdates), until: { _ in true }) else { return }
+        guard case .snapshot(let after) = try await poll(requester, .snapshot(.tripUpdates), until: { _ in true })
+        else { return }
         #expect(after.seq == snapshot.seq + 1)
         #expect(replica.trips == Dictionary(uniqueKeysWithValues: snapshotTrips(after).map { ($0.instance, $0) }))
         let late = try #require(written[0].cases.first { $0.name == "late" })
@@ -145,16 +156,29 @@ import TransitTesting
 
         // REP queries.
         let anyStop = lateTrip.stops.last!.stopId
-        guard case .visits(let visits) = try await poll(requester, .stop(LiveStopQuery(stopId: anyStop)), until: { _ in true }) else { return }
+        guard
+            case .visits(let visits) = try await poll(
+                requester, .stop(LiveStopQuery(stopId: anyStop)), until: { _ in true })
+        else { return }
         #expect(visits.contains { $0.trip == lateTrip.instance })
-        guard case .trips(let trips) = try await poll(requester, .trip(LiveTripQuery(tripId: late.tripId)), until: { _ in true }) else { return }
+        guard
+            case .trips(let trips) = try await poll(
+                requester, .trip(LiveTripQuery(tripId: late.tripId)), until: { _ in true })
+        else { return }
         #expect(trips.map(\.instance) == [lateTrip.instance])
-        guard case .vehicles(let vehicles) = try await poll(requester, .vehicles(.all), until: { _ in true }) else { return }
+        guard case .vehicles(let vehicles) = try await poll(requester, .vehicles(.all), until: { _ in true }) else {
+            return
+        }
         #expect(vehicles.count == written[0].vehiclePositions.entities.count)
-        guard case .alerts(let alerts) = try await poll(requester, .alerts(LiveAlertQuery(activeAt: now)), until: { _ in true }) else { return }
+        guard
+            case .alerts(let alerts) = try await poll(
+                requester, .alerts(LiveAlertQuery(activeAt: now)), until: { _ in true })
+        else { return }
         #expect(alerts.count == 4)
         let notFound = try RealtimeCodec.decodeResponse(
-            try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: 9, query: .trip(LiveTripQuery(tripId: "no-such-trip"))))))
+            try await requester.request(
+                RealtimeCodec.encode(RealtimeRequest(requestId: 9, query: .trip(LiveTripQuery(tripId: "no-such-trip"))))
+            ))
         guard case .failure(let error) = notFound.result else { Issue.record("no-such-trip answered"); return }
         #expect(error.status == .notFound)
         #expect(notFound.requestId == 9)
@@ -164,8 +188,10 @@ import TransitTesting
 
     @Test func replayOfFixtureSnapshotsIsRestampedAndApplied() async throws {
         let setup = try Setup()
-        // Snapshots made for an hour ago: played, they are re-stamped with the current time.
-        // Recorded an hour before the service's (pinned) now, at a time the sample feed runs trips.
+        // Snapshots made for an hour ago: played, they are re-stamped with the service clock's time (not the
+        // machine's). Recorded an hour before the service's now, at a time the sample feed runs trips; the clock
+        // runs from there (a frozen one would stamp every pass alike, and an unchanged alerts body is not applied
+        // twice).
         let now = SampleTimes.mondayMorning
         let past = now - 3600
         let schedule = try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: past)
@@ -174,16 +200,18 @@ import TransitTesting
         let config = setup.folder + "/replay.json"
         try Data(#"{"sources": [{"name": "demo", "replay": "replay", "pace_s": 0.2, "loop": true}]}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
-        let staticServer = try StaticServer(databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(
+            databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
+        var options = Self.fastOptions
+        options.clock = ServiceClock(start: Double(now))
         let service = try await RealtimeServiceRunner(
             configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: pinned(Self.fastOptions, at: now), logger: quiet)
+            options: options, logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
-        let started = Int64(Date().timeIntervalSince1970)
         let result = try await poll(requester, .sources) { result in
             guard case .sources(let list, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 2 }
@@ -191,7 +219,9 @@ import TransitTesting
         guard case .sources(let list, _) = result else { return }
         for status in list {
             #expect(!status.stale, "\(status.name)")
-            #expect((status.feedTimestamp ?? 0) >= UInt64(started - 1), "\(status.name) not re-stamped")
+            let stamp = status.feedTimestamp ?? 0
+            #expect(
+                stamp >= UInt64(now) && stamp < UInt64(now + 60), "\(status.name) not re-stamped to the service clock")
             #expect(status.errors == 0, "\(status.name): \(status.lastError ?? "")")
             #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
             #expect(status.entities > 0, "\(status.name)")
@@ -205,9 +235,11 @@ import TransitTesting
     /// does not matter.)
     @Test func reloadSourcesTakesTheRewrittenConfig() async throws {
         let setup = try Setup()
-        try FixtureWriter.write(try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: SampleTimes.mondayMorning),
-                                to: setup.folder + "/fx")
-        let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+        try FixtureWriter.write(
+            try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: SampleTimes.mondayMorning),
+            to: setup.folder + "/fx")
+        let staticServer = try StaticServer(
+            databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let configPath = try setup.writeConfig()
         let service = try await RealtimeServiceRunner(
@@ -248,12 +280,14 @@ import TransitTesting
     /// shutdown, then `run` returns and the sockets are closed.
     @Test func runsInAServiceGroupUntilGracefulShutdown() async throws {
         let setup = try Setup()
-        let staticServer = try StaticServer(databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+        let staticServer = try StaticServer(
+            databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
             publish: setup.url.pub, options: Self.fastOptions, logger: quiet)
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: quiet)
+        let group = ServiceGroup(
+            services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: quiet)
         let running = Task { try await group.run() }
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
@@ -264,8 +298,9 @@ import TransitTesting
         await group.triggerGracefulShutdown()
         try await running.value
         await #expect(throws: NNGError.self) {
-            _ = try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: 2, query: .sources)),
-                                            timeout: .milliseconds(300))
+            _ = try await requester.request(
+                RealtimeCodec.encode(RealtimeRequest(requestId: 2, query: .sources)),
+                timeout: .milliseconds(300))
         }
     }
 

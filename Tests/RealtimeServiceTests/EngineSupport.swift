@@ -2,6 +2,7 @@ import GTFSRealtime
 import Synchronization
 import TransitModel
 import TransitProto
+
 @testable import RealtimeService
 
 /// A static service in memory: answers bulk queries from a fixed set of schedules, can fail, counts calls.
@@ -59,8 +60,9 @@ final class FakeSchedules: ScheduleSource {
                     unknown.append(id)
                 }
             }
-            return TripSchedules(databaseVersion: d.version, patterns: Array(patterns.values), trips: trips, unknownTripIds: unknown,
-                                 descriptorMatches: descriptorMatches)
+            return TripSchedules(
+                databaseVersion: d.version, patterns: Array(patterns.values), trips: trips, unknownTripIds: unknown,
+                descriptorMatches: descriptorMatches)
         }
     }
 
@@ -68,7 +70,9 @@ final class FakeSchedules: ScheduleSource {
         try data.withLock { d in
             d.feedInfoCalls += 1
             if d.failing { throw ScheduleSourceError("static service down (test)") }
-            return FeedInfo(databaseVersion: d.version, importedAt: 0, feeds: [], stops: 0, routes: 0, trips: 0, stopTimes: 0, patterns: 0)
+            return FeedInfo(
+                databaseVersion: d.version, importedAt: 0, feeds: [], stops: 0, routes: 0, trips: 0, stopTimes: 0,
+                patterns: 0)
         }
     }
 }
@@ -99,8 +103,11 @@ struct EngineHarness {
     let hub: RealtimeHub
     let engine: RealtimeEngine
 
-    init(sources: [SourceSettings] = [SourceSettings(name: "tu", timeZone: "UTC")], schedules: FakeSchedules = FakeSchedules(),
-         maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes) throws {
+    init(
+        sources: [SourceSettings] = [SourceSettings(name: "tu", timeZone: "UTC")],
+        schedules: FakeSchedules = FakeSchedules(),
+        maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes
+    ) throws {
         self.schedules = schedules
         hub = RealtimeHub(sink: sink, epoch: 77)
         let clock = self.clock

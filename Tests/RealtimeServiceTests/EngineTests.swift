@@ -4,13 +4,16 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 @Suite struct BadInputTests {
     typealias F = StateFixture
 
     /// A harness holding one good feed (T1 and T2), then `bad` bytes.
-    private func afterGoodFeed(_ bad: [UInt8], maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes) async throws -> (EngineHarness, LiveSourceStatus) {
+    private func afterGoodFeed(_ bad: [UInt8], maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes) async throws -> (
+        EngineHarness, LiveSourceStatus
+    ) {
         let h = try EngineHarness(maxFeedBytes: maxFeedBytes)
         await h.feed(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2"))]))
         h.clock.advance(30)
@@ -30,7 +33,8 @@ import TransitModel
     }
 
     @Test func truncatedFeed() async throws {
-        let good = GTFSRealtimeCodec.encode(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T3"))]))
+        let good = GTFSRealtimeCodec.encode(
+            F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T3"))]))
         let (_, status) = try await afterGoodFeed(Array(good.prefix(good.count - 7)))
         #expect(status.lastError?.contains("truncated or invalid") == true)
     }
@@ -97,10 +101,17 @@ import TransitModel
 
     @Test func schedulesAreFetchedOncePerTrip() async throws {
         let h = try EngineHarness()
-        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2")), F.entity("c", F.tripUpdate("GONE"))]))
+        await h.feed(
+            F.feed([
+                F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2")),
+                F.entity("c", F.tripUpdate("GONE")),
+            ]))
         h.clock.advance(30)
-        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 30)), F.entity("b", F.tripUpdate("T3")),
-                             F.entity("c", F.tripUpdate("GONE"))]))
+        await h.feed(
+            F.feed([
+                F.entity("a", F.tripUpdate("T1", delay: 30)), F.entity("b", F.tripUpdate("T3")),
+                F.entity("c", F.tripUpdate("GONE")),
+            ]))
         // First update: all three in one bulk request; second: only the new T3 (GONE is known unknown).
         #expect(h.schedules.requests == [["T1", "T2", "GONE"], ["T3"]])
         #expect(await h.status().drops["unknown_trip"] == 2)
@@ -147,7 +158,9 @@ import TransitModel
         #expect(h.schedules.requests.last == ["T1"])
         // Heartbeats carry the version.
         h.hub.heartbeat()
-        guard case .heartbeat(let beat) = h.sink.messages(.heartbeat).last?.payload else { Issue.record("no hb"); return }
+        guard case .heartbeat(let beat) = h.sink.messages(.heartbeat).last?.payload else {
+            Issue.record("no hb"); return
+        }
         #expect(beat.databaseVersion == "db2")
     }
 
@@ -160,7 +173,8 @@ import TransitModel
         }
         h.clock.advance(30)
         // The next feed names T2 (not cached): its answer says db2, so T1 is fetched and resolved again too.
-        let tu = try EngineHarness.differential(F.feed([F.entity("b", F.tripUpdate("T2"))], timestamp: UInt64(F.now + 30)))
+        let tu = try EngineHarness.differential(
+            F.feed([F.entity("b", F.tripUpdate("T2"))], timestamp: UInt64(F.now + 30)))
         await h.feed(tu)
         let trips = h.hub.snapshot(.tripUpdates).map(snapshotTrips) ?? []
         #expect(trips.first { $0.instance.tripId == "T1" }?.stops.first?.scheduledDeparture == F.dayUnix + 9 * 3600)

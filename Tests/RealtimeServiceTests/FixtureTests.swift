@@ -3,9 +3,10 @@ import Foundation
 import GTFSRealtime
 import Testing
 import TransitModel
+import TransitTesting
+
 @testable import RealtimeFixtures
 @testable import RealtimeService
-import TransitTesting
 
 @Suite struct FixtureTests {
     let at = SampleTimes.mondayMorning
@@ -50,10 +51,15 @@ import TransitTesting
         await engine.handle(.fetched(source: "al", bytes: GTFSRealtimeCodec.encode(feeds.alerts), at: now))
         let statuses = await engine.statuses()
         // Nothing the fixtures write is dropped.
-        for status in statuses { #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")") }
+        for status in statuses {
+            #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
+        }
         #expect(statuses.allSatisfy { !$0.stale && $0.errors == 0 })
 
-        let trips = Dictionary(uniqueKeysWithValues: snapshotTrips(try #require(hub.snapshot(.tripUpdates))).map { ($0.instance.tripId, $0) })
+        let trips = Dictionary(
+            uniqueKeysWithValues: snapshotTrips(try #require(hub.snapshot(.tripUpdates))).map {
+                ($0.instance.tripId, $0)
+            })
         #expect(trips.count == feeds.tripUpdates.entities.count)
         func trip(_ role: String) throws -> LiveTrip {
             let id = try #require(feeds.cases.first { $0.name == role }?.tripId, "no \(role) case")
@@ -75,11 +81,15 @@ import TransitTesting
         #expect(added.stops.count >= 2 && added.stops.allSatisfy { $0.predictedDeparture != nil })
         #expect(trips.values.contains { $0.stops.contains { $0.departureOccupancy != nil } })
 
-        guard case .vehicles(let vehicles) = try #require(hub.snapshot(.vehicles)).payload else { Issue.record("no vp"); return }
+        guard case .vehicles(let vehicles) = try #require(hub.snapshot(.vehicles)).payload else {
+            Issue.record("no vp"); return
+        }
         #expect(!vehicles.vehicles.isEmpty)
         #expect(vehicles.vehicles.allSatisfy { $0.trip != nil && $0.occupancyStatus != nil && $0.position != nil })
 
-        guard case .alerts(let alerts) = try #require(hub.snapshot(.alerts)).payload else { Issue.record("no al"); return }
+        guard case .alerts(let alerts) = try #require(hub.snapshot(.alerts)).payload else {
+            Issue.record("no al"); return
+        }
         let entities = alerts.alerts.flatMap(\.informedEntities)
         #expect(entities.contains { $0.stopId != nil })
         #expect(entities.contains { $0.routeId != nil && $0.tripId == nil })
@@ -104,7 +114,9 @@ import TransitTesting
             }
         }
         // The late trip's delay moves from one snapshot to the next.
-        let delays = written.map { feeds in feeds.tripUpdates.entities[0].tripUpdate?.stopTimeUpdates.first?.departure?.delay }
+        let delays = written.map { feeds in
+            feeds.tripUpdates.entities[0].tripUpdate?.stopTimeUpdates.first?.departure?.delay
+        }
         #expect(Set(delays.compactMap { $0 }).count == 3)
     }
 
@@ -112,5 +124,24 @@ import TransitTesting
         let s = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: 946_684_800)  // 2000-01-01
         #expect(s.instances.isEmpty)
         #expect(throws: FixtureError.self) { try FixtureGenerator(schedule: s).feeds() }
+    }
+}
+
+@Suite struct FixtureOutsideTheCalendarTests {
+    /// A moment long before the sample feed's calendar: no trips, and the error says which dates have them
+    /// and suggests a --clock inside them (what Services/launch shows before starting static-only).
+    @Test func noTripsSaysWhichDatesWouldHaveThem() throws {
+        let at: Int64 = 978_307_200  // 2001-01-01T00:00:00Z
+        let schedule = try FixtureSchedule.read(databasePath: SampleDatabase.path(), at: at)
+        #expect(schedule.instances.isEmpty)
+        let dates = try #require(schedule.serviceDates)
+        let error = try #require(throws: FixtureError.self) { try FixtureGenerator(schedule: schedule).feeds() }
+        let text = error.description
+        #expect(text.hasPrefix("no trip runs around 2001-01-01T00:00:00Z (20010101 in Australia/Sydney)"), "\(text)")
+        #expect(text.contains("its services run from \(dates.lowerBound) to \(dates.upperBound)"), "\(text)")
+        // The nearest date inside, 08:00 local.
+        let first = dates.lowerBound
+        let day = String(format: "%04d-%02d-%02d", first.year, first.month, first.day)
+        #expect(text.contains("e.g. --clock \(day)T08:00:00+1"), "\(text)")
     }
 }

@@ -4,6 +4,7 @@ import GTFSRealtime
 import RealtimeCore
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 @Suite struct IdPrefixTests {
@@ -16,13 +17,19 @@ import TransitModel
         var stops: [PatternStop] = []
         for k in 0..<3 {
             let offset = Int32(k * 300)
-            stops.append(PatternStop(stopId: "S\(k + 1)", stopSequence: UInt32(k + 1), arrivalOffset: offset, departureOffset: offset))
+            stops.append(
+                PatternStop(
+                    stopId: "S\(k + 1)", stopSequence: UInt32(k + 1), arrivalOffset: offset, departureOffset: offset))
         }
-        cache.add(TripSchedules(
-            databaseVersion: "db1", patterns: [Pattern(patternId: 1, stops: stops)],
-            trips: [TripSchedule(tripId: "B:T1", routeId: "B:R1", routeType: 700, directionId: 0, patternId: 1,
-                                 startSecs: 8 * 3600, serviceDates: [F.day], timezone: "UTC")],
-            unknownTripIds: []))
+        cache.add(
+            TripSchedules(
+                databaseVersion: "db1", patterns: [Pattern(patternId: 1, stops: stops)],
+                trips: [
+                    TripSchedule(
+                        tripId: "B:T1", routeId: "B:R1", routeType: 700, directionId: 0, patternId: 1,
+                        startSecs: 8 * 3600, serviceDates: [F.day], timezone: "UTC")
+                ],
+                unknownTripIds: []))
         return cache
     }
 
@@ -44,8 +51,11 @@ import TransitModel
 
     @Test func vehiclesPrefixTripAndRouteNotStop() throws {
         var state = Self.state()
-        let vehicle = FeedEntity(id: "v", vehicle: VehiclePosition(
-            trip: TripDescriptor(tripId: "T1", routeId: "R1", startDate: F.dayText), stopId: "S2", timestamp: UInt64(F.now)))
+        let vehicle = FeedEntity(
+            id: "v",
+            vehicle: VehiclePosition(
+                trip: TripDescriptor(tripId: "T1", routeId: "R1", startDate: F.dayText), stopId: "S2",
+                timestamp: UInt64(F.now)))
         let changes = try mustApply(&state, F.feed([vehicle]), schedules: Self.prefixedSchedules)
         let live = try #require(changes.vehicles.first)
         #expect(live.tripId == "B:T1")
@@ -56,12 +66,15 @@ import TransitModel
 
     @Test func alertsPrefixAgencyRouteAndTripNotStop() throws {
         var state = Self.state()
-        let alert = FeedEntity(id: "x", alert: Alert(informedEntities: [
-            EntitySelector(agencyId: "A1"),
-            EntitySelector(routeId: "R1", stopId: "S2"),
-            EntitySelector(trip: TripDescriptor(tripId: "T1", routeId: "R9")),
-            EntitySelector(routeType: 700, stopId: "S3"),
-        ], headerText: TranslatedString("Diversion")))
+        let alert = FeedEntity(
+            id: "x",
+            alert: Alert(
+                informedEntities: [
+                    EntitySelector(agencyId: "A1"),
+                    EntitySelector(routeId: "R1", stopId: "S2"),
+                    EntitySelector(trip: TripDescriptor(tripId: "T1", routeId: "R9")),
+                    EntitySelector(routeType: 700, stopId: "S3"),
+                ], headerText: TranslatedString("Diversion")))
         let changes = try mustApply(&state, F.feed([alert]), schedules: Self.prefixedSchedules)
         let entities = try #require(changes.alerts.first).informedEntities
         #expect(entities.map(\.agencyId) == ["B:A1", nil, nil, nil])

@@ -3,6 +3,7 @@ import GTFSRealtime
 import RealtimeCore
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 @Suite struct LiveStateTests {
@@ -10,7 +11,8 @@ import TransitModel
 
     @Test func fullDatasetReplacesEverythingTheSourceSaid() throws {
         var state = F.state()
-        let first = try mustApply(&state, F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2"))]))
+        let first = try mustApply(
+            &state, F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2"))]))
         #expect(first.tripIds == ["T1", "T2"])
         #expect(first.removedTrips.isEmpty)
         // Resolved once, on apply: stop 1 of T1 departs 60 s late, the delay propagates.
@@ -19,7 +21,8 @@ import TransitModel
         #expect(t1.stops.allSatisfy { $0.status == .predicted })
 
         // The next full feed no longer lists T2: it disappears; T1 changed delay: republished.
-        let second = try mustApply(&state, F.feed([F.entity("a", F.tripUpdate("T1", delay: 120))], timestamp: UInt64(F.now + 30)))
+        let second = try mustApply(
+            &state, F.feed([F.entity("a", F.tripUpdate("T1", delay: 120))], timestamp: UInt64(F.now + 30)))
         #expect(second.tripIds == ["T1"])
         #expect(second.removedTripIds == ["T2"])
         #expect(state.trips.keys.map(\.tripId).sorted() == ["T1"])
@@ -35,44 +38,58 @@ import TransitModel
             feed.skippedFields = skips
             return feed
         }
-        let six = SkippedField(path: "entity.trip_update.stop_time_update.6", count: 3, firstOffset: 40, wireType: 0,
-                               expectedWireType: 2)
-        let other = SkippedField(path: "entity.vehicle.position.1", count: 1, firstOffset: 7, wireType: 2, expectedWireType: 5)
+        let six = SkippedField(
+            path: "entity.trip_update.stop_time_update.6", count: 3, firstOffset: 40, wireType: 0,
+            expectedWireType: 2)
+        let other = SkippedField(
+            path: "entity.vehicle.position.1", count: 1, firstOffset: 7, wireType: 2, expectedWireType: 5)
         _ = try mustApply(&state, feed([six], at: UInt64(F.now)))
         var six2 = six
         six2.firstOffset = 99
         _ = try mustApply(&state, feed([six2, other], at: UInt64(F.now + 30)))
         let status = state.statuses(now: F.now + 30)[0]
-        #expect(status.skippedFields == [
-            LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 6, first: six.description),
-            LiveSkippedField(path: "entity.vehicle.position.1", count: 1, first: other.description),
-        ])
-        #expect(status.skippedFields[0].first.contains("first at byte 40 (varint where the schema has length-delimited)"))
+        #expect(
+            status.skippedFields == [
+                LiveSkippedField(path: "entity.trip_update.stop_time_update.6", count: 6, first: six.description),
+                LiveSkippedField(path: "entity.vehicle.position.1", count: 1, first: other.description),
+            ])
+        #expect(
+            status.skippedFields[0].first.contains("first at byte 40 (varint where the schema has length-delimited)"))
         #expect(state.statuses(now: F.now + 30)[0].drops.isEmpty)
     }
 
     @Test func unchangedTripsAreNotRepublished() throws {
         var state = F.state()
         state.ingest(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2"))]))
-        let again = try mustApply(&state, F.feed(
-            [F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2", delay: 0))], timestamp: UInt64(F.now + 30)))
+        let again = try mustApply(
+            &state,
+            F.feed(
+                [F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2", delay: 0))],
+                timestamp: UInt64(F.now + 30)))
         #expect(again.tripIds == ["T2"])
         #expect(again.removedTrips.isEmpty)
     }
 
     @Test func differentialAppliesEntityByEntity() throws {
         var state = F.state()
-        state.ingest(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2")), F.vehicle("v", trip: "T1")]))
+        state.ingest(
+            F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2")), F.vehicle("v", trip: "T1")]))
         // T3 added, T2 deleted (is_deleted), T1 and the vehicle not mentioned: they stay.
-        let diff = try mustApply(&state, F.feed(
-            [F.entity("c", F.tripUpdate("T3")), FeedEntity(id: "b", isDeleted: true), FeedEntity(id: "v", isDeleted: true)],
-            timestamp: UInt64(F.now + 30), differential: true))
+        let diff = try mustApply(
+            &state,
+            F.feed(
+                [
+                    F.entity("c", F.tripUpdate("T3")), FeedEntity(id: "b", isDeleted: true),
+                    FeedEntity(id: "v", isDeleted: true),
+                ],
+                timestamp: UInt64(F.now + 30), differential: true))
         #expect(diff.tripIds == ["T3"])
         #expect(diff.removedTripIds == ["T2"])
         #expect(diff.removedVehicles == ["tu/v"])
         #expect(Set(state.trips.keys.map(\.tripId)) == ["T1", "T3"])
         // An entity sent again replaces its own previous content.
-        let replace = try mustApply(&state, F.feed([F.entity("c", F.tripUpdate("T4"))], timestamp: UInt64(F.now + 60), differential: true))
+        let replace = try mustApply(
+            &state, F.feed([F.entity("c", F.tripUpdate("T4"))], timestamp: UInt64(F.now + 60), differential: true))
         #expect(replace.tripIds == ["T4"])
         #expect(replace.removedTripIds == ["T3"])
     }
@@ -118,7 +135,9 @@ import TransitModel
     }
 
     @Test func staleAfterTheLimitFromTheHeaderTimestamp() throws {
-        var state = F.state([SourceSettings(name: "tu", timeZone: "UTC"), SourceSettings(name: "al", kind: .alerts, timeZone: "UTC")])
+        var state = F.state([
+            SourceSettings(name: "tu", timeZone: "UTC"), SourceSettings(name: "al", kind: .alerts, timeZone: "UTC"),
+        ])
         #expect(state.statuses(now: F.now).allSatisfy { $0.stale })  // nothing received yet
         state.ingest(F.feed([F.entity("a", F.tripUpdate("T1"))], timestamp: UInt64(F.now - 30)))
         state.ingest(F.feed([F.alert("x")], timestamp: UInt64(F.now - 30)), source: 1)
@@ -151,7 +170,10 @@ import TransitModel
     }
 
     @Test func autoDetectsMixedKinds() throws {
-        var state = F.state([SourceSettings(name: "mix", timeZone: "UTC"), SourceSettings(name: "only-tu", kind: .tripUpdates, timeZone: "UTC")])
+        var state = F.state([
+            SourceSettings(name: "mix", timeZone: "UTC"),
+            SourceSettings(name: "only-tu", kind: .tripUpdates, timeZone: "UTC"),
+        ])
         let mixed = F.feed([F.entity("a", F.tripUpdate("T1")), F.vehicle("v", trip: "T1"), F.alert("x")])
         let changes = try mustApply(&state, mixed)
         #expect(changes.tripIds == ["T1"])
@@ -193,11 +215,15 @@ import TransitModel
         // The static service is down: a cache without T2 (and not knowing T2 is unknown).
         var partial = ScheduleCache()
         partial.use(dates: 20250313...20250315)
-        partial.add(TripSchedules(
-            databaseVersion: "db1", patterns: [try #require(F.schedules.pattern(id: 1))],
-            trips: [try #require(F.schedules.schedule(tripId: "T1"))], unknownTripIds: []))
-        let changes = try mustApply(&state, 
-            F.feed([F.entity("a", F.tripUpdate("T1", delay: 10)), F.entity("b", F.tripUpdate("T2", delay: 10))], timestamp: UInt64(F.now + 30)),
+        partial.add(
+            TripSchedules(
+                databaseVersion: "db1", patterns: [try #require(F.schedules.pattern(id: 1))],
+                trips: [try #require(F.schedules.schedule(tripId: "T1"))], unknownTripIds: []))
+        let changes = try mustApply(
+            &state,
+            F.feed(
+                [F.entity("a", F.tripUpdate("T1", delay: 10)), F.entity("b", F.tripUpdate("T2", delay: 10))],
+                timestamp: UInt64(F.now + 30)),
             schedules: partial)
         #expect(changes.tripIds == ["T1"])
         #expect(changes.removedTrips.isEmpty)
@@ -207,10 +233,12 @@ import TransitModel
 
     @Test func cancelledStaysVisibleDeletedBecomesATombstone() throws {
         var state = F.state()
-        let changes = try mustApply(&state, F.feed([
-            F.entity("c", F.tripUpdate("T1", delay: nil, relationship: .canceled)),
-            F.entity("d", F.tripUpdate("T2", delay: nil, relationship: .deleted)),
-        ]))
+        let changes = try mustApply(
+            &state,
+            F.feed([
+                F.entity("c", F.tripUpdate("T1", delay: nil, relationship: .canceled)),
+                F.entity("d", F.tripUpdate("T2", delay: nil, relationship: .deleted)),
+            ]))
         #expect(changes.tripIds == ["T1", "T2"])
         #expect(state.trips[F.key(1)]?.relationship == .canceled)
         #expect(state.trips[F.key(1)]?.stops.count == 4)
@@ -221,7 +249,8 @@ import TransitModel
     @Test func newestHeaderWinsBetweenSources() throws {
         var state = F.state([SourceSettings(name: "a", timeZone: "UTC"), SourceSettings(name: "b", timeZone: "UTC")])
         state.ingest(F.feed([F.entity("x", F.tripUpdate("T1", delay: 60))], timestamp: 1000), source: 0)
-        let fromB = try mustApply(&state, F.feed([F.entity("y", F.tripUpdate("T1", delay: 300))], timestamp: 2000), source: 1)
+        let fromB = try mustApply(
+            &state, F.feed([F.entity("y", F.tripUpdate("T1", delay: 300))], timestamp: 2000), source: 1)
         #expect(fromB.trips.first?.source == "b")
         #expect(state.trips[F.key(1)]?.stops.first?.departureDelay == 300)
         // b stops naming T1: a's version comes back instead of a removal.
@@ -239,7 +268,10 @@ import TransitModel
         moved.use(dates: 20250313...20250315)
         var t1 = try #require(F.schedules.schedule(tripId: "T1"))
         t1.startSecs = 9 * 3600
-        moved.add(TripSchedules(databaseVersion: "db2", patterns: [try #require(F.schedules.pattern(id: 1))], trips: [t1], unknownTripIds: []))
+        moved.add(
+            TripSchedules(
+                databaseVersion: "db2", patterns: [try #require(F.schedules.pattern(id: 1))], trips: [t1],
+                unknownTripIds: []))
         let changes = state.resolveAgain(schedules: moved, now: F.now)
         #expect(changes.tripIds == ["T1"])
         #expect(state.trips[F.key(1)]?.stops.first?.scheduledDeparture == F.dayUnix + 9 * 3600)
@@ -248,7 +280,9 @@ import TransitModel
 
     @Test func duplicateNamesAreRefused() {
         #expect(throws: LiveStateError.self) {
-            try LiveState(sources: [SourceSettings(name: "x", timeZone: "UTC"), SourceSettings(name: "x", timeZone: "UTC")])
+            try LiveState(sources: [
+                SourceSettings(name: "x", timeZone: "UTC"), SourceSettings(name: "x", timeZone: "UTC"),
+            ])
         }
         #expect(throws: LiveStateError.self) { try LiveState(sources: [SourceSettings(name: "", timeZone: "UTC")]) }
     }
@@ -264,5 +298,31 @@ import TransitModel
         let drops = state.statuses(now: F.now)[0].drops
         #expect(drops["duplicate_entity_id"] == 1)
         #expect(drops["alert_without_informed_entity"] == 1)
+    }
+}
+
+/// A vehicle names its trip instance completely: start_time from the resolved trip when the feed has none.
+@Suite struct VehicleStartTimeTests {
+    typealias F = StateFixture
+
+    @Test func aResolvedVehicleTakesItsTripsFirstDeparture() throws {
+        var state = F.state()
+        let changes = try mustApply(&state, F.feed([F.vehicle("v2", trip: "T2"), F.vehicle("gone", trip: "GONE")]))
+        let byId = Dictionary(uniqueKeysWithValues: changes.vehicles.map { ($0.entityId, $0) })
+        #expect(byId["v2"]?.trip == F.key(2))
+        #expect(byId["v2"]?.startTime == "08:10:00")
+        // A trip the static service does not know: nothing to take it from.
+        #expect(byId["gone"]?.trip == nil && byId["gone"]?.startTime == nil)
+    }
+
+    @Test func theFeedsOwnStartTimeIsKept() throws {
+        var state = F.state()
+        let vehicle = FeedEntity(
+            id: "v",
+            vehicle: VehiclePosition(
+                trip: TripDescriptor(tripId: "T3", startTime: "08:20:00", startDate: F.dayText),
+                vehicle: VehicleDescriptor(id: "bus-v"), timestamp: UInt64(F.now)))
+        let changes = try mustApply(&state, F.feed([vehicle]))
+        #expect(changes.vehicles.first?.startTime == "08:20:00")
     }
 }

@@ -3,6 +3,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 @Suite struct PublishingTests {
@@ -10,7 +11,11 @@ import TransitModel
 
     @Test func oneMessagePerTopicPerFeedUpdateWithItsOwnSequence() async throws {
         let h = try EngineHarness()
-        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2")), F.vehicle("v", trip: "T1"), F.alert("x")]))
+        await h.feed(
+            F.feed([
+                F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2")), F.vehicle("v", trip: "T1"),
+                F.alert("x"),
+            ]))
         h.clock.advance(30)
         await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90)), F.vehicle("v", trip: "T1"), F.alert("x")]))
         h.clock.advance(30)
@@ -37,11 +42,15 @@ import TransitModel
             func send(_ frame: [UInt8]) throws { throw Closed() }
         }
         let hub = RealtimeHub(sink: ClosedSocket(), epoch: 1)
-        guard case .success(.sources(_, let before)) = hub.answer(.sources) else { Issue.record("no sources answer"); return }
+        guard case .success(.sources(_, let before)) = hub.answer(.sources) else {
+            Issue.record("no sources answer"); return
+        }
         #expect(before == 0)
         hub.heartbeat()
         hub.heartbeat()
-        guard case .success(.sources(_, let after)) = hub.answer(.sources) else { Issue.record("no sources answer"); return }
+        guard case .success(.sources(_, let after)) = hub.answer(.sources) else {
+            Issue.record("no sources answer"); return
+        }
         #expect(after == 2)
         #expect(hub.failedSends == 2)
     }
@@ -67,7 +76,8 @@ import TransitModel
         // Messages 1…2 of tu happen before the subscriber exists.
         await h.feed(F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("b", F.tripUpdate("T2"))]))
         h.clock.advance(30)
-        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 10)), F.entity("b", F.tripUpdate("T2", delay: 20))]))
+        await h.feed(
+            F.feed([F.entity("a", F.tripUpdate("T1", delay: 10)), F.entity("b", F.tripUpdate("T2", delay: 20))]))
         let before = h.sink.messages.count
 
         // It subscribes (everything from now on is buffered), then one more update, then its snapshot request.
@@ -134,7 +144,9 @@ import TransitModel
             #expect(snapshot.epoch == 77)
         }
         #expect(h.hub.snapshot(.heartbeat) == nil)
-        guard case .failure(let error) = h.hub.answer(.snapshot(.heartbeat)) else { Issue.record("hb snapshot answered"); return }
+        guard case .failure(let error) = h.hub.answer(.snapshot(.heartbeat)) else {
+            Issue.record("hb snapshot answered"); return
+        }
         #expect(error.status == .invalidArgument)
     }
 }

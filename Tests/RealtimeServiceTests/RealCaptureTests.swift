@@ -7,6 +7,7 @@ import GTFSRealtime
 import Synchronization
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 enum RealCaptures {
@@ -55,7 +56,8 @@ struct RealCaptureTests {
             if !tripUpdates.isEmpty {
                 // No schedule knows them: each is dropped and counted (mostly as unknown trips), never an error.
                 #expect(status.drops.values.reduce(0, +) >= UInt64(tripUpdates.count), "\(path): \(status.drops)")
-                #expect((status.drops["unknown_trip"] ?? 0) >= UInt64(tripUpdates.count / 2), "\(path): \(status.drops)")
+                #expect(
+                    (status.drops["unknown_trip"] ?? 0) >= UInt64(tripUpdates.count / 2), "\(path): \(status.drops)")
             }
             #expect(status.skippedFields.map(\.path) == feed.skippedFields.map(\.path), "\(path)")
         }
@@ -79,7 +81,9 @@ struct RealCaptureTests {
         #expect(status.skippedFields.count == 1)
         #expect(skipped.path == "entity.trip_update.stop_time_update.6")
         #expect(skipped.count == 1901)
-        #expect(skipped.first.hasPrefix("entity.trip_update.stop_time_update.6: 1901 skipped, first at byte "), "\(skipped.first)")
+        #expect(
+            skipped.first.hasPrefix("entity.trip_update.stop_time_update.6: 1901 skipped, first at byte "),
+            "\(skipped.first)")
         #expect(skipped.first.hasSuffix("(varint where the schema has length-delimited)"), "\(skipped.first)")
         // The trips are unknown (no static feed): drops, counted, not errors.
         #expect((status.drops["unknown_trip"] ?? 0) > 400, "\(status.drops)")

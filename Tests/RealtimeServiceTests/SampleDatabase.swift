@@ -3,6 +3,7 @@ import Logging
 import TransitModel
 import TransitStore
 import TransitTesting
+
 @testable import RealtimeService
 
 extension SampleDatabase {
@@ -19,9 +20,10 @@ let quietLogger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 struct StoreSchedules: ScheduleSource {
     let store: StaticStore
     func tripSchedules(_ query: TripSchedulesQuery) async throws -> TripSchedules {
-        try store.tripSchedules(tripIds: query.tripIds, from: query.fromDate, through: query.toDate,
-                                knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion,
-                                descriptors: query.descriptors)
+        try store.tripSchedules(
+            tripIds: query.tripIds, from: query.fromDate, through: query.toDate,
+            knownPatternIds: query.knownPatternIds, knownDatabaseVersion: query.knownDatabaseVersion,
+            descriptors: query.descriptors)
     }
     func feedInfo() async throws -> FeedInfo { store.feedInfo() }
 }

@@ -1,6 +1,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 /// A re-read config (`LiveState.replaceSources`): what unchanged sources hold stays, what removed or changed

@@ -5,6 +5,7 @@ import GTFSRealtime
 import RealtimeSources
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 @Suite struct StalenessTests {
@@ -28,15 +29,18 @@ import TransitModel
         ]
         let feeds = [
             F.feed([F.entity("a", F.tripUpdate("T1"))]), F.feed([F.vehicle("v", trip: "T1")]), F.feed([F.alert("x")]),
-            F.feed([F.alert("x")]), F.feed([F.vehicle("v", trip: "T1")]), F.feed([F.alert("x"), F.vehicle("v", trip: "T1")]),
+            F.feed([F.alert("x")]), F.feed([F.vehicle("v", trip: "T1")]),
+            F.feed([F.alert("x"), F.vehicle("v", trip: "T1")]),
         ]
         // An auto source holding only alerts is an alerts source; holding anything else, 90 s.
         #expect(try limits(settings, feeds) == [90, 90, 600, 600, 90, 90])
     }
 
     @Test func anAlertsSourceIsFreshForTenMinutesAVehicleSourceFor90Seconds() throws {
-        var state = F.state([SourceSettings(name: "vp", kind: .vehiclePositions, timeZone: "UTC"),
-                             SourceSettings(name: "al", kind: .alerts, timeZone: "UTC")])
+        var state = F.state([
+            SourceSettings(name: "vp", kind: .vehiclePositions, timeZone: "UTC"),
+            SourceSettings(name: "al", kind: .alerts, timeZone: "UTC"),
+        ])
         _ = try mustApply(&state, F.feed([F.vehicle("v", trip: "T1")]))
         _ = try mustApply(&state, F.feed([F.alert("x")]), source: 1)
         #expect(state.statuses(now: F.now + 90).map(\.stale) == [false, false])
@@ -46,9 +50,11 @@ import TransitModel
     }
 
     @Test func aSourcesOwnLimitWinsOverTheServiceDefault() throws {
-        let own = SourceConfig(name: "al", kind: .alerts, location: .file(path: "/x"), pollInterval: .seconds(60),
-                               prefix: "B:", maxBytes: 1000, staleAfterSecs: 1200)
-        let plain = SourceConfig(name: "tu", kind: .tripUpdates, location: .file(path: "/y"), pollInterval: .seconds(30))
+        let own = SourceConfig(
+            name: "al", kind: .alerts, location: .file(path: "/x"), pollInterval: .seconds(60),
+            prefix: "B:", maxBytes: 1000, staleAfterSecs: 1200)
+        let plain = SourceConfig(
+            name: "tu", kind: .tripUpdates, location: .file(path: "/y"), pollInterval: .seconds(30))
         let alerts = SourceConfig(name: "al2", kind: .alerts, location: .file(path: "/z"), pollInterval: .seconds(60))
 
         let a = SourceSettings(own, timeZone: "UTC", defaultStaleAfterSecs: 30)
@@ -69,7 +75,8 @@ import TransitModel
     }
 
     @Test func aConfigFilesLimitReachesTheLiveState() throws {
-        let json = #"{"sources": [{"name": "tu", "kind": "trip_updates", "url": "file:///x.pb", "poll_interval_s": 30, "stale_after_s": 45}]}"#
+        let json =
+            #"{"sources": [{"name": "tu", "kind": "trip_updates", "url": "file:///x.pb", "poll_interval_s": 30, "stale_after_s": 45}]}"#
         let config = try RealtimeConfig.parse(json: Data(json.utf8), environment: [:])
         var state = F.state(config.sources.map { SourceSettings($0, timeZone: "UTC", defaultStaleAfterSecs: 300) })
         _ = try mustApply(&state, F.feed([F.entity("a", F.tripUpdate("T1"))]))

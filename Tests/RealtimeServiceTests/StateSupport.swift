@@ -1,6 +1,7 @@
 import GTFSRealtime
 import RealtimeCore
 import TransitModel
+
 @testable import RealtimeService
 
 /// Hand-made schedules and feeds in UTC. Times are literal unix seconds.
@@ -21,14 +22,18 @@ enum StateFixture {
         var stops: [PatternStop] = []
         for k in 0..<4 {
             let offset = Int32(k * 300)
-            stops.append(PatternStop(stopId: "S\(k + 1)", stopSequence: UInt32(k + 1), arrivalOffset: offset, departureOffset: offset))
+            stops.append(
+                PatternStop(
+                    stopId: "S\(k + 1)", stopSequence: UInt32(k + 1), arrivalOffset: offset, departureOffset: offset))
         }
         let pattern = Pattern(patternId: 1, stops: stops)
         var trips: [TripSchedule] = []
         for i in 1...4 {
             let start = Int32(8 * 3600 + (i - 1) * 600)
-            trips.append(TripSchedule(tripId: "T\(i)", routeId: "R1", routeType: 3, directionId: 0, patternId: 1,
-                                      startSecs: start, serviceDates: [day], timezone: "UTC"))
+            trips.append(
+                TripSchedule(
+                    tripId: "T\(i)", routeId: "R1", routeType: 3, directionId: 0, patternId: 1,
+                    startSecs: start, serviceDates: [day], timezone: "UTC"))
         }
         cache.add(TripSchedules(databaseVersion: "db1", patterns: [pattern], trips: trips, unknownTripIds: ["GONE"]))
         return cache
@@ -39,31 +44,42 @@ enum StateFixture {
 
     static func key(_ trip: Int) -> TripInstanceKey { TripInstanceKey(tripId: "T\(trip)", serviceDate: day) }
 
-    static func tripUpdate(_ tripId: String, delay: Int32? = 60, seq: UInt32 = 1,
-                           relationship: TripScheduleRelationship? = nil) -> TripUpdate {
+    static func tripUpdate(
+        _ tripId: String, delay: Int32? = 60, seq: UInt32 = 1,
+        relationship: TripScheduleRelationship? = nil
+    ) -> TripUpdate {
         TripUpdate(
             trip: TripDescriptor(tripId: tripId, startDate: dayText, scheduleRelationship: relationship),
-            stopTimeUpdates: delay.map { [StopTimeUpdate(stopSequence: seq, departure: StopTimeEvent(delay: $0))] } ?? [])
+            stopTimeUpdates: delay.map { [StopTimeUpdate(stopSequence: seq, departure: StopTimeEvent(delay: $0))] }
+                ?? [])
     }
 
     static func entity(_ id: String, _ update: TripUpdate) -> FeedEntity { FeedEntity(id: id, tripUpdate: update) }
 
     static func vehicle(_ id: String, trip: String?) -> FeedEntity {
-        FeedEntity(id: id, vehicle: VehiclePosition(
-            trip: trip.map { TripDescriptor(tripId: $0, startDate: dayText) }, vehicle: VehicleDescriptor(id: "bus-\(id)"),
-            position: Position(latitude: -33.9, longitude: 151.2), timestamp: UInt64(now),
-            occupancyStatus: .manySeatsAvailable))
+        FeedEntity(
+            id: id,
+            vehicle: VehiclePosition(
+                trip: trip.map { TripDescriptor(tripId: $0, startDate: dayText) },
+                vehicle: VehicleDescriptor(id: "bus-\(id)"),
+                position: Position(latitude: -33.9, longitude: 151.2), timestamp: UInt64(now),
+                occupancyStatus: .manySeatsAvailable))
     }
 
     static func alert(_ id: String, stop: String = "S1") -> FeedEntity {
-        FeedEntity(id: id, alert: Alert(
-            activePeriods: [TimeRange(start: UInt64(dayUnix))], informedEntities: [EntitySelector(stopId: stop)],
-            effect: .detour, headerText: TranslatedString("Stop \(stop) moved")))
+        FeedEntity(
+            id: id,
+            alert: Alert(
+                activePeriods: [TimeRange(start: UInt64(dayUnix))], informedEntities: [EntitySelector(stopId: stop)],
+                effect: .detour, headerText: TranslatedString("Stop \(stop) moved")))
     }
 
-    static func feed(_ entities: [FeedEntity], timestamp: UInt64 = UInt64(now), differential: Bool = false) -> FeedMessage {
-        FeedMessage(header: FeedHeader(incrementality: differential ? .differential : .fullDataset, timestamp: timestamp),
-                    entities: entities)
+    static func feed(_ entities: [FeedEntity], timestamp: UInt64 = UInt64(now), differential: Bool = false)
+        -> FeedMessage
+    {
+        FeedMessage(
+            header: FeedHeader(incrementality: differential ? .differential : .fullDataset, timestamp: timestamp),
+            entities: entities)
     }
 
     static func state(_ settings: [SourceSettings] = [SourceSettings(name: "tu", timeZone: "UTC")]) -> LiveState {
@@ -74,8 +90,10 @@ enum StateFixture {
 extension LiveState {
     /// Screens and applies `feed` like the engine does.
     @discardableResult
-    mutating func ingest(_ feed: FeedMessage, source: Int = 0, schedules: ScheduleCache = StateFixture.schedules,
-                         now: Int64 = StateFixture.now) -> LiveChanges? {
+    mutating func ingest(
+        _ feed: FeedMessage, source: Int = 0, schedules: ScheduleCache = StateFixture.schedules,
+        now: Int64 = StateFixture.now
+    ) -> LiveChanges? {
         var hasher = Hasher()
         hasher.combine(GTFSRealtimeCodec.encode(feed))
         let hash = hasher.finalize()
@@ -92,8 +110,10 @@ extension LiveChanges {
 struct NotApplied: Error {}
 
 /// `state.ingest` that must apply the feed.
-func mustApply(_ state: inout LiveState, _ feed: FeedMessage, source: Int = 0,
-               schedules: ScheduleCache = StateFixture.schedules, now: Int64 = StateFixture.now) throws -> LiveChanges {
+func mustApply(
+    _ state: inout LiveState, _ feed: FeedMessage, source: Int = 0,
+    schedules: ScheduleCache = StateFixture.schedules, now: Int64 = StateFixture.now
+) throws -> LiveChanges {
     guard let changes = state.ingest(feed, source: source, schedules: schedules, now: now) else { throw NotApplied() }
     return changes
 }

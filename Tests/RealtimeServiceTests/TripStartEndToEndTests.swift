@@ -5,9 +5,10 @@ import Foundation
 import GTFSRealtime
 import Testing
 import TransitModel
+import TransitTesting
+
 @testable import RealtimeFixtures
 @testable import RealtimeService
-import TransitTesting
 
 @Suite struct TripStartEndToEndTests {
     let at = SampleTimes.mondayMorning
@@ -24,14 +25,17 @@ import TransitTesting
     }
 
     @Test func updatesWithoutTripIdResolveLikeTheirTrips() async throws {
-        let feeds = try FixtureGenerator(schedule: FixtureSchedule.read(databasePath: SampleDatabase.path(), at: at)).feeds()
+        let feeds = try FixtureGenerator(schedule: FixtureSchedule.read(databasePath: SampleDatabase.path(), at: at))
+            .feeds()
         var stripped = feeds.tripUpdates
         var renamed: Set<String> = []
         for i in stripped.entities.indices {
             guard let update = stripped.entities[i].tripUpdate, let id = update.trip.tripId,
-                  [.scheduled, .canceled].contains(update.trip.scheduleRelationship ?? .scheduled) else { continue }
+                [.scheduled, .canceled].contains(update.trip.scheduleRelationship ?? .scheduled)
+            else { continue }
             let date = update.trip.startDate.flatMap { UInt32($0) }
-            let detail = try SampleDatabase.store.trip(id: id, serviceDate: date, startTime: update.trip.startTime, at: at)
+            let detail = try SampleDatabase.store.trip(
+                id: id, serviceDate: date, startTime: update.trip.startTime, at: at)
             guard let direction = detail.directionId else { continue }
             let start = detail.startTime
             stripped.entities[i].tripUpdate?.trip = TripDescriptor(

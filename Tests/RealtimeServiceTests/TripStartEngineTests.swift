@@ -3,6 +3,7 @@
 import GTFSRealtime
 import Testing
 import TransitModel
+
 @testable import RealtimeService
 
 @Suite struct TripStartEngineTests {
@@ -40,8 +41,11 @@ import TransitModel
         await h.feed(F.feed(Self.mixedFeed))
 
         let trips = try #require(h.hub.snapshot(.tripUpdates).map(snapshotTrips))
-        #expect(trips.map(\.instance) == [TripInstanceKey(tripId: "T1", serviceDate: F.day),
-                                          TripInstanceKey(tripId: "T2", serviceDate: F.day)])
+        #expect(
+            trips.map(\.instance) == [
+                TripInstanceKey(tripId: "T1", serviceDate: F.day),
+                TripInstanceKey(tripId: "T2", serviceDate: F.day),
+            ])
         #expect(trips[1].entityId == "one")
         #expect(trips[1].stops.first?.departureDelay == 90)
 
@@ -65,11 +69,15 @@ import TransitModel
         h.clock.advance(10)
         await h.feed(F.feed([F.entity("none", Self.update(start: "08:05:00"))], timestamp: UInt64(h.clock.now)))
         let none = await h.status().lastDrop ?? ""
-        #expect(none.hasPrefix("unknown_trip") && none.contains("route_id \"R1\"") && none.contains("direction_id 0")
+        #expect(
+            none.hasPrefix("unknown_trip") && none.contains("route_id \"R1\"") && none.contains("direction_id 0")
                 && none.contains("08:05:00") && none.contains("20250314"))
 
         h.clock.advance(10)
-        await h.feed(F.feed([F.entity("incomplete", Self.update(direction: nil, start: "08:10:00"))], timestamp: UInt64(h.clock.now)))
+        await h.feed(
+            F.feed(
+                [F.entity("incomplete", Self.update(direction: nil, start: "08:10:00"))], timestamp: UInt64(h.clock.now)
+            ))
         #expect(await h.status().lastDrop?.contains("no direction_id") == true)
     }
 
@@ -77,7 +85,8 @@ import TransitModel
         let h = try EngineHarness(schedules: Self.schedules())
         await h.feed(F.feed(Self.mixedFeed))
         h.clock.advance(30)
-        await h.feed(F.feed(Self.mixedFeed + [F.entity("new", Self.update(start: "08:30:00"))], timestamp: UInt64(h.clock.now)))
+        await h.feed(
+            F.feed(Self.mixedFeed + [F.entity("new", Self.update(start: "08:30:00"))], timestamp: UInt64(h.clock.now)))
         // Only the new descriptor is asked the second time; T2's schedule is cached.
         let requests = h.schedules.data.withLock { $0.descriptorRequests }
         #expect(requests.count == 2)

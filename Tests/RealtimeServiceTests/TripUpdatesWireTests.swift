@@ -14,27 +14,39 @@ import TransitProto
         let edgeStop = LiveStop(
             stopId: "", stopSequence: UInt32.max, assignedStopId: "a\u{0}b", scheduledArrival: Int64.min,
             scheduledDeparture: -1, predictedArrival: Int64.max, predictedDeparture: 0, arrivalDelay: Int32.min,
-            departureDelay: Int32.max, status: .noPrediction, departureOccupancy: "", stopHeadsign: "Bondi Junction via Oxford St — λ",
+            departureDelay: Int32.max, status: .noPrediction, departureOccupancy: "",
+            stopHeadsign: "Bondi Junction via Oxford St — λ",
             carriages: [
-                LiveCarriage(position: Int32.min, name: "", occupancy: "x\u{0}y", departureOccupancy: "λ", quiet: true,
-                             toilet: "", luggageRack: false),
-                LiveCarriage(), LiveCarriage(position: Int32.max), LiveCarriage(name: String(repeating: "é", count: 100)),
+                LiveCarriage(
+                    position: Int32.min, name: "", occupancy: "x\u{0}y", departureOccupancy: "λ", quiet: true,
+                    toilet: "", luggageRack: false),
+                LiveCarriage(), LiveCarriage(position: Int32.max),
+                LiveCarriage(name: String(repeating: "é", count: 100)),
             ])
         var trips: [LiveTrip] = []
         for (i, relationship) in LiveTripRelationship.allCases.enumerated() {
             let statuses = LiveStopStatus.allCases
-            trips.append(LiveTrip(
-                instance: TripInstanceKey(tripId: "t\(i)é", serviceDate: i == 0 ? 0 : UInt32.max, startSecs: i % 2 == 0 ? Int32.min : nil),
-                relationship: relationship, staticTripId: i % 3 == 0 ? nil : "", routeId: "r\u{0}x",
-                directionId: [nil, Int.max, Int.min, -1, 0][i % 5], vehicleId: i % 2 == 0 ? "v" : nil,
-                vehicleLabel: String(repeating: "λ", count: 200), timestamp: i % 2 == 0 ? UInt64.max : nil,
-                tripDelay: i % 2 == 0 ? -1 : nil,
-                stops: [edgeStop, S.fullStop, S.bareStop, LiveStop(stopId: "s", stopSequence: 1, status: statuses[i % statuses.count])],
-                source: i == 1 ? "" : "src", entityId: i % 2 == 0 ? nil : "e\u{0}", tripHeadsign: i % 3 == 1 ? nil : (i == 0 ? "" : "City")))
+            trips.append(
+                LiveTrip(
+                    instance: TripInstanceKey(
+                        tripId: "t\(i)é", serviceDate: i == 0 ? 0 : UInt32.max, startSecs: i % 2 == 0 ? Int32.min : nil),
+                    relationship: relationship, staticTripId: i % 3 == 0 ? nil : "", routeId: "r\u{0}x",
+                    directionId: [nil, Int.max, Int.min, -1, 0][i % 5], vehicleId: i % 2 == 0 ? "v" : nil,
+                    vehicleLabel: String(repeating: "λ", count: 200), timestamp: i % 2 == 0 ? UInt64.max : nil,
+                    tripDelay: i % 2 == 0 ? -1 : nil,
+                    stops: [
+                        edgeStop, S.fullStop, S.bareStop,
+                        LiveStop(stopId: "s", stopSequence: 1, status: statuses[i % statuses.count]),
+                    ],
+                    source: i == 1 ? "" : "src", entityId: i % 2 == 0 ? nil : "e\u{0}",
+                    tripHeadsign: i % 3 == 1 ? nil : (i == 0 ? "" : "City")))
         }
-        return LiveTripBatch(trips: trips, removed: [
-            TripInstanceKey(tripId: "", serviceDate: 0), TripInstanceKey(tripId: "x", serviceDate: 20250101, startSecs: -300),
-        ])
+        return LiveTripBatch(
+            trips: trips,
+            removed: [
+                TripInstanceKey(tripId: "", serviceDate: 0),
+                TripInstanceKey(tripId: "x", serviceDate: 20250101, startSecs: -300),
+            ])
     }
 
     /// Big enough for multi-byte lengths at every level.
@@ -43,23 +55,36 @@ import TransitProto
         for t in 0..<300 {
             var stops: [LiveStop] = []
             for k in 0..<(t % 60) {
-                stops.append(LiveStop(
-                    stopId: "2000\(k)", stopSequence: UInt32(k + 1), scheduledArrival: 1_766_394_000 + Int64(k * 90),
-                    scheduledDeparture: 1_766_394_020 + Int64(k * 90), predictedArrival: 1_766_394_060 + Int64(k * 90),
-                    predictedDeparture: 1_766_394_080 + Int64(k * 90), arrivalDelay: Int32(k - 30), departureDelay: 60,
-                    status: .predicted,
-                    carriages: k % 5 == 0 ? (1...8).map { LiveCarriage(position: $0, departureOccupancy: "MANY_SEATS_AVAILABLE") } : []))
+                stops.append(
+                    LiveStop(
+                        stopId: "2000\(k)", stopSequence: UInt32(k + 1),
+                        scheduledArrival: 1_766_394_000 + Int64(k * 90),
+                        scheduledDeparture: 1_766_394_020 + Int64(k * 90),
+                        predictedArrival: 1_766_394_060 + Int64(k * 90),
+                        predictedDeparture: 1_766_394_080 + Int64(k * 90), arrivalDelay: Int32(k - 30),
+                        departureDelay: 60,
+                        status: .predicted,
+                        carriages: k % 5 == 0
+                            ? (1...8).map { LiveCarriage(position: $0, departureOccupancy: "MANY_SEATS_AVAILABLE") }
+                            : []))
             }
-            trips.append(LiveTrip(
-                instance: TripInstanceKey(tripId: "2459_284.WKD.0.\(t)", serviceDate: 20251222), relationship: .scheduled,
-                staticTripId: "2459_284.WKD.0.\(t)", routeId: "2459_284", directionId: t % 2, vehicleId: "bus-\(t)",
-                timestamp: 1_766_394_000, stops: stops, source: "buses", entityId: "e\(t)"))
+            trips.append(
+                LiveTrip(
+                    instance: TripInstanceKey(tripId: "2459_284.WKD.0.\(t)", serviceDate: 20251222),
+                    relationship: .scheduled,
+                    staticTripId: "2459_284.WKD.0.\(t)", routeId: "2459_284", directionId: t % 2, vehicleId: "bus-\(t)",
+                    timestamp: 1_766_394_000, stops: stops, source: "buses", entityId: "e\(t)"))
         }
-        return LiveTripBatch(trips: trips, removed: (0..<40).map { TripInstanceKey(tripId: "gone-\($0)", serviceDate: 20251222) })
+        return LiveTripBatch(
+            trips: trips, removed: (0..<40).map { TripInstanceKey(tripId: "gone-\($0)", serviceDate: 20251222) })
     }
 
     static let batches: [(String, LiveTripBatch)] = [
-        ("samples", LiveTripBatch(trips: [S.fullTrip, S.bareTrip], removed: [TripInstanceKey(tripId: "R", serviceDate: 1, startSecs: -5)])),
+        (
+            "samples",
+            LiveTripBatch(
+                trips: [S.fullTrip, S.bareTrip], removed: [TripInstanceKey(tripId: "R", serviceDate: 1, startSecs: -5)])
+        ),
         ("empty", LiveTripBatch()),
         ("extremes", extremes()),
         ("large", large()),
@@ -67,7 +92,10 @@ import TransitProto
 
     @Test func bytesEqualTheProtobufCPath() throws {
         for (label, batch) in Self.batches {
-            for (epoch, seq, sent) in [(UInt64(1), UInt64(1), Int64(0)), (UInt64.max, UInt64.max, Int64.min), (300, 128, -1), (77, 5, Int64.max)] {
+            for (epoch, seq, sent) in [
+                (UInt64(1), UInt64(1), Int64(0)), (UInt64.max, UInt64.max, Int64.min), (300, 128, -1),
+                (77, 5, Int64.max),
+            ] {
                 let message = PubMessage(epoch: epoch, seq: seq, sentUnixMs: sent, payload: .tripUpdates(batch))
                 let direct = RealtimeCodec.encodeFramed(message)
                 let reference = RealtimeCodec.encodeFramedWithProtobufC(message)
@@ -82,7 +110,8 @@ import TransitProto
         for (label, batch) in Self.batches {
             let message = PubMessage(epoch: 5, seq: 300, sentUnixMs: 1_766_394_000_123, payload: .tripUpdates(batch))
             let reference = RealtimeCodec.encodeFramedWithProtobufC(message)
-            #expect(RealtimeCodec.encodeFramed(message, tripWorkers: workers) == reference, "\(label), \(workers) threads")
+            #expect(
+                RealtimeCodec.encodeFramed(message, tripWorkers: workers) == reference, "\(label), \(workers) threads")
         }
     }
 

@@ -1,6 +1,7 @@
 import Testing
-@testable import RealtimeSources
 import TransitTesting
+
+@testable import RealtimeSources
 
 @Suite struct BackoffTests {
     let backoff = Backoff(base: .seconds(30), cap: .seconds(600))

@@ -2,10 +2,13 @@
 import Foundation
 import Testing
 import TransitTesting
+
 @testable import RealtimeSources
 
 @Suite struct ConfigTests {
-    private func parse(_ json: String, env: [String: String] = [:], base: String = "/") throws(RealtimeConfigError) -> RealtimeConfig {
+    private func parse(_ json: String, env: [String: String] = [:], base: String = "/") throws(RealtimeConfigError)
+        -> RealtimeConfig
+    {
         try RealtimeConfig.parse(json: Data(json.utf8), file: "test.json", baseDirectory: base, environment: env)
     }
 
@@ -50,7 +53,8 @@ import TransitTesting
     }
 
     @Test func defaultsOfTheTopLevel() throws {
-        let config = try parse(#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x.org/a", "poll_interval_s": 300}]}"#)
+        let config = try parse(
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x.org/a", "poll_interval_s": 300}]}"#)
         #expect(config.dailyRequestBudget == 30_000 && config.maxRequestsPerSecond == 5)
     }
 
@@ -67,36 +71,111 @@ import TransitTesting
         (#"{"sources": [{"kind": "alerts"}]}"#, "sources[0]", "name", ["missing"]),
         (#"{"sources": [{"name": "a b"}]}"#, "sources[0]", "name", ["letters, digits"]),
         (#"{"sources": [{"name": "a", "kind": "alerts", "poll_interval_s": 30}]}"#, "a", "url", ["missing"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval": 30}]}"#, "a", "poll_interval", ["unknown field", "poll_interval_s"]),
-        (#"{"sources": [{"name": "a", "kind": "alert", "url": "https://x/a", "poll_interval_s": 30}]}"#, "a", "kind", ["trip_updates", "\"alert\""]),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval": 30}]}"#, "a",
+            "poll_interval", ["unknown field", "poll_interval_s"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alert", "url": "https://x/a", "poll_interval_s": 30}]}"#, "a", "kind",
+            ["trip_updates", "\"alert\""]
+        ),
         (#"{"sources": [{"name": "a", "url": "https://x/a", "poll_interval_s": 30}]}"#, "a", "kind", ["missing"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "ftp://x/a", "poll_interval_s": 30}]}"#, "a", "url", ["https://", "ftp://x/a"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "file://relative/a.pb", "poll_interval_s": 30}]}"#, "a", "url", ["absolute path"]),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "ftp://x/a", "poll_interval_s": 30}]}"#, "a", "url",
+            ["https://", "ftp://x/a"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "file://relative/a.pb", "poll_interval_s": 30}]}"#,
+            "a", "url", ["absolute path"]
+        ),
         (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a"}]}"#, "a", "poll_interval_s", ["missing"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": "30"}]}"#, "a", "poll_interval_s", ["number", "a string"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": -1}]}"#, "a", "poll_interval_s", ["more than 0"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "timeout_s": 0}]}"#, "a", "timeout_s", ["more than 0"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "max_bytes": 1.5}]}"#, "a", "max_bytes", ["whole number"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 0}]}"#, "a", "stale_after_s", ["1 … 604,800", "got 0"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 604801}]}"#, "a", "stale_after_s", ["604,800", "got 604801"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 2.5}]}"#, "a", "stale_after_s", ["whole number"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": "90"}]}"#, "a", "stale_after_s", ["number", "a string"]),
-        (#"{"sources": [{"name": "a", "replay": "r", "pace_s": 1, "stale_after_s": -5}]}"#, "a", "stale_after_s", ["got -5"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": ["x"]}]}"#, "a", "headers", ["object"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"Bad Name": "v"}}]}"#, "a", "headers.Bad Name", ["header name"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": 5}}]}"#, "a", "headers.A", ["string"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": "$NOPE"}}]}"#, "a", "headers.A", ["NOPE", "not set"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": "x $"}}]}"#, "a", "headers.A", ["$$"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": "  "}}]}"#, "a", "headers.A", ["empty"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "file:///x/a.pb", "poll_interval_s": 30, "headers": {"A": "b"}}]}"#, "a", "headers", ["http(s) sources only"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "http://example.org/a", "poll_interval_s": 30, "headers": {"A": "$EMPTY_OK"}}]}"#, "a", "headers", ["https only"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "replay": "r", "poll_interval_s": 30}]}"#, "a", "replay", ["not both"]),
-        (#"{"sources": [{"name": "a", "replay": "does-not-exist", "pace_s": 1}]}"#, "a", "replay", ["does not exist", "/does-not-exist"]),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": "30"}]}"#, "a",
+            "poll_interval_s", ["number", "a string"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": -1}]}"#, "a",
+            "poll_interval_s", ["more than 0"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "timeout_s": 0}]}"#,
+            "a", "timeout_s", ["more than 0"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "max_bytes": 1.5}]}"#,
+            "a", "max_bytes", ["whole number"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 0}]}"#,
+            "a", "stale_after_s", ["1 … 604,800", "got 0"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 604801}]}"#,
+            "a", "stale_after_s", ["604,800", "got 604801"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": 2.5}]}"#,
+            "a", "stale_after_s", ["whole number"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "stale_after_s": "90"}]}"#,
+            "a", "stale_after_s", ["number", "a string"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "replay": "r", "pace_s": 1, "stale_after_s": -5}]}"#, "a", "stale_after_s",
+            ["got -5"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": ["x"]}]}"#,
+            "a", "headers", ["object"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"Bad Name": "v"}}]}"#,
+            "a", "headers.Bad Name", ["header name"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": 5}}]}"#,
+            "a", "headers.A", ["string"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": "$NOPE"}}]}"#,
+            "a", "headers.A", ["NOPE", "not set"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": "x $"}}]}"#,
+            "a", "headers.A", ["$$"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30, "headers": {"A": "  "}}]}"#,
+            "a", "headers.A", ["empty"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "file:///x/a.pb", "poll_interval_s": 30, "headers": {"A": "b"}}]}"#,
+            "a", "headers", ["http(s) sources only"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "http://example.org/a", "poll_interval_s": 30, "headers": {"A": "$EMPTY_OK"}}]}"#,
+            "a", "headers", ["https only"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "replay": "r", "poll_interval_s": 30}]}"#,
+            "a", "replay", ["not both"]
+        ),
+        (
+            #"{"sources": [{"name": "a", "replay": "does-not-exist", "pace_s": 1}]}"#, "a", "replay",
+            ["does not exist", "/does-not-exist"]
+        ),
         (#"{"sources": [{"name": "a", "replay": "r", "pace_s": 1, "url_": 1}]}"#, "a", "url_", ["unknown field"]),
         (#"{"sources": [{"name": "a", "replay": "r"}]}"#, "a", "pace_s", ["missing"]),
         (#"{"sources": [{"name": "a", "replay": "r", "pace_s": 1, "loop": "yes"}]}"#, "a", "loop", ["true or false"]),
-        (#"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30}, {"name": "a", "kind": "alerts", "url": "https://x/b", "poll_interval_s": 30}]}"#, "a", "name", ["unique"]),
-        (#"{"max_requests_per_second": 0, "sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30}]}"#, nil, "max_requests_per_second", ["more than 0"]),
+        (
+            #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30}, {"name": "a", "kind": "alerts", "url": "https://x/b", "poll_interval_s": 30}]}"#,
+            "a", "name", ["unique"]
+        ),
+        (
+            #"{"max_requests_per_second": 0, "sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 30}]}"#,
+            nil, "max_requests_per_second", ["more than 0"]
+        ),
     ]
 
     @Test(arguments: 0..<badConfigs.count)
@@ -114,7 +193,8 @@ import TransitTesting
 
     @Test func jsonSyntaxErrorSaysWhere() {
         let error = error("{\n  \"sources\": [\n    {\"name\": \"a\",, }\n  ]\n}")
-        #expect(error?.description.contains("not valid JSON at line 3, column 18") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("not valid JSON at line 3, column 18") == true, "\(String(describing: error))")
     }
 
     @Test func emptyVariableIsNamed() {
@@ -163,14 +243,18 @@ import TransitTesting
         // 86,400 / 2.88 = 30,000 exactly: allowed.
         let json = #"{"sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 2.88}]}"#
         #expect(try parse(json).dailyRequests == 30_000)
-        let raised = #"{"daily_request_budget": 50000, "sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 2}]}"#
+        let raised =
+            #"{"daily_request_budget": 50000, "sources": [{"name": "a", "kind": "alerts", "url": "https://x/a", "poll_interval_s": 2}]}"#
         #expect(try parse(raised).dailyRequests == 43_200)
     }
 
     @Test func sustainedRateOverTheLimitIsRefused() {
         // 3 sources every 0.5 s = 6 a second, with the budget out of the way.
-        let source = { (n: Int) in #"{"name": "s\#(n)", "kind": "alerts", "url": "https://x/\#(n)", "poll_interval_s": 0.5}"# }
-        let error = error(#"{"daily_request_budget": 10000000, "sources": [\#(source(1)), \#(source(2)), \#(source(3))]}"#)
+        let source = { (n: Int) in
+            #"{"name": "s\#(n)", "kind": "alerts", "url": "https://x/\#(n)", "poll_interval_s": 0.5}"#
+        }
+        let error = error(
+            #"{"daily_request_budget": 10000000, "sources": [\#(source(1)), \#(source(2)), \#(source(3))]}"#)
         #expect(error?.field == "max_requests_per_second")
         #expect(error?.description.contains("6.00 requests a second") == true, "\(String(describing: error))")
     }
@@ -184,13 +268,16 @@ import TransitTesting
     @Test func programmaticConfigIsValidatedBySourceGroup() {
         let zero = SourceConfig(name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .zero)
         #expect(throws: RealtimeConfigError.self) {
-            _ = try SourceGroup(config: RealtimeConfig(sources: [zero]), logger: LogRecorder().logger, handler: { _ in })
+            _ = try SourceGroup(
+                config: RealtimeConfig(sources: [zero]), logger: LogRecorder().logger, handler: { _ in })
         }
     }
 
     @Test func programmaticStaleLimitIsValidated() {
-        let stale = SourceConfig(name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .seconds(1), staleAfterSecs: 0)
-        #expect(throws: RealtimeConfigError(source: "a", field: "stale_after_s", "must be 1 … 604,800 seconds, got 0")) {
+        let stale = SourceConfig(
+            name: "a", kind: .alerts, location: .file(path: "/x"), pollInterval: .seconds(1), staleAfterSecs: 0)
+        #expect(throws: RealtimeConfigError(source: "a", field: "stale_after_s", "must be 1 … 604,800 seconds, got 0"))
+        {
             try RealtimeConfig(sources: [stale]).validate()
         }
         var fine = stale

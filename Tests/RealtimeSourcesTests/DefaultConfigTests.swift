@@ -1,8 +1,9 @@
 // The bundled Transport for NSW config: loads, stays under budget, talks only to the TfNSW API over https.
 import Foundation
 import Testing
-@testable import RealtimeSources
 import TransitTesting
+
+@testable import RealtimeSources
 
 @Suite struct DefaultConfigTests {
     static let path = Repository.path("config/realtime-tfnsw.json")
@@ -41,10 +42,11 @@ import TransitTesting
         #expect(alerts.map(\.name) == ["all.alerts"])
         #expect(alerts.first?.pollInterval == .seconds(300))
         #expect(config.sources.filter { $0.kind == .tripUpdates }.count == 9)
-        let paths = Set(config.sources.compactMap { source -> String? in
-            if case .http(let url) = source.location { return url.path }
-            return nil
-        })
+        let paths = Set(
+            config.sources.compactMap { source -> String? in
+                if case .http(let url) = source.location { return url.path }
+                return nil
+            })
         #expect(paths.count == config.sources.count)
         #expect(paths.contains("/v1/gtfs/realtime/lightrail/parramatta"))
         #expect(paths.contains("/v2/gtfs/alerts/all"))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RealtimeSources
 
 @Suite struct EnvironmentExpansionTests {
@@ -13,10 +14,16 @@ import Testing
     }
 
     @Test func failures() {
-        #expect(throws: EnvironmentExpansion.Failure.missing("NOPE")) { try EnvironmentExpansion.expand("a $NOPE", environment: env) }
-        #expect(throws: EnvironmentExpansion.Failure.empty("EMPTY")) { try EnvironmentExpansion.expand("$EMPTY", environment: env) }
+        #expect(throws: EnvironmentExpansion.Failure.missing("NOPE")) {
+            try EnvironmentExpansion.expand("a $NOPE", environment: env)
+        }
+        #expect(throws: EnvironmentExpansion.Failure.empty("EMPTY")) {
+            try EnvironmentExpansion.expand("$EMPTY", environment: env)
+        }
         for bad in ["$", "a $ b", "$1abc", "${KEY", "${}", "$-"] {
-            #expect(throws: EnvironmentExpansion.Failure.syntax, "\(bad)") { try EnvironmentExpansion.expand(bad, environment: env) }
+            #expect(throws: EnvironmentExpansion.Failure.syntax, "\(bad)") {
+                try EnvironmentExpansion.expand(bad, environment: env)
+            }
         }
     }
 }

@@ -1,11 +1,14 @@
 // file:// sources: read when changed, quiet otherwise, missing files reported, replaced files never torn.
 import Foundation
 import Testing
-@testable import RealtimeSources
 import TransitTesting
 
+@testable import RealtimeSources
+
 @Suite struct FileSourceTests {
-    private func fileSource(_ path: String, interval: Duration = .milliseconds(20), maxBytes: Int = SourceConfig.defaultMaxBytes) -> SourceConfig {
+    private func fileSource(
+        _ path: String, interval: Duration = .milliseconds(20), maxBytes: Int = SourceConfig.defaultMaxBytes
+    ) -> SourceConfig {
         SourceConfig(name: "file", kind: .auto, location: .file(path: path), pollInterval: interval, maxBytes: maxBytes)
     }
 
@@ -14,7 +17,8 @@ import TransitTesting
         let path = folder.path("TripUpdates.pb")
         try replaceAtomically(path, with: [1, 1])
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: LogRecorder().logger, handler: recorder.handler)
+        let group = try SourceGroup(
+            config: testConfig([fileSource(path)]), logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { recorder.notModifiedCount >= 3 })
         #expect(recorder.fetched.map(\.bytes) == [[1, 1]])
@@ -41,7 +45,8 @@ import TransitTesting
         #expect(status.lastError == "\(path) does not exist")
         #expect(status.consecutiveFailures == 0 && status.errorCount == recorder.failures.count)
         #expect(status.requestsToday == 0)  // files cost no requests
-        #expect(!recorder.events.contains { if case .failed(_, let e) = $0 { return e.backsOff } else { return false } })
+        #expect(
+            !recorder.events.contains { if case .failed(_, let e) = $0 { return e.backsOff } else { return false } })
     }
 
     @Test func aFileReplacedWhileBeingPolledIsNeverTornNorAnError() async throws {
@@ -51,7 +56,9 @@ import TransitTesting
         func version(_ n: Int) -> [UInt8] { [UInt8](repeating: UInt8(n), count: 50_000 + n * 3_000) }
         try replaceAtomically(path, with: version(0))
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: testConfig([fileSource(path, interval: .milliseconds(1))]), logger: LogRecorder().logger, handler: recorder.handler)
+        let group = try SourceGroup(
+            config: testConfig([fileSource(path, interval: .milliseconds(1))]), logger: LogRecorder().logger,
+            handler: recorder.handler)
         group.start()
         for n in 1...40 {
             try replaceAtomically(path, with: version(n))
@@ -75,14 +82,18 @@ import TransitTesting
         try replaceAtomically(big, with: [UInt8](repeating: 0, count: 1001))
         let recorder = EventRecorder()
         let sources = [
-            SourceConfig(name: "big", kind: .auto, location: .file(path: big), pollInterval: .seconds(60), maxBytes: 1000),
+            SourceConfig(
+                name: "big", kind: .auto, location: .file(path: big), pollInterval: .seconds(60), maxBytes: 1000),
             SourceConfig(name: "dir", kind: .auto, location: .file(path: folder.path), pollInterval: .seconds(60)),
         ]
-        let group = try SourceGroup(config: testConfig(sources), logger: LogRecorder().logger, handler: recorder.handler)
+        let group = try SourceGroup(
+            config: testConfig(sources), logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { recorder.failures.count == 2 })
         await group.stop()
-        #expect(recorder.events(of: "big").first.map { if case .failed(_, .tooLarge(1000)) = $0 { true } else { false } } == true)
+        #expect(
+            recorder.events(of: "big").first.map { if case .failed(_, .tooLarge(1000)) = $0 { true } else { false } }
+                == true)
         guard case .failed(_, .fileUnreadable(let path, let reason))? = recorder.events(of: "dir").first else {
             Issue.record("\(recorder.events(of: "dir"))")
             return
@@ -95,7 +106,8 @@ import TransitTesting
         let path = folder.path("Alerts.pb")
         try replaceAtomically(path, with: [8])
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: testConfig([fileSource(path)]), logger: LogRecorder().logger, handler: recorder.handler)
+        let group = try SourceGroup(
+            config: testConfig([fileSource(path)]), logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         group.start()  // no second loop
         #expect(await eventually { recorder.notModifiedCount >= 2 })
@@ -115,6 +127,8 @@ import TransitTesting
         #expect(read?.bytes == [1, 2, 3])
         #expect(read?.signature == (try? FileSignature.of(path: path).get()))
         #expect(throws: FetchError.tooLarge(limit: 2)) { try FileReader.read(path: path, maxBytes: 2).get() }
-        #expect(throws: FetchError.fileMissing(folder.path("nope"))) { try FileReader.read(path: folder.path("nope"), maxBytes: 2).get() }
+        #expect(throws: FetchError.fileMissing(folder.path("nope"))) {
+            try FileReader.read(path: folder.path("nope"), maxBytes: 2).get()
+        }
     }
 }

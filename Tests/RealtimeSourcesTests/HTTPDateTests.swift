@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RealtimeSources
 
 @Suite struct HTTPDateTests {
@@ -10,8 +11,10 @@ import Testing
     }
 
     @Test func refusesOtherShapes() {
-        for text in ["", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
-                     "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT"] {
+        for text in [
+            "", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
+        ] {
             #expect(HTTPDate.parse(text) == nil, "\(text)")
         }
     }

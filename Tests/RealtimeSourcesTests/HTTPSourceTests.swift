@@ -2,12 +2,17 @@
 // connection errors, redirects and stopping.
 import Foundation
 import Testing
-@testable import RealtimeSources
 import TransitTesting
 
+@testable import RealtimeSources
+
 @Suite struct HTTPSourceTests {
-    private func group(_ sources: [SourceConfig], _ recorder: EventRecorder, backoffCap: Duration = .seconds(600)) throws -> SourceGroup {
-        try SourceGroup(config: testConfig(sources), options: PollingOptions(backoffCap: backoffCap), logger: LogRecorder().logger, handler: recorder.handler)
+    private func group(_ sources: [SourceConfig], _ recorder: EventRecorder, backoffCap: Duration = .seconds(600))
+        throws -> SourceGroup
+    {
+        try SourceGroup(
+            config: testConfig(sources), options: PollingOptions(backoffCap: backoffCap), logger: LogRecorder().logger,
+            handler: recorder.handler)
     }
 
     @Test func okDeliversBytesAndTheServerDate() async throws {
@@ -40,8 +45,11 @@ import TransitTesting
     @Test func etagAndLastModifiedMakeConditionalRequests() async throws {
         let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
         let server = try await FakeHTTPServer.start { request in
-            if request.header("If-None-Match") == "\"v1\"" { return .respond(status: 304, headers: [("ETag", "\"v1\"")]) }
-            return .respond(status: 200, headers: [("ETag", "\"v1\""), ("Last-Modified", lastModified)], body: [9, 9, 9])
+            if request.header("If-None-Match") == "\"v1\"" {
+                return .respond(status: 304, headers: [("ETag", "\"v1\"")])
+            }
+            return .respond(
+                status: 200, headers: [("ETag", "\"v1\""), ("Last-Modified", lastModified)], body: [9, 9, 9])
         }
         defer { Task { await server.shutdown() } }
         let recorder = EventRecorder()
@@ -51,7 +59,10 @@ import TransitTesting
         await sources.stop()
         #expect(recorder.fetched.count == 1)
         #expect(recorder.fetched.first?.bytes == [9, 9, 9])
-        if case .fetched = recorder.events.first {} else { Issue.record("first event: \(String(describing: recorder.events.first))") }
+        if case .fetched = recorder.events.first {
+        } else {
+            Issue.record("first event: \(String(describing: recorder.events.first))")
+        }
         let second = try #require(server.requests.dropFirst().first)
         #expect(second.header("If-None-Match") == "\"v1\"")
         #expect(second.header("If-Modified-Since") == lastModified)
@@ -61,7 +72,8 @@ import TransitTesting
 
     @Test func aServerDroppingTheValidatorGetsPlainRequestsAgain() async throws {
         let server = try await FakeHTTPServer.start { request in
-            request.index == 0 ? .respond(status: 200, headers: [("ETag", "\"a\"")], body: [1]) : .respond(status: 200, body: [2])
+            request.index == 0
+                ? .respond(status: 200, headers: [("ETag", "\"a\"")], body: [1]) : .respond(status: 200, body: [2])
         }
         defer { Task { await server.shutdown() } }
         let recorder = EventRecorder()
@@ -80,7 +92,8 @@ import TransitTesting
         // after the success the plain 50 ms; after the next failure [50, 100] again (a backoff that was not
         // reset would wait 400 to 800 ms there).
         let server = try await FakeHTTPServer.start { request in
-            [0, 1, 2, 4].contains(request.index) ? .respond(status: code, body: Array("no".utf8)) : .respond(status: 200, body: [7])
+            [0, 1, 2, 4].contains(request.index)
+                ? .respond(status: code, body: Array("no".utf8)) : .respond(status: 200, body: [7])
         }
         defer { Task { await server.shutdown() } }
         let recorder = EventRecorder()
@@ -103,7 +116,9 @@ import TransitTesting
         let slack = Duration.milliseconds(150)
         func expectGap(_ i: Int, within bounds: ClosedRange<Duration>, _ what: String) {
             let gap = times[i] - times[i - 1]
-            #expect(gap >= bounds.lowerBound - .milliseconds(2) && gap <= bounds.upperBound + slack, "\(what): \(gap), planned \(bounds)")
+            #expect(
+                gap >= bounds.lowerBound - .milliseconds(2) && gap <= bounds.upperBound + slack,
+                "\(what): \(gap), planned \(bounds)")
         }
         expectGap(1, within: backoff.bounds(afterFailures: 1), "after 1 failure")
         expectGap(2, within: backoff.bounds(afterFailures: 2), "after 2 failures")
@@ -115,11 +130,13 @@ import TransitTesting
 
     @Test func retryAfterIsHonouredWhenLonger() async throws {
         let server = try await FakeHTTPServer.start { request in
-            request.index == 0 ? .respond(status: 429, headers: [("Retry-After", "1")]) : .respond(status: 200, body: [1])
+            request.index == 0
+                ? .respond(status: 429, headers: [("Retry-After", "1")]) : .respond(status: 200, body: [1])
         }
         defer { Task { await server.shutdown() } }
         let recorder = EventRecorder()
-        let sources = try group([httpSource(url: server.url(), interval: .milliseconds(20))], recorder, backoffCap: .milliseconds(40))
+        let sources = try group(
+            [httpSource(url: server.url(), interval: .milliseconds(20))], recorder, backoffCap: .milliseconds(40))
         sources.start()
         #expect(await eventually { server.requests.count >= 2 })
         await sources.stop()
@@ -157,7 +174,9 @@ import TransitTesting
 
     @Test(arguments: [false, true])
     func oversizedBodyIsAborted(_ chunked: Bool) async throws {
-        let server = try await FakeHTTPServer.start { _ in .respond(status: 200, body: [UInt8](repeating: 1, count: 200_000), chunked: chunked) }
+        let server = try await FakeHTTPServer.start { _ in
+            .respond(status: 200, body: [UInt8](repeating: 1, count: 200_000), chunked: chunked)
+        }
         defer { Task { await server.shutdown() } }
         let recorder = EventRecorder()
         let sources = try group([httpSource(url: server.url(), maxBytes: 100_000)], recorder)
@@ -170,7 +189,9 @@ import TransitTesting
     }
 
     @Test func bodyExactlyAtTheLimitIsAccepted() async throws {
-        let server = try await FakeHTTPServer.start { _ in .respond(status: 200, body: [UInt8](repeating: 2, count: 50_000), chunked: true) }
+        let server = try await FakeHTTPServer.start { _ in
+            .respond(status: 200, body: [UInt8](repeating: 2, count: 50_000), chunked: true)
+        }
         defer { Task { await server.shutdown() } }
         let recorder = EventRecorder()
         let sources = try group([httpSource(url: server.url(), maxBytes: 50_000)], recorder)
@@ -201,16 +222,26 @@ import TransitTesting
         let server = try await FakeHTTPServer.start { request in
             switch request.uri {
             case "/same": .respond(status: 302, headers: [("Location", "/target")])
-            case "/other": .respond(status: 302, headers: [("Location", "http://localhost:\(request.header("Host")!.split(separator: ":").last!)/target")])
+            case "/other":
+                .respond(
+                    status: 302,
+                    headers: [
+                        ("Location", "http://localhost:\(request.header("Host")!.split(separator: ":").last!)/target")
+                    ])
             default: .respond(status: 200, body: [5])
             }
         }
         defer { Task { await server.shutdown() } }
         let recorder = EventRecorder()
-        let sources = try group([
-            httpSource("same", url: server.url("/same"), headers: [HTTPHeader(name: "Authorization", value: SecretValue("k"))]),
-            httpSource("other", url: server.url("/other"), headers: [HTTPHeader(name: "Authorization", value: SecretValue("k"))]),
-        ], recorder)
+        let sources = try group(
+            [
+                httpSource(
+                    "same", url: server.url("/same"),
+                    headers: [HTTPHeader(name: "Authorization", value: SecretValue("k"))]),
+                httpSource(
+                    "other", url: server.url("/other"),
+                    headers: [HTTPHeader(name: "Authorization", value: SecretValue("k"))]),
+            ], recorder)
         sources.start()
         #expect(await eventually { recorder.events.count == 2 })
         await sources.stop()
@@ -275,7 +306,9 @@ import TransitTesting
         // Planned at 0, 0.2 and 0.4 s: never earlier, and not much later.
         for (i, request) in requests.enumerated() {
             let at = request.receivedAt - started
-            #expect(at >= .milliseconds(200) * i && at < .milliseconds(200) * i + .milliseconds(250), "request \(i) at \(at)")
+            #expect(
+                at >= .milliseconds(200) * i && at < .milliseconds(200) * i + .milliseconds(250),
+                "request \(i) at \(at)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Testing
-@testable import RealtimeSources
 import TransitTesting
+
+@testable import RealtimeSources
 
 @Suite struct PacerTests {
     @Test func grantsAreSpacedAcrossConcurrentCallers() async throws {
@@ -59,7 +60,9 @@ import TransitTesting
         let pacer = RequestPacer(requestsPerSecond: config.maxRequestsPerSecond)
         let client = HTTPClient()
         let pollers = sources.map {
-            SourcePoller(source: $0, startOffset: .zero, backoffCap: .seconds(1), pacer: pacer, client: client, restamp: nil, logger: LogRecorder().logger, handler: { _ in })
+            SourcePoller(
+                source: $0, startOffset: .zero, backoffCap: .seconds(1), pacer: pacer, client: client, restamp: nil,
+                logger: LogRecorder().logger, handler: { _ in })
         }
         for poller in pollers { poller.start() }
         try await Task.sleep(for: .milliseconds(600))

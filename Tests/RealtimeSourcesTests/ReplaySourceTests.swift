@@ -2,8 +2,10 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import RealtimeSources
+import TransitCore
 import TransitTesting
+
+@testable import RealtimeSources
 
 @Suite struct ReplaySourceTests {
     /// Removed after each test (the suite is made again for every test).
@@ -45,7 +47,8 @@ import TransitTesting
         #expect(config.sources.allSatisfy { $0.pollInterval == .milliseconds(50) && !$0.isNetwork })
         #expect(config.dailyRequests == 0)
         let only = try RealtimeConfig.parse(
-            json: Data(#"{"sources": [{"name": "d", "kind": "alerts", "replay": "replay", "pace_s": 1, "loop": false}]}"#.utf8),
+            json: Data(
+                #"{"sources": [{"name": "d", "kind": "alerts", "replay": "replay", "pace_s": 1, "loop": false}]}"#.utf8),
             baseDirectory: (folder as NSString).deletingLastPathComponent, environment: [:]
         )
         #expect(only.sources.map(\.name) == ["d.alerts"])
@@ -53,7 +56,9 @@ import TransitTesting
         // A replay entry's stale_after_s goes to every source it expands to.
         let stale = try load(folder, extra: #", "stale_after_s": 120"#)
         #expect(stale.sources.map(\.staleAfterSecs) == [120, 120, 120])
-        #expect(only.sources.first?.location == .replay(folder: (folder as NSString).deletingLastPathComponent + "/replay", loop: false))
+        #expect(
+            only.sources.first?.location
+                == .replay(folder: (folder as NSString).deletingLastPathComponent + "/replay", loop: false))
     }
 
     @Test func playsInOrderLoopsAndRestamps() async throws {
@@ -65,7 +70,8 @@ import TransitTesting
             return bytes + [0xEE]
         }
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: config, restamp: restamp, logger: LogRecorder().logger, handler: recorder.handler)
+        let group = try SourceGroup(
+            config: config, restamp: restamp, logger: LogRecorder().logger, handler: recorder.handler)
         let before = UInt64(Date().timeIntervalSince1970)
         group.start()
         #expect(await eventually { recorder.events(of: "demo.trip_updates").count >= 7 })
@@ -90,6 +96,31 @@ import TransitTesting
         #expect(stamped >= delivered && stamped <= delivered + 3, "\(stamped) restamped, \(delivered) delivered")
     }
 
+    /// With a replay clock (`--clock`), headers are re-stamped to the service clock's time, and the fetch
+    /// times and statuses are on it too; a frozen clock (`--clock-rate 0`) stamps its start every time.
+    @Test func restampsToTheServiceClock() async throws {
+        let folder = try makeReplayFolder()
+        let config = try load(folder)
+        let stamps = Mutex<[UInt64]>([])
+        let restamp: FeedRestamp = { bytes, timestamp in
+            stamps.withLock { $0.append(timestamp) }
+            return bytes
+        }
+        let start: Int64 = 1_741_727_100  // 2025-03-12 08:05 in Sydney
+        let recorder = EventRecorder()
+        let group = try SourceGroup(
+            config: config, options: PollingOptions(clock: ServiceClock(start: Double(start), rate: 0)),
+            restamp: restamp,
+            logger: LogRecorder().logger, handler: recorder.handler)
+        group.start()
+        #expect(await eventually { recorder.events(of: "demo.trip_updates").count >= 3 })
+        await group.stop()
+        let restamped = stamps.withLock { $0 }
+        #expect(!restamped.isEmpty && restamped.allSatisfy { $0 == UInt64(start) }, "\(restamped)")
+        #expect(recorder.fetched.allSatisfy { $0.fetchedAt == Date(timeIntervalSince1970: TimeInterval(start)) })
+        #expect(group.status().allSatisfy { $0.lastSuccess == Date(timeIntervalSince1970: TimeInterval(start)) })
+    }
+
     @Test func withoutLoopItStopsAfterTheLastSnapshot() async throws {
         let folder = try makeReplayFolder()
         let config = try load(folder, extra: #", "loop": false, "kind": "trip_updates""#)
@@ -109,10 +140,12 @@ import TransitTesting
         let config = try load(folder, extra: #", "kind": "trip_updates""#)
         struct NotAFeed: Error, CustomStringConvertible { var description: String { "not a feed" } }
         let recorder = EventRecorder()
-        let group = try SourceGroup(config: config, restamp: { bytes, _ in
-            if bytes[1] == 2 { throw NotAFeed() }
-            return bytes
-        }, logger: LogRecorder().logger, handler: recorder.handler)
+        let group = try SourceGroup(
+            config: config,
+            restamp: { bytes, _ in
+                if bytes[1] == 2 { throw NotAFeed() }
+                return bytes
+            }, logger: LogRecorder().logger, handler: recorder.handler)
         group.start()
         #expect(await eventually { recorder.fetched.count >= 3 })
         await group.stop()
@@ -137,7 +170,11 @@ import TransitTesting
         }
         #expect(await eventually { !recorder.failures.isEmpty })
         await group.stop()
-        #expect(recorder.failures.allSatisfy { $0 == .replayEmpty(folder: moved) || $0 == .fileMissing(moved + "/0002/tripupdates.PB") || $0 == .fileMissing(moved + "/0010/TripUpdates.pb") })
+        #expect(
+            recorder.failures.allSatisfy {
+                $0 == .replayEmpty(folder: moved) || $0 == .fileMissing(moved + "/0002/tripupdates.PB")
+                    || $0 == .fileMissing(moved + "/0010/TripUpdates.pb")
+            })
         #expect(recorder.failures.contains(.replayEmpty(folder: moved)))
     }
 
@@ -155,7 +192,8 @@ import TransitTesting
         #expect {
             try RealtimeConfig.parse(json: Data(json.utf8), environment: [:])
         } throws: { error in
-            (error as? RealtimeConfigError)?.description.contains("no snapshot in \(folder) holds TripUpdates.pb") == true
+            (error as? RealtimeConfigError)?.description.contains("no snapshot in \(folder) holds TripUpdates.pb")
+                == true
         }
     }
 }

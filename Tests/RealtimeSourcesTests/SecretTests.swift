@@ -1,8 +1,9 @@
 // Header values (API keys) reach the server and nowhere else: not descriptions, dumps, errors, status or logs.
 import Foundation
 import Testing
-@testable import RealtimeSources
 import TransitTesting
+
+@testable import RealtimeSources
 
 @Suite struct SecretTests {
     static let secret = "s3cr3t-Key-4711"
@@ -10,7 +11,9 @@ import TransitTesting
     @Test func headerIsSentExpandedAndNeverShown() async throws {
         let server = try await FakeHTTPServer.start { request in
             // First answer 401 (errors must not leak), then 200.
-            request.index == 0 ? .respond(status: 401, body: Array("bad key \(request.header("Authorization") ?? "")".utf8)) : .respond(status: 200, body: [1, 2, 3])
+            request.index == 0
+                ? .respond(status: 401, body: Array("bad key \(request.header("Authorization") ?? "")".utf8))
+                : .respond(status: 200, body: [1, 2, 3])
         }
         defer { Task { await server.shutdown() } }
         let json = """
@@ -18,7 +21,8 @@ import TransitTesting
                           "headers": {"Authorization": "apikey $TEST_API_KEY"}}],
              "daily_request_budget": 100000000, "max_requests_per_second": 1000}
             """
-        let config = try RealtimeConfig.parse(json: Data(json.utf8), file: "secret.json", environment: ["TEST_API_KEY": Self.secret])
+        let config = try RealtimeConfig.parse(
+            json: Data(json.utf8), file: "secret.json", environment: ["TEST_API_KEY": Self.secret])
         let recorder = EventRecorder()
         let log = LogRecorder()
         let logger = log.logger

@@ -30,8 +30,9 @@ import TransitTesting
         let errData = ErrorCollector(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: errData.text())
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: errData.text())
     }
 
     /// One answer line as a JSON object.
@@ -46,8 +47,9 @@ import TransitTesting
     }
 
     @Test func importServeQueryAndStop() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary),
-                     "build the executable first: swift build --build-tests")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.binary),
+            "build the executable first: swift build --build-tests")
         let folder = try TemporaryFolder()
         let db = folder.path("static.db")
         let url = "ipc://\(folder.path("static.sock"))"
@@ -83,7 +85,8 @@ import TransitTesting
         server.standardOutput = log
         try server.run()
         defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
-        #expect(waitFor(seconds: 10) { (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("ready") == true })
+        #expect(
+            waitFor(seconds: 10) { (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("ready") == true })
 
         // Query: several requests in one call, printed in the gateway's shapes.
         let answered = try Self.run([
@@ -131,8 +134,9 @@ import TransitTesting
         #expect(routes.allSatisfy { $0["mode"] as? String == "bus" })
 
         // Lines from standard input; a bad line is answered with its error and the exit status says so.
-        let piped = try Self.run(["query", "--connect", url, "-"],
-                                 input: "{\"op\":\"stop\",\"stop_id\":\"NOPE\"}\n\n{\"op\":\n{\"op\":\"health\"}\n")
+        let piped = try Self.run(
+            ["query", "--connect", url, "-"],
+            input: "{\"op\":\"stop\",\"stop_id\":\"NOPE\"}\n\n{\"op\":\n{\"op\":\"health\"}\n")
         #expect(piped.status == 2)
         try #require(piped.lines.count == 3, "\(piped.stdout)")
         #expect((try Self.json(piped.lines[0])["error"] as? [String: Any])?["code"] as? String == "NOT_FOUND")
@@ -140,8 +144,10 @@ import TransitTesting
         #expect((try Self.json(piped.lines[2])["error"] as? [String: Any])?["code"] as? String == "UNKNOWN_OP")
 
         // SIGHUP after a new import: the new data is served without a restart.
-        let reimported = try Self.run(["import", "test=\(try folder.writeFeed("test", TestFeed(variant: 2).files))",
-                                       "--db", db, "--prefix", "test=X:"])
+        let reimported = try Self.run([
+            "import", "test=\(try folder.writeFeed("test", TestFeed(variant: 2).files))",
+            "--db", db, "--prefix", "test=X:",
+        ])
         #expect(reimported.status == 0, "\(reimported.stderr)")
         kill(server.processIdentifier, SIGHUP)
         let renamed = waitFor(seconds: 10) {
@@ -165,36 +171,46 @@ import TransitTesting
     }
 
     @Test func importCapsAreFlagsNamedInHelpAndInRefusals() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.binary),
-                     "build the executable first: swift build --build-tests")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: Self.binary),
+            "build the executable first: swift build --build-tests")
         let run = try Self.run(["import", "--help"])
         // Help is wrapped to the terminal's width: compare with runs of white space as one space.
         let help = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for flag in ["--max-file-size <size>", "--max-compression-ratio <ratio>", "--max-line-size <size>",
-                     "--max-field-size <size>", "(default: 4GiB)", "(default: 100)", "(default: 1MiB)",
-                     "(default: 64KiB)"] {
+        for flag in [
+            "--max-file-size <size>", "--max-compression-ratio <ratio>", "--max-line-size <size>",
+            "--max-field-size <size>", "(default: 4GiB)", "(default: 100)", "(default: 1MiB)",
+            "(default: 64KiB)",
+        ] {
             #expect(help.contains(flag), "\(flag) not in import --help")
         }
         let folder = try TemporaryFolder()
         let feed = try folder.writeFeed("test", TestFeed().files)
         let refused = try Self.run(["import", feed, "--db", folder.path("t.db"), "--max-line-size", "20"])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("record longer than the line-length cap of 20 bytes (raise it with --max-line-size)"),
-                "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "record longer than the line-length cap of 20 bytes (raise it with --max-line-size)"),
+            "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("t.db")))
         let badSize = try Self.run(["import", feed, "--db", folder.path("t.db"), "--max-field-size", "12X"])
         #expect(badSize.status != 0)
-        #expect(badSize.stderr.contains("--max-field-size expects a size such as 65536, 64KiB, 1MiB or 4GiB, got \"12X\""),
-                "\(badSize.stderr)")
-        let raised = try Self.run(["import", feed, "--db", folder.path("t.db"), "--max-line-size", "1M",
-                                   "--max-field-size", "1K", "--max-file-size", "1G", "--max-compression-ratio", "50"])
+        #expect(
+            badSize.stderr.contains("--max-field-size expects a size such as 65536, 64KiB, 1MiB or 4GiB, got \"12X\""),
+            "\(badSize.stderr)")
+        let raised = try Self.run([
+            "import", feed, "--db", folder.path("t.db"), "--max-line-size", "1M",
+            "--max-field-size", "1K", "--max-file-size", "1G", "--max-compression-ratio", "50",
+        ])
         #expect(raised.status == 0, "\(raised.stderr)")
     }
 
     @Test func serveRefusesAMissingDatabase() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary))
         let folder = try TemporaryFolder()
-        let result = try Self.run(["serve", "--db", folder.path("none.db"), "--listen", "ipc://\(folder.path("s.sock"))"])
+        let result = try Self.run([
+            "serve", "--db", folder.path("none.db"), "--listen", "ipc://\(folder.path("s.sock"))",
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("none.db"))
     }

@@ -55,7 +55,8 @@ import TransitTesting
                 group.addTask { [service] in
                     var failed = 0
                     for round in 0..<25 {
-                        let response = try await service.askAsync(.stop(StopQuery(stopId: "STA")), id: UInt64(client * 100 + round))
+                        let response = try await service.askAsync(
+                            .stop(StopQuery(stopId: "STA")), id: UInt64(client * 100 + round))
                         guard case .success(.stop(let r)) = response.result, names.contains(r.stop.name) else {
                             failed += 1
                             continue

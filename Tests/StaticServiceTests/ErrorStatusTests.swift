@@ -34,12 +34,17 @@ import TransitTesting
         #expect(stop.requestId == 9)
         #expect(stop.failure?.status == .notFound)
         #expect(stop.failure?.message.contains("NOPE") == true)
-        #expect(try service.ask(.departures(DeparturesQuery(stopId: "NOPE", at: SampleTimes.mondayMorning))).failure?.status == .notFound)
-        #expect(try service.ask(.trip(TripQuery(tripId: "NOPE", at: SampleTimes.mondayMorning))).failure?.status == .notFound)
+        #expect(
+            try service.ask(.departures(DeparturesQuery(stopId: "NOPE", at: SampleTimes.mondayMorning))).failure?.status
+                == .notFound)
+        #expect(
+            try service.ask(.trip(TripQuery(tripId: "NOPE", at: SampleTimes.mondayMorning))).failure?.status
+                == .notFound)
     }
 
     @Test func tripNotRunningOnTheDateIsNotFound() throws {
-        let response = try service.ask(.trip(TripQuery(tripId: "TA", serviceDate: 20350101, at: SampleTimes.mondayMorning)))
+        let response = try service.ask(
+            .trip(TripQuery(tripId: "TA", serviceDate: 20350101, at: SampleTimes.mondayMorning)))
         #expect(response.failure?.status == .notFound)
     }
 
@@ -57,36 +62,72 @@ import TransitTesting
         (.nearby(NearbyQuery(lat: -33, lon: 151, radiusMetres: 5001)), "radius_m"),
         (.routes(RoutesQuery(mode: "hovercraft")), "hovercraft"),
         (.trip(TripQuery(tripId: "TA", serviceDate: 20250230, at: SampleTimes.mondayMorning)), "date"),
-        (.trip(TripQuery(tripId: "BUSF", serviceDate: 20251222, startTime: "8 o'clock", at: SampleTimes.mondayMorning)), "start_time"),
+        (
+            .trip(
+                TripQuery(tripId: "BUSF", serviceDate: 20251222, startTime: "8 o'clock", at: SampleTimes.mondayMorning)),
+            "start_time"
+        ),
         (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251223, toDate: 20251222)), "after"),
         (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222)), "trip_ids"),
         (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251301, toDate: 20251302)), "from_date"),
-        (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1])),
-         "known_database_version"),
-        (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1],
-                                           knownDatabaseVersion: "")), "known_database_version"),
-        (.tripSchedules(TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1],
-                                           knownDatabaseVersion: String(repeating: "v", count: 256))), "known_database_version"),
-        (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
-            TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251322, startTime: "08:00:00")])),
-         "descriptors[0].start_date"),
-        (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
-            TripStartDescriptor(routeId: "", directionId: 0, startDate: 20251222, startTime: "08:00:00")])),
-         "descriptors[0].route_id"),
-        (.tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
-            TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251222, startTime: "8am")])),
-         "descriptors[0].start_time"),
+        (
+            .tripSchedules(
+                TripSchedulesQuery(tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1])),
+            "known_database_version"
+        ),
+        (
+            .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1],
+                    knownDatabaseVersion: "")), "known_database_version"
+        ),
+        (
+            .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: ["TA"], fromDate: 20251222, toDate: 20251222, knownPatternIds: [1],
+                    knownDatabaseVersion: String(repeating: "v", count: 256))), "known_database_version"
+        ),
+        (
+            .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: [], fromDate: 20251222, toDate: 20251222,
+                    descriptors: [
+                        TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251322, startTime: "08:00:00")
+                    ])),
+            "descriptors[0].start_date"
+        ),
+        (
+            .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: [], fromDate: 20251222, toDate: 20251222,
+                    descriptors: [
+                        TripStartDescriptor(routeId: "", directionId: 0, startDate: 20251222, startTime: "08:00:00")
+                    ])),
+            "descriptors[0].route_id"
+        ),
+        (
+            .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: [], fromDate: 20251222, toDate: 20251222,
+                    descriptors: [
+                        TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251222, startTime: "8am")
+                    ])),
+            "descriptors[0].start_time"
+        ),
     ])
     func outOfRangeArgumentsAreInvalid(_ query: StaticQuery, _ field: String) throws {
         let response = try service.ask(query)
         #expect(response.failure?.status == .invalidArgument, "\(query)")
-        #expect(response.failure?.message.contains(field) == true, "message \(response.failure?.message ?? "-") names \(field)")
+        #expect(
+            response.failure?.message.contains(field) == true,
+            "message \(response.failure?.message ?? "-") names \(field)")
     }
 
     @Test func limitsAtTheBoundsAreAccepted() throws {
         #expect(try service.ask(.search(SearchQuery(query: "central", limit: 1))).failure == nil)
         #expect(try service.ask(.search(SearchQuery(query: "central", limit: 100))).failure == nil)
-        #expect(try service.ask(.nearby(NearbyQuery(lat: -90, lon: 180, radiusMetres: 5000, limit: 100))).failure == nil)
+        #expect(
+            try service.ask(.nearby(NearbyQuery(lat: -90, lon: 180, radiusMetres: 5000, limit: 100))).failure == nil)
     }
 
     /// A database the catalog loads but a query cannot read: the failure is INTERNAL and logged with the request.
@@ -102,7 +143,8 @@ import TransitTesting
         let client = try NNGRequester(dialing: url, defaultTimeout: .seconds(10))
         defer { client.close() }
 
-        let reply = try client.request(StaticCodec.encode(StaticRequest(requestId: 77, query: .stop(StopQuery(stopId: "STA")))))
+        let reply = try client.request(
+            StaticCodec.encode(StaticRequest(requestId: 77, query: .stop(StopQuery(stopId: "STA")))))
         let response = try StaticCodec.decodeResponse(reply)
         #expect(response.requestId == 77)
         #expect(response.failure?.status == .internal)

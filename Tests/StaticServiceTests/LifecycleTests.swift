@@ -22,8 +22,9 @@ import TransitProto
         let messages = service.log.all.map(\.message)
         #expect(messages.contains("ready") && messages.last == "stopped")
         #expect(throws: NNGError.self) {
-            _ = try service.client.request(StaticCodec.encode(StaticRequest(requestId: 2, query: .feedInfo)),
-                                           timeout: .milliseconds(300))
+            _ = try service.client.request(
+                StaticCodec.encode(StaticRequest(requestId: 2, query: .feedInfo)),
+                timeout: .milliseconds(300))
         }
     }
 }

@@ -42,8 +42,10 @@ import TransitTesting
     }
 
     @Test func nearbyNearestFirstWithDistances() throws {
-        let stops = try #require(try service.result(
-            .nearby(NearbyQuery(lat: -33.8731, lon: 151.2065, radiusMetres: 2000, limit: 10))).stops)
+        let stops = try #require(
+            try service.result(
+                .nearby(NearbyQuery(lat: -33.8731, lon: 151.2065, radiusMetres: 2000, limit: 10))
+            ).stops)
         #expect(stops.first?.stopId == "MID")
         #expect((stops.first?.distanceMetres ?? 99) < 1)
         let distances = stops.compactMap(\.distanceMetres)
@@ -63,8 +65,10 @@ import TransitTesting
     }
 
     @Test func departuresAtAStationIncludePlatforms() throws {
-        let board = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 2))).board)
+        let board = try #require(
+            try service.result(
+                .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 2))
+            ).board)
         #expect(board.departures.map(\.tripId) == ["TA", "TB"])
         #expect(board.departures.map(\.stopId) == ["STA1", "STA2"])
         #expect(board.departures.first?.scheduledUnix == SampleTimes.mondayMorning + 300)
@@ -72,31 +76,41 @@ import TransitTesting
     }
 
     @Test func departuresPageOnWithTheCursor() throws {
-        let first = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 1))).board)
+        let first = try #require(
+            try service.result(
+                .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 1))
+            ).board)
         #expect(first.departures.map(\.tripId) == ["TA"])
         #expect(first.hasMoreFuture)
         let later = try #require(first.laterCursor)
-        let next = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 1, cursor: later))).board)
+        let next = try #require(
+            try service.result(
+                .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, limit: 1, cursor: later))
+            ).board)
         #expect(next.departures.map(\.tripId) == ["TB"])
-        let past = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, direction: .past, limit: 2))).board)
+        let past = try #require(
+            try service.result(
+                .departures(DeparturesQuery(stopId: "STA", at: SampleTimes.mondayMorning, direction: .past, limit: 2))
+            ).board)
         #expect(past.departures.map(\.tripId) == ["TA", "TB"], "the previous day's trains, in time order")
         #expect(past.departures.allSatisfy { $0.serviceDate == 20251221 })
     }
 
     @Test func departuresOfFrequencyTripsCarryTheirStartTime() throws {
-        let board = try #require(try service.result(
-            .departures(DeparturesQuery(stopId: "MID", at: SampleTimes.mondayMorning, limit: 3))).board)
+        let board = try #require(
+            try service.result(
+                .departures(DeparturesQuery(stopId: "MID", at: SampleTimes.mondayMorning, limit: 3))
+            ).board)
         let bus = try #require(board.departures.first { $0.tripId == "BUSF" })
         #expect(bus.startTime == "08:00:00")
         #expect(bus.scheduledUnix == SampleTimes.mondayMorning)
     }
 
     @Test func tripOnADate() throws {
-        let trip = try #require(try service.result(
-            .trip(TripQuery(tripId: "TA", serviceDate: 20251222, at: SampleTimes.mondayMorning))).trip)
+        let trip = try #require(
+            try service.result(
+                .trip(TripQuery(tripId: "TA", serviceDate: 20251222, at: SampleTimes.mondayMorning))
+            ).trip)
         #expect(trip.stops.map(\.stopId) == ["STA1", "MID", "END"])
         #expect(trip.stops[1].arrivalUnix == SampleTimes.mondayMorning + 600)
         #expect(trip.stops[1].departureUnix == SampleTimes.mondayMorning + 660)
@@ -105,8 +119,11 @@ import TransitTesting
     }
 
     @Test func bulkTripSchedules() throws {
-        let schedules = try #require(try service.result(
-            .tripSchedules(TripSchedulesQuery(tripIds: ["TA", "BUSF", "nope"], fromDate: 20251222, toDate: 20251223)))
+        let schedules = try #require(
+            try service.result(
+                .tripSchedules(
+                    TripSchedulesQuery(tripIds: ["TA", "BUSF", "nope"], fromDate: 20251222, toDate: 20251223))
+            )
             .schedules)
         #expect(Set(schedules.trips.map(\.tripId)) == ["TA", "BUSF"])
         #expect(schedules.unknownTripIds == ["nope"])
@@ -118,11 +135,18 @@ import TransitTesting
     /// Trips named by route, direction and start (GTFS-Realtime descriptors without trip_id) come back as
     /// matches per descriptor, with the matched trips' schedules.
     @Test func bulkTripSchedulesByDescriptor() throws {
-        let schedules = try #require(try service.result(.tripSchedules(TripSchedulesQuery(
-            tripIds: [], fromDate: 20251222, toDate: 20251222, descriptors: [
-                TripStartDescriptor(routeId: "R1", directionId: 0, startDate: 20251222, startTime: "08:05:00"),
-                TripStartDescriptor(routeId: "R1", directionId: 1, startDate: 20251222, startTime: "08:05:00"),
-            ]))).schedules)
+        let schedules = try #require(
+            try service.result(
+                .tripSchedules(
+                    TripSchedulesQuery(
+                        tripIds: [], fromDate: 20251222, toDate: 20251222,
+                        descriptors: [
+                            TripStartDescriptor(
+                                routeId: "R1", directionId: 0, startDate: 20251222, startTime: "08:05:00"),
+                            TripStartDescriptor(
+                                routeId: "R1", directionId: 1, startDate: 20251222, startTime: "08:05:00"),
+                        ]))
+            ).schedules)
         #expect(schedules.descriptorMatches == [["TA"], []])
         #expect(schedules.trips.map(\.tripId) == ["TA"])
     }

@@ -49,8 +49,10 @@ import TransitTesting
         files["stops.txt"] = "stop_id,stop_name,stop_lat,stop_lon\nSTA,\"Broken quote,-33.8,151.2\n"
         let feed = try service.folder.writeFeed("broken", files)
         let error = #expect(throws: (any Error).self) {
-            try GTFSImporter(options: ImportOptions(
-                feeds: [.init(path: feed)], databasePath: service.db, handleInterrupts: false)).run()
+            try GTFSImporter(
+                options: ImportOptions(
+                    feeds: [.init(path: feed)], databasePath: service.db, handleInterrupts: false)
+            ).run()
         }
         #expect("\(error.map { "\($0)" } ?? "")".contains("stops.txt"))
 
@@ -81,8 +83,9 @@ import TransitTesting
     @Test func missingDatabaseAtStartIsAClearError() throws {
         let folder = try TemporaryFolder()
         let error = #expect(throws: StaticServerError.self) {
-            try StaticServer(databasePath: folder.path("none.db"), listen: "ipc://\(folder.path("s.sock"))",
-                             logger: LogRecorder().logger)
+            try StaticServer(
+                databasePath: folder.path("none.db"), listen: "ipc://\(folder.path("s.sock"))",
+                logger: LogRecorder().logger)
         }
         #expect(error?.description.contains("none.db") == true)
     }

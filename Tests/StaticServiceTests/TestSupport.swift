@@ -28,58 +28,60 @@ struct TestFeed {
         if variant != 1 { stops += "NEW,Brand New Stop,-33.9000,151.2000,0,,,0\n" }
         return [
             "agency.txt": """
-                agency_id,agency_name,agency_url,agency_timezone
-                A1,Test Transit,https://example.org,Australia/Sydney
+            agency_id,agency_name,agency_url,agency_timezone
+            A1,Test Transit,https://example.org,Australia/Sydney
 
-                """,
+            """,
             "stops.txt": stops,
             "routes.txt": """
-                route_id,agency_id,route_short_name,route_long_name,route_type,route_color,route_text_color
-                R1,A1,T1,Test Line,2,F99D1C,FFFFFF
-                R2,A1,333,Test Bus,3,00B5EF,
+            route_id,agency_id,route_short_name,route_long_name,route_type,route_color,route_text_color
+            R1,A1,T1,Test Line,2,F99D1C,FFFFFF
+            R2,A1,333,Test Bus,3,00B5EF,
 
-                """,
+            """,
             "calendar.txt": """
-                service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
-                ALL,1,1,1,1,1,1,1,20250101,20301231
+            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+            ALL,1,1,1,1,1,1,1,20250101,20301231
 
-                """,
+            """,
             "trips.txt": """
-                route_id,service_id,trip_id,trip_headsign,direction_id
-                R1,ALL,TA,Harbour End,0
-                R1,ALL,TB,Harbour End,0
-                R2,ALL,BUSF,Harbour End,1
+            route_id,service_id,trip_id,trip_headsign,direction_id
+            R1,ALL,TA,Harbour End,0
+            R1,ALL,TB,Harbour End,0
+            R2,ALL,BUSF,Harbour End,1
 
-                """,
+            """,
             "stop_times.txt": """
-                trip_id,arrival_time,departure_time,stop_id,stop_sequence
-                TA,08:05:00,08:05:00,STA1,1
-                TA,08:10:00,08:11:00,MID,2
-                TA,08:20:00,08:20:00,END,3
-                TB,08:35:00,08:35:00,STA2,1
-                TB,08:40:00,08:41:00,MID,2
-                TB,08:50:00,08:50:00,END,3
-                BUSF,00:00:00,00:00:00,MID,1
-                BUSF,00:10:00,00:10:00,END,2
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            TA,08:05:00,08:05:00,STA1,1
+            TA,08:10:00,08:11:00,MID,2
+            TA,08:20:00,08:20:00,END,3
+            TB,08:35:00,08:35:00,STA2,1
+            TB,08:40:00,08:41:00,MID,2
+            TB,08:50:00,08:50:00,END,3
+            BUSF,00:00:00,00:00:00,MID,1
+            BUSF,00:10:00,00:10:00,END,2
 
-                """,
+            """,
             "frequencies.txt": """
-                trip_id,start_time,end_time,headway_secs,exact_times
-                BUSF,06:00:00,10:00:00,900,1
+            trip_id,start_time,end_time,headway_secs,exact_times
+            BUSF,06:00:00,10:00:00,900,1
 
-                """,
+            """,
             "feed_info.txt": """
-                feed_publisher_name,feed_publisher_url,feed_lang,feed_version,feed_start_date,feed_end_date
-                Test Publisher,https://example.org,en,\(version),20250101,20301231
+            feed_publisher_name,feed_publisher_url,feed_lang,feed_version,feed_start_date,feed_end_date
+            Test Publisher,https://example.org,en,\(version),20250101,20301231
 
-                """,
+            """,
         ]
     }
 }
 
 /// Imports `feed` (a folder written into `folder`) into `db`, quietly.
 @discardableResult
-func importFeed(_ feed: TestFeed, folder: TemporaryFolder, into db: String, name: String = "test") throws -> ImportSummary {
+func importFeed(_ feed: TestFeed, folder: TemporaryFolder, into db: String, name: String = "test") throws
+    -> ImportSummary
+{
     let path = try folder.writeFeed(name, feed.files)
     return try runImport([.init(path: path, name: name)], into: db)
 }

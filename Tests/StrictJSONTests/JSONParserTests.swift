@@ -1,4 +1,5 @@
 import Testing
+
 @testable import StrictJSON
 
 @Suite struct JSONParserTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitCore
 
 private let h = 3600
@@ -20,8 +21,9 @@ private let h = 3600
         #expect(FrequencyPeriod(start: 100, end: 100, headway: 60, isExact: true).instanceCount == 0)
         #expect(FrequencyPeriod(start: 100, end: 50, headway: 60, isExact: true).instanceCount == 0)
         #expect(FrequencyPeriod(start: 0, end: 600, headway: 0, isExact: true).instanceCount == 0)
-        #expect(FrequencyPeriod(start: 0, end: 600, headway: 0, isExact: true)
-            .instances(offset: 0, timeIn: 0..<1000).isEmpty)
+        #expect(
+            FrequencyPeriod(start: 0, end: 600, headway: 0, isExact: true)
+                .instances(offset: 0, timeIn: 0..<1000).isEmpty)
     }
 
     @Test func instancesInAWindowAtAStop() {
@@ -61,7 +63,7 @@ private let h = 3600
         let w = FrequencyPeriod(start: 6 * h, end: 7 * h, headway: 600, isExact: true)
         #expect(w.nearestInstance(toStart: 0) == 0)
         #expect(w.nearestInstance(toStart: 6 * h + 299) == 0)
-        #expect(w.nearestInstance(toStart: 6 * h + 300) == 0)   // tie: the earlier
+        #expect(w.nearestInstance(toStart: 6 * h + 300) == 0)  // tie: the earlier
         #expect(w.nearestInstance(toStart: 6 * h + 301) == 1)
         #expect(w.nearestInstance(toStart: 20 * h) == 5)
         #expect(w.instance(startingAt: 6 * h + 1200) == 2)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitCore
 
 @Suite struct ServiceDateTests {
@@ -17,8 +18,10 @@ import Testing
         #expect(GTFSDate(yyyymmdd: 20000301)?.dayNumber == 11017)
     }
 
-    @Test(arguments: ["2025105", "202510050", "20251305", "20250230", "20230229", "2025-10-05", "", "abcdefgh",
-                      "00000101"])
+    @Test(arguments: [
+        "2025105", "202510050", "20251305", "20250230", "20230229", "2025-10-05", "", "abcdefgh",
+        "00000101",
+    ])
     func rejectsInvalid(_ text: String) {
         #expect(GTFSDate(text) == nil)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitCore
 
 @Suite struct GTFSTimeTests {
@@ -24,8 +25,10 @@ import Testing
         #expect(try GTFSTime.parse(" 7:00:00 ") == 25_200)
     }
 
-    @Test(arguments: ["8:5:09", "08:05", "08:05:9", "08-05-09", "ab:cd:ef", "08:60:00", "08:00:60",
-                      "1000:00:00", "08:00:00x", ":00:00", "08:00:00:00", "-1:00:00", "08 :00:00"])
+    @Test(arguments: [
+        "8:5:09", "08:05", "08:05:9", "08-05-09", "ab:cd:ef", "08:60:00", "08:00:60",
+        "1000:00:00", "08:00:00x", ":00:00", "08:00:00:00", "-1:00:00", "08 :00:00",
+    ])
     func rejectsMalformed(_ text: String) {
         #expect(throws: GTFSTimeError.self) { try GTFSTime.parse(text) }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitCore
 
 @Suite struct NaturalSortTests {
@@ -29,7 +30,8 @@ import Testing
     @Test func leadingZerosAndHugeNumbers() {
         #expect(NaturalSort.compare("07", "7") == .orderedDescending)  // same value: fewer zeros first
         #expect(NaturalSort.compare("07", "8") == .orderedAscending)
-        #expect(sorted(["99999999999999999999999", "100000000000000000000000", "5"])
+        #expect(
+            sorted(["99999999999999999999999", "100000000000000000000000", "5"])
                 == ["5", "99999999999999999999999", "100000000000000000000000"])
     }
 
@@ -62,8 +64,10 @@ import Testing
 @Suite struct NaturalSortFastPathTests {
     /// The allocation-free ASCII path must agree with the general (scalar) path on every pair.
     @Test func asciiAndScalarPathsAgree() {
-        let names = ["T1", "t1", "T10", "T2", "2", "02", "10", "333", "L90", "", "a", "A", "M-1", "M1", "T1a", "T1 X",
-                     "007", "7", "R2-10", "R2-9", "x9y", "x09y", "Z", "z", "~", "0", "00"]
+        let names = [
+            "T1", "t1", "T10", "T2", "2", "02", "10", "333", "L90", "", "a", "A", "M-1", "M1", "T1a", "T1 X",
+            "007", "7", "R2-10", "R2-9", "x9y", "x09y", "Z", "z", "~", "0", "00",
+        ]
         for a in names {
             for b in names {
                 #expect(NaturalSort.compare(a, b) == NaturalSort.compareScalars(a, b), "\(a) vs \(b)")
@@ -79,7 +83,8 @@ import Testing
 
     /// Accented letters sort with their base letter, where `sectionKey` files them ("É" under "E").
     @Test func accentsSortWithTheirBaseLetter() {
-        #expect(["Zoo", "Éclair Express", "yamanote", "Dee Why", "eclair"].sorted(by: NaturalSort.areInIncreasingOrder)
+        #expect(
+            ["Zoo", "Éclair Express", "yamanote", "Dee Why", "eclair"].sorted(by: NaturalSort.areInIncreasingOrder)
                 == ["Dee Why", "eclair", "Éclair Express", "yamanote", "Zoo"])
         #expect(NaturalSort.compare("Ö2", "o10") == .orderedAscending)
         #expect(NaturalSort.compare("é", "e") == .orderedDescending)  // equal without accents: scalar order

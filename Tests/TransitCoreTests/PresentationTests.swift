@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitCore
 
 @Suite struct ModePresentationTests {
@@ -48,8 +49,9 @@ import Testing
     }
 
     @Test func jsonNames() {
-        #expect(DepartureStatus.allCases.map(\.rawValue)
-            == ["scheduled", "early", "on_time", "late", "very_late", "cancelled", "skipped", "added"])
+        #expect(
+            DepartureStatus.allCases.map(\.rawValue)
+                == ["scheduled", "early", "on_time", "late", "very_late", "cancelled", "skipped", "added"])
     }
 
     @Test func delayStatuses() {

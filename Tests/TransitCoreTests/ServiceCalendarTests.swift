@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitCore
 
 private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
@@ -22,14 +23,14 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
 
     @Test func weekdayFlagsWithinTheRange() {
         let cal = makeCalendar()
-        #expect(cal.isActive(0, on: date(20251006)))    // Monday
-        #expect(!cal.isActive(0, on: date(20251005)))   // Sunday
+        #expect(cal.isActive(0, on: date(20251006)))  // Monday
+        #expect(!cal.isActive(0, on: date(20251005)))  // Sunday
         #expect(cal.isActive(1, on: date(20251005)))
         #expect(!cal.isActive(1, on: date(20251006)))
-        #expect(cal.isActive(0, on: date(20251001)))    // first day (Wednesday), inclusive
-        #expect(cal.isActive(0, on: date(20251031)))    // last day (Friday), inclusive
-        #expect(!cal.isActive(0, on: date(20250930)))   // Tuesday before the range
-        #expect(!cal.isActive(0, on: date(20251103)))   // Monday after the range
+        #expect(cal.isActive(0, on: date(20251001)))  // first day (Wednesday), inclusive
+        #expect(cal.isActive(0, on: date(20251031)))  // last day (Friday), inclusive
+        #expect(!cal.isActive(0, on: date(20250930)))  // Tuesday before the range
+        #expect(!cal.isActive(0, on: date(20251103)))  // Monday after the range
     }
 
     @Test func removalOverridesTheWeekdayPattern() {
@@ -40,8 +41,8 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
 
     @Test func additionOutsideTheRangeAndOnAnOffDay() {
         let cal = makeCalendar(exceptions: [
-            .init(service: 0, date: date(20251105), kind: .added),   // after end
-            .init(service: 0, date: date(20251004), kind: .added),   // a Saturday
+            .init(service: 0, date: date(20251105), kind: .added),  // after end
+            .init(service: 0, date: date(20251004), kind: .added),  // a Saturday
             .init(service: 3, date: date(20251015), kind: .added),
         ])
         #expect(cal.isActive(0, on: date(20251105)))
@@ -87,7 +88,8 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
 
     @Test func datesOfAServiceInARange() {
         let cal = makeCalendar(exceptions: [.init(service: 1, date: date(20251011), kind: .removed)])
-        #expect(cal.dates(of: 1, from: date(20251004), through: date(20251012)).map(\.yyyymmdd)
+        #expect(
+            cal.dates(of: 1, from: date(20251004), through: date(20251012)).map(\.yyyymmdd)
                 == [20251004, 20251005, 20251012])
     }
 
@@ -102,9 +104,10 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
     }
 
     @Test func flagInitialiserMapsMondayFirst() {
-        let p = ServiceCalendar.Weekly(service: 0, monday: false, tuesday: false, wednesday: false, thursday: false,
-                                        friday: false, saturday: true, sunday: true,
-                                        start: date(20250101), end: date(20251231))
+        let p = ServiceCalendar.Weekly(
+            service: 0, monday: false, tuesday: false, wednesday: false, thursday: false,
+            friday: false, saturday: true, sunday: true,
+            start: date(20250101), end: date(20251231))
         #expect(p.weekdays == weekends)
         #expect(p.runs(on: date(20251005)))
         #expect(!p.runs(on: date(20251003)))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TransitCore
 
 /// Expected instants are written as UTC wall times and converted with Foundation's own Gregorian
@@ -30,8 +31,8 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
 
     @Test func ordinaryDayReferenceIsLocalMidnight() {
         #expect(sydney.referenceUnix(of: date(20251006)) == utc(2025, 10, 5, 13))  // AEDT +11
-        #expect(sydney.referenceUnix(of: date(20250704)) == utc(2025, 7, 3, 14))   // AEST +10
-        #expect(newYork.referenceUnix(of: date(20250704)) == utc(2025, 7, 4, 4))   // EDT -4
+        #expect(sydney.referenceUnix(of: date(20250704)) == utc(2025, 7, 3, 14))  // AEST +10
+        #expect(newYork.referenceUnix(of: date(20250704)) == utc(2025, 7, 4, 4))  // EDT -4
         #expect(utcZone.referenceUnix(of: date(20250704)) == utc(2025, 7, 4, 0))
     }
 
@@ -86,7 +87,7 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
 
     @Test func localDateAndSecondsOfDay() {
         #expect(sydney.localDate(atUnix: utc(2025, 10, 4, 13, 30)) == date(20251004))  // 23:30 AEST
-        #expect(sydney.localDate(atUnix: utc(2025, 10, 4, 14)) == date(20251005))      // 00:00 AEST
+        #expect(sydney.localDate(atUnix: utc(2025, 10, 4, 14)) == date(20251005))  // 00:00 AEST
         #expect(sydney.localSecondsOfDay(atUnix: utc(2025, 10, 4, 13, 30)) == 23 * 3600 + 1800)
         #expect(newYork.localDate(atUnix: utc(2025, 7, 4, 3, 59)) == date(20250703))
         // Before 1970 the floor division must still pick the right day.
@@ -99,7 +100,8 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
         #expect(sydney.serviceDates(runningAtUnix: t, maxSecs: 26 * 3600) == [date(20251006), date(20251007)])
         #expect(sydney.serviceDates(runningAtUnix: t, maxSecs: 24 * 3600) == [date(20251007)])
         // A feed with times up to 49:00:00 reaches two days back.
-        #expect(sydney.serviceDates(runningAtUnix: t, maxSecs: 49 * 3600)
+        #expect(
+            sydney.serviceDates(runningAtUnix: t, maxSecs: 49 * 3600)
                 == [date(20251005), date(20251006), date(20251007)])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import TransitJSON
 import TransitModel
+
+@testable import TransitJSON
 
 /// Each encoder's output parsed back with JSONSerialization and checked field by field against GATEWAY.md.
 @Suite struct EncoderTests {
@@ -26,7 +27,8 @@ import TransitModel
         "service_date": [.string], "scheduled_secs": [.int, .null], "scheduled_unix": [.int, .null],
         "realtime_secs": [.int, .null], "realtime_unix": [.int, .null], "delay_s": [.int, .null],
         "realtime": [.bool], "status": [.string], "delay_badge": [.object, .null], "minutes_until": [.int],
-        "countdown_text": [.string], "platform": [.string, .null], "wheelchair_accessible": [.int],
+        "countdown_text": [.string], "platform": [.string, .null], "platform_changed": [.bool],
+        "scheduled_platform": [.string, .null], "wheelchair_accessible": [.int],
         "occupancy_status": [.string, .null], "carriages": [.array],
     ]
     static let carriageFields: [String: [Kind]] = [
@@ -40,16 +42,21 @@ import TransitModel
         "realtime_arrival_secs": [.int, .null], "realtime_arrival_unix": [.int, .null],
         "realtime_departure_secs": [.int, .null], "realtime_departure_unix": [.int, .null],
         "delay_s": [.int, .null], "status": [.string], "delay_badge": [.object, .null], "platform": [.string, .null],
+        "platform_changed": [.bool], "scheduled_platform": [.string, .null],
         "wheelchair_accessible": [.int], "lat": [.double], "lon": [.double], "parent_station": [.string, .null],
         "pickup_type": [.int], "drop_off_type": [.int], "stop_headsign": [.string, .null],
         "occupancy_status": [.string, .null], "carriages": [.array],
     ]
-    static let badgeFields: [String: [Kind]] = ["text": [.string], "color": [.string], "accessibility_label": [.string]]
+    static let badgeFields: [String: [Kind]] = [
+        "text": [.string], "color": [.string], "accessibility_label": [.string],
+    ]
 
     // MARK: envelopes
 
     @Test func successEnvelope() throws {
-        let line = GatewayResponse.success(id: RawJSON(bytes: Array("\"q\"".utf8)), meta: ResponseMeta(op: .routes, elapsedMicros: 321)) {
+        let line = GatewayResponse.success(
+            id: RawJSON(bytes: Array("\"q\"".utf8)), meta: ResponseMeta(op: .routes, elapsedMicros: 321)
+        ) {
             $0.routeListData([])
         }
         let o = try parseLine(line)
@@ -66,7 +73,12 @@ import TransitModel
     @Test func liveMeta() throws {
         let o = try answer(.departures, live: LiveMeta(at: 7, source: .staticOnly, stale: true)) { $0.null() }
         let meta = try sub(o, "meta")
-        expectFields(meta, ["op": [.string], "elapsed_us": [.int], "at": [.int], "source": [.string], "stale": [.bool], "feed_age_s": [.null]])
+        expectFields(
+            meta,
+            [
+                "op": [.string], "elapsed_us": [.int], "at": [.int], "source": [.string], "stale": [.bool],
+                "feed_age_s": [.null],
+            ])
         #expect(meta["source"] as? String == "static_only")
         #expect(meta["stale"] as? Bool == true)
         let rt = try answer(.trip, live: LiveMeta(at: 7, source: .realtimeOnly, feedAgeSeconds: 3)) { $0.null() }
@@ -86,15 +98,18 @@ import TransitModel
     }
 
     @Test func everyErrorCodeSpelling() {
-        #expect(GatewayErrorCode.allCases.map(\.rawValue) == [
-            "BAD_JSON", "UNKNOWN_OP", "INVALID_ARGUMENT", "NOT_FOUND", "LINE_TOO_LONG", "STATIC_UNAVAILABLE",
-            "REALTIME_UNAVAILABLE", "TIMEOUT", "OVERLOADED", "INTERNAL",
-        ])
+        #expect(
+            GatewayErrorCode.allCases.map(\.rawValue) == [
+                "BAD_JSON", "UNKNOWN_OP", "INVALID_ARGUMENT", "NOT_FOUND", "LINE_TOO_LONG", "STATIC_UNAVAILABLE",
+                "REALTIME_UNAVAILABLE", "TIMEOUT", "OVERLOADED", "INTERNAL",
+            ])
         #expect(GatewayError.lineTooLong(limit: 65536).code == .lineTooLong)
     }
 
     @Test func staticStatusesMapToGatewayCodes() {
-        #expect(GatewayError(staticError: ServiceError(.notFound, "unknown stop_id \"9\"")) == GatewayError(.notFound, "unknown stop_id \"9\""))
+        #expect(
+            GatewayError(staticError: ServiceError(.notFound, "unknown stop_id \"9\""))
+                == GatewayError(.notFound, "unknown stop_id \"9\""))
         #expect(GatewayError(staticError: ServiceError(.invalidArgument, "bad cursor")).code == .invalidArgument)
         #expect(GatewayError(staticError: ServiceError(.unavailable, "no database")).code == .staticUnavailable)
         #expect(GatewayError(staticError: ServiceError(.internal, "x")).code == .internal)
@@ -171,7 +186,10 @@ import TransitModel
         func route(_ name: String, _ section: String) -> Route {
             Route(routeId: name, shortName: name, routeType: 3, mode: "bus", section: section)
         }
-        let routes = [route("2", "#"), route("10", "#"), route("333", "#"), route("L90", "L"), route("M30", "M"), route("M52", "M")]
+        let routes = [
+            route("2", "#"), route("10", "#"), route("333", "#"), route("L90", "L"), route("M30", "M"),
+            route("M52", "M"),
+        ]
         let o = try answer(.routes) { $0.routeListData(routes) }
         let data = try sub(o, "data")
         expectFields(data, ["routes": [.array], "sections": [.array]])
@@ -190,16 +208,22 @@ import TransitModel
     @Test func feedInfo() throws {
         let o = try answer(.feedInfo) { $0.feedInfoData(F.feedInfo) }
         let data = try sub(o, "data")
-        expectFields(data, [
-            "database_version": [.string], "imported_at": [.int], "stops": [.int], "routes": [.int], "trips": [.int],
-            "stop_times": [.int], "patterns": [.int], "feeds": [.array],
-        ])
+        expectFields(
+            data,
+            [
+                "database_version": [.string], "imported_at": [.int], "stops": [.int], "routes": [.int],
+                "trips": [.int],
+                "stop_times": [.int], "patterns": [.int], "feeds": [.array],
+            ])
         let feed = try list(data, "feeds")[0]
-        expectFields(feed, [
-            "name": [.string], "prefix": [.null], "publisher": [.string], "version": [.string], "start_date": [.string],
-            "end_date": [.string], "timezone": [.string], "lang": [.string], "imported_at": [.int], "stops": [.int],
-            "routes": [.int], "trips": [.int], "stop_times": [.int], "source": [.string],
-        ])
+        expectFields(
+            feed,
+            [
+                "name": [.string], "prefix": [.null], "publisher": [.string], "version": [.string],
+                "start_date": [.string],
+                "end_date": [.string], "timezone": [.string], "lang": [.string], "imported_at": [.int], "stops": [.int],
+                "routes": [.int], "trips": [.int], "stop_times": [.int], "source": [.string],
+            ])
         #expect(feed["start_date"] as? String == "20250101")
         #expect(feed["end_date"] as? String == "20301231")
     }
@@ -209,14 +233,19 @@ import TransitModel
     private func rows(_ rows: [DepartureRow], at: Int64 = F.at) throws -> [[String: Any]] {
         let answer = DeparturesAnswer(
             stopId: "200060", timezone: nil, rows: rows,
-            page: BoardPage(direction: .future, hasMorePast: false, hasMoreFuture: false, earlierCursor: nil, laterCursor: nil))
-        let o = try TransitJSONTests.answer(.departures, live: .staticOnly(at: at)) { $0.departuresData(answer, at: at) }
+            page: BoardPage(
+                direction: .future, hasMorePast: false, hasMoreFuture: false, earlierCursor: nil, laterCursor: nil))
+        let o = try TransitJSONTests.answer(.departures, live: .staticOnly(at: at)) {
+            $0.departuresData(answer, at: at)
+        }
         let encoded = try list(try sub(o, "data"), "departures")
         for row in encoded { expectFields(row, Self.departureFields) }
         return encoded
     }
 
-    private func row(_ realtime: DepartureRealtime?, _ departure: Departure = F.lateT1, at: Int64 = F.at) throws -> [String: Any] {
+    private func row(_ realtime: DepartureRealtime?, _ departure: Departure = F.lateT1, at: Int64 = F.at) throws
+        -> [String: Any]
+    {
         try rows([DepartureRow(departure: departure, realtime: realtime)], at: at)[0]
     }
 
@@ -234,7 +263,7 @@ import TransitModel
         #expect(r["service_date"] as? String == "20251222")
         #expect(r["minutes_until"] as? Int == 4)
         #expect(r["countdown_text"] as? String == "4 min")
-        #expect(r["start_time"] is NSNull)
+        #expect(r["start_time"] as? String == "19:40:00")
         #expect(r["stop_sequence"] as? Int == 12)
         #expect(r["route_color"] as? String == "#F99D1C")
     }
@@ -258,13 +287,16 @@ import TransitModel
     /// A row's carriages: the predicted occupancy on departure, in feed order; a stop without any has [],
     /// and carriages alone do not make a row realtime.
     @Test func rowCarriagesCarryTheirDepartureOccupancy() throws {
-        let r = try row(DepartureRealtime(predictedUnix: 1_766_394_300, occupancyStatus: "MANY_SEATS_AVAILABLE",
-                                          carriages: F.carriagesOnDeparture))
+        let r = try row(
+            DepartureRealtime(
+                predictedUnix: 1_766_394_300, occupancyStatus: "MANY_SEATS_AVAILABLE",
+                carriages: F.carriagesOnDeparture))
         let carriages = try #require(r["carriages"] as? [[String: Any]])
         for c in carriages { expectFields(c, Self.carriageFields) }
         #expect(carriages.map { $0["position"] as? Int } == [1, 2, 3, 4])
-        #expect(carriages.map { $0["occupancy_status"] as? String }
-            == ["FEW_SEATS_AVAILABLE", "MANY_SEATS_AVAILABLE", "MANY_SEATS_AVAILABLE", "EMPTY"])
+        #expect(
+            carriages.map { $0["occupancy_status"] as? String }
+                == ["FEW_SEATS_AVAILABLE", "MANY_SEATS_AVAILABLE", "MANY_SEATS_AVAILABLE", "EMPTY"])
         #expect(carriages[0]["name"] is NSNull)
         #expect(carriages[0]["quiet"] is NSNull)
         #expect((try row(nil)["carriages"] as? [Any])?.isEmpty == true)
@@ -349,16 +381,22 @@ import TransitModel
     @Test func pageOfABoard() throws {
         let o = try answer(.departures, live: F.liveMeta12) { $0.departuresData(F.departuresAnswer, at: F.at) }
         let data = try sub(o, "data")
-        expectFields(data, ["stop_id": [.string], "timezone": [.string, .null], "departures": [.array], "page": [.object]])
+        expectFields(
+            data, ["stop_id": [.string], "timezone": [.string, .null], "departures": [.array], "page": [.object]])
         let page = try sub(data, "page")
-        expectFields(page, [
-            "direction": [.string], "earliest_unix": [.int, .null], "latest_unix": [.int, .null],
-            "has_more_past": [.bool], "has_more_future": [.bool], "earlier_cursor": [.string, .null],
-            "later_cursor": [.string, .null],
-        ])
+        expectFields(
+            page,
+            [
+                "direction": [.string], "earliest_unix": [.int, .null], "latest_unix": [.int, .null],
+                "has_more_past": [.bool], "has_more_future": [.bool], "earlier_cursor": [.string, .null],
+                "later_cursor": [.string, .null],
+            ])
         #expect(page["earliest_unix"] as? Int == 1_766_394_330)
         #expect(page["latest_unix"] as? Int == 1_766_394_600)
-        let empty = DeparturesAnswer(stopId: "x", timezone: nil, rows: [], page: BoardPage(direction: .past, hasMorePast: false, hasMoreFuture: true, earlierCursor: nil, laterCursor: "c"))
+        let empty = DeparturesAnswer(
+            stopId: "x", timezone: nil, rows: [],
+            page: BoardPage(
+                direction: .past, hasMorePast: false, hasMoreFuture: true, earlierCursor: nil, laterCursor: "c"))
         let e = try sub(try sub(try answer(.departures) { $0.departuresData(empty, at: 0) }, "data"), "page")
         #expect(e["earliest_unix"] is NSNull)
         #expect(e["latest_unix"] is NSNull)
@@ -370,7 +408,8 @@ import TransitModel
         let board = DepartureBoard(
             stopId: "200060", at: F.at, direction: .future, departures: [F.lateT1, F.metro], earlierCursor: "e",
             laterCursor: "l", hasMorePast: true, hasMoreFuture: false, timezone: F.sydney)
-        let line = GatewayResponse.staticAnswer(id: .null, op: .departures, result: .success(.departures(board)), at: 0, elapsedMicros: 9)
+        let line = GatewayResponse.staticAnswer(
+            id: .null, op: .departures, result: .success(.departures(board)), at: 0, elapsedMicros: 9)
         let o = try parseLine(line)
         let meta = try sub(o, "meta")
         #expect(meta["source"] as? String == "static_only")
@@ -391,14 +430,17 @@ import TransitModel
             (.trip, .trip(F.trip), "stops"),
         ]
         for (op, result, field) in cases {
-            let o = try parseLine(GatewayResponse.staticAnswer(id: .null, op: op, result: .success(result), at: F.at, elapsedMicros: 1))
+            let o = try parseLine(
+                GatewayResponse.staticAnswer(id: .null, op: op, result: .success(result), at: F.at, elapsedMicros: 1))
             #expect(o["ok"] as? Bool == true)
             #expect(try sub(o, "data")[field] != nil, "\(op)")
             #expect(try sub(o, "meta")["op"] as? String == op.rawValue)
         }
-        let notFound = try parseLine(GatewayResponse.staticAnswer(
-            id: RawJSON(bytes: Array("5".utf8)), op: .stop, result: .failure(ServiceError(.notFound, "unknown stop_id \"9\"")),
-            at: 0, elapsedMicros: 1))
+        let notFound = try parseLine(
+            GatewayResponse.staticAnswer(
+                id: RawJSON(bytes: Array("5".utf8)), op: .stop,
+                result: .failure(ServiceError(.notFound, "unknown stop_id \"9\"")),
+                at: 0, elapsedMicros: 1))
         #expect(notFound["id"] as? Int == 5)
         #expect(try sub(notFound, "error")["code"] as? String == "NOT_FOUND")
         #expect(try sub(notFound, "error")["message"] as? String == "unknown stop_id \"9\"")
@@ -406,16 +448,20 @@ import TransitModel
 
     // MARK: trip
 
-    private func tripData(_ realtime: TripRealtime?, _ trip: TripDetail = F.trip, at: Int64 = F.at) throws -> [String: Any] {
+    private func tripData(_ realtime: TripRealtime?, _ trip: TripDetail = F.trip, at: Int64 = F.at) throws -> [String:
+        Any]
+    {
         let o = try answer(.trip, live: F.liveMeta12) { $0.tripData(trip, realtime: realtime, at: at) }
         let data = try sub(o, "data")
-        expectFields(data, [
-            "trip_id": [.string], "service_date": [.string], "start_time": [.string], "frequency_based": [.bool],
-            "route": [.object], "headsign": [.string, .null], "short_name": [.string, .null],
-            "direction_id": [.int, .null], "block_id": [.string, .null], "wheelchair_accessible": [.int],
-            "bikes_allowed": [.int], "timezone": [.string], "realtime": [.bool], "status": [.string],
-            "vehicle": [.object, .null], "stops": [.array],
-        ])
+        expectFields(
+            data,
+            [
+                "trip_id": [.string], "service_date": [.string], "start_time": [.string], "frequency_based": [.bool],
+                "route": [.object], "headsign": [.string, .null], "short_name": [.string, .null],
+                "direction_id": [.int, .null], "block_id": [.string, .null], "wheelchair_accessible": [.int],
+                "bikes_allowed": [.int], "timezone": [.string], "realtime": [.bool], "status": [.string],
+                "vehicle": [.object, .null], "stops": [.array],
+            ])
         expectFields(try sub(data, "route"), Self.routeFields)
         for stop in try list(data, "stops") { expectFields(stop, Self.tripStopFields) }
         return data
@@ -474,11 +520,14 @@ import TransitModel
         let data = try tripData(TripRealtime(cancelled: true))
         #expect(data["status"] as? String == "cancelled")
         #expect(data["realtime"] as? Bool == true)
-        #expect(try list(data, "stops").allSatisfy { $0["status"] as? String == "cancelled" && $0["delay_badge"] is NSNull })
+        #expect(
+            try list(data, "stops").allSatisfy { $0["status"] as? String == "cancelled" && $0["delay_badge"] is NSNull }
+        )
     }
 
     @Test func addedTripHasNoSchedule() throws {
-        let rt = TripRealtime(added: true, stops: [TripStopRealtime(arrivalUnix: F.origin + 72180, departureUnix: F.origin + 72240)])
+        let rt = TripRealtime(
+            added: true, stops: [TripStopRealtime(arrivalUnix: F.origin + 72180, departureUnix: F.origin + 72240)])
         let data = try tripData(rt)
         #expect(data["status"] as? String == "added")
         let first = try list(data, "stops")[0]
@@ -505,12 +554,15 @@ import TransitModel
     // MARK: vehicles and alerts
 
     @Test func vehicleObject() throws {
-        let o = try answer(.vehicles, live: F.liveMeta12) { $0.vehicleListData([F.vehicle, VehicleSnapshot(vehicleId: "bare")]) }
+        let o = try answer(.vehicles, live: F.liveMeta12) {
+            $0.vehicleListData([F.vehicle, VehicleSnapshot(vehicleId: "bare")])
+        }
         let vehicles = try list(try sub(o, "data"), "vehicles")
         let fields: [String: [Kind]] = [
             "vehicle_id": [.string, .null], "label": [.string, .null], "trip_id": [.string, .null],
             "route_id": [.string, .null], "service_date": [.string, .null], "start_time": [.string, .null],
-            "lat": [.double, .null], "lon": [.double, .null], "bearing": [.double, .null], "speed_mps": [.double, .null],
+            "lat": [.double, .null], "lon": [.double, .null], "bearing": [.double, .null],
+            "speed_mps": [.double, .null],
             "current_stop_sequence": [.int, .null], "stop_id": [.string, .null], "current_status": [.string, .null],
             "occupancy_status": [.string, .null], "occupancy_percentage": [.int, .null],
             "congestion_level": [.string, .null], "timestamp": [.int, .null], "air_conditioned": [.bool, .null],
@@ -533,15 +585,16 @@ import TransitModel
     }
 
     @Test func alertObject() throws {
-        let noHeader = AlertView(id: "a2", header: nil, description: nil, url: "https://example.org/a2", effect: "NO_SERVICE",
-                                 activePeriods: [.init(start: nil, end: 100)],
-                                 informedEntities: [.init(agencyId: "ST", routeType: 2, directionId: 1)])
+        let noHeader = AlertView(
+            id: "a2", header: nil, description: nil, url: "https://example.org/a2", effect: "NO_SERVICE",
+            activePeriods: [.init(start: nil, end: 100)],
+            informedEntities: [.init(agencyId: "ST", routeType: 2, directionId: 1)])
         let o = try answer(.alerts, live: F.liveMeta12) { $0.alertListData([F.liftAlert, noHeader]) }
         let alerts = try list(try sub(o, "data"), "alerts")
         let fields: [String: [Kind]] = [
             "id": [.string], "header": [.string, .null], "description": [.string, .null], "url": [.string, .null],
             "cause": [.string], "effect": [.string], "severity": [.string], "active_periods": [.array],
-            "informed_entities": [.array], "banner": [.object],
+            "informed_entities": [.array], "limited_to_stop_ids": [.array], "banner": [.object],
         ]
         for a in alerts { expectFields(a, fields) }
         let banner = try sub(alerts[1], "banner")
@@ -553,10 +606,12 @@ import TransitModel
         #expect(period["start"] is NSNull)
         #expect(period["end"] as? Int == 100)
         let entity = try list(alerts[1], "informed_entities")[0]
-        expectFields(entity, [
-            "agency_id": [.string, .null], "route_id": [.string, .null], "route_type": [.int, .null],
-            "direction_id": [.int, .null], "trip_id": [.string, .null], "stop_id": [.string, .null],
-        ])
+        expectFields(
+            entity,
+            [
+                "agency_id": [.string, .null], "route_id": [.string, .null], "route_type": [.int, .null],
+                "direction_id": [.int, .null], "trip_id": [.string, .null], "stop_id": [.string, .null],
+            ])
         #expect(entity["route_type"] as? Int == 2)
     }
 }

@@ -1,19 +1,23 @@
 import Foundation
 import Testing
-@testable import TransitJSON
 import TransitModel
+
+@testable import TransitJSON
 
 /// The examples in protocol/GATEWAY.md are what the encoder writes for the same values, and the example
 /// requests parse into the queries they describe: the contract and the code cannot drift apart.
 @Suite struct GatewayDocExampleTests {
     typealias F = Fixtures
 
-    private func encoded(_ id: String, _ meta: ResponseMeta, _ data: (inout JSONWriter) -> Void) throws -> NSDictionary {
+    private func encoded(_ id: String, _ meta: ResponseMeta, _ data: (inout JSONWriter) -> Void) throws -> NSDictionary
+    {
         let line = GatewayResponse.success(id: RawJSON(bytes: Array(id.utf8)), meta: meta, data: data)
         return try parseLine(line) as NSDictionary
     }
 
-    private func expectSame(_ mine: NSDictionary, _ documented: NSDictionary, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSame(
+        _ mine: NSDictionary, _ documented: NSDictionary, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let diffs = differences(mine, documented)
         #expect(diffs.isEmpty, "encoder ≠ GATEWAY.md: \(diffs.joined(separator: "; "))", sourceLocation: sourceLocation)
     }
@@ -25,7 +29,9 @@ import TransitModel
     @Test func stop() throws {
         let r = try request("stop")
         #expect(r.op == .stop(StopQuery(stopId: "200060")))
-        let mine = try encoded(r.id.description, ResponseMeta(op: .stop, elapsedMicros: 180)) { $0.stopData(F.stopResult) }
+        let mine = try encoded(r.id.description, ResponseMeta(op: .stop, elapsedMicros: 180)) {
+            $0.stopData(F.stopResult)
+        }
         expectSame(mine, try GatewayDoc.answer("stop"))
     }
 
@@ -85,7 +91,8 @@ import TransitModel
     @Test func alerts() throws {
         let r = try request("alerts")
         #expect(r.op == .alerts(AlertsQuery(selector: .stop("200060"), at: F.at)))
-        let meta = ResponseMeta(op: .alerts, elapsedMicros: 90, live: LiveMeta(at: F.at, source: .staticAndRealtime, feedAgeSeconds: 40))
+        let meta = ResponseMeta(
+            op: .alerts, elapsedMicros: 90, live: LiveMeta(at: F.at, source: .staticAndRealtime, feedAgeSeconds: 40))
         let mine = try encoded(r.id.description, meta) { $0.alertListData([F.liftAlert]) }
         expectSame(mine, try GatewayDoc.answer("alerts"))
     }
@@ -93,7 +100,8 @@ import TransitModel
     @Test func vehicles() throws {
         let r = try request("vehicles")
         #expect(r.op == .vehicles(VehiclesQuery(selector: .route("T1"))))
-        let meta = ResponseMeta(op: .vehicles, elapsedMicros: 70, live: LiveMeta(at: F.at, source: .staticAndRealtime, feedAgeSeconds: 10))
+        let meta = ResponseMeta(
+            op: .vehicles, elapsedMicros: 70, live: LiveMeta(at: F.at, source: .staticAndRealtime, feedAgeSeconds: 10))
         let mine = try encoded(r.id.description, meta) { $0.vehicleListData([F.vehicle]) }
         expectSame(mine, try GatewayDoc.answer("vehicles"))
     }
@@ -102,7 +110,8 @@ import TransitModel
     @Test func everyRequestLineParses() throws {
         let text = try String(contentsOf: GatewayDoc.url, encoding: .utf8)
         var count = 0
-        for line in text.split(separator: "\n") where line.hasPrefix("{\"id\":") && line.contains("\"op\":") && !line.contains("\"ok\":") {
+        for line in text.split(separator: "\n")
+        where line.hasPrefix("{\"id\":") && line.contains("\"op\":") && !line.contains("\"ok\":") {
             let result = GatewayRequest.parse(String(line))
             if case .failure(let failure) = result { Issue.record("\(line): \(failure.error)") }
             count += 1

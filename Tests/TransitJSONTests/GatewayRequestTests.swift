@@ -1,6 +1,7 @@
 import Testing
-@testable import TransitJSON
 import TransitModel
+
+@testable import TransitJSON
 
 @Suite struct GatewayRequestTests {
     private func ok(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> GatewayRequest {
@@ -23,12 +24,15 @@ import TransitModel
 
     /// The error of a line: its code and message.
     private func expectError(
-        _ line: String, _ code: GatewayErrorCode, _ fragments: String..., sourceLocation: SourceLocation = #_sourceLocation
+        _ line: String, _ code: GatewayErrorCode, _ fragments: String...,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let failure = try fail(line, sourceLocation: sourceLocation)
         #expect(failure.error.code == code, "\(line): \(failure.error)", sourceLocation: sourceLocation)
         for fragment in fragments {
-            #expect(failure.error.message.contains(fragment), "\(line): \(failure.error.message)", sourceLocation: sourceLocation)
+            #expect(
+                failure.error.message.contains(fragment), "\(line): \(failure.error.message)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -98,15 +102,20 @@ import TransitModel
         try expectError(
             #"{"op":"departures","stop_id":"1","limt":5}"#, .invalidArgument,
             "unknown field \"limt\" for op \"departures\"", "stop_id, at, direction, limit, cursor")
-        try expectError(#"{"op":"health","verbose":true}"#, .invalidArgument, "unknown field \"verbose\"", "takes no fields")
+        try expectError(
+            #"{"op":"health","verbose":true}"#, .invalidArgument, "unknown field \"verbose\"", "takes no fields")
     }
 
     @Test func missingAndMistypedFields() throws {
         try expectError(#"{"op":"stop"}"#, .invalidArgument, "missing field \"stop_id\": expected a non-empty string")
-        try expectError(#"{"op":"stop","stop_id":200060}"#, .invalidArgument, "field \"stop_id\": expected a string, got 200060")
-        try expectError(#"{"op":"stop","stop_id":""}"#, .invalidArgument, "field \"stop_id\": expected a non-empty string")
+        try expectError(
+            #"{"op":"stop","stop_id":200060}"#, .invalidArgument, "field \"stop_id\": expected a string, got 200060")
+        try expectError(
+            #"{"op":"stop","stop_id":""}"#, .invalidArgument, "field \"stop_id\": expected a non-empty string")
         try expectError(#"{"op":"stop","stop_id":null}"#, .invalidArgument, "missing field \"stop_id\"")
-        try expectError(#"{"op":"search","q":"x","include_platforms":1}"#, .invalidArgument, "field \"include_platforms\": expected true or false, got 1")
+        try expectError(
+            #"{"op":"search","q":"x","include_platforms":1}"#, .invalidArgument,
+            "field \"include_platforms\": expected true or false, got 1")
     }
 
     @Test func limitIsCheckedNotClamped() throws {
@@ -127,13 +136,20 @@ import TransitModel
 
     @Test func departuresDefaultsAndFields() throws {
         let request = try ok(#"{"id":1,"op":"departures","stop_id":"200060","at":1766394000,"limit":10}"#)
-        #expect(request.op == .departures(DeparturesQuery(stopId: "200060", at: 1_766_394_000, direction: .future, limit: 10)))
+        #expect(
+            request.op
+                == .departures(DeparturesQuery(stopId: "200060", at: 1_766_394_000, direction: .future, limit: 10)))
         #expect(request.op.staticQuery == .departures(DeparturesQuery(stopId: "200060", at: 1_766_394_000, limit: 10)))
-        let past = try ok(#"{"op":"departures","stop_id":"2","direction":"past","cursor":"abc","at":null,"limit":null}"#)
-        #expect(past.op == .departures(DeparturesQuery(stopId: "2", at: nil, direction: .past, limit: 10, cursor: "abc")))
-        try expectError(#"{"op":"departures","stop_id":"2","direction":"later"}"#, .invalidArgument,
-                        "field \"direction\": expected \"future\" or \"past\", got the string \"later\"")
-        try expectError(#"{"op":"departures","stop_id":"2","at":-1}"#, .invalidArgument, "field \"at\": expected an integer from 0 to 4102444800, got -1")
+        let past = try ok(
+            #"{"op":"departures","stop_id":"2","direction":"past","cursor":"abc","at":null,"limit":null}"#)
+        #expect(
+            past.op == .departures(DeparturesQuery(stopId: "2", at: nil, direction: .past, limit: 10, cursor: "abc")))
+        try expectError(
+            #"{"op":"departures","stop_id":"2","direction":"later"}"#, .invalidArgument,
+            "field \"direction\": expected \"future\" or \"past\", got the string \"later\"")
+        try expectError(
+            #"{"op":"departures","stop_id":"2","at":-1}"#, .invalidArgument,
+            "field \"at\": expected an integer from 0 to 4102444800, got -1")
         try expectError(#"{"op":"departures","stop_id":"2","at":1766394000.5}"#, .invalidArgument, "got 1766394000.5")
         try expectError(#"{"op":"departures","stop_id":"2","cursor":""}"#, .invalidArgument, "field \"cursor\"")
     }
@@ -144,65 +160,102 @@ import TransitModel
         #expect(filtered.op == .search(SearchQuery(query: "NEAR(\"x", limit: 5, mode: "ferry", includePlatforms: true)))
         try expectError(#"{"op":"search"}"#, .invalidArgument, "missing field \"q\"")
         try expectError(#"{"op":"search","q":"   "}"#, .invalidArgument, "field \"q\"", "not only spaces")
-        try expectError(#"{"op":"search","q":"\#(String(repeating: "a", count: 201))"}"#, .invalidArgument, "at most 200 characters, got 201")
-        try expectError(#"{"op":"search","q":"x","mode":"rail"}"#, .invalidArgument,
-                        "field \"mode\": expected one of train, metro, tram, ferry, bus, coach, cable, other, got the string \"rail\"")
+        try expectError(
+            #"{"op":"search","q":"\#(String(repeating: "a", count: 201))"}"#, .invalidArgument,
+            "at most 200 characters, got 201")
+        try expectError(
+            #"{"op":"search","q":"x","mode":"rail"}"#, .invalidArgument,
+            "field \"mode\": expected one of train, metro, tram, ferry, bus, coach, cable, other, got the string \"rail\""
+        )
     }
 
     @Test func nearbyRanges() throws {
-        #expect(try ok(#"{"op":"nearby","lat":-33.8612,"lon":151.2108}"#).op
-            == .nearby(NearbyQuery(lat: -33.8612, lon: 151.2108, radiusMetres: 500, limit: 10)))
-        #expect(try ok(#"{"op":"nearby","lat":90,"lon":-180,"radius_m":5000,"mode":"bus"}"#).op
-            == .nearby(NearbyQuery(lat: 90, lon: -180, radiusMetres: 5000, limit: 10, mode: "bus")))
-        try expectError(#"{"op":"nearby","lat":91,"lon":0}"#, .invalidArgument, "field \"lat\": expected a number from -90 to 90, got 91")
-        try expectError(#"{"op":"nearby","lat":0,"lon":-180.5}"#, .invalidArgument, "field \"lon\": expected a number from -180 to 180, got -180.5")
+        #expect(
+            try ok(#"{"op":"nearby","lat":-33.8612,"lon":151.2108}"#).op
+                == .nearby(NearbyQuery(lat: -33.8612, lon: 151.2108, radiusMetres: 500, limit: 10)))
+        #expect(
+            try ok(#"{"op":"nearby","lat":90,"lon":-180,"radius_m":5000,"mode":"bus"}"#).op
+                == .nearby(NearbyQuery(lat: 90, lon: -180, radiusMetres: 5000, limit: 10, mode: "bus")))
+        try expectError(
+            #"{"op":"nearby","lat":91,"lon":0}"#, .invalidArgument,
+            "field \"lat\": expected a number from -90 to 90, got 91")
+        try expectError(
+            #"{"op":"nearby","lat":0,"lon":-180.5}"#, .invalidArgument,
+            "field \"lon\": expected a number from -180 to 180, got -180.5")
         try expectError(#"{"op":"nearby","lon":0}"#, .invalidArgument, "missing field \"lat\"")
-        try expectError(#"{"op":"nearby","lat":"1","lon":0}"#, .invalidArgument, "field \"lat\"", "got the string \"1\"")
-        try expectError(#"{"op":"nearby","lat":0,"lon":0,"radius_m":0}"#, .invalidArgument, "greater than 0 and at most 5000, got 0")
+        try expectError(
+            #"{"op":"nearby","lat":"1","lon":0}"#, .invalidArgument, "field \"lat\"", "got the string \"1\"")
+        try expectError(
+            #"{"op":"nearby","lat":0,"lon":0,"radius_m":0}"#, .invalidArgument, "greater than 0 and at most 5000, got 0"
+        )
         try expectError(#"{"op":"nearby","lat":0,"lon":0,"radius_m":5001}"#, .invalidArgument, "got 5001")
         try expectError(#"{"op":"nearby","lat":0,"lon":0,"radius_m":1e999}"#, .invalidArgument, "got 1e999")
     }
 
     @Test func tripDateAndStartTime() throws {
         #expect(try ok(#"{"op":"trip","trip_id":"T1"}"#).op == .trip(TripQuery(tripId: "T1")))
-        #expect(try ok(#"{"op":"trip","trip_id":"T1","date":"20240229","start_time":"7:05:00","at":5}"#).op
-            == .trip(TripQuery(tripId: "T1", serviceDate: 20_240_229, startTime: "07:05:00", at: 5)))
-        #expect(try ok(#"{"op":"trip","trip_id":"T1","date":20251222,"start_time":"25:10:00"}"#).op
-            == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222, startTime: "25:10:00")))
-        try expectError(#"{"op":"trip","trip_id":"T1","date":"2025-12-22"}"#, .invalidArgument,
-                        "field \"date\": expected a date \"YYYYMMDD\", got the string \"2025-12-22\"")
-        try expectError(#"{"op":"trip","trip_id":"T1","date":"20250229"}"#, .invalidArgument, "20250229 is not a calendar date")
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","date":"20240229","start_time":"7:05:00","at":5}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 20_240_229, startTime: "07:05:00", at: 5)))
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","date":20251222,"start_time":"25:10:00"}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222, startTime: "25:10:00")))
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","date":"2025-12-22"}"#, .invalidArgument,
+            "field \"date\": expected a date \"YYYYMMDD\", got the string \"2025-12-22\"")
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","date":"20250229"}"#, .invalidArgument, "20250229 is not a calendar date")
         try expectError(#"{"op":"trip","trip_id":"T1","date":"20251301"}"#, .invalidArgument, "not a calendar date")
         try expectError(#"{"op":"trip","trip_id":"T1","date":"20250431"}"#, .invalidArgument, "not a calendar date")
         try expectError(#"{"op":"trip","trip_id":"T1","date":"20250100"}"#, .invalidArgument, "not a calendar date")
         try expectError(#"{"op":"trip","trip_id":"T1","date":2025122}"#, .invalidArgument, "expected a date")
-        try expectError(#"{"op":"trip","trip_id":"T1","date":true}"#, .invalidArgument, "expected a date \"YYYYMMDD\", got true")
-        try expectError(#"{"op":"trip","trip_id":"T1","start_time":"7:5:00"}"#, .invalidArgument, "field \"start_time\"", "\"7:5:00\"")
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","date":true}"#, .invalidArgument, "expected a date \"YYYYMMDD\", got true")
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","start_time":"7:5:00"}"#, .invalidArgument, "field \"start_time\"",
+            "\"7:5:00\"")
         try expectError(#"{"op":"trip","trip_id":"T1","start_time":"12:60:00"}"#, .invalidArgument, "below 60")
-        try expectError(#"{"op":"trip","trip_id":"T1","start_time":"123:00:00"}"#, .invalidArgument, "field \"start_time\"")
-        #expect(try ok(#"{"op":"trip","trip_id":"T1","date":"19000228"}"#).op == .trip(TripQuery(tripId: "T1", serviceDate: 19_000_228)))
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","start_time":"123:00:00"}"#, .invalidArgument, "field \"start_time\"")
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","date":"19000228"}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 19_000_228)))
         try expectError(#"{"op":"trip","trip_id":"T1","date":"19000229"}"#, .invalidArgument, "not a calendar date")
-        #expect(try ok(#"{"op":"trip","trip_id":"T1","date":"20000229"}"#).op == .trip(TripQuery(tripId: "T1", serviceDate: 20_000_229)))
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","date":"20000229"}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 20_000_229)))
     }
 
     @Test func alertsAndVehiclesNeedExactlyOneSelector() throws {
-        #expect(try ok(#"{"op":"alerts","route_id":"T1","lang":"zh-Hans"}"#).op
-            == .alerts(AlertsQuery(selector: .route("T1"), lang: "zh-Hans")))
-        #expect(try ok(#"{"op":"alerts","trip_id":"x","stop_id":null}"#).op == .alerts(AlertsQuery(selector: .trip("x"))))
-        try expectError(#"{"op":"alerts"}"#, .invalidArgument, "needs exactly one of \"stop_id\", \"route_id\", \"trip_id\"; got none")
-        try expectError(#"{"op":"alerts","stop_id":"1","trip_id":"2"}"#, .invalidArgument, "got \"stop_id\" and \"trip_id\"")
+        #expect(
+            try ok(#"{"op":"alerts","route_id":"T1","lang":"zh-Hans"}"#).op
+                == .alerts(AlertsQuery(selector: .route("T1"), lang: "zh-Hans")))
+        #expect(
+            try ok(#"{"op":"alerts","trip_id":"x","stop_id":null}"#).op == .alerts(AlertsQuery(selector: .trip("x"))))
+        try expectError(
+            #"{"op":"alerts"}"#, .invalidArgument,
+            "needs exactly one of \"stop_id\", \"route_id\", \"trip_id\"; got none")
+        try expectError(
+            #"{"op":"alerts","stop_id":"1","trip_id":"2"}"#, .invalidArgument, "got \"stop_id\" and \"trip_id\"")
         try expectError(#"{"op":"alerts","stop_id":"1","lang":"en US"}"#, .invalidArgument, "field \"lang\"")
         #expect(try ok(#"{"op":"vehicles","trip_id":"x"}"#).op == .vehicles(VehiclesQuery(selector: .trip("x"))))
-        try expectError(#"{"op":"vehicles","route_id":"1","trip_id":"2"}"#, .invalidArgument, "exactly one of \"route_id\", \"trip_id\"")
+        try expectError(
+            #"{"op":"vehicles","route_id":"1","trip_id":"2"}"#, .invalidArgument,
+            "exactly one of \"route_id\", \"trip_id\"")
         try expectError(#"{"op":"vehicles","stop_id":"1"}"#, .invalidArgument, "unknown field \"stop_id\"")
     }
 
     @Test func subscriptions() throws {
-        #expect(try ok(#"{"op":"subscribe","topic":"departures","stop_id":"200060"}"#).op
-            == .subscribe(SubscribeQuery(stopId: "200060", limit: 10)))
-        try expectError(#"{"op":"subscribe","stop_id":"1"}"#, .invalidArgument, "missing field \"topic\": expected \"departures\"")
-        try expectError(#"{"op":"subscribe","topic":"vehicles","stop_id":"1"}"#, .invalidArgument, "expected \"departures\", got the string \"vehicles\"")
-        try expectError(#"{"op":"subscribe","topic":"departures","stop_id":"1","limit":101}"#, .invalidArgument, "field \"limit\"")
+        #expect(
+            try ok(#"{"op":"subscribe","topic":"departures","stop_id":"200060"}"#).op
+                == .subscribe(SubscribeQuery(stopId: "200060", limit: 10)))
+        try expectError(
+            #"{"op":"subscribe","stop_id":"1"}"#, .invalidArgument, "missing field \"topic\": expected \"departures\"")
+        try expectError(
+            #"{"op":"subscribe","topic":"vehicles","stop_id":"1"}"#, .invalidArgument,
+            "expected \"departures\", got the string \"vehicles\"")
+        try expectError(
+            #"{"op":"subscribe","topic":"departures","stop_id":"1","limit":101}"#, .invalidArgument, "field \"limit\"")
         #expect(try ok(#"{"op":"unsubscribe","sub":3}"#).op == .unsubscribe(sub: 3))
         try expectError(#"{"op":"unsubscribe","sub":0}"#, .invalidArgument, "field \"sub\"")
         try expectError(#"{"op":"unsubscribe"}"#, .invalidArgument, "missing field \"sub\"")
@@ -213,7 +266,10 @@ import TransitModel
         #expect(try ok(#"{"op":"routes"}"#).op.staticQuery == .routes(RoutesQuery()))
         #expect(try ok(#"{"op":"feed_info"}"#).op.staticQuery == .feedInfo)
         #expect(try ok(#"{"op":"search","q":"a"}"#).op.staticQuery == .search(SearchQuery(query: "a")))
-        for line in [#"{"op":"health"}"#, #"{"op":"stats"}"#, #"{"op":"alerts","stop_id":"1"}"#, #"{"op":"unsubscribe","sub":1}"#] {
+        for line in [
+            #"{"op":"health"}"#, #"{"op":"stats"}"#, #"{"op":"alerts","stop_id":"1"}"#,
+            #"{"op":"unsubscribe","sub":1}"#,
+        ] {
             #expect(try ok(line).op.staticQuery == nil)
         }
         let staticNames = GatewayOpName.allCases.filter(\.isStatic).map(\.rawValue)

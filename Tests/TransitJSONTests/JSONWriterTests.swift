@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TransitJSON
 
 @Suite struct JSONWriterTests {
@@ -76,7 +77,10 @@ import Testing
         #expect(written { $0.double(.nan) } == "null")
         #expect(written { $0.double(.infinity) } == "null")
         #expect(written { $0.double(-.infinity) } == "null")
-        #expect(written { $0.beginArray(); $0.double(.nan); $0.double(1.5); $0.endArray() } == "[null,1.5]")
+        #expect(
+            written {
+                $0.beginArray(); $0.double(.nan); $0.double(1.5); $0.endArray()
+            } == "[null,1.5]")
     }
 
     @Test func literalsAndOptionals() {
@@ -104,7 +108,10 @@ import Testing
     }
 
     @Test func dynamicKeysAreEscaped() {
-        #expect(written { $0.beginObject(); $0.key("a\"b" as String); $0.int(1); $0.endObject() } == #"{"a\"b":1}"#)
+        #expect(
+            written {
+                $0.beginObject(); $0.key("a\"b" as String); $0.int(1); $0.endObject()
+            } == #"{"a\"b":1}"#)
     }
 
     @Test func serviceDatesAreEightDigitStrings() {
@@ -115,6 +122,9 @@ import Testing
 
     @Test func rawValuesAreCopiedExactly() {
         let raw = RawJSON(bytes: Array("12345678901234567890123".utf8))
-        #expect(written { $0.beginArray(); $0.raw(raw); $0.raw(.null); $0.endArray() } == "[12345678901234567890123,null]")
+        #expect(
+            written {
+                $0.beginArray(); $0.raw(raw); $0.raw(.null); $0.endArray()
+            } == "[12345678901234567890123,null]")
     }
 }

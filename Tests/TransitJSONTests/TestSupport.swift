@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import TransitJSON
 import TransitModel
 import TransitTesting
+
+@testable import TransitJSON
 
 // Helpers: parse answers back with JSONSerialization (an independent parser) and tell JSON kinds apart.
 
@@ -58,7 +59,9 @@ func expectFields(
     #expect(Set(object.keys) == Set(fields.keys), "field names", sourceLocation: sourceLocation)
     for (name, kinds) in fields {
         let actual = kind(object[name])
-        #expect(actual.map { kinds.contains($0) } ?? false, "\(name): \(String(describing: actual)) not in \(kinds)", sourceLocation: sourceLocation)
+        #expect(
+            actual.map { kinds.contains($0) } ?? false, "\(name): \(String(describing: actual)) not in \(kinds)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -74,7 +77,8 @@ func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self)
 
 /// The success line of a data writer, with fixed meta.
 func answer(_ op: GatewayOpName, live: LiveMeta? = nil, _ data: (inout JSONWriter) -> Void) throws -> [String: Any] {
-    let line = GatewayResponse.success(id: RawJSON(bytes: Array("1".utf8)), meta: ResponseMeta(op: op, elapsedMicros: 5, live: live), data: data)
+    let line = GatewayResponse.success(
+        id: RawJSON(bytes: Array("1".utf8)), meta: ResponseMeta(op: op, elapsedMicros: 5, live: live), data: data)
     return try parseLine(line)
 }
 
@@ -144,26 +148,34 @@ enum Fixtures {
         routeId: "L90", agencyId: "SB", shortName: "L90", longName: "Railway Square to Palm Beach", routeType: 700,
         mode: "bus", color: "#00B5EF", textColor: "#FFFFFF", section: "L", feed: "sample")
 
-    static let stopResult = StopResult(stop: central, parent: nil, platforms: [platform1, metroPlatform], routes: [m1, t1])
+    static let stopResult = StopResult(
+        stop: central, parent: nil, platforms: [platform1, metroPlatform], routes: [m1, t1])
 
     static func departure(
-        _ tripId: String, _ route: Route, _ headsign: String, _ stop: Stop, seq: UInt32, secs: Int32, direction: Int
+        _ tripId: String, start: String, _ route: Route, _ headsign: String, _ stop: Stop, seq: UInt32, secs: Int32,
+        direction: Int
     ) -> Departure {
         Departure(
-            tripId: tripId, route: route, headsign: headsign, stopId: stop.stopId, stopSequence: seq,
+            tripId: tripId, startTime: start, route: route, headsign: headsign, stopId: stop.stopId, stopSequence: seq,
             stopIndex: seq - 1, serviceDate: 20_251_222, scheduledSecs: secs, scheduledUnix: origin + Int64(secs),
             platform: stop.platformCode, wheelchairAccessible: 1, directionId: direction)
     }
 
-    static let lateT1 = departure("T1.1234.20251222", t1, "Emu Plains", platform1, seq: 12, secs: 72240, direction: 1)
-    static let metro = departure("M1.0871", m1, "Tallawong", metroPlatform, seq: 9, secs: 72360, direction: 0)
-    static let cancelledT1 = departure("T1.1240.20251222", t1, "Hornsby", platform1, seq: 4, secs: 72600, direction: 0)
+    static let lateT1 = departure(
+        "T1.1234.20251222", start: "19:40:00", t1, "Emu Plains", platform1, seq: 12, secs: 72240, direction: 1)
+    static let metro = departure(
+        "M1.0871", start: "19:12:00", m1, "Tallawong", metroPlatform, seq: 9, secs: 72360, direction: 0)
+    static let cancelledT1 = departure(
+        "T1.1240.20251222", start: "19:46:00", t1, "Hornsby", platform1, seq: 4, secs: 72600, direction: 0)
 
     static let departuresAnswer = DeparturesAnswer(
         stopId: "200060", timezone: sydney,
         rows: [
-            DepartureRow(departure: lateT1, realtime: DepartureRealtime(
-                predictedUnix: 1_766_394_330, occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: carriagesOnDeparture)),
+            DepartureRow(
+                departure: lateT1,
+                realtime: DepartureRealtime(
+                    predictedUnix: 1_766_394_330, occupancyStatus: "MANY_SEATS_AVAILABLE",
+                    carriages: carriagesOnDeparture)),
             DepartureRow(departure: metro),
             DepartureRow(departure: cancelledT1, realtime: DepartureRealtime(cancelled: true)),
         ],
@@ -201,16 +213,18 @@ enum Fixtures {
         currentStopSequence: 12, stopId: "2000331", currentStatus: "IN_TRANSIT_TO",
         occupancyStatus: "MANY_SEATS_AVAILABLE", timestamp: 1_766_393_990,
         carriages: [
-            LiveCarriage(position: 1, name: "D6123", occupancy: "FEW_SEATS_AVAILABLE", quiet: false, toilet: "ACCESSIBLE",
-                         luggageRack: false),
+            LiveCarriage(
+                position: 1, name: "D6123", occupancy: "FEW_SEATS_AVAILABLE", quiet: false, toilet: "ACCESSIBLE",
+                luggageRack: false),
             LiveCarriage(position: 2, name: "N5123", quiet: true, toilet: "NONE", luggageRack: true),
         ],
         airConditioned: true, wheelchairAccessible: true, model: "A")
 
     static let tripRealtime = TripRealtime(
         stops: [
-            TripStopRealtime(arrivalUnix: origin + 72270, departureUnix: origin + 72330,
-                             occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: Array(carriagesOnDeparture.prefix(2))),
+            TripStopRealtime(
+                arrivalUnix: origin + 72270, departureUnix: origin + 72330,
+                occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: Array(carriagesOnDeparture.prefix(2))),
             TripStopRealtime(skipped: true),
         ],
         vehicle: vehicle)
@@ -221,7 +235,7 @@ enum Fixtures {
             FeedSummary(
                 name: "sample", publisher: "Transit Sample", version: "2025.12", startDate: 20_250_101,
                 endDate: 20_301_231, timezone: sydney, lang: "en", importedAt: 1_766_373_300, stops: 412, routes: 38,
-                trips: 5120, stopTimes: 98765, source: "data/sample-feed"),
+                trips: 5120, stopTimes: 98765, source: "data/sample-feed")
         ],
         stops: 412, routes: 38, trips: 5120, stopTimes: 98765, patterns: 240)
 

@@ -7,7 +7,8 @@ enum Fixtures {
 
     static func fullStop(_ i: Int = 0) -> Stop {
         Stop(
-            stopId: "2000\(i)", code: "c\(i)", name: "Central Station \(i) \(unicodeName)", lat: -33.8830 + Double(i) * 1e-5,
+            stopId: "2000\(i)", code: "c\(i)", name: "Central Station \(i) \(unicodeName)",
+            lat: -33.8830 + Double(i) * 1e-5,
             lon: 151.2065, locationType: 1, parentStation: "P\(i)", platformCode: "12a", wheelchairBoarding: 2,
             primaryRouteType: 2, mode: "train", distanceMetres: 123.5, timezone: "Australia/Sydney"
         )
@@ -33,7 +34,7 @@ enum Fixtures {
             tripId: "trip-\(i)", startTime: "25:10:00", route: fullRoute(i % 7), headsign: "Bondi Junction",
             stopId: "200060", stopSequence: UInt32(i + 1), stopIndex: UInt32(i), serviceDate: 20251225,
             scheduledSecs: Int32(90_000 + i), scheduledUnix: 1_766_620_800 + Int64(i), platform: "3",
-            wheelchairAccessible: 1, directionId: 1
+            wheelchairAccessible: 1, directionId: 1, frequencyBased: true
         )
     }
 
@@ -58,7 +59,8 @@ enum Fixtures {
 
     static func fullTripStop(_ i: Int = 0) -> TripStop {
         TripStop(
-            stopId: "st\(i)", stopName: "Stop \(i) \(unicodeName)", stopSequence: UInt32(i * 10), arrivalSecs: Int32(30_000 + i),
+            stopId: "st\(i)", stopName: "Stop \(i) \(unicodeName)", stopSequence: UInt32(i * 10),
+            arrivalSecs: Int32(30_000 + i),
             departureSecs: Int32(30_030 + i), arrivalUnix: 1_700_000_000, departureUnix: 1_700_000_030, lat: 1.5,
             lon: -2.25, platformCode: "1", wheelchairBoarding: 1, pickupType: 2, dropOffType: 3,
             stopHeadsign: "City", parentStation: "PS"
@@ -92,10 +94,14 @@ enum Fixtures {
         TripSchedules(
             databaseVersion: "v42",
             patterns: [
-                Pattern(patternId: 7, stops: [
-                    PatternStop(stopId: "a", stopSequence: 1, arrivalOffset: 0, departureOffset: 30, pickupType: 1, dropOffType: 2),
-                    PatternStop(stopId: "b", stopSequence: 2, arrivalOffset: 300, departureOffset: 330),
-                ]),
+                Pattern(
+                    patternId: 7,
+                    stops: [
+                        PatternStop(
+                            stopId: "a", stopSequence: 1, arrivalOffset: 0, departureOffset: 30, pickupType: 1,
+                            dropOffType: 2),
+                        PatternStop(stopId: "b", stopSequence: 2, arrivalOffset: 300, departureOffset: 330),
+                    ]),
                 Pattern(patternId: 8, stops: []),
             ],
             trips: [
@@ -113,7 +119,17 @@ enum Fixtures {
                 ),
             ],
             unknownTripIds: ["nope", "🚆"],
-            descriptorMatches: [["T1"], [], ["T1", "T2"]]
+            descriptorMatches: [["T1"], [], ["T1", "T2"]],
+            stations: [
+                StationPlatforms(
+                    stationId: "STA",
+                    platforms: [
+                        StationPlatform(stopId: "a", platformCode: "1"),
+                        StationPlatform(stopId: "a2", platformCode: ""),
+                        StationPlatform(stopId: "entrance"),
+                    ]),
+                StationPlatforms(stationId: "", platforms: []),
+            ]
         )
     }
 
@@ -137,15 +153,20 @@ enum Fixtures {
     }
 
     static func minimalFeedInfo() -> FeedInfo {
-        FeedInfo(databaseVersion: "v", importedAt: 0, feeds: [], stops: 0, routes: 0, trips: 0, stopTimes: 0, patterns: 0)
+        FeedInfo(
+            databaseVersion: "v", importedAt: 0, feeds: [], stops: 0, routes: 0, trips: 0, stopTimes: 0, patterns: 0)
     }
 
     /// Every result kind, full and minimal, each with a label for failure messages.
     static let allResults: [(String, StaticResult)] = [
-        ("stop full", .stop(StopResult(
-            stop: fullStop(), parent: fullStop(1), platforms: [fullStop(2), minimalStop(3)],
-            routes: [fullRoute(), minimalRoute()]
-        ))),
+        (
+            "stop full",
+            .stop(
+                StopResult(
+                    stop: fullStop(), parent: fullStop(1), platforms: [fullStop(2), minimalStop(3)],
+                    routes: [fullRoute(), minimalRoute()]
+                ))
+        ),
         ("stop minimal", .stop(StopResult(stop: minimalStop()))),
         ("stops full", .stops((0..<30).map { fullStop($0) })),
         ("stops minimal", .stops([minimalStop()])),
@@ -154,9 +175,13 @@ enum Fixtures {
         ("routes minimal", .routes([minimalRoute()])),
         ("routes empty", .routes([])),
         ("departures full", .departures(fullBoard(departures: 30))),
-        ("departures mixed", .departures(DepartureBoard(
-            stopId: "s", at: 1, direction: .future, departures: [fullDeparture(), minimalDeparture()]
-        ))),
+        (
+            "departures mixed",
+            .departures(
+                DepartureBoard(
+                    stopId: "s", at: 1, direction: .future, departures: [fullDeparture(), minimalDeparture()]
+                ))
+        ),
         ("departures minimal", .departures(minimalBoard())),
         ("trip full", .trip(fullTrip())),
         ("trip minimal", .trip(minimalTrip())),
@@ -176,25 +201,43 @@ enum Fixtures {
         ("nearby minimal", .nearby(NearbyQuery(lat: 0, lon: 0))),
         ("routes full", .routes(RoutesQuery(mode: "ferry"))),
         ("routes minimal", .routes(RoutesQuery())),
-        ("departures full", .departures(DeparturesQuery(
-            stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "opaque:cursor/=="
-        ))),
+        (
+            "departures full",
+            .departures(
+                DeparturesQuery(
+                    stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "opaque:cursor/=="
+                ))
+        ),
         ("departures minimal", .departures(DeparturesQuery(stopId: "200060"))),
         ("trip full", .trip(TripQuery(tripId: "T1", serviceDate: 20251225, startTime: "25:00:00", at: -1))),
         ("trip minimal", .trip(TripQuery(tripId: "T1"))),
-        ("trip schedules full", .tripSchedules(TripSchedulesQuery(
-            tripIds: ["a", "b", "🚆", ""], fromDate: 20250101, toDate: 20250107,
-            knownPatternIds: [0, 1, 4079, 300_000, UInt32.max], knownDatabaseVersion: "db-v7",
-            descriptors: [
-                TripStartDescriptor(routeId: "B:333", directionId: 1, startDate: 20251225, startTime: "25:10:00"),
-                TripStartDescriptor(routeId: "", directionId: -1, startDate: 0, startTime: ""),
-            ]
-        ))),
-        ("trip schedules descriptors only", .tripSchedules(TripSchedulesQuery(
-            tripIds: [], fromDate: 20250101, toDate: 20250101,
-            descriptors: [TripStartDescriptor(routeId: "R", directionId: 0, startDate: 20250101, startTime: "08:00:00")]
-        ))),
-        ("trip schedules cold", .tripSchedules(TripSchedulesQuery(tripIds: ["a"], fromDate: 20250101, toDate: 20250101))),
+        (
+            "trip schedules full",
+            .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: ["a", "b", "🚆", ""], fromDate: 20250101, toDate: 20250107,
+                    knownPatternIds: [0, 1, 4079, 300_000, UInt32.max], knownDatabaseVersion: "db-v7",
+                    descriptors: [
+                        TripStartDescriptor(
+                            routeId: "B:333", directionId: 1, startDate: 20251225, startTime: "25:10:00"),
+                        TripStartDescriptor(routeId: "", directionId: -1, startDate: 0, startTime: ""),
+                    ]
+                ))
+        ),
+        (
+            "trip schedules descriptors only",
+            .tripSchedules(
+                TripSchedulesQuery(
+                    tripIds: [], fromDate: 20250101, toDate: 20250101,
+                    descriptors: [
+                        TripStartDescriptor(routeId: "R", directionId: 0, startDate: 20250101, startTime: "08:00:00")
+                    ]
+                ))
+        ),
+        (
+            "trip schedules cold",
+            .tripSchedules(TripSchedulesQuery(tripIds: ["a"], fromDate: 20250101, toDate: 20250101))
+        ),
         ("trip schedules empty", .tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 0, toDate: 0))),
         ("feed info", .feedInfo),
     ]

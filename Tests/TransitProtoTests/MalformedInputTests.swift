@@ -7,7 +7,8 @@ import TransitTesting
 @Suite struct MalformedInputTests {
     @Test func emptyRequestLacksRequestId() {
         // Zero bytes are a valid empty protobuf message: the error is the first missing field.
-        #expect(throws: ProtoDecodeError(message: "transit.StaticRequest", field: "request_id", reason: .missingField)) {
+        #expect(throws: ProtoDecodeError(message: "transit.StaticRequest", field: "request_id", reason: .missingField))
+        {
             try StaticCodec.decodeRequest([])
         }
     }
@@ -24,7 +25,10 @@ import TransitTesting
         var w = WireWriter()
         w.varint(1, 5)
         w.message(14) { d in d.varint(4, 3) }  // departures { limit: 3 }, no stop_id
-        #expect(throws: ProtoDecodeError(message: "transit.StaticRequest", field: "departures.stop_id", reason: .missingField)) {
+        #expect(
+            throws: ProtoDecodeError(
+                message: "transit.StaticRequest", field: "departures.stop_id", reason: .missingField)
+        ) {
             try StaticCodec.decodeRequest(w.bytes)
         }
     }
@@ -32,7 +36,9 @@ import TransitTesting
     @Test func absentDocumentedDefaultsTakeTheModelDefaults() throws {
         var w = WireWriter()
         w.varint(1, 5)
-        w.message(12) { n in n.double(1, -33.5); n.double(2, 151.25) }  // nearby { lat lon }
+        w.message(12) { n in
+            n.double(1, -33.5); n.double(2, 151.25)
+        }  // nearby { lat lon }
         let request = try StaticCodec.decodeRequest(w.bytes)
         #expect(request == StaticRequest(requestId: 5, query: .nearby(NearbyQuery(lat: -33.5, lon: 151.25))))
         guard case .nearby(let q) = request.query else { return }
@@ -43,8 +49,13 @@ import TransitTesting
     @Test func unknownDirectionValue() {
         var w = WireWriter()
         w.varint(1, 5)
-        w.message(14) { d in d.string(1, "200060"); d.varint(3, 7) }  // direction: 7
-        #expect(throws: ProtoDecodeError(message: "transit.StaticRequest", field: "departures.direction", reason: .unknownEnumValue(7))) {
+        w.message(14) { d in
+            d.string(1, "200060"); d.varint(3, 7)
+        }  // direction: 7
+        #expect(
+            throws: ProtoDecodeError(
+                message: "transit.StaticRequest", field: "departures.direction", reason: .unknownEnumValue(7))
+        ) {
             try StaticCodec.decodeRequest(w.bytes)
         }
     }
@@ -54,7 +65,9 @@ import TransitTesting
         w.varint(1, 5)
         w.varint(2, 42)
         w.string(3, "?")
-        #expect(throws: ProtoDecodeError(message: "transit.StaticResponse", field: "status", reason: .unknownEnumValue(42))) {
+        #expect(
+            throws: ProtoDecodeError(message: "transit.StaticResponse", field: "status", reason: .unknownEnumValue(42))
+        ) {
             try StaticCodec.decodeResponse(w.bytes)
         }
     }
@@ -63,7 +76,9 @@ import TransitTesting
         var w = WireWriter()
         w.varint(1, 5)
         w.varint(2, 1)  // NOT_FOUND
-        #expect(throws: ProtoDecodeError(message: "transit.StaticResponse", field: "error_message", reason: .missingField)) {
+        #expect(
+            throws: ProtoDecodeError(message: "transit.StaticResponse", field: "error_message", reason: .missingField)
+        ) {
             try StaticCodec.decodeResponse(w.bytes)
         }
     }
@@ -86,7 +101,8 @@ import TransitTesting
 
     @Test func missingFieldDeepInsideNamesThePath() throws {
         // departures { departures[0] ok, departures[1] { route { no route_id } } }
-        let good = StaticCodec.encode(StaticResponse(requestId: 5, result: .success(.departures(Fixtures.fullBoard(departures: 1)))))
+        let good = StaticCodec.encode(
+            StaticResponse(requestId: 5, result: .success(.departures(Fixtures.fullBoard(departures: 1)))))
         var w = WireWriter()
         w.varint(1, 5)
         w.message(14) { b in
@@ -96,19 +112,29 @@ import TransitTesting
         }
         #expect(!good.isEmpty)
         let error = #expect(throws: ProtoDecodeError.self) { try StaticCodec.decodeResponse(w.bytes) }
-        #expect(error == ProtoDecodeError(
-            message: "transit.StaticResponse", field: "departures.departures[1].route.route_id", reason: .missingField
-        ))
-        #expect(error?.description == "cannot decode transit.StaticResponse: missing field departures.departures[1].route.route_id")
+        #expect(
+            error
+                == ProtoDecodeError(
+                    message: "transit.StaticResponse", field: "departures.departures[1].route.route_id",
+                    reason: .missingField
+                ))
+        #expect(
+            error?.description
+                == "cannot decode transit.StaticResponse: missing field departures.departures[1].route.route_id")
     }
 
     @Test func stopWithoutStopId() {
         var w = WireWriter()
         w.varint(1, 5)
         w.message(11) { list in
-            list.message(1) { s in s.string(3, "Name"); s.double(4, 1); s.double(5, 2); s.varint(6, 0); s.varint(9, 0) }
+            list.message(1) { s in
+                s.string(3, "Name"); s.double(4, 1); s.double(5, 2); s.varint(6, 0); s.varint(9, 0)
+            }
         }
-        #expect(throws: ProtoDecodeError(message: "transit.StaticResponse", field: "stops.stops[0].stop_id", reason: .missingField)) {
+        #expect(
+            throws: ProtoDecodeError(
+                message: "transit.StaticResponse", field: "stops.stops[0].stop_id", reason: .missingField)
+        ) {
             try StaticCodec.decodeResponse(w.bytes)
         }
     }
@@ -116,12 +142,15 @@ import TransitTesting
     @Test func garbageThrowsMalformed() {
         let garbage: [[UInt8]] = [
             [UInt8](repeating: 0xFF, count: 32),  // a varint that never ends
-            [0x0A, 0x05, 0x41],                   // a length running past the end
-            [0x0F],                               // wire type 7 does not exist
-            Array("{\"stop\": \"200060\"}".utf8), // JSON sent to the wrong socket
+            [0x0A, 0x05, 0x41],  // a length running past the end
+            [0x0F],  // wire type 7 does not exist
+            Array("{\"stop\": \"200060\"}".utf8),  // JSON sent to the wrong socket
         ]
         for bytes in garbage {
-            #expect(throws: ProtoDecodeError(message: "transit.StaticRequest", field: "", reason: .malformed(byteCount: bytes.count))) {
+            #expect(
+                throws: ProtoDecodeError(
+                    message: "transit.StaticRequest", field: "", reason: .malformed(byteCount: bytes.count))
+            ) {
                 try StaticCodec.decodeRequest(bytes)
             }
             #expect(throws: ProtoDecodeError.self) { try StaticCodec.decodeResponse(bytes) }
@@ -130,7 +159,10 @@ import TransitTesting
 
     @Test func malformedDescriptionSaysWhat() {
         let error = ProtoDecodeError(message: "transit.StaticRequest", field: "", reason: .malformed(byteCount: 3))
-        #expect(error.description == "cannot decode transit.StaticRequest: 3 bytes are not a valid protobuf message (truncated or garbage)")
+        #expect(
+            error.description
+                == "cannot decode transit.StaticRequest: 3 bytes are not a valid protobuf message (truncated or garbage)"
+        )
     }
 
     @Test func everyTruncationOfAResponseFailsOrDiffers() throws {
@@ -155,7 +187,8 @@ import TransitTesting
             let request = StaticRequest(requestId: 300, query: query)
             let bytes = StaticCodec.encode(request)
             for length in 0..<bytes.count {
-                #expect((try? StaticCodec.decodeRequest(Array(bytes[..<length]))) != request, "\(label) cut at \(length)")
+                #expect(
+                    (try? StaticCodec.decodeRequest(Array(bytes[..<length]))) != request, "\(label) cut at \(length)")
             }
         }
     }

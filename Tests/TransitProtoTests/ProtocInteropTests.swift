@@ -7,15 +7,22 @@ import TransitModel
 import TransitProto
 import TransitTesting
 
-@Suite(.enabled(if: Protoc.path != nil, "protoc not found on PATH (apt-get install protobuf-compiler): interop not checked"))
+@Suite(
+    .enabled(
+        if: Protoc.path != nil, "protoc not found on PATH (apt-get install protobuf-compiler): interop not checked"))
 struct ProtocInteropTests {
     @Test func ourRequestReadsInProtoc() throws {
-        let request = StaticRequest(requestId: 12345, query: .departures(DeparturesQuery(
-            stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "c/1"
-        )))
+        let request = StaticRequest(
+            requestId: 12345,
+            query: .departures(
+                DeparturesQuery(
+                    stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "c/1"
+                )))
         let text = try Protoc.decode("transit.StaticRequest", StaticCodec.encode(request))
-        for line in ["request_id: 12345", "departures {", "stop_id: \"200060\"", "at: 1766620800", "direction: PAST",
-                     "limit: 50", "cursor: \"c/1\""] {
+        for line in [
+            "request_id: 12345", "departures {", "stop_id: \"200060\"", "at: 1766620800", "direction: PAST",
+            "limit: 50", "cursor: \"c/1\"",
+        ] {
             #expect(text.contains(line), "protoc output lacks \(line):\n\(text)")
         }
         #expect(Protoc.unknownFields(text).isEmpty, "\(text)")
@@ -27,16 +34,21 @@ struct ProtocInteropTests {
             search { query: "Z\\303\\274rich" limit: 5 mode: "tram" include_platforms: true }
             """
         let bytes = try Protoc.encode("transit.StaticRequest", text)
-        #expect(try StaticCodec.decodeRequest(bytes) == StaticRequest(
-            requestId: 99, query: .search(SearchQuery(query: "Zürich", limit: 5, mode: "tram", includePlatforms: true))
-        ))
+        #expect(
+            try StaticCodec.decodeRequest(bytes)
+                == StaticRequest(
+                    requestId: 99,
+                    query: .search(SearchQuery(query: "Zürich", limit: 5, mode: "tram", includePlatforms: true))
+                ))
     }
 
     @Test func ourResponseReadsInProtoc() throws {
         let response = StaticResponse(requestId: 7, result: .success(.departures(Fixtures.fullBoard(departures: 3))))
         let text = try Protoc.decode("transit.StaticResponse", StaticCodec.encode(response))
-        for line in ["request_id: 7", "status: OK", "direction: PAST", "has_more_past: true", "route_id: \"R2\"",
-                     "trip_id: \"trip-2\"", "scheduled_secs: 90002", "service_date: 20251225", "timezone: \"Australia/Sydney\""] {
+        for line in [
+            "request_id: 7", "status: OK", "direction: PAST", "has_more_past: true", "route_id: \"R2\"",
+            "trip_id: \"trip-2\"", "scheduled_secs: 90002", "service_date: 20251225", "timezone: \"Australia/Sydney\"",
+        ] {
             #expect(text.contains(line), "protoc output lacks \(line):\n\(text)")
         }
         // One for the oneof member, one per departure.
@@ -100,7 +112,8 @@ enum Protoc {
 
     private static func run(_ mode: String, input: [UInt8]) throws -> [UInt8] {
         guard let path else { throw Failed(description: "protoc not installed") }
-        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("transitproto-\(UUID().uuidString)")
+        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "transitproto-\(UUID().uuidString)")
         try Data(input).write(to: inputFile)
         defer { try? FileManager.default.removeItem(at: inputFile) }
 
@@ -116,7 +129,9 @@ enum Protoc {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failed(description: "protoc \(mode) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
+            throw Failed(
+                description:
+                    "protoc \(mode) exited \(process.terminationStatus): \(String(decoding: errors, as: UTF8.self))")
         }
         return [UInt8](output)
     }

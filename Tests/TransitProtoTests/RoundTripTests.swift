@@ -18,8 +18,9 @@ import TransitTesting
 
     /// known_pattern_ids is declared packed; a writer that does not pack (proto2 allows both) is read the same.
     @Test func knownPatternIdsPackedOrNot() throws {
-        let query = TripSchedulesQuery(tripIds: ["t"], fromDate: 20250101, toDate: 20250101,
-                                       knownPatternIds: [5, 300, 70_000], knownDatabaseVersion: "v")
+        let query = TripSchedulesQuery(
+            tripIds: ["t"], fromDate: 20250101, toDate: 20250101,
+            knownPatternIds: [5, 300, 70_000], knownDatabaseVersion: "v")
         let packed = StaticCodec.encode(StaticRequest(requestId: 1, query: .tripSchedules(query)))
         var w = WireWriter()
         w.varint(1, 1)
@@ -57,7 +58,7 @@ import TransitTesting
         let negative = StaticRequest(requestId: 1, query: .search(SearchQuery(query: "x", limit: -5)))
         let huge = StaticRequest(requestId: 1, query: .search(SearchQuery(query: "x", limit: Int.max)))
         guard case .search(let a) = try StaticCodec.decodeRequest(StaticCodec.encode(negative)).query,
-              case .search(let b) = try StaticCodec.decodeRequest(StaticCodec.encode(huge)).query
+            case .search(let b) = try StaticCodec.decodeRequest(StaticCodec.encode(huge)).query
         else { Issue.record("not a search query"); return }
         #expect(a.limit == 0)
         #expect(b.limit == Int(UInt32.max))
@@ -117,6 +118,7 @@ import TransitTesting
         #expect(StaticCodec.encode(a) != StaticCodec.encode(b))
         var c = Fixtures.fullStop(1)
         c.distanceMetres = nil
-        #expect(StaticCodec.encode(a) != StaticCodec.encode(StaticResponse(requestId: 1, result: .success(.stops([c])))))
+        #expect(
+            StaticCodec.encode(a) != StaticCodec.encode(StaticResponse(requestId: 1, result: .success(.stops([c])))))
     }
 }

@@ -18,22 +18,30 @@ import TransitProto
         TripSchedules(
             databaseVersion: "v\u{0}hidden",
             patterns: [
-                Pattern(patternId: UInt32.max, stops: [
-                    PatternStop(stopId: "", stopSequence: UInt32.max, arrivalOffset: Int32.min, departureOffset: -1,
-                                pickupType: Int.max, dropOffType: Int.min),
-                    PatternStop(stopId: String(repeating: "é", count: 100), stopSequence: 0, arrivalOffset: Int32.max,
-                                departureOffset: 127, pickupType: 128, dropOffType: -128),
-                ]),
+                Pattern(
+                    patternId: UInt32.max,
+                    stops: [
+                        PatternStop(
+                            stopId: "", stopSequence: UInt32.max, arrivalOffset: Int32.min, departureOffset: -1,
+                            pickupType: Int.max, dropOffType: Int.min),
+                        PatternStop(
+                            stopId: String(repeating: "é", count: 100), stopSequence: 0, arrivalOffset: Int32.max,
+                            departureOffset: 127, pickupType: 128, dropOffType: -128),
+                    ]),
                 Pattern(patternId: 0, stops: []),
             ],
             trips: [
                 TripSchedule(
-                    tripId: "", routeId: "r\u{0}", routeType: Int.max, directionId: Int.min, patternId: 0, startSecs: Int32.min,
-                    frequencies: [FrequencyWindow(startSecs: -1, endSecs: 0, headwaySecs: Int32.max, exactTimes: false)],
+                    tripId: "", routeId: "r\u{0}", routeType: Int.max, directionId: Int.min, patternId: 0,
+                    startSecs: Int32.min,
+                    frequencies: [
+                        FrequencyWindow(startSecs: -1, endSecs: 0, headwaySecs: Int32.max, exactTimes: false)
+                    ],
                     serviceDates: [0, UInt32.max], timezone: ""
                 ),
-                TripSchedule(tripId: "x", routeId: "y", routeType: -1, directionId: 0, patternId: 1, startSecs: 0,
-                             serviceDates: [], timezone: "America/New_York"),
+                TripSchedule(
+                    tripId: "x", routeId: "y", routeType: -1, directionId: 0, patternId: 1, startSecs: 0,
+                    serviceDates: [], timezone: "America/New_York"),
             ],
             unknownTripIds: ["", "\u{0}", "a\u{0}b"],
             descriptorMatches: [[], [""], ["x", String(repeating: "é", count: 100)], []]
@@ -43,16 +51,18 @@ import TransitProto
     /// Big enough for multi-byte lengths at every level.
     static func large() -> TripSchedules {
         let stops = (0..<300).map {
-            PatternStop(stopId: "stop-\($0)", stopSequence: UInt32($0 * 10), arrivalOffset: Int32($0 * 90),
-                        departureOffset: Int32($0 * 90 + 30), pickupType: $0 % 4, dropOffType: $0 % 3)
+            PatternStop(
+                stopId: "stop-\($0)", stopSequence: UInt32($0 * 10), arrivalOffset: Int32($0 * 90),
+                departureOffset: Int32($0 * 90 + 30), pickupType: $0 % 4, dropOffType: $0 % 3)
         }
         return TripSchedules(
             databaseVersion: "db",
             patterns: (0..<40).map { Pattern(patternId: UInt32($0 * 1000), stops: Array(stops.prefix(100 + $0 * 5))) },
             trips: (0..<500).map {
-                TripSchedule(tripId: "trip-\($0)", routeId: "route-\($0 % 7)", routeType: 700, directionId: $0 % 2,
-                             patternId: UInt32($0 % 40 * 1000), startSecs: Int32(20_000 + $0 * 60),
-                             serviceDates: [20251222, 20251223], timezone: "Australia/Sydney")
+                TripSchedule(
+                    tripId: "trip-\($0)", routeId: "route-\($0 % 7)", routeType: 700, directionId: $0 % 2,
+                    patternId: UInt32($0 % 40 * 1000), startSecs: Int32(20_000 + $0 * 60),
+                    serviceDates: [20251222, 20251223], timezone: "Australia/Sydney")
             },
             unknownTripIds: (0..<50).map { "missing-\($0)" },
             descriptorMatches: (0..<200).map { i in (0..<(i % 3)).map { "trip-\(i + $0)" } }
@@ -65,7 +75,8 @@ import TransitProto
             let response = StaticResponse(requestId: requestId, result: .success(.tripSchedules(c.value)))
             let direct = StaticCodec.encode(response)
             let reference = StaticCodec.encodeWithProtobufC(response)
-            #expect(direct == reference, "\(c.label), request \(requestId): \(direct.count) vs \(reference.count) bytes")
+            #expect(
+                direct == reference, "\(c.label), request \(requestId): \(direct.count) vs \(reference.count) bytes")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// Departure boards of the `ny` feed on ordinary EDT days (UTC-4) in June 2026; 2026-06-10 is a Wednesday.
@@ -39,7 +40,8 @@ import TransitModel
         #expect(b.direction == .past)
         // Four back: 06-09's 25:30 and 06-10's 01:30 (both 05:30Z, in a stable order) come first.
         let four = try db().board("PENN", at: utc(2026, 6, 10, 14), .past, limit: 4)
-        #expect(Set(four.departures.prefix(2).map { "\($0.tripId) \($0.serviceDate)" })
+        #expect(
+            Set(four.departures.prefix(2).map { "\($0.tripId) \($0.serviceDate)" })
                 == ["L2530 20260609", "E0130 20260610"])
         #expect(four.departures.prefix(2).allSatisfy { $0.scheduledUnix == utc(2026, 6, 10, 5, 30) })
         #expect(four.departures.map(\.tripId).suffix(2) == ["E0800", "P2T"])
@@ -52,8 +54,10 @@ import TransitModel
 
     /// MID around midnight 06-10/06-11 (EDT): 06-10's 23:30, 23:45, 24:10, 24:20 interleave with 06-11's 00:15
     /// and 00:30.
-    let midnightOrder = ["M2330 20260610", "M2345 20260610", "M2410 20260610", "M0015 20260611",
-                         "M2420 20260610", "M0030 20260611"]
+    let midnightOrder = [
+        "M2330 20260610", "M2345 20260610", "M2410 20260610", "M0015 20260611",
+        "M2420 20260610", "M0030 20260611",
+    ]
 
     func ids(_ b: DepartureBoard) -> [String] { b.departures.map { "\($0.tripId) \($0.serviceDate)" } }
 
@@ -62,9 +66,12 @@ import TransitModel
         let start = utc(2026, 6, 11, 3)  // 23:00 EDT on 06-10
         let whole = try db.board("MID", at: start, limit: 6)
         #expect(ids(whole) == midnightOrder)
-        #expect(whole.departures.map(\.scheduledUnix) == [utc(2026, 6, 11, 3, 30), utc(2026, 6, 11, 3, 45),
-                                                          utc(2026, 6, 11, 4, 10), utc(2026, 6, 11, 4, 15),
-                                                          utc(2026, 6, 11, 4, 20), utc(2026, 6, 11, 4, 30)])
+        #expect(
+            whole.departures.map(\.scheduledUnix) == [
+                utc(2026, 6, 11, 3, 30), utc(2026, 6, 11, 3, 45),
+                utc(2026, 6, 11, 4, 10), utc(2026, 6, 11, 4, 15),
+                utc(2026, 6, 11, 4, 20), utc(2026, 6, 11, 4, 30),
+            ])
         let p1 = try db.board("MID", at: start, limit: 2)
         let p2 = try db.board("MID", at: 0, limit: 2, cursor: p1.laterCursor)
         let p3 = try db.board("MID", at: 0, limit: 2, cursor: p2.laterCursor)

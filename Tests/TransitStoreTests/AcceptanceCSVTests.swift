@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// A feed that is valid GTFS but written unlike the project's samples: CRLF + BOM, quoted and padded header
@@ -12,12 +13,14 @@ import TransitModel
 /// America/Chicago; 2026-06-10 is a CDT day (UTC-5).
 enum OddFeed {
     static let files: [String: String] = [
-        "agency.txt": windowsText("""
+        "agency.txt": windowsText(
+            """
             agency_name,agency_url,agency_timezone,agency_lang
             "Prairie Transit, Inc.",https://example.com,America/Chicago,en
 
             """),
-        "stops.txt": windowsText("""
+        "stops.txt": windowsText(
+            """
             "stop_lat", "stop_id" , stop_name ,"location_type",stop_lon,parent_station,platform_code,stop_foo,wheelchair_boarding
             41.8789,US,Union Station,1,-87.6403,,,,1
             41.8790,US1,"Union Station, Track 1",0,-87.6404,US,1,,
@@ -31,20 +34,21 @@ enum OddFeed {
 
             """),
         "routes.txt": """
-            route_id,route_short_name,route_long_name,route_type,route_color,route_text_color
-            LSX,,Lakeshore Express,3,,
-            10,10,Ten,3,,
-            2,2,Two,3,FFCC00,
+        route_id,route_short_name,route_long_name,route_type,route_color,route_text_color
+        LSX,,Lakeshore Express,3,,
+        10,10,Ten,3,,
+        2,2,Two,3,FFCC00,
 
-            """,
+        """,
         "trips.txt": #"""
-            trip_headsign,trip_id,service_id,route_id
-            "Downtown, via ""Elm""",T1,S1,LSX
-            Suburbs,T2,S1,10
-            ,T3,S2,2
+        trip_headsign,trip_id,service_id,route_id
+        "Downtown, via ""Elm""",T1,S1,LSX
+        Suburbs,T2,S1,10
+        ,T3,S2,2
 
-            """#,
-        "stop_times.txt": windowsText("""
+        """#,
+        "stop_times.txt": windowsText(
+            """
             trip_id,stop_sequence,stop_id,arrival_time,departure_time,timepoint,shape_dist_traveled
             T1,1,US1,5:07:00,5:07:00,1,
             T1,2,X1,,,0,
@@ -58,7 +62,8 @@ enum OddFeed {
             T3,2,X1,07:10:00,07:10:00,,
 
             """),
-        "calendar_dates.txt": windowsText("""
+        "calendar_dates.txt": windowsText(
+            """
             service_id,date,exception_type
             S1,20260610,1
             S1,20260611,1
@@ -67,15 +72,15 @@ enum OddFeed {
             """),
         "frequencies.txt": "trip_id,start_time,end_time,headway_secs",
         "shapes.txt": """
-            shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence
-            SH1,41.0,-87.0,1
+        shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence
+        SH1,41.0,-87.0,1
 
-            """,
+        """,
         "transfers.txt": """
-            from_stop_id,to_stop_id,transfer_type
-            US,NOWHERE,2
+        from_stop_id,to_stop_id,transfer_type
+        US,NOWHERE,2
 
-            """,
+        """,
     ]
 
     static let shared: Result<AcceptanceDB, any Error> = Result { try AcceptanceDB(name: "odd", files) }
@@ -90,7 +95,7 @@ enum OddFeed {
         #expect(x1.stop.name == #"Main St "North", Gate 2"#)
         #expect(x1.stop.lat == 41.88 && x1.stop.lon == -87.63)
         #expect(try store().stop(id: "X4").stop.name == "Pine")  // a record shorter than the header
-        #expect(try store().stop(id: "X3").stop.name == "Oak")   // extra empty trailing fields
+        #expect(try store().stop(id: "X3").stop.name == "Oak")  // extra empty trailing fields
         let t1 = try store().trip(id: "T1", serviceDate: 20260610, at: utc(2026, 6, 10, 10))
         #expect(t1.headsign == #"Downtown, via "Elm""#)
         let t3 = try store().trip(id: "T3", serviceDate: 20260610, at: utc(2026, 6, 10, 12))
@@ -108,7 +113,7 @@ enum OddFeed {
         #expect(try store().search("union", limit: 10).map(\.stopId) == ["US"])
         let withPlatforms = Set(try store().search("union", limit: 10, includePlatforms: true).map(\.stopId))
         #expect(withPlatforms == ["US", "US1", "US2"])
-        #expect(try store().search("canal", limit: 10).isEmpty)      // entrance
+        #expect(try store().search("canal", limit: 10).isEmpty)  // entrance
         #expect(try store().search("concourse", limit: 10).isEmpty)  // generic node
     }
 
@@ -140,7 +145,8 @@ enum OddFeed {
     @Test func servicesOnlyInCalendarDates() throws {
         // From 05:00 CDT: both S1 trips of the 10th; the 11th's first (05:07) is just beyond 24 h.
         let station = try OddFeed.db().board("US", at: utc(2026, 6, 10, 10), limit: 10)
-        #expect(station.departures.map { "\($0.tripId)@\($0.stopId) \($0.serviceDate)" }
+        #expect(
+            station.departures.map { "\($0.tripId)@\($0.stopId) \($0.serviceDate)" }
                 == ["T1@US1 20260610", "T2@US2 20260610"])
         let next = try OddFeed.db().board("US", at: 0, limit: 1, cursor: station.laterCursor)
         #expect(next.departures.map { "\($0.tripId) \($0.serviceDate)" } == ["T1 20260611"])

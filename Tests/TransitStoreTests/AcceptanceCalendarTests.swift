@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// calendar.txt / calendar_dates.txt per the reference: a service runs on the days of its weekday flags
@@ -17,12 +18,12 @@ import TransitModel
         #expect(try tripsAtC(2026, 5, 25) == ["SU_1000"])  // Memorial Day, a Monday
         #expect(try tripsAtC(2026, 5, 26) == ["WK_0900"])  // the Tuesday after
         #expect(try tripsAtC(2026, 5, 24) == ["SU_1000"])  // the Sunday before
-        #expect(try tripsAtC(2026, 5, 23) == [])           // Saturday: nothing at C
+        #expect(try tripsAtC(2026, 5, 23) == [])  // Saturday: nothing at C
     }
 
     @Test func additionOutsideTheCalendarRange() throws {
         #expect(try tripsAtC(2027, 1, 5) == ["WK_0900"])  // added, after end_date 20261231
-        #expect(try tripsAtC(2027, 1, 12) == [])          // an ordinary Tuesday after the range
+        #expect(try tripsAtC(2027, 1, 12) == [])  // an ordinary Tuesday after the range
         let t = try AcceptanceFeeds.db().store.trip(id: "WK_0900", serviceDate: 20270105, at: utc(2027, 1, 5, 14))
         #expect(t.stops.first?.departureUnix == utc(2027, 1, 5, 14))  // 09:00 EST
     }
@@ -41,12 +42,12 @@ import TransitModel
     }
 
     @Test func dateRangeEndsAreIncluded() throws {
-        #expect(try tripsAtC(2026, 6, 3) == ["WK_0900", "EDGE_1200"])   // start_date, a Wednesday
+        #expect(try tripsAtC(2026, 6, 3) == ["WK_0900", "EDGE_1200"])  // start_date, a Wednesday
         #expect(try tripsAtC(2026, 6, 10) == ["WK_0900", "EDGE_1200"])
         #expect(try tripsAtC(2026, 6, 17) == ["WK_0900", "EDGE_1200"])  // end_date, a Wednesday
-        #expect(try tripsAtC(2026, 5, 27) == ["WK_0900"])               // the Wednesday before
-        #expect(try tripsAtC(2026, 6, 24) == ["WK_0900"])               // the Wednesday after
-        #expect(try tripsAtC(2026, 6, 2) == ["WK_0900"])                // in range, but a Tuesday
+        #expect(try tripsAtC(2026, 5, 27) == ["WK_0900"])  // the Wednesday before
+        #expect(try tripsAtC(2026, 6, 24) == ["WK_0900"])  // the Wednesday after
+        #expect(try tripsAtC(2026, 6, 2) == ["WK_0900"])  // in range, but a Tuesday
     }
 
     @Test func serviceThatEndedLongAgoHasNoDepartures() throws {

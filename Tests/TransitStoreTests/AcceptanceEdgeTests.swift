@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// Smaller rules on an Asia/Tokyo feed (UTC+9, no DST; 2026-06-10 is a Wednesday):
@@ -11,51 +12,52 @@ import TransitModel
 /// - a station with a platform and an entrance for nearby.
 enum EdgeFeed {
     static let files: [String: String] = [
-        "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nJR,Test Tokyo,https://example.com,Asia/Tokyo\n",
+        "agency.txt":
+            "agency_id,agency_name,agency_url,agency_timezone\nJR,Test Tokyo,https://example.com,Asia/Tokyo\n",
         "stops.txt": """
-            stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,platform_code,wheelchair_boarding
-            TKY,Tokyo Station,35.6812,139.7671,1,,,1
-            TKY1,Tokyo Station Track 1,35.6813,139.7672,0,TKY,1,2
-            TKYE,Tokyo Station Marunouchi Exit,35.6815,139.7650,2,TKY,,
-            K1,Kanda,35.6917,139.7709,0,,,
-            K2,Akihabara,35.6984,139.7731,0,,,
-            K3,Ueno,35.7138,139.7773,0,,,
+        stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,platform_code,wheelchair_boarding
+        TKY,Tokyo Station,35.6812,139.7671,1,,,1
+        TKY1,Tokyo Station Track 1,35.6813,139.7672,0,TKY,1,2
+        TKYE,Tokyo Station Marunouchi Exit,35.6815,139.7650,2,TKY,,
+        K1,Kanda,35.6917,139.7709,0,,,
+        K2,Akihabara,35.6984,139.7731,0,,,
+        K3,Ueno,35.7138,139.7773,0,,,
 
-            """,
+        """,
         "routes.txt": """
-            route_id,agency_id,route_short_name,route_long_name,route_type
-            YM,JR,,yamanote Line,2
-            EX,JR,,Éclair Express,2
-            ST,JR,,42nd Street Shuttle,3
-            ZZ,JR,,,1700
+        route_id,agency_id,route_short_name,route_long_name,route_type
+        YM,JR,,yamanote Line,2
+        EX,JR,,Éclair Express,2
+        ST,JR,,42nd Street Shuttle,3
+        ZZ,JR,,,1700
 
-            """,
+        """,
         "calendar.txt": """
-            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
-            D,1,1,1,1,1,1,1,20260101,20261231
+        service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+        D,1,1,1,1,1,1,1,20260101,20261231
 
-            """,
+        """,
         "trips.txt": """
-            route_id,service_id,trip_id
-            YM,D,Y1
-            EX,D,X1
-            ST,D,S1
-            ZZ,D,Z1
+        route_id,service_id,trip_id
+        YM,D,Y1
+        EX,D,X1
+        ST,D,S1
+        ZZ,D,Z1
 
-            """,
+        """,
         "stop_times.txt": """
-            trip_id,arrival_time,departure_time,stop_id,stop_sequence,timepoint
-            Y1,09:20:00,09:20:00,K3,30,1
-            X1,07:58:00,08:00:00,TKY1,5,1
-            Y1,09:10:00,09:11:00,K2,20,0
-            X1,08:10:00,08:10:00,K3,7,1
-            Y1,,09:00:00,TKY1,10,1
-            S1,10:00:00,10:00:00,K1,1,
-            S1,10:05:00,10:05:00,K2,2,
-            Z1,11:00:00,11:00:00,K1,1,
-            Z1,11:05:00,11:05:00,K3,2,
+        trip_id,arrival_time,departure_time,stop_id,stop_sequence,timepoint
+        Y1,09:20:00,09:20:00,K3,30,1
+        X1,07:58:00,08:00:00,TKY1,5,1
+        Y1,09:10:00,09:11:00,K2,20,0
+        X1,08:10:00,08:10:00,K3,7,1
+        Y1,,09:00:00,TKY1,10,1
+        S1,10:00:00,10:00:00,K1,1,
+        S1,10:05:00,10:05:00,K2,2,
+        Z1,11:00:00,11:00:00,K1,1,
+        Z1,11:05:00,11:05:00,K3,2,
 
-            """,
+        """,
     ]
 
     static let shared: Result<AcceptanceDB, any Error> = Result { try AcceptanceDB(name: "tokyo", files) }

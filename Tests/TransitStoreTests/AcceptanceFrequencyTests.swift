@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// frequencies.txt per the reference: start_time is the "time at which the first vehicle departs from the
@@ -19,8 +20,11 @@ import TransitModel
         let b = try db().board("F1", at: sevenEDT, limit: 4)
         #expect(b.departures.prefix(3).map(\.scheduledSecs) == [secs(8, 0), secs(8, 20), secs(8, 40)], "\(lines(b))")
         #expect(b.departures.prefix(3).map(\.startTime) == ["08:00:00", "08:20:00", "08:40:00"])
-        #expect(b.departures.prefix(3).map(\.scheduledUnix) == [utc(2026, 6, 10, 12), utc(2026, 6, 10, 12, 20),
-                                                                 utc(2026, 6, 10, 12, 40)])
+        #expect(
+            b.departures.prefix(3).map(\.scheduledUnix) == [
+                utc(2026, 6, 10, 12), utc(2026, 6, 10, 12, 20),
+                utc(2026, 6, 10, 12, 40),
+            ])
         #expect(b.departures.count == 3)
         // end_time is exclusive: after 08:50 the next departure is the following day's 08:00, not 09:00.
         let after = try db().board("F1", at: utc(2026, 6, 10, 12, 50), limit: 1)
@@ -85,8 +89,11 @@ import TransitModel
     @Test func instancesPastMidnightBelongToThePreviousServiceDay() throws {
         // From 23:45 EDT on 06-10: 06-10's 24:00 and 24:30 instances, at 06-11 04:00Z and 04:30Z.
         let b = try db().board("N1", at: utc(2026, 6, 11, 3, 45), limit: 2)
-        #expect(lines(b) == ["FN@N1 20260610 \(secs(24, 0)) \(utc(2026, 6, 11, 4))",
-                             "FN@N1 20260610 \(secs(24, 30)) \(utc(2026, 6, 11, 4, 30))"])
+        #expect(
+            lines(b) == [
+                "FN@N1 20260610 \(secs(24, 0)) \(utc(2026, 6, 11, 4))",
+                "FN@N1 20260610 \(secs(24, 30)) \(utc(2026, 6, 11, 4, 30))",
+            ])
         #expect(b.departures.map(\.startTime) == ["24:00:00", "24:30:00"])
         // Without a date, at 00:35 EDT the running instance is 06-10's 24:30 one.
         let t = try db().store.trip(id: "FN", at: utc(2026, 6, 11, 4, 35))
@@ -94,8 +101,11 @@ import TransitModel
         #expect(t.stops.map(\.arrivalUnix) == [utc(2026, 6, 11, 4, 30), utc(2026, 6, 11, 4, 40)])
         // On the day DST ends, 10-31's 24:30 instance is at 00:30 EDT (04:30Z) and 11-01's 23:00 at 23:00 EST.
         let end = try db().board("N1", at: utc(2026, 11, 1, 4, 15), limit: 2)
-        #expect(lines(end) == ["FN@N1 20261031 \(secs(24, 30)) \(utc(2026, 11, 1, 4, 30))",
-                               "FN@N1 20261101 \(secs(23, 0)) \(utc(2026, 11, 2, 4))"])
+        #expect(
+            lines(end) == [
+                "FN@N1 20261031 \(secs(24, 30)) \(utc(2026, 11, 1, 4, 30))",
+                "FN@N1 20261101 \(secs(23, 0)) \(utc(2026, 11, 2, 4))",
+            ])
     }
 
     @Test func pagingAndPastBoardsOverInstances() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// Search ranking and primary route types on a Perth-zoned feed (every trip runs daily in 2026, → Z):
@@ -9,7 +10,8 @@ import TransitModel
 ///   Central West Bus Interchange (CW, 2 bus trips), North Central (NC, 5), Museum of Central Art (MC, 1),
 ///   and Centennial Park (CP, 1), Gare Montréal (DI), Odd "Quote" Stop (NEAR) (Q).
 /// - Primary route types: Mixed Station PRT with bus bay PA (3 bus trips) and platform PB (2 train trips);
-///   TIE1 (2 bus + 2 tram), TIE2 (2 ferry + 2 metro), FQ (a bus frequency trip of 4 instances + 3 train trips).
+///   TIE1 (2 bus + 2 tram), TIE2 (2 ferry + 2 metro), FQ (a bus frequency trip of 4 instances + 3 train trips),
+///   MR (one trip of each of two bus routes + 5 train trips of one route).
 enum SearchFeed {
     static func trips(_ prefix: String, _ count: Int, route: String, stop: String, hour: Int) -> (String, String) {
         var trips = "", times = ""
@@ -30,61 +32,66 @@ enum SearchFeed {
             trips("MC", 1, route: "BUS", stop: "MC", hour: 8), trips("CP", 1, route: "BUS", stop: "CP", hour: 9),
             trips("PA", 3, route: "BUS", stop: "PA", hour: 9), trips("PB", 2, route: "TRAIN", stop: "PB", hour: 10),
             trips("TB", 2, route: "BUS", stop: "TIE1", hour: 10), trips("TT", 2, route: "TRAM", stop: "TIE1", hour: 11),
-            trips("TF", 2, route: "FERRY", stop: "TIE2", hour: 11), trips("TM", 2, route: "METRO", stop: "TIE2", hour: 12),
+            trips("TF", 2, route: "FERRY", stop: "TIE2", hour: 11),
+            trips("TM", 2, route: "METRO", stop: "TIE2", hour: 12),
             trips("FQB", 1, route: "BUS", stop: "FQ", hour: 12), trips("FQT", 3, route: "TRAIN", stop: "FQ", hour: 13),
+            trips("MRB", 1, route: "BUS", stop: "MR", hour: 14), trips("MRC", 1, route: "BUS2", stop: "MR", hour: 14),
+            trips("MRT", 5, route: "TRAIN", stop: "MR", hour: 15),
         ]
         return [
             "agency.txt": """
-                agency_id,agency_name,agency_url,agency_timezone
-                TP,Test Perth,https://example.com,Australia/Perth
+            agency_id,agency_name,agency_url,agency_timezone
+            TP,Test Perth,https://example.com,Australia/Perth
 
-                """,
+            """,
             "stops.txt": """
-                stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,platform_code
-                CS,Central Station,-31.9500,115.8600,1,,
-                CS1,Central Station Platform 1,-31.9501,115.8601,0,CS,1
-                CS2,Central Station Platform 2,-31.9502,115.8602,0,CS,2
-                CSE,Central Station Entrance,-31.9503,115.8603,2,CS,
-                CC,Central Chalmers Street Light Rail,-31.9600,115.8700,0,,
-                CX,Central,-31.9700,115.8800,0,,
-                CW,Central West Bus Interchange,-31.9750,115.8850,0,,
-                CP,Centennial Park,-31.9800,115.8900,0,,
-                MC,Museum of Central Art,-31.9900,115.9000,0,,
-                NC,North Central,-32.0000,115.9100,0,,
-                DI,Gare Montréal,-32.0100,115.9200,0,,
-                Q,"Odd ""Quote"" Stop (NEAR)",-32.0200,115.9300,0,,
-                PRT,Mixed Station,-32.0300,115.9400,1,,
-                PA,Mixed Station Bus Bay,-32.0301,115.9401,0,PRT,A
-                PB,Mixed Station Platform,-32.0302,115.9402,0,PRT,1
-                TIE1,Tie Tram Bus,-32.0400,115.9500,0,,
-                TIE2,Tie Ferry Metro,-32.0500,115.9600,0,,
-                FQ,Frequent Corner,-32.0600,115.9700,0,,
-                Z,Terminus,-32.1000,116.0000,0,,
+            stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,platform_code
+            CS,Central Station,-31.9500,115.8600,1,,
+            CS1,Central Station Platform 1,-31.9501,115.8601,0,CS,1
+            CS2,Central Station Platform 2,-31.9502,115.8602,0,CS,2
+            CSE,Central Station Entrance,-31.9503,115.8603,2,CS,
+            CC,Central Chalmers Street Light Rail,-31.9600,115.8700,0,,
+            CX,Central,-31.9700,115.8800,0,,
+            CW,Central West Bus Interchange,-31.9750,115.8850,0,,
+            CP,Centennial Park,-31.9800,115.8900,0,,
+            MC,Museum of Central Art,-31.9900,115.9000,0,,
+            NC,North Central,-32.0000,115.9100,0,,
+            DI,Gare Montréal,-32.0100,115.9200,0,,
+            Q,"Odd ""Quote"" Stop (NEAR)",-32.0200,115.9300,0,,
+            PRT,Mixed Station,-32.0300,115.9400,1,,
+            PA,Mixed Station Bus Bay,-32.0301,115.9401,0,PRT,A
+            PB,Mixed Station Platform,-32.0302,115.9402,0,PRT,1
+            TIE1,Tie Tram Bus,-32.0400,115.9500,0,,
+            TIE2,Tie Ferry Metro,-32.0500,115.9600,0,,
+            FQ,Frequent Corner,-32.0600,115.9700,0,,
+            MR,Many Routes Corner,-32.0700,115.9800,0,,
+            Z,Terminus,-32.1000,116.0000,0,,
 
-                """,
+            """,
             "routes.txt": """
-                route_id,agency_id,route_short_name,route_long_name,route_type
-                BUS,TP,100,Bus,3
-                TRAIN,TP,T,Train,2
-                TRAM,TP,TR,Tram,0
-                FERRY,TP,F,Ferry,4
-                METRO,TP,M,Metro,1
-                LR,TP,L1,Light Rail,900
+            route_id,agency_id,route_short_name,route_long_name,route_type
+            BUS,TP,100,Bus,3
+            BUS2,TP,200,Other Bus,3
+            TRAIN,TP,T,Train,2
+            TRAM,TP,TR,Tram,0
+            FERRY,TP,F,Ferry,4
+            METRO,TP,M,Metro,1
+            LR,TP,L1,Light Rail,900
 
-                """,
+            """,
             "calendar.txt": """
-                service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
-                ALL,1,1,1,1,1,1,1,20260101,20261231
+            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+            ALL,1,1,1,1,1,1,1,20260101,20261231
 
-                """,
+            """,
             "trips.txt": "route_id,service_id,trip_id\n" + groups.map(\.0).joined(),
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n" + groups.map(\.1).joined(),
             "frequencies.txt": """
-                trip_id,start_time,end_time,headway_secs,exact_times
-                LRF0,06:00:00,12:00:00,600,1
-                FQB0,12:00:00,13:00:00,900,1
+            trip_id,start_time,end_time,headway_secs,exact_times
+            LRF0,06:00:00,12:00:00,600,1
+            FQB0,12:00:00,13:00:00,900,1
 
-                """,
+            """,
         ]
     }
 
@@ -131,8 +138,10 @@ enum SearchFeed {
     }
 
     @Test func hostileInputIsJustText() throws {
-        for text in ["\"", "\"\"", "NEAR(", "central\" OR \"x", "*", "cen*", "AND", ")", "^", "'", ":", "NOT central",
-                     "-central", "central\"", "name:central", "{central}", "central +", "\u{0}"] {
+        for text in [
+            "\"", "\"\"", "NEAR(", "central\" OR \"x", "*", "cen*", "AND", ")", "^", "'", ":", "NOT central",
+            "-central", "central\"", "name:central", "{central}", "central +", "\u{0}",
+        ] {
             _ = try search(text)  // must not throw
         }
         #expect(try search("NEAR(") == ["Q"])
@@ -143,16 +152,17 @@ enum SearchFeed {
     }
 }
 
-/// The primary route type: the route type with the most scheduled trips at the stop and its children; ties
-/// go to train, metro, tram, ferry, bus.
+/// The primary route type: the route type of the most routes serving the stop and its children; ties go to
+/// train, metro, tram, ferry, bus.
 @Suite struct AcceptancePrimaryRouteTypeTests {
     func primary(_ id: String) throws -> (Int?, String?) {
         let s = try SearchFeed.store().stop(id: id).stop
         return (s.primaryRouteType, s.mode)
     }
 
-    @Test func mostTripsAtTheStationAndItsChildren() throws {
-        #expect(try primary("PRT") == (3, "bus"))    // 3 bus trips at PA beat 2 train trips at PB
+    @Test func mostRoutesAtTheStationAndItsChildren() throws {
+        #expect(try primary("PRT") == (2, "train"))  // one bus route at PA, one train route at PB: the tie to train
+        #expect(try primary("MR") == (3, "bus"))  // two bus routes beat one train route's five trips
         #expect(try primary("PB") == (2, "train"))
         #expect(try primary("PA") == (3, "bus"))
         #expect(try primary("CS") == (2, "train"))
@@ -160,11 +170,11 @@ enum SearchFeed {
     }
 
     @Test func tiesGoByModeRank() throws {
-        #expect(try primary("TIE1") == (0, "tram"))   // 2 tram = 2 bus
+        #expect(try primary("TIE1") == (0, "tram"))  // 2 tram = 2 bus
         #expect(try primary("TIE2") == (1, "metro"))  // 2 metro = 2 ferry
     }
 
-    @Test func frequencyInstancesAreScheduledTrips() throws {
-        #expect(try primary("FQ") == (3, "bus"))  // 4 bus instances beat 3 train trips
+    @Test func frequencyInstancesDoNotOutweighRoutes() throws {
+        #expect(try primary("FQ") == (2, "train"))  // 4 bus instances of one route, 3 trips of one train route
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TransitModel
-@testable import TransitStore
 import TransitTesting
+
+@testable import TransitStore
 
 /// Acceptance tests: small feeds the project has never seen, written to a temporary folder, imported with the
 /// real `GTFSImporter` (strict, so no row may be silently skipped) and queried through `StaticStore`.
@@ -35,8 +36,10 @@ final class AcceptanceDB: @unchecked Sendable {
         try self.init([Feed(name: name, files: files)])
     }
 
-    func board(_ stop: String, at: Int64, _ direction: BoardDirection = .future, limit: Int = 20,
-               cursor: String? = nil) throws -> DepartureBoard {
+    func board(
+        _ stop: String, at: Int64, _ direction: BoardDirection = .future, limit: Int = 20,
+        cursor: String? = nil
+    ) throws -> DepartureBoard {
         try store.departures(stopId: stop, at: at, direction: direction, limit: limit, cursor: cursor)
     }
 

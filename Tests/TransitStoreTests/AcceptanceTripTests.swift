@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// The trip query on the `ny` feed: with a date the trip must run that day; without one, the instance
@@ -23,9 +24,15 @@ import TransitModel
 
     @Test func withADateOnWhichItDoesNotRun() throws {
         let store = try db().store
-        #expect(throws: StoreError.self) { try store.trip(id: "E0800", serviceDate: 20250610, at: utc(2026, 6, 10, 12)) }
-        #expect(throws: StoreError.self) { try store.trip(id: "WK_0900", serviceDate: 20260525, at: utc(2026, 6, 10, 12)) }
-        #expect(throws: StoreError.self) { try store.trip(id: "WK_0900", serviceDate: 20260613, at: utc(2026, 6, 10, 12)) }
+        #expect(throws: StoreError.self) {
+            try store.trip(id: "E0800", serviceDate: 20250610, at: utc(2026, 6, 10, 12))
+        }
+        #expect(throws: StoreError.self) {
+            try store.trip(id: "WK_0900", serviceDate: 20260525, at: utc(2026, 6, 10, 12))
+        }
+        #expect(throws: StoreError.self) {
+            try store.trip(id: "WK_0900", serviceDate: 20260613, at: utc(2026, 6, 10, 12))
+        }
         #expect(throws: StoreError.notFound("trip NOPE")) { try store.trip(id: "NOPE", at: utc(2026, 6, 10, 12)) }
     }
 

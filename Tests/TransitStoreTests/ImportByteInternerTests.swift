@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TransitStore
 
 @Suite struct ImportByteInternerTests {

@@ -27,11 +27,15 @@ import TransitTesting
         #expect(summary.description.contains("1 unknown stop_id"))
         let db = try Database(path: folder.path("t.db"), mode: .readOnly)
         #expect(try column(db, "SELECT COUNT(*) FROM trips") == ["7"])
-        #expect(try rows(db, "SELECT parent_pk, board_pk = stop_pk FROM stops WHERE stop_id = 'ORPHAN'") == [["NULL", "1"]])
+        #expect(
+            try rows(db, "SELECT parent_pk, board_pk = stop_pk FROM stops WHERE stop_id = 'ORPHAN'") == [["NULL", "1"]])
         // T1a keeps its three valid stops.
-        #expect(try column(db, """
-            SELECT p.stop_count FROM trips t JOIN patterns p USING (pattern_pk) WHERE t.trip_id = 'T1a'
-            """) == ["3"])
+        #expect(
+            try column(
+                db,
+                """
+                SELECT p.stop_count FROM trips t JOIN patterns p USING (pattern_pk) WHERE t.trip_id = 'T1a'
+                """) == ["3"])
     }
 
     @Test func strictFailsAtTheFirstBrokenReference() throws {
@@ -45,7 +49,8 @@ import TransitTesting
 
         let withOrphan = try folder.writeFeed("orphan", Self.brokenReferences)
         let orphan = errorMessage { try runImport([.init(path: withOrphan)], into: folder.path("t.db"), strict: true) }
-        #expect(orphan == "\(withOrphan)/stops.txt:9: unknown parent_station (stop kept without parent): \"NOSUCHSTATION\"")
+        #expect(
+            orphan == "\(withOrphan)/stops.txt:9: unknown parent_station (stop kept without parent): \"NOSUCHSTATION\"")
     }
 
     @Test func missingRequiredColumnIsNamed() throws {
@@ -62,15 +67,17 @@ import TransitTesting
         var files = SampleFeed.files
         files["stop_times.txt"]! += "T1a,08:20:00,08:2:00,RED,4,,\n"
         let badTime = try folder.writeFeed("badtime", files)
-        #expect(errorMessage { try runImport([.init(path: badTime)], into: folder.path("t.db")) }
+        #expect(
+            errorMessage { try runImport([.init(path: badTime)], into: folder.path("t.db")) }
                 == "\(badTime)/stop_times.txt:21:3 (departure_time): bad time (expected H:MM:SS) \"08:2:00\"")
 
         files = SampleFeed.files
         files["stops.txt"]! += "Q1,\"Unclosed name,-33.9,151.2,0,,,,\n"
         let badQuote = try folder.writeFeed("badquote", files)
         let message = errorMessage { try runImport([.init(path: badQuote)], into: folder.path("t.db")) }
-        #expect(message?.hasPrefix("\(badQuote)/stops.txt:9:2 (stop_name): unterminated quoted field") == true,
-                "\(message ?? "")")
+        #expect(
+            message?.hasPrefix("\(badQuote)/stops.txt:9:2 (stop_name): unterminated quoted field") == true,
+            "\(message ?? "")")
     }
 
     @Test func missingFilesAndNonGTFSZipsAreExplained() throws {
@@ -80,27 +87,32 @@ import TransitTesting
         files["calendar.txt"] = nil
         files["calendar_dates.txt"] = nil
         let partial = try folder.writeFeed("partial", files)
-        #expect(errorMessage { try runImport([.init(path: partial)], into: folder.path("t.db")) }
+        #expect(
+            errorMessage { try runImport([.init(path: partial)], into: folder.path("t.db")) }
                 == "\(partial): is not a complete GTFS feed: missing required file(s) stop_times.txt, "
-                    + "calendar.txt or calendar_dates.txt")
+                + "calendar.txt or calendar_dates.txt")
 
         let empty = try folder.writeZip("empty.zip", [:])
         let emptyMessage = errorMessage { try runImport([.init(path: empty)], into: folder.path("t.db")) }
         #expect(emptyMessage?.contains("empty.zip") == true)
-        #expect(emptyMessage?.contains("missing required file(s) agency.txt, stops.txt") == true
+        #expect(
+            emptyMessage?.contains("missing required file(s) agency.txt, stops.txt") == true
                 || emptyMessage?.contains("not a readable zip") == true, "\(emptyMessage ?? "")")
 
         let readme = try folder.writeZip("readme.zip", ["README.md": "hello"])
-        #expect(errorMessage { try runImport([.init(path: readme)], into: folder.path("t.db")) }
+        #expect(
+            errorMessage { try runImport([.init(path: readme)], into: folder.path("t.db")) }
                 == "\(readme): is empty or not a GTFS feed (no .txt files): missing required file(s) agency.txt, "
-                    + "stops.txt, routes.txt, trips.txt, stop_times.txt, calendar.txt or calendar_dates.txt")
+                + "stops.txt, routes.txt, trips.txt, stop_times.txt, calendar.txt or calendar_dates.txt")
 
         let notZip = folder.path("garbage.zip")
         try Data("this is not a zip".utf8).write(to: URL(fileURLWithPath: notZip))
-        #expect(errorMessage { try runImport([.init(path: notZip)], into: folder.path("t.db")) }?
-            .hasPrefix("\(notZip): not a readable zip archive") == true)
+        #expect(
+            errorMessage { try runImport([.init(path: notZip)], into: folder.path("t.db")) }?
+                .hasPrefix("\(notZip): not a readable zip archive") == true)
 
-        #expect(errorMessage { try runImport([.init(path: folder.path("nope"))], into: folder.path("t.db")) }
+        #expect(
+            errorMessage { try runImport([.init(path: folder.path("nope"))], into: folder.path("t.db")) }
                 == "\(folder.path("nope")): no such file or folder")
     }
 
@@ -121,7 +133,9 @@ import TransitTesting
         let db = try Database(path: target, mode: .readOnly)
         #expect(try column(db, "SELECT value FROM meta WHERE key = 'db_version'") == [first.databaseVersion])
         #expect(try column(db, "SELECT COUNT(*) FROM trips") == ["7"])
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasPrefix(".")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
@@ -142,16 +156,20 @@ import TransitTesting
         try runImport([.init(path: feed)], into: target)
         let before = try Data(contentsOf: URL(fileURLWithPath: target))
 
-        let options = ImportOptions(feeds: [.init(path: feed)], databasePath: target, progress: { progress in
-            guard !progress.finished else { return }
-            // To the process (a test thread may block signals); give the handler time to run.
-            kill(getpid(), SIGINT)
-            usleep(50_000)
-        }, handleInterrupts: true)
+        let options = ImportOptions(
+            feeds: [.init(path: feed)], databasePath: target,
+            progress: { progress in
+                guard !progress.finished else { return }
+                // To the process (a test thread may block signals); give the handler time to run.
+                kill(getpid(), SIGINT)
+                usleep(50_000)
+            }, handleInterrupts: true)
         let message = errorMessage { _ = try GTFSImporter(options: options).run() }
         #expect(message == "import interrupted; the previous database is unchanged")
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasPrefix(".")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 }

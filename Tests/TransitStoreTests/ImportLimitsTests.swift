@@ -18,23 +18,35 @@ import ZIPFoundation
     }
 
     /// The refusal of `feed` into the previous database, which must stay as it was (no temporary file left).
-    private func refusal(_ feed: String, _ folder: TemporaryFolder, limits: ImportLimits = ImportLimits(),
-                         strict: Bool = false) throws -> String? {
+    private func refusal(
+        _ feed: String, _ folder: TemporaryFolder, limits: ImportLimits = ImportLimits(),
+        strict: Bool = false
+    ) throws -> String? {
         let (target, before) = try previousDatabase(folder)
         let message = errorMessage {
-            _ = try GTFSImporter(options: ImportOptions(feeds: [.init(path: feed)], databasePath: target,
-                                                        strict: strict, handleInterrupts: false, limits: limits)).run()
+            _ = try GTFSImporter(
+                options: ImportOptions(
+                    feeds: [.init(path: feed)], databasePath: target,
+                    strict: strict, handleInterrupts: false, limits: limits)
+            ).run()
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == before, "the previous database changed")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter {
+            $0.hasPrefix(".")
+        }
         #expect(leftovers.isEmpty, "\(leftovers)")
         return message
     }
 
-    private func importing(_ feed: String, _ folder: TemporaryFolder, strict: Bool = false,
-                           limits: ImportLimits = ImportLimits()) throws -> ImportSummary {
-        try GTFSImporter(options: ImportOptions(feeds: [.init(path: feed)], databasePath: folder.path("new.db"),
-                                                strict: strict, handleInterrupts: false, limits: limits)).run()
+    private func importing(
+        _ feed: String, _ folder: TemporaryFolder, strict: Bool = false,
+        limits: ImportLimits = ImportLimits()
+    ) throws -> ImportSummary {
+        try GTFSImporter(
+            options: ImportOptions(
+                feeds: [.init(path: feed)], databasePath: folder.path("new.db"),
+                strict: strict, handleInterrupts: false, limits: limits)
+        ).run()
     }
 
     // MARK: Caps
@@ -45,9 +57,10 @@ import ZIPFoundation
         files["stops.txt"]! += "LONG,\(String(repeating: "n", count: 300)),-33.9,151.2,0,,,,\n"
         let feed = try folder.writeFeed("long", files)
         let limits = ImportLimits(maxLineBytes: 4096, maxFieldBytes: 256)
-        #expect(try refusal(feed, folder, limits: limits)
+        #expect(
+            try refusal(feed, folder, limits: limits)
                 == "\(feed)/stops.txt:9:2 (stop_name): field longer than the field-length cap of 256 bytes "
-                    + "(raise it with --max-field-size)")
+                + "(raise it with --max-field-size)")
         // Raised, it imports.
         let summary = try importing(feed, folder, limits: ImportLimits(maxLineBytes: 4096, maxFieldBytes: 300))
         #expect(summary.feeds[0].stops == 8)
@@ -58,18 +71,22 @@ import ZIPFoundation
         var files = SampleFeed.files
         files["stops.txt"]! += "LONG,\(String(repeating: "n", count: 3000)),-33.9,151.2,0,,,,\n"
         let feed = try folder.writeFeed("long", files)
-        #expect(try refusal(feed, folder, limits: ImportLimits(maxLineBytes: 2048, maxFieldBytes: 1 << 20))
-                == "\(feed)/stops.txt:9: record longer than the line-length cap of 2 KiB (raise it with --max-line-size)")
+        #expect(
+            try refusal(feed, folder, limits: ImportLimits(maxLineBytes: 2048, maxFieldBytes: 1 << 20))
+                == "\(feed)/stops.txt:9: record longer than the line-length cap of 2 KiB (raise it with --max-line-size)"
+        )
         // Also with --strict (it is a cap, not a skippable row).
-        #expect(try refusal(feed, folder, limits: ImportLimits(maxLineBytes: 2048), strict: true)?
-            .hasSuffix("(raise it with --max-line-size)") == true)
+        #expect(
+            try refusal(feed, folder, limits: ImportLimits(maxLineBytes: 2048), strict: true)?
+                .hasSuffix("(raise it with --max-line-size)") == true)
     }
 
     @Test func aLargeFileIsRefusedBeforeReadingInFoldersAndZips() throws {
         let folder = try TemporaryFolder()
         let stopTimesBytes = SampleFeed.stopTimes.utf8.count
         let limits = ImportLimits(maxFileBytes: 600)
-        let expected = "stop_times.txt: \(stopTimesBytes) bytes uncompressed, over the size cap of 600 bytes per file "
+        let expected =
+            "stop_times.txt: \(stopTimesBytes) bytes uncompressed, over the size cap of 600 bytes per file "
             + "(raise it with --max-file-size)"
         let feed = try folder.writeFeed("big", SampleFeed.files)
         #expect(try refusal(feed, folder, limits: limits) == "\(feed)/\(expected)")
@@ -87,8 +104,10 @@ import ZIPFoundation
         let zip = try folder.writeZip("bomb.zip", files)
         let message = try refusal(zip, folder)
         #expect(message?.hasPrefix("\(zip)/stop_times.txt: inflates ") == true, "\(message ?? "")")
-        #expect(message?.hasSuffix("over the compression-ratio cap of 100× per zip entry "
-                                   + "(raise it with --max-compression-ratio)") == true, "\(message ?? "")")
+        #expect(
+            message?.hasSuffix(
+                "over the compression-ratio cap of 100× per zip entry "
+                    + "(raise it with --max-compression-ratio)") == true, "\(message ?? "")")
 
         let summary = try importing(zip, folder, limits: ImportLimits(maxCompressionRatio: 100_000))
         let stopTimes = summary.files.first { $0.file == "stop_times.txt" }
@@ -104,10 +123,13 @@ import ZIPFoundation
         let zip = try folder.writeZip("liar.zip", files)
         try declareUncompressedSize(2000, of: "stop_times.txt", in: zip)
         let message = try refusal(zip, folder)
-        #expect(message?.hasPrefix("\(zip)/stop_times.txt: inflates to more than 100× its compressed size of ") == true,
-                "\(message ?? "")")
-        #expect(message?.hasSuffix("(the zip declared 2.0 KiB), over the compression-ratio cap of 100× "
-                                   + "per zip entry (raise it with --max-compression-ratio)") == true, "\(message ?? "")")
+        #expect(
+            message?.hasPrefix("\(zip)/stop_times.txt: inflates to more than 100× its compressed size of ") == true,
+            "\(message ?? "")")
+        #expect(
+            message?.hasSuffix(
+                "(the zip declared 2.0 KiB), over the compression-ratio cap of 100× "
+                    + "per zip entry (raise it with --max-compression-ratio)") == true, "\(message ?? "")")
     }
 
     @Test func sizeFlagsAcceptBinaryUnits() {
@@ -138,19 +160,22 @@ import ZIPFoundation
         let tally = summary.files.first { $0.file == "stops.txt" }
         #expect(tally?.skipped == ["rows with a NUL byte (skipped)": 2])
         #expect(tally?.rowsRead == 9)
-        #expect(summary.description.contains("2 rows with a NUL byte (skipped), first at line 9, column 1 (stop_id)"),
-                "\(summary.description)")
+        #expect(
+            summary.description.contains("2 rows with a NUL byte (skipped), first at line 9, column 1 (stop_id)"),
+            "\(summary.description)")
         let db = try Database(path: folder.path("new.db"), mode: .readOnly)
         #expect(try column(db, "SELECT COUNT(*) FROM stops WHERE stop_id = '' OR stop_id = 'NUL1'") == ["0"])
 
-        #expect(try refusal(feed, folder, strict: true) == "\(feed)/stops.txt:9:1 (stop_id): NUL byte (0x00) in the record")
+        #expect(
+            try refusal(feed, folder, strict: true) == "\(feed)/stops.txt:9:1 (stop_id): NUL byte (0x00) in the record")
     }
 
     @Test func invalidUTF8IsCountedWithItsPlaceOrFailsStrict() throws {
         let folder = try TemporaryFolder()
         let stops = Array(SampleFeed.stops.utf8) + Array("CAFE,Caf".utf8) + [0xE9] + Array(",-33.9,151.2,0,,,,\n".utf8)
         // A Latin-1 stop_headsign, read as bytes and checked once.
-        let headsigned = Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign\n".utf8)
+        let headsigned =
+            Array("trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign\n".utf8)
             + Array("T1a,08:00:00,08:00:00,CEN1,1,Gen".utf8) + [0xE8] + Array("ve\n".utf8)
             + Array("T1a,08:05:00,08:05:30,TH,2,Gen".utf8) + [0xE8] + Array("ve\n".utf8)
             + Array("T1a,08:10:00,08:10:00,RED,3,\n".utf8)
@@ -158,19 +183,25 @@ import ZIPFoundation
         let summary = try importing(feed, folder)
         let tally = summary.files.first { $0.file == "stops.txt" }
         #expect(tally?.skipped == ["fields not valid UTF-8 (kept with U+FFFD)": 1])
-        #expect(summary.description.contains(
-            "1 fields not valid UTF-8 (kept with U+FFFD), first at line 9, column 2 (stop_name)"), "\(summary.description)")
+        #expect(
+            summary.description.contains(
+                "1 fields not valid UTF-8 (kept with U+FFFD), first at line 9, column 2 (stop_name)"),
+            "\(summary.description)")
         let db = try Database(path: folder.path("new.db"), mode: .readOnly)
         #expect(try column(db, "SELECT name FROM stops WHERE stop_id = 'CAFE'") == ["Caf\u{FFFD}"])
-        #expect(try refusal(feed, folder, strict: true)
+        #expect(
+            try refusal(feed, folder, strict: true)
                 == "\(feed)/stops.txt:9:2 (stop_name): invalid UTF-8 (is the file in Latin-1 or another encoding?)")
 
         let headsignFeed = try folder.writeFeed("headsign", SampleFeed.files, raw: ["stop_times.txt": headsigned])
         let headsignSummary = try importing(headsignFeed, folder)
-        #expect(headsignSummary.files.first { $0.file == "stop_times.txt" }?.skipped
+        #expect(
+            headsignSummary.files.first { $0.file == "stop_times.txt" }?.skipped
                 == ["fields not valid UTF-8 (kept with U+FFFD)": 1])
-        #expect(try refusal(headsignFeed, folder, strict: true)
-                == "\(headsignFeed)/stop_times.txt:2:6 (stop_headsign): invalid UTF-8 (is the file in Latin-1 or another encoding?)")
+        #expect(
+            try refusal(headsignFeed, folder, strict: true)
+                == "\(headsignFeed)/stop_times.txt:2:6 (stop_headsign): invalid UTF-8 (is the file in Latin-1 or another encoding?)"
+        )
     }
 
     @Test func aByteOrderMarkInsideAFileIsRemovedAndCountedOrFailsStrict() throws {
@@ -179,12 +210,15 @@ import ZIPFoundation
         let stops = mark + Array(SampleFeed.stops.utf8) + mark + Array("JOINED,Joined stop,-33.9,151.2,0,,,,\n".utf8)
         let feed = try folder.writeFeed("mark", SampleFeed.files, raw: ["stops.txt": stops])
         let summary = try importing(feed, folder)
-        #expect(summary.files.first { $0.file == "stops.txt" }?.skipped
+        #expect(
+            summary.files.first { $0.file == "stops.txt" }?.skipped
                 == ["stray byte-order marks inside the file (removed)": 1])
         let db = try Database(path: folder.path("new.db"), mode: .readOnly)
-        #expect(try column(db, "SELECT hex(stop_id) FROM stops WHERE name = 'Joined stop'")
+        #expect(
+            try column(db, "SELECT hex(stop_id) FROM stops WHERE name = 'Joined stop'")
                 == [Data("JOINED".utf8).map { String(format: "%02X", $0) }.joined()])
-        #expect(try refusal(feed, folder, strict: true) == "\(feed)/stops.txt:9:1 (stop_id): byte-order mark (EF BB BF) "
+        #expect(
+            try refusal(feed, folder, strict: true) == "\(feed)/stops.txt:9:1 (stop_id): byte-order mark (EF BB BF) "
                 + "inside the file, not at its start (were two files joined?)")
     }
 
@@ -193,17 +227,21 @@ import ZIPFoundation
         var files = SampleFeed.files
         files["stops.txt"] = "stop_id,stop_name,stop_id,stop_lat,stop_lon\nA,Somewhere,B,-33.9,151.2\n"
         let feed = try folder.writeFeed("twice", files)
-        #expect(try refusal(feed, folder)
+        #expect(
+            try refusal(feed, folder)
                 == "\(feed)/stops.txt:1:3 (stop_id): the header names column \"stop_id\" twice (columns 1 and 3)")
     }
 
     @Test func aUTF16FileIsNamedAsSuch() throws {
         let folder = try TemporaryFolder()
-        let utf16: [UInt8] = [0xFF, 0xFE] + SampleFeed.agency.utf16.flatMap { (unit: UInt16) -> [UInt8] in
-            [UInt8(unit & 0xFF), UInt8(unit >> 8)]
-        }
+        let utf16: [UInt8] =
+            [0xFF, 0xFE]
+            + SampleFeed.agency.utf16.flatMap { (unit: UInt16) -> [UInt8] in
+                [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+            }
         let feed = try folder.writeFeed("utf16", SampleFeed.files, raw: ["agency.txt": utf16])
-        #expect(try refusal(feed, folder) == "\(feed)/agency.txt:1: the file is UTF-16 (it starts with the byte-order "
+        #expect(
+            try refusal(feed, folder) == "\(feed)/agency.txt:1: the file is UTF-16 (it starts with the byte-order "
                 + "mark FF FE); GTFS files must be UTF-8 (convert it, e.g. iconv -f UTF-16 -t UTF-8)")
     }
 
@@ -232,7 +270,8 @@ import ZIPFoundation
         let summary = try runImport([.init(path: good)], into: target)
         #expect(summary.removedStaleFiles == [stale])
         #expect(summary.description.contains("removed 1 temporary file(s) of dead imports: \(stale)"))
-        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") })
+        let left = Set(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".") })
         #expect(left == [alive, locked, other])
     }
 
@@ -269,11 +308,14 @@ private func declareUncompressedSize(_ size: UInt32, of entry: String, in zip: S
     var patched = 0
     for at in 0..<(bytes.count - 46) {
         let signature = le32(at)
-        if signature == 0x0403_4B50, le16(at + 26) == name.count, Array(bytes[(at + 30)..<(at + 30 + name.count)]) == name {
+        if signature == 0x0403_4B50, le16(at + 26) == name.count,
+            Array(bytes[(at + 30)..<(at + 30 + name.count)]) == name
+        {
             put(size, at + 22)
             patched += 1
         } else if signature == 0x0201_4B50, le16(at + 28) == name.count,
-                  Array(bytes[(at + 46)..<(at + 46 + name.count)]) == name {
+            Array(bytes[(at + 46)..<(at + 46 + name.count)]) == name
+        {
             put(size, at + 24)
             patched += 1
         }

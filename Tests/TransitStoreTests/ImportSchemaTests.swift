@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteKit
 import Testing
+
 @testable import TransitStore
 
 @Suite struct ImportSchemaTests {
@@ -10,9 +11,11 @@ import Testing
         let tables = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         var names: Set<String> = []
         while try tables.step() { names.insert(tables.string(0) ?? "") }
-        for expected in ["meta", "feeds", "agency", "stops", "routes", "services", "calendar", "calendar_dates",
-                         "trips", "patterns", "pattern_stops", "departures", "frequencies", "frequency_stops",
-                         "stop_routes", "stop_search", "stop_rtree"] {
+        for expected in [
+            "meta", "feeds", "agency", "stops", "routes", "services", "calendar", "calendar_dates",
+            "trips", "patterns", "pattern_stops", "departures", "frequencies", "frequency_stops",
+            "stop_routes", "stop_search", "stop_rtree",
+        ] {
             #expect(names.contains(expected), "missing table \(expected)")
         }
     }
@@ -20,7 +23,8 @@ import Testing
     @Test func departuresLookupIsAnIndexRangeScan() throws {
         let db = try Database(path: ":memory:")
         try Schema.createAll(in: db)
-        let plan = try db.prepare("""
+        let plan = try db.prepare(
+            """
             EXPLAIN QUERY PLAN SELECT trip_pk FROM departures
             WHERE board_pk = 1 AND departure_secs BETWEEN 100 AND 200 ORDER BY departure_secs
             """)

@@ -9,7 +9,9 @@ import TransitTesting
     /// Everything the import derives from stop_times, as comparable text.
     private func scheduleSnapshot(_ path: String) throws -> [[String]] {
         let db = try Database(path: path, mode: .readOnly)
-        return try rows(db, """
+        return try rows(
+            db,
+            """
             SELECT 'trip', trip_id, pattern_pk, start_secs, end_secs FROM trips
             UNION ALL SELECT 'ps', pattern_pk, stop_index, stop_pk, arrival_offset || '/' || departure_offset
                 FROM pattern_stops
@@ -27,7 +29,8 @@ import TransitTesting
         let header = lines.removeFirst()
         // Reverse the rows and interleave trips: no trip's rows are contiguous or in sequence order.
         lines.reverse()
-        let shuffled = stride(from: 0, to: lines.count, by: 2).map { lines[$0] }
+        let shuffled =
+            stride(from: 0, to: lines.count, by: 2).map { lines[$0] }
             + stride(from: 1, to: lines.count, by: 2).map { lines[$0] }
         files["stop_times.txt"] = ([header] + shuffled).joined(separator: "\r\n") + "\r\n"
         let unsorted = try folder.writeFeed("unsorted", files)
@@ -95,13 +98,16 @@ import TransitTesting
         try runImport([.init(path: feed)], into: folder.path("t.db"))
         let db = try Database(path: folder.path("t.db"), mode: .readOnly)
         func stops(_ trip: String) throws -> [[String]] {
-            try rows(db, """
+            try rows(
+                db,
+                """
                 SELECT ps.arrival_offset, ps.departure_offset, ps.timepoint FROM trips t
                 JOIN pattern_stops ps USING (pattern_pk) WHERE t.trip_id = '\(trip)' ORDER BY ps.stop_index
                 """)
         }
         // By distance for TH (300 of 1000 m), evenly for BUS1 (no distance): 2/3 of the way.
-        #expect(try stops("INT1") == [["0", "0", "1"], ["180", "180", "0"], ["400", "400", "0"], ["600", "660", "1"]])
+        #expect(
+            try stops("INT1") == [["0", "0", "1"], ["180", "180", "0"], ["400", "400", "0"], ["600", "660", "1"]])
         #expect(try stops("INT2") == [["0", "0", "1"], ["600", "600", "0"], ["1200", "1200", "1"]])
     }
 
@@ -121,20 +127,26 @@ import TransitTesting
         let feed = try folder.writeFeed("odd", files)
         let summary = try runImport([.init(path: feed)], into: folder.path("t.db"))
         let stopTimes = summary.files.first { $0.file == "stop_times.txt" }
-        #expect(stopTimes?.skipped == [
-            "trip without times at its first or last stop (its stop_times skipped)": 2,
-            "duplicate stop_sequence in a trip (later row skipped)": 1,
-        ])
+        #expect(
+            stopTimes?.skipped == [
+                "trip without times at its first or last stop (its stop_times skipped)": 2,
+                "duplicate stop_sequence in a trip (later row skipped)": 1,
+            ])
         let trips = summary.files.first { $0.file == "trips.txt" }
         #expect(trips?.skipped == ["trip without times at its first or last stop (not imported)": 1])
         let db = try Database(path: folder.path("t.db"), mode: .readOnly)
         #expect(try column(db, "SELECT COUNT(*) FROM trips WHERE trip_id = 'NOEND'") == ["0"])
-        #expect(try rows(db, """
-            SELECT ps.arrival_offset FROM trips t JOIN pattern_stops ps USING (pattern_pk)
-            WHERE t.trip_id = 'DUP' ORDER BY ps.stop_index
-            """) == [["0"], ["300"], ["600"]])
+        #expect(
+            try rows(
+                db,
+                """
+                SELECT ps.arrival_offset FROM trips t JOIN pattern_stops ps USING (pattern_pk)
+                WHERE t.trip_id = 'DUP' ORDER BY ps.stop_index
+                """) == [["0"], ["300"], ["600"]])
 
         let strict = errorMessage { try runImport([.init(path: feed)], into: folder.path("s.db"), strict: true) }
-        #expect(strict == "\(feed)/stop_times.txt:22: trip without times at its first or last stop (its stop_times skipped)")
+        #expect(
+            strict == "\(feed)/stop_times.txt:22: trip without times at its first or last stop (its stop_times skipped)"
+        )
     }
 }

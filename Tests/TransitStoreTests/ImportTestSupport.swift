@@ -12,8 +12,10 @@ extension TemporaryFolder {
         for (file, content) in files.sorted(by: { $0.key < $1.key }) {
             let data = Data(content.utf8)
             let path = folder.map { "\($0)/\(file)" } ?? file
-            try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(data.count),
-                                 compressionMethod: .deflate) { position, size in
+            try archive.addEntry(
+                with: path, type: .file, uncompressedSize: Int64(data.count),
+                compressionMethod: .deflate
+            ) { position, size in
                 data.subdata(in: Int(position)..<Int(position) + size)
             }
         }
@@ -113,9 +115,11 @@ enum SampleFeed {
         """
 
     static var files: [String: String] {
-        ["agency.txt": agency, "stops.txt": stops, "routes.txt": routes, "calendar.txt": calendar,
-         "calendar_dates.txt": calendarDates, "trips.txt": trips, "stop_times.txt": stopTimes,
-         "frequencies.txt": frequencies, "feed_info.txt": feedInfo]
+        [
+            "agency.txt": agency, "stops.txt": stops, "routes.txt": routes, "calendar.txt": calendar,
+            "calendar_dates.txt": calendarDates, "trips.txt": trips, "stop_times.txt": stopTimes,
+            "frequencies.txt": frequencies, "feed_info.txt": feedInfo,
+        ]
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// Boards over `QueryTestFeed`. Sydney is UTC+11 (AEDT) from 2025-10-05 to 2026-04-05, else UTC+10.
@@ -8,7 +9,9 @@ import TransitModel
     // Monday 2025-10-06: the service day's reference (local midnight) is 2025-10-05 13:00 UTC.
     let mondayMidnight = utc(2025, 10, 5, 13)
 
-    func board(_ stop: String, at: Int64, _ direction: BoardDirection = .future, limit: Int = 20) throws -> DepartureBoard {
+    func board(_ stop: String, at: Int64, _ direction: BoardDirection = .future, limit: Int = 20) throws
+        -> DepartureBoard
+    {
         try QueryTestFeed.store().departures(stopId: stop, at: at, direction: direction, limit: limit)
     }
 
@@ -28,7 +31,8 @@ import TransitModel
         #expect(d.route.shortName == "T1" && d.route.mode == "train" && d.route.color == "#F99D1C")
         #expect(d.headsign == "Hornsby")
         #expect(d.wheelchairAccessible == 1 && d.directionId == 0)
-        #expect(d.startTime == nil)
+        // The trip's start names its instance completely; only a frequency instance's start is part of the key.
+        #expect(d.startTime == "08:00:00" && !d.frequencyBased && d.instanceStartTime == nil)
         #expect(b.timezone == "Australia/Sydney")
         #expect(!b.hasMoreFuture)  // Tuesday's 08:00 is more than 24 h ahead
     }
@@ -76,7 +80,7 @@ import TransitModel
         let b = try board("P1", at: utc(2025, 10, 4, 13))
         #expect(summary(b) == ["DST_EARLY@P1 20251005 5400", "DST_LATE@P1 20251005 28800"])
         #expect(b.departures[0].scheduledUnix == utc(2025, 10, 4, 14, 30))  // 00:30 AEST on the wall clock
-        #expect(b.departures[1].scheduledUnix == utc(2025, 10, 4, 21))      // 08:00 AEDT
+        #expect(b.departures[1].scheduledUnix == utc(2025, 10, 4, 21))  // 08:00 AEDT
     }
 
     @Test func sydneyDaylightSavingEnd() throws {
@@ -84,14 +88,14 @@ import TransitModel
         let b = try board("P1", at: utc(2026, 4, 4, 13))
         #expect(summary(b) == ["DST_EARLY@P1 20260405 5400", "DST_LATE@P1 20260405 28800"])
         #expect(b.departures[0].scheduledUnix == utc(2026, 4, 4, 15, 30))  // 02:30 AEDT
-        #expect(b.departures[1].scheduledUnix == utc(2026, 4, 4, 22))      // 08:00 AEST
+        #expect(b.departures[1].scheduledUnix == utc(2026, 4, 4, 22))  // 08:00 AEST
     }
 
     @Test func newYorkDaylightSavingAndItsOwnTimezone() throws {
         // 2026-03-08: 02:00 EST → 03:00 EDT. Reference = 04:00 UTC (23:00 EST on the 7th).
         let spring = try board("NY1", at: utc(2026, 3, 8, 4))
         #expect(summary(spring) == ["NY_EARLY@NY1 20260308 3600", "NY_9@NY1 20260308 32400"])
-        #expect(spring.departures[0].scheduledUnix == utc(2026, 3, 8, 5))   // 00:00 EST
+        #expect(spring.departures[0].scheduledUnix == utc(2026, 3, 8, 5))  // 00:00 EST
         #expect(spring.departures[1].scheduledUnix == utc(2026, 3, 8, 13))  // 09:00 EDT
         #expect(spring.timezone == "America/New_York")
         // 2025-11-02: 02:00 EDT → 01:00 EST. Reference = 05:00 UTC (01:00 EDT).
@@ -106,8 +110,11 @@ import TransitModel
     @Test func frequencyTripsAreExpandedWithTheirStartTimes() throws {
         let b = try board("S2", at: mondayMidnight + 6 * 3600)
         let freq = b.departures.filter { $0.tripId == "FREQ" }
-        #expect(freq.map(\.startTime) == ["06:00:00", "06:10:00", "06:20:00", "06:30:00", "06:40:00", "06:50:00",
-                                          "07:00:00", "07:20:00", "07:40:00"])
+        #expect(
+            freq.map(\.startTime) == [
+                "06:00:00", "06:10:00", "06:20:00", "06:30:00", "06:40:00", "06:50:00",
+                "07:00:00", "07:20:00", "07:40:00",
+            ])
         // Seven minutes into the trip at Town Hall.
         let minutesAfterSix: [Int32] = [7, 17, 27, 37, 47, 57, 67, 87, 107]
         let expectedSecs = minutesAfterSix.map { 21_600 + $0 * 60 }
@@ -118,7 +125,9 @@ import TransitModel
         let others = b.departures.filter { $0.tripId != "FREQ" }
         #expect(others.map(\.tripId) == ["T1_0800", "BUS333"])
         #expect(others.first?.headsign == "Via Museum")
-        #expect(others.allSatisfy { $0.startTime == nil })
+        // Their own first departures (T1_0800 from P1, the 333 from here), not part of their keys.
+        #expect(others.map(\.startTime) == ["08:00:00", "12:00:00"])
+        #expect(others.allSatisfy { !$0.frequencyBased } && freq.allSatisfy(\.frequencyBased))
         // Ascending overall.
         #expect(b.departures.map(\.scheduledUnix) == b.departures.map(\.scheduledUnix).sorted())
     }
@@ -158,7 +167,9 @@ import TransitModel
         // Monday's 11 departures (within 24 h of 05:00), then Tuesday's.
         let all = try store.departures(stopId: "S2", at: at, limit: 100).departures
         #expect(all.count == 11)
-        func ids(_ ds: [Departure]) -> [String] { ds.map { "\($0.tripId)|\($0.scheduledUnix)|\($0.stopIndex)|\($0.startTime ?? "")" } }
+        func ids(_ ds: [Departure]) -> [String] {
+            ds.map { "\($0.tripId)|\($0.scheduledUnix)|\($0.stopIndex)|\($0.startTime ?? "")" }
+        }
 
         var pages: [DepartureBoard] = [try store.departures(stopId: "S2", at: at, limit: 3)]
         #expect(!pages[0].hasMorePast)
@@ -170,7 +181,8 @@ import TransitModel
         #expect(forward.count == 12)
         #expect(ids(Array(forward.prefix(11))) == ids(all))
         // Each page searches 24 h from where the previous ended: the 12th row is Tuesday's first.
-        #expect(forward[11].tripId == "FREQ" && forward[11].serviceDate == 20251007 && forward[11].startTime == "06:00:00")
+        #expect(
+            forward[11].tripId == "FREQ" && forward[11].serviceDate == 20251007 && forward[11].startTime == "06:00:00")
 
         // Back from the last page: the same pages, in reverse, and nothing before the first.
         var back: [DepartureBoard] = [pages.last!]
@@ -225,7 +237,8 @@ import TransitModel
                 if case .invalidArgument = error as? StoreError { return true } else { return false }
             }
         }
-        let hugeCursor = BoardCursor(direction: .future, position: .before(.timeOnly(Int64.max - 5))).encode(databaseTag: "x")
+        let hugeCursor = BoardCursor(direction: .future, position: .before(.timeOnly(Int64.max - 5))).encode(
+            databaseTag: "x")
         for cursor in ["garbage", "!!!", String(repeating: "A", count: 400), "MXxMfHh8eHx4fGF8dA", hugeCursor] {
             #expect {
                 try store.departures(stopId: "S2", at: 0, limit: 5, cursor: cursor)

@@ -1,13 +1,16 @@
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 @Suite struct QueryBoardCursorTests {
     @Test func roundTrips() throws {
         let key = BoardKey(unix: 1_766_394_000, tripPk: 42, stopIndex: 3, start: -1)
-        for cursor in [BoardCursor(direction: .future, position: .after(key)),
-                       BoardCursor(direction: .past, position: .before(key)),
-                       BoardCursor(direction: .future, position: .before(.timeOnly(-5)))] {
+        for cursor in [
+            BoardCursor(direction: .future, position: .after(key)),
+            BoardCursor(direction: .past, position: .before(key)),
+            BoardCursor(direction: .future, position: .before(.timeOnly(-5))),
+        ] {
             let text = cursor.encode(databaseTag: "abc")
             #expect(!text.contains("=") && !text.contains("+") && !text.contains("/"))
             #expect(try BoardCursor.decode(text, databaseTag: "abc") == cursor)
@@ -56,14 +59,20 @@ import TransitModel
 @Suite struct QuerySearchRankTests {
     /// The in-place ASCII ranking agrees with the token-array one.
     @Test func asciiRankAgreesWithGeneral() {
-        let names = ["Kings", "Kings Cross", "Old Kings Road", "kings-cross", "Kings  Cross Station", "", "K", "Kingsford",
-                     "Central Station Platform 1", "Central", "central station", "Town Hall", "Town", "12 Park St", "Park St 12"]
-        let queries: [[String]] = [["kings"], ["kings", "cr"], ["kings", "cross"], ["k"], ["central", "station"],
-                                   ["central", "st"], ["town", "hall"], ["12"], ["park", "st", "12"], ["park", "st", "1"]]
+        let names = [
+            "Kings", "Kings Cross", "Old Kings Road", "kings-cross", "Kings  Cross Station", "", "K", "Kingsford",
+            "Central Station Platform 1", "Central", "central station", "Town Hall", "Town", "12 Park St", "Park St 12",
+        ]
+        let queries: [[String]] = [
+            ["kings"], ["kings", "cr"], ["kings", "cross"], ["k"], ["central", "station"],
+            ["central", "st"], ["town", "hall"], ["12"], ["park", "st", "12"], ["park", "st", "1"],
+        ]
         for name in names {
             for q in queries {
-                #expect(SearchText.rankASCII(name: name, queryTokens: q) == SearchText.rankGeneral(name: name, queryTokens: q),
-                        "\(name) / \(q)")
+                #expect(
+                    SearchText.rankASCII(name: name, queryTokens: q)
+                        == SearchText.rankGeneral(name: name, queryTokens: q),
+                    "\(name) / \(q)")
             }
         }
         #expect(SearchText.rankASCII(name: "Café", queryTokens: ["cafe"]) == nil)

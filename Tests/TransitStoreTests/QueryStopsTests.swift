@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 @Suite struct QueryStopsTests {
@@ -32,8 +33,8 @@ import TransitModel
         let r = try QueryTestFeed.store().stop(id: "S2")
         #expect(r.routes.map(\.shortName) == ["2", "333", "M1", "T1", "T2"])
         #expect(r.stop.code == "200070")
-        // FREQ's nine instances outnumber the five T1 trips.
-        #expect(r.stop.primaryRouteType == 1 && r.stop.mode == "metro")
+        // Trains (T1, T2) are the most routes; M1's nine frequency instances do not outweigh them.
+        #expect(r.stop.primaryRouteType == 2 && r.stop.mode == "train")
     }
 
     @Test func unknownStop() throws {
@@ -67,8 +68,10 @@ import TransitModel
         #expect(try store.search("200070", limit: 5).map(\.stopId) == ["S2"])
     }
 
-    @Test(arguments: ["\"", "NEAR(", "*", "-", "'", "central\"", "NEAR(central, 2)", "a OR b", "^", "{name}: x",
-                      "cen*", "(", ")", "\"\"\"", "AND", "NOT central", ":", "+", "   "])
+    @Test(arguments: [
+        "\"", "NEAR(", "*", "-", "'", "central\"", "NEAR(central, 2)", "a OR b", "^", "{name}: x",
+        "cen*", "(", ")", "\"\"\"", "AND", "NOT central", ":", "+", "   ",
+    ])
     func searchTextIsAlwaysSafe(_ text: String) throws {
         let results = try QueryTestFeed.store().search(text, limit: 5)
         if text == "cen*" { #expect(results.map(\.stopId) == ["STA", "NY2"]) }
@@ -95,14 +98,18 @@ import TransitModel
 
     @Test func nearbyLimitModeAndBadArguments() throws {
         let store = try QueryTestFeed.store()
-        #expect(try store.nearby(lat: -33.8832, lon: 151.2070, radiusMetres: 1500, limit: 2).map(\.stopId) == ["STA", "S3"])
-        #expect(try store.nearby(lat: -33.8832, lon: 151.2070, radiusMetres: 1500, limit: 5, mode: "bus").map(\.stopId)
+        #expect(
+            try store.nearby(lat: -33.8832, lon: 151.2070, radiusMetres: 1500, limit: 2).map(\.stopId) == ["STA", "S3"])
+        #expect(
+            try store.nearby(lat: -33.8832, lon: 151.2070, radiusMetres: 1500, limit: 5, mode: "bus").map(\.stopId)
                 == ["S3", "L1", "L2", "L3", "S2"])
         #expect(try store.nearby(lat: 0, lon: 0, radiusMetres: 1000, limit: 5).isEmpty)
         // Platforms alone in range bring their station.
         #expect(try store.nearby(lat: -33.88345, lon: 151.20725, radiusMetres: 10, limit: 5).map(\.stopId) == ["STA"])
-        for (lat, lon, r) in [(-33.0, 151.0, 0.0), (91.0, 0.0, 100.0), (0.0, 181.0, 100.0), (0.0, 0.0, Double.nan),
-                              (0.0, 0.0, 1e9)] {
+        for (lat, lon, r) in [
+            (-33.0, 151.0, 0.0), (91.0, 0.0, 100.0), (0.0, 181.0, 100.0), (0.0, 0.0, Double.nan),
+            (0.0, 0.0, 1e9),
+        ] {
             #expect { try store.nearby(lat: lat, lon: lon, radiusMetres: r, limit: 5) } throws: { isInvalid($0) }
         }
     }
@@ -110,7 +117,8 @@ import TransitModel
     @Test func routesInNaturalOrderWithSectionsAndColours() throws {
         let store = try QueryTestFeed.store()
         let routes = try store.routes()
-        #expect(routes.map { $0.shortName ?? $0.longName ?? "" }
+        #expect(
+            routes.map { $0.shortName ?? $0.longName ?? "" }
                 == ["2", "7", "10", "333", "712S", "F1", "L90", "Loop Service", "M1", "T1", "T2", "T10"])
         #expect(routes.map(\.section) == ["#", "#", "#", "#", "#", "F", "L", "L", "M", "T", "T", "T"])
         let t1 = try #require(routes.first { $0.routeId == "R_T1" })

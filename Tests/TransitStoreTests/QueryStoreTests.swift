@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 @Suite struct QueryStoreTests {
@@ -14,11 +15,15 @@ import TransitModel
             do {
                 switch i % 4 {
                 case 0:
-                    if try store.departures(stopId: "S2", at: at, limit: 20).departures != expected { failures.withLock { $0 += 1 } }
+                    if try store.departures(stopId: "S2", at: at, limit: 20).departures != expected {
+                        failures.withLock { $0 += 1 }
+                    }
                 case 1:
                     if try store.search("central", limit: 5).first?.stopId != "STA" { failures.withLock { $0 += 1 } }
                 case 2:
-                    if try store.trip(id: "T1_0800", serviceDate: 20251006, at: 0).stops.count != 3 { failures.withLock { $0 += 1 } }
+                    if try store.trip(id: "T1_0800", serviceDate: 20251006, at: 0).stops.count != 3 {
+                        failures.withLock { $0 += 1 }
+                    }
                 default:
                     if try store.stop(id: "STA").platforms.count != 2 { failures.withLock { $0 += 1 } }
                 }
@@ -32,7 +37,9 @@ import TransitModel
     @Test func answerDispatchesProtocolQueries() throws {
         let store = try QueryTestFeed.store()
         let now = utc(2025, 10, 5, 20)
-        guard case .departures(let board) = try store.answer(.departures(DeparturesQuery(stopId: "P1", limit: 3)), now: now)
+        guard
+            case .departures(let board) = try store.answer(
+                .departures(DeparturesQuery(stopId: "P1", limit: 3)), now: now)
         else { Issue.record("expected departures"); return }
         #expect(board.at == now && board.departures.first?.tripId == "T1_0800")
         guard case .stops(let stops) = try store.answer(.search(SearchQuery(query: "town hall", limit: 1)))

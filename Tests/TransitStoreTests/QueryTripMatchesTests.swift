@@ -1,5 +1,6 @@
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 /// Trips named by route, direction, start date and start time (GTFS-Realtime descriptors without trip_id),
@@ -54,7 +55,8 @@ import TransitModel
     @Test func tripsWithoutDirectionMatchNone() throws {
         let store = try QueryTestFeed.store()
         // NY_LATE (weekdays 24:30) has no direction_id: a descriptor always names one.
-        #expect(try store.tripMatches([d("NY7", 0, 20251006, "24:30:00"), d("NY7", 1, 20251006, "24:30:00")]) == [[], []])
+        #expect(
+            try store.tripMatches([d("NY7", 0, 20251006, "24:30:00"), d("NY7", 1, 20251006, "24:30:00")]) == [[], []])
     }
 
     @Test func badDescriptorsAreInvalidArguments() throws {
@@ -68,13 +70,17 @@ import TransitModel
         let store = try QueryTestFeed.store()
         let r = try store.tripSchedules(
             tripIds: ["T1_0800", "nope"], from: 20251006, through: 20251007,
-            descriptors: [d("R_T1", 0, 20251006, "08:00:00"), d("R_T2", 1, 20251006, "25:10:00"), d("R_M1", 0, 20251006, "06:15:00")])
+            descriptors: [
+                d("R_T1", 0, 20251006, "08:00:00"), d("R_T2", 1, 20251006, "25:10:00"),
+                d("R_M1", 0, 20251006, "06:15:00"),
+            ])
         #expect(r.descriptorMatches == [["T1_0800"], ["T2_LATE"], []])
         // Asked ids first, then matched ones not asked (each once); their patterns come along.
         #expect(r.trips.map(\.tripId) == ["T1_0800", "T2_LATE"])
         #expect(r.unknownTripIds == ["nope"])
         #expect(Set(r.patterns.map(\.patternId)) == Set(r.trips.map(\.patternId)))
         // Without descriptors the answer has no matches.
-        #expect(try store.tripSchedules(tripIds: ["T1_0800"], from: 20251006, through: 20251006).descriptorMatches.isEmpty)
+        #expect(
+            try store.tripSchedules(tripIds: ["T1_0800"], from: 20251006, through: 20251006).descriptorMatches.isEmpty)
     }
 }

@@ -2,14 +2,16 @@ import Foundation
 import SQLiteKit
 import Testing
 import TransitModel
-@testable import TransitStore
 import TransitTesting
+
+@testable import TransitStore
 
 @Suite struct QueryTripSchedulesTests {
     @Test func bulkSchedules() throws {
         let store = try QueryTestFeed.store()
-        let r = try store.tripSchedules(tripIds: ["T1_0800", "FREQ", "LOOP", "nope", "T1_0800", "NY_LATE", "T1_HOL"],
-                                        from: 20251004, through: 20251012)
+        let r = try store.tripSchedules(
+            tripIds: ["T1_0800", "FREQ", "LOOP", "nope", "T1_0800", "NY_LATE", "T1_HOL"],
+            from: 20251004, through: 20251012)
         #expect(r.databaseVersion == store.databaseVersion && !r.databaseVersion.isEmpty)
         #expect(r.unknownTripIds == ["nope"])
         #expect(r.trips.map(\.tripId) == ["T1_0800", "FREQ", "LOOP", "NY_LATE", "T1_HOL"])
@@ -23,10 +25,11 @@ import TransitTesting
         #expect(r.trips[4].serviceDates.isEmpty)  // the holiday is outside the range
 
         let freq = r.trips[1]
-        #expect(freq.frequencies == [
-            FrequencyWindow(startSecs: 21600, endSecs: 25200, headwaySecs: 600, exactTimes: true),
-            FrequencyWindow(startSecs: 25200, endSecs: 28800, headwaySecs: 1200, exactTimes: false),
-        ])
+        #expect(
+            freq.frequencies == [
+                FrequencyWindow(startSecs: 21600, endSecs: 25200, headwaySecs: 600, exactTimes: true),
+                FrequencyWindow(startSecs: 25200, endSecs: 28800, headwaySecs: 1200, exactTimes: false),
+            ])
 
         // Each pattern once; offsets from the trip's start.
         #expect(Set(r.patterns.map(\.patternId)).count == r.patterns.count)
@@ -37,6 +40,27 @@ import TransitTesting
         #expect(loop.stops.map(\.departureOffset) == [0, 300, 600, 900, 1200])
         let freqPattern = try #require(r.patterns.first { $0.patternId == freq.patternId })
         #expect(freqPattern.stops.map(\.arrivalOffset) == [0, 420, 720])
+    }
+
+    @Test func stationsOfThePatternsStopsComeWithAllTheirChildren() throws {
+        let store = try QueryTestFeed.store()
+        // T1_0800 leaves from P1 (a platform of STA); S2 and S3 have no station.
+        let r = try store.tripSchedules(tripIds: ["T1_0800"], from: 20251006, through: 20251006)
+        #expect(
+            r.stations == [
+                StationPlatforms(
+                    stationId: "STA",
+                    platforms: [
+                        StationPlatform(stopId: "E1"), StationPlatform(stopId: "P1", platformCode: "1"),
+                        StationPlatform(stopId: "P2", platformCode: "2"),
+                    ])
+            ])
+        // A trip through no station: none; known patterns send none.
+        #expect(try store.tripSchedules(tripIds: ["LOOP"], from: 20251006, through: 20251006).stations.isEmpty)
+        let warm = try store.tripSchedules(
+            tripIds: ["T1_0800"], from: 20251006, through: 20251006,
+            knownPatternIds: [r.trips[0].patternId], knownDatabaseVersion: store.databaseVersion)
+        #expect(warm.patterns.isEmpty && warm.stations.isEmpty)
     }
 
     @Test func oddIdsAndEmptyRequests() throws {
@@ -55,16 +79,18 @@ import TransitTesting
         let loopId = try #require(cold.trips.first { $0.tripId == "LOOP" }).patternId
         let freqId = try #require(cold.trips.first { $0.tripId == "FREQ" }).patternId
         // 999_999 names no pattern: ignored.
-        let warm = try store.tripSchedules(tripIds: ids, from: 20251006, through: 20251006,
-                                           knownPatternIds: [999_999, loopId, freqId, loopId],
-                                           knownDatabaseVersion: store.databaseVersion)
+        let warm = try store.tripSchedules(
+            tripIds: ids, from: 20251006, through: 20251006,
+            knownPatternIds: [999_999, loopId, freqId, loopId],
+            knownDatabaseVersion: store.databaseVersion)
         #expect(warm.trips == cold.trips && warm.unknownTripIds == cold.unknownTripIds)
         #expect(warm.patterns == cold.patterns.filter { $0.patternId != loopId && $0.patternId != freqId })
         #expect(warm.patterns.count == 2)
 
         // Known under another database version: stale, so everything is sent.
-        let stale = try store.tripSchedules(tripIds: ids, from: 20251006, through: 20251006,
-                                            knownPatternIds: [loopId, freqId], knownDatabaseVersion: "older-import")
+        let stale = try store.tripSchedules(
+            tripIds: ids, from: 20251006, through: 20251006,
+            knownPatternIds: [loopId, freqId], knownDatabaseVersion: "older-import")
         #expect(stale == cold)
 
         // Ids without the version they came with are refused.
@@ -81,14 +107,20 @@ import TransitTesting
         let allTrips = try column(db, "SELECT trip_id FROM trips")
         let r = try store.tripSchedules(tripIds: allTrips, from: 20251006, through: 20251006)
         #expect(r.unknownTripIds.isEmpty)
-        let expected = try rows(db, """
+        let expected = try rows(
+            db,
+            """
             SELECT ps.pattern_pk, s.stop_id, ps.stop_sequence, ps.arrival_offset, ps.departure_offset, ps.pickup_type,
                    ps.drop_off_type
             FROM pattern_stops ps JOIN stops s ON s.stop_pk = ps.stop_pk ORDER BY ps.pattern_pk, ps.stop_index
             """)
         let got = r.patterns.flatMap { p in
-            p.stops.map { ["\(p.patternId)", $0.stopId, "\($0.stopSequence)", "\($0.arrivalOffset)", "\($0.departureOffset)",
-                           "\($0.pickupType)", "\($0.dropOffType)"] }
+            p.stops.map {
+                [
+                    "\(p.patternId)", $0.stopId, "\($0.stopSequence)", "\($0.arrivalOffset)", "\($0.departureOffset)",
+                    "\($0.pickupType)", "\($0.dropOffType)",
+                ]
+            }
         }
         #expect(got == expected)
         #expect(got.contains { $0[1] == "S2" && $0[5] == "1" })  // PU1's pickup_type 1 survives the cache
@@ -119,9 +151,12 @@ import TransitTesting
         #expect(first.databaseVersion != second.databaseVersion)
 
         func offsets(_ store: StaticStore, known: [UInt32] = [], version: String? = nil) throws -> [[Int32]] {
-            let r = try store.tripSchedules(tripIds: ["NY_EARLY", "NY_9"], from: 20260308, through: 20260308,
-                                            knownPatternIds: known, knownDatabaseVersion: version)
-            return r.trips.compactMap { t in r.patterns.first { $0.patternId == t.patternId }?.stops.map(\.arrivalOffset) }
+            let r = try store.tripSchedules(
+                tripIds: ["NY_EARLY", "NY_9"], from: 20260308, through: 20260308,
+                knownPatternIds: known, knownDatabaseVersion: version)
+            return r.trips.compactMap { t in
+                r.patterns.first { $0.patternId == t.patternId }?.stops.map(\.arrivalOffset)
+            }
         }
         #expect(try offsets(first) == [[0, 600], [0, 600]])
         let secondOffsets = try offsets(second)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransitModel
+
 @testable import TransitStore
 
 @Suite struct QueryTripTests {
@@ -20,7 +21,9 @@ import TransitModel
         #expect(t.stops.map(\.departureSecs) == [90600, 91200])
         #expect(t.stops[0].departureUnix == utc(2025, 10, 6, 14, 10))
         #expect(t.stops[1].arrivalUnix == utc(2025, 10, 6, 14, 20))
-        #expect(t.stops[0].platformCode == "2" && t.stops[0].parentStation == "STA" && t.stops[0].stopName == "Central Station Platform 2")
+        #expect(
+            t.stops[0].platformCode == "2" && t.stops[0].parentStation == "STA"
+                && t.stops[0].stopName == "Central Station Platform 2")
         #expect(t.stops[0].wheelchairBoarding == 2)
         #expect(abs(t.stops[1].lat - -33.8731) < 1e-6 && abs(t.stops[1].lon - 151.2069) < 1e-6)
     }
@@ -28,7 +31,7 @@ import TransitModel
     @Test func platformInheritsTheStationsWheelchairBoarding() throws {
         let t = try QueryTestFeed.store().trip(id: "T1_0800", serviceDate: 20251006, at: 0)
         #expect(t.stops.map(\.stopSequence) == [1, 2, 3])
-        #expect(t.stops[0].wheelchairBoarding == 1)   // P1 says 0, STA says 1
+        #expect(t.stops[0].wheelchairBoarding == 1)  // P1 says 0, STA says 1
         #expect(t.stops[1].stopHeadsign == "Via Museum")
         #expect(t.stops[2].pickupType == 0)
     }
@@ -58,7 +61,9 @@ import TransitModel
         let late = try store.trip(id: "FREQ", at: utc(2025, 10, 5, 22))
         #expect(late.serviceDate == 20251006 && late.startTime == "07:40:00")
         // A start outside every period.
-        #expect { try store.trip(id: "FREQ", serviceDate: 20251006, startTime: "05:00:00", at: 0) } throws: { isNotFound($0) }
+        #expect { try store.trip(id: "FREQ", serviceDate: 20251006, startTime: "05:00:00", at: 0) } throws: {
+            isNotFound($0)
+        }
     }
 
     @Test func errors() throws {

@@ -4,7 +4,9 @@ import Foundation
 public enum BuiltExecutables {
     /// The executable `name`, or nil when it has not been built.
     public static func path(_ name: String) -> String? {
-        var folders: [URL] = [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()]
+        var folders: [URL] = [
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        ]
         if let runner = CommandLine.arguments.first {
             folders.append(URL(fileURLWithPath: runner).deletingLastPathComponent())
         }

@@ -7,7 +7,7 @@ struct DepartureIdentity: Hashable {
     var stopSequence: UInt32
 
     init(_ d: Departure) {
-        instance = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.startTime)
+        instance = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
         stopSequence = d.stopSequence
     }
 
@@ -44,8 +44,6 @@ enum BoardAssembly {
         var rows: [DepartureRow] = []
         /// A prediction of a stale source was left out.
         var usedStale = false
-        /// Newest feed timestamp among the predictions used.
-        var newest: Int64?
     }
 
     /// Static rows with what the live state says about them; rows of deleted instances are dropped.
@@ -57,7 +55,8 @@ enum BoardAssembly {
                 merged.rows.append(DepartureRow(departure: d))
                 continue
             }
-            let key = TripInstanceKey(tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.startTime)
+            let key = TripInstanceKey(
+                tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
             guard let trip = state.trips[key] else {
                 merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
                 continue
@@ -70,7 +69,6 @@ enum BoardAssembly {
             if trip.deleted { continue }
             let stop = trip.stop(sequence: d.stopSequence)
             merged.rows.append(DepartureRow(departure: d, realtime: realtime(trip, stop, state: state)))
-            if let t = trip.timestamp { merged.newest = max(merged.newest ?? t, t) }
         }
         return merged
     }
@@ -82,7 +80,8 @@ enum BoardAssembly {
             cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
             occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
                 ?? state.vehicleByTrip[trip.key]?.occupancyStatus,
-            carriages: stop?.carriages ?? [])
+            carriages: stop?.carriages ?? [],
+            platformChange: trip.cancelled ? nil : stop?.platformChange)
     }
 
     /// A row without a trip update whose vehicle reports occupancy.
@@ -144,7 +143,9 @@ enum BoardAssembly {
             for ref in state.tripsByStop[stopId] ?? [] {
                 guard let trip = state.trips[ref.key] else { continue }
                 let stop = trip.stops[ref.index]
-                if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix, predicted > scheduled {
+                if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix,
+                    predicted > scheduled
+                {
                     count += 1
                 }
             }

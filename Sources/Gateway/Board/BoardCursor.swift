@@ -23,7 +23,9 @@ struct BoardKey: Comparable, Hashable {
 
     init(_ row: DepartureRow) {
         let d = row.departure
-        self.init(time: row.time, tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.startTime ?? "", stopSequence: d.stopSequence)
+        self.init(
+            time: row.time, tripId: d.tripId, serviceDate: d.serviceDate, startTime: d.instanceStartTime ?? "",
+            stopSequence: d.stopSequence)
     }
 
     /// Before every departure at `time` (trip ids are never empty).
@@ -55,7 +57,8 @@ struct GatewayBoardCursor: Equatable {
 
     func encode() -> String {
         let k = position.key
-        let text = "g1|\(direction == .future ? "L" : "E")|\(position.afterKey ? "a" : "b")|\(k.time)|\(k.serviceDate)|\(k.stopSequence)|\(k.startTime)|\(k.tripId)"
+        let text =
+            "g1|\(direction == .future ? "L" : "E")|\(position.afterKey ? "a" : "b")|\(k.time)|\(k.serviceDate)|\(k.stopSequence)|\(k.startTime)|\(k.tripId)"
         return Data(text.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
@@ -67,10 +70,14 @@ struct GatewayBoardCursor: Equatable {
         while b64.utf8.count % 4 != 0 { b64 += "=" }
         guard let data = Data(base64Encoded: b64), let text = String(data: data, encoding: .utf8) else { return nil }
         let parts = text.split(separator: "|", maxSplits: 7, omittingEmptySubsequences: false)
-        guard parts.count == 8, parts[0] == "g1", parts[1] == "L" || parts[1] == "E", parts[2] == "a" || parts[2] == "b",
-              let time = Int64(parts[3]), abs(time) < 1 << 40, let date = UInt32(parts[4]), let sequence = UInt32(parts[5])
+        guard parts.count == 8, parts[0] == "g1", parts[1] == "L" || parts[1] == "E",
+            parts[2] == "a" || parts[2] == "b",
+            let time = Int64(parts[3]), abs(time) < 1 << 40, let date = UInt32(parts[4]),
+            let sequence = UInt32(parts[5])
         else { return nil }
-        let key = BoardKey(time: time, tripId: String(parts[7]), serviceDate: date, startTime: String(parts[6]), stopSequence: sequence)
+        let key = BoardKey(
+            time: time, tripId: String(parts[7]), serviceDate: date, startTime: String(parts[6]), stopSequence: sequence
+        )
         return GatewayBoardCursor(
             direction: parts[1] == "L" ? .future : .past, position: BoardPosition(key: key, afterKey: parts[2] == "a"))
     }

@@ -61,7 +61,7 @@ struct BoardPageFetch {
         let forward = direction == .future
         let stops = info.map(RequestDispatcher.stopIds) ?? [stopId]
         boardStops = stops
-        known = t ..< t
+        known = t..<t
         let delayed = state.map { BoardAssembly.delayedCount(state: $0, boardStops: stops, from: t) } ?? 0
         let fetchLimit = min(StaticRequestLimits.maxLimit, limit + 5 + min(delayed, 40))
         staticQuery = DeparturesQuery(stopId: stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit)
@@ -88,11 +88,11 @@ struct BoardPageFetch {
         let full = board.departures.count >= staticQuery.limit
         if forward {
             let end = full ? board.departures.last!.scheduledUnix : t + horizon
-            known = t ..< max(t, min(end, t + horizon))
+            known = t..<max(t, min(end, t + horizon))
             staticMoreBeyond = full || board.hasMoreFuture
         } else {
             let start = full ? board.departures.first!.scheduledUnix + 1 : t + 1 - horizon
-            known = min(t + 1, max(start, t + 1 - horizon)) ..< t + 1
+            known = min(t + 1, max(start, t + 1 - horizon))..<t + 1
             staticMoreBeyond = full || board.hasMorePast
         }
         lastPageFull = full
@@ -102,7 +102,8 @@ struct BoardPageFetch {
                 state: state, boardStops: boardStops, known: known, present: Set(rows.map(DepartureIdentity.init)),
                 staticRows: true)
         }
-        found = BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: limit)
+        found =
+            BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: limit)
             .rows.count + candidates.visits.count
     }
 

@@ -54,7 +54,9 @@ struct BoardWindow: Sendable {
             // (what the static service checks); further back this window cannot tell.
             var morePast = hasMorePast
             if start > 0 {
-                guard rows[start - 1].scheduledUnix >= rows[start].scheduledUnix - DepartureBoard.horizon else { return nil }
+                guard rows[start - 1].scheduledUnix >= rows[start].scheduledUnix - DepartureBoard.horizon else {
+                    return nil
+                }
                 morePast = true
             }
             return Slice(board: board(Array(rows[start..<end]), at: t, morePast: morePast, moreFuture: true), end: end)

@@ -53,7 +53,8 @@ final class BoardWindowCache: Sendable {
     private let state = Mutex(State())
 
     init(
-        capacity: Int = 512, windowRows: Int = StaticRequestLimits.maxLimit, lookback: Int64 = 900, versionCheck: Duration = .seconds(1),
+        capacity: Int = 512, windowRows: Int = StaticRequestLimits.maxLimit, lookback: Int64 = 900,
+        versionCheck: Duration = .seconds(1),
         lifetime: Duration = .seconds(600)
     ) {
         self.capacity = capacity
@@ -69,7 +70,7 @@ final class BoardWindowCache: Sendable {
     func window(_ stopId: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
         state.withLock { s in
             guard Self.confirmed(s, now: now, within: versionCheck), var entry = s.entries[stopId],
-                  entry.stored.duration(to: now) < lifetime
+                entry.stored.duration(to: now) < lifetime
             else { return nil }
             s.useCounter += 1
             entry.lastUse = s.useCounter
@@ -88,7 +89,8 @@ final class BoardWindowCache: Sendable {
     /// The generation a window fetched from now on would belong to; nil while no version is confirmed (then
     /// nothing is stored).
     func generation(now: ContinuousClock.Instant = .now) -> Generation? {
-        state.withLock { s in Self.confirmed(s, now: now, within: versionCheck) ? Generation(value: s.generation) : nil }
+        state.withLock { s in Self.confirmed(s, now: now, within: versionCheck) ? Generation(value: s.generation) : nil
+        }
     }
 
     /// Keeps `window` for its stop if the database version is still the one of `generation`.
@@ -98,7 +100,8 @@ final class BoardWindowCache: Sendable {
             guard s.generation == generation.value else { return }
             s.useCounter += 1
             if s.entries[window.stopId] == nil, s.entries.count >= capacity,
-               let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
                 s.entries[oldest] = nil
                 s.counts.evictions += 1
             }

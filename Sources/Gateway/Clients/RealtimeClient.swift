@@ -32,9 +32,10 @@ final class RealtimeClient: Sendable {
         do {
             reply = try requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: .snapshot(topic))))
         } catch {
-            throw .unavailable(error.isTimedOut
-                ? "the realtime service did not answer a \(topic.rawValue) snapshot within \(timeout.milliseconds) ms (\(url))"
-                : "the realtime service could not be asked for a \(topic.rawValue) snapshot: \(error)")
+            throw .unavailable(
+                error.isTimedOut
+                    ? "the realtime service did not answer a \(topic.rawValue) snapshot within \(timeout.milliseconds) ms (\(url))"
+                    : "the realtime service could not be asked for a \(topic.rawValue) snapshot: \(error)")
         }
         switch Self.decode(reply) {
         case .success(.snapshot(let snapshot)) where snapshot.topic == topic:
@@ -51,11 +52,14 @@ final class RealtimeClient: Sendable {
         let id = nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
-            reply = try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: query)), timeout: timeout)
+            reply = try await requester.request(
+                RealtimeCodec.encode(RealtimeRequest(requestId: id, query: query)), timeout: timeout)
         } catch let error as NNGError {
-            return .failure(.unavailable(error.isTimedOut
-                ? "the realtime service did not answer within \(timeout.milliseconds) ms (\(url))"
-                : "the realtime service could not be asked: \(error)"))
+            return .failure(
+                .unavailable(
+                    error.isTimedOut
+                        ? "the realtime service did not answer within \(timeout.milliseconds) ms (\(url))"
+                        : "the realtime service could not be asked: \(error)"))
         } catch {
             return .failure(.cancelled)
         }
@@ -70,7 +74,8 @@ final class RealtimeClient: Sendable {
             return .failure(.badAnswer("the realtime service's answer did not decode: \(error)"))
         }
         return response.result.mapError { error in
-            error.status == .unavailable ? .unavailable("the realtime service is unavailable: \(error.message)") : .refused(error)
+            error.status == .unavailable
+                ? .unavailable("the realtime service is unavailable: \(error.message)") : .refused(error)
         }
     }
 }

@@ -99,7 +99,9 @@ final class StaticCache: Sendable {
     /// A route by id from the route list (fetched once per lifetime); nil when unknown or not fetchable.
     func route(_ id: String) async -> Route? {
         let now = ContinuousClock.now
-        if let routes = stored.withLock({ s in s.routes.flatMap { $0.expires > now ? $0.value : nil } }) { return routes[id] }
+        if let routes = stored.withLock({ s in s.routes.flatMap { $0.expires > now ? $0.value : nil } }) {
+            return routes[id]
+        }
         guard case .success(.routes(let list)) = await client.query(.routes(RoutesQuery())) else { return nil }
         let byId = Dictionary(list.map { ($0.routeId, $0) }, uniquingKeysWith: { a, _ in a })
         stored.withLock { $0.routes = Entry(value: byId, expires: ContinuousClock.now + lifetime) }

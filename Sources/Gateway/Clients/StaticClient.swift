@@ -1,5 +1,6 @@
 import NNGKit
 import Synchronization
+import TransitCore
 import TransitJSON
 import TransitModel
 import TransitProto
@@ -21,9 +22,14 @@ final class StaticClient: Sendable {
     private let requester: NNGRequester
     private let nextRequestId = Atomic<UInt64>(UInt64.random(in: 1...(1 << 32)))
     private let breaker: Mutex<StaticBreaker>
+    /// Dates an outage's start (`health`).
+    private let clock: ServiceClock
 
-    init(url: String, timeout: Duration, probeInterval: Duration = .milliseconds(500)) throws(NNGError) {
+    init(url: String, timeout: Duration, probeInterval: Duration = .milliseconds(500), clock: ServiceClock = .system)
+        throws(NNGError)
+    {
         self.url = url
+        self.clock = clock
         self.timeout = timeout
         breaker = Mutex(StaticBreaker(probeInterval: probeInterval))
         requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
@@ -41,13 +47,17 @@ final class StaticClient: Sendable {
         let id = nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
-            reply = try await requester.request(StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout)
+            reply = try await requester.request(
+                StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout)
         } catch let error as NNGError {
-            let reason = error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
-            breaker.withLock { $0.failed(sentAt: sent, now: .now, unixNow: UnixClock.now(), reason: reason) }
+            let reason =
+                error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
+            breaker.withLock { $0.failed(sentAt: sent, now: .now, unixNow: clock.unixSeconds, reason: reason) }
             if error.isTimedOut {
-                return .failure(GatewayError(
-                    .staticUnavailable, "the static service did not answer within \(timeout.milliseconds) ms (\(url))"))
+                return .failure(
+                    GatewayError(
+                        .staticUnavailable,
+                        "the static service did not answer within \(timeout.milliseconds) ms (\(url))"))
             }
             return .failure(GatewayError(.staticUnavailable, "the static service could not be asked: \(error)"))
         } catch {

@@ -8,8 +8,12 @@ struct Answer: Sendable {
     var error: GatewayErrorCode?
     var micros: Int64
 
-    static func failure(id: RawJSON, op: GatewayOpName?, _ error: GatewayError, received: ContinuousClock.Instant) -> Answer {
-        Answer(bytes: GatewayResponse.error(id: id, error), op: op, error: error.code, micros: received.microsecondsElapsed)
+    static func failure(id: RawJSON, op: GatewayOpName?, _ error: GatewayError, received: ContinuousClock.Instant)
+        -> Answer
+    {
+        Answer(
+            bytes: GatewayResponse.error(id: id, error), op: op, error: error.code, micros: received.microsecondsElapsed
+        )
     }
 
     /// A success line; `data` writes the `data` value. `elapsed_us` is taken just before encoding.

@@ -14,7 +14,8 @@ final class GatewayServices: Sendable {
     init(config: GatewayConfig, realtime: RealtimeView) throws(NNGError) {
         self.config = config
         staticClient = try StaticClient(
-            url: config.staticURL, timeout: config.staticTimeout, probeInterval: config.staticProbeInterval)
+            url: config.staticURL, timeout: config.staticTimeout, probeInterval: config.staticProbeInterval,
+            clock: config.clock)
         do {
             realtimeClient = try config.realtimeURL.map { url throws(NNGError) in
                 try RealtimeClient(url: url, timeout: config.realtimeTimeout)
@@ -29,9 +30,10 @@ final class GatewayServices: Sendable {
         dispatcher = RequestDispatcher(
             staticClient: staticClient,
             boardCache: BoardWindowCache(
-                capacity: config.boardCacheStops, windowRows: config.boardWindowRows, versionCheck: config.staticVersionCheck),
-            realtime: realtime, realtimeClient: realtimeClient, stats: stats,
-            logger: config.logger, clock: config.clock)
+                capacity: config.boardCacheStops, windowRows: config.boardWindowRows,
+                versionCheck: config.staticVersionCheck),
+            realtime: realtime, realtimeClient: realtimeClient, stats: stats, clock: config.clock,
+            logger: config.logger)
     }
 
     func close() {

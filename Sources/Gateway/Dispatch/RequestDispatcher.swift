@@ -1,4 +1,5 @@
 import Logging
+import TransitCore
 import TransitJSON
 import TransitModel
 
@@ -15,21 +16,22 @@ final class RequestDispatcher: Sendable {
     /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
     let realtimeClient: RealtimeClient?
     let stats: GatewayStats
+    /// "Now" of requests without `at`, of feed ages and of `health`.
+    let clock: ServiceClock
     let logger: Logger
-    /// "Now" of requests without `at` (`GatewayConfig.clock`).
-    let clock: @Sendable () -> Int64
 
     init(
-        staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView, realtimeClient: RealtimeClient?,
-        stats: GatewayStats, logger: Logger, clock: @escaping @Sendable () -> Int64 = UnixClock.now
+        staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView,
+        realtimeClient: RealtimeClient?,
+        stats: GatewayStats, clock: ServiceClock = .system, logger: Logger
     ) {
-        self.clock = clock
         self.staticClient = staticClient
         cache = StaticCache(client: staticClient)
         self.boardCache = boardCache
         self.realtime = realtime
         self.realtimeClient = realtimeClient
         self.stats = stats
+        self.clock = clock
         self.logger = logger
     }
 
@@ -46,12 +48,15 @@ final class RequestDispatcher: Sendable {
         case .subscribe, .unsubscribe:
             answer = .failure(
                 id: request.id, op: request.op.name,
-                GatewayError(.internal, "op \(request.op.name.rawValue) reached the shared dispatcher"), received: received)
+                GatewayError(.internal, "op \(request.op.name.rawValue) reached the shared dispatcher"),
+                received: received)
         }
         if answer.error == .internal {
-            logger.error("internal error", metadata: [
-                "request": "\(request)", "answer": "\(String(decoding: answer.bytes, as: UTF8.self))",
-            ])
+            logger.error(
+                "internal error",
+                metadata: [
+                    "request": "\(request)", "answer": "\(String(decoding: answer.bytes, as: UTF8.self))",
+                ])
         }
         return answer
     }
@@ -63,7 +68,12 @@ final class RequestDispatcher: Sendable {
 
     /// A static result of an unexpected kind: the service and the gateway disagree (a bug).
     func unexpected(_ request: GatewayRequest, _ result: StaticResult, received: ContinuousClock.Instant) -> Answer {
-        failure(request, GatewayError(.internal, "the static service answered \(request.op.name.rawValue) with another kind of result (\(result.kindName))"), received: received)
+        failure(
+            request,
+            GatewayError(
+                .internal,
+                "the static service answered \(request.op.name.rawValue) with another kind of result (\(result.kindName))"
+            ), received: received)
     }
 }
 

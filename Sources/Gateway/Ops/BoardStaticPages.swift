@@ -46,7 +46,8 @@ extension RequestDispatcher {
                 wide.at = anchor
                 let result = await staticClient.query(.departures(wide))
                 guard case .success(.departures(let board)) = result else { return (result, nil) }
-                let window = BoardWindow(stopId: query.stopId, anchor: anchor, askedAt: t, fetchLimit: wide.limit, board: board)
+                let window = BoardWindow(
+                    stopId: query.stopId, anchor: anchor, askedAt: t, fetchLimit: wide.limit, board: board)
                 guard let slice = window.page(from: t, limit: query.limit) else { continue }
                 if let generation { boardCache.store(window, generation: generation) }
                 return (.success(.departures(slice.board)), .window(window, slice.end))
@@ -67,7 +68,8 @@ extension RequestDispatcher {
             let held = Array(window.rows[start...])
             guard window.hasMoreFuture, let cursor = window.laterCursor else {
                 let board = DepartureBoard(
-                    stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: held, timezone: window.timezone)
+                    stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: held,
+                    timezone: window.timezone)
                 return (.success(.departures(board)), nil)
             }
             var next = query

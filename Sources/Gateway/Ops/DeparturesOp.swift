@@ -14,16 +14,39 @@ struct LiveBoard: Sendable {
 extension RequestDispatcher {
     /// Static pages fetched at most per board (more only when delays push many rows out of a page).
     static let maxStaticPages = 4
+    /// Windows of `DepartureBoard.horizon` a board looks at when the first one holds no row at all (a
+    /// weekday-only stop asked on Saturday still answers Monday's first departure).
+    static let maxLookAheadWindows = 7
 
-    func departures(_ request: GatewayRequest, _ query: DeparturesQuery, received: ContinuousClock.Instant) async -> Answer {
+    func departures(_ request: GatewayRequest, _ query: DeparturesQuery, received: ContinuousClock.Instant) async
+        -> Answer
+    {
         switch await board(query, allowRealtimeOnly: true) {
+        case .failure(let error) where error.code == .notFound:
+            return failure(request, await withSearchHint(error, stopId: query.stopId), received: received)
         case .failure(let error):
             return failure(request, error, received: received)
         case .success(let board):
-            return .success(id: request.id, op: .departures, live: board.meta, received: received, capacity: 1024 + 900 * board.answer.rows.count) {
+            return .success(
+                id: request.id, op: .departures, live: board.meta, received: received,
+                capacity: 1024 + 900 * board.answer.rows.count
+            ) {
                 $0.departuresData(board.answer, at: board.meta.at)
             }
         }
+    }
+
+    /// An unknown stop_id that a stop's name matches (a rider typed "Central Station"): the NOT_FOUND names
+    /// the `search` op and its best match. Unchanged when the search finds nothing or cannot be asked.
+    func withSearchHint(_ error: GatewayError, stopId: String) async -> GatewayError {
+        guard
+            case .success(.stops(let found)) = await staticClient.query(.search(SearchQuery(query: stopId, limit: 1))),
+            let best = found.first
+        else { return error }
+        return GatewayError(
+            .notFound,
+            "\(error.message); stop_id takes an id, not a name: the \"search\" op finds stops by name "
+                + "(best match for \(quote(stopId)): \(quote(best.name)), stop_id \(quote(best.stopId)))")
     }
 
     /// A departure board merged with the live state. `at` defaults to now, pinned here so the window, the
@@ -31,20 +54,59 @@ extension RequestDispatcher {
     /// service down and `allowRealtimeOnly`, the live state alone answers where it can (rt_only).
     /// `wantStops`: the answer's `stops` must hold a station's platforms even without live visits now (a
     /// subscription checks later changes against them).
-    func board(_ query: DeparturesQuery, allowRealtimeOnly: Bool = false, wantStops: Bool = false) async -> Result<LiveBoard, GatewayError> {
-        let now = clock()
+    func board(_ query: DeparturesQuery, allowRealtimeOnly: Bool = false, wantStops: Bool = false) async -> Result<
+        LiveBoard, GatewayError
+    > {
+        let now = clock.unixSeconds
         let at = query.at ?? now
         var direction = query.direction
         var position = BoardPosition.before(.timeOnly(at))
         if let text = query.cursor, !text.isEmpty {
             guard let cursor = GatewayBoardCursor.decode(text) else {
-                return .failure(GatewayError(
-                    .invalidArgument,
-                    "field \"cursor\": not a cursor of this gateway (pass back a page's earlier_cursor or later_cursor)"))
+                return .failure(
+                    GatewayError(
+                        .invalidArgument,
+                        "field \"cursor\": not a cursor of this gateway (pass back a page's earlier_cursor or later_cursor)"
+                    ))
             }
             direction = cursor.direction
             position = cursor.position
         }
+        let first = await boardWindow(
+            query, now: now, at: at, direction: direction, position: position, allowRealtimeOnly: allowRealtimeOnly,
+            wantStops: wantStops)
+        // Only an empty window with nothing known beyond it looks further, a horizon at a time; the rows found
+        // keep the first window's `at` (their countdowns) and its view of what lies behind the anchor.
+        guard case .success(let empty) = first, empty.answer.rows.isEmpty, empty.meta.source != .realtimeOnly,
+            !(direction == .future ? empty.answer.page.hasMoreFuture : empty.answer.page.hasMorePast)
+        else { return first }
+        let step = direction == .future ? DepartureBoard.horizon : -DepartureBoard.horizon
+        for window in 1..<Self.maxLookAheadWindows {
+            let further = BoardPosition.before(.timeOnly(position.key.time + Int64(window) * step))
+            let result = await boardWindow(
+                query, now: now, at: at, direction: direction, position: further, allowRealtimeOnly: false,
+                wantStops: wantStops)
+            guard case .success(var found) = result else { return first }
+            guard found.answer.rows.isEmpty else {
+                if direction == .future {
+                    found.answer.page.hasMorePast = empty.answer.page.hasMorePast
+                } else {
+                    found.answer.page.hasMoreFuture = empty.answer.page.hasMoreFuture
+                }
+                return .success(found)
+            }
+            if direction == .future ? found.answer.page.hasMoreFuture : found.answer.page.hasMorePast {
+                return .success(found)  // live visits beyond, but none in this window: its cursor goes on
+            }
+        }
+        return first
+    }
+
+    /// The board of one window of `DepartureBoard.horizon` from `position` (`board` above picks the windows).
+    private func boardWindow(
+        _ query: DeparturesQuery, now: Int64, at: Int64, direction: BoardDirection, position: BoardPosition,
+        allowRealtimeOnly: Bool, wantStops: Bool
+    ) async -> Result<LiveBoard, GatewayError> {
         let reading = realtime.read()
         let state: RealtimeState? = reading.usable ? reading.state : nil
         let forward = direction == .future
@@ -57,13 +119,15 @@ extension RequestDispatcher {
         let needInfo = cachedInfo == nil && (liveVisits || wantStops)
 
         var fetch = BoardPageFetch(
-            stopId: query.stopId, limit: query.limit, direction: direction, position: position, state: state, info: cachedInfo)
+            stopId: query.stopId, limit: query.limit, direction: direction, position: position, state: state,
+            info: cachedInfo)
         fetching: for page in 1...Self.maxStaticPages {
             let board: DepartureBoard
             let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
             var fetchedInfo: Result<StopResult, GatewayError>?
             if page == 1 {
-                ((result, following), fetchedInfo) = await firstPage(fetch.staticQuery, forward: forward, stopNeeded: needInfo)
+                ((result, following), fetchedInfo) = await firstPage(
+                    fetch.staticQuery, forward: forward, stopNeeded: needInfo)
             } else {
                 (result, following) = await staticPage(fetch.staticQuery, from: fetch.source, forward: forward)
             }
@@ -71,11 +135,13 @@ extension RequestDispatcher {
             case .success(.departures(let answer)):
                 board = answer
             case .success(let other):
-                return .failure(GatewayError(.internal, "the static service answered departures with \(other.kindName)"))
+                return .failure(
+                    GatewayError(.internal, "the static service answered departures with \(other.kindName)"))
             case .failure(let error):
                 if page > 1 { break fetching }  // keep the pages fetched so far
                 if error.code == .staticUnavailable, allowRealtimeOnly, let state {
-                    return realtimeOnlyBoard(query, at: at, now: now, direction: direction, position: position, state: state, error: error)
+                    return realtimeOnlyBoard(
+                        query, at: at, now: now, direction: direction, position: position, state: state, error: error)
                 }
                 return .failure(error)
             }
@@ -94,7 +160,9 @@ extension RequestDispatcher {
                 fetch.candidates.visits, state: state, info: fetch.info, timezone: fetch.timezone, staticUp: true,
                 scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
-        let page = BoardAssembly.page(all, known: fetch.known, direction: direction, position: position, limit: query.limit)
+        Self.fillChangedPlatforms(&all, Self.platforms(fetch.info))
+        let page = BoardAssembly.page(
+            all, known: fetch.known, direction: direction, position: position, limit: query.limit)
         let answer = Self.answer(
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
             known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
@@ -102,7 +170,7 @@ extension RequestDispatcher {
         if let state {
             meta = LiveMeta(
                 at: at, source: .staticAndRealtime, stale: fetch.merged.usedStale || fetch.candidates.usedStale,
-                feedAgeSeconds: (fetch.merged.newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+                feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
         } else {
             meta = LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable)
         }
@@ -130,24 +198,26 @@ extension RequestDispatcher {
         let boardStops = info.map(Self.stopIds) ?? [query.stopId]
         let t = position.key.time
         let forward = direction == .future
-        let known = forward ? t ..< t + DepartureBoard.horizon : t + 1 - DepartureBoard.horizon ..< t + 1
-        let candidates = BoardAssembly.candidates(state: state, boardStops: boardStops, known: known, present: [], staticRows: false)
+        let known = forward ? t..<t + DepartureBoard.horizon : t + 1 - DepartureBoard.horizon..<t + 1
+        let candidates = BoardAssembly.candidates(
+            state: state, boardStops: boardStops, known: known, present: [], staticRows: false)
         guard !candidates.visits.isEmpty || candidates.before || candidates.beyond else { return .failure(error) }
         let timezone = info?.stop.timezone ?? cache.lastTimezone
         var rows: [DepartureRow] = []
-        var newest: Int64?
         for visit in candidates.visits {
-            rows.append(liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
-            if let t = visit.trip.timestamp { newest = max(newest ?? t, t) }
+            rows.append(
+                liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
         }
+        Self.fillChangedPlatforms(&rows, Self.platforms(info))
         let page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
         let answer = Self.answer(
-            stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position, known: known,
+            stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position,
+            known: known,
             moreBeyond: forward ? candidates.beyond : candidates.before,
             moreBehind: forward ? candidates.before : candidates.beyond)
         let meta = LiveMeta(
             at: at, source: .realtimeOnly, stale: candidates.usedStale,
-            feedAgeSeconds: (newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
         return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
     }
 
@@ -164,9 +234,11 @@ extension RequestDispatcher {
         if !scheduledRows.isEmpty {
             visits.removeAll { visit in
                 guard !visit.trip.added, let departure = scheduledRows[visit.identity],
-                      visit.stop.assignedStopId == nil || visit.stop.assignedStopId == departure.stopId
+                    visit.stop.assignedStopId == nil || visit.stop.assignedStopId == departure.stopId
                 else { return false }
-                rows.append(DepartureRow(departure: departure, realtime: BoardAssembly.realtime(visit.trip, visit.stop, state: state)))
+                rows.append(
+                    DepartureRow(
+                        departure: departure, realtime: BoardAssembly.realtime(visit.trip, visit.stop, state: state)))
                 return true
             }
         }
@@ -191,8 +263,10 @@ extension RequestDispatcher {
         for visit in visits {
             let key = Self.detailKey(visit.trip)
             if let detail = cache.cachedTrip(key) {
-                guard var row = CandidateDepartures.fromDetail(
-                    detail, visit, platforms: Self.platforms(info), origin: nil) else { continue }
+                guard
+                    var row = CandidateDepartures.fromDetail(
+                        detail, visit, platforms: Self.platforms(info), origin: nil)
+                else { continue }
                 row.realtime = BoardAssembly.realtime(visit.trip, visit.stop, state: state)
                 rows.append(row)
             } else if failures[key]?.code == .notFound, !visit.trip.added {
@@ -213,12 +287,15 @@ extension RequestDispatcher {
         route: Route? = nil
     ) -> DepartureRow {
         let routeId = visit.trip.routeId
-        let route = detail?.route ?? route ?? info?.routes.first { $0.routeId == routeId }
+        let route =
+            detail?.route ?? route ?? info?.routes.first { $0.routeId == routeId }
             ?? routeId.flatMap { cache.cachedRoute($0) } ?? CandidateDepartures.unknownRoute(routeId)
-        let origin = detail.map(CandidateDepartures.originOf)
+        let origin =
+            detail.map(CandidateDepartures.originOf)
             ?? ServiceDayOrigin.unix(serviceDate: visit.trip.key.serviceDate, timezone: timezone ?? "UTC")
             ?? 0
-        var row = CandidateDepartures.fromLive(visit, route: route, headsign: detail?.headsign, platforms: Self.platforms(info), origin: origin)
+        var row = CandidateDepartures.fromLive(
+            visit, route: route, headsign: detail?.headsign, platforms: Self.platforms(info), origin: origin)
         row.realtime = BoardAssembly.realtime(visit.trip, visit.stop, state: state)
         return row
     }
@@ -235,6 +312,17 @@ extension RequestDispatcher {
         var ids: Set<String> = [info.stop.stopId]
         for platform in info.platforms { ids.insert(platform.stopId) }
         return ids
+    }
+
+    /// A changed platform whose code the realtime service did not send takes it from the station's platforms.
+    private static func fillChangedPlatforms(_ rows: inout [DepartureRow], _ platforms: [String: String?]) {
+        guard !platforms.isEmpty else { return }
+        for i in rows.indices {
+            guard let change = rows[i].realtime?.platformChange, change.platform == nil,
+                let code = platforms[change.stopId] ?? nil
+            else { continue }
+            rows[i].realtime?.platformChange?.platform = code
+        }
     }
 
     private static func platforms(_ info: StopResult?) -> [String: String?] {

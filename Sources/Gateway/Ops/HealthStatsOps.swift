@@ -17,7 +17,7 @@ extension RequestDispatcher {
         }
         let outage = info == nil ? staticClient.availability.outage : nil
         let reading = realtime.read()
-        let now = clock()
+        let now = clock.unixSeconds
 
         let status: String
         if info == nil {
@@ -65,6 +65,10 @@ extension RequestDispatcher {
                 w.key("errors"); w.int(source.errors)
                 w.key("last_error"); w.string(source.lastError)
                 w.key("entities"); w.int(source.entities)
+                w.key("stop_mismatch"); w.beginObject()
+                w.key("count"); w.int(source.stopMismatches)
+                w.key("first"); w.string(source.firstStopMismatch)
+                w.endObject()
                 w.key("drops"); w.beginObject()
                 for (reason, count) in source.drops.sorted(by: { $0.key < $1.key }) { w.key(reason); w.int(count) }
                 w.endObject()

@@ -6,7 +6,7 @@ import TransitModel
 
 extension RequestDispatcher {
     func alerts(_ request: GatewayRequest, _ query: AlertsQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = clock()
+        let now = clock.unixSeconds
         let at = query.at ?? now
         let reading = realtime.read()
 
@@ -32,15 +32,20 @@ extension RequestDispatcher {
         let alerts = matcher.alerts(in: reading.state.alerts, at: at, language: query.lang)
         let sources = reading.state.sources.filter { $0.kind == .alerts || $0.kind == .auto }
         let live = LiveMeta(
-            at: at, source: staticAnswered ? .staticAndRealtime : .realtimeOnly, stale: sources.contains(where: \.stale),
-            feedAgeSeconds: LiveMerge.newestFeed(reading.state, kind: .alerts).map { max(0, now - $0) })
-        return .success(id: request.id, op: .alerts, live: live, received: received, capacity: 1024 + 800 * alerts.count) {
+            at: at, source: staticAnswered ? .staticAndRealtime : .realtimeOnly,
+            stale: sources.contains(where: \.stale),
+            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .alerts, now: now))
+        return .success(
+            id: request.id, op: .alerts, live: live, received: received, capacity: 1024 + 800 * alerts.count
+        ) {
             $0.alertListData(alerts)
         }
     }
 
     /// What the static service knows about the asked stop, route or trip, as an alert matcher.
-    private func resolve(_ selector: AlertsQuery.Selector, at: Int64, reading: RealtimeReading) async -> Result<AlertMatcher, GatewayError> {
+    private func resolve(_ selector: AlertsQuery.Selector, at: Int64, reading: RealtimeReading) async -> Result<
+        AlertMatcher, GatewayError
+    > {
         switch selector {
         case .stop(let id):
             return await staticClient.query(.stop(StopQuery(stopId: id))).flatMap { result in
@@ -74,25 +79,31 @@ extension RequestDispatcher {
         }
     }
 
-    func vehicles(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = clock()
+    func vehicles(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async -> Answer
+    {
+        let now = clock.unixSeconds
         let reading = realtime.read()
-        guard reading.usable else { return await vehiclesFromService(request, query, reading: reading, now: now, received: received) }
+        guard reading.usable else {
+            return await vehiclesFromService(request, query, reading: reading, now: now, received: received)
+        }
         let state = reading.state
         let vehicles: [VehicleSnapshot]
         switch query.selector {
         case .route(let id): vehicles = state.vehicles.filter { $0.routeId == id }
         case .trip(let id): vehicles = state.vehicles.filter { $0.tripId == id }
         }
-        if vehicles.isEmpty, !knownToRealtime(query.selector, state), let unknown = await unknownId(request, query, received: received) {
+        if vehicles.isEmpty, !knownToRealtime(query.selector, state),
+            let unknown = await unknownId(request, query, received: received)
+        {
             return unknown
         }
         let sources = state.sources.filter { $0.kind == .vehiclePositions || $0.kind == .auto }
-        let newest = vehicles.compactMap(\.timestamp).max() ?? LiveMerge.newestFeed(state, kind: .vehiclePositions)
         let live = LiveMeta(
             at: now, source: .staticAndRealtime, stale: sources.contains(where: \.stale),
-            feedAgeSeconds: newest.map { max(0, now - $0) })
-        return .success(id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count) {
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .vehiclePositions, now: now))
+        return .success(
+            id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count
+        ) {
             $0.vehicleListData(vehicles)
         }
     }
@@ -100,7 +111,8 @@ extension RequestDispatcher {
     /// No live view: ask the realtime service's REP directly; REALTIME_UNAVAILABLE when it cannot answer
     /// either (or there is none).
     private func vehiclesFromService(
-        _ request: GatewayRequest, _ query: VehiclesQuery, reading: RealtimeReading, now: Int64, received: ContinuousClock.Instant
+        _ request: GatewayRequest, _ query: VehiclesQuery, reading: RealtimeReading, now: Int64,
+        received: ContinuousClock.Instant
     ) async -> Answer {
         let why: String
         switch reading.status {
@@ -108,7 +120,8 @@ extension RequestDispatcher {
         case .silent where reading.heartbeatAge == nil:
             why = "no live realtime view: nothing received from the realtime publisher yet"
         case .silent:
-            why = "no live realtime view: the realtime publisher has been silent for \(reading.heartbeatAge?.components.seconds ?? 0) s"
+            why =
+                "no live realtime view: the realtime publisher has been silent for \(reading.heartbeatAge?.components.seconds ?? 0) s"
         case .ok: why = "every realtime source is stale"
         }
         guard let realtimeClient, reading.status != .ok else {
@@ -124,25 +137,34 @@ extension RequestDispatcher {
         case .success(.vehicles(let answer)):
             list = answer
         case .success:
-            return failure(request, GatewayError(.internal, "the realtime service answered vehicles with another kind of result"), received: received)
+            return failure(
+                request, GatewayError(.internal, "the realtime service answered vehicles with another kind of result"),
+                received: received)
         case .failure(.cancelled):
-            return failure(request, GatewayError(.timeout, "cancelled while waiting for the realtime service"), received: received)
+            return failure(
+                request, GatewayError(.timeout, "cancelled while waiting for the realtime service"), received: received)
         case .failure(let error):
             return failure(request, GatewayError(.realtimeUnavailable, "\(why), and \(error)"), received: received)
         }
         let vehicles = list.map { VehicleEntry($0).vehicle }
             .sorted { ($0.vehicleId ?? "\u{10FFFF}") < ($1.vehicleId ?? "\u{10FFFF}") }
         if vehicles.isEmpty, let unknown = await unknownId(request, query, received: received) { return unknown }
-        let newest = vehicles.compactMap(\.timestamp).max()
-        let live = LiveMeta(at: now, source: .staticAndRealtime, stale: false, feedAgeSeconds: newest.map { max(0, now - $0) })
-        return .success(id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count) {
+        // The sources as last reported (also while the publisher is silent), as `health` shows them.
+        let live = LiveMeta(
+            at: now, source: .staticAndRealtime, stale: false,
+            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .vehiclePositions, now: now))
+        return .success(
+            id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count
+        ) {
             $0.vehicleListData(vehicles)
         }
     }
 
     /// NOT_FOUND (or another static error) when the static database does not know the asked id; nil when it
     /// does or cannot tell (then an empty list is the honest answer).
-    private func unknownId(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async -> Answer? {
+    private func unknownId(_ request: GatewayRequest, _ query: VehiclesQuery, received: ContinuousClock.Instant) async
+        -> Answer?
+    {
         switch await knownToStatic(query.selector) {
         case .success(false):
             let (field, id) = query.selector.fieldAndId

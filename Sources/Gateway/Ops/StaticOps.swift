@@ -6,7 +6,9 @@ import TransitModel
 extension RequestDispatcher {
     func staticOp(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
         guard let query = request.op.staticQuery else {
-            return failure(request, GatewayError(.internal, "op \(request.op.name.rawValue) has no static query"), received: received)
+            return failure(
+                request, GatewayError(.internal, "op \(request.op.name.rawValue) has no static query"),
+                received: received)
         }
         switch await staticClient.query(query) {
         case .failure(let error):
@@ -14,11 +16,16 @@ extension RequestDispatcher {
         case .success(let result):
             switch (request.op, result) {
             case (.stop, .stop(let stop)):
-                return .success(id: request.id, op: .stop, received: received, capacity: 1024 + 400 * (stop.platforms.count + stop.routes.count)) {
+                return .success(
+                    id: request.id, op: .stop, received: received,
+                    capacity: 1024 + 400 * (stop.platforms.count + stop.routes.count)
+                ) {
                     $0.stopData(stop)
                 }
             case (.search, .stops(let stops)), (.nearby, .stops(let stops)):
-                return .success(id: request.id, op: request.op.name, received: received, capacity: 512 + 400 * stops.count) {
+                return .success(
+                    id: request.id, op: request.op.name, received: received, capacity: 512 + 400 * stops.count
+                ) {
                     $0.stopListData(stops)
                 }
             case (.routes, .routes(let routes)):

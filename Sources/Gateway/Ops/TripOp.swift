@@ -6,16 +6,21 @@ import TransitModel
 
 extension RequestDispatcher {
     func trip(_ request: GatewayRequest, _ query: TripQuery, received: ContinuousClock.Instant) async -> Answer {
-        let now = clock()
+        let now = clock.unixSeconds
         var query = query
         let at = query.at ?? now
         query.at = at
         switch await staticClient.query(.trip(query)) {
         case .success(.trip(let trip)):
-            cache.remember(trip, as: TripInstanceKey(
-                tripId: trip.tripId, serviceDate: trip.serviceDate, staticStartTime: trip.frequencyBased ? trip.startTime : nil))
+            cache.remember(
+                trip,
+                as: TripInstanceKey(
+                    tripId: trip.tripId, serviceDate: trip.serviceDate,
+                    staticStartTime: trip.frequencyBased ? trip.startTime : nil))
             let (realtime, live) = LiveMerge.trip(trip, reading: self.realtime.read(), at: at, now: now)
-            return .success(id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count) {
+            return .success(
+                id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count
+            ) {
                 $0.tripData(trip, realtime: realtime, at: at)
             }
         case .success(let other):
@@ -24,11 +29,13 @@ extension RequestDispatcher {
             // The static data does not know the trip (on that date), or cannot be asked: the live state may.
             let reading = realtime.read()
             guard reading.usable,
-                  let live = LiveTripAssembly.instance(
-                    tripId: query.tripId, serviceDate: query.serviceDate, startTime: query.startTime, at: at, state: reading.state)
+                let live = LiveTripAssembly.instance(
+                    tripId: query.tripId, serviceDate: query.serviceDate, startTime: query.startTime, at: at,
+                    state: reading.state)
             else { return failure(request, error, received: received) }
             return await liveTrip(
-                request, live, reading: reading, staticUp: error.code == .notFound, at: at, now: now, received: received)
+                request, live, reading: reading, staticUp: error.code == .notFound, at: at, now: now, received: received
+            )
         case .failure(let error):
             return failure(request, error, received: received)
         }
@@ -38,22 +45,23 @@ extension RequestDispatcher {
     /// itself), so it is asked for the route, the stops and a copied trip's detail; otherwise only what the
     /// gateway cached is used and the answer is rt_only.
     private func liveTrip(
-        _ request: GatewayRequest, _ trip: TripPrediction, reading: RealtimeReading, staticUp: Bool, at: Int64, now: Int64,
+        _ request: GatewayRequest, _ trip: TripPrediction, reading: RealtimeReading, staticUp: Bool, at: Int64,
+        now: Int64,
         received: ContinuousClock.Instant
     ) async -> Answer {
         let state = reading.state
         let vehicle = state.vehicle(for: trip.key, frequencyBased: trip.key.startSecs != nil)
-        var newest = vehicle?.timestamp
-        if let t = trip.timestamp { newest = max(newest ?? t, t) }
         let source: DataSource = staticUp ? .staticAndRealtime : .realtimeOnly
         let meta = LiveMeta(
             at: at, source: source, stale: false,
-            feedAgeSeconds: (newest ?? LiveMerge.newestFeed(state, kind: .tripUpdates)).map { max(0, now - $0) })
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
 
         // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
         if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {
             let (realtime, _) = LiveMerge.trip(detail, reading: reading, at: at, now: now)
-            return .success(id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * detail.stops.count) {
+            return .success(
+                id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * detail.stops.count
+            ) {
                 $0.tripData(detail, realtime: realtime, at: at)
             }
         }
@@ -72,10 +80,13 @@ extension RequestDispatcher {
             known.route = trip.routeId.flatMap { cache.cachedRoute($0) }
             known.stops = cachedStops(stopIds)
         }
-        known.timezone = trip.stops.lazy.compactMap { known.stops[$0.stopId ?? ""]?.timezone }.first ?? cache.lastTimezone
+        known.timezone =
+            trip.stops.lazy.compactMap { known.stops[$0.stopId ?? ""]?.timezone }.first ?? cache.lastTimezone
 
         let view = LiveTripAssembly.view(trip, known: known, vehicle: vehicle)
-        return .success(id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * view.stops.count) {
+        return .success(
+            id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * view.stops.count
+        ) {
             $0.liveTripData(view, at: at)
         }
     }

@@ -13,7 +13,8 @@ struct AlertMatcher {
         /// nil: any direction of a matching route.
         var directionIds: Set<Int>?
         var tripIds: Set<String> = []
-        /// A route query: selectors naming a stop or a trip never match.
+        /// A route query: selectors naming a trip never match, and one naming a stop only together with the
+        /// route's own id (the alert then concerns the route at that stop).
         var routeOnly = false
     }
 
@@ -63,28 +64,65 @@ struct AlertMatcher {
         return AlertMatcher(subject: s)
     }
 
-    func matches(_ e: AlertView.InformedEntity) -> Bool {
-        let setsSomething = e.stopId != nil || e.routeId != nil || e.routeType != nil || e.agencyId != nil
-            || e.tripId != nil || e.directionId != nil
-        guard setsSomething else { return false }
-        if subject.routeOnly {
-            guard e.stopId == nil, e.tripId == nil, e.routeId != nil || e.routeType != nil || e.agencyId != nil else { return false }
-        }
-        if let stop = e.stopId, !subject.stopIds.contains(stop) { return false }
-        if let route = e.routeId, !subject.routeIds.contains(route) { return false }
-        if let type = e.routeType, !subject.routeTypes.contains(type) { return false }
-        if let agency = e.agencyId, !subject.agencyIds.contains(agency) { return false }
-        if let trip = e.tripId, !subject.tripIds.contains(trip) { return false }
-        if let direction = e.directionId, let directions = subject.directionIds, !directions.contains(direction) { return false }
-        return true
+    /// How an informed entity concerns the subject.
+    enum Match: Equatable {
+        case whole
+        /// A route query: the route at this stop only.
+        case atStop(String)
     }
 
-    /// The active alerts with a matching entity, in the chosen language, by severity then id.
+    func matches(_ e: AlertView.InformedEntity) -> Bool { match(e) != nil }
+
+    func match(_ e: AlertView.InformedEntity) -> Match? {
+        let setsSomething =
+            e.stopId != nil || e.routeId != nil || e.routeType != nil || e.agencyId != nil
+            || e.tripId != nil || e.directionId != nil
+        guard setsSomething else { return nil }
+        var result = Match.whole
+        if subject.routeOnly {
+            guard e.tripId == nil, e.routeId != nil || e.routeType != nil || e.agencyId != nil else { return nil }
+            if let stop = e.stopId {
+                guard let route = e.routeId, subject.routeIds.contains(route) else { return nil }
+                result = .atStop(stop)
+            }
+        } else if let stop = e.stopId, !subject.stopIds.contains(stop) {
+            return nil
+        }
+        if let route = e.routeId, !subject.routeIds.contains(route) { return nil }
+        if let type = e.routeType, !subject.routeTypes.contains(type) { return nil }
+        if let agency = e.agencyId, !subject.agencyIds.contains(agency) { return nil }
+        if let trip = e.tripId, !subject.tripIds.contains(trip) { return nil }
+        if let direction = e.directionId, let directions = subject.directionIds, !directions.contains(direction) {
+            return nil
+        }
+        return result
+    }
+
+    /// The active alerts with a matching entity, in the chosen language, by severity then id. An alert whose
+    /// matches all name a stop carries those stops (`limitedToStopIds`).
     func alerts(in records: [AlertRecord], at: Int64, language: String?) -> [AlertView] {
-        records
-            .filter { $0.isActive(at: at) && $0.informedEntities.contains(where: matches) }
-            .sorted { (Self.rank($0.severity), $0.id) < (Self.rank($1.severity), $1.id) }
-            .map { $0.view(language: language) }
+        var found: [(record: AlertRecord, stops: [String])] = []
+        for record in records where record.isActive(at: at) {
+            var whole = false
+            var stops = Set<String>()
+            for entity in record.informedEntities {
+                switch match(entity) {
+                case .whole?: whole = true
+                case .atStop(let stop)?: stops.insert(stop)
+                case nil: break
+                }
+            }
+            guard whole || !stops.isEmpty else { continue }
+            found.append((record, whole ? [] : stops.sorted()))
+        }
+        return
+            found
+            .sorted { (Self.rank($0.record.severity), $0.record.id) < (Self.rank($1.record.severity), $1.record.id) }
+            .map {
+                var view = $0.record.view(language: language)
+                view.limitedToStopIds = $0.stops
+                return view
+            }
     }
 
     static func rank(_ severity: String) -> Int {

@@ -26,12 +26,14 @@ extension TripPrediction {
         var stops: [StopPrediction] = []
         stops.reserveCapacity(live.stops.count)
         for s in live.stops {
-            stops.append(StopPrediction(
-                stopSequence: s.stopSequence, stopId: s.stopId, assignedStopId: s.assignedStopId,
-                arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
-                scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
-                skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign,
-                carriages: s.carriages))
+            stops.append(
+                StopPrediction(
+                    stopSequence: s.stopSequence, stopId: s.stopId, assignedStopId: s.assignedStopId,
+                    arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
+                    scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
+                    skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign,
+                    carriages: s.carriages))
+            stops[stops.count - 1].assignedPlatform = s.assignedPlatform
         }
         let relationship = live.relationship
         self.init(
@@ -49,12 +51,14 @@ extension VehicleEntry {
     init(_ live: LiveVehicle) {
         let instance = live.trip
         let vehicle = VehicleSnapshot(
-            vehicleId: live.vehicleId, label: live.label, tripId: live.trip?.tripId ?? live.tripId, routeId: live.routeId,
+            vehicleId: live.vehicleId, label: live.label, tripId: live.trip?.tripId ?? live.tripId,
+            routeId: live.routeId,
             serviceDate: live.trip?.serviceDate ?? live.startDate.flatMap { ServiceDate($0) },
             startTime: instance?.startTime ?? live.startTime,
             lat: live.position.map { Self.shortest($0.lat) }, lon: live.position.map { Self.shortest($0.lon) },
             bearing: live.position?.bearing.map { Self.shortest(Double($0)) },
-            speedMetresPerSecond: live.position?.speed.map { Self.shortest(Double($0)) }, currentStopSequence: live.currentStopSequence,
+            speedMetresPerSecond: live.position?.speed.map { Self.shortest(Double($0)) },
+            currentStopSequence: live.currentStopSequence,
             stopId: live.stopId, currentStatus: live.currentStatus, occupancyStatus: live.occupancyStatus,
             occupancyPercentage: live.occupancyPercentage.map(Int.init), congestionLevel: live.congestionLevel,
             timestamp: live.timestamp.map { Int64(clamping: $0) }, carriages: live.carriages,
@@ -84,7 +88,8 @@ extension VehicleEntry {
 extension AlertRecord {
     init(_ live: LiveAlert) {
         self.init(
-            id: live.entityId, header: live.headerText.map(TranslatedText.init), description: live.descriptionText.map(TranslatedText.init),
+            id: live.entityId, header: live.headerText.map(TranslatedText.init),
+            description: live.descriptionText.map(TranslatedText.init),
             url: live.url.map(TranslatedText.init), cause: live.cause, effect: live.effect, severity: live.severity,
             activePeriods: live.activePeriods.map {
                 AlertView.Period(start: $0.start.map { Int64(clamping: $0) }, end: $0.end.map { Int64(clamping: $0) })
@@ -113,8 +118,11 @@ extension RealtimeSourceStatus {
         case .alerts: kind = .alerts
         }
         self.init(
-            name: live.name, kind: kind, feedTimestamp: live.feedTimestamp.map { Int64(clamping: $0) }, stale: live.stale,
+            name: live.name, kind: kind, feedTimestamp: live.feedTimestamp.map { Int64(clamping: $0) },
+            stale: live.stale,
             lastSuccessUnix: live.lastSuccessUnix, errors: Int(clamping: live.errors), lastError: live.lastError,
             entities: Int(clamping: live.entities), drops: live.drops, skippedFields: live.skippedFields)
+        stopMismatches = Int(clamping: live.stopMismatches)
+        firstStopMismatch = live.firstStopMismatch
     }
 }

@@ -26,7 +26,9 @@ enum LiveTripAssembly {
             default: distance = 0
             }
             let start = first ?? .min
-            if let current = best, distance > current.distance || (distance == current.distance && start <= current.first) {
+            if let current = best,
+                distance > current.distance || (distance == current.distance && start <= current.first)
+            {
                 continue
             }
             best = (trip, distance, start)
@@ -38,8 +40,10 @@ enum LiveTripAssembly {
     static func span(_ trip: TripPrediction) -> (first: Int64?, last: Int64?) {
         var first: Int64?, last: Int64?
         for stop in trip.stops {
-            let leave = stop.departureUnix ?? stop.arrivalUnix ?? stop.scheduledDepartureUnix ?? stop.scheduledArrivalUnix
-            let arrive = stop.arrivalUnix ?? stop.departureUnix ?? stop.scheduledArrivalUnix ?? stop.scheduledDepartureUnix
+            let leave =
+                stop.departureUnix ?? stop.arrivalUnix ?? stop.scheduledDepartureUnix ?? stop.scheduledArrivalUnix
+            let arrive =
+                stop.arrivalUnix ?? stop.departureUnix ?? stop.scheduledArrivalUnix ?? stop.scheduledDepartureUnix
             if let leave { first = min(first ?? leave, leave) }
             if let arrive { last = max(last ?? arrive, arrive) }
         }
@@ -81,8 +85,10 @@ enum LiveTripAssembly {
             var stop = LiveTripStop(
                 stopId: stopId, stopSequence: s.stopSequence, scheduledArrivalUnix: s.scheduledArrivalUnix,
                 scheduledDepartureUnix: s.scheduledDepartureUnix,
-                predictedArrivalUnix: predicted ? s.arrivalUnix : nil, predictedDepartureUnix: predicted ? s.departureUnix : nil,
+                predictedArrivalUnix: predicted ? s.arrivalUnix : nil,
+                predictedDepartureUnix: predicted ? s.departureUnix : nil,
                 skipped: s.skipped, stopHeadsign: s.stopHeadsign)
+            if !trip.cancelled, s.stopId != nil { stop.platformChange = s.platformChange }
             if let d = detailStops[s.stopSequence], d.stopId == stopId {
                 stop.stopName = d.stopName
                 stop.lat = d.lat
@@ -106,15 +112,19 @@ enum LiveTripAssembly {
 
         var startTime = trip.key.startTime
         if startTime == nil, let origin, let first = trip.stops.first {
-            let time = first.scheduledDepartureUnix ?? first.scheduledArrivalUnix ?? first.departureUnix ?? first.arrivalUnix
+            let time =
+                first.scheduledDepartureUnix ?? first.scheduledArrivalUnix ?? first.departureUnix ?? first.arrivalUnix
             startTime = time.map { GTFSTime.format(Int($0 - origin)) }
         }
         return LiveTripView(
             tripId: trip.key.tripId, serviceDate: trip.key.serviceDate, startTime: startTime,
             frequencyBased: !trip.added && trip.key.startSecs != nil,
             route: detail?.route ?? known.route ?? CandidateDepartures.unknownRoute(trip.routeId),
-            headsign: trip.headsign ?? detail?.headsign, shortName: detail?.shortName, directionId: trip.directionId ?? detail?.directionId,
-            blockId: detail?.blockId, wheelchairAccessible: detail?.wheelchairAccessible, bikesAllowed: detail?.bikesAllowed,
-            timezone: timezone, origin: origin, cancelled: trip.cancelled, added: trip.added, vehicle: vehicle, stops: stops)
+            headsign: trip.headsign ?? detail?.headsign, shortName: detail?.shortName,
+            directionId: trip.directionId ?? detail?.directionId,
+            blockId: detail?.blockId, wheelchairAccessible: detail?.wheelchairAccessible,
+            bikesAllowed: detail?.bikesAllowed,
+            timezone: timezone, origin: origin, cancelled: trip.cancelled, added: trip.added, vehicle: vehicle,
+            stops: stops)
     }
 }

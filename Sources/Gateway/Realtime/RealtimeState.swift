@@ -35,12 +35,17 @@ public struct RealtimeState: Sendable {
     private(set) var vehicleByTrip: [TripInstanceKey: VehicleSnapshot] = [:]
     private var alertsByKey: [String: AlertRecord] = [:]
 
-    public init(trips: [TripPrediction] = [], vehicles: [VehicleSnapshot] = [], alerts: [AlertRecord] = [], sources: [RealtimeSourceStatus] = []) {
+    public init(
+        trips: [TripPrediction] = [], vehicles: [VehicleSnapshot] = [], alerts: [AlertRecord] = [],
+        sources: [RealtimeSourceStatus] = []
+    ) {
         self.sources = sources
         setTrips(trips)
         var keyed: [(String, VehicleEntry)] = []
         for (index, vehicle) in vehicles.enumerated() {
-            let instance = vehicle.tripId.flatMap { id in vehicle.serviceDate.map { TripInstanceKey(tripId: id, serviceDate: $0) } }
+            let instance = vehicle.tripId.flatMap { id in
+                vehicle.serviceDate.map { TripInstanceKey(tripId: id, serviceDate: $0) }
+            }
             keyed.append(("#\(index)", VehicleEntry(vehicle: vehicle, instance: instance)))
         }
         setVehicles(keyed)
@@ -108,7 +113,8 @@ public struct RealtimeState: Sendable {
 
     private static func sameVisits(_ a: TripPrediction, _ b: TripPrediction) -> Bool {
         guard a.stops.count == b.stops.count else { return false }
-        for i in a.stops.indices where a.stops[i].stopId != b.stops[i].stopId || a.stops[i].assignedStopId != b.stops[i].assignedStopId {
+        for i in a.stops.indices
+        where a.stops[i].stopId != b.stops[i].stopId || a.stops[i].assignedStopId != b.stops[i].assignedStopId {
             return false
         }
         return true
@@ -140,10 +146,13 @@ public struct RealtimeState: Sendable {
     }
 
     /// Changed and removed vehicles; adds the stops of the trips whose occupancy (shown on boards) changed.
-    mutating func apply(vehicles changed: [(String, VehicleEntry)], removed: [String], changedStops: inout Set<String>) {
+    mutating func apply(vehicles changed: [(String, VehicleEntry)], removed: [String], changedStops: inout Set<String>)
+    {
         var touched: [TripInstanceKey] = []
         for key in removed {
-            if let old = vehiclesByKey.removeValue(forKey: key), let instance = old.instance { touched.append(instance) }
+            if let old = vehiclesByKey.removeValue(forKey: key), let instance = old.instance {
+                touched.append(instance)
+            }
         }
         for (key, entry) in changed {
             let old = vehiclesByKey.updateValue(entry, forKey: key)

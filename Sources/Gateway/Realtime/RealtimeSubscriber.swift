@@ -108,7 +108,7 @@ public final class RealtimeSubscriber: Sendable {
     func receive(timeout: Duration) throws(NNGError) -> [UInt8]? {
         do {
             return try subscriber.receive(timeout: timeout)
-        } catch where error.isTimedOut {
+        } catch  where error.isTimedOut {
             return nil
         }
     }
@@ -150,9 +150,11 @@ private struct SubscriberLoop {
     }
 
     mutating func run() {
-        owner.log.info("realtime subscriber started", metadata: [
-            "subscribe": "\(owner.options.subscribeURL)", "realtime": "\(owner.options.realtimeURL)",
-        ])
+        owner.log.info(
+            "realtime subscriber started",
+            metadata: [
+                "subscribe": "\(owner.options.subscribeURL)", "realtime": "\(owner.options.realtimeURL)",
+            ])
         while !owner.isStopping {
             do {
                 let wait = max(.zero, min(Self.poll, nextAttempt - .now))
@@ -234,9 +236,11 @@ private struct SubscriberLoop {
                 if owner.isStopping { return }
                 // The first failure is worth a warning; the retries while the service stays down are not.
                 failedAttempts += 1
-                owner.log.log(level: failedAttempts == 1 ? .warning : .debug, "realtime snapshot failed, retrying in \(backoff)", metadata: [
-                    "topic": "\(topic.rawValue)", "error": "\(error)", "attempt": "\(failedAttempts)",
-                ])
+                owner.log.log(
+                    level: failedAttempts == 1 ? .warning : .debug, "realtime snapshot failed, retrying in \(backoff)",
+                    metadata: [
+                        "topic": "\(topic.rawValue)", "error": "\(error)", "attempt": "\(failedAttempts)",
+                    ])
                 nextAttempt = .now + backoff
                 backoff = min(backoff * 2, owner.options.retryMax)
                 return
@@ -253,9 +257,12 @@ private struct SubscriberLoop {
                 }
                 epoch = snapshot.epoch
             }
-            owner.log.debug("realtime snapshot applied", metadata: [
-                "topic": "\(topic.rawValue)", "seq": "\(snapshot.seq)", "replayed": "\(apply.count)", "gap": "\(gap)",
-            ])
+            owner.log.debug(
+                "realtime snapshot applied",
+                metadata: [
+                    "topic": "\(topic.rawValue)", "seq": "\(snapshot.seq)", "replayed": "\(apply.count)",
+                    "gap": "\(gap)",
+                ])
         }
         if failedAttempts > 0 {
             owner.log.notice("realtime snapshots answered again after \(failedAttempts) failed attempts")
@@ -274,7 +281,9 @@ private struct SubscriberLoop {
         if ContinuousClock.now - lastHeard >= owner.view.silenceLimit {
             if !silenceNoted {
                 silenceNoted = true
-                owner.log.warning("realtime publisher silent for \(owner.view.silenceLimit): serving static_only until it is heard again")
+                owner.log.warning(
+                    "realtime publisher silent for \(owner.view.silenceLimit): serving static_only until it is heard again"
+                )
                 for topic in sequencers.keys { sequencers[topic]?.unsync() }
                 owner.view.silenceNoticed()
             }

@@ -21,6 +21,9 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     public var errors: Int
     public var lastError: String?
     public var entities: Int
+    /// Stop time updates whose stop_sequence and stop_id named different stops, and the first described.
+    public var stopMismatches: Int = 0
+    public var firstStopMismatch: String?
     /// Entities left out, by reason (e.g. "unknown_trip").
     public var drops: [String: UInt64]
     /// Known fields its feeds sent with another wire type than the schema's (skipped), by path.
@@ -110,4 +113,3 @@ public struct AlertRecord: Sendable, Hashable {
             activePeriods: activePeriods, informedEntities: informedEntities)
     }
 }
-

@@ -10,6 +10,8 @@ public struct StopPrediction: Sendable, Hashable {
     public var stopId: String?
     /// A realtime platform change: the stop the vehicle really serves.
     public var assignedStopId: String?
+    /// The platform_code of `assignedStopId`, when the realtime service knows it.
+    public var assignedPlatform: String?
     /// Predicted times (unix); nil without a prediction (no data, skipped, cancelled trip).
     public var arrivalUnix: Int64?
     public var departureUnix: Int64?
@@ -47,6 +49,12 @@ public struct StopPrediction: Sendable, Hashable {
     public var predictedUnix: Int64? { departureUnix ?? arrivalUnix }
     /// When it is scheduled to leave (arrive, where only that is known).
     public var scheduledUnix: Int64? { scheduledDepartureUnix ?? scheduledArrivalUnix }
+
+    /// The platform the vehicle serves instead of the scheduled one, when it is another stop.
+    var platformChange: PlatformChange? {
+        guard let assigned = assignedStopId, assigned != stopId else { return nil }
+        return PlatformChange(stopId: assigned, platform: assignedPlatform)
+    }
 
     /// The stop ids a board finds this visit under: the planned stop and a realtime platform change.
     var indexedStopIds: [String] {

@@ -174,7 +174,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
             lastActivity = .now()
             let slot = answers.reserve()
             let error = GatewayError.lineTooLong(limit: config.maxLineBytes)
-            complete(slot, Answer(bytes: GatewayResponse.error(id: .null, error), op: nil, error: .lineTooLong, micros: 0))
+            complete(
+                slot, Answer(bytes: GatewayResponse.error(id: .null, error), op: nil, error: .lineTooLong, micros: 0))
         case .line(let line):
             if line.withUnsafeBytes({ GatewayRequest.isBlank($0) }) { return }
             lastActivity = .now()
@@ -191,7 +192,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: answering
 
-    private func start(_ request: GatewayRequest, slot: UInt64, received: ContinuousClock.Instant, context: ChannelHandlerContext) {
+    private func start(
+        _ request: GatewayRequest, slot: UInt64, received: ContinuousClock.Instant, context: ChannelHandlerContext
+    ) {
         if case .unsubscribe(let sub) = request.op {
             unsubscribe(request, sub: sub, slot: slot, received: received)
             return
@@ -218,7 +221,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
             subscriptions.nextSub += 1
             subscriptions.starting[sub] = []
             entry.task = Task {
-                let board = await dispatcher.board(DeparturesQuery(stopId: query.stopId, limit: query.limit), wantStops: true)
+                let board = await dispatcher.board(
+                    DeparturesQuery(stopId: query.stopId, limit: query.limit), wantStops: true)
                 loop.execute { handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
             }
         } else {

@@ -154,7 +154,9 @@ extension ConnectionHandler {
 
     /// Refreshes the board now, or when its one-per-interval slot comes.
     private func scheduleRefresh(_ sub: Int) {
-        guard let live = subscriptions.live[sub], !live.refreshing, live.refreshTimer == nil, let context else { return }
+        guard let live = subscriptions.live[sub], !live.refreshing, live.refreshTimer == nil, let context else {
+            return
+        }
         let interval = TimeAmount.nanoseconds(Int64(config.subscriptionInterval.microseconds) * 1000)
         let due = live.lastPush + interval
         if NIODeadline.now() >= due {

@@ -21,8 +21,10 @@ public final class GatewayServer: Service, Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let listener: any Channel
 
-    private init(config: GatewayConfig, realtime: RealtimeView, subscriber: RealtimeSubscriber?, services: GatewayServices,
-                 group: MultiThreadedEventLoopGroup, listener: any Channel, port: Int) {
+    private init(
+        config: GatewayConfig, realtime: RealtimeView, subscriber: RealtimeSubscriber?, services: GatewayServices,
+        group: MultiThreadedEventLoopGroup, listener: any Channel, port: Int
+    ) {
         self.config = config
         self.realtime = realtime
         self.subscriber = subscriber
@@ -36,9 +38,11 @@ public final class GatewayServer: Service, Sendable {
     /// `subscribeURL` is set, and listens. A given `realtime` view is fed instead of a new one (tests).
     public static func start(config: GatewayConfig, realtime: RealtimeView? = nil) async throws -> GatewayServer {
         if config.subscribeURL != nil, config.realtimeURL == nil {
-            throw GatewayStartError.configuration("a realtime PUB URL (--subscribe) needs the realtime REP URL (--realtime) for snapshots")
+            throw GatewayStartError.configuration(
+                "a realtime PUB URL (--subscribe) needs the realtime REP URL (--realtime) for snapshots")
         }
-        let realtime = realtime ?? RealtimeView(configured: config.subscribeURL != nil, silenceLimit: config.realtimeSilence)
+        let realtime =
+            realtime ?? RealtimeView(configured: config.subscribeURL != nil, silenceLimit: config.realtimeSilence)
         let services = try GatewayServices(config: config, realtime: realtime)
         let threads = config.threads > 0 ? config.threads : System.coreCount
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
@@ -69,8 +73,9 @@ public final class GatewayServer: Service, Sendable {
             do {
                 subscriber = try RealtimeSubscriber(
                     view: realtime,
-                    options: .init(subscribeURL: subscribeURL, realtimeURL: realtimeURL, snapshotTimeout: config.realtimeTimeout,
-                                   retryMax: config.snapshotRetryMax),
+                    options: .init(
+                        subscribeURL: subscribeURL, realtimeURL: realtimeURL, snapshotTimeout: config.realtimeTimeout,
+                        retryMax: config.snapshotRetryMax),
                     logger: logger)
             } catch {
                 try? await listener.close()
@@ -80,12 +85,15 @@ public final class GatewayServer: Service, Sendable {
             }
             subscriber?.start()
         }
-        logger.info("listening", metadata: [
-            "listen": "\(config.host):\(port)", "static": "\(config.staticURL)", "threads": "\(threads)",
-            "realtime": "\(config.realtimeURL ?? "-")", "subscribe": "\(config.subscribeURL ?? "-")",
-        ])
+        logger.info(
+            "listening",
+            metadata: [
+                "listen": "\(config.host):\(port)", "static": "\(config.staticURL)", "threads": "\(threads)",
+                "realtime": "\(config.realtimeURL ?? "-")", "subscribe": "\(config.subscribeURL ?? "-")",
+            ])
         return GatewayServer(
-            config: config, realtime: realtime, subscriber: subscriber, services: services, group: group, listener: listener,
+            config: config, realtime: realtime, subscriber: subscriber, services: services, group: group,
+            listener: listener,
             port: port)
     }
 
@@ -102,7 +110,11 @@ public final class GatewayServer: Service, Sendable {
     /// Logs "ready", serves until graceful shutdown (or cancellation), then stops (`stop()`).
     public func run() async throws {
         let logger = config.logger
-        logger.info("ready", metadata: ["port": "\(port)", "pid": "\(ProcessInfo.processInfo.processIdentifier)"])
+        logger.info(
+            "ready",
+            metadata: [
+                "port": "\(port)", "clock": "\(config.clock)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
+            ])
         try? await gracefulShutdown()
         logger.info("stopping")
         await stop()

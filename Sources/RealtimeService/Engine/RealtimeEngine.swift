@@ -24,8 +24,10 @@ public actor RealtimeEngine {
         /// Most trip ids per bulk request.
         public var scheduleChunk: Int
 
-        public init(maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String,
-                    versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000) {
+        public init(
+            maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String,
+            versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000
+        ) {
             self.maxFeedBytes = maxFeedBytes
             self.timeZone = timeZone
             self.versionCheckSecs = versionCheckSecs
@@ -82,7 +84,9 @@ public actor RealtimeEngine {
         defer { release() }
         let now = clock()
         if state.refreshStaleness(now: now) { publishStatuses(now: now) }
-        if let window = TripUpdateResolver.serviceDates(around: now, timeZone: options.timeZone) { cache.use(dates: window) }
+        if let window = TripUpdateResolver.serviceDates(around: now, timeZone: options.timeZone) {
+            cache.use(dates: window)
+        }
         if lastVersionCheck.map({ now - $0 >= options.versionCheckSecs }) ?? true {
             lastVersionCheck = now
             await checkDatabaseVersion(now: now)
@@ -125,9 +129,11 @@ public actor RealtimeEngine {
     private func ingest(_ bytes: [UInt8], source: Int, fetchedAt: Int64) async {
         let feed: FeedMessage
         do {
-            feed = try GTFSRealtimeCodec.decode(bytes, maxBytes: min(options.maxFeedBytes, state.settings(of: source).maxBytes))
+            feed = try GTFSRealtimeCodec.decode(
+                bytes, maxBytes: min(options.maxFeedBytes, state.settings(of: source).maxBytes))
         } catch {
-            logger.info("feed refused", metadata: ["source": "\(state.settings(of: source).name)", "error": "\(error)"])
+            logger.info(
+                "feed refused", metadata: ["source": "\(state.settings(of: source).name)", "error": "\(error)"])
             publish(state.recordFailure(source: source, message: error.description, at: fetchedAt))
             return
         }
@@ -154,7 +160,8 @@ public actor RealtimeEngine {
         cache.use(dates: window)
         var versionChanged = false
         // Trips that cached matches name need their schedules too (the date window may have moved on).
-        var missing = cache.missing(needs.descriptors.isEmpty ? needs.tripIds : needs.tripIds + cache.matchedTripIds(needs.descriptors))
+        var missing = cache.missing(
+            needs.descriptors.isEmpty ? needs.tripIds : needs.tripIds + cache.matchedTripIds(needs.descriptors))
         var missingDescriptors = cache.missing(descriptors: needs.descriptors)
         // A version change midway empties the cache, so what earlier chunks brought is asked again (once).
         for _ in 0..<2 where !missing.isEmpty || !missingDescriptors.isEmpty {
@@ -163,16 +170,18 @@ public actor RealtimeEngine {
             while start < missing.count || startDescriptor < missingDescriptors.count {
                 let chunk = Array(missing[start..<min(start + options.scheduleChunk, missing.count)])
                 start += chunk.count
-                let descriptors = Array(missingDescriptors[
-                    startDescriptor..<min(startDescriptor + options.scheduleChunk, missingDescriptors.count)])
+                let descriptors = Array(
+                    missingDescriptors[
+                        startDescriptor..<min(startDescriptor + options.scheduleChunk, missingDescriptors.count)])
                 startDescriptor += descriptors.count
                 do {
                     // Patterns already held are named so the answer leaves them out (protocol/README.md flow 2).
                     let known = cache.databaseVersion == nil ? [] : cache.patternIds
-                    let answer = try await schedules.tripSchedules(TripSchedulesQuery(
-                        tripIds: chunk, fromDate: window.lowerBound, toDate: window.upperBound,
-                        knownPatternIds: known, knownDatabaseVersion: known.isEmpty ? nil : cache.databaseVersion,
-                        descriptors: descriptors))
+                    let answer = try await schedules.tripSchedules(
+                        TripSchedulesQuery(
+                            tripIds: chunk, fromDate: window.lowerBound, toDate: window.upperBound,
+                            knownPatternIds: known, knownDatabaseVersion: known.isEmpty ? nil : cache.databaseVersion,
+                            descriptors: descriptors))
                     if cache.add(answer, descriptors: descriptors) { versionChanged = true }
                     note(staticError: nil)
                 } catch {
@@ -195,8 +204,9 @@ public actor RealtimeEngine {
     }
 
     private func resolveEverythingAgain(now: Int64) async {
-        logger.info("static database changed: resolving the live trip updates again",
-                    metadata: ["database_version": "\(cache.databaseVersion ?? "?")"])
+        logger.info(
+            "static database changed: resolving the live trip updates again",
+            metadata: ["database_version": "\(cache.databaseVersion ?? "?")"])
         _ = await fetchSchedules(state.heldNeeds, now: now)
         publish(state.resolveAgain(schedules: cache, now: now))
     }
@@ -236,7 +246,8 @@ public actor RealtimeEngine {
         guard error != staticError else { return }
         staticError = error
         if let error {
-            logger.warning("static service unavailable: trips not cached cannot be resolved", metadata: ["error": "\(error)"])
+            logger.warning(
+                "static service unavailable: trips not cached cannot be resolved", metadata: ["error": "\(error)"])
         } else {
             logger.info("static service answers again")
         }

@@ -11,10 +11,17 @@ enum LiveQueries {
             found.append(trip)
         }
         guard !found.isEmpty else {
-            return .failure(ServiceError(.notFound, "no live trip update for trip \"\(q.tripId)\""
-                + (q.serviceDate.map { " on \($0)" } ?? "")))
+            return .failure(
+                ServiceError(
+                    .notFound,
+                    "no live trip update for trip \"\(q.tripId)\""
+                        + (q.serviceDate.map { " on \($0)" } ?? "")))
         }
-        found.sort { ($0.instance.serviceDate, $0.instance.startSecs ?? -1) < ($1.instance.serviceDate, $1.instance.startSecs ?? -1) }
+        found.sort {
+            ($0.instance.serviceDate, $0.instance.startSecs ?? -1) < (
+                $1.instance.serviceDate, $1.instance.startSecs ?? -1
+            )
+        }
         return .success(.trips(found))
     }
 
@@ -29,13 +36,19 @@ enum LiveQueries {
         }
         var visits: [(time: Int64, visit: LiveStopVisit)] = []
         for trip in state.trips.values {
-            for (index, stop) in trip.stops.enumerated() where stop.stopId == q.stopId || stop.assignedStopId == q.stopId {
+            for (index, stop) in trip.stops.enumerated()
+            where stop.stopId == q.stopId || stop.assignedStopId == q.stopId {
                 let time = stop.time ?? 0
                 if let from = q.fromUnix, time < from { continue }
                 if let to = q.toUnix, time > to { continue }
-                visits.append((time, LiveStopVisit(
-                    trip: trip.instance, relationship: trip.relationship, routeId: trip.routeId, source: trip.source,
-                    stop: stop, stopIndex: index, isLastStop: index == trip.stops.count - 1)))
+                visits.append(
+                    (
+                        time,
+                        LiveStopVisit(
+                            trip: trip.instance, relationship: trip.relationship, routeId: trip.routeId,
+                            source: trip.source,
+                            stop: stop, stopIndex: index, isLastStop: index == trip.stops.count - 1)
+                    ))
             }
         }
         visits.sort { ($0.time, $0.visit.trip.tripId) < ($1.time, $1.visit.trip.tripId) }

@@ -21,8 +21,10 @@ public final class RealtimeHub: Sendable {
     private let sendFailures = Atomic<UInt64>(0)
     private let nowMs: @Sendable () -> Int64
 
-    public init(sink: any FrameSink, epoch: UInt64 = UInt64.random(in: 1...UInt64.max),
-                nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+    public init(
+        sink: any FrameSink, epoch: UInt64 = UInt64.random(in: 1...UInt64.max),
+        nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
         self.sink = sink
         self.epoch = epoch
         self.nowMs = nowMs
@@ -79,7 +81,9 @@ public final class RealtimeHub: Sendable {
     public func answer(_ query: RealtimeQuery) -> Result<RealtimeResult, ServiceError> {
         if case .snapshot(let topic) = query {
             guard let snapshot = snapshot(topic) else {
-                return .failure(ServiceError(.invalidArgument, "topic \"\(topic.rawValue)\" has no snapshot (use tu, vp, al or st)"))
+                return .failure(
+                    ServiceError(.invalidArgument, "topic \"\(topic.rawValue)\" has no snapshot (use tu, vp, al or st)")
+                )
             }
             return .success(.snapshot(snapshot))
         }

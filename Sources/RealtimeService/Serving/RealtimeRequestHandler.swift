@@ -13,7 +13,8 @@ public struct RealtimeRequestHandler: Sendable {
         do {
             request = try RealtimeCodec.decodeRequest(bytes)
         } catch {
-            return RealtimeCodec.encode(RealtimeResponse(requestId: 0, result: .failure(ServiceError(.badRequest, error.description))))
+            return RealtimeCodec.encode(
+                RealtimeResponse(requestId: 0, result: .failure(ServiceError(.badRequest, error.description))))
         }
         return RealtimeCodec.encode(RealtimeResponse(requestId: request.requestId, result: hub.answer(request.query)))
     }

@@ -1,4 +1,5 @@
 import NNGKit
+import TransitCore
 
 /// The realtime service's two listening sockets: PUB (the change stream) and REP (queries, snapshots).
 public final class RealtimeSockets: Sendable {
@@ -13,9 +14,10 @@ public final class RealtimeSockets: Sendable {
     private let server: NNGReplyServer
 
     /// Listens on both URLs; the hub publishes on the PUB socket and the REP workers answer from it.
-    public init(listen: String, publish: String, contexts: Int = 4) throws(NNGError) {
+    /// `clock` stamps the published messages' send times.
+    public init(listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system) throws(NNGError) {
         publisher = try NNGPublisher(listeningOn: publish, sendBuffer: Self.sendBufferMessages)
-        let hub = RealtimeHub(sink: PublisherSink(publisher: publisher))
+        let hub = RealtimeHub(sink: PublisherSink(publisher: publisher), nowMs: { clock.unixMilliseconds })
         self.hub = hub
         do {
             let socket = try NNGSocket.rep()

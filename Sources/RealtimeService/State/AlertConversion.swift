@@ -8,11 +8,13 @@ enum AlertConversion {
         var entities: [LiveInformedEntity] = []
         entities.reserveCapacity(a.informedEntities.count)
         for e in a.informedEntities {
-            entities.append(LiveInformedEntity(
-                agencyId: e.agencyId.map { prefix + $0 }, routeId: (e.routeId ?? e.trip?.routeId).map { prefix + $0 },
-                routeType: e.routeType, directionId: e.directionId ?? e.trip?.directionId,
-                tripId: e.trip?.tripId.map { prefix + $0 }, tripStartDate: e.trip?.startDate,
-                tripStartTime: e.trip?.startTime, stopId: e.stopId))
+            entities.append(
+                LiveInformedEntity(
+                    agencyId: e.agencyId.map { prefix + $0 },
+                    routeId: (e.routeId ?? e.trip?.routeId).map { prefix + $0 },
+                    routeType: e.routeType, directionId: e.directionId ?? e.trip?.directionId,
+                    tripId: e.trip?.tripId.map { prefix + $0 }, tripStartDate: e.trip?.startDate,
+                    tripStartTime: e.trip?.startTime, stopId: e.stopId))
         }
         return LiveAlert(
             key: settings.name + "/" + entityId, source: settings.name, entityId: entityId,

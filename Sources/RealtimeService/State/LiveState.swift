@@ -65,7 +65,11 @@ public struct LiveState: Sendable {
         var kept: [String: SourceState] = [:]
         var dropped: [SourceState] = []
         for source in sources {
-            if let s = index[source.name], settings[s] == source.settings { kept[source.name] = source } else { dropped.append(source) }
+            if let s = index[source.name], settings[s] == source.settings {
+                kept[source.name] = source
+            } else {
+                dropped.append(source)
+            }
         }
         sources = settings.map { kept[$0.name] ?? SourceState(settings: $0) }
         indexByName = index
@@ -134,7 +138,9 @@ public struct LiveState: Sendable {
     }
 
     /// The trip ids (static, with the source's prefix) resolving `feed` may need schedules for.
-    public func tripIds(of feed: FeedMessage, source: Int) -> [String] { sources[source].scheduleNeeds(of: feed).tripIds }
+    public func tripIds(of feed: FeedMessage, source: Int) -> [String] {
+        sources[source].scheduleNeeds(of: feed).tripIds
+    }
 
     /// The trip ids, and the descriptors without trip_id (route id prefixed), resolving `feed` needs.
     func scheduleNeeds(of feed: FeedMessage, source: Int) -> ScheduleNeeds { sources[source].scheduleNeeds(of: feed) }

@@ -16,6 +16,8 @@ public struct ScheduleCache: TripScheduleLookup, Sendable {
     private var patterns: [UInt32: Pattern] = [:]
     private var unknown: Set<String> = []
     private var matches: [TripStartDescriptor: [String]] = [:]
+    /// The stations of the cached patterns' stops (sent with the patterns, kept like them).
+    public private(set) var stations = StationIndex()
 
     public init() {}
 
@@ -76,6 +78,7 @@ public struct ScheduleCache: TripScheduleLookup, Sendable {
         for pattern in answer.patterns { patterns[pattern.patternId] = pattern }
         unknown.formUnion(answer.unknownTripIds)
         for (descriptor, ids) in zip(descriptors, answer.descriptorMatches) { matches[descriptor] = ids }
+        stations.add(answer.stations)
         return changed
     }
 
@@ -86,5 +89,6 @@ public struct ScheduleCache: TripScheduleLookup, Sendable {
         patterns.removeAll()
         unknown.removeAll()
         matches.removeAll()
+        stations = StationIndex()
     }
 }

@@ -18,8 +18,10 @@ public struct SourceSettings: Sendable, Hashable {
     /// Largest feed body decoded (64 MiB by default).
     public var maxBytes: Int
 
-    public init(name: String, kind: LiveSourceKind = .auto, idPrefix: String = "", staleAfterSecs: Int64? = nil,
-                timeZone: String, maxBytes: Int = 64 << 20) {
+    public init(
+        name: String, kind: LiveSourceKind = .auto, idPrefix: String = "", staleAfterSecs: Int64? = nil,
+        timeZone: String, maxBytes: Int = 64 << 20
+    ) {
         self.name = name
         self.kind = kind
         self.idPrefix = idPrefix

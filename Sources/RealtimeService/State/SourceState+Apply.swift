@@ -1,5 +1,6 @@
 import GTFSRealtime
 import RealtimeCore
+import TransitCore
 import TransitModel
 
 /// The keys of the live state one operation on a source may have changed.
@@ -58,8 +59,9 @@ extension SourceState {
                 if let update = entity.pointee.tripUpdate {
                     kinds.insert(.tripUpdates)
                     if settings.accepts(.tripUpdates) {
-                        applyTripUpdate(update, entityId: id, prepared: prepared[index], schedules: schedules, now: now,
-                                        previous: previous, countDrops: true, &touched)
+                        applyTripUpdate(
+                            update, entityId: id, prepared: prepared[index], schedules: schedules, now: now,
+                            previous: previous, countDrops: true, &touched)
                     } else {
                         drop(.wrongKind, "entity '\(id)': a trip update in a \(settings.kind.rawValue) source")
                     }
@@ -97,8 +99,9 @@ extension SourceState {
         trips = [:]
         tripKeyByEntity = [:]
         for (id, update) in rawTripUpdates {
-            applyTripUpdate(update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: previous,
-                            countDrops: false, &touched)
+            applyTripUpdate(
+                update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: previous,
+                countDrops: false, &touched)
         }
         for (id, vehicle) in rawVehicles {
             applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
@@ -112,8 +115,12 @@ extension SourceState {
         var needs = ScheduleNeeds()
         needs.tripIds.reserveCapacity(feed.entities.count)
         for entity in feed.entities {
-            if settings.accepts(.tripUpdates), let trip = entity.tripUpdate?.trip { needs.add(trip, idPrefix: settings.idPrefix) }
-            if settings.accepts(.vehiclePositions), let trip = entity.vehicle?.trip { needs.add(trip, idPrefix: settings.idPrefix) }
+            if settings.accepts(.tripUpdates), let trip = entity.tripUpdate?.trip {
+                needs.add(trip, idPrefix: settings.idPrefix)
+            }
+            if settings.accepts(.vehiclePositions), let trip = entity.vehicle?.trip {
+                needs.add(trip, idPrefix: settings.idPrefix)
+            }
         }
         return needs
     }
@@ -122,7 +129,9 @@ extension SourceState {
     var heldNeeds: ScheduleNeeds {
         var needs = ScheduleNeeds()
         for update in rawTripUpdates.values { needs.add(update.trip, idPrefix: settings.idPrefix) }
-        for vehicle in rawVehicles.values { if let trip = vehicle.trip { needs.add(trip, idPrefix: settings.idPrefix) } }
+        for vehicle in rawVehicles.values {
+            if let trip = vehicle.trip { needs.add(trip, idPrefix: settings.idPrefix) }
+        }
         return needs
     }
 
@@ -135,17 +144,27 @@ extension SourceState {
         _ touched: inout TouchedKeys
     ) {
         rawTripUpdates[id] = update
-        let prepared = prepared ?? Self.prepare(update, entityId: id, source: settings.name, resolver: &resolver,
-                                                schedules: schedules, now: now)
+        let prepared =
+            prepared
+            ?? Self.prepare(
+                update, entityId: id, source: settings.name, resolver: &resolver,
+                schedules: schedules, now: now)
         let resolution: TripResolution?
         if case .other(let other) = prepared { resolution = other } else { resolution = nil }
         // What this entity said before: in the previous full state, or still in place (differential).
         let oldKey = previous?.keys[id] ?? tripKeyByEntity[id]
+        // The instance as last published, for the predictions a new update no longer covers (PredictionCarry).
+        var prior: LiveTrip?
+        if case .live(_, let key, _, _, _) = prepared {
+            if let previous { prior = previous.trips[key] } else { prior = trips[key] }
+        }
         if previous == nil, let oldKey {
             // Differential: the entity's new content replaces its old one, unless it cannot be resolved for
             // want of a schedule (then the old one is kept: a brief static outage must not blank predictions).
             if case .dropped(let d)? = resolution, classify(d, schedules) == .scheduleUnavailable {
-                if countDrops { drop(.scheduleUnavailable, Self.unavailableMessage(id, d) + " (previous prediction kept)") }
+                if countDrops {
+                    drop(.scheduleUnavailable, Self.unavailableMessage(id, d) + " (previous prediction kept)")
+                }
                 return
             }
             if trips[oldKey]?.entityId == id { trips[oldKey] = nil }
@@ -153,21 +172,33 @@ extension SourceState {
             touched.trips.insert(oldKey)
         }
         switch prepared {
-        case .live(let live, let key, let unmatched):
+        case .live(let live, let key, let unmatched, let mismatches, let firstMismatch):
             if countDrops, unmatched > 0 {
-                drop(.unmatchedStopUpdate, "\(unmatched) stop time update(s) of \(key) match no stop", count: UInt64(unmatched))
+                drop(
+                    .unmatchedStopUpdate, "\(unmatched) stop time update(s) of \(key) match no stop",
+                    count: UInt64(unmatched))
             }
+            if countDrops, mismatches > 0 {
+                stopMismatches += UInt64(mismatches)
+                if firstStopMismatch == nil { firstStopMismatch = "entity '\(id)', " + (firstMismatch ?? "\(key)") }
+            }
+            var live = live
+            if let prior { PredictionCarry.carry(into: &live, from: prior, now: now) }
             store(live, key: key, entityId: id, countDrops: countDrops, &touched)
         case .other(.resolved):
             break  // not produced: resolved updates are prepared as `.live`
         case .other(.deleted(let key)):
-            let tombstone = TripConversion.deletedTrip(key, update: update, idPrefix: settings.idPrefix,
-                                                       source: settings.name, entityId: id)
+            let tombstone = TripConversion.deletedTrip(
+                key, update: update, idPrefix: settings.idPrefix,
+                source: settings.name, entityId: id)
             store(tombstone, key: key, entityId: id, countDrops: countDrops, &touched)
         case .other(.dropped(let d)):
             let reason = classify(d, schedules)
             if countDrops {
-                drop(reason, reason == .scheduleUnavailable ? Self.unavailableMessage(id, d) : "entity '\(id)': \(d.description)")
+                drop(
+                    reason,
+                    reason == .scheduleUnavailable ? Self.unavailableMessage(id, d) : "entity '\(id)': \(d.description)"
+                )
             }
             if reason == .scheduleUnavailable, let previous, let oldKey, let oldTrip = previous.trips[oldKey] {
                 store(oldTrip, key: oldKey, entityId: id, countDrops: false, &touched)  // keep the last good one
@@ -176,12 +207,14 @@ extension SourceState {
     }
 
     private mutating func store(
-        _ trip: consuming LiveTrip, key: TripInstanceKey, entityId: String, countDrops: Bool, _ touched: inout TouchedKeys
+        _ trip: consuming LiveTrip, key: TripInstanceKey, entityId: String, countDrops: Bool,
+        _ touched: inout TouchedKeys
     ) {
         // Looked up by index first: reading `trips[key]?.entityId` would copy the whole trip every time.
         if let index = trips.index(forKey: key), let other = trips.values[index].entityId, other != entityId {
             if countDrops {
-                drop(.duplicateTripInstance, "entities '\(other)' and '\(entityId)' are both \(key); '\(entityId)' kept")
+                drop(
+                    .duplicateTripInstance, "entities '\(other)' and '\(entityId)' are both \(key); '\(entityId)' kept")
             }
             tripKeyByEntity[other] = nil
         }
@@ -201,7 +234,9 @@ extension SourceState {
         let reason = DropReason(d.reason)
         guard reason == .unknownTrip, let tripId = d.tripId else { return reason }
         let staticId = settings.idPrefix + tripId
-        if schedules.schedule(tripId: staticId) == nil, !schedules.isKnownUnknown(staticId) { return .scheduleUnavailable }
+        if schedules.schedule(tripId: staticId) == nil, !schedules.isKnownUnknown(staticId) {
+            return .scheduleUnavailable
+        }
         return reason
     }
 
@@ -211,17 +246,31 @@ extension SourceState {
     ) {
         rawVehicles[id] = vehicle
         var instance: TripInstanceKey?
-        if let descriptor = vehicle.trip, descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil {
+        var instanceStart: String?
+        if let descriptor = vehicle.trip,
+            descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil
+        {
             // The vehicle's trip instance, by the same rules as a trip update's (start date inferred from the
             // position's timestamp when the descriptor has none). A vehicle on an unknown trip is kept.
             let probe = TripUpdate(trip: descriptor, timestamp: vehicle.timestamp)
             if case .resolved(let trip) = resolver.resolve(probe, schedules: schedules, now: now) {
                 instance = trip.key
+                instanceStart = Self.startTime(of: trip.key, schedules: schedules)
             }
         }
-        let live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)
+        var live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)
+        if live.startTime.nonEmptyText == nil { live.startTime = instanceStart }
         vehicles[live.key] = live
         touched.vehicles.insert(live.key)
+    }
+
+    /// "HH:MM:SS" a resolved instance starts: a frequency instance's own start, else the scheduled trip's first
+    /// departure (its first time plus the first stop's dwell). Nil when the schedule is not held.
+    static func startTime(of key: TripInstanceKey, schedules: ScheduleCache) -> String? {
+        if let start = key.startSecs { return GTFSTime.format(Int(start)) }
+        guard let schedule = schedules.schedule(tripId: key.tripId) else { return nil }
+        let dwell = schedules.pattern(id: schedule.patternId)?.stops.first?.departureOffset ?? 0
+        return GTFSTime.format(Int(schedule.startSecs) + Int(dwell))
     }
 
     /// Differential is_deleted: whatever the entity held goes.
@@ -249,7 +298,8 @@ struct ScheduleNeeds {
         if let id = trip.tripId, !id.isEmpty {
             tripIds.append(idPrefix + id)
         } else if trip.routeId.nonEmptyText != nil,
-                  let descriptor = try? TripUpdateResolver.startDescriptor(of: trip, idPrefix: idPrefix) {
+            let descriptor = try? TripUpdateResolver.startDescriptor(of: trip, idPrefix: idPrefix)
+        {
             descriptors.append(descriptor)  // incomplete or malformed ones are dropped when resolved
         }
     }

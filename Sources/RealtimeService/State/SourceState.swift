@@ -38,6 +38,8 @@ struct SourceState {
     var lastErrorUnix: Int64?
     var drops: [DropReason: UInt64] = [:]
     var lastDrop: String?
+    var stopMismatches: UInt64 = 0
+    var firstStopMismatch: String?
     /// Known fields the decoder skipped for their wire type, by path: occurrences in applied feeds, and the
     /// first feed's account of them.
     var skippedFields: [String: LiveSkippedField] = [:]
@@ -82,7 +84,7 @@ struct SourceState {
     func status(now: Int64) -> LiveSourceStatus {
         var drops: [String: UInt64] = [:]
         for (reason, count) in self.drops { drops[reason.rawValue] = count }
-        return LiveSourceStatus(
+        var status = LiveSourceStatus(
             name: settings.name, kind: settings.kind,
             detectedKinds: LiveSourceKind.allCases.filter { detected.contains($0) },
             feedTimestamp: lastHeaderTimestamp, lastFetchUnix: lastFetchUnix, lastSuccessUnix: lastSuccessUnix,
@@ -91,5 +93,8 @@ struct SourceState {
             lastError: lastError, lastErrorUnix: lastErrorUnix,
             entities: UInt64(trips.count + vehicles.count + alerts.count), drops: drops, lastDrop: lastDrop,
             statusUnix: now, skippedFields: skippedFields.values.sorted { $0.path < $1.path })
+        status.stopMismatches = stopMismatches
+        status.firstStopMismatch = firstStopMismatch
+        return status
     }
 }

@@ -42,12 +42,13 @@ enum TripConversion {
             guard let base = resolved.baseAddress else { return }
             for i in 0..<resolved.count {
                 let s = base + i
-                stops.append(LiveStop(
-                    stopId: s.pointee.stopId, stopSequence: s.pointee.stopSequence,
-                    assignedStopId: s.pointee.assignedStopId, scheduledArrival: s.pointee.scheduledArrival,
-                    scheduledDeparture: s.pointee.scheduledDeparture, predictedArrival: s.pointee.predictedArrival,
-                    predictedDeparture: s.pointee.predictedDeparture, arrivalDelay: s.pointee.arrivalDelay,
-                    departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status)))
+                stops.append(
+                    LiveStop(
+                        stopId: s.pointee.stopId, stopSequence: s.pointee.stopSequence,
+                        assignedStopId: s.pointee.assignedStopId, scheduledArrival: s.pointee.scheduledArrival,
+                        scheduledDeparture: s.pointee.scheduledDeparture, predictedArrival: s.pointee.predictedArrival,
+                        predictedDeparture: s.pointee.predictedDeparture, arrivalDelay: s.pointee.arrivalDelay,
+                        departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status)))
             }
         }
         addStopProperties(update.stopTimeUpdates, to: &stops)
@@ -60,8 +61,10 @@ enum TripConversion {
     }
 
     /// The tombstone of a DELETED instance: no stops.
-    static func deletedTrip(_ key: TripInstanceKey, update: TripUpdate, idPrefix: String, source: String,
-                            entityId: String) -> LiveTrip {
+    static func deletedTrip(
+        _ key: TripInstanceKey, update: TripUpdate, idPrefix: String, source: String,
+        entityId: String
+    ) -> LiveTrip {
         LiveTrip(
             instance: key, relationship: .deleted,
             routeId: update.trip.routeId.map { idPrefix + $0 }, directionId: update.trip.directionId.map { Int($0) },

@@ -7,7 +7,7 @@ import TransitModel
 /// A trip update resolved (and, when resolved, turned into its live value) before the live state is
 /// touched.
 enum PreparedTrip {
-    case live(LiveTrip, key: TripInstanceKey, unmatchedStopUpdates: Int)
+    case live(LiveTrip, key: TripInstanceKey, unmatchedStopUpdates: Int, mismatches: Int, firstMismatch: String?)
     /// Deleted or dropped: applied as the resolution says.
     case other(TripResolution)
 }
@@ -20,18 +20,21 @@ extension SourceState {
     /// `feed.entities` (nil for entities without one). Resolution reads only the feed and the schedules, so
     /// a big feed (a buses feed: 3,000 trips × 40 stops, ~40 % of an update's time) is split between two
     /// threads; the state is then changed sequentially from the results.
-    mutating func prepareTrips(_ feed: FeedMessage, full: Bool, schedules: ScheduleCache, now: Int64) -> [PreparedTrip?] {
+    mutating func prepareTrips(_ feed: FeedMessage, full: Bool, schedules: ScheduleCache, now: Int64) -> [PreparedTrip?]
+    {
         let entities = feed.entities
         guard settings.accepts(.tripUpdates), !entities.isEmpty else { return [] }
-        let workers = entities.count >= Self.parallelPreparationMinimum ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let workers =
+            entities.count >= Self.parallelPreparationMinimum ? min(2, ProcessInfo.processInfo.activeProcessorCount) : 1
         var resolvers = [TripUpdateResolver](repeating: resolver, count: workers)
         let source = settings.name
         var prepared = [PreparedTrip?](repeating: nil, count: entities.count)
         prepared.withUnsafeMutableBufferPointer { out in
             resolvers.withUnsafeMutableBufferPointer { resolvers in
                 entities.withUnsafeBufferPointer { entities in
-                    let job = PreparationJob(out: out, resolvers: resolvers, entities: entities, full: full, source: source,
-                                             schedules: schedules, now: now, workers: workers)
+                    let job = PreparationJob(
+                        out: out, resolvers: resolvers, entities: entities, full: full, source: source,
+                        schedules: schedules, now: now, workers: workers)
                     if workers == 1 {
                         job.run(worker: 0)
                     } else {
@@ -51,8 +54,15 @@ extension SourceState {
     ) -> PreparedTrip {
         let resolution = resolver.resolve(update, schedules: schedules, now: now)
         guard case .resolved(let resolved) = resolution else { return .other(resolution) }
-        let live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
-        return .live(live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates)
+        var live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
+        if !schedules.stations.isEmpty {
+            for i in live.stops.indices where live.stops[i].assignedStopId != nil {
+                live.stops[i].assignedPlatform = schedules.stations.platformCode(ofStop: live.stops[i].assignedStopId!)
+            }
+        }
+        return .live(
+            live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates,
+            mismatches: resolved.stopMismatches, firstMismatch: resolved.firstStopMismatch)
     }
 }
 
@@ -74,8 +84,9 @@ private struct PreparationJob: @unchecked Sendable {
             let entity = entities.baseAddress! + i
             if !full, entity.pointee.isDeleted == true { continue }
             guard let update = entity.pointee.tripUpdate else { continue }
-            out[i] = SourceState.prepare(update, entityId: entity.pointee.id, source: source, resolver: &resolvers[w],
-                                         schedules: schedules, now: now)
+            out[i] = SourceState.prepare(
+                update, entityId: entity.pointee.id, source: source, resolver: &resolvers[w],
+                schedules: schedules, now: now)
         }
     }
 }

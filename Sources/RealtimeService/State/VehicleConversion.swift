@@ -15,8 +15,9 @@ enum VehicleConversion {
             startDate: v.trip?.startDate, tripRelationship: v.trip?.scheduleRelationship?.name,
             vehicleId: v.vehicle?.id, label: v.vehicle?.label, licensePlate: v.vehicle?.licensePlate,
             position: v.position.map {
-                LivePosition(lat: Double($0.latitude), lon: Double($0.longitude), bearing: $0.bearing, speed: $0.speed,
-                             odometer: $0.odometer)
+                LivePosition(
+                    lat: Double($0.latitude), lon: Double($0.longitude), bearing: $0.bearing, speed: $0.speed,
+                    odometer: $0.odometer)
             },
             currentStopSequence: v.currentStopSequence, stopId: v.stopId, currentStatus: v.currentStatus?.name,
             timestamp: v.timestamp, congestionLevel: v.congestionLevel?.name, occupancyStatus: v.occupancyStatus?.name,

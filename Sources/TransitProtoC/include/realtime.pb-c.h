@@ -133,7 +133,8 @@ struct  Transit__StopPrediction
   protobuf_c_boolean has_stop_sequence;
   uint32_t stop_sequence;
   /*
-   * realtime platform change (StopTimeProperties.assigned_stop_id)
+   * Realtime platform change: StopTimeProperties.assigned_stop_id, or the update's stop_id when it names
+   * another stop of the scheduled stop's station (another platform; Transport for NSW's way).
    */
   char *assigned_stop_id;
   protobuf_c_boolean has_scheduled_arrival_unix;
@@ -162,6 +163,10 @@ struct  Transit__StopPrediction
    */
   char *stop_headsign;
   /*
+   * platform_code of assigned_stop_id, when the static data has one
+   */
+  char *assigned_platform;
+  /*
    * predicted occupancy per carriage on departure (TfNSW), in feed order
    */
   size_t n_carriages;
@@ -169,7 +174,7 @@ struct  Transit__StopPrediction
 };
 #define TRANSIT__STOP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__stop_prediction__descriptor) \
-    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, 0,NULL }
+    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, NULL, 0,NULL }
 
 
 /*
@@ -600,6 +605,13 @@ struct  Transit__SourceStatus
   protobuf_c_boolean has_status_unix;
   int64_t status_unix;
   /*
+   * Stop time updates whose stop_sequence and stop_id named different stops of their trip (not an
+   * assigned or sibling platform), since start, and the first one described (trip, both stops, which won).
+   */
+  protobuf_c_boolean has_stop_mismatches;
+  uint64_t stop_mismatches;
+  char *first_stop_mismatch;
+  /*
    * by path
    */
   size_t n_skipped_fields;
@@ -607,7 +619,7 @@ struct  Transit__SourceStatus
 };
 #define TRANSIT__SOURCE_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__source_status__descriptor) \
-    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0,NULL }
+    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0, 0, NULL, 0,NULL }
 
 
 struct  Transit__TripUpdatesBatch

@@ -40,6 +40,8 @@ typedef struct Transit__Pattern Transit__Pattern;
 typedef struct Transit__FrequencyWindow Transit__FrequencyWindow;
 typedef struct Transit__TripSchedule Transit__TripSchedule;
 typedef struct Transit__TripSchedules Transit__TripSchedules;
+typedef struct Transit__StationPlatforms Transit__StationPlatforms;
+typedef struct Transit__StationPlatform Transit__StationPlatform;
 typedef struct Transit__TripStartMatch Transit__TripStartMatch;
 typedef struct Transit__FeedSummary Transit__FeedSummary;
 typedef struct Transit__FeedInfo Transit__FeedInfo;
@@ -474,7 +476,7 @@ struct  Transit__Departure
   ProtobufCMessage base;
   char *trip_id;
   /*
-   * HH:MM:SS, frequency-based trips only
+   * HH:MM:SS the trip instance starts: its first departure (frequency-based: the instance's)
    */
   char *start_time;
   Transit__Route *route;
@@ -507,10 +509,15 @@ struct  Transit__Departure
    */
   protobuf_c_boolean has_stop_index;
   uint32_t stop_index;
+  /*
+   * start_time names a frequencies.txt instance (part of the instance's key)
+   */
+  protobuf_c_boolean has_frequency_based;
+  protobuf_c_boolean frequency_based;
 };
 #define TRANSIT__DEPARTURE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__departure__descriptor) \
-    , NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0 }
+    , NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Transit__DepartureBoard
@@ -717,10 +724,50 @@ struct  Transit__TripSchedules
    */
   size_t n_descriptor_matches;
   Transit__TripStartMatch **descriptor_matches;
+  /*
+   * The stations (parent_station) some stop of `patterns` belongs to, each with all its child stops: what
+   * the realtime service needs to tell a platform change (a stop update naming another platform of the
+   * same station) from a stop mismatch, and the platform codes it shows. Sent with the patterns that need
+   * them (cached by the client like the patterns, per database_version).
+   */
+  size_t n_stations;
+  Transit__StationPlatforms **stations;
 };
 #define TRANSIT__TRIP_SCHEDULES__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_schedules__descriptor) \
-    , NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
+    , NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0,NULL }
+
+
+struct  Transit__StationPlatforms
+{
+  ProtobufCMessage base;
+  /*
+   * the parent_station
+   */
+  char *station_id;
+  /*
+   * its child stops (platforms, boarding areas), by stop_id
+   */
+  size_t n_platforms;
+  Transit__StationPlatform **platforms;
+};
+#define TRANSIT__STATION_PLATFORMS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__station_platforms__descriptor) \
+    , NULL, 0,NULL }
+
+
+struct  Transit__StationPlatform
+{
+  ProtobufCMessage base;
+  char *stop_id;
+  /*
+   * stops.txt platform_code, when given
+   */
+  char *platform_code;
+};
+#define TRANSIT__STATION_PLATFORM__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__station_platform__descriptor) \
+    , NULL, NULL }
 
 
 /*
@@ -1269,6 +1316,44 @@ Transit__TripSchedules *
 void   transit__trip_schedules__free_unpacked
                      (Transit__TripSchedules *message,
                       ProtobufCAllocator *allocator);
+/* Transit__StationPlatforms methods */
+void   transit__station_platforms__init
+                     (Transit__StationPlatforms         *message);
+size_t transit__station_platforms__get_packed_size
+                     (const Transit__StationPlatforms   *message);
+size_t transit__station_platforms__pack
+                     (const Transit__StationPlatforms   *message,
+                      uint8_t             *out);
+size_t transit__station_platforms__pack_to_buffer
+                     (const Transit__StationPlatforms   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__StationPlatforms *
+       transit__station_platforms__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__station_platforms__free_unpacked
+                     (Transit__StationPlatforms *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__StationPlatform methods */
+void   transit__station_platform__init
+                     (Transit__StationPlatform         *message);
+size_t transit__station_platform__get_packed_size
+                     (const Transit__StationPlatform   *message);
+size_t transit__station_platform__pack
+                     (const Transit__StationPlatform   *message,
+                      uint8_t             *out);
+size_t transit__station_platform__pack_to_buffer
+                     (const Transit__StationPlatform   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__StationPlatform *
+       transit__station_platform__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__station_platform__free_unpacked
+                     (Transit__StationPlatform *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__TripStartMatch methods */
 void   transit__trip_start_match__init
                      (Transit__TripStartMatch         *message);
@@ -1403,6 +1488,12 @@ typedef void (*Transit__TripSchedule_Closure)
 typedef void (*Transit__TripSchedules_Closure)
                  (const Transit__TripSchedules *message,
                   void *closure_data);
+typedef void (*Transit__StationPlatforms_Closure)
+                 (const Transit__StationPlatforms *message,
+                  void *closure_data);
+typedef void (*Transit__StationPlatform_Closure)
+                 (const Transit__StationPlatform *message,
+                  void *closure_data);
 typedef void (*Transit__TripStartMatch_Closure)
                  (const Transit__TripStartMatch *message,
                   void *closure_data);
@@ -1445,6 +1536,8 @@ extern const ProtobufCMessageDescriptor transit__pattern__descriptor;
 extern const ProtobufCMessageDescriptor transit__frequency_window__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_schedule__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_schedules__descriptor;
+extern const ProtobufCMessageDescriptor transit__station_platforms__descriptor;
+extern const ProtobufCMessageDescriptor transit__station_platform__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_start_match__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_summary__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info__descriptor;

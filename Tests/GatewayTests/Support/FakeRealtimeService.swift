@@ -23,7 +23,8 @@ final class FakeRealtimeService: Sendable {
 
         func payload(_ topic: RealtimeTopic) -> LivePayload? {
             switch topic {
-            case .tripUpdates: .tripUpdates(LiveTripBatch(trips: trips.values.sorted { $0.instance.tripId < $1.instance.tripId }))
+            case .tripUpdates:
+                .tripUpdates(LiveTripBatch(trips: trips.values.sorted { $0.instance.tripId < $1.instance.tripId }))
             case .vehicles: .vehicles(LiveVehicleBatch(vehicles: vehicles.keys.sorted().map { vehicles[$0]! }))
             case .alerts: .alerts(LiveAlertBatch(alerts: alerts.keys.sorted().map { alerts[$0]! }))
             case .sources: .sources(sources)
@@ -92,7 +93,10 @@ final class FakeRealtimeService: Sendable {
             for topic in RealtimeTopic.stateful { sequences[topic] = t.sequences[topic] ?? 0 }
             let seq = (t.sequences[.heartbeat] ?? 0) + 1
             t.sequences[.heartbeat] = seq
-            send(PubMessage(epoch: t.epoch, seq: seq, sentUnixMs: 0, payload: .heartbeat(LiveHeartbeat(sources: t.sources, sequences: sequences))))
+            send(
+                PubMessage(
+                    epoch: t.epoch, seq: seq, sentUnixMs: 0,
+                    payload: .heartbeat(LiveHeartbeat(sources: t.sources, sequences: sequences))))
         }
     }
 
@@ -127,15 +131,19 @@ final class FakeRealtimeService: Sendable {
 
     private static func answer(_ bytes: UnsafeRawBufferPointer, box: TruthBox) -> [UInt8] {
         guard let request = try? RealtimeCodec.decodeRequest(bytes) else {
-            return RealtimeCodec.encode(RealtimeResponse(requestId: 0, result: .failure(ServiceError(.badRequest, "bad request"))))
+            return RealtimeCodec.encode(
+                RealtimeResponse(requestId: 0, result: .failure(ServiceError(.badRequest, "bad request"))))
         }
         while !box.truth.withLock({ $0.answering }) { usleep(20_000) }
         let result: Result<RealtimeResult, ServiceError> = box.truth.withLock { t in
             switch request.query {
             case .snapshot(let topic):
-                guard let payload = t.payload(topic) else { return .failure(ServiceError(.invalidArgument, "no snapshot of \(topic)")) }
+                guard let payload = t.payload(topic) else {
+                    return .failure(ServiceError(.invalidArgument, "no snapshot of \(topic)"))
+                }
                 t.snapshotRequests[topic, default: 0] += 1
-                return .success(.snapshot(RealtimeSnapshot(epoch: t.epoch, seq: t.sequences[topic] ?? 0, payload: payload)))
+                return .success(
+                    .snapshot(RealtimeSnapshot(epoch: t.epoch, seq: t.sequences[topic] ?? 0, payload: payload)))
             case .vehicles(.route(let id)):
                 return .success(.vehicles(t.vehicles.values.filter { $0.routeId == id }.sorted { $0.key < $1.key }))
             case .vehicles(.trip(let id)):

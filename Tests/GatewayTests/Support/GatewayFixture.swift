@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import StaticService
 import TransitStore
-@testable import Gateway
 import TransitTesting
+
+@testable import Gateway
 
 /// A static service (in-process, over the sample database) and a gateway on an ephemeral port in front of it.
 final class GatewayFixture: @unchecked Sendable {
@@ -22,7 +23,9 @@ final class GatewayFixture: @unchecked Sendable {
     }()
 
     /// `startStatic: false` points the gateway at a URL where nothing listens (yet).
-    init(startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfig) -> Void = { _ in }) async throws {
+    init(startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfig) -> Void = { _ in })
+        async throws
+    {
         let url = UniqueURL.ipc("gwt-static")
         staticURL = url
         if startStatic { staticServer = try Self.makeStaticServer(url) }
@@ -75,7 +78,10 @@ struct JSONLine: CustomStringConvertible {
 
     init(_ text: String) throws {
         self.text = text
-        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) as? [String: Any] else {
+        guard
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+                as? [String: Any]
+        else {
             throw NotAnObject(text: text)
         }
         self.object = object

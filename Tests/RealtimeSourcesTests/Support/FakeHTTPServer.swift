@@ -113,7 +113,8 @@ private final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHand
             } else {
                 headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
             }
-            let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
+            let head = HTTPResponseHead(
+                version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             var offset = 0
             while offset < body.count {
@@ -133,7 +134,11 @@ private final class FakeHTTPHandler: ChannelInboundHandler, RemovableChannelHand
             let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)
             context.writeAndFlush(wrapOutboundOut(.head(head)), promise: nil)
             let channel = context.channel
-            channel.eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: .nanoseconds(Int64(every.components.seconds) * 1_000_000_000 + every.components.attoseconds / 1_000_000_000)) { task in
+            channel.eventLoop.scheduleRepeatedTask(
+                initialDelay: .zero,
+                delay: .nanoseconds(
+                    Int64(every.components.seconds) * 1_000_000_000 + every.components.attoseconds / 1_000_000_000)
+            ) { task in
                 guard channel.isActive else {
                     task.cancel()
                     return

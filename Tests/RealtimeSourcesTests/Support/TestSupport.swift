@@ -2,6 +2,7 @@
 // every test target uses are in TransitTesting).
 import Foundation
 import Synchronization
+
 @testable import RealtimeSources
 
 /// Keeps every event a SourceGroup delivers, with its arrival time.

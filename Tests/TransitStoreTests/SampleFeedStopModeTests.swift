@@ -1,0 +1,37 @@
+import Testing
+import TransitCore
+import TransitModel
+import TransitStore
+import TransitTesting
+
+/// The seeds' own check on the bundled sample feed: search "Central" → train icon; search "Circular Quay" →
+/// ferry icon. The primary route type is the route type of the most routes at a stop and its children: the
+/// M1 metro's many frequency instances at Central do not outweigh its four train lines.
+@Suite struct SampleFeedStopModeTests {
+    func store() throws -> StaticStore { try StaticStore(path: try SampleDatabase.path(), connections: 1) }
+
+    @Test func centralIsATrainStation() throws {
+        let found = try store().search("Central", limit: 3)
+        let central = try #require(found.first)
+        #expect(central.stopId == "200060")
+        #expect(central.primaryRouteType == 2 && central.mode == "train")
+        #expect(ModePresentation(mode: central.mode).icon == "train.side.front.car")
+        #expect(ModePresentation(mode: central.mode).stopAccessibilityLabel == "Train stop")
+    }
+
+    @Test func circularQuayListsTheWharvesFirstWithTheFerryIcon() throws {
+        let found = try store().search("Circular Quay", limit: 5)
+        let first = try #require(found.first)
+        #expect(first.stopId == "10101100" && first.name == "Circular Quay Wharves")
+        #expect(first.primaryRouteType == 4 && first.mode == "ferry")
+        #expect(ModePresentation(mode: first.mode).icon == "ferry.fill")
+        // The station of the same name stays a train station.
+        #expect(found.first { $0.stopId == "200020" }?.mode == "train")
+    }
+
+    @Test func aPlatformKeepsItsOwnRoutes() throws {
+        // Central's metro platform is served by M1 alone.
+        let platform = try store().stop(id: "20006026").stop
+        #expect(platform.primaryRouteType == 401 && platform.mode == "metro")
+    }
+}
