@@ -22,7 +22,9 @@ extension RequestDispatcher {
         let status: String
         if info == nil {
             status = "down"
-        } else if reading.status == .ok && !reading.sources.contains(where: \.stale) {
+        } else if reading.status == .notConfigured
+            || (reading.status == .ok && !reading.sources.contains { $0.stale || $0.failing })
+        {
             status = "ok"
         } else {
             status = "degraded"
@@ -64,6 +66,9 @@ extension RequestDispatcher {
                 w.key("last_success_unix"); w.int(source.lastSuccessUnix)
                 w.key("errors"); w.int(source.errors)
                 w.key("last_error"); w.string(source.lastError)
+                w.key("last_error_unix"); w.int(source.lastErrorUnix)
+                w.key("consecutive_errors"); w.int(source.consecutiveErrors)
+                w.key("recovered_unix"); w.int(source.recoveredUnix)
                 w.key("entities"); w.int(source.entities)
                 w.key("stop_mismatch"); w.beginObject()
                 w.key("count"); w.int(source.stopMismatches)
