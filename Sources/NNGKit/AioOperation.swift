@@ -17,8 +17,8 @@ final class AioOperation: @unchecked Sendable {
 
     enum Kind {
         /// Send `message` (owned from now on) on a new context of `socket`, then receive the reply.
-        case request(socket: nng_socket, message: OpaquePointer, gate: ContextGate)
-        case receive(socket: nng_socket)
+        case request(socket: nng_socket, message: OpaquePointer, gate: OperationGate)
+        case receive(socket: nng_socket, gate: OperationGate)
     }
 
     enum Cancellation { case task, closed }
@@ -109,7 +109,7 @@ final class AioOperation: @unchecked Sendable {
     }
 
     /// Aborts the operation: it ends with `CancellationError` (`.task`) or an `isClosed` error (`.closed`).
-    /// Callers guarantee the aio is still allocated (see `run()` and `ContextGate`).
+    /// Callers guarantee the aio is still allocated (see `run()` and `OperationGate`).
     func cancel(_ reason: Cancellation) {
         locked { if cancellation == nil { cancellation = reason } }
         if let aio { nng_aio_cancel(aio) }
@@ -118,18 +118,18 @@ final class AioOperation: @unchecked Sendable {
     // MARK: Steps
 
     private func begin() {
+        guard let ticket = gate.enter(self) else {
+            return deliver(.failed(NNGError(operation: operation, code: Int32(NNG_ECLOSED.rawValue))))
+        }
+        self.ticket = ticket
         switch kind {
-        case .request(let socket, _, let gate):
-            guard let ticket = gate.enter(self) else {
-                return deliver(.failed(NNGError(operation: operation, code: Int32(NNG_ECLOSED.rawValue))))
-            }
-            self.ticket = ticket
+        case .request(let socket, _, _):
             var ctx = nng_ctx()
             let rv = nng_ctx_open(&ctx, socket)
             guard rv == 0 else { return deliver(.failed(NNGError(operation: operation, code: rv))) }
             context = ctx
             submit { nng_ctx_send(ctx, $0) }
-        case .receive(let socket):
+        case .receive(let socket, _):
             submit { nng_recv_aio(socket, $0) }
         }
     }
@@ -184,18 +184,28 @@ final class AioOperation: @unchecked Sendable {
         }
     }
 
-    /// Once the outcome is known: waits out the last callback, closes the context, leaves the gate (so a
-    /// socket close may proceed), frees what nng did not send and the aio.
+    /// Once the outcome is known: waits out the last callback, frees what nng did not send and the aio,
+    /// closes the context, and only then leaves the gate (so a socket close may proceed). The aio is freed
+    /// before leaving because `nng_aio_free`, unlike `nng_aio_stop`, waits for nng's expire thread to be
+    /// done with it: that thread may still be about to call the protocol's cancel function, which locks the
+    /// socket's (or context's) mutex, after the aio has finished (see OperationGate).
     private func cleanUp() {
         guard let aio else { return }
         nng_aio_stop(aio)
-        if let context { nng_ctx_close(context) }
-        if let ticket, case .request(_, _, let gate) = kind { gate.leave(ticket) }
+        if let ticket { gate.settle(ticket) }  // from here on the gate no longer cancels this aio
         if let msg = nng_aio_get_msg(aio) { nng_msg_free(msg) }
         nng_aio_free(aio)
         self.aio = nil
+        if let context { nng_ctx_close(context) }
         context = nil
+        if let ticket { gate.leave(ticket) }
         ticket = nil
+    }
+
+    private var gate: OperationGate {
+        switch kind {
+        case .request(_, _, let gate), .receive(_, let gate): gate
+        }
     }
 
     private func locked<T>(_ body: () -> T) -> T {

@@ -32,7 +32,9 @@ public final class NNGPublisher: Sendable {
 
 /// A SUB socket receiving the messages whose bytes start with one of its subscribed prefixes.
 public final class NNGSubscriber: Sendable {
+    /// For socket options. Close through `close()`, not on the socket directly.
     public let socket: NNGSocket
+    private let gate = OperationGate()
 
     /// Dials `url` (non-blocking, reconnecting) and subscribes to `topics`. `maxReceiveSize` in bytes
     /// (0 = no limit; bigger messages are dropped silently, so leave room for full snapshots);
@@ -56,7 +58,7 @@ public final class NNGSubscriber: Sendable {
     /// The next message, blocking the calling thread; `timeout` nil = wait forever.
     public func receive(timeout: Duration? = nil) throws(NNGError) -> [UInt8] {
         try AioOperation(
-            .receive(socket: socket.handle), operation: "sub receive",
+            .receive(socket: socket.handle, gate: gate), operation: "sub receive",
             timeout: timeout.map { $0.nngMilliseconds }
         ).runBlocking()
     }
@@ -65,10 +67,17 @@ public final class NNGSubscriber: Sendable {
     /// is cancelled: then `CancellationError`).
     public func receive(timeout: Duration? = nil) async throws -> [UInt8] {
         let pending = try AioOperation(
-            .receive(socket: socket.handle), operation: "sub receive",
+            .receive(socket: socket.handle, gate: gate), operation: "sub receive",
             timeout: timeout.map { $0.nngMilliseconds })
         return try await pending.run()
     }
 
-    @discardableResult public func close() -> Bool { socket.close() }
+    /// Fails the receives in flight (with `isClosed`), waits until they have let go of their aios, then
+    /// closes the socket; later receives fail with `isClosed`. Returns false if that took over `timeout`.
+    /// Closing under a receive with a timeout could crash nng 1.5.2 (see OperationGate): if some receive did
+    /// not let go in time, the socket is left open rather than risk it.
+    @discardableResult
+    public func close(timeout: Duration = NNGSocket.closeTimeout) -> Bool {
+        gate.closeAll(waitingAtMost: timeout) && socket.close(timeout: timeout)
+    }
 }

@@ -13,7 +13,7 @@ public final class NNGRequester: Sendable {
     public let socket: NNGSocket
     public let url: String
     public let defaultTimeout: Duration
-    private let gate = ContextGate()
+    private let gate = OperationGate()
 
     /// Dials `url` (non-blocking). `maxReplySize` bounds accepted replies in bytes (0 = no limit); a bigger
     /// reply is dropped silently and the request times out, so leave room for snapshots.
@@ -32,7 +32,7 @@ public final class NNGRequester: Sendable {
     @discardableResult
     public func close(timeout: Duration = NNGSocket.closeTimeout) -> Bool {
         let drained = gate.closeAll(waitingAtMost: timeout)
-        // Closing while a context call is still under way could crash nng 1.5.2 (see ContextGate): if some
+        // Closing while a context call is still under way could crash nng 1.5.2 (see OperationGate): if some
         // request did not let go in time, leave the socket open rather than risk it.
         return drained && socket.close(timeout: timeout)
     }

@@ -17,8 +17,10 @@
 //   nng keeps reconnecting in the background, so a client may start before its server.
 //
 // nng 1.5.2 pitfalls this module works around (details where they are handled)
-// - Closing a socket while a call on one of its contexts is under way can use freed memory and abort the
-//   process: NNGRequester (ContextGate) and NNGReplyServer (stop) never let the two overlap.
+// - Closing a socket while a call on one of its contexts is under way, or while nng's expire thread is
+//   timing out a receive or request on it, can use freed memory and abort the process ("pthread_mutex_lock:
+//   Invalid argument" in thread nng:aio:expire): NNGRequester and NNGSubscriber (OperationGate) and
+//   NNGReplyServer (stop, and no timeouts) never let the two overlap.
 // - `nng_close` can block forever after some connection churn: closes wait at most 2 s (BoundedClose).
 // - Not worked around (cannot be from outside nng): rarely, nng's internal reaper thread wedges while
 //   tearing down a REQ or SUB connection; from then on the process can neither close sockets nor
@@ -150,7 +152,9 @@ public final class NNGSocket: Sendable {
         }
     }
 
-    /// The next message's bytes (one copy out of nng's message, which is then freed).
+    /// The next message's bytes (one copy out of nng's message, which is then freed). With a receive timeout
+    /// set, do not close the socket while a receive may be under way (see OperationGate); NNGSubscriber's
+    /// receive is safe to close under.
     public func receive() throws(NNGError) -> [UInt8] {
         var msg: OpaquePointer?
         try check("\(protocolName) receive", nng_recvmsg(handle, &msg, 0))

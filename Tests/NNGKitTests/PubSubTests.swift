@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TransitTesting
 
@@ -105,5 +106,35 @@ import TransitTesting
         sub.close()
         let error = #expect(throws: NNGError.self) { try sub.receive(timeout: .seconds(5)) }
         #expect(error?.isClosed == true)
+    }
+
+    /// nng 1.5.2's expire thread calls the SUB protocol's cancel function (which locks the socket's mutex)
+    /// after letting go of its own lock; a socket closed in that moment used to abort the whole process with
+    /// "pthread_mutex_lock: Invalid argument" in thread nng:aio:expire (see OperationGate). Many receives
+    /// timing out every millisecond while the socket closes hit that window within a few hundred rounds.
+    @Test func closingUnderTimedOutReceivesDoesNotCrash() throws {
+        for _ in 0..<400 {
+            let sub = try NNGSubscriber(dialing: UniqueURL.inproc("nngkit"), topics: [[]])
+            let receivers = DispatchGroup()
+            let endings = Mutex<[Bool]>([])
+            for _ in 0..<4 {
+                DispatchQueue.global().async(group: receivers) {
+                    while true {
+                        do {
+                            _ = try sub.receive(timeout: .milliseconds(1))
+                        } catch let error as NNGError where error.isTimedOut {
+                            continue
+                        } catch {
+                            endings.withLock { $0.append((error as? NNGError)?.isClosed == true) }
+                            return
+                        }
+                    }
+                }
+            }
+            usleep(UInt32.random(in: 0..<2_000))
+            #expect(sub.close())
+            #expect(receivers.wait(timeout: .now() + 5) == .success)
+            #expect(endings.withLock { $0 } == [true, true, true, true])
+        }
     }
 }
