@@ -104,12 +104,24 @@ extension RequestDispatcher {
         let s = stats.summary()
         let windows = boardCache.counts
         let availability = staticClient.availability
-        return .success(id: request.id, op: .stats, received: received, capacity: 512 + 160 * s.ops.count) { w in
+        return .success(id: request.id, op: .stats, received: received, capacity: 1024 + 160 * s.ops.count) { w in
             w.beginObject()
             w.key("uptime_s"); w.int(s.uptimeSeconds)
             w.key("connections"); w.beginObject()
             w.key("open"); w.int(s.openConnections)
             w.key("total"); w.int(s.totalConnections)
+            w.key("client_addresses"); w.int(s.clientAddresses)
+            w.key("refused_per_address"); w.int(s.refusedPerAddress)
+            w.key("closed_idle"); w.int(s.idleClosed)
+            w.key("unwritten_bytes"); w.int(s.unwrittenBytes)
+            w.endObject()
+            w.key("limits"); w.beginObject()
+            for (name, value) in stats.limits {
+                w.key(name); w.int(value)
+            }
+            for (name, on) in stats.switches {
+                w.key(name); w.bool(on)
+            }
             w.endObject()
             w.key("requests"); w.int(s.requests)
             w.key("in_flight"); w.int(s.inFlight)
