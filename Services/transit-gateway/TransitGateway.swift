@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Gateway
 import Logging
 import ServiceSupport
@@ -45,14 +46,42 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("host:port to listen on (port 0: any free port).", valueName: "host:port"))
     var listen = "127.0.0.1:7878"
 
-    @Option(help: "Open connections at most.")
+    @Option(help: "Open connections at most (beyond: one OVERLOADED line, then close).")
     var maxConnections = 1024
+
+    @Option(
+        help:
+            "Open connections from one client address at most (beyond: one OVERLOADED line, then close); loopback clients are exempt unless --limit-loopback."
+    )
+    var maxConnectionsPerAddress = 64
+
+    @Flag(help: "Apply --max-connections-per-address to loopback clients (127.0.0.0/8, ::1) too.")
+    var limitLoopback = false
+
+    @Option(
+        help:
+            "Bytes of answers a client has not read yet, per connection, at most: beyond, its further requests wait and the gateway stops reading it."
+    )
+    var maxUnwrittenBytes = 1 << 20
+
+    @Option(help: "Requests read ahead (unanswered) per connection at most; beyond, the gateway stops reading it.")
+    var maxPipelined = 128
 
     @Option(help: "Requests in flight over all connections at most (beyond: OVERLOADED).")
     var maxInFlight = 512
 
     @Option(help: "Seconds without a request (and without a subscription) before a connection is closed.")
-    var idleTimeout = 300.0
+    var idleTimeout = 30.0
+
+    @Option(
+        help: ArgumentHelp(
+            "File holding the shared token (surrounding whitespace ignored): every connection must send {\"op\":\"auth\",\"token\":…} first (others: UNAUTHENTICATED). Default: no authentication.",
+            valueName: "file"))
+    var tokenFile: String?
+
+    @Option(
+        help: "Requests per second one connection may send, in bursts of as many (beyond: RATE_LIMITED); 0: no limit.")
+    var requestRate = 0
 
     @Option(help: "Seconds a whole request may take (beyond: TIMEOUT).")
     var requestTimeout = 2.0
@@ -108,6 +137,11 @@ struct Serve: AsyncParsableCommand {
                 "--max-connections and --max-in-flight must be at least 1, --threads and --board-cache-stops at least 0"
             )
         }
+        guard maxConnectionsPerAddress >= 1, maxPipelined >= 1, maxUnwrittenBytes >= 1024, requestRate >= 0 else {
+            throw ValidationError(
+                "--max-connections-per-address and --max-pipelined must be at least 1, --max-unwritten-bytes at least 1024, --request-rate at least 0"
+            )
+        }
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
@@ -135,9 +169,21 @@ struct Serve: AsyncParsableCommand {
         bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "transit-gateway")
         let (host, port) = parsedListen!
+        var token: [UInt8]?
+        if let tokenFile {
+            do {
+                token = try Self.readToken(tokenFile)
+            } catch {
+                logger.critical("cannot start: \(error)")
+                throw ExitCode.failure
+            }
+        }
         let config = GatewayConfig(
             host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,
-            maxConnections: maxConnections, maxInFlight: maxInFlight, idleTimeout: .seconds(idleTimeout),
+            maxConnections: maxConnections, maxInFlight: maxInFlight, maxPipelined: maxPipelined,
+            maxUnwrittenBytes: maxUnwrittenBytes, maxConnectionsPerAddress: maxConnectionsPerAddress,
+            limitLoopback: limitLoopback, idleTimeout: .seconds(idleTimeout), authToken: token,
+            requestRate: requestRate,
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
             staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
@@ -165,5 +211,19 @@ struct Serve: AsyncParsableCommand {
             }
         }
         try await runUntilStopped([server, hangup], logger: logger)
+    }
+
+    /// The token in `path`, without surrounding whitespace; an empty file is an error (the message never
+    /// shows the file's content).
+    static func readToken(_ path: String) throws -> [UInt8] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ValidationError("--token-file \(path): cannot read it as UTF-8 text")
+        }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty else { throw ValidationError("--token-file \(path) is empty") }
+        return Array(token.utf8)
     }
 }

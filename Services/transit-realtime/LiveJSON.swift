@@ -273,6 +273,8 @@ extension JSONWriter {
         key("errors"); int(s.errors)
         key("last_error"); string(s.lastError)
         key("last_error_unix"); int(s.lastErrorUnix)
+        key("consecutive_errors"); int(s.consecutiveErrors)
+        key("recovered_unix"); int(s.recoveredUnix)
         key("entities"); int(s.entities)
         key("drops"); beginObject()
         for (reason, count) in s.drops.sorted(by: { $0.key < $1.key }) { key(reason); int(count) }

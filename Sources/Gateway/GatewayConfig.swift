@@ -27,8 +27,21 @@ public struct GatewayConfig: Sendable {
     public var maxInFlight: Int
     /// Requests read ahead per connection before the gateway stops reading (TCP back-pressure).
     public var maxPipelined: Int
+    /// Bytes of answers written to one connection and not yet taken by its client (TCP) at most: beyond,
+    /// the gateway starts no more of its requests and stops reading it until the client reads.
+    public var maxUnwrittenBytes: Int
+    /// Open connections from one client address; one more gets an OVERLOADED line and is closed.
+    public var maxConnectionsPerAddress: Int
+    /// Whether `maxConnectionsPerAddress` holds for loopback clients too (off: the local launcher and
+    /// benchmarks open hundreds of connections from 127.0.0.1).
+    public var limitLoopback: Bool
     /// A connection with no request and no subscription for this long is closed.
     public var idleTimeout: Duration
+    /// The shared token of `auth` (nil: no authentication). With a token, every request of a connection
+    /// before a successful `auth` gets UNAUTHENTICATED.
+    public var authToken: [UInt8]?
+    /// Requests per second one connection may send (a burst of as many; beyond: RATE_LIMITED); 0: no limit.
+    public var requestRate: Int
     /// The whole request (TIMEOUT).
     public var requestTimeout: Duration
     /// One round trip to the static service (STATIC_UNAVAILABLE).
@@ -59,7 +72,9 @@ public struct GatewayConfig: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 7878, staticURL: String, realtimeURL: String? = nil,
         subscribeURL: String? = nil, maxLineBytes: Int = 64 * 1024, maxConnections: Int = 1024,
-        maxInFlight: Int = 512, maxPipelined: Int = 128, idleTimeout: Duration = .seconds(300),
+        maxInFlight: Int = 512, maxPipelined: Int = 128, maxUnwrittenBytes: Int = 1 << 20,
+        maxConnectionsPerAddress: Int = 64, limitLoopback: Bool = false, idleTimeout: Duration = .seconds(30),
+        authToken: [UInt8]? = nil, requestRate: Int = 0,
         requestTimeout: Duration = .seconds(2), staticTimeout: Duration = .seconds(1),
         staticProbeInterval: Duration = .milliseconds(500),
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
@@ -77,7 +92,12 @@ public struct GatewayConfig: Sendable {
         self.maxConnections = maxConnections
         self.maxInFlight = maxInFlight
         self.maxPipelined = maxPipelined
+        self.maxUnwrittenBytes = maxUnwrittenBytes
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.limitLoopback = limitLoopback
         self.idleTimeout = idleTimeout
+        self.authToken = authToken
+        self.requestRate = requestRate
         self.requestTimeout = requestTimeout
         self.staticTimeout = staticTimeout
         self.staticProbeInterval = staticProbeInterval

@@ -202,7 +202,11 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
 
     /// URLSession's error in words that say what happened (its own texts are generic).
     private static func fetchError(_ error: any Error, timeout: Duration) -> FetchError {
-        guard let code = (error as? URLError)?.code else { return .connection(String(describing: error)) }
+        // Never the error's own description: Foundation's carries the failing URL (with its query) in userInfo.
+        guard let code = (error as? URLError)?.code else {
+            let error = error as NSError
+            return .connection("\(error.domain) error \(error.code)")
+        }
         switch code {
         case .timedOut: return .timeout(timeout)
         case .cancelled: return .cancelled

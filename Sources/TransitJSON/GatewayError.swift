@@ -11,6 +11,8 @@ public enum GatewayErrorCode: String, Sendable, Hashable, CaseIterable {
     case realtimeUnavailable = "REALTIME_UNAVAILABLE"
     case timeout = "TIMEOUT"
     case overloaded = "OVERLOADED"
+    case unauthenticated = "UNAUTHENTICATED"
+    case rateLimited = "RATE_LIMITED"
     case `internal` = "INTERNAL"
 }
 

@@ -15,12 +15,13 @@ public enum GatewayOpName: String, Sendable, Hashable, CaseIterable {
     case subscribe
     case unsubscribe
     case stats
+    case auth
 
     /// The ops answered by the static service alone (those the static debug client accepts).
     public var isStatic: Bool {
         switch self {
         case .feedInfo, .stop, .search, .nearby, .routes, .departures, .trip: return true
-        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats: return false
+        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats, .auth: return false
         }
     }
 }
@@ -51,6 +52,7 @@ public enum GatewayOp: Sendable, Hashable {
     case subscribe(SubscribeQuery)
     case unsubscribe(sub: Int)
     case stats
+    case auth(AuthToken)
 
     public var name: GatewayOpName {
         switch self {
@@ -67,6 +69,7 @@ public enum GatewayOp: Sendable, Hashable {
         case .subscribe: return .subscribe
         case .unsubscribe: return .unsubscribe
         case .stats: return .stats
+        case .auth: return .auth
         }
     }
 
@@ -80,8 +83,27 @@ public enum GatewayOp: Sendable, Hashable {
         case .routes(let q): return .routes(q)
         case .departures(let q): return .departures(q)
         case .trip(let q): return .trip(q)
-        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats: return nil
+        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats, .auth: return nil
         }
+    }
+}
+
+/// The shared token a client of `auth` sent. Its description never shows the token (requests are logged).
+public struct AuthToken: Sendable, Hashable, CustomStringConvertible {
+    public var bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public var description: String { "<token of \(bytes.count) bytes>" }
+
+    /// True when both hold the same bytes; the time taken depends on the lengths only, never on where they
+    /// differ (a client cannot find the token byte by byte from answer times).
+    public func matches(_ expected: [UInt8]) -> Bool {
+        var difference: UInt8 = bytes.count == expected.count ? 0 : 1
+        for index in 0..<expected.count {
+            difference |= expected[index] ^ (index < bytes.count ? bytes[index] : 0)
+        }
+        return difference == 0
     }
 }
 

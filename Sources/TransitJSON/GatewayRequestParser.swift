@@ -166,6 +166,9 @@ extension GatewayRequest {
         case .unsubscribe:
             try args.requireKnownFields(["sub"])
             return .unsubscribe(sub: Int(try args.requiredInt("sub", in: 1...Int64(Int32.max))))
+        case .auth:
+            try args.requireKnownFields(["token"])
+            return .auth(AuthToken(Array(try args.requiredString("token").utf8)))
         }
     }
 

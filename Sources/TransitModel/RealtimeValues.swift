@@ -543,6 +543,10 @@ public struct LiveSourceStatus: Sendable, Hashable {
     public var lastError: String?
     /// When the last failure happened (unix seconds).
     public var lastErrorUnix: Int64?
+    /// Failures since the last success (0: the last attempt succeeded, or none yet).
+    public var consecutiveErrors: UInt64 = 0
+    /// The first success after the last failure (unix seconds); nil while failing or before any failure.
+    public var recoveredUnix: Int64?
     /// Entities of this source in the live state now.
     public var entities: UInt64
     /// Entities left out, by reason (e.g. "unknown_trip"), sorted by reason.

@@ -216,6 +216,8 @@ extension LiveSourceStatus {
             })
         stopMismatches = optionalValue(m.has_stop_mismatches, m.stop_mismatches) ?? 0
         firstStopMismatch = optionalString(m.first_stop_mismatch)
+        consecutiveErrors = optionalValue(m.has_consecutive_errors, m.consecutive_errors) ?? 0
+        recoveredUnix = optionalValue(m.has_recovered_unix, m.recovered_unix)
     }
 }
 

@@ -182,6 +182,9 @@ extension ProtoArena {
             (m.has_errors, m.errors) = present(s.errors)
             m.last_error = string(s.lastError)
             (m.has_last_error_unix, m.last_error_unix) = ifPresent(s.lastErrorUnix)
+            (m.has_consecutive_errors, m.consecutive_errors) = ifPresent(
+                s.consecutiveErrors == 0 ? nil : s.consecutiveErrors)
+            (m.has_recovered_unix, m.recovered_unix) = ifPresent(s.recoveredUnix)
             (m.has_entities, m.entities) = present(s.entities)
             (m.n_drops, m.drops) = messages(s.drops.sorted { $0.key < $1.key }) { drop in
                 self.message(transit__drop_count__init) { d in

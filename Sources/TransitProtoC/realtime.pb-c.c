@@ -3266,7 +3266,7 @@ const ProtobufCMessageDescriptor transit__drop_count__descriptor =
   (ProtobufCMessageInit) transit__drop_count__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[21] =
+static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[23] =
 {
   {
     "name",
@@ -3520,8 +3520,33 @@ static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "consecutive_errors",
+    32,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__SourceStatus, has_consecutive_errors),
+    offsetof(Transit__SourceStatus, consecutive_errors),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recovered_unix",
+    33,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__SourceStatus, has_recovered_unix),
+    offsetof(Transit__SourceStatus, recovered_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__source_status__field_indices_by_name[] = {
+  21,   /* field[21] = consecutive_errors */
   2,   /* field[2] = detected_kinds */
   15,   /* field[15] = drops */
   14,   /* field[14] = entities */
@@ -3537,6 +3562,7 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
   0,   /* field[0] = name */
   9,   /* field[9] = not_modified */
   10,   /* field[10] = older_ignored */
+  22,   /* field[22] = recovered_unix */
   18,   /* field[18] = skipped_fields */
   6,   /* field[6] = stale */
   7,   /* field[7] = stale_after_s */
@@ -3548,7 +3574,7 @@ static const ProtobufCIntRange transit__source_status__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 30, 19 },
-  { 0, 21 }
+  { 0, 23 }
 };
 const ProtobufCMessageDescriptor transit__source_status__descriptor =
 {
@@ -3558,7 +3584,7 @@ const ProtobufCMessageDescriptor transit__source_status__descriptor =
   "Transit__SourceStatus",
   "transit",
   sizeof(Transit__SourceStatus),
-  21,
+  23,
   transit__source_status__field_descriptors,
   transit__source_status__field_indices_by_name,
   2,  transit__source_status__number_ranges,

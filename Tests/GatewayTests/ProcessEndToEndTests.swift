@@ -96,6 +96,43 @@ struct ProcessEndToEndTests {
         await staticService.stop()
     }
 
+    /// `transit-gateway serve --token-file`: requests before `auth` get UNAUTHENTICATED, the token (read without
+    /// its trailing newline) lets the connection in, and it never appears in the log; an empty file is refused.
+    @Test func gatewayRequiresTheTokenOfItsTokenFile() async throws {
+        let folder = try makeFolder("token")
+        let token = "t0ken-\(UUID().uuidString)"
+        try "\(token)\n".write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
+        let gateway = try ChildProcess(
+            BuiltExecutables.path("transit-gateway")!,
+            [
+                "serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--token-file",
+                "\(folder)/token", "--log-level", "debug",
+            ])
+        defer { gateway.signal(SIGKILL) }
+        let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
+        try #require(ready, "transit-gateway did not start: \(gateway.stderr)")
+        let port = try #require(gateway.stderr.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) })
+        let answers = try await send(
+            [
+                #"{"id":1,"op":"stats"}"#, #"{"id":2,"op":"auth","token":"\#(token)"}"#, #"{"id":3,"op":"stats"}"#,
+            ], port: port
+        ).map { try JSONLine($0) }
+        try #require(answers.count == 3, "\(answers)")
+        #expect(answers[0].errorCode == "UNAUTHENTICATED")
+        #expect(answers[1].ok && answers[2].ok)
+        #expect((answers[2].data["limits"] as? [String: Any])?["auth"] as? Bool == true)
+        gateway.signal(SIGTERM)
+        #expect(try await gateway.waitForExit(timeout: .seconds(5)) == 0)
+        #expect(!gateway.stderr.contains(token))
+
+        try "\n".write(toFile: "\(folder)/empty", atomically: true, encoding: .utf8)
+        let refused = try ChildProcess(
+            BuiltExecutables.path("transit-gateway")!,
+            ["serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--token-file", "\(folder)/empty"])
+        #expect(try await refused.waitForExit(timeout: .seconds(5)) != 0)
+        #expect(refused.stderr.contains("is empty"))
+    }
+
     /// A folder of its own under the test run's folder.
     private func makeFolder(_ name: String) throws -> String {
         let path = SampleDatabase.folder.path("\(name)-\(UUID().uuidString.prefix(8))")

@@ -58,6 +58,55 @@ import TransitTesting
         }
     }
 
+    /// A source whose feed turned to garbage: the failures in a row and the recovery reach `health` over the
+    /// real wire, degraded after the second failure and ok again (dated) after the first good feed.
+    @Test func failuresAndTheRecoveryReachHealthThroughThePublisher() async throws {
+        let pub = UniqueURL.ipc("gwt-hubpub")
+        let rep = UniqueURL.ipc("gwt-hubrep")
+        let sockets = try RealtimeSockets(listen: rep, publish: pub)
+        defer { sockets.stop() }
+        let now = Int64(Date().timeIntervalSince1970)
+        func source(failures: UInt64, lastErrorUnix: Int64? = nil, recovered: Int64? = nil) -> LiveSourceStatus {
+            var status = LiveFixtures.freshSource(now: now)
+            status.errors = lastErrorUnix == nil ? 0 : 2
+            status.lastError = lastErrorUnix == nil ? nil : "the body did not decode"
+            status.lastErrorUnix = lastErrorUnix
+            status.consecutiveErrors = failures
+            status.recoveredUnix = recovered
+            return status
+        }
+        sockets.hub.publish(LiveChanges(), sources: [source(failures: 0)])
+        try await withGateway(configure: {
+            $0.subscribeURL = pub
+            $0.realtimeURL = rep
+        }) { fixture in
+            try await eventually("the gateway hears the publisher") {
+                sockets.hub.heartbeat()
+                return fixture.realtime.read().status == .ok
+            }
+            let client = try fixture.client()
+            func health() async throws -> (String?, [String: Any]) {
+                let answer = try await client.ask(#"{"op":"health"}"#)
+                let sources = (answer.data["realtime"] as? [String: Any])?["sources"] as? [[String: Any]]
+                return (answer.data["status"] as? String, sources?.first ?? [:])
+            }
+            #expect(try await health().0 == "ok")
+
+            sockets.hub.publish(LiveChanges(), sources: [source(failures: 2, lastErrorUnix: now - 1)])
+            try await eventually("two failures in a row make it degraded") { try await health().0 == "degraded" }
+            let (_, failing) = try await health()
+            #expect(failing["consecutive_errors"] as? Int == 2)
+            #expect(failing["last_error_unix"] as? Int == Int(now - 1))
+            #expect(failing["recovered_unix"] is NSNull)
+
+            sockets.hub.publish(LiveChanges(), sources: [source(failures: 0, lastErrorUnix: now - 1, recovered: now)])
+            try await eventually("the recovery makes it ok") { try await health().0 == "ok" }
+            let (_, recovered) = try await health()
+            #expect(recovered["recovered_unix"] as? Int == Int(now))
+            #expect(recovered["last_error"] as? String == "the body did not decode")
+        }
+    }
+
     /// `trip` of an added trip learnt from the real publisher, with its vehicle; then with the static service
     /// gone (rt_only); a trip nobody knows stays NOT_FOUND (STATIC_UNAVAILABLE once static is down).
     @Test func tripOfAnAddedTripFromTheRealPublisherAlsoWithTheStaticServiceDown() async throws {

@@ -18,6 +18,11 @@ import TransitJSON
         return breaker
     }
 
+    /// The background prober's turn (a helper: `#expect` cannot call a mutating method).
+    private func takeProbe(_ breaker: inout StaticBreaker, _ now: ContinuousClock.Instant) -> Bool {
+        breaker.takeProbe(now: now)
+    }
+
     private func isRefused(_ admission: StaticBreaker.Admission) -> Bool {
         if case .refuse(let error) = admission { return error.code == .staticUnavailable }
         return false
@@ -29,39 +34,40 @@ import TransitJSON
         #expect(breaker.isUp && breaker.counts == StaticBreaker.Counts())
     }
 
-    @Test func oneFailureTripsItAndLaterRequestsAreRefusedUntilTheProbeIsDue() {
+    @Test func oneFailureTripsItAndClientRequestsAreRefusedWhileTheBackgroundProbeTakesItsTurns() {
         var breaker = tripped()
         #expect(!breaker.isUp)
         #expect(breaker.outage?.sinceUnix == unix0)
         #expect(breaker.counts.trips == 1)
-        // Within the interval after the trip: refused, no round trip.
-        #expect(isRefused(breaker.admit(now: at(1001))))
-        #expect(isRefused(breaker.admit(now: at(1499))))
-        #expect(!breaker.wouldAsk(now: at(1499)))
-        // One interval after the trip: exactly one probe, then refused again for an interval.
-        #expect(breaker.wouldAsk(now: at(1500)))
-        #expect(breaker.admit(now: at(1500)) == .probe)
-        #expect(isRefused(breaker.admit(now: at(1500))))
-        #expect(isRefused(breaker.admit(now: at(1999))))
-        #expect(breaker.admit(now: at(2000)) == .probe)
-        #expect(breaker.counts == StaticBreaker.Counts(trips: 1, probes: 2, fastFailures: 4))
+        // Client requests are refused, no round trip, however long it has been down.
+        for ms in [1001, 1499, 1500, 2000, 60_000] { #expect(isRefused(breaker.admit(now: at(ms)))) }
+        #expect(!breaker.wouldAsk(now: at(1500)))
+        // The background probe: first due one interval after the trip, then once per interval.
+        #expect(breaker.probeDelay(now: at(1200)) == .milliseconds(300))
+        #expect(!takeProbe(&breaker, at(1499)))
+        #expect(takeProbe(&breaker, at(1500)))
+        #expect(!takeProbe(&breaker, at(1500)))
+        #expect(breaker.probeDelay(now: at(1600)) == .milliseconds(400))
+        #expect(takeProbe(&breaker, at(2000)))
+        #expect(breaker.counts == StaticBreaker.Counts(trips: 1, probes: 2, fastFailures: 5))
     }
 
     @Test func aFailedProbeKeepsItDownWithTheFirstOutagesTime() {
         var breaker = tripped()
-        #expect(breaker.admit(now: at(1500)) == .probe)
+        #expect(takeProbe(&breaker, at(1500)))
         breaker.failed(sentAt: at(1500), now: at(2500), unixNow: unix0 + 2, reason: "no answer within 1000 ms")
         #expect(breaker.outage?.sinceUnix == unix0)
         #expect(breaker.counts.trips == 1)
-        #expect(breaker.admit(now: at(2600)) == .probe)  // the failed probe does not push the next one back
+        #expect(takeProbe(&breaker, at(2600)))  // the failed probe does not push the next one back
     }
 
     @Test func anyAnswerBringsItUpAtOnce() {
         // A probe's answer, or one from a request or check sent before the trip.
         var breaker = tripped()
-        #expect(breaker.admit(now: at(1500)) == .probe)
+        #expect(takeProbe(&breaker, at(1500)))
         breaker.answered(now: at(1501))
         #expect(breaker.isUp)
+        #expect(breaker.probeDelay(now: at(1502)) == nil)  // nothing to probe
         #expect(breaker.admit(now: at(1502)) == .ask)
 
         breaker = tripped()
@@ -84,7 +90,7 @@ import TransitJSON
     @Test func aLateFailureAfterRecoveryDoesNotTripItAgain() {
         var breaker = tripped()
         // Two requests sent while up at 900 time out at 1900; a probe at 1500 was answered at 1510.
-        #expect(breaker.admit(now: at(1500)) == .probe)
+        #expect(takeProbe(&breaker, at(1500)))
         breaker.answered(now: at(1510))
         breaker.failed(sentAt: at(900), now: at(1900), unixNow: unix0 + 1, reason: "no answer within 1000 ms")
         #expect(breaker.isUp)
@@ -99,7 +105,6 @@ import TransitJSON
 
     @Test func theRefusalSaysSinceWhenWhyAndWhenItIsTriedAgain() {
         var breaker = tripped()
-        #expect(breaker.admit(now: at(3900)) == .probe)
         guard case .refuse(let error) = breaker.admit(now: at(4200)) else {
             Issue.record("not refused")
             return

@@ -22,11 +22,11 @@ import TransitTesting
             #expect(feeds.first?["name"] as? String == "sample")
             #expect(feeds.first?["start_date"] as? String == "20250101")
             #expect(feeds.first?["end_date"] as? String == "20301231")
-            // No realtime configured: static answers, realtime "unavailable", overall degraded.
+            // No realtime configured (on purpose): static answers, realtime "not_configured", overall ok.
             let realtime = answer.data["realtime"] as? [String: Any] ?? [:]
-            #expect(realtime["status"] as? String == "unavailable")
+            #expect(realtime["status"] as? String == "not_configured")
             #expect(realtime["last_heartbeat_age_s"] is NSNull)
-            #expect(answer.data["status"] as? String == "degraded")
+            #expect(answer.data["status"] as? String == "ok")
             let gateway = answer.data["gateway"] as? [String: Any] ?? [:]
             #expect(gateway["connections"] as? Int == 1)
             #expect(answer.meta["op"] as? String == "health")

@@ -120,6 +120,55 @@ import TransitTesting
         }
     }
 
+    @Test func whileDownNoRequestWaitsAndWhenBackAnswersAreFullWithinAProbeInterval() async throws {
+        // The probe runs in the background: requests spread over several probe intervals never carry it.
+        let view = RealtimeView(configured: true)
+        try await withGateway(
+            realtime: view,
+            configure: {
+                $0.staticTimeout = .seconds(1)
+                $0.requestTimeout = .seconds(5)
+                $0.staticProbeInterval = .milliseconds(300)
+            }
+        ) { fixture in
+            let client = try fixture.client()
+            view.replace(scenario())
+            try #require(try await client.ask(boardLine).ok)
+            fixture.stopStaticService()
+            // The request that finds it down waits out the timeout once.
+            let (first, _) = try await timed(client, #"{"op":"stop","stop_id":"200060"}"#)
+            #expect(first.errorCode == "STATIC_UNAVAILABLE", "\(first)")
+            // 12 requests over ≈ 2.4 s (8 probe intervals, each probe waiting out its 1 s timeout).
+            for i in 0..<12 {
+                let line = i % 2 == 0 ? boardLine : #"{"op":"stop","stop_id":"200060"}"#
+                let (answer, took) = try await timed(client, line)
+                #expect(took < .milliseconds(200), "request \(i) took \(took): \(answer)")
+                #expect(
+                    answer.ok ? answer.meta["source"] as? String == "rt_only" : answer.errorCode == "STATIC_UNAVAILABLE"
+                )
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let stats = try await client.ask(#"{"op":"stats"}"#)
+            #expect(((stats.data["static"] as? [String: Any])?["probes"] as? Int ?? 0) >= 2, "\(stats)")
+
+            try fixture.startStaticService()
+            let back = ContinuousClock.now
+            var fullAfter: Duration?
+            while ContinuousClock.now - back < .seconds(10) {
+                let (answer, took) = try await timed(client, boardLine)
+                #expect(took < .milliseconds(200) || answer.meta["source"] as? String == "static+rt", "\(answer)")
+                if answer.meta["source"] as? String == "static+rt" {
+                    fullAfter = ContinuousClock.now - back
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // One probe interval, plus the socket's redial (≤ 500 ms) and slack for a shared machine.
+            let took = try #require(fullAfter, "no full answer within 10 s of the static service's return")
+            #expect(took < .milliseconds(300) + .seconds(2), "full answers again after \(took)")
+        }
+    }
+
     @Test func aZeroProbeIntervalAsksOnEveryRequest() async throws {
         try await withGateway(
             startStatic: false,

@@ -134,6 +134,31 @@ import TransitModel
         #expect(status.entities == 1)
     }
 
+    @Test func failuresInARowAndTheRecoveryAreTimed() throws {
+        var state = F.state()
+        state.ingest(F.feed([F.entity("a", F.tripUpdate("T1"))]))
+        #expect(state.statuses(now: F.now)[0].consecutiveErrors == 0)
+        #expect(state.statuses(now: F.now)[0].recoveredUnix == nil)  // nothing to recover from
+        _ = state.recordFailure(source: 0, message: "garbage", at: F.now + 10)
+        _ = state.recordFailure(source: 0, message: "garbage again", at: F.now + 20)
+        var status = state.statuses(now: F.now + 20)[0]
+        #expect(status.consecutiveErrors == 2)
+        #expect(status.lastErrorUnix == F.now + 20)
+        #expect(status.recoveredUnix == nil)
+        // A good feed ends the run: the error and its time stay, with when it recovered.
+        state.ingest(
+            F.feed([F.entity("a", F.tripUpdate("T1", delay: 120))], timestamp: UInt64(F.now + 30)), now: F.now + 30)
+        status = state.statuses(now: F.now + 30)[0]
+        #expect(status.consecutiveErrors == 0)
+        #expect(status.recoveredUnix == F.now + 30)
+        #expect(status.lastError == "garbage again" && status.lastErrorUnix == F.now + 20)
+        #expect(status.errors == 2)
+        // A failure after the recovery starts a new run.
+        _ = state.recordFailure(source: 0, message: "garbage", at: F.now + 40)
+        status = state.statuses(now: F.now + 40)[0]
+        #expect(status.consecutiveErrors == 1 && status.recoveredUnix == nil)
+    }
+
     @Test func staleAfterTheLimitFromTheHeaderTimestamp() throws {
         var state = F.state([
             SourceSettings(name: "tu", timeZone: "UTC"), SourceSettings(name: "al", kind: .alerts, timeZone: "UTC"),

@@ -72,6 +72,32 @@ import TransitTesting
         }
     }
 
+    /// A key in the URL (user info or query) of a source that cannot be reached: the failure, the status and the
+    /// log show neither.
+    @Test func aKeyInTheURLOfAFailingSourceIsNeverShown() async throws {
+        let json = """
+            {"sources": [{"name": "unreachable", "kind": "alerts",
+                          "url": "http://user:$TEST_API_KEY@127.0.0.1:1/feed?key=$TEST_API_KEY", "poll_interval_s": 0.05,
+                          "headers": {"Authorization": "apikey $TEST_API_KEY"}}],
+             "daily_request_budget": 100000000, "max_requests_per_second": 1000}
+            """
+        let config = try RealtimeConfig.parse(
+            json: Data(json.utf8), file: "secret.json", environment: ["TEST_API_KEY": Self.secret])
+        let recorder = EventRecorder()
+        let log = LogRecorder()
+        let group = try SourceGroup(config: config, logger: log.logger, handler: recorder.handler)
+        group.start()
+        #expect(await eventually { !recorder.failures.isEmpty })
+        await group.stop()
+        var shown = recorder.failures.map(\.description) + group.status().compactMap(\.lastError)
+        shown += [String(describing: group.status()), String(describing: config), config.sources[0].description]
+        shown += log.all.map { "\($0.level) \($0.message) \($0.metadata)" }
+        #expect(recorder.failures.first.map { "\($0)".contains("connection failed") } == true)
+        for text in shown {
+            #expect(!text.contains("s3cr3t"), "leaked in: \(text)")
+        }
+    }
+
     @Test func urlQueryAndUserInfoAreLeftOutOfStatus() {
         let location = SourceLocation.http(URL(string: "https://user:pw@api.example.org:8443/feed?key=abc")!)
         #expect(location.redactedDescription == "https://api.example.org:8443/feed?…")

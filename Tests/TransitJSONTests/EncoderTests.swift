@@ -101,7 +101,7 @@ import TransitModel
         #expect(
             GatewayErrorCode.allCases.map(\.rawValue) == [
                 "BAD_JSON", "UNKNOWN_OP", "INVALID_ARGUMENT", "NOT_FOUND", "LINE_TOO_LONG", "STATIC_UNAVAILABLE",
-                "REALTIME_UNAVAILABLE", "TIMEOUT", "OVERLOADED", "INTERNAL",
+                "REALTIME_UNAVAILABLE", "TIMEOUT", "OVERLOADED", "UNAUTHENTICATED", "RATE_LIMITED", "INTERNAL",
             ])
         #expect(GatewayError.lineTooLong(limit: 65536).code == .lineTooLong)
     }

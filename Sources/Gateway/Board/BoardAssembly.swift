@@ -42,11 +42,14 @@ struct LiveCandidate {
 enum BoardAssembly {
     struct Merged {
         var rows: [DepartureRow] = []
-        /// A prediction of a stale source was left out.
+        /// A prediction of a stale source was left out, or its lasting facts shown.
         var usedStale = false
     }
 
-    /// Static rows with what the live state says about them; rows of deleted instances are dropped.
+    /// Static rows with what the live state says about them; rows of deleted instances are dropped. Of a
+    /// stale source (or while the publisher is silent) only what stays true is shown: a cancellation, a
+    /// skipped stop, a deleted instance; its predicted times are left out (the row keeps its schedule). A
+    /// row on the board is of a trip that has not ended, so these last as long as the row is shown.
     static func merge(_ departures: [Departure], state: RealtimeState?) -> Merged {
         var merged = Merged()
         merged.rows.reserveCapacity(departures.count)
@@ -61,12 +64,15 @@ enum BoardAssembly {
                 merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
                 continue
             }
+            if trip.deleted { continue }
             if state.isStale(source: trip.source) {
                 merged.usedStale = true
-                merged.rows.append(DepartureRow(departure: d))
+                let skipped = trip.stop(sequence: d.stopSequence)?.skipped ?? false
+                let lasting =
+                    trip.cancelled || skipped ? DepartureRealtime(cancelled: trip.cancelled, skipped: skipped) : nil
+                merged.rows.append(DepartureRow(departure: d, realtime: lasting))
                 continue
             }
-            if trip.deleted { continue }
             let stop = trip.stop(sequence: d.stopSequence)
             merged.rows.append(DepartureRow(departure: d, realtime: realtime(trip, stop, state: state)))
         }

@@ -9,8 +9,8 @@ import TransitJSON
 /// - `up`: every request asks. A request that gets no answer (timeout, or the socket cannot send) turns it
 ///   `down`, unless the service answered after that request was sent (a single slow answer among quick ones
 ///   does not count: the service is evidently there).
-/// - `down`: one request per `probeInterval` asks for real (the probe; the first one interval after the
-///   trip); every other one is refused without a round trip.
+/// - `down`: every request is refused without a round trip. A background probe (never a client's request, so
+///   no client waits out the timeout) asks once per `probeInterval`, the first one interval after the trip.
 /// - Any answer from the service (a result, NOT_FOUND, INVALID_ARGUMENT, even one that does not decode), from
 ///   a probe, a request or the background version check, turns it `up` at once.
 /// So a single timeout trips it, and the next probe decides: a service that merely hiccuped is asked again
@@ -21,7 +21,7 @@ struct StaticBreaker: Sendable {
     enum Admission: Equatable, Sendable {
         /// The service is up: ask it.
         case ask
-        /// The service is down, and this request is the one that checks whether it is back.
+        /// The breaker is off (zero probe interval) and the service is down: ask anyway.
         case probe
         /// The service is down: answer without asking.
         case refuse(GatewayError)
@@ -37,7 +37,7 @@ struct StaticBreaker: Sendable {
     struct Counts: Equatable, Sendable {
         /// Times the service went from up to down.
         var trips = 0
-        /// Requests let through while down.
+        /// Background probes sent while down (and requests let through with the breaker off).
         var probes = 0
         /// Requests refused without a round trip.
         var fastFailures = 0
@@ -49,7 +49,7 @@ struct StaticBreaker: Sendable {
     private(set) var counts = Counts()
     /// When the service last answered anything.
     private var lastAnswer: Instant?
-    /// When a request last asked while down (or the trip itself).
+    /// When the background probe last asked while down (or the trip itself).
     private var lastProbe: Instant?
 
     init(probeInterval: Duration) {
@@ -58,22 +58,35 @@ struct StaticBreaker: Sendable {
 
     var isUp: Bool { outage == nil }
 
-    /// Whether a request about to be sent at `now` may ask the service.
+    /// Whether a client's request about to be sent at `now` may ask the service: never while it is down
+    /// (unless the breaker is off); finding out whether it is back is the background probe's job.
     mutating func admit(now: Instant) -> Admission {
         guard let outage else { return .ask }
-        if let last = lastProbe, last.duration(to: now) < probeInterval {
-            counts.fastFailures += 1
-            return .refuse(Self.refusal(outage, now: now, probeInterval: probeInterval))
+        if probeInterval == .zero {
+            counts.probes += 1
+            return .probe
         }
-        lastProbe = now
-        counts.probes += 1
-        return .probe
+        counts.fastFailures += 1
+        return .refuse(Self.refusal(outage, now: now, probeInterval: probeInterval))
     }
 
-    /// True when `admit` would let a request ask now (without taking the probe's turn).
-    func wouldAsk(now: Instant) -> Bool {
-        guard outage != nil, let last = lastProbe else { return true }
-        return last.duration(to: now) >= probeInterval
+    /// True when a client's request would ask now (the service is up, or the breaker is off).
+    func wouldAsk(now: Instant) -> Bool { outage == nil || probeInterval == .zero }
+
+    /// How long the background prober waits before its next probe: nil while up (nothing to probe), zero
+    /// when one is due.
+    func probeDelay(now: Instant) -> Duration? {
+        guard outage != nil else { return nil }
+        guard let last = lastProbe else { return .zero }
+        return max(.zero, probeInterval - last.duration(to: now))
+    }
+
+    /// The background prober takes its turn at `now`: true when a probe is due (and counts it).
+    mutating func takeProbe(now: Instant) -> Bool {
+        guard probeDelay(now: now) == .zero else { return false }
+        lastProbe = now
+        counts.probes += 1
+        return true
     }
 
     /// The service answered (anything) at `now`.

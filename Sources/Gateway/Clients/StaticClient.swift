@@ -12,7 +12,8 @@ import TransitProto
 /// restarts is used again without restarting the gateway.
 ///
 /// Every round trip goes through a circuit breaker (`StaticBreaker`): while the service is known to be down,
-/// requests get STATIC_UNAVAILABLE at once, except one probe per `probeInterval`.
+/// requests get STATIC_UNAVAILABLE at once, and a background task probes it once per `probeInterval` until it
+/// answers (no client's request ever waits for a probe).
 final class StaticClient: Sendable {
     /// Replies may be large (bulk schedules); protocol/README.md "REQ → static RECVMAXSZ".
     static let maxReplyBytes = 64 << 20
@@ -24,6 +25,8 @@ final class StaticClient: Sendable {
     private let breaker: Mutex<StaticBreaker>
     /// Dates an outage's start (`health`).
     private let clock: ServiceClock
+    /// The background prober while the service is down; `closed` once `close` was called.
+    private let prober = Mutex<(task: Task<Void, Never>?, closed: Bool)>((nil, false))
 
     init(url: String, timeout: Duration, probeInterval: Duration = .milliseconds(500), clock: ServiceClock = .system)
         throws(NNGError)
@@ -37,13 +40,27 @@ final class StaticClient: Sendable {
         try? requester.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
     }
 
-    func close() { requester.close() }
+    func close() {
+        let task = prober.withLock { p in
+            p.closed = true
+            return p.task
+        }
+        task?.cancel()
+        requester.close()
+    }
 
     /// One round trip. Cancellation (the request's deadline passed) ends the wait at once.
     /// While the service is down (the breaker refuses), STATIC_UNAVAILABLE without a round trip.
     func query(_ query: StaticQuery) async -> Result<StaticResult, GatewayError> {
         let sent = ContinuousClock.now
         if case .refuse(let error) = breaker.withLock({ $0.admit(now: sent) }) { return .failure(error) }
+        return await roundTrip(query, sent: sent)
+    }
+
+    /// Asks the service, and tells the breaker what happened (starting the prober when it trips).
+    private func roundTrip(_ query: StaticQuery, sent: ContinuousClock.Instant) async -> Result<
+        StaticResult, GatewayError
+    > {
         let id = nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
@@ -52,7 +69,11 @@ final class StaticClient: Sendable {
         } catch let error as NNGError {
             let reason =
                 error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
-            breaker.withLock { $0.failed(sentAt: sent, now: .now, unixNow: clock.unixSeconds, reason: reason) }
+            let down = breaker.withLock { b in
+                b.failed(sentAt: sent, now: .now, unixNow: clock.unixSeconds, reason: reason)
+                return !b.isUp && b.probeInterval > .zero
+            }
+            if down { startProber() }
             if error.isTimedOut {
                 return .failure(
                     GatewayError(
@@ -74,8 +95,41 @@ final class StaticClient: Sendable {
         return response.result.mapError { GatewayError(staticError: $0) }
     }
 
-    /// True when a request now would ask the service (it is up, or a probe is due): a background check that
-    /// would only be refused is not started.
+    /// Starts the background prober unless it runs already (or the client is closed).
+    private func startProber() {
+        prober.withLock { p in
+            guard p.task == nil, !p.closed else { return }
+            p.task = Task.detached { [weak self] in await self?.probeUntilUp() }
+        }
+    }
+
+    /// While the breaker says down: one feed_info round trip per probe interval, off every client's path.
+    private func probeUntilUp() async {
+        while !Task.isCancelled {
+            let delay = breaker.withLock { b -> Duration? in
+                guard let delay = b.probeDelay(now: .now) else { return nil }
+                return delay == .zero && b.takeProbe(now: .now) ? .zero : max(delay, .milliseconds(1))
+            }
+            guard let delay else {
+                // Up again. Stop, unless it tripped again before the prober let go.
+                let stopped = prober.withLock { p in
+                    if breaker.withLock({ !$0.isUp }) { return false }
+                    p.task = nil
+                    return true
+                }
+                if stopped { return }
+                continue
+            }
+            if delay > .zero {
+                try? await Task.sleep(for: delay)
+                continue
+            }
+            _ = await roundTrip(.feedInfo, sent: .now)
+        }
+    }
+
+    /// True when a request now would ask the service (it is up): a background check that would only be
+    /// refused is not started.
     var wouldAsk: Bool { breaker.withLock { $0.wouldAsk(now: .now) } }
 
     /// The breaker's view of the service, for `health` and `stats`.

@@ -25,7 +25,19 @@ final class GatewayServices: Sendable {
             throw error
         }
         self.realtime = realtime
-        stats = GatewayStats()
+        stats = GatewayStats(
+            limits: [
+                ("max_connections", Int64(config.maxConnections)),
+                ("max_connections_per_address", Int64(config.maxConnectionsPerAddress)),
+                ("max_in_flight", Int64(config.maxInFlight)),
+                ("max_pipelined", Int64(config.maxPipelined)),
+                ("max_unwritten_bytes", Int64(config.maxUnwrittenBytes)),
+                ("max_line_bytes", Int64(config.maxLineBytes)),
+                ("max_subscriptions", Int64(config.maxSubscriptions)),
+                ("idle_timeout_ms", config.idleTimeout.milliseconds),
+                ("request_timeout_ms", config.requestTimeout.milliseconds),
+                ("request_rate", Int64(config.requestRate)),
+            ], switches: [("limit_loopback", config.limitLoopback), ("auth", config.authToken != nil)])
         logger = config.logger
         dispatcher = RequestDispatcher(
             staticClient: staticClient,

@@ -3,7 +3,7 @@ import TransitCore
 import TransitJSON
 import TransitModel
 
-/// Answers one parsed request (everything but the per-connection ops `subscribe`/`unsubscribe`, which the
+/// Answers one parsed request (everything but the per-connection ops `subscribe`/`unsubscribe`/`auth`, which the
 /// connection handles with `subscriptionBoard`). Runs off the event loops; every wait on a service is an
 /// async nng round trip, so no thread is ever blocked.
 final class RequestDispatcher: Sendable {
@@ -45,7 +45,7 @@ final class RequestDispatcher: Sendable {
         case .trip(let query): answer = await trip(request, query, received: received)
         case .alerts(let query): answer = await alerts(request, query, received: received)
         case .vehicles(let query): answer = await vehicles(request, query, received: received)
-        case .subscribe, .unsubscribe:
+        case .subscribe, .unsubscribe, .auth:
             answer = .failure(
                 id: request.id, op: request.op.name,
                 GatewayError(.internal, "op \(request.op.name.rawValue) reached the shared dispatcher"),

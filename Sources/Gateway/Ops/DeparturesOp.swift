@@ -108,7 +108,8 @@ extension RequestDispatcher {
         allowRealtimeOnly: Bool, wantStops: Bool
     ) async -> Result<LiveBoard, GatewayError> {
         let reading = realtime.read()
-        let state: RealtimeState? = reading.usable ? reading.state : nil
+        // Also a stale or silent state: its lasting facts are shown (BoardAssembly.merge).
+        let state: RealtimeState? = reading.holdsState ? reading.state : nil
         let forward = direction == .future
         if forward { checkStaticVersionIfDue() }
 
@@ -166,14 +167,8 @@ extension RequestDispatcher {
         let answer = Self.answer(
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
             known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
-        let meta: LiveMeta
-        if let state {
-            meta = LiveMeta(
-                at: at, source: .staticAndRealtime, stale: fetch.merged.usedStale || fetch.candidates.usedStale,
-                feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
-        } else {
-            meta = LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable)
-        }
+        let meta = reading.meta(
+            .tripUpdates, at: at, now: now, leftOut: fetch.merged.usedStale || fetch.candidates.usedStale)
         return .success(LiveBoard(answer: answer, meta: meta, stops: fetch.boardStops))
     }
 

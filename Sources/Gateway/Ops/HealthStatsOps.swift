@@ -23,7 +23,9 @@ extension RequestDispatcher {
         let status: String
         if info == nil {
             status = "down"
-        } else if reading.status == .ok && !reading.sources.contains(where: \.stale) {
+        } else if reading.status == .notConfigured
+            || (reading.status == .ok && !reading.sources.contains { $0.stale || $0.failing })
+        {
             status = "ok"
         } else {
             status = "degraded"
@@ -65,6 +67,9 @@ extension RequestDispatcher {
                 w.key("last_success_unix"); w.int(source.lastSuccessUnix)
                 w.key("errors"); w.int(source.errors)
                 w.key("last_error"); w.string(source.lastError)
+                w.key("last_error_unix"); w.int(source.lastErrorUnix)
+                w.key("consecutive_errors"); w.int(source.consecutiveErrors)
+                w.key("recovered_unix"); w.int(source.recoveredUnix)
                 w.key("entities"); w.int(source.entities)
                 w.key("stop_mismatch"); w.beginObject()
                 w.key("count"); w.int(source.stopMismatches)
@@ -100,12 +105,24 @@ extension RequestDispatcher {
         let s = stats.summary()
         let windows = boardCache.counts
         let availability = staticClient.availability
-        return .success(id: request.id, op: .stats, received: received, capacity: 512 + 160 * s.ops.count) { w in
+        return .success(id: request.id, op: .stats, received: received, capacity: 1024 + 160 * s.ops.count) { w in
             w.beginObject()
             w.key("uptime_s"); w.int(s.uptimeSeconds)
             w.key("connections"); w.beginObject()
             w.key("open"); w.int(s.openConnections)
             w.key("total"); w.int(s.totalConnections)
+            w.key("client_addresses"); w.int(s.clientAddresses)
+            w.key("refused_per_address"); w.int(s.refusedPerAddress)
+            w.key("closed_idle"); w.int(s.idleClosed)
+            w.key("unwritten_bytes"); w.int(s.unwrittenBytes)
+            w.endObject()
+            w.key("limits"); w.beginObject()
+            for (name, value) in stats.limits {
+                w.key(name); w.int(value)
+            }
+            for (name, on) in stats.switches {
+                w.key(name); w.bool(on)
+            }
             w.endObject()
             w.key("requests"); w.int(s.requests)
             w.key("in_flight"); w.int(s.inFlight)

@@ -5,6 +5,9 @@ import TransitModel
 // for (a stop's station and platforms and the routes serving it, a trip's stops) and tells unknown ids.
 
 extension RequestDispatcher {
+    /// How long after the last feed that carried them alerts are still shown while realtime is silent or stale.
+    static let alertsHeldFor: Int64 = 3600
+
     func alerts(_ request: GatewayRequest, _ query: AlertsQuery, received: ContinuousClock.Instant) async -> Answer {
         let now = clock.unixSeconds
         let at = query.at ?? now
@@ -24,17 +27,23 @@ extension RequestDispatcher {
             return failure(request, error, received: received)
         }
 
-        guard reading.usable else {
+        guard reading.holdsState else {
             // No live state: no alerts can be known. Say so in meta rather than failing.
-            let live = LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable)
+            let live = reading.meta(.alerts, at: at, now: now, leftOut: false)
             return .success(id: request.id, op: .alerts, live: live, received: received) { $0.alertListData([]) }
         }
-        let alerts = matcher.alerts(in: reading.state.alerts, at: at, language: query.lang)
         let sources = reading.state.sources.filter { $0.kind == .alerts || $0.kind == .auto }
-        let live = LiveMeta(
-            at: at, source: staticAnswered ? .staticAndRealtime : .realtimeOnly,
-            stale: sources.contains(where: \.stale),
-            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .alerts, now: now))
+        let fresh = reading.fresh(.alerts)
+        var held = reading.state.alerts
+        if !fresh {
+            // Silent or stale: an alert stays, marked stale, until its active period ends (`isActive`) or an
+            // hour after the last feed that carried it, whichever comes first.
+            let lastFeed = LiveMerge.newestFeed(reading.state, kind: .alerts, includingStale: true)
+            held = lastFeed.map { now < $0 + Self.alertsHeldFor ? held : [] } ?? []
+        }
+        let alerts = matcher.alerts(in: held, at: at, language: query.lang)
+        var live = reading.meta(.alerts, at: at, now: now, leftOut: sources.contains(where: \.stale))
+        if !staticAnswered { live.source = .realtimeOnly }
         return .success(
             id: request.id, op: .alerts, live: live, received: received, capacity: 1024 + 800 * alerts.count
         ) {
@@ -116,7 +125,7 @@ extension RequestDispatcher {
     ) async -> Answer {
         let why: String
         switch reading.status {
-        case .unavailable: why = "the gateway runs without realtime (no --subscribe URL)"
+        case .notConfigured: why = "the gateway runs without realtime (no --subscribe URL)"
         case .silent where reading.heartbeatAge == nil:
             why = "no live realtime view: nothing received from the realtime publisher yet"
         case .silent:

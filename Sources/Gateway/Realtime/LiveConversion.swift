@@ -124,5 +124,8 @@ extension RealtimeSourceStatus {
             entities: Int(clamping: live.entities), drops: live.drops, skippedFields: live.skippedFields)
         stopMismatches = Int(clamping: live.stopMismatches)
         firstStopMismatch = live.firstStopMismatch
+        lastErrorUnix = live.lastErrorUnix
+        consecutiveErrors = Int(clamping: live.consecutiveErrors)
+        recoveredUnix = live.recoveredUnix
     }
 }

@@ -2,13 +2,12 @@ import TransitJSON
 import TransitModel
 
 /// A trip merged with the live state: its per-stop predictions and its vehicle. The `meta` says where the
-/// data came from (GATEWAY.md §2): `static+rt` when the live state is usable, else `static_only` (stale when
-/// realtime is configured but silent or all stale). Boards are merged in `BoardAssembly`.
+/// data came from (GATEWAY.md §2, `RealtimeReading.meta`). Of a stale source (or a silent publisher) only
+/// the lasting facts are shown, until the trip's scheduled end: cancelled, skipped stops. Boards are merged
+/// in `BoardAssembly`.
 enum LiveMerge {
     static func trip(_ trip: TripDetail, reading: RealtimeReading, at: Int64, now: Int64) -> (TripRealtime?, LiveMeta) {
-        guard reading.usable else {
-            return (nil, LiveMeta(at: at, source: .staticOnly, stale: reading.staleWhenUnusable))
-        }
+        guard reading.holdsState else { return (nil, reading.meta(.tripUpdates, at: at, now: now, leftOut: false)) }
         let state = reading.state
         let key = TripInstanceKey(
             tripId: trip.tripId, serviceDate: trip.serviceDate,
@@ -19,6 +18,16 @@ enum LiveMerge {
         if let prediction = state.trips[key], !prediction.deleted {
             if state.isStale(source: prediction.source) {
                 stale = true
+                let end = max(trip.stops.map(\.arrivalUnix).max() ?? .min, scheduledEnd(prediction) ?? .min)
+                if (prediction.cancelled || prediction.stops.contains(where: \.skipped)) && at <= end {
+                    realtime = TripRealtime(
+                        cancelled: prediction.cancelled, added: prediction.added,
+                        stops: trip.stops.map { stop in
+                            prediction.stop(sequence: stop.stopSequence).flatMap {
+                                $0.skipped ? TripStopRealtime(skipped: true) : nil
+                            }
+                        })
+                }
             } else {
                 var stops: [TripStopRealtime?] = []
                 stops.reserveCapacity(trip.stops.count)
@@ -34,26 +43,34 @@ enum LiveMerge {
                 realtime = TripRealtime(cancelled: prediction.cancelled, added: prediction.added, stops: stops)
             }
         }
-        if let vehicle {
+        if let vehicle, reading.usable {
             if realtime == nil { realtime = TripRealtime() }
             realtime?.vehicle = vehicle
         }
-        let meta = LiveMeta(
-            at: at, source: .staticAndRealtime, stale: stale,
-            feedAgeSeconds: feedAge(state, kind: .tripUpdates, now: now))
-        return (realtime, meta)
+        return (realtime, reading.meta(.tripUpdates, at: at, now: now, leftOut: stale))
     }
 
     /// `meta.feed_age_s` (GATEWAY.md §2): seconds from the header timestamp of the newest feed among the
     /// sources that can carry `kind` and are not stale, to `now`. The timestamp and clock of `health`'s
     /// `age_s`, so the two agree in the same second: it is the smallest `age_s` of those sources. Not the
     /// entities' own timestamps: a producer restamps a trip update only when its prediction changes.
-    static func feedAge(_ state: RealtimeState, kind: RealtimeSourceStatus.Kind, now: Int64) -> Int64? {
-        newestFeed(state, kind: kind).map { max(0, now - $0) }
+    /// `includingStale`: of every source of the kind (no fresh one: how old the held data is).
+    static func feedAge(
+        _ state: RealtimeState, kind: RealtimeSourceStatus.Kind, now: Int64, includingStale: Bool = false
+    ) -> Int64? {
+        newestFeed(state, kind: kind, includingStale: includingStale).map { max(0, now - $0) }
     }
 
-    /// Newest feed timestamp of the non-stale sources that can carry `kind`.
-    static func newestFeed(_ state: RealtimeState, kind: RealtimeSourceStatus.Kind) -> Int64? {
-        state.sources.filter { !$0.stale && ($0.kind == kind || $0.kind == .auto) }.compactMap(\.feedTimestamp).max()
+    /// Newest feed timestamp of the sources that can carry `kind` (the non-stale ones unless `includingStale`).
+    static func newestFeed(
+        _ state: RealtimeState, kind: RealtimeSourceStatus.Kind, includingStale: Bool = false
+    ) -> Int64? {
+        state.sources.filter { (includingStale || !$0.stale) && ($0.kind == kind || $0.kind == .auto) }
+            .compactMap(\.feedTimestamp).max()
+    }
+
+    /// The scheduled end of a trip instance as its prediction knows it (last scheduled arrival).
+    static func scheduledEnd(_ trip: TripPrediction) -> Int64? {
+        trip.stops.compactMap { $0.scheduledArrivalUnix ?? $0.scheduledDepartureUnix }.max()
     }
 }

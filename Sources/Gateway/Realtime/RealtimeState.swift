@@ -59,6 +59,11 @@ public struct RealtimeState: Sendable {
         sources.first { $0.name == source }?.stale ?? false
     }
 
+    /// Counts every source stale (the publisher is silent): predictions are left out, lasting facts kept.
+    mutating func markEveryStale() {
+        for i in sources.indices { sources[i].stale = true }
+    }
+
     /// True when there are sources and every one is stale.
     var allSourcesStale: Bool { !sources.isEmpty && sources.allSatisfy(\.stale) }
 

@@ -7,7 +7,9 @@ import TransitJSON
 /// The feeder (`RealtimeSubscriber`, with its per-topic snapshot/sequence handshake) calls `replace` with the
 /// state after a snapshot or after applying messages, and `heartbeat` when it hears the publisher without a
 /// state change. Until something is heard the view is "never heard": boards are static, flagged stale when
-/// realtime is configured. Readers get a `RealtimeReading`: the state and whether it may be used.
+/// realtime is configured. Readers get a `RealtimeReading`: the state and whether it may be used. While the
+/// publisher is silent the last state is still held, with every source counted stale: its predictions are not
+/// used, but what stays true (cancellations, skipped stops, alerts) is shown as old.
 public final class RealtimeView: Sendable {
     /// Whether the gateway was started with realtime URLs at all.
     public let configured: Bool
@@ -85,10 +87,12 @@ public final class RealtimeView: Sendable {
         stored.withLock { s in
             let age = s.lastHeartbeat.map { ContinuousClock.now - $0 }
             let live = s.state != nil && age.map { $0 < silenceLimit } == true
-            let status: RealtimeReading.Status = !configured ? .unavailable : (live ? .ok : .silent)
+            let status: RealtimeReading.Status = !configured ? .notConfigured : (live ? .ok : .silent)
+            var held = s.state ?? .empty
+            if !live { held.markEveryStale() }
             return RealtimeReading(
-                configured: configured, status: status, state: live ? s.state! : .empty,
-                sources: s.state?.sources ?? [], heartbeatAge: age, version: s.version)
+                configured: configured, status: status, state: held, sources: s.state?.sources ?? [],
+                heartbeatAge: age, version: s.version)
         }
     }
 
@@ -121,13 +125,14 @@ public struct RealtimeReading: Sendable {
         case ok
         /// Configured, but no heartbeat for the silence limit (or never heard).
         case silent
-        /// No realtime configured.
-        case unavailable
+        /// No realtime configured (on purpose: the gateway was started without `--subscribe`).
+        case notConfigured = "not_configured"
     }
 
     public var configured: Bool
     public var status: Status
-    /// Empty unless `status` is ok.
+    /// The state held: while `status` is not ok the last one heard (empty when never heard) with every
+    /// source marked stale, so only what stays true is used of it.
     public var state: RealtimeState
     /// The sources as last reported (also while silent, for `health`).
     public var sources: [RealtimeSourceStatus]
@@ -137,6 +142,31 @@ public struct RealtimeReading: Sendable {
 
     /// The live state may be used (heartbeats fresh and not every source stale).
     public var usable: Bool { status == .ok && !state.allSourcesStale }
+
+    /// A state was heard at some point (possibly silent or stale now): its lasting facts may be shown.
+    public var holdsState: Bool {
+        usable || (configured && !(state.sources.isEmpty && state.trips.isEmpty && state.alerts.isEmpty))
+    }
+
+    /// Fresh realtime of `kind` was used: heartbeats fresh, and a source carrying `kind` is not stale (with
+    /// no source of that kind: not every source is stale). `meta.source` is `static+rt` exactly then.
+    func fresh(_ kind: RealtimeSourceStatus.Kind) -> Bool {
+        guard status == .ok else { return false }
+        let carrying = state.sources.filter { $0.kind == kind || $0.kind == .auto }
+        return carrying.isEmpty ? !state.allSourcesStale : carrying.contains { !$0.stale }
+    }
+
+    /// `meta` of an answer about `kind` made with this reading (GATEWAY.md §2): `static+rt` when fresh data of
+    /// its kind was used, else `static_only`; `stale` when something was left out or shown though old
+    /// (`leftOut`), or realtime is configured but not fresh; `feed_age_s` from the fresh sources, else (data
+    /// held but stale) from every source of the kind, so an old answer says how old.
+    func meta(_ kind: RealtimeSourceStatus.Kind, at: Int64, now: Int64, leftOut: Bool) -> LiveMeta {
+        let fresh = fresh(kind)
+        let age = fresh || holdsState ? LiveMerge.feedAge(state, kind: kind, now: now, includingStale: !fresh) : nil
+        return LiveMeta(
+            at: at, source: fresh ? .staticAndRealtime : .staticOnly, stale: leftOut || (configured && !fresh),
+            feedAgeSeconds: age)
+    }
 
     /// The answer's `meta.stale` when realtime cannot be used: true when it is configured (the publisher is
     /// silent or every source stale), false when there is no realtime at all (nothing is stale).

@@ -20,6 +20,11 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     public var lastSuccessUnix: Int64?
     public var errors: Int
     public var lastError: String?
+    /// When the last failure happened; failures since the last success; the first success after the last
+    /// failure (nil while failing).
+    public var lastErrorUnix: Int64?
+    public var consecutiveErrors: Int = 0
+    public var recoveredUnix: Int64?
     public var entities: Int
     /// Stop time updates whose stop_sequence and stop_id named different stops, and the first described.
     public var stopMismatches: Int = 0
@@ -28,6 +33,12 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     public var drops: [String: UInt64]
     /// Known fields its feeds sent with another wire type than the schema's (skipped), by path.
     public var skippedFields: [LiveSkippedField]
+
+    /// Failing repeatedly: this many failures in a row make `health` degraded before the data goes stale.
+    public static let failingAfter = 2
+
+    /// The last attempts failed `failingAfter` times or more in a row.
+    public var failing: Bool { consecutiveErrors >= Self.failingAfter }
 
     public init(
         name: String, kind: Kind, feedTimestamp: Int64? = nil, stale: Bool = false, lastSuccessUnix: Int64? = nil,

@@ -6,9 +6,11 @@ import TransitModel
 /// loop: lines are split (`LineSplitter`), parsed, and each request gets a slot in `OrderedAnswers`; the work
 /// runs as a task off the loop and hops back to fill its slot; filled slots at the head are written in order.
 ///
-/// Limits: at most `maxPipelined` unanswered requests (then reads stop: TCP back-pressure), the shared
-/// in-flight bound (OVERLOADED), a deadline per request (TIMEOUT), the idle timeout, and the connection limit
-/// (one OVERLOADED line, then close). After the client half-closes, the remaining lines are answered and the
+/// Limits: at most `maxPipelined` unanswered requests and about `maxUnwrittenBytes` of answers the client has
+/// not taken yet (then no more requests start and reads stop: TCP back-pressure), the shared in-flight bound
+/// (OVERLOADED), a deadline per request (TIMEOUT), the idle timeout, the optional request rate (RATE_LIMITED),
+/// the optional `auth` (UNAUTHENTICATED), and the connection limits, overall and per client address (one
+/// OVERLOADED line, then close). After the client half-closes, the remaining lines are answered and the
 /// connection closes after the last answer is written.
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
@@ -36,6 +38,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var inputFinished = false
     /// Closing (limit reached, input done, error): take no more lines.
     var closing = false
+    /// Take no more lines; close once the answers so far are written (a wrong `auth` token).
+    var closeWhenAnswered = false
     /// Counted in the connection statistics (balanced in `channelInactive`).
     var admitted = false
     /// A `read` was held back because too many answers are pending.
@@ -43,6 +47,22 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Inside `takeLines`: answers filled meanwhile are written when it ends (no recursion per line).
     var takingLines = false
     var lastWrite: EventLoopFuture<Void>?
+    /// Bytes handed to the channel whose write has not completed (the client has not taken them).
+    var writingBytes = 0
+    /// The largest answer of late on this connection (decaying): what a request under way is expected to add.
+    /// It starts high, so that a first burst of pipelined requests cannot start more answers than fit.
+    var expectedAnswerBytes = 64 * 1024
+    /// `writingBytes + answers.heldBytes` as last added to the gateway-wide figure of `stats`.
+    var reportedUnwritten = 0
+    /// Input paused for the bytes bound: a completed write resumes it.
+    var pausedForBytes = false
+    /// The per-address connection count this connection holds (nil: not counted).
+    var addressKey: String?
+    /// `auth` succeeded (or no token is configured).
+    var authenticated: Bool
+    /// Requests the rate limit still allows now, refilled at `requestRate` per second up to `requestRate`.
+    var rateTokens: Double
+    var rateRefilled = ContinuousClock.now
 
     var lastActivity = NIODeadline.now()
     var idleCheck: Scheduled<Void>?
@@ -52,6 +72,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     init(services: GatewayServices) {
         self.services = services
         splitter = LineSplitter(limit: services.config.maxLineBytes)
+        authenticated = services.config.authToken == nil
+        rateTokens = Double(services.config.requestRate)
     }
 
     // MARK: lifecycle
@@ -63,11 +85,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func channelActive(context: ChannelHandlerContext) {
         admitted = true
         let open = services.stats.connectionOpened()
+        addressKey = ConnectionsPerAddress.key(of: context.remoteAddress, limitLoopback: config.limitLoopback)
+        let fromAddress = addressKey.map { services.stats.addresses.opened($0) } ?? 0
+        var refusal: String?
         if open > config.maxConnections {
+            refusal = "too many connections (limit \(config.maxConnections)); retry later"
+        } else if fromAddress > config.maxConnectionsPerAddress {
+            refusal = "too many connections from your address (limit \(config.maxConnectionsPerAddress)); retry later"
+            services.stats.addressRefused()
+        }
+        if let refusal {
             closing = true
-            let error = GatewayError(.overloaded, "too many connections (limit \(config.maxConnections)); retry later")
             services.stats.record(op: nil, error: .overloaded, micros: 0)
-            write([GatewayResponse.error(id: .null, error)], context: context)
+            write([GatewayResponse.error(id: .null, GatewayError(.overloaded, refusal))], context: context)
             closeAfterWrites(context: context)
         } else {
             scheduleIdleCheck(context: context)
@@ -84,10 +114,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
             services.stats.finishRequest()
         }
         pending.removeAll()
+        services.stats.unwrittenChanged(by: -reportedUnwritten)
+        reportedUnwritten = 0
         endSubscriptions()
         if admitted {
             admitted = false
             services.stats.connectionClosed()
+            if let addressKey { services.stats.addresses.closed(addressKey) }
         }
         context.fireChannelInactive()
     }
@@ -134,7 +167,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func mustPauseInput(_ context: ChannelHandlerContext) -> Bool {
-        answers.pendingCount >= config.maxPipelined || !context.channel.isWritable
+        if answers.pendingCount >= config.maxPipelined || !context.channel.isWritable { return true }
+        let unwritten = writingBytes + answers.heldBytes
+        let expected = unwritten + pending.count * expectedAnswerBytes
+        if unwritten >= config.maxUnwrittenBytes || (!pending.isEmpty && expected >= config.maxUnwrittenBytes) {
+            pausedForBytes = true
+            return true
+        }
+        return false
     }
 
     /// Takes the lines received so far, as long as the pipelining bound allows; then writes what is ready
@@ -145,7 +185,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         defer { takingLines = false }
         var released: UInt64
         repeat {
-            while !closing, !mustPauseInput(context) {
+            while !closing, !closeWhenAnswered, !mustPauseInput(context) {
                 if let event = splitter.next() {
                     take(event, context: context)
                 } else if inputClosed, !inputFinished {
@@ -165,6 +205,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             context.read()
         }
         takingLines = false
+        reportUnwritten()
         closeIfInputDone(context: context)
     }
 
@@ -181,13 +222,68 @@ final class ConnectionHandler: ChannelDuplexHandler {
             lastActivity = .now()
             let received = ContinuousClock.now
             let slot = answers.reserve()
-            switch GatewayRequest.parse(line) {
+            let parsed = GatewayRequest.parse(line)
+            if !takeRateToken(now: received) {
+                let error = GatewayError(
+                    .rateLimited, "more than \(config.requestRate) requests per second on this connection; slow down")
+                let (id, op) =
+                    switch parsed {
+                    case .failure(let failure): (failure.id, failure.op)
+                    case .success(let request): (request.id, Optional(request.op.name))
+                    }
+                complete(slot, .failure(id: id, op: op, error, received: received))
+                return
+            }
+            switch parsed {
             case .failure(let failure):
                 complete(slot, .failure(id: failure.id, op: failure.op, failure.error, received: received))
             case .success(let request):
-                start(request, slot: slot, received: received, context: context)
+                if case .auth(let token) = request.op {
+                    authenticate(request, token, slot: slot, received: received)
+                } else if !authenticated {
+                    let error = GatewayError(.unauthenticated, "send {\"op\":\"auth\",\"token\":…} first")
+                    complete(slot, .failure(id: request.id, op: request.op.name, error, received: received))
+                } else {
+                    start(request, slot: slot, received: received, context: context)
+                }
             }
         }
+    }
+
+    /// Takes one request from the rate limit's bucket; false when it is empty (always true without a limit).
+    private func takeRateToken(now: ContinuousClock.Instant) -> Bool {
+        guard config.requestRate > 0 else { return true }
+        let rate = Double(config.requestRate)
+        let elapsed = now - rateRefilled
+        rateRefilled = now
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        rateTokens = min(rate, rateTokens + seconds * rate)
+        guard rateTokens >= 1 else { return false }
+        rateTokens -= 1
+        return true
+    }
+
+    /// `auth`: a wrong token is answered UNAUTHENTICATED and the connection closed after it (one guess per
+    /// connection); without a configured token any token is accepted.
+    private func authenticate(
+        _ request: GatewayRequest, _ token: AuthToken, slot: UInt64, received: ContinuousClock.Instant
+    ) {
+        if let expected = config.authToken, !token.matches(expected) {
+            let error = GatewayError(.unauthenticated, "wrong token; the connection is closed")
+            closeWhenAnswered = true
+            complete(slot, .failure(id: request.id, op: .auth, error, received: received))
+            return
+        }
+        authenticated = true
+        let required = config.authToken != nil
+        complete(
+            slot,
+            .success(id: request.id, op: .auth, received: received) { w in
+                w.beginObject()
+                w.key("authenticated"); w.bool(true)
+                w.key("required"); w.bool(required)
+                w.endObject()
+            })
     }
 
     // MARK: answering
@@ -238,6 +334,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// ready.
     func complete(_ slot: UInt64, _ answer: Answer) {
         guard answers.fill(slot, answer.bytes) else { return }
+        expectedAnswerBytes = max(answer.bytes.count, expectedAnswerBytes - expectedAnswerBytes / 8)
         if let entry = pending.removeValue(forKey: slot) {
             entry.deadline?.cancel()
             services.stats.finishRequest()
@@ -262,15 +359,38 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func write(_ lines: [[UInt8]], context: ChannelHandlerContext) {
+        var bytes = 0
         for line in lines {
+            bytes += line.count
             lastWrite = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: line)))
         }
+        writingBytes += bytes
+        // Writes complete in order: the last one's completion accounts for the whole batch.
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        lastWrite?.whenComplete { _ in handler.value.written(bytes) }
         context.flush()
     }
 
-    /// After the client's EOF: once every line was taken and every answer written, close.
+    private func written(_ bytes: Int) {
+        writingBytes -= bytes
+        reportUnwritten()
+        guard pausedForBytes, let context, !closing else { return }
+        pausedForBytes = false
+        takeLines(context: context)
+    }
+
+    private func reportUnwritten() {
+        guard admitted else { return }
+        let now = writingBytes + answers.heldBytes
+        if now != reportedUnwritten {
+            services.stats.unwrittenChanged(by: now - reportedUnwritten)
+            reportedUnwritten = now
+        }
+    }
+
+    /// After the client's EOF (or a wrong token): once every line was taken and every answer written, close.
     private func closeIfInputDone(context: ChannelHandlerContext) {
-        guard inputFinished, !closing, answers.isEmpty, pending.isEmpty else { return }
+        guard inputFinished || closeWhenAnswered, !closing, answers.isEmpty, pending.isEmpty else { return }
         closing = true
         closeAfterWrites(context: context)
     }
@@ -301,6 +421,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if busy { lastActivity = .now() }
         if !busy, NIODeadline.now() >= lastActivity + timeout {
             services.logger.debug("closing an idle connection")
+            services.stats.closedIdle()
             closing = true
             context.close(promise: nil)
         } else {

@@ -9,6 +9,8 @@ struct OrderedAnswers {
     /// The first slot not yet taken by `takeReady`.
     private(set) var nextToRelease: UInt64 = 0
     private var filled: [UInt64: [UInt8]] = [:]
+    /// Bytes of the filled slots not yet taken.
+    private(set) var heldBytes = 0
 
     /// Slots reserved and not yet released (filled or not).
     var pendingCount: Int { Int(nextSlot - nextToRelease) }
@@ -29,14 +31,16 @@ struct OrderedAnswers {
     mutating func fill(_ slot: UInt64, _ bytes: [UInt8]) -> Bool {
         guard isOpen(slot) else { return false }
         filled[slot] = bytes
+        heldBytes += bytes.count
         return true
     }
 
     /// Replaces the bytes of a filled slot not yet released (a newer event supersedes an unsent one).
     @discardableResult
     mutating func replace(_ slot: UInt64, _ bytes: [UInt8]) -> Bool {
-        guard slot >= nextToRelease, filled[slot] != nil else { return false }
+        guard slot >= nextToRelease, let old = filled[slot] else { return false }
         filled[slot] = bytes
+        heldBytes += bytes.count - old.count
         return true
     }
 
@@ -48,6 +52,7 @@ struct OrderedAnswers {
         var ready: [[UInt8]] = []
         while let bytes = filled.removeValue(forKey: nextToRelease) {
             ready.append(bytes)
+            heldBytes -= bytes.count
             nextToRelease += 1
         }
         return ready

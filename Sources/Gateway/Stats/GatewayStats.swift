@@ -17,6 +17,10 @@ final class GatewayStats: Sendable {
         var uptimeSeconds: Int64
         var openConnections: Int
         var totalConnections: UInt64
+        var refusedPerAddress: UInt64
+        var idleClosed: UInt64
+        var clientAddresses: Int
+        var unwrittenBytes: Int
         var requests: UInt64
         var inFlight: Int
         var subscriptions: Int
@@ -43,6 +47,19 @@ final class GatewayStats: Sendable {
     private let openConnections = Atomic<Int>(0)
     private let totalConnections = Atomic<UInt64>(0)
     private let subscriptions = Atomic<Int>(0)
+    private let refusedPerAddress = Atomic<UInt64>(0)
+    private let idleClosed = Atomic<UInt64>(0)
+    private let unwritten = Atomic<Int>(0)
+    /// The configured bounds, in the order `stats` lists them (name, value).
+    let limits: [(String, Int64)]
+    let switches: [(String, Bool)]
+    /// Open connections per client address (the per-address cap).
+    let addresses = ConnectionsPerAddress()
+
+    init(limits: [(String, Int64)] = [], switches: [(String, Bool)] = []) {
+        self.limits = limits
+        self.switches = switches
+    }
 
     // MARK: connections
 
@@ -57,6 +74,21 @@ final class GatewayStats: Sendable {
     }
 
     var connections: Int { openConnections.load(ordering: .relaxed) }
+
+    /// A connection refused for the per-address cap.
+    func addressRefused() {
+        refusedPerAddress.add(1, ordering: .relaxed)
+    }
+
+    /// Answer bytes over all connections that their clients have not taken yet changed by `delta`.
+    func unwrittenChanged(by delta: Int) {
+        unwritten.add(delta, ordering: .relaxed)
+    }
+
+    /// A connection closed for being idle.
+    func closedIdle() {
+        idleClosed.add(1, ordering: .relaxed)
+    }
 
     // MARK: in flight
 
@@ -114,7 +146,11 @@ final class GatewayStats: Sendable {
         }
         return Summary(
             uptimeSeconds: uptimeSeconds, openConnections: openConnections.load(ordering: .relaxed),
-            totalConnections: totalConnections.load(ordering: .relaxed), requests: requests,
+            totalConnections: totalConnections.load(ordering: .relaxed),
+            refusedPerAddress: refusedPerAddress.load(ordering: .relaxed),
+            idleClosed: idleClosed.load(ordering: .relaxed),
+            clientAddresses: addresses.addresses, unwrittenBytes: unwritten.load(ordering: .relaxed),
+            requests: requests,
             inFlight: inFlight.load(ordering: .relaxed), subscriptions: subscriptions.load(ordering: .relaxed),
             errors: errors, ops: ops)
     }

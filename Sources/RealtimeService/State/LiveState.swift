@@ -109,7 +109,7 @@ public struct LiveState: Sendable {
     public mutating func recordNotModified(source: Int, at unix: Int64) -> LiveChanges {
         sources[source].notModified += 1
         sources[source].lastFetchUnix = unix
-        sources[source].lastSuccessUnix = unix
+        sources[source].succeed(at: unix)
         var changes = LiveChanges()
         changes.sourcesChanged = true
         return changes
@@ -124,7 +124,7 @@ public struct LiveState: Sendable {
             sources[s].fail("unsupported incrementality \(value) in the feed header", at: fetchedAt)
             return false
         }
-        sources[s].lastSuccessUnix = fetchedAt
+        sources[s].succeed(at: fetchedAt)
         let timestamp = feed.header.timestamp
         if let timestamp, let last = sources[s].lastHeaderTimestamp, timestamp < last {
             sources[s].olderIgnored += 1

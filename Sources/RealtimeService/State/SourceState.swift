@@ -36,6 +36,9 @@ struct SourceState {
     var errors: UInt64 = 0
     var lastError: String?
     var lastErrorUnix: Int64?
+    /// Failures since the last success, and the first success after the last failure.
+    var consecutiveErrors: UInt64 = 0
+    var recoveredUnix: Int64?
     var drops: [DropReason: UInt64] = [:]
     var lastDrop: String?
     var stopMismatches: UInt64 = 0
@@ -71,9 +74,20 @@ struct SourceState {
 
     mutating func fail(_ message: String, at unix: Int64) {
         errors += 1
+        consecutiveErrors += 1
+        recoveredUnix = nil
         lastError = message
         lastErrorUnix = unix
         lastFetchUnix = unix
+    }
+
+    /// A body that decoded (applied, unchanged or ignored as older): ends a run of failures.
+    mutating func succeed(at unix: Int64) {
+        lastSuccessUnix = unix
+        if consecutiveErrors > 0 {
+            consecutiveErrors = 0
+            recoveredUnix = unix
+        }
     }
 
     func isStale(now: Int64) -> Bool {
@@ -95,6 +109,8 @@ struct SourceState {
             statusUnix: now, skippedFields: skippedFields.values.sorted { $0.path < $1.path })
         status.stopMismatches = stopMismatches
         status.firstStopMismatch = firstStopMismatch
+        status.consecutiveErrors = consecutiveErrors
+        status.recoveredUnix = recoveredUnix
         return status
     }
 }

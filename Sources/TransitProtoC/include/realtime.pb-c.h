@@ -586,6 +586,16 @@ struct  Transit__SourceStatus
   protobuf_c_boolean has_last_error_unix;
   int64_t last_error_unix;
   /*
+   * failures since the last success (0: the last attempt succeeded)
+   */
+  protobuf_c_boolean has_consecutive_errors;
+  uint64_t consecutive_errors;
+  /*
+   * the first success after the last failure; absent while failing
+   */
+  protobuf_c_boolean has_recovered_unix;
+  int64_t recovered_unix;
+  /*
    * entities it holds in the live state now
    */
   protobuf_c_boolean has_entities;
@@ -619,7 +629,7 @@ struct  Transit__SourceStatus
 };
 #define TRANSIT__SOURCE_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__source_status__descriptor) \
-    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0, 0, NULL, 0,NULL }
+    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0, 0, NULL, 0,NULL }
 
 
 struct  Transit__TripUpdatesBatch
