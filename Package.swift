@@ -5,7 +5,8 @@ import PackageDescription
 //   CNNG, CSQLite          system libraries (nng is linked by name: Debian ships no nng.pc)
 //   TransitProtoC          protobuf-c code generated from protocol/*.proto (committed; scripts/gen-proto)
 //   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
-//                          wall clock (ServiceClock: the machine's, or a replayed day's)
+//                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
+//                          memory (ProcessMemory: resident size, giving freed heap memory back)
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
@@ -24,6 +25,8 @@ import PackageDescription
 //   RealtimeFixtures       GTFS-Realtime feeds made to fit a static database (`transit-realtime fixtures`, tests)
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
+//   FuzzTargets            the fuzz targets over the parsers of untrusted bytes (transit-fuzz, scripts/fuzz, and the
+//                          replay of Tests/FuzzRegressions in FuzzTargetsTests)
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
 //                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run,
 //                          the --clock options
@@ -41,6 +44,8 @@ let package = Package(
         .executable(name: "transit-bench", targets: ["transit-bench"]),
         .executable(name: "transit-gateway", targets: ["transit-gateway"]),
         .executable(name: "transit-realtime", targets: ["transit-realtime"]),
+        // libFuzzer harness; scripts/fuzz builds it sanitized into .build-fuzz (the normal build: a replayer).
+        .executable(name: "transit-fuzz", targets: ["transit-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -140,6 +145,13 @@ let package = Package(
             dependencies: ["GTFSRealtime", "TransitModel", "TransitCore"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "GTFSCSV", "GTFSRealtime", "RealtimeCore", "StrictJSON", "TransitJSON", "TransitModel", "TransitProto",
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         .executableTarget(
             name: "transit-static",
@@ -188,6 +200,9 @@ let package = Package(
             ],
             path: "Services/transit-bench",
             swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "transit-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/transit-fuzz", swiftSettings: swiftSettings
         ),
 
         // Test support shared by the test targets (a regular target that only test targets depend on).
@@ -268,6 +283,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitTesting"], swiftSettings: swiftSettings
         ),

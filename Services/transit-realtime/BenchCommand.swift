@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RealtimeBench
 import ServiceSupport
+import TransitCore
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -50,7 +51,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        GlibcMalloc.keepFreedMemory()
+        ProcessMemory.keepFreedMemory()
         let moment = at ?? Int64(Date().timeIntervalSince1970)
         let log: (String) -> Void = { printError("bench: \($0)") }
         bootstrapLogging(level: .info)  // standard output holds the tables

@@ -79,9 +79,10 @@ extension JSONWriter {
             key("vehicles"); beginArray(); for v in vehicles { vehicle(v) }; endArray()
         case .alerts(let alerts):
             key("alerts"); beginArray(); for a in alerts { alert(a) }; endArray()
-        case .sources(let sources, let failedSends):
+        case .sources(let sources, let failedSends, let residentBytes):
             key("sources"); beginArray(); for s in sources { source(s) }; endArray()
             key("failed_sends"); int(failedSends)
+            if let residentBytes { key("rss_bytes"); int(residentBytes) }
         }
         endObject()
     }

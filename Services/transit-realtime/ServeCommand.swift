@@ -67,7 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        GlibcMalloc.keepFreedMemory()
+        ProcessMemory.keepFreedMemory()
         bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "transit-realtime")
 
@@ -87,21 +87,5 @@ struct ServeCommand: AsyncParsableCommand {
             try? await service.reloadSources()  // logs what it did or why it changed nothing
         }
         try await runUntilStopped([service, hangup], logger: logger)
-    }
-}
-
-/// glibc's malloc tuning for a process that decodes big feeds again and again: keep freed memory instead of
-/// returning it to the kernel every time (GTFSRealtimeCodec.decode's note: halves the decode time).
-/// `mallopt` is not in Swift's Glibc module (malloc.h is not part of it), so it is looked up by name.
-enum GlibcMalloc {
-    private static let mTrimThreshold: Int32 = -1  // M_TRIM_THRESHOLD in <malloc.h>
-    private static let mMmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
-
-    static func keepFreedMemory() {
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        _ = mallopt(mMmapThreshold, 32 << 20)
-        _ = mallopt(mTrimThreshold, 256 << 20)
     }
 }

@@ -68,11 +68,17 @@ public struct LiveHeartbeat: Sendable, Hashable {
     public var sequences: [RealtimeTopic: UInt64]
     /// The static database version the trip updates were resolved against; nil while none is known yet.
     public var databaseVersion: String?
+    /// The realtime service's resident set size in bytes; nil where unknown.
+    public var residentBytes: UInt64?
     /// A heartbeat.
-    public init(sources: [LiveSourceStatus], sequences: [RealtimeTopic: UInt64], databaseVersion: String? = nil) {
+    public init(
+        sources: [LiveSourceStatus], sequences: [RealtimeTopic: UInt64], databaseVersion: String? = nil,
+        residentBytes: UInt64? = nil
+    ) {
         self.sources = sources
         self.sequences = sequences
         self.databaseVersion = databaseVersion
+        self.residentBytes = residentBytes
     }
 }
 
@@ -280,8 +286,9 @@ public enum RealtimeResult: Sendable, Hashable {
     case visits([LiveStopVisit])
     case vehicles([LiveVehicle])
     case alerts([LiveAlert])
-    /// Every source's status, and the PUB messages the socket refused since the service started.
-    case sources([LiveSourceStatus], failedSends: UInt64)
+    /// Every source's status, the PUB messages the socket refused since the service started, and the service's
+    /// resident set size in bytes (nil where unknown).
+    case sources([LiveSourceStatus], failedSends: UInt64, residentBytes: UInt64? = nil)
 }
 
 /// The realtime service's answer to a `RealtimeRequest`.

@@ -239,9 +239,9 @@ extension ProtoArena {
                 case .alerts(let alerts):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_ALERTS
                     m.alerts = proto(LiveAlertBatch(alerts: alerts))
-                case .sources(let sources, let failedSends):
+                case .sources(let sources, let failedSends, let residentBytes):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_SOURCES
-                    m.sources = proto(sources: sources, failedSends: failedSends)
+                    m.sources = proto(sources: sources, failedSends: failedSends, residentBytes: residentBytes)
                 }
             }
         }
@@ -358,10 +358,14 @@ extension RealtimeResponse {
         case TRANSIT__REALTIME_RESPONSE__RESULT_ALERTS:
             result = .alerts(try requiredMessage(m.alerts, "alerts", LiveAlertBatch.init(proto:)).alerts)
         case TRANSIT__REALTIME_RESPONSE__RESULT_SOURCES:
-            let (sources, failedSends) = try requiredMessage(m.sources, "sources") { (l) throws(ProtoDecodeError) in
-                (try liveSources(proto: l), optionalValue(l.has_failed_sends, l.failed_sends) ?? 0)
+            let (sources, failedSends, residentBytes) = try requiredMessage(m.sources, "sources") {
+                (l) throws(ProtoDecodeError) in
+                (
+                    try liveSources(proto: l), optionalValue(l.has_failed_sends, l.failed_sends) ?? 0,
+                    optionalValue(l.has_rss_bytes, l.rss_bytes)
+                )
             }
-            result = .sources(sources, failedSends: failedSends)
+            result = .sources(sources, failedSends: failedSends, residentBytes: residentBytes)
         default:
             throw .missing("result")
         }

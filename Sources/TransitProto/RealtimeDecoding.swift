@@ -265,7 +265,8 @@ extension LiveHeartbeat {
         self.init(
             sources: try repeatedMessages(m.n_sources, m.sources, "sources", LiveSourceStatus.init(proto:)),
             sequences: sequences,
-            databaseVersion: optionalString(m.database_version))
+            databaseVersion: optionalString(m.database_version),
+            residentBytes: optionalValue(m.has_rss_bytes, m.rss_bytes))
     }
 }
 

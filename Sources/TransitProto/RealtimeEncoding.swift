@@ -229,13 +229,14 @@ extension ProtoArena {
         }
     }
 
-    /// `failedSends` only in a REP `sources` answer.
-    func proto(sources: [LiveSourceStatus], failedSends: UInt64? = nil) -> UnsafeMutablePointer<
-        Transit__SourceStatusList
-    > {
+    /// `failedSends` and `residentBytes` only in a REP `sources` answer.
+    func proto(sources: [LiveSourceStatus], failedSends: UInt64? = nil, residentBytes: UInt64? = nil)
+        -> UnsafeMutablePointer<Transit__SourceStatusList>
+    {
         message(transit__source_status_list__init) { m in
             (m.n_sources, m.sources) = messages(sources, proto)
             (m.has_failed_sends, m.failed_sends) = ifPresent(failedSends)
+            (m.has_rss_bytes, m.rss_bytes) = ifPresent(residentBytes)
         }
     }
 
@@ -250,6 +251,7 @@ extension ProtoArena {
                 }
             }
             m.database_version = string(h.databaseVersion)
+            (m.has_rss_bytes, m.rss_bytes) = ifPresent(h.residentBytes)
         }
     }
 

@@ -3744,7 +3744,7 @@ const ProtobufCMessageDescriptor transit__alerts_batch__descriptor =
   (ProtobufCMessageInit) transit__alerts_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__source_status_list__field_descriptors[2] =
+static const ProtobufCFieldDescriptor transit__source_status_list__field_descriptors[3] =
 {
   {
     "sources",
@@ -3770,15 +3770,28 @@ static const ProtobufCFieldDescriptor transit__source_status_list__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rss_bytes",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__SourceStatusList, has_rss_bytes),
+    offsetof(Transit__SourceStatusList, rss_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__source_status_list__field_indices_by_name[] = {
   1,   /* field[1] = failed_sends */
+  2,   /* field[2] = rss_bytes */
   0,   /* field[0] = sources */
 };
 static const ProtobufCIntRange transit__source_status_list__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor transit__source_status_list__descriptor =
 {
@@ -3788,7 +3801,7 @@ const ProtobufCMessageDescriptor transit__source_status_list__descriptor =
   "Transit__SourceStatusList",
   "transit",
   sizeof(Transit__SourceStatusList),
-  2,
+  3,
   transit__source_status_list__field_descriptors,
   transit__source_status_list__field_indices_by_name,
   1,  transit__source_status_list__number_ranges,
@@ -3846,7 +3859,7 @@ const ProtobufCMessageDescriptor transit__topic_sequence__descriptor =
   (ProtobufCMessageInit) transit__topic_sequence__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__heartbeat__field_descriptors[3] =
+static const ProtobufCFieldDescriptor transit__heartbeat__field_descriptors[4] =
 {
   {
     "sources",
@@ -3884,16 +3897,29 @@ static const ProtobufCFieldDescriptor transit__heartbeat__field_descriptors[3] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rss_bytes",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__Heartbeat, has_rss_bytes),
+    offsetof(Transit__Heartbeat, rss_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__heartbeat__field_indices_by_name[] = {
   2,   /* field[2] = database_version */
+  3,   /* field[3] = rss_bytes */
   0,   /* field[0] = sources */
   1,   /* field[1] = topics */
 };
 static const ProtobufCIntRange transit__heartbeat__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor transit__heartbeat__descriptor =
 {
@@ -3903,7 +3929,7 @@ const ProtobufCMessageDescriptor transit__heartbeat__descriptor =
   "Transit__Heartbeat",
   "transit",
   sizeof(Transit__Heartbeat),
-  3,
+  4,
   transit__heartbeat__field_descriptors,
   transit__heartbeat__field_indices_by_name,
   1,  transit__heartbeat__number_ranges,

@@ -107,6 +107,9 @@ import Testing
             let stats = try await client.ask(#"{"id":2,"op":"stats"}"#)
             #expect(stats.data["in_flight"] as? Int == 1)  // the stats request itself
             #expect((stats.data["errors"] as? [String: Int])?["TIMEOUT"] == 1)
+            // The gateway's resident size; the realtime service's is null here (no heartbeat heard).
+            #expect((stats.data["rss_bytes"] as? Int ?? 0) > 1 << 20)
+            #expect(stats.data["realtime_rss_bytes"] is NSNull)
         }
     }
 

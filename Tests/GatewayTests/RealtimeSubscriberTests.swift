@@ -61,6 +61,7 @@ import TransitTesting
             try await beatUntilLive(fake, view)
             #expect(tripIds(view) == ["A", "B"])
             #expect(view.read().sources.map(\.name) == ["tu"])
+            #expect(view.publisherResidentBytes == FakeRealtimeService.residentBytes)  // for `stats`
             fake.publishTrips([trip("C")], removed: [TripInstanceKey(tripId: "A", serviceDate: date)])
             try await eventually("C arrives") { tripIds(view) == ["B", "C"] }
             fake.heartbeat()

@@ -96,7 +96,7 @@ enum CodecSamples {
         .heartbeat(
             LiveHeartbeat(
                 sources: [fullSource], sequences: [.tripUpdates: 7, .vehicles: 0, .alerts: 3, .sources: 9],
-                databaseVersion: "v1")),
+                databaseVersion: "v1", residentBytes: 319 << 20)),
         .heartbeat(LiveHeartbeat(sources: [], sequences: [:])),
     ]
 }
@@ -166,6 +166,7 @@ enum CodecSamples {
             ])),
         .success(.vehicles([CodecSamples.fullVehicle])), .success(.alerts([CodecSamples.fullAlert])),
         .success(.sources([CodecSamples.fullSource], failedSends: 3)),
+        .success(.sources([], failedSends: 0, residentBytes: 125 << 20)),
         .failure(ServiceError(.notFound, "no trip T")), .failure(ServiceError(.invalidArgument, "limit")),
     ]
 

@@ -100,11 +100,12 @@ import TransitTesting
 
         // Everything the fixtures hold is resolved, nothing dropped.
         let sourcesReady = try await poll(requester, .sources) { result in
-            guard case .sources(let list, _) = result else { return false }
+            guard case .sources(let list, _, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
         }
-        guard case .sources(let statuses, let failedSends) = sourcesReady else { return }
+        guard case .sources(let statuses, let failedSends, let residentBytes) = sourcesReady else { return }
         #expect(failedSends == 0)  // the PUB socket took every message
+        #expect((residentBytes ?? 0) > 1 << 20)  // through the REP socket too
         for status in statuses {
             #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
             #expect(status.errors == 0 && !status.stale, "\(status.name)")
@@ -213,10 +214,10 @@ import TransitTesting
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
         let result = try await poll(requester, .sources) { result in
-            guard case .sources(let list, _) = result else { return false }
+            guard case .sources(let list, _, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 2 }
         }
-        guard case .sources(let list, _) = result else { return }
+        guard case .sources(let list, _, _) = result else { return }
         for status in list {
             #expect(!status.stale, "\(status.name)")
             let stamp = status.feedTimestamp ?? 0
@@ -249,7 +250,7 @@ import TransitTesting
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
         defer { requester.close() }
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list, _) = result else { return false }
+            guard case .sources(let list, _, _) = result else { return false }
             return list.count == 3 && list.allSatisfy { $0.updatesApplied >= 1 }
         }
 
@@ -265,7 +266,7 @@ import TransitTesting
         try await service.reloadSources()
         #expect(service.sourceNames == ["tu", "al", "tu2"])
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list, _) = result else { return false }
+            guard case .sources(let list, _, _) = result else { return false }
             return list.map(\.name) == ["tu", "al", "tu2"] && list[2].updatesApplied >= 1
         }
 
@@ -292,7 +293,7 @@ import TransitTesting
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
         defer { requester.close() }
         _ = try await poll(requester, .sources) { result in
-            guard case .sources(let list, _) = result else { return false }
+            guard case .sources(let list, _, _) = result else { return false }
             return list.count == 3
         }
         await group.triggerGracefulShutdown()

@@ -42,13 +42,14 @@ import TransitModel
             func send(_ frame: [UInt8]) throws { throw Closed() }
         }
         let hub = RealtimeHub(sink: ClosedSocket(), epoch: 1)
-        guard case .success(.sources(_, let before)) = hub.answer(.sources) else {
+        guard case .success(.sources(_, let before, let resident)) = hub.answer(.sources) else {
             Issue.record("no sources answer"); return
         }
         #expect(before == 0)
+        #expect((resident ?? 0) > 1 << 20)  // the service's resident size rides along
         hub.heartbeat()
         hub.heartbeat()
-        guard case .success(.sources(_, let after)) = hub.answer(.sources) else {
+        guard case .success(.sources(_, let after, _)) = hub.answer(.sources) else {
             Issue.record("no sources answer"); return
         }
         #expect(after == 2)

@@ -6,6 +6,7 @@ import Foundation
 import GTFSRealtime
 import Synchronization
 import Testing
+import TransitCore
 import TransitModel
 
 @testable import RealtimeService
@@ -100,5 +101,31 @@ struct RealCaptureTests {
             return
         }
         #expect(published.first?.skippedFields == status.skippedFields)
+    }
+}
+
+/// The memory a big feed leaves resident, with the service's malloc tuning, before and after the trim the engine
+/// does after a large feed. A 33 MB feed: the four TfNSW 2020 bus captures concatenated (protobuf merges them).
+@Suite(.enabled(if: RealCaptures.available, RealCaptures.absent))
+struct BigFeedMemoryTests {
+    @Test func theTrimAfterABigFeedGivesTheDecodesMemoryBack() throws {
+        let folder = "tfnsw-buses-2020-09-01-rtonly/"
+        let parts = ["GTFS_TU2020-09-01_08_00.pb", "GTFS_TU2020-09-01_08_01.pb"]
+        var feed: [UInt8] = []
+        for _ in 0..<2 { for part in parts { feed += try RealCaptures.bytes(folder + part) } }
+        #expect(feed.count >= RealtimeEngine.largeFeedBytes)
+        ProcessMemory.keepFreedMemory()  // as transit-realtime serve does
+        let before = ProcessMemory.residentBytes() ?? 0
+        var entities = 0
+        for _ in 0..<3 { entities = try GTFSRealtimeCodec.decode(feed).entities.count }
+        let peak = ProcessMemory.residentBytes() ?? 0
+        ProcessMemory.trim()
+        let after = ProcessMemory.residentBytes() ?? 0
+        let mib = { (bytes: UInt64) in bytes >> 20 }
+        print(
+            "big feed \(feed.count >> 20) MiB, \(entities) entities: resident \(mib(before)) MiB before, "
+                + "\(mib(peak)) MiB after 3 decodes, \(mib(after)) MiB after the trim")
+        // Generous slack: the decode's transient memory is far larger than 32 MiB.
+        #expect(after + (32 << 20) < peak, "peak \(mib(peak)) MiB, after the trim \(mib(after)) MiB")
     }
 }

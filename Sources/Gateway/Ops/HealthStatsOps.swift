@@ -1,3 +1,4 @@
+import TransitCore
 import TransitJSON
 import TransitModel
 
@@ -155,6 +156,8 @@ extension RequestDispatcher {
             w.key("probes"); w.int(availability.counts.probes)
             w.key("fast_failures"); w.int(availability.counts.fastFailures)
             w.endObject()
+            w.key("rss_bytes"); w.int(ProcessMemory.residentBytes().map(Int.init))
+            w.key("realtime_rss_bytes"); w.int(realtime.publisherResidentBytes.map(Int.init))
             w.endObject()
         }
     }

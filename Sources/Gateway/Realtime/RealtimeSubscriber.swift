@@ -205,6 +205,7 @@ private struct SubscriberLoop {
 
         if case .heartbeat(let beat) = message.payload {
             assembler.setSources(beat.sources)
+            owner.view.notePublisherResidentBytes(beat.residentBytes)
             for (topic, seq) in beat.sequences where sequencers[topic] != nil {
                 if sequencers[topic]!.heartbeat(epoch: message.epoch, seq: seq) {
                     owner.log.notice("realtime \(topic.rawValue) messages lost (heartbeat at \(seq)): re-syncing")

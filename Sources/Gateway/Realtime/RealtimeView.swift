@@ -25,6 +25,19 @@ public final class RealtimeView: Sendable {
     }
 
     private let stored = Mutex(Stored())
+    /// The realtime service's resident size from its last heartbeat (0: never told).
+    private let publisherResident = Atomic<UInt64>(0)
+
+    /// The realtime service's resident set size in bytes, as its last heartbeat said; nil before one said it.
+    public var publisherResidentBytes: UInt64? {
+        let bytes = publisherResident.load(ordering: .relaxed)
+        return bytes == 0 ? nil : bytes
+    }
+
+    /// Records the resident size a heartbeat carried (`stats`).
+    public func notePublisherResidentBytes(_ bytes: UInt64?) {
+        if let bytes { publisherResident.store(bytes, ordering: .relaxed) }
+    }
 
     public init(configured: Bool, silenceLimit: Duration = .seconds(15)) {
         self.configured = configured

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TransitCore
 import TransitModel
 import TransitProto
 
@@ -64,7 +65,9 @@ public final class RealtimeHub: Sendable {
         state.withLock { s in
             var sequences: [RealtimeTopic: UInt64] = [:]
             for topic in RealtimeTopic.stateful { sequences[topic] = s.sequence(topic) }
-            let beat = LiveHeartbeat(sources: s.sources, sequences: sequences, databaseVersion: s.databaseVersion)
+            let beat = LiveHeartbeat(
+                sources: s.sources, sequences: sequences, databaseVersion: s.databaseVersion,
+                residentBytes: ProcessMemory.residentBytes())
             send(PubMessage(epoch: epoch, seq: s.next(.heartbeat), sentUnixMs: nowMs(), payload: .heartbeat(beat)))
         }
     }
@@ -94,7 +97,9 @@ public final class RealtimeHub: Sendable {
         case .stop(let q): return LiveQueries.stop(q, in: copy)
         case .vehicles(let q): return LiveQueries.vehicles(q, in: copy)
         case .alerts(let q): return LiveQueries.alerts(q, in: copy)
-        case .sources: return .success(.sources(copy.sources, failedSends: failedSends))
+        case .sources:
+            return .success(
+                .sources(copy.sources, failedSends: failedSends, residentBytes: ProcessMemory.residentBytes()))
         }
     }
 

@@ -693,10 +693,15 @@ struct  Transit__SourceStatusList
    */
   protobuf_c_boolean has_failed_sends;
   uint64_t failed_sends;
+  /*
+   * REP `sources` answers only: the realtime service's resident set size
+   */
+  protobuf_c_boolean has_rss_bytes;
+  uint64_t rss_bytes;
 };
 #define TRANSIT__SOURCE_STATUS_LIST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__source_status_list__descriptor) \
-    , 0,NULL, 0, 0 }
+    , 0,NULL, 0, 0, 0, 0 }
 
 
 struct  Transit__TopicSequence
@@ -725,10 +730,15 @@ struct  Transit__Heartbeat
    * of the static data the trip updates were resolved against
    */
   char *database_version;
+  /*
+   * the realtime service's resident set size (absent where unknown)
+   */
+  protobuf_c_boolean has_rss_bytes;
+  uint64_t rss_bytes;
 };
 #define TRANSIT__HEARTBEAT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__heartbeat__descriptor) \
-    , 0,NULL, 0,NULL, NULL }
+    , 0,NULL, 0,NULL, NULL, 0, 0 }
 
 
 typedef enum {

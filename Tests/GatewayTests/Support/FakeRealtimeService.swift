@@ -87,6 +87,9 @@ final class FakeRealtimeService: Sendable {
     }
 
     /// Every source's status and every topic's current sequence.
+    /// The resident size its heartbeats claim.
+    static let residentBytes: UInt64 = 123 << 20
+
     func heartbeat() {
         box.truth.withLock { t in
             var sequences: [RealtimeTopic: UInt64] = [:]
@@ -96,7 +99,10 @@ final class FakeRealtimeService: Sendable {
             send(
                 PubMessage(
                     epoch: t.epoch, seq: seq, sentUnixMs: 0,
-                    payload: .heartbeat(LiveHeartbeat(sources: t.sources, sequences: sequences))))
+                    payload: .heartbeat(
+                        LiveHeartbeat(
+                            sources: t.sources, sequences: sequences, residentBytes: FakeRealtimeService.residentBytes))
+                ))
         }
     }
 
