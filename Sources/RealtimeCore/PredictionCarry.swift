@@ -26,7 +26,9 @@ public enum PredictionCarry {
     /// instance resolved from the new update). Stops are paired by position when both lists name the same
     /// stops (the same static pattern), else nothing is carried.
     public static func carry(into stops: inout [LiveStop], from previous: [LiveStop], now: Int64) {
-        guard previous.count == stops.count, !stops.isEmpty else { return }
+        guard previous.count == stops.count, !stops.isEmpty,
+            stops.contains(where: { $0.status == .noPrediction })
+        else { return }
         // The first stop the vehicle has reached by now (an arrival or departure at or before `now` further on
         // means every stop before it is passed).
         var reached = 0
@@ -36,16 +38,20 @@ public enum PredictionCarry {
                 break
             }
         }
-        for i in stops.indices where stops[i].status == .noPrediction && i >= reached {
-            let old = previous[i]
-            guard old.status == .predicted, old.stopSequence == stops[i].stopSequence, old.stopId == stops[i].stopId,
-                let until = old.predictedDeparture ?? old.predictedArrival, until >= now
-            else { continue }
-            stops[i].predictedArrival = old.predictedArrival
-            stops[i].predictedDeparture = old.predictedDeparture
-            stops[i].arrivalDelay = old.arrivalDelay
-            stops[i].departureDelay = old.departureDelay
-            stops[i].status = .predicted
+        // `previous` is read in place (a LiveStop holds several strings: copying one per stop costs retains on
+        // the realtime service's hot path, which applies thousands of trips per update).
+        previous.withUnsafeBufferPointer { old in
+            for i in reached..<stops.count where stops[i].status == .noPrediction {
+                guard old[i].status == .predicted, old[i].stopSequence == stops[i].stopSequence,
+                    let until = old[i].predictedDeparture ?? old[i].predictedArrival, until >= now,
+                    old[i].stopId == stops[i].stopId
+                else { continue }
+                stops[i].predictedArrival = old[i].predictedArrival
+                stops[i].predictedDeparture = old[i].predictedDeparture
+                stops[i].arrivalDelay = old[i].arrivalDelay
+                stops[i].departureDelay = old[i].departureDelay
+                stops[i].status = .predicted
+            }
         }
     }
 }

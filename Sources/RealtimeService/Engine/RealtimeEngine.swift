@@ -15,8 +15,15 @@ import TransitModel
 /// Events are processed one at a time, in arrival order (callers wait their turn: a slow engine slows
 /// polling instead of piling up feeds).
 public actor RealtimeEngine {
-    /// Feeds of at least this many bytes are followed by `ProcessMemory.trim()` (4 MiB: ~2,500 trip updates).
+    /// Feeds of at least this many bytes are followed by `ProcessMemory.trim()` (4 MiB: ~2,500 trip updates),
+    /// at most once per `trimInterval`.
     public static let largeFeedBytes = 4 << 20
+    /// The least time between two trims. A trim hands the decode's freed memory back to the kernel, and the next
+    /// update faults it all in again: after every 4.75 MB feed that cost the benchmark's full update 40 % (p50
+    /// 60 → 102 ms, BENCHMARKS.md). Once a minute bounds the resident size just as well for feeds polled every
+    /// 15–30 s, and at most one update a minute pays for it.
+    public static let trimInterval: Duration = .seconds(60)
+    private var lastTrim: ContinuousClock.Instant?
 
     public struct Options: Sendable {
         /// Largest feed body decoded from any source (64 MiB; a source may set less).
@@ -130,7 +137,13 @@ public actor RealtimeEngine {
             // The decode's transient memory is free again by now: hand it back. The service's malloc keeps
             // freed memory (mallopt at startup, for the speed of repeated decodes), so after one 34 MB feed the
             // resident size stayed at its 319 MB peak; feeds under `largeFeedBytes` keep that fast path.
-            if bytes.count >= Self.largeFeedBytes { ProcessMemory.trim() }
+            if bytes.count >= Self.largeFeedBytes {
+                let now = ContinuousClock.now
+                if lastTrim.map({ now - $0 >= Self.trimInterval }) ?? true {
+                    lastTrim = now
+                    ProcessMemory.trim()
+                }
+            }
         }
     }
 
