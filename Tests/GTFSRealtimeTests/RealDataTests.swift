@@ -3,41 +3,25 @@
 // committed tests with crafted fixtures (LenientDecodingTests, TfnswExtensionTests) cover each quirk.
 import Foundation
 import Testing
+import TransitTesting
 
 @testable import GTFSRealtime
 
-enum RealData {
-    /// The project root's sibling folder shared/realdata.
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/realdata").standardizedFileURL
-
-    static var available: Bool { FileManager.default.fileExists(atPath: folder.path) }
-
-    static let absent: Comment = "../shared/realdata/ is absent: the real-capture tests are skipped"
-
-    static func bytes(_ relativePath: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: folder.appendingPathComponent(relativePath)))
-    }
-
-    /// Every .pb file below the folder, as paths relative to it, sorted.
-    static func captures() -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".pb") }.sorted()
-    }
+extension RealCaptures {
+    static let absent = Comment(rawValue: absentReason)
 }
 
-@Suite(.enabled(if: RealData.available, RealData.absent))
+@Suite(.enabled(if: RealCaptures.available, RealCaptures.absent))
 struct RealDataTests {
     private func decode(_ bytes: [UInt8], workers: Int) throws -> FeedMessage {
         try bytes.withUnsafeBytes { try GTFSRealtimeCodec.decode($0, workers: workers) }
     }
 
     @Test func everyCaptureDecodesTheSameOnOneAndTwoThreads() throws {
-        let captures = RealData.captures()
+        let captures = RealCaptures.captures()
         #expect(captures.count >= 20)
         for path in captures {
-            let bytes = try RealData.bytes(path)
+            let bytes = try RealCaptures.bytes(path)
             let one: FeedMessage
             do {
                 one = try decode(bytes, workers: 1)
@@ -57,8 +41,8 @@ struct RealDataTests {
     @Test func mutatedCapturesAreRefusedWithAPlace() throws {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         var refused = 0
-        for path in RealData.captures() where try RealData.bytes(path).count < 300_000 {
-            let original = try RealData.bytes(path)
+        for path in RealCaptures.captures() where try RealCaptures.bytes(path).count < 300_000 {
+            let original = try RealCaptures.bytes(path)
             for _ in 0..<20 {
                 var bytes = original
                 seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -75,7 +59,7 @@ struct RealDataTests {
     }
 
     @Test func sydneyTrainsTripUpdates() throws {
-        let bytes = try RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/tripupdates_sydneytrains.pb")
+        let bytes = try RealCaptures.bytes("tfnsw-sydney-2026-06-11-rtonly/tripupdates_sydneytrains.pb")
         let feed = try GTFSRealtimeCodec.decode(bytes)
         let updates = feed.entities.compactMap(\.tripUpdate)
         #expect(updates.count == 560)
@@ -121,13 +105,14 @@ struct RealDataTests {
 
     @Test func sydneyVehiclePositions() throws {
         let trains = try GTFSRealtimeCodec.decode(
-            RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_sydneytrains.pb"))
+            RealCaptures.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_sydneytrains.pb"))
         let consist = trains.entities.compactMap(\.vehicle).flatMap(\.tfnswCarriages)
         #expect(consist.count == 1800)
         #expect(consist.filter { $0.occupancyStatus != nil }.count == 902)
         #expect(trains.skippedFields.isEmpty)
 
-        let metro = try GTFSRealtimeCodec.decode(RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_metro.pb"))
+        let metro = try GTFSRealtimeCodec.decode(
+            RealCaptures.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_metro.pb"))
         let metroCars = metro.entities.compactMap(\.vehicle).flatMap(\.tfnswCarriages)
         #expect(metroCars.count == 186)
         #expect(
@@ -138,7 +123,8 @@ struct RealDataTests {
         #expect(metroVehicle.vehicleModel == "Alstom Metropolis")
         #expect(metroVehicle.airConditioned == true)
 
-        let buses = try GTFSRealtimeCodec.decode(RealData.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_buses.pb"))
+        let buses = try GTFSRealtimeCodec.decode(
+            RealCaptures.bytes("tfnsw-sydney-2026-06-11-rtonly/vehiclepos_buses.pb"))
         let descriptors = buses.entities.compactMap { $0.vehicle?.vehicle?.tfnsw }
         #expect(descriptors.count == 2131)
         #expect(descriptors.filter { $0.vehicleModel != nil }.count == 2115)
@@ -150,7 +136,7 @@ struct RealDataTests {
     /// others are reported as duplicates, as for any feed.
     @Test func sydneyBusesUnscheduledWithoutTripId() throws {
         let feed = try GTFSRealtimeCodec.decode(
-            RealData.bytes("tfnsw-buses-2020-09-01-rtonly/GTFS_TU2020-09-01_08_00.pb"))
+            RealCaptures.bytes("tfnsw-buses-2020-09-01-rtonly/GTFS_TU2020-09-01_08_00.pb"))
         #expect(feed.entities.count == 7198 - 2)
         #expect(feed.problems.map(\.entityId) == ["38743___T80_1", "38743___T80_1"])
         #expect(feed.problems.allSatisfy { $0.reason.contains("duplicate") })

@@ -17,10 +17,7 @@ import TransitTesting
 @testable import Gateway
 
 enum SydneyTrainsCapture {
-    static let path = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/realdata/tfnsw-sydney-2026-06-11-rtonly/tripupdates_sydneytrains.pb")
-        .standardizedFileURL.path
+    static let path = RealCaptures.path("tfnsw-sydney-2026-06-11-rtonly/tripupdates_sydneytrains.pb")
 
     static var available: Bool { FileManager.default.fileExists(atPath: path) }
 

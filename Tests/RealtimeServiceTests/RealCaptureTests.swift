@@ -8,28 +8,12 @@ import Synchronization
 import Testing
 import TransitCore
 import TransitModel
+import TransitTesting
 
 @testable import RealtimeService
 
-enum RealCaptures {
-    /// The project root's sibling folder shared/realdata.
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/realdata").standardizedFileURL
-
-    static var available: Bool { FileManager.default.fileExists(atPath: folder.path) }
-
-    static let absent: Comment = "../shared/realdata/ is absent: the real-capture tests are skipped"
-
-    static func bytes(_ relativePath: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: folder.appendingPathComponent(relativePath)))
-    }
-
-    /// Every .pb file below the folder, as paths relative to it, sorted.
-    static func captures() -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".pb") }.sorted()
-    }
+extension RealCaptures {
+    static let absent = Comment(rawValue: absentReason)
 }
 
 @Suite(.enabled(if: RealCaptures.available, RealCaptures.absent))
