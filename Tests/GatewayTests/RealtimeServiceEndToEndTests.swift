@@ -30,14 +30,7 @@ import TransitTesting
         // Published before the gateway exists: it learns it from the snapshot.
         sockets.hub.publish(update(delay: 120), sources: [LiveFixtures.freshSource(now: now)])
 
-        try await withGateway(configure: {
-            $0.subscribeURL = pub
-            $0.realtimeURL = rep
-        }) { fixture in
-            try await eventually("the gateway hears the publisher") {
-                sockets.hub.heartbeat()
-                return fixture.realtime.read().status == .ok
-            }
+        try await withGatewayFollowing(sockets, pub: pub, rep: rep) { fixture in
             let client = try fixture.client()
             let request = #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":10}"#
             func delayOfTheT1() async throws -> Int? {
@@ -76,14 +69,7 @@ import TransitTesting
             return status
         }
         sockets.hub.publish(LiveChanges(), sources: [source(failures: 0)])
-        try await withGateway(configure: {
-            $0.subscribeURL = pub
-            $0.realtimeURL = rep
-        }) { fixture in
-            try await eventually("the gateway hears the publisher") {
-                sockets.hub.heartbeat()
-                return fixture.realtime.read().status == .ok
-            }
+        try await withGatewayFollowing(sockets, pub: pub, rep: rep) { fixture in
             let client = try fixture.client()
             func health() async throws -> (String?, [String: Any]) {
                 let answer = try await client.ask(#"{"op":"health"}"#)

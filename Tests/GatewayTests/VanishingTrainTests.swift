@@ -62,14 +62,7 @@ import TransitTesting
         sockets.hub.publish(first, sources: [LiveFixtures.freshSource(now: wallNow)])
         sockets.hub.publish(second, sources: nil)
 
-        try await withGateway(configure: {
-            $0.subscribeURL = pub
-            $0.realtimeURL = rep
-        }) { fixture in
-            try await eventually("the gateway hears the publisher") {
-                sockets.hub.heartbeat()
-                return fixture.realtime.read().status == .ok
-            }
+        try await withGatewayFollowing(sockets, pub: pub, rep: rep) { fixture in
             let client = try fixture.client()
             let board = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(t1),"limit":20}"#)
             #expect(board.meta["source"] as? String == "static+rt", "\(board)")
