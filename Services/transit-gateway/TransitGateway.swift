@@ -22,14 +22,18 @@ struct Serve: AsyncParsableCommand {
             One JSON object per line; try: printf '%s\\n' '{"id":1,"op":"health"}' | nc -N 127.0.0.1 7878. \
             SIGHUP reopens the --log-file (after log rotation moved it away, the lines that follow go to a new \
             file at that path); without --log-file the log goes to standard error and SIGHUP only logs that there \
-            is nothing to reopen. SIGINT/SIGTERM stop it gracefully: no new connections, open ones are closed, \
-            the requests waiting on the other services end. --clock replays a recorded day: requests without \
+            is nothing to reopen. SIGINT/SIGTERM stop it gracefully: no new connections; open ones take no further requests, get the \
+            answers of the ones they sent (subscribers get {"event":"closing"}) and are closed, at the latest after \
+            --drain-timeout. --clock replays a recorded day: requests without \
             `at`, feed ages and health use the service clock (give all three services the same --clock and \
             --clock-origin).
             """
     )
 
-    @Option(help: ArgumentHelp("nng URL of the static service (transit-static serve --listen).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "nng URL of the static service (transit-static serve --listen); replicas of one database: their URLs separated by commas (requests are spread over the connected ones).",
+            valueName: "url[,url…]"))
     var `static`: String
 
     @Option(
@@ -108,8 +112,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Event-loop threads (0: one per core).")
     var threads = 0
 
+    @Option(
+        help:
+            "Seconds open connections get, at SIGTERM/SIGINT, to receive the answers of requests sent before it (subscribers get {\"event\":\"closing\"}); then the rest are closed."
+    )
+    var drainTimeout = 4.0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
+    var logFormat = "text"
 
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
@@ -124,6 +137,7 @@ struct Serve: AsyncParsableCommand {
         for (name, value) in [
             ("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--static-timeout", staticTimeout),
             ("--realtime-timeout", realtimeTimeout), ("--realtime-silence", realtimeSilence),
+            ("--drain-timeout", drainTimeout),
         ] {
             guard value > 0, value.isFinite else {
                 throw ValidationError("\(name) must be a positive number of seconds")
@@ -146,6 +160,9 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
     }
 
     private var parsedListen: (host: String, port: Int)? {
@@ -166,7 +183,8 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
+        bootstrapLogging(
+            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
         let logger = Logger(label: "transit-gateway")
         let (host, port) = parsedListen!
         var token: [UInt8]?
@@ -187,7 +205,8 @@ struct Serve: AsyncParsableCommand {
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
             staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
-            boardCacheStops: boardCacheStops, threads: threads, clock: clock.serviceClock, logger: logger)
+            boardCacheStops: boardCacheStops, threads: threads, drainTimeout: .seconds(drainTimeout),
+            clock: clock.serviceClock, logger: logger)
 
         let server: GatewayServer
         do {

@@ -30,7 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The sources' config file (JSON).", valueName: "file"))
     var config: String
 
-    @Option(name: .customLong("static"), help: ArgumentHelp("The static service's nng URL.", valueName: "url"))
+    @Option(
+        name: .customLong("static"),
+        help: ArgumentHelp(
+            "The static service's nng URL; replicas of one database: their URLs separated by commas.",
+            valueName: "url[,url…]"))
     var staticURL: String
 
     @Option(help: ArgumentHelp("nng URL of the REP socket (queries, snapshots).", valueName: "url"))
@@ -54,12 +58,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
+    var logFormat = "text"
+
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
         guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
             throw ValidationError(
                 "unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
@@ -68,7 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProcessMemory.keepFreedMemory()
-        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
+        bootstrapLogging(
+            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
         let logger = Logger(label: "transit-realtime")
 
         let service: RealtimeServiceRunner

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import ServiceLifecycle
 import ServiceSupport
@@ -34,8 +35,17 @@ struct ServeCommand: AsyncParsableCommand {
                 + "(0: only on SIGHUP).", valueName: "seconds"))
     var watchInterval = 0.0
 
+    @Option(
+        help: ArgumentHelp(
+            "This replica's name, sent with every answer (`served_by`; the gateway counts answers per replica). Default: host:pid.",
+            valueName: "name"))
+    var name: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
+
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
+    var logFormat = "text"
 
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
@@ -44,16 +54,24 @@ struct ServeCommand: AsyncParsableCommand {
         guard contexts >= 1, contexts <= 256 else { throw ValidationError("--contexts must be 1…256, got \(contexts)") }
         guard watchInterval >= 0, watchInterval.isFinite else { throw ValidationError("--watch-interval must be ≥ 0") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let name, name.isEmpty || name.utf8.count > 200 {
+            throw ValidationError("--name must be 1…200 bytes, got \(name.utf8.count)")
+        }
     }
 
     func run() async throws {
-        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
+        bootstrapLogging(
+            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
         let logger = Logger(label: "transit-static")
 
         let server: StaticServer
         do {
             server = try StaticServer(
-                databasePath: db, listen: listen, contexts: contexts, clock: clock.serviceClock, logger: logger)
+                databasePath: db, listen: listen, contexts: contexts, clock: clock.serviceClock,
+                name: name ?? "\(ProcessInfo.processInfo.hostName):\(getpid())", logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure

@@ -13,15 +13,18 @@ import TransitStore
 public struct StaticRequestHandler: Sendable {
     public let stores: ReloadableStore
     public let logger: Logger
+    /// This replica's name, put into every answer (`served_by`); nil: none.
+    public let servedBy: String?
     /// Unix seconds for requests without `at`; a parameter so tests can pin it.
     let now: @Sendable () -> Int64
 
     public init(
-        stores: ReloadableStore, logger: Logger,
+        stores: ReloadableStore, logger: Logger, servedBy: String? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.stores = stores
         self.logger = logger
+        self.servedBy = servedBy
         self.now = now
     }
 
@@ -33,7 +36,7 @@ public struct StaticRequestHandler: Sendable {
             logger.debug("bad request bytes", metadata: ["error": "\(error)", "bytes": "\(bytes.count)"])
             return StaticCodec.encode(
                 StaticResponse(
-                    requestId: 0, result: .failure(ServiceError(.badRequest, error.description))))
+                    requestId: 0, result: .failure(ServiceError(.badRequest, error.description)), servedBy: servedBy))
         }
         return StaticCodec.encode(respond(to: request))
     }
@@ -43,7 +46,16 @@ public struct StaticRequestHandler: Sendable {
     }
 
     public func respond(to request: StaticRequest) -> StaticResponse {
-        StaticResponse(requestId: request.requestId, result: answer(request))
+        let started = ContinuousClock.now
+        let result = answer(request)
+        // The gateway sends its own request's id (`request_id` in its log): one id across the services' logs.
+        logger.debug(
+            "request",
+            metadata: [
+                "request_id": "\(request.requestId)", "query": "\(request.query.logName)",
+                "status": "\(result.statusName)", "elapsed_us": "\(Int(started.duration(to: .now) / .microseconds(1)))",
+            ])
+        return StaticResponse(requestId: request.requestId, result: result, servedBy: servedBy)
     }
 
     private func answer(_ request: StaticRequest) -> Result<StaticResult, ServiceError> {
@@ -64,6 +76,32 @@ public struct StaticRequestHandler: Sendable {
                     ])
             }
             return .failure(failure)
+        }
+    }
+}
+
+extension StaticQuery {
+    /// The query's kind, for log lines.
+    fileprivate var logName: String {
+        switch self {
+        case .stop: "stop"
+        case .search: "search"
+        case .nearby: "nearby"
+        case .routes: "routes"
+        case .departures: "departures"
+        case .trip: "trip"
+        case .tripSchedules: "trip_schedules"
+        case .feedInfo: "feed_info"
+        }
+    }
+}
+
+extension Result<StaticResult, ServiceError> {
+    /// "ok" or the failure's status, for log lines.
+    fileprivate var statusName: String {
+        switch self {
+        case .success: "ok"
+        case .failure(let error): "\(error.status)"
         }
     }
 }

@@ -27,7 +27,7 @@ final class RealtimeClient: Sendable {
 
     /// The state of `topic` (blocks the calling thread up to the timeout).
     func snapshot(_ topic: RealtimeTopic) throws(RealtimeClientError) -> RealtimeSnapshot {
-        let id = nextRequestId.add(1, ordering: .relaxed).newValue
+        let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: .snapshot(topic))))
@@ -49,7 +49,7 @@ final class RealtimeClient: Sendable {
 
     /// One query, suspending without blocking a thread.
     func query(_ query: RealtimeQuery) async -> Result<RealtimeResult, RealtimeClientError> {
-        let id = nextRequestId.add(1, ordering: .relaxed).newValue
+        let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try await requester.request(
