@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Gateway
 import Logging
+import ServiceLifecycle
+import ServiceMetrics
 import ServiceSupport
 import TransitModel
 
@@ -124,6 +126,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
     var logFormat = "text"
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9464; port 0: any free one).",
+            valueName: "host:port"))
+    var metrics: String?
+
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
 
@@ -162,6 +170,9 @@ struct Serve: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
         }
     }
 
@@ -208,6 +219,8 @@ struct Serve: AsyncParsableCommand {
             boardCacheStops: boardCacheStops, threads: threads, drainTimeout: .seconds(drainTimeout),
             clock: clock.serviceClock, logger: logger)
 
+        // Before the server makes its first metric handles.
+        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let server: GatewayServer
         do {
             server = try await GatewayServer.start(config: config)
@@ -229,7 +242,29 @@ struct Serve: AsyncParsableCommand {
                     metadata: ["error": "\(error)"])
             }
         }
-        try await runUntilStopped([server, hangup], logger: logger)
+        var services: [any Service] = [server, hangup]
+        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
+            do {
+                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
+                    scraped in
+                    for value in server.metricValues() {
+                        if value.isTotal {
+                            scraped.total(value.name, value.dimensions, Int64(value.value))
+                        } else {
+                            scraped.gauge(value.name, value.dimensions, value.value)
+                        }
+                    }
+                }
+                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
+                services.append(endpoint)
+            } catch {
+                logger.critical(
+                    "cannot start: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
+                await server.stop()
+                throw ExitCode.failure
+            }
+        }
+        try await runUntilStopped(services, logger: logger)
     }
 
     /// The token in `path`, without surrounding whitespace; an empty file is an error (the message never

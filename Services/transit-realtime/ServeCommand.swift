@@ -2,8 +2,11 @@ import ArgumentParser
 import Foundation
 import Logging
 import RealtimeService
+import ServiceLifecycle
+import ServiceMetrics
 import ServiceSupport
 import TransitCore
+import TransitModel
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -61,6 +64,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
     var logFormat = "text"
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9466; port 0: any free one).",
+            valueName: "host:port"))
+    var metrics: String?
+
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
 
@@ -69,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
         guard LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
         }
         guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
             throw ValidationError(
@@ -82,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
         let logger = Logger(label: "transit-realtime")
 
+        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let service: RealtimeServiceRunner
         do {
             service = try await RealtimeServiceRunner(
@@ -97,6 +110,43 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info("SIGHUP: re-reading the sources config", metadata: ["config": "\(config)"])
             try? await service.reloadSources()  // logs what it did or why it changed nothing
         }
-        try await runUntilStopped([service, hangup], logger: logger)
+        var services: [any Service] = [service, hangup]
+        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
+            do {
+                let hub = service.sockets.hub
+                let clock = self.clock.serviceClock
+                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
+                    scraped in
+                    if let rss = ProcessMemory.residentBytes() {
+                        scraped.gauge("transit_realtime_resident_bytes", [], Double(rss))
+                    }
+                    guard case .success(.sources(let sources, let failedSends, _)) = hub.answer(.sources) else {
+                        return
+                    }
+                    scraped.total("transit_realtime_publish_failures_total", [], Int64(failedSends))
+                    let now = clock.unixSeconds
+                    for source in sources {
+                        let name = [("source", source.name)]
+                        if let success = source.lastSuccessUnix {
+                            scraped.gauge("transit_realtime_feed_age_seconds", name, Double(now - success))
+                        }
+                        scraped.gauge("transit_realtime_feed_stale", name, source.stale ? 1 : 0)
+                        scraped.gauge("transit_realtime_feed_entities", name, Double(source.entities))
+                        scraped.total("transit_realtime_feed_errors_total", name, Int64(source.errors))
+                        scraped.total("transit_realtime_updates_applied_total", name, Int64(source.updatesApplied))
+                        for (reason, count) in source.drops {
+                            scraped.total(
+                                "transit_realtime_drops_total", name + [("reason", reason)], Int64(count))
+                        }
+                    }
+                }
+                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
+                services.append(endpoint)
+            } catch {
+                printError("serve: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
+                throw ExitCode.failure
+            }
+        }
+        try await runUntilStopped(services, logger: logger)
     }
 }

@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import ServiceMetrics
 import ServiceSupport
 import StaticService
+import TransitCore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,6 +49,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
     var logFormat = "text"
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9465; port 0: any free one).",
+            valueName: "host:port"))
+    var metrics: String?
+
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
 
@@ -56,6 +64,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
         }
         if let name, name.isEmpty || name.utf8.count > 200 {
             throw ValidationError("--name must be 1…200 bytes, got \(name.utf8.count)")
@@ -67,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
             level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
         let logger = Logger(label: "transit-static")
 
+        // Before the request handler makes its metric handles.
+        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let server: StaticServer
         do {
             server = try StaticServer(
@@ -83,6 +96,23 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var services: [any Service] = [server, hangup]
         if watchInterval > 0 { services.append(ReplacedFileWatch(server: server, interval: .seconds(watchInterval))) }
+        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
+            do {
+                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
+                    scraped in
+                    if let rss = ProcessMemory.residentBytes() {
+                        scraped.gauge("transit_static_resident_bytes", [], Double(rss))
+                    }
+                    scraped.gauge("transit_static_database_info", [("version", server.databaseVersion)], 1)
+                }
+                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
+                services.append(endpoint)
+            } catch {
+                printError("serve: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
+                server.stop()
+                throw ExitCode.failure
+            }
+        }
         try await runUntilStopped(services, logger: logger)
     }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import TransitModel
@@ -17,6 +18,8 @@ public struct StaticRequestHandler: Sendable {
     public let servedBy: String?
     /// Unix seconds for requests without `at`; a parameter so tests can pin it.
     let now: @Sendable () -> Int64
+    /// swift-metrics handles (`serve --metrics`), made once: answers by query and status, latency by query.
+    private let metrics = QueryMetrics()
 
     public init(
         stores: ReloadableStore, logger: Logger, servedBy: String? = nil,
@@ -48,6 +51,7 @@ public struct StaticRequestHandler: Sendable {
     public func respond(to request: StaticRequest) -> StaticResponse {
         let started = ContinuousClock.now
         let result = answer(request)
+        metrics.record(request.query, result, elapsed: started.duration(to: .now))
         // The gateway sends its own request's id (`request_id` in its log): one id across the services' logs.
         logger.debug(
             "request",
@@ -103,5 +107,56 @@ extension Result<StaticResult, ServiceError> {
         case .success: "ok"
         case .failure(let error): "\(error.status)"
         }
+    }
+}
+
+/// One counter per (query kind, status) and one timer per query kind, made up front so that answering
+/// never looks a handle up under a lock.
+private final class QueryMetrics: Sendable {
+    /// In the order of `record`'s switch.
+    private static let kinds = [
+        "stop", "search", "nearby", "routes", "departures", "trip", "trip_schedules", "feed_info",
+    ]
+    private static let statuses: [ServiceStatus] = [
+        .ok, .notFound, .invalidArgument, .unavailable, .internal, .badRequest,
+    ]
+    private let answers: [[Counter]]
+    private let latency: [CoreMetrics.Timer]
+
+    init() {
+        answers = Self.kinds.map { kind in
+            Self.statuses.map { status in
+                Counter(
+                    label: "transit_static_answers_total", dimensions: [("query", kind), ("status", "\(status)")])
+            }
+        }
+        latency = Self.kinds.map {
+            CoreMetrics.Timer(
+                label: "transit_static_answer_duration_seconds", dimensions: [("query", $0)],
+                preferredDisplayUnit: .seconds)
+        }
+    }
+
+    func record(_ query: StaticQuery, _ result: Result<StaticResult, ServiceError>, elapsed: Duration) {
+        let kind: Int
+        switch query {
+        case .stop: kind = 0
+        case .search: kind = 1
+        case .nearby: kind = 2
+        case .routes: kind = 3
+        case .departures: kind = 4
+        case .trip: kind = 5
+        case .tripSchedules: kind = 6
+        case .feedInfo: kind = 7
+        }
+        let status: ServiceStatus
+        switch result {
+        case .success: status = .ok
+        case .failure(let error): status = error.status
+        }
+        // `statuses` lists every status in raw-value order.
+        answers[kind][status.rawValue].increment()
+        latency[kind].recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 }

@@ -17,7 +17,7 @@ public final class GatewayServer: Service, Sendable {
     /// The port it listens on (the chosen one when `config.port` was 0).
     public let port: Int
 
-    private let services: GatewayServices
+    let services: GatewayServices
     private let group: MultiThreadedEventLoopGroup
     private let listener: any Channel
 
