@@ -48,6 +48,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Hot standby: the PUB URL of the other realtime instance. This one binds nothing, polls nothing and publishes nothing while the peer's heartbeats come; it takes over (under a new epoch) once they have stopped for --takeover-after. Give each of the two instances the other's URL.",
+            valueName: "url"))
+    var peer: String?
+
+    @Option(help: "With --peer: seconds without a heartbeat of the peer before this instance takes over.")
+    var takeoverAfter = 6.0
+
+    @Flag(
+        help:
+            "With --peer: start as the standby (wait --takeover-after longer at start, so that the primary started at the same time wins)."
+    )
+    var standby = false
+
+    @Option(
+        help: ArgumentHelp(
             "Seconds after which a source's data is stale, for sources without their own stale_after_s in the config "
                 + "(default: by kind, 90 for trip updates and vehicle positions, 600 for alerts).", valueName: "s"))
     var staleAfter: Int64?
@@ -82,6 +97,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
             throw ValidationError("--metrics must be host:port, got \(metrics)")
         }
+        guard takeoverAfter >= 3, takeoverAfter.isFinite else {
+            throw ValidationError("--takeover-after must be at least 3 seconds (heartbeats come every 2 s)")
+        }
+        if peer == nil, standby { throw ValidationError("--standby needs --peer") }
         guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
             throw ValidationError(
                 "unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
@@ -95,34 +114,62 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "transit-realtime")
 
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
-        let service: RealtimeServiceRunner
-        do {
-            service = try await RealtimeServiceRunner(
-                configPath: config, staticURL: staticURL, listen: listen, publish: publish,
-                options: .init(defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock),
-                logger: logger)
-        } catch {
-            printError("serve: \(error)")
-            throw ExitCode.failure
+        let runnerOptions = RealtimeServiceRunner.Options(
+            defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock)
+        let (configPath, staticURL, listen, publish) = (config, self.staticURL, self.listen, self.publish)
+        let makeRunner: @Sendable () async throws -> RealtimeServiceRunner = {
+            try await RealtimeServiceRunner(
+                configPath: configPath, staticURL: staticURL, listen: listen, publish: publish,
+                options: runnerOptions, logger: logger)
+        }
+        // The running service: made now, or (with --peer) once this instance takes over.
+        let current: @Sendable () -> RealtimeServiceRunner?
+        let role: any Service
+        if let peer {
+            let standbyRole: StandbyRole
+            do {
+                standbyRole = StandbyRole(
+                    peer: try PeerWatch(peerURL: peer), takeoverAfter: .seconds(takeoverAfter),
+                    initialGrace: standby ? .seconds(takeoverAfter) : .zero, logger: logger, makeRunner: makeRunner)
+            } catch {
+                printError("serve: cannot dial the peer \(peer): \(error)")
+                throw ExitCode.failure
+            }
+            role = standbyRole
+            current = { standbyRole.current }
+        } else {
+            let service: RealtimeServiceRunner
+            do {
+                service = try await makeRunner()
+            } catch {
+                printError("serve: \(error)")
+                throw ExitCode.failure
+            }
+            role = service
+            current = { service }
         }
         let config = self.config
         let hangup = await SignalAction(.sighup) {
+            guard let service = current() else {
+                logger.info("SIGHUP: standing by, nothing to re-read yet (the config is read at takeover)")
+                return
+            }
             logger.info("SIGHUP: re-reading the sources config", metadata: ["config": "\(config)"])
             try? await service.reloadSources()  // logs what it did or why it changed nothing
         }
-        var services: [any Service] = [service, hangup]
+        var services: [any Service] = [role, hangup]
         if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
             do {
-                let hub = service.sockets.hub
                 let clock = self.clock.serviceClock
                 let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
                     scraped in
                     if let rss = ProcessMemory.residentBytes() {
                         scraped.gauge("transit_realtime_resident_bytes", [], Double(rss))
                     }
-                    guard case .success(.sources(let sources, let failedSends, _)) = hub.answer(.sources) else {
-                        return
-                    }
+                    scraped.gauge("transit_realtime_active", [], current() == nil ? 0 : 1)
+                    guard let hub = current()?.sockets.hub,
+                        case .success(.sources(let sources, let failedSends, _)) = hub.answer(.sources)
+                    else { return }
                     scraped.total("transit_realtime_publish_failures_total", [], Int64(failedSends))
                     let now = clock.unixSeconds
                     for source in sources {

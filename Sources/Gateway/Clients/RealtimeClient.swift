@@ -19,8 +19,10 @@ final class RealtimeClient: Sendable {
     init(url: String, timeout: Duration) throws(NNGError) {
         self.url = url
         self.timeout = timeout
-        requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
-        try? requester.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
+        // Several URLs: a realtime service and its standby; only the active one listens, so only it answers.
+        requester = try NNGRequester(
+            dialing: url.split(separator: ",").map(String.init), defaultTimeout: timeout,
+            maxReplySize: Self.maxReplyBytes, reconnect: (.milliseconds(50), .milliseconds(500)))
     }
 
     func close() { requester.close() }
