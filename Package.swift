@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "TransitCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TransitCore", "NNGKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -135,6 +135,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
 
+    @OptionGroup(title: "TLS (tls+tcp:// URLs)")
+    var tls: TLSOptions
+
     @Option(
         help: ArgumentHelp(
             "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
@@ -196,6 +199,7 @@ struct Serve: AsyncParsableCommand {
         }
         bootstrapLogging(
             level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        tls.apply()
         let logger = Logger(label: "transit-gateway")
         let (host, port) = parsedListen!
         var token: [UInt8]?

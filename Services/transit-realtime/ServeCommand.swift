@@ -88,6 +88,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
 
+    @OptionGroup(title: "TLS (tls+tcp:// URLs)")
+    var tls: TLSOptions
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
@@ -111,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         ProcessMemory.keepFreedMemory()
         bootstrapLogging(
             level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        tls.apply()
         let logger = Logger(label: "transit-realtime")
 
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }

@@ -58,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
 
+    @OptionGroup(title: "TLS (tls+tcp:// URLs)")
+    var tls: TLSOptions
+
     func validate() throws {
         guard contexts >= 1, contexts <= 256 else { throw ValidationError("--contexts must be 1…256, got \(contexts)") }
         guard watchInterval >= 0, watchInterval.isFinite else { throw ValidationError("--watch-interval must be ≥ 0") }
@@ -76,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         bootstrapLogging(
             level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        tls.apply()
         let logger = Logger(label: "transit-static")
 
         // Before the request handler makes its metric handles.
