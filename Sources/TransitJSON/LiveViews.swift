@@ -195,6 +195,12 @@ public struct VehicleSnapshot: Sendable, Hashable {
     public var wheelchairAccessible: Bool?
     /// Transport for NSW's vehicle model, e.g. "Alstom Metropolis".
     public var model: String?
+    /// From the static data of the vehicle's route (`routeId`, else its trip's): short name, "#RRGGBB", mode.
+    public var routeShortName: String?
+    public var routeColor: String?
+    public var mode: String?
+    /// The trip's headsign: the live trip's, else the static trip's.
+    public var headsign: String?
 
     public init(
         vehicleId: String? = nil, label: String? = nil, tripId: String? = nil, routeId: String? = nil,

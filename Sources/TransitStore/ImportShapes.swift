@@ -1,0 +1,152 @@
+import GTFSCSV
+import SQLiteKit
+import TransitCore
+
+/// One shapes.txt row, compact, buffered until the whole file is read (shapes.txt is usually but not always
+/// grouped by shape): 32 bytes. Coordinates are kept at the polyline's precision (1e-5 degrees).
+struct ShapePointRow {
+    var shape: UInt32
+    var sequence: UInt32
+    var line: UInt32
+    var latE5: Int32
+    var lonE5: Int32
+    /// shape_dist_traveled, NaN when empty.
+    var distance: Float64
+}
+
+extension ImportBuilder {
+    /// shapes.txt (optional): one `shapes` row per shape_id, its points ordered by shape_pt_sequence and
+    /// written as one encoded polyline (with its distances as a second one when every point has one).
+    ///
+    /// A value that is not a number, or a coordinate out of range, fails the import naming file, line and
+    /// field; a repeated shape_pt_sequence within a shape is skipped and counted (strict: fails); a shape with
+    /// fewer than two points is skipped and counted; a shape whose distances are missing on some points or
+    /// decrease keeps its points and drops its distances (counted).
+    func importShapes(_ feed: FeedContext) throws {
+        guard let (reader, tally) = try open(feed, "shapes.txt") else { return }
+        let idColumn = try reader.required("shape_id")
+        let latColumn = try reader.required("shape_pt_lat")
+        let lonColumn = try reader.required("shape_pt_lon")
+        let sequenceColumn = try reader.required("shape_pt_sequence")
+        let distanceColumn = reader.column("shape_dist_traveled")
+        var ids = ByteInterner(capacity: 1 << 10)
+        var rows: [ShapePointRow] = []
+        rows.reserveCapacity((feed.files.size("shapes.txt") ?? 0) / 40)
+        var lastShape = -1
+        while try reader.next() {
+            tally.read += 1
+            if tally.read & 0xFFFF == 0 { try checkpoint(feed, "shapes.txt", rows: tally.read) }
+            let idBytes = reader.bytes(idColumn)
+            if idBytes.isEmpty { throw reader.missingValue(idColumn) }
+            let shape: Int
+            if lastShape >= 0, ids.equals(lastShape, idBytes) {
+                shape = lastShape
+            } else {
+                let (index, inserted) = ids.intern(idBytes)
+                if inserted { try reader.checkText(idColumn) }
+                shape = index
+                lastShape = index
+            }
+            guard let lat = try reader.double(latColumn) else { throw reader.missingValue(latColumn) }
+            guard let lon = try reader.double(lonColumn) else { throw reader.missingValue(lonColumn) }
+            guard (-90...90).contains(lat) else {
+                throw reader.error("shape_pt_lat \(lat) out of range -90…90", column: latColumn)
+            }
+            guard (-180...180).contains(lon) else {
+                throw reader.error("shape_pt_lon \(lon) out of range -180…180", column: lonColumn)
+            }
+            let sequence = try reader.requiredInt(sequenceColumn)
+            guard sequence >= 0, sequence <= Int(UInt32.max) else {
+                throw reader.error(
+                    "bad shape_pt_sequence \(sequence) (expected a non-negative integer)", column: sequenceColumn)
+            }
+            let distance = try reader.double(distanceColumn) ?? .nan
+            if !distance.isNaN, !(distance >= 0) || !distance.isFinite {
+                throw reader.error(
+                    "bad shape_dist_traveled \(distance) (expected a non-negative number)", column: distanceColumn)
+            }
+            rows.append(
+                ShapePointRow(
+                    shape: UInt32(shape), sequence: UInt32(sequence), line: UInt32(clamping: reader.line),
+                    latE5: Int32((lat * Polyline.coordinateScale).rounded()),
+                    lonE5: Int32((lon * Polyline.coordinateScale).rounded()), distance: distance))
+        }
+        try writeShapes(feed, ids, rows, tally)
+    }
+
+    private func writeShapes(_ feed: FeedContext, _ ids: ByteInterner, _ rows: [ShapePointRow], _ tally: FileTally)
+        throws
+    {
+        // Group by shape (stable, O(n)): counts, then offsets.
+        var starts = [Int](repeating: 0, count: ids.count + 1)
+        for row in rows { starts[Int(row.shape) + 1] += 1 }
+        for index in 0..<ids.count { starts[index + 1] += starts[index] }
+        var grouped = [ShapePointRow](unsafeUninitializedCapacity: rows.count) { buffer, count in
+            var next = starts
+            for row in rows {
+                let shape = Int(row.shape)
+                (buffer.baseAddress! + next[shape]).initialize(to: row)
+                next[shape] += 1
+            }
+            count = rows.count
+        }
+        let insert = try db.prepare(
+            """
+            INSERT INTO shapes (shape_pk, shape_id, feed_pk, point_count, polyline, distances)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        var points: [(lat: Double, lon: Double)] = []
+        var distances: [Double] = []
+        for shape in 0..<ids.count {
+            let range = starts[shape]..<starts[shape + 1]
+            grouped[range].sort { $0.sequence != $1.sequence ? $0.sequence < $1.sequence : $0.line < $1.line }
+            points.removeAll(keepingCapacity: true)
+            distances.removeAll(keepingCapacity: true)
+            var lastSequence: UInt32?
+            var distancesUsable = true
+            for row in grouped[range] {
+                if row.sequence == lastSequence {
+                    try reject(
+                        "repeated shape_pt_sequence within a shape (later row skipped)", file: "shapes.txt",
+                        line: Int(row.line), tally)
+                    continue
+                }
+                lastSequence = row.sequence
+                points.append(
+                    (Double(row.latE5) / Polyline.coordinateScale, Double(row.lonE5) / Polyline.coordinateScale))
+                if row.distance.isNaN || (distances.last.map { row.distance < $0 } ?? false) {
+                    distancesUsable = false
+                }
+                distances.append(row.distance)
+            }
+            let id = feed.prefixed(ids.string(at: shape))
+            guard points.count >= 2 else {
+                try reject(
+                    "shape with fewer than two points (skipped)", file: "shapes.txt",
+                    line: Int(grouped[range.lowerBound].line), rows: range.count, tally)
+                continue
+            }
+            if !distancesUsable, distances.contains(where: { !$0.isNaN }) {
+                tally.skip("shape_dist_traveled missing on some points or decreasing (the shape's distances dropped)")
+            }
+            shapeCount += 1
+            insert.bind(1, shapeCount)
+            insert.bind(2, id)
+            insert.bind(3, feed.feedPk)
+            insert.bind(4, points.count)
+            insert.bind(5, Polyline.encode(points))
+            insert.bind(6, distancesUsable ? Polyline.encode(values: distances, scale: Schema.shapeDistanceScale) : nil)
+            if let owner = shapeOwners[id] {
+                let other = feeds[owner]
+                throw CSVError(
+                    file: "shapes.txt", line: Int(grouped[range.lowerBound].line),
+                    reason: "shape_id \"\(id)\" of feed \"\(feed.name)\" (\(feed.path)) is also defined by feed "
+                        + "\"\(other.name)\" (\(other.path)); give one of them a prefix, e.g. --prefix "
+                        + "\(feed.name)=\(feed.name.uppercased()):")
+            }
+            shapeOwners[id] = feed.index
+            try insert.run()
+            tally.imported += points.count
+        }
+    }
+}
