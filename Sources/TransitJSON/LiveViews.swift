@@ -209,7 +209,8 @@ public struct VehicleSnapshot: Sendable, Hashable {
         stopId: String? = nil, currentStatus: String? = nil, occupancyStatus: String? = nil,
         occupancyPercentage: Int? = nil, congestionLevel: String? = nil, timestamp: Int64? = nil,
         carriages: [LiveCarriage] = [], airConditioned: Bool? = nil, wheelchairAccessible: Bool? = nil,
-        model: String? = nil
+        model: String? = nil, routeShortName: String? = nil, routeColor: String? = nil, mode: String? = nil,
+        headsign: String? = nil
     ) {
         self.vehicleId = vehicleId
         self.label = label
@@ -232,6 +233,10 @@ public struct VehicleSnapshot: Sendable, Hashable {
         self.airConditioned = airConditioned
         self.wheelchairAccessible = wheelchairAccessible
         self.model = model
+        self.routeShortName = routeShortName
+        self.routeColor = routeColor
+        self.mode = mode
+        self.headsign = headsign
     }
 }
 

@@ -20,7 +20,8 @@ extension ImportBuilder {
     ///
     /// A value that is not a number, or a coordinate out of range, fails the import naming file, line and
     /// field; a repeated shape_pt_sequence within a shape is skipped and counted (strict: fails); a shape with
-    /// fewer than two points is skipped and counted; a shape whose distances are missing on some points or
+    /// fewer than two points is skipped and counted (also when strict); a shape whose distances are missing on
+    /// some points or
     /// decrease keeps its points and drops its distances (counted).
     func importShapes(_ feed: FeedContext) throws {
         guard let (reader, tally) = try open(feed, "shapes.txt") else { return }
@@ -120,10 +121,9 @@ extension ImportBuilder {
                 distances.append(row.distance)
             }
             let id = feed.prefixed(ids.string(at: shape))
+            // Valid GTFS but no line to draw: counted, never fatal (not a broken reference).
             guard points.count >= 2 else {
-                try reject(
-                    "shape with fewer than two points (skipped)", file: "shapes.txt",
-                    line: Int(grouped[range.lowerBound].line), rows: range.count, tally)
+                tally.skip("shape with fewer than two points (skipped)", rows: range.count)
                 continue
             }
             if !distancesUsable, distances.contains(where: { !$0.isNaN }) {
