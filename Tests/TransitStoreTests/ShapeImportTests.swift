@@ -60,6 +60,28 @@ import TransitTesting
         #expect(byTrip.shapeId == "SH1" && byTrip.tripId == "T1a" && byTrip.polyline == shape.polyline)
     }
 
+    /// Grouped files are written shape by shape, split ones read again whole: both give the same rows.
+    @Test func groupedAndSplitFilesGiveTheSameShapes() throws {
+        let lines = Self.shapes.split(separator: "\n").map(String.init)
+        let header = lines[0]
+        let body = lines.dropFirst()
+        // Grouped by shape, sequences still out of order within SH1; and the reverse of the original order.
+        let grouped = ([header] + body.sorted { $0.prefix(3) < $1.prefix(3) }).joined(separator: "\n") + "\n"
+        let reversed = ([header] + body.reversed()).joined(separator: "\n") + "\n"
+        let query = "SELECT shape_id, point_count, polyline, distances FROM shapes ORDER BY shape_id"
+        var answers: [[[String]]] = []
+        var skips: [[String: Int]] = []
+        for text in [Self.shapes, grouped, reversed] {
+            let (folder, summary) = try Self.importFeed(text)
+            answers.append(try rows(try Database(path: folder.path("t.db"), mode: .readOnly), query))
+            skips.append(summary.files.first { $0.file == "shapes.txt" }?.skipped ?? [:])
+            #expect(summary.files.filter { $0.file == "shapes.txt" }.count == 1)
+        }
+        #expect(answers[0].count == 3)
+        #expect(answers[1] == answers[0] && answers[2] == answers[0])
+        #expect(skips[1] == skips[0] && skips[2] == skips[0])
+    }
+
     @Test func tripsWithoutAShapeGetAStraightLineThroughTheirStops() throws {
         // The test feed has no shapes.txt: T1a names SH1, which does not exist; B1 names none.
         let folder = try TemporaryFolder()
