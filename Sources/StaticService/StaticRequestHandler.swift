@@ -96,6 +96,9 @@ extension StaticQuery {
         case .trip: "trip"
         case .tripSchedules: "trip_schedules"
         case .feedInfo: "feed_info"
+        case .shape: "shape"
+        case .route: "route"
+        case .stopsInBBox: "stops_in_bbox"
         }
     }
 }
@@ -115,7 +118,8 @@ extension Result<StaticResult, ServiceError> {
 private final class QueryMetrics: Sendable {
     /// In the order of `record`'s switch.
     private static let kinds = [
-        "stop", "search", "nearby", "routes", "departures", "trip", "trip_schedules", "feed_info",
+        "stop", "search", "nearby", "routes", "departures", "trip", "trip_schedules", "feed_info", "shape", "route",
+        "stops_in_bbox",
     ]
     private static let statuses: [ServiceStatus] = [
         .ok, .notFound, .invalidArgument, .unavailable, .internal, .badRequest,
@@ -148,6 +152,9 @@ private final class QueryMetrics: Sendable {
         case .trip: kind = 5
         case .tripSchedules: kind = 6
         case .feedInfo: kind = 7
+        case .shape: kind = 8
+        case .route: kind = 9
+        case .stopsInBBox: kind = 10
         }
         let status: ServiceStatus
         switch result {
