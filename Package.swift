@@ -53,6 +53,8 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -85,6 +87,7 @@ let package = Package(
             name: "StaticService",
             dependencies: [
                 "TransitStore", "TransitCore", "TransitProto", "NNGKit", "TransitModel",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -94,7 +97,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "TransitCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TransitCore", "NNGKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -129,9 +132,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ServiceMetrics",
+            dependencies: [
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Gateway",
             dependencies: [
                 "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -157,7 +173,7 @@ let package = Package(
             name: "transit-static",
             dependencies: [
                 "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "TransitCore", "NNGKit",
-                "ServiceSupport",
+                "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -174,9 +190,10 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "TransitModel", "TransitCore", "ServiceSupport",
+                "Gateway", "TransitModel", "TransitCore", "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/transit-gateway",
             swiftSettings: swiftSettings
@@ -186,8 +203,10 @@ let package = Package(
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
                 "TransitJSON", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
+                "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/transit-realtime",
             swiftSettings: swiftSettings
@@ -230,6 +249,11 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServiceSupportTests",
+            dependencies: ["ServiceSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

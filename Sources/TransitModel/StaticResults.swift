@@ -609,9 +609,12 @@ public struct StaticResponse: Sendable, Hashable {
     public var requestId: UInt64
     /// The answer, or why there is none.
     public var result: Result<StaticResult, ServiceError>
-    /// The answer to request `requestId`.
-    public init(requestId: UInt64, result: Result<StaticResult, ServiceError>) {
+    /// The name of the replica that answered, when it says (several replicas can serve one REQ socket).
+    public var servedBy: String?
+    /// The answer to request `requestId`, from the replica named `servedBy`.
+    public init(requestId: UInt64, result: Result<StaticResult, ServiceError>, servedBy: String? = nil) {
         self.requestId = requestId
         self.result = result
+        self.servedBy = servedBy
     }
 }

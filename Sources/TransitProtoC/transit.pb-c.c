@@ -1854,7 +1854,7 @@ const ProtobufCMessageDescriptor transit__static_request__descriptor =
   (ProtobufCMessageInit) transit__static_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[12] =
+static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[13] =
 {
   {
     "request_id",
@@ -1887,6 +1887,18 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
     PROTOBUF_C_TYPE_STRING,
     0,   /* quantifier_offset */
     offsetof(Transit__StaticResponse, error_message),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "served_by",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StaticResponse, served_by),
     NULL,
     NULL,
     0,             /* flags */
@@ -2002,25 +2014,26 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
   },
 };
 static const unsigned transit__static_response__field_indices_by_name[] = {
-  6,   /* field[6] = departures */
+  7,   /* field[7] = departures */
   2,   /* field[2] = error_message */
-  9,   /* field[9] = feed_info */
+  10,   /* field[10] = feed_info */
   0,   /* field[0] = request_id */
-  11,   /* field[11] = route */
-  5,   /* field[5] = routes */
-  10,   /* field[10] = shape */
+  12,   /* field[12] = route */
+  6,   /* field[6] = routes */
+  3,   /* field[3] = served_by */
+  11,   /* field[11] = shape */
   1,   /* field[1] = status */
-  3,   /* field[3] = stop */
-  4,   /* field[4] = stops */
-  7,   /* field[7] = trip */
-  8,   /* field[8] = trip_schedules */
+  4,   /* field[4] = stop */
+  5,   /* field[5] = stops */
+  8,   /* field[8] = trip */
+  9,   /* field[9] = trip_schedules */
 };
 static const ProtobufCIntRange transit__static_response__number_ranges[3 + 1] =
 {
   { 1, 0 },
-  { 10, 3 },
-  { 13, 5 },
-  { 0, 12 }
+  { 10, 4 },
+  { 13, 6 },
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor transit__static_response__descriptor =
 {
@@ -2030,7 +2043,7 @@ const ProtobufCMessageDescriptor transit__static_response__descriptor =
   "Transit__StaticResponse",
   "transit",
   sizeof(Transit__StaticResponse),
-  12,
+  13,
   transit__static_response__field_descriptors,
   transit__static_response__field_indices_by_name,
   3,  transit__static_response__number_ranges,

@@ -151,6 +151,11 @@ struct  Transit__StaticResponse
   protobuf_c_boolean has_status;
   Transit__Status status;
   char *error_message;
+  /*
+   * The replica that answered (`transit-static serve --name`, default "host:pid"): with several static
+   * replicas behind one REQ socket, the client can tell them apart (the gateway counts answers per replica).
+   */
+  char *served_by;
   Transit__StaticResponse__ResultCase result_case;
   union {
     Transit__StopResult *stop;
@@ -172,7 +177,7 @@ struct  Transit__StaticResponse
 };
 #define TRANSIT__STATIC_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__static_response__descriptor) \
-    , 0, 0, 0, TRANSIT__STATUS__OK, NULL, TRANSIT__STATIC_RESPONSE__RESULT__NOT_SET, {0} }
+    , 0, 0, 0, TRANSIT__STATUS__OK, NULL, NULL, TRANSIT__STATIC_RESPONSE__RESULT__NOT_SET, {0} }
 
 
 struct  Transit__StopQuery
