@@ -115,7 +115,8 @@ extension RequestDispatcher {
 
         // The stop ids the board covers (a station: its platforms too) decide which live visits count; they
         // are only needed when there are live visits at all, and fetched alongside the first static page.
-        let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
+        // Alerts need the stop's station too (an alert on the station concerns its platforms' rows).
+        let liveVisits = state.map { !$0.tripsByStop.isEmpty || !$0.alertIndex.isEmpty } ?? false
         let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
         let needInfo = cachedInfo == nil && (liveVisits || wantStops)
 
@@ -162,11 +163,13 @@ extension RequestDispatcher {
                 scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
         Self.fillChangedPlatforms(&all, Self.platforms(fetch.info))
-        let page = BoardAssembly.page(
+        var page = BoardAssembly.page(
             all, known: fetch.known, direction: direction, position: position, limit: query.limit)
-        let answer = Self.answer(
+        BoardAssembly.stampAges(&page.rows, now: now)
+        var answer = Self.answer(
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
             known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
+        if let index = state?.alertIndex { Self.addAlerts(&answer, index: index, info: fetch.info) }
         let meta = reading.meta(
             .tripUpdates, at: at, now: now, leftOut: fetch.merged.usedStale || fetch.candidates.usedStale)
         return .success(LiveBoard(answer: answer, meta: meta, stops: fetch.boardStops))
@@ -204,12 +207,14 @@ extension RequestDispatcher {
                 liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
         }
         Self.fillChangedPlatforms(&rows, Self.platforms(info))
-        let page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
-        let answer = Self.answer(
+        var page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
+        BoardAssembly.stampAges(&page.rows, now: now)
+        var answer = Self.answer(
             stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position,
             known: known,
             moreBeyond: forward ? candidates.beyond : candidates.before,
             moreBehind: forward ? candidates.before : candidates.beyond)
+        Self.addAlerts(&answer, index: state.alertIndex, info: info)
         let meta = LiveMeta(
             at: at, source: .realtimeOnly, stale: candidates.usedStale,
             feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
@@ -301,6 +306,30 @@ extension RequestDispatcher {
             return TripInstanceKey(tripId: copied, serviceDate: trip.key.serviceDate)
         }
         return trip.key
+    }
+
+    /// Each row's `alert_ids` and the board's `alerts` (GATEWAY.md "departures"): matched per row at its own
+    /// time against the alert index (nothing to do without alerts).
+    static func addAlerts(_ answer: inout DeparturesAnswer, index: AlertIndex, info: StopResult?) {
+        guard !index.isEmpty, !answer.rows.isEmpty else { return }
+        let rows = answer.rows.map { row in
+            let d = row.departure
+            return AlertIndex.Row(
+                stopId: d.stopId, parentStation: parentStation(of: d.stopId, info), routeId: d.route.routeId,
+                routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
+                tripId: d.tripId, time: row.time)
+        }
+        let found = RowAlerts(rows, index: index)
+        answer.alerts = found.views
+        for i in answer.rows.indices { answer.rows[i].alertIds = found.idsByRow[i] }
+    }
+
+    /// The parent station of a board's row stop, as the board's stop result tells it.
+    private static func parentStation(of stopId: String, _ info: StopResult?) -> String? {
+        guard let info else { return nil }
+        if stopId == info.stop.stopId { return info.stop.parentStation ?? info.parent?.stopId }
+        if info.platforms.contains(where: { $0.stopId == stopId }) { return info.stop.stopId }
+        return info.stop.parentStation ?? info.parent?.stopId
     }
 
     static func stopIds(_ info: StopResult) -> Set<String> {
