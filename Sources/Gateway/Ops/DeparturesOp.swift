@@ -143,7 +143,8 @@ extension RequestDispatcher {
                 if page > 1 { break fetching }  // keep the pages fetched so far
                 if error.code == .staticUnavailable, allowRealtimeOnly, let state {
                     return realtimeOnlyBoard(
-                        query, at: at, now: now, direction: direction, position: position, state: state, error: error)
+                        query, at: at, now: now, direction: direction, position: position, state: state,
+                        alerts: Self.holdsAlerts(reading, now: now), error: error)
                 }
                 return .failure(error)
             }
@@ -169,7 +170,9 @@ extension RequestDispatcher {
         var answer = Self.answer(
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
             known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
-        if let index = state?.alertIndex { Self.addAlerts(&answer, index: index, info: fetch.info) }
+        if let state, Self.holdsAlerts(reading, now: now) {
+            Self.addAlerts(&answer, index: state.alertIndex, info: fetch.info)
+        }
         let meta = reading.meta(
             .tripUpdates, at: at, now: now, leftOut: fetch.merged.usedStale || fetch.candidates.usedStale)
         return .success(LiveBoard(answer: answer, meta: meta, stops: fetch.boardStops))
@@ -190,7 +193,7 @@ extension RequestDispatcher {
     /// only), or the static error when it knows nothing there.
     private func realtimeOnlyBoard(
         _ query: DeparturesQuery, at: Int64, now: Int64, direction: BoardDirection, position: BoardPosition,
-        state: RealtimeState, error: GatewayError
+        state: RealtimeState, alerts: Bool, error: GatewayError
     ) -> Result<LiveBoard, GatewayError> {
         let info = cache.cachedStop(query.stopId)
         let boardStops = info.map(Self.stopIds) ?? [query.stopId]
@@ -214,7 +217,7 @@ extension RequestDispatcher {
             known: known,
             moreBeyond: forward ? candidates.beyond : candidates.before,
             moreBehind: forward ? candidates.before : candidates.beyond)
-        Self.addAlerts(&answer, index: state.alertIndex, info: info)
+        if alerts { Self.addAlerts(&answer, index: state.alertIndex, info: info) }
         let meta = LiveMeta(
             at: at, source: .realtimeOnly, stale: candidates.usedStale,
             feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))

@@ -19,7 +19,9 @@ extension RequestDispatcher {
                     staticStartTime: trip.frequencyBased ? trip.startTime : nil))
             let reading = self.realtime.read()
             let (realtime, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
-            let alerts = reading.holdsState ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
+            let alerts =
+                Self.holdsAlerts(reading, now: now)
+                ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
             return .success(
                 id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count
             ) {
@@ -62,7 +64,8 @@ extension RequestDispatcher {
         // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
         if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {
             let (realtime, _) = LiveMerge.trip(detail, reading: reading, at: at, now: now)
-            let alerts = LiveMerge.alerts(detail, realtime, index: state.alertIndex)
+            let alerts = LiveMerge.alerts(
+                detail, realtime, index: Self.holdsAlerts(reading, now: now) ? state.alertIndex : AlertIndex())
             return .success(
                 id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * detail.stops.count
             ) {
@@ -89,7 +92,8 @@ extension RequestDispatcher {
 
         let view = LiveTripAssembly.view(
             trip, known: known, vehicle: vehicle, madeUnix: trip.madeUnix(state), now: now)
-        let alerts = LiveTripAssembly.alerts(view, index: state.alertIndex)
+        let alerts = LiveTripAssembly.alerts(
+            view, index: Self.holdsAlerts(reading, now: now) ? state.alertIndex : AlertIndex())
         return .success(
             id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * view.stops.count
         ) {
