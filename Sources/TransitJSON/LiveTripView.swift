@@ -27,6 +27,9 @@ public struct LiveTripStop: Sendable, Hashable {
     public var stopHeadsign: String?
     /// The platform the vehicle serves instead of the scheduled one; nil: no change.
     public var platformChange: PlatformChange?
+    /// Where the predicted times come from and how old they are (as on departure rows).
+    public var predictionSource: LivePredictionSource = .schedule
+    public var predictionAgeSeconds: Int64?
 
     public init(
         stopId: String, stopSequence: UInt32, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,

@@ -336,10 +336,12 @@ public struct PatternStop: Sendable, Hashable {
     public var pickupType: Int
     /// GTFS drop_off_type, with pickup_type's values.
     public var dropOffType: Int
-    /// A pattern stop; regular pickup and drop-off unless told.
+    /// GTFS timepoint: its times are exact (a vehicle early there waits); false for approximate times.
+    public var timepoint: Bool
+    /// A pattern stop; regular pickup and drop-off, a timepoint, unless told.
     public init(
         stopId: String, stopSequence: UInt32, arrivalOffset: Int32, departureOffset: Int32, pickupType: Int = 0,
-        dropOffType: Int = 0
+        dropOffType: Int = 0, timepoint: Bool = true
     ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
@@ -347,6 +349,7 @@ public struct PatternStop: Sendable, Hashable {
         self.departureOffset = departureOffset
         self.pickupType = pickupType
         self.dropOffType = dropOffType
+        self.timepoint = timepoint
     }
 }
 

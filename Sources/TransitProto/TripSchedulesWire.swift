@@ -20,7 +20,9 @@ enum TripSchedulesWire {
     private enum MatchField { static let tripIds = 1 }
     private enum PatternField { static let patternId = 1, stops = 2 }
     private enum StopField {
-        static let stopId = 1, stopSequence = 2, arrivalOffset = 3, departureOffset = 4, pickupType = 5, dropOffType = 6
+        static let stopId = 1, stopSequence = 2, arrivalOffset = 3, departureOffset = 4, pickupType = 5,
+            dropOffType = 6,
+            timepoint = 7
     }
     private enum TripField {
         static let tripId = 1, routeId = 2, directionId = 3, patternId = 4, startSecs = 5, frequencies = 6,
@@ -110,6 +112,7 @@ enum TripSchedulesWire {
             + WireSize.int32Field(StopField.departureOffset, p.departureOffset)
             + WireSize.int32Field(StopField.pickupType, Int32(clamping: p.pickupType))
             + WireSize.int32Field(StopField.dropOffType, Int32(clamping: p.dropOffType))
+            + (p.timepoint ? 0 : WireSize.varintField(StopField.timepoint, 0))
     }
 
     private static func patternSize(_ p: Pattern) -> Int {
@@ -165,6 +168,7 @@ enum TripSchedulesWire {
                 out.int32Field(StopField.departureOffset, stops[i].departureOffset)
                 out.int32Field(StopField.pickupType, Int32(clamping: stops[i].pickupType))
                 out.int32Field(StopField.dropOffType, Int32(clamping: stops[i].dropOffType))
+                if !stops[i].timepoint { out.varintField(StopField.timepoint, 0) }
             }
         }
     }

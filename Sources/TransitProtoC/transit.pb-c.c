@@ -4128,7 +4128,8 @@ const ProtobufCMessageDescriptor transit__trip_detail__descriptor =
   (ProtobufCMessageInit) transit__trip_detail__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__pattern_stop__field_descriptors[6] =
+static const protobuf_c_boolean transit__pattern_stop__timepoint__default_value = 1;
+static const ProtobufCFieldDescriptor transit__pattern_stop__field_descriptors[7] =
 {
   {
     "stop_id",
@@ -4202,6 +4203,18 @@ static const ProtobufCFieldDescriptor transit__pattern_stop__field_descriptors[6
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "timepoint",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PatternStop, has_timepoint),
+    offsetof(Transit__PatternStop, timepoint),
+    NULL,
+    &transit__pattern_stop__timepoint__default_value,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__pattern_stop__field_indices_by_name[] = {
   2,   /* field[2] = arrival_offset */
@@ -4210,11 +4223,12 @@ static const unsigned transit__pattern_stop__field_indices_by_name[] = {
   4,   /* field[4] = pickup_type */
   0,   /* field[0] = stop_id */
   1,   /* field[1] = stop_sequence */
+  6,   /* field[6] = timepoint */
 };
 static const ProtobufCIntRange transit__pattern_stop__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor transit__pattern_stop__descriptor =
 {
@@ -4224,7 +4238,7 @@ const ProtobufCMessageDescriptor transit__pattern_stop__descriptor =
   "Transit__PatternStop",
   "transit",
   sizeof(Transit__PatternStop),
-  6,
+  7,
   transit__pattern_stop__field_descriptors,
   transit__pattern_stop__field_indices_by_name,
   1,  transit__pattern_stop__number_ranges,

@@ -101,6 +101,8 @@ enum Fixtures {
                             stopId: "a", stopSequence: 1, arrivalOffset: 0, departureOffset: 30, pickupType: 1,
                             dropOffType: 2),
                         PatternStop(stopId: "b", stopSequence: 2, arrivalOffset: 300, departureOffset: 330),
+                        PatternStop(
+                            stopId: "c", stopSequence: 3, arrivalOffset: 450, departureOffset: 450, timepoint: false),
                     ]),
                 Pattern(patternId: 8, stops: []),
             ],

@@ -26,7 +26,7 @@ import TransitProto
                             pickupType: Int.max, dropOffType: Int.min),
                         PatternStop(
                             stopId: String(repeating: "é", count: 100), stopSequence: 0, arrivalOffset: Int32.max,
-                            departureOffset: 127, pickupType: 128, dropOffType: -128),
+                            departureOffset: 127, pickupType: 128, dropOffType: -128, timepoint: false),
                     ]),
                 Pattern(patternId: 0, stops: []),
             ],

@@ -79,15 +79,30 @@ enum BoardAssembly {
         return merged
     }
 
-    /// What a row shows of a trip instance's prediction at one of its stops.
+    /// What a row shows of a trip instance's prediction at one of its stops. The prediction's age is set on
+    /// the page's rows only (`stampAges`: it needs the time of the answer).
     static func realtime(_ trip: TripPrediction, _ stop: StopPrediction?, state: RealtimeState) -> DepartureRealtime {
-        DepartureRealtime(
+        var realtime = DepartureRealtime(
             predictedUnix: trip.cancelled || stop?.skipped == true ? nil : stop?.predictedUnix,
             cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
             occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
                 ?? state.vehicleByTrip[trip.key]?.occupancyStatus,
             carriages: stop?.carriages ?? [],
             platformChange: trip.cancelled ? nil : stop?.platformChange)
+        if realtime.predictedUnix != nil, let stop {
+            realtime.predictionSource = stop.source
+            realtime.predictionMadeUnix = trip.madeUnix(state)
+        }
+        return realtime
+    }
+
+    /// The ages of the rows' predictions at `now` (the answer's time; `realtime` noted when each was made).
+    static func stampAges(_ rows: inout [DepartureRow], now: Int64) {
+        for i in rows.indices where rows[i].realtime?.predictionMadeUnix != nil {
+            let made = rows[i].realtime!.predictionMadeUnix
+            rows[i].realtime!.predictionAgeSeconds = rows[i].realtime!.predictionSource.age(
+                tripTimestamp: made, feedTimestamp: nil, now: now)
+        }
     }
 
     /// A row without a trip update whose vehicle reports occupancy.

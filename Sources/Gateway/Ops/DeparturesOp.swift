@@ -115,7 +115,8 @@ extension RequestDispatcher {
 
         // The stop ids the board covers (a station: its platforms too) decide which live visits count; they
         // are only needed when there are live visits at all, and fetched alongside the first static page.
-        let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
+        // Alerts need the stop's station too (an alert on the station concerns its platforms' rows).
+        let liveVisits = state.map { !$0.tripsByStop.isEmpty || !$0.alertIndex.isEmpty } ?? false
         let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
         let needInfo = cachedInfo == nil && (liveVisits || wantStops)
 
@@ -142,7 +143,8 @@ extension RequestDispatcher {
                 if page > 1 { break fetching }  // keep the pages fetched so far
                 if error.code == .staticUnavailable, allowRealtimeOnly, let state {
                     return realtimeOnlyBoard(
-                        query, at: at, now: now, direction: direction, position: position, state: state, error: error)
+                        query, at: at, now: now, direction: direction, position: position, state: state,
+                        alerts: Self.holdsAlerts(reading, now: now), error: error)
                 }
                 return .failure(error)
             }
@@ -162,11 +164,15 @@ extension RequestDispatcher {
                 scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
         Self.fillChangedPlatforms(&all, Self.platforms(fetch.info))
-        let page = BoardAssembly.page(
+        var page = BoardAssembly.page(
             all, known: fetch.known, direction: direction, position: position, limit: query.limit)
-        let answer = Self.answer(
+        BoardAssembly.stampAges(&page.rows, now: now)
+        var answer = Self.answer(
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
             known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
+        if let state, Self.holdsAlerts(reading, now: now) {
+            Self.addAlerts(&answer, index: state.alertIndex, info: fetch.info)
+        }
         let meta = reading.meta(
             .tripUpdates, at: at, now: now, leftOut: fetch.merged.usedStale || fetch.candidates.usedStale)
         return .success(LiveBoard(answer: answer, meta: meta, stops: fetch.boardStops))
@@ -187,7 +193,7 @@ extension RequestDispatcher {
     /// only), or the static error when it knows nothing there.
     private func realtimeOnlyBoard(
         _ query: DeparturesQuery, at: Int64, now: Int64, direction: BoardDirection, position: BoardPosition,
-        state: RealtimeState, error: GatewayError
+        state: RealtimeState, alerts: Bool, error: GatewayError
     ) -> Result<LiveBoard, GatewayError> {
         let info = cache.cachedStop(query.stopId)
         let boardStops = info.map(Self.stopIds) ?? [query.stopId]
@@ -204,12 +210,14 @@ extension RequestDispatcher {
                 liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
         }
         Self.fillChangedPlatforms(&rows, Self.platforms(info))
-        let page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
-        let answer = Self.answer(
+        var page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
+        BoardAssembly.stampAges(&page.rows, now: now)
+        var answer = Self.answer(
             stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position,
             known: known,
             moreBeyond: forward ? candidates.beyond : candidates.before,
             moreBehind: forward ? candidates.before : candidates.beyond)
+        if alerts { Self.addAlerts(&answer, index: state.alertIndex, info: info) }
         let meta = LiveMeta(
             at: at, source: .realtimeOnly, stale: candidates.usedStale,
             feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
@@ -301,6 +309,30 @@ extension RequestDispatcher {
             return TripInstanceKey(tripId: copied, serviceDate: trip.key.serviceDate)
         }
         return trip.key
+    }
+
+    /// Each row's `alert_ids` and the board's `alerts` (GATEWAY.md "departures"): matched per row at its own
+    /// time against the alert index (nothing to do without alerts).
+    static func addAlerts(_ answer: inout DeparturesAnswer, index: AlertIndex, info: StopResult?) {
+        guard !index.isEmpty, !answer.rows.isEmpty else { return }
+        let rows = answer.rows.map { row in
+            let d = row.departure
+            return AlertIndex.Row(
+                stopId: d.stopId, parentStation: parentStation(of: d.stopId, info), routeId: d.route.routeId,
+                routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
+                tripId: d.tripId, time: row.time)
+        }
+        let found = RowAlerts(rows, index: index)
+        answer.alerts = found.views
+        for i in answer.rows.indices { answer.rows[i].alertIds = found.idsByRow[i] }
+    }
+
+    /// The parent station of a board's row stop, as the board's stop result tells it.
+    private static func parentStation(of stopId: String, _ info: StopResult?) -> String? {
+        guard let info else { return nil }
+        if stopId == info.stop.stopId { return info.stop.parentStation ?? info.parent?.stopId }
+        if info.platforms.contains(where: { $0.stopId == stopId }) { return info.stop.stopId }
+        return info.stop.parentStation ?? info.parent?.stopId
     }
 
     static func stopIds(_ info: StopResult) -> Set<String> {

@@ -723,10 +723,15 @@ struct  Transit__PatternStop
   int32_t pickup_type;
   protobuf_c_boolean has_drop_off_type;
   int32_t drop_off_type;
+  /*
+   * GTFS timepoint; sent only when false (an approximate time)
+   */
+  protobuf_c_boolean has_timepoint;
+  protobuf_c_boolean timepoint;
 };
 #define TRANSIT__PATTERN_STOP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__pattern_stop__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }
 
 
 struct  Transit__Pattern
