@@ -163,5 +163,31 @@ struct BoardEndToEndTests {
             (try? Self.run(tmux, ["-L", server, "has-session", "-t", session], scratch: state.path).status) != 0
         }
         #expect(ended, "transit board did not quit on q")
+
+        // A name that matches several stops lists them (name, id, mode) and exits 2.
+        let ambiguous = try Self.run(
+            transit, ["board", "central", "--gateway", "127.0.0.1:\(port)"], scratch: state.path)
+        #expect(ambiguous.status == 2, "\(ambiguous.output)")
+        #expect(ambiguous.output.contains("matches 2 stops"), "\(ambiguous.output)")
+        #expect(ambiguous.output.contains("Central Station                     200060   train"), "\(ambiguous.output)")
+        // Not a terminal: the board is printed once, without colours.
+        let printed = try Self.run(
+            transit, ["board", "200060", "--gateway", "127.0.0.1:\(port)", "--limit", "3"], scratch: state.path)
+        #expect(
+            printed.status == 0 && printed.output.contains("ROUTE  DESTINATION") && !printed.output.contains("\u{1B}["))
+    }
+
+    /// No gateway: a message that says how to start one, exit code 3.
+    @Test func aGatewayThatIsDownIsSaidSo() throws {
+        let transit = try #require(BuiltExecutables.path("transit"))
+        let scratch = try TemporaryFolder("transit-down")
+        let port = try Self.freePort()
+        let start = ContinuousClock.now
+        let result = try Self.run(
+            transit, ["health", "--gateway", "127.0.0.1:\(port)", "--timeout", "1"], scratch: scratch.path)
+        #expect(result.status == 3)
+        #expect(result.output.contains("cannot reach the gateway at 127.0.0.1:\(port) (Connection refused)"))
+        #expect(result.output.contains("Services/launch"))
+        #expect(ContinuousClock.now - start < .seconds(5))
     }
 }
