@@ -4,6 +4,13 @@ import PackageDescription
 // Module map (one job each):
 //   CNNG, CSQLite          system libraries (nng is linked by name: Debian ships no nng.pc)
 //   TransitProtoC          protobuf-c code generated from protocol/*.proto (committed; scripts/gen-proto)
+//   TransitPresentation    what riders see, as plain rules (no dependencies): mode icons and labels, departure
+//                          status, delay badges, countdowns, departure times, occupancy, alert banners, the
+//                          route list's A–Z sections; the gateway's answers and the client library share it
+//   TransitClient          the client library: async client of the gateway's line protocol over SwiftNIO
+//                          (NIOTransportServices on Apple platforms), Codable answers, board subscriptions;
+//                          depends on nothing of the server
+//   TransitTerminal        the terminal client's rendering: ANSI colours, the live board and the lists
 //   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
 //                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
 //                          memory (ProcessMemory: resident size, giving freed heap memory back)
@@ -46,12 +53,16 @@ let package = Package(
         .executable(name: "transit-realtime", targets: ["transit-realtime"]),
         // libFuzzer harness; scripts/fuzz builds it sanitized into .build-fuzz (the normal build: a replayer).
         .executable(name: "transit-fuzz", targets: ["transit-fuzz"]),
+        // The client library (for apps and other Swift programs) and the terminal client built on it.
+        .library(name: "TransitClient", targets: ["TransitClient"]),
+        .executable(name: "transit", targets: ["transit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
@@ -66,6 +77,32 @@ let package = Package(
             linkerSettings: [.linkedLibrary("protobuf-c")]
         ),
         .target(name: "TransitCore", swiftSettings: swiftSettings),
+        .target(name: "TransitPresentation", swiftSettings: swiftSettings),
+        .target(
+            name: "TransitClient",
+            dependencies: [
+                "TransitPresentation",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(
+                    name: "NIOTransportServices", package: "swift-nio-transport-services",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+            ],
+            path: "Clients/TransitClient",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TransitTerminal", dependencies: ["TransitClient", "TransitPresentation"],
+            path: "Clients/TransitTerminal", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "transit",
+            dependencies: [
+                "TransitClient", "TransitTerminal", "TransitPresentation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Clients/transit",
+            swiftSettings: swiftSettings
+        ),
         .target(name: "GTFSCSV", swiftSettings: swiftSettings),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "TransitModel", swiftSettings: swiftSettings),
@@ -74,14 +111,14 @@ let package = Package(
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitCore", "GTFSCSV", "SQLiteKit", "TransitModel",
+                "TransitCore", "TransitPresentation", "GTFSCSV", "SQLiteKit", "TransitModel",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
         .target(
-            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"],
+            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore", "TransitPresentation"],
             swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
@@ -232,6 +269,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitPresentationTests", dependencies: ["TransitPresentation"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitClientTests",
+            dependencies: [
+                "TransitClient", "TransitTerminal", "TransitPresentation", "TransitTesting",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            exclude: ["Fixtures"],  // read from the source tree by path (#filePath)
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "GTFSCSVTests", dependencies: ["GTFSCSV"], swiftSettings: swiftSettings),
         .testTarget(name: "NNGKitTests", dependencies: ["NNGKit", "TransitTesting"], swiftSettings: swiftSettings),
         .testTarget(
@@ -241,8 +291,8 @@ let package = Package(
         .testTarget(
             name: "TransitStoreTests",
             dependencies: [
-                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV", "TransitTesting",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "TransitStore", "TransitCore", "TransitPresentation", "TransitModel", "SQLiteKit", "GTFSCSV",
+                "TransitTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),

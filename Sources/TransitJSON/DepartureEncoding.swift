@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // Encoders of departures and trips (GATEWAY.md "departures", "trip"): the static rows merged with their
 // realtime part, and the presentation fields (status, delay_badge, minutes_until, countdown_text) computed

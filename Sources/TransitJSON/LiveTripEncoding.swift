@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // The `trip` answer from the live state (GATEWAY.md "trip"): the same fields as `tripData`, null where the
 // static data was not available.

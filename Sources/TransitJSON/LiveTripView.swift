@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // A trip answered from the live state (GATEWAY.md "trip": an added trip the static data does not know, or
 // any live trip while the static service is down). Unlike `TripDetail`, every static fact may be missing.

@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // The realtime parts the gateway merges into static answers before encoding. The static service's debug
 // client passes none: its rows print realtime fields as null and status "scheduled".

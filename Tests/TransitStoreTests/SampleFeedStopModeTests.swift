@@ -1,6 +1,7 @@
 import Testing
 import TransitCore
 import TransitModel
+import TransitPresentation
 import TransitStore
 import TransitTesting
 
