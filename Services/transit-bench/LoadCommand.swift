@@ -206,7 +206,6 @@ struct LoadCommand: AsyncParsableCommand {
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.keyEncodingStrategy = .convertToSnakeCase
             struct RampReport: Codable {
                 var steps: [RampStep]
                 var kneeP99Millis: Double

@@ -14,7 +14,6 @@ struct LoadSummaryCommand: ParsableCommand {
 
     func run() throws {
         let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
         var runs: [LoadReport] = []
         for path in reports {
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -24,7 +23,12 @@ struct LoadSummaryCommand: ParsableCommand {
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let feeds = ordered(runs.map { $0.tags["feed"] ?? "-" })
-        let layers = ordered(runs.map { $0.tags["layer"] ?? $0.target })
+        // Bottom of the stack first: the floors, then each layer above.
+        let order = ["line-echo", "nng-echo", "static", "gateway", "gateway-departures"]
+        let layers = ordered(runs.map { $0.tags["layer"] ?? $0.target }).enumerated().sorted {
+            (order.firstIndex(of: $0.element) ?? order.count + $0.offset)
+                < (order.firstIndex(of: $1.element) ?? order.count + $1.offset)
+        }.map(\.element)
         var md = "# Load: each layer at 1–256 connections\n\n"
         md += "Latencies in ms (successful answers); CPU per answer summed over the metered services.\n"
         for feed in feeds {

@@ -180,7 +180,6 @@ public struct LoadReport: Codable, Sendable {
     public func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
         return try encoder.encode(self)
     }
 

@@ -212,6 +212,7 @@ import Testing
         var r = LoadRecorder(windowStart: 0)
         for _ in 0..<100 { r.success(.departures, nanos: 1_000_000, now: 1) }
         r.success(.trip, nanos: 9_000_000, now: 1)
+        r.error(.trip, code: "NOT_FOUND", now: 1)
         #expect(try LatencyTarget(parsing: "departures.p99=2ms").measured(in: r)! <= 2)
         #expect(try LatencyTarget(parsing: "trip.p99=2ms").measured(in: r)! > 2)
         #expect(try LatencyTarget(parsing: "alerts.p99=2ms").measured(in: r) == nil)
@@ -221,6 +222,8 @@ import Testing
             targets: [try LatencyTarget(parsing: "departures.p99=2ms"), try LatencyTarget(parsing: "max=5ms")])
         #expect(report.targets.map(\.met) == [true, false])
         #expect(!report.targetsMet)
+        let back = try JSONDecoder().decode(LoadReport.self, from: try report.json())
+        #expect(back.overall == report.overall && back.ops == report.ops)
         #expect(report.text().contains("target max=5ms: 9.0"))
         #expect(report.text().contains("ms MISSED"))
     }
