@@ -32,6 +32,8 @@ import PackageDescription
 //   RealtimeFixtures       GTFS-Realtime feeds made to fit a static database (`transit-realtime fixtures`, tests)
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
+//   LoadGenerator          the load generator behind `transit-bench load`: workloads, SwiftNIO line clients
+//                          (closed and open loop), nng clients, answer checks, HdrHistogram reports, CPU per answer
 //   FuzzTargets            the fuzz targets over the parsers of untrusted bytes (transit-fuzz, scripts/fuzz, and the
 //                          replay of Tests/FuzzRegressions in FuzzTargetsTests)
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
@@ -66,6 +68,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -199,6 +202,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "LoadGenerator",
+            dependencies: [
+                "NNGKit", "SQLiteKit", "StrictJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FuzzTargets",
             dependencies: [
                 "GTFSCSV", "GTFSRealtime", "RealtimeCore", "StrictJSON", "TransitJSON", "TransitModel", "TransitProto",
@@ -251,8 +264,10 @@ let package = Package(
         .executableTarget(
             name: "transit-bench",
             dependencies: [
-                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit",
+                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit", "LoadGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Services/transit-bench",
             swiftSettings: swiftSettings
@@ -358,6 +373,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LoadGeneratorTests",
+            dependencies: [
+                "LoadGenerator", "Gateway", "StaticService", "TransitTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitTesting"], swiftSettings: swiftSettings
         ),
