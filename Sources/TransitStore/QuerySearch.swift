@@ -5,7 +5,11 @@ import TransitModel
 
 extension StaticStore {
     /// Stations and stops without a parent whose name (or code) matches `text`, best first: the exact name,
-    /// then names starting with the text, then names containing every word (the last word as a prefix);
+    /// then names starting with the text, then names containing every word (the last word as a prefix),
+    /// then names holding every word inside a word ("entral": Central; only words of 3 letters or more),
+    /// then names holding every word with one typo, then with two ("centrl", "circlar quay"; one typo from
+    /// 5 letters, two from 8: `StopNameIndex.allowedEdits`); the last two tiers only fill what the others leave
+    /// of `limit`;
     /// within each, stations before stops (a station stands for all its platforms: "central" finds Central
     /// Station before Central Chalmers Street Light Rail, however many trams call there), then busier ones
     /// (more scheduled trips), then shorter names (closer to what was typed), then by name.
@@ -69,6 +73,24 @@ extension StaticStore {
                 _ = try collect(
                     tokens.dropLast().map { SearchText.phrase([$0]) + " AND " }.joined()
                         + SearchText.phrase([tokens.last!]) + " *")
+            }
+
+            // Inside words, then with one or two typos: from the in-memory name index, while the tiers above
+            // leave room (they are cheaper, and always better).
+            if found.count < limit {
+                let index = try stopNameIndex(c)
+                for (entryIndex, match) in index.search(tokens) {
+                    var entry = index.entries[Int(entryIndex)]
+                    if !includePlatforms, entry.locationType == 0, entry.parent >= 0 {
+                        entry = index.entries[Int(entry.parent)]
+                    }
+                    guard found[entry.pk] == nil else { continue }
+                    if let mode, entry.modeMask & mode.bit == 0 { continue }
+                    found[entry.pk] = Candidate(
+                        pk: entry.pk,
+                        rank: match == .word ? SearchText.rank(name: entry.name, queryTokens: tokens) : match.rawValue,
+                        isStation: entry.locationType == 1, tripCount: entry.tripCount, name: entry.name)
+                }
             }
 
             // The best `limit` candidates: rank, then stations, busier, shorter, by name (top-k, no full sort).

@@ -35,3 +35,19 @@ import TransitTesting
         #expect(platform.primaryRouteType == 401 && platform.mode == "metro")
     }
 }
+
+/// Search as a rider types: inside words and with typos, on the bundled sample feed.
+@Suite struct SampleFeedForgivingSearchTests {
+    func first(_ text: String) throws -> String? {
+        try StaticStore(path: try SampleDatabase.path(), connections: 1).search(text, limit: 5).first?.stopId
+    }
+
+    @Test func insideAWordAndWithTypos() throws {
+        #expect(try first("entral") == "200060")  // inside "Central"
+        #expect(try first("centrl") == "200060")  // one letter left out
+        #expect(try first("cnetral") == "200060")  // two neighbours swapped: one edit
+        #expect(try first("circlar quay") == "10101100")  // one typo, then a whole word
+        #expect(try first("circlar qu") == "10101100")  // still typing the last word
+        #expect(try first("ciruclar quay") == "10101100")
+    }
+}
