@@ -135,12 +135,18 @@ extension GatewayRequest {
                     stopId: stopId, at: try at(args), direction: direction ?? .future, limit: try limit(args),
                     cursor: try args.optionalString("cursor")))
         case .trip:
-            try args.requireKnownFields(["trip_id", "date", "start_time", "at"])
+            try args.requireKnownFields(["trip_id", "date", "service_date", "start_time", "at"])
             let tripId = try args.requiredString("trip_id")
+            // `service_date` as a board row names it, `date` as before: one date, however it is named.
+            let date = try serviceDate(args, "date"), rowDate = try serviceDate(args, "service_date")
+            if let date, let rowDate, date != rowDate {
+                throw args.invalid(
+                    "fields \"date\" and \"service_date\" name the same date (service_date is an alias), got \(date) and \(rowDate)"
+                )
+            }
             return .trip(
                 TripQuery(
-                    tripId: tripId, serviceDate: try serviceDate(args, "date"), startTime: try startTime(args),
-                    at: try at(args)))
+                    tripId: tripId, serviceDate: date ?? rowDate, startTime: try startTime(args), at: try at(args)))
         case .alerts:
             try args.requireKnownFields(["stop_id", "route_id", "trip_id", "at", "lang"])
             let selector: AlertsQuery.Selector

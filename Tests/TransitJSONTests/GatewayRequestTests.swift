@@ -200,6 +200,18 @@ import TransitModel
         #expect(
             try ok(#"{"op":"trip","trip_id":"T1","date":20251222,"start_time":"25:10:00"}"#).op
                 == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222, startTime: "25:10:00")))
+        // A board row's own fields: service_date is an alias of date; the same date twice is fine.
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","service_date":"20251222","start_time":"08:16:00"}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222, startTime: "08:16:00")))
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","service_date":"20251222","date":20251222}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222)))
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","service_date":"20251222","date":"20251223"}"#, .invalidArgument,
+            "\"date\" and \"service_date\"", "20251223")
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","service_date":"2025-12-22"}"#, .invalidArgument, "field \"service_date\"")
         try expectError(
             #"{"op":"trip","trip_id":"T1","date":"2025-12-22"}"#, .invalidArgument,
             "field \"date\": expected a date \"YYYYMMDD\", got the string \"2025-12-22\"")
