@@ -77,19 +77,41 @@ extension StaticStore {
 
             // Inside words, then with one or two typos: from the in-memory name index, while the tiers above
             // leave room (they are cheaper, and always better).
+            // Only the best `limit` of them become candidates (a common word can match thousands of names).
             if found.count < limit {
                 let index = try stopNameIndex(c)
-                for (entryIndex, match) in index.search(tokens) {
-                    var entry = index.entries[Int(entryIndex)]
-                    if !includePlatforms, entry.locationType == 0, entry.parent >= 0 {
-                        entry = index.entries[Int(entry.parent)]
-                    }
-                    guard found[entry.pk] == nil else { continue }
+                var top: [(entry: Int, rank: Int)] = []
+                top.reserveCapacity(limit + 1)
+                func precedes(_ a: (entry: Int, rank: Int), _ b: (entry: Int, rank: Int)) -> Bool {
+                    if a.rank != b.rank { return a.rank < b.rank }
+                    let x = index.entries[a.entry], y = index.entries[b.entry]
+                    if x.locationType != y.locationType { return x.locationType == 1 }
+                    if x.tripCount != y.tripCount { return x.tripCount > y.tripCount }
+                    if x.nameLength != y.nameLength { return x.nameLength < y.nameLength }
+                    let order = NaturalSort.compare(x.name, y.name)
+                    return order == .orderedSame ? x.pk < y.pk : order == .orderedAscending
+                }
+                for (entryIndex, match) in index.search(tokens, foldPlatforms: !includePlatforms) {
+                    let entry = index.entries[Int(entryIndex)]
                     if let mode, entry.modeMask & mode.bit == 0 { continue }
+                    if match == .word, found[entry.pk] != nil { continue }  // the word tiers found it
+                    // A whole-word match keeps the word tiers' finer rank (exact, prefix, words).
+                    let hit = (
+                        entry: Int(entryIndex),
+                        rank: match == .word ? SearchText.rank(name: entry.name, queryTokens: tokens) : match.rawValue
+                    )
+                    if top.count == limit, !precedes(hit, top[limit - 1]) { continue }
+                    guard found[entry.pk] == nil else { continue }
+                    var at = top.count
+                    while at > 0, precedes(hit, top[at - 1]) { at -= 1 }
+                    top.insert(hit, at: at)
+                    if top.count > limit { top.removeLast() }
+                }
+                for hit in top {
+                    let entry = index.entries[hit.entry]
                     found[entry.pk] = Candidate(
-                        pk: entry.pk,
-                        rank: match == .word ? SearchText.rank(name: entry.name, queryTokens: tokens) : match.rawValue,
-                        isStation: entry.locationType == 1, tripCount: entry.tripCount, name: entry.name)
+                        pk: entry.pk, rank: hit.rank, isStation: entry.locationType == 1,
+                        tripCount: entry.tripCount, name: entry.name)
                 }
             }
 

@@ -22,6 +22,8 @@ final class StopNameIndex: Sendable {
         let modeMask: Int
         let tripCount: Int
         let name: String
+        /// The name's length in UTF-8 bytes (the search prefers shorter names).
+        let nameLength: Int
         /// The name's words, as vocabulary ids.
         let words: [Int32]
     }
@@ -78,7 +80,7 @@ final class StopNameIndex: Sendable {
             entries.append(
                 Entry(
                     pk: row.pk, locationType: row.type, parent: parent, modeMask: row.mask, tripCount: row.trips,
-                    name: row.name, words: words))
+                    name: row.name, nameLength: row.name.utf8.count, words: words))
         }
         var trigrams: [UInt32: [Int32]] = [:]
         for (id, word) in vocabulary.enumerated() {
@@ -175,8 +177,9 @@ final class StopNameIndex: Sendable {
         return found
     }
 
-    /// The entries whose names match every query token, with the worst of their tokens' matches.
-    func search(_ tokens: [String]) -> [(entry: Int32, match: WordMatch)] {
+    /// The entries whose names match every query token, with the worst of their tokens' matches; with
+    /// `foldPlatforms` a platform stands for its station (once, with the best match of either).
+    func search(_ tokens: [String], foldPlatforms: Bool) -> [(entry: Int32, match: WordMatch)] {
         guard !tokens.isEmpty else { return [] }
         let perToken = tokens.enumerated().map { i, t in matches(Array(t.utf8), isLast: i == tokens.count - 1) }
         // Walk the names of the most selective token; check the others on each name's words.
@@ -186,7 +189,9 @@ final class StopNameIndex: Sendable {
             if cost < cheapestCost { (cheapest, cheapestCost) = (i, cost) }
         }
         guard cheapestCost > 0 else { return [] }
-        var result: [Int32: WordMatch] = [:]
+        // The best match per entry (0: none yet), and the entries set, in the order first found.
+        var best = [UInt8](repeating: 0, count: entries.count)
+        var touched: [Int32] = []
         for (word, match) in perToken[cheapest] {
             for entry in postings[Int(word)] {
                 var worst = match
@@ -200,11 +205,16 @@ final class StopNameIndex: Sendable {
                     worst = max(worst, best)
                 }
                 guard all else { continue }
-                if let known = result[entry], known <= worst { continue }
-                result[entry] = worst
+                var target = entry
+                if foldPlatforms, entries[Int(entry)].locationType == 0, entries[Int(entry)].parent >= 0 {
+                    target = entries[Int(entry)].parent
+                }
+                let known = best[Int(target)]
+                if known == 0 { touched.append(target) }
+                if known == 0 || UInt8(worst.rawValue) < known { best[Int(target)] = UInt8(worst.rawValue) }
             }
         }
-        return result.map { ($0.key, $0.value) }
+        return touched.map { ($0, WordMatch(rawValue: Int(best[Int($0)]))!) }
     }
 
     // MARK: text helpers

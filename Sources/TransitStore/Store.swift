@@ -90,7 +90,7 @@ public final class StaticStore: Sendable {
             return .departures(
                 try departures(
                     stopId: q.stopId, at: q.at ?? now, direction: q.direction,
-                    limit: q.limit, cursor: q.cursor))
+                    limit: q.limit, cursor: q.cursor, routeId: q.routeId, directionId: q.directionId, mode: q.mode))
         case .trip(let q):
             return .trip(try trip(id: q.tripId, serviceDate: q.serviceDate, startTime: q.startTime, at: q.at ?? now))
         case .tripSchedules(let q):
