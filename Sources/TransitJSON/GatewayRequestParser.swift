@@ -126,14 +126,17 @@ extension GatewayRequest {
             try args.requireKnownFields(["mode"])
             return .routes(RoutesQuery(mode: try mode(args)))
         case .departures:
-            try args.requireKnownFields(["stop_id", "at", "direction", "limit", "cursor"])
+            try args.requireKnownFields([
+                "stop_id", "at", "direction", "limit", "cursor", "route_id", "direction_id", "mode",
+            ])
             let stopId = try args.requiredString("stop_id")
             let direction = try args.optionalChoice("direction", ["future", "past"]).flatMap(
                 BoardDirection.init(rawValue:))
             return .departures(
                 DeparturesQuery(
                     stopId: stopId, at: try at(args), direction: direction ?? .future, limit: try limit(args),
-                    cursor: try args.optionalString("cursor")))
+                    cursor: try args.optionalString("cursor"), routeId: try args.optionalString("route_id"),
+                    directionId: try args.optionalInt("direction_id", in: 0...1).map(Int.init), mode: try mode(args)))
         case .trip:
             try args.requireKnownFields(["trip_id", "date", "service_date", "start_time", "at"])
             let tripId = try args.requiredString("trip_id")
