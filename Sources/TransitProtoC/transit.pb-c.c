@@ -2293,7 +2293,7 @@ const ProtobufCMessageDescriptor transit__routes_query__descriptor =
   (ProtobufCMessageInit) transit__routes_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__departures_query__field_descriptors[5] =
+static const ProtobufCFieldDescriptor transit__departures_query__field_descriptors[8] =
 {
   {
     "stop_id",
@@ -2355,18 +2355,57 @@ static const ProtobufCFieldDescriptor transit__departures_query__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "route_id",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DeparturesQuery, route_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "direction_id",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__DeparturesQuery, has_direction_id),
+    offsetof(Transit__DeparturesQuery, direction_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mode",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DeparturesQuery, mode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__departures_query__field_indices_by_name[] = {
   1,   /* field[1] = at */
   4,   /* field[4] = cursor */
   2,   /* field[2] = direction */
+  6,   /* field[6] = direction_id */
   3,   /* field[3] = limit */
+  7,   /* field[7] = mode */
+  5,   /* field[5] = route_id */
   0,   /* field[0] = stop_id */
 };
 static const ProtobufCIntRange transit__departures_query__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor transit__departures_query__descriptor =
 {
@@ -2376,7 +2415,7 @@ const ProtobufCMessageDescriptor transit__departures_query__descriptor =
   "Transit__DeparturesQuery",
   "transit",
   sizeof(Transit__DeparturesQuery),
-  5,
+  8,
   transit__departures_query__field_descriptors,
   transit__departures_query__field_indices_by_name,
   1,  transit__departures_query__number_ranges,

@@ -238,8 +238,8 @@ enum Fixtures {
             "departures full",
             .departures(
                 DeparturesQuery(
-                    stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "opaque:cursor/=="
-                ))
+                    stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "opaque:cursor/==",
+                    routeId: "ST_T1", directionId: 0, mode: "train"))
         ),
         ("departures minimal", .departures(DeparturesQuery(stopId: "200060"))),
         ("trip full", .trip(TripQuery(tripId: "T1", serviceDate: 20251225, startTime: "25:00:00", at: -1))),

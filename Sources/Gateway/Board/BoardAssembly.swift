@@ -125,13 +125,14 @@ enum BoardAssembly {
     /// A trip's last stop offers no departure.
     static func candidates(
         state: RealtimeState, boardStops: Set<String>, known: Range<Int64>, present: Set<DepartureIdentity>,
-        staticRows: Bool
+        staticRows: Bool, admits: LiveBoardFilter? = nil
     ) -> Candidates {
         var result = Candidates()
         var seen = Set<StopVisitRef>()
         for stopId in boardStops {
             for ref in state.tripsByStop[stopId] ?? [] {
                 guard let trip = state.trips[ref.key], ref.index < trip.stops.count - 1, !trip.deleted else { continue }
+                if let admits, !admits.admits(trip) { continue }
                 if state.isStale(source: trip.source) {
                     result.usedStale = true
                     continue
@@ -199,5 +200,25 @@ enum BoardAssembly {
         let more = keyed.count > limit
         let cut = direction == .future ? keyed.prefix(limit) : keyed.suffix(limit)
         return Page(rows: cut.map(\.row), more: more, behind: behind)
+    }
+}
+
+/// A filtered board's test for live visits: the trip update must name the route (and direction) asked for;
+/// a mode is checked on the route the gateway knows for the update's route id. A visit whose update leaves
+/// out what a filter asks is left off (it cannot be shown to match).
+struct LiveBoardFilter: Sendable {
+    var routeId: String?
+    var directionId: Int?
+    var mode: String?
+    /// The mode of a route id, when known.
+    var modeOfRoute: @Sendable (String) -> String?
+
+    func admits(_ trip: TripPrediction) -> Bool {
+        if let routeId, trip.routeId != routeId { return false }
+        if let directionId, trip.directionId != directionId { return false }
+        if let mode {
+            guard let id = trip.routeId, modeOfRoute(id) == mode else { return false }
+        }
+        return true
     }
 }

@@ -22,7 +22,7 @@ extension RequestDispatcher {
         -> Answer
     {
         switch await board(query, allowRealtimeOnly: true) {
-        case .failure(let error) where error.code == .notFound:
+        case .failure(let error) where error.code == .notFound && error.message.hasPrefix("stop "):
             return failure(request, await withSearchHint(error, stopId: query.stopId), received: received)
         case .failure(let error):
             return failure(request, error, received: received)
@@ -122,7 +122,7 @@ extension RequestDispatcher {
 
         var fetch = BoardPageFetch(
             stopId: query.stopId, limit: query.limit, direction: direction, position: position, state: state,
-            info: cachedInfo)
+            info: cachedInfo, filtered: query, filter: liveFilter(query, info: cachedInfo))
         fetching: for page in 1...Self.maxStaticPages {
             let board: DepartureBoard
             let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
@@ -201,7 +201,8 @@ extension RequestDispatcher {
         let forward = direction == .future
         let known = forward ? t..<t + DepartureBoard.horizon : t + 1 - DepartureBoard.horizon..<t + 1
         let candidates = BoardAssembly.candidates(
-            state: state, boardStops: boardStops, known: known, present: [], staticRows: false)
+            state: state, boardStops: boardStops, known: known, present: [], staticRows: false,
+            admits: liveFilter(query, info: info))
         guard !candidates.visits.isEmpty || candidates.before || candidates.beyond else { return .failure(error) }
         let timezone = info?.stop.timezone ?? cache.lastTimezone
         var rows: [DepartureRow] = []
@@ -333,6 +334,18 @@ extension RequestDispatcher {
         if stopId == info.stop.stopId { return info.stop.parentStation ?? info.parent?.stopId }
         if info.platforms.contains(where: { $0.stopId == stopId }) { return info.stop.stopId }
         return info.stop.parentStation ?? info.parent?.stopId
+    }
+
+    /// The static rows come filtered by the static service; live visits (trips delayed onto the board, added
+    /// trips) are filtered here, by what their trip update names (route, direction) and the route's mode as
+    /// the gateway knows it. nil when the board is not filtered.
+    func liveFilter(_ query: DeparturesQuery, info: StopResult?) -> LiveBoardFilter? {
+        guard query.isFiltered else { return nil }
+        let cache = self.cache
+        let stopRoutes = info?.routes ?? []
+        return LiveBoardFilter(routeId: query.routeId, directionId: query.directionId, mode: query.mode) { id in
+            stopRoutes.first { $0.routeId == id }?.mode ?? cache.cachedRoute(id)?.mode
+        }
     }
 
     static func stopIds(_ info: StopResult) -> Set<String> {

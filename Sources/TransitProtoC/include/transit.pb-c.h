@@ -268,10 +268,27 @@ struct  Transit__DeparturesQuery
    * from a previous board; overrides `at` and `direction`
    */
   char *cursor;
+  /*
+   * Filters, applied before `limit` (a filtered board still holds `limit` rows); a cursor continues the board
+   * of the same filters (pass them again with it).
+   */
+  /*
+   * only this route's trips (as imported); unknown: NOT_FOUND
+   */
+  char *route_id;
+  /*
+   * only trips of this GTFS direction_id (0 or 1)
+   */
+  protobuf_c_boolean has_direction_id;
+  int32_t direction_id;
+  /*
+   * only routes of this mode (train, metro, bus, …); unknown: INVALID_ARGUMENT
+   */
+  char *mode;
 };
 #define TRANSIT__DEPARTURES_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__departures_query__descriptor) \
-    , NULL, 0, 0, 0, TRANSIT__DIRECTION__FUTURE, 0, 0, NULL }
+    , NULL, 0, 0, 0, TRANSIT__DIRECTION__FUTURE, 0, 0, NULL, NULL, 0, 0, NULL }
 
 
 struct  Transit__TripQuery
