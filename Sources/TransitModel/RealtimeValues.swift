@@ -88,27 +88,27 @@ public struct LiveStop: Sendable, Hashable {
     /// A realtime platform change (StopTimeProperties.assigned_stop_id, or an update's stop_id naming another
     /// stop of the scheduled stop's station); nil: the scheduled stop.
     public var assignedStopId: String? {
-        get { rare?.fields.assignedStopId }
+        @inlinable get { rare?.fields.assignedStopId }
         set { updateRare { $0.assignedStopId = newValue } }
     }
     /// The platform_code of `assignedStopId`, when the static data has one.
     public var assignedPlatform: String? {
-        get { rare?.fields.assignedPlatform }
+        @inlinable get { rare?.fields.assignedPlatform }
         set { updateRare { $0.assignedPlatform = newValue } }
     }
     /// GTFS-RT OccupancyStatus name from the stop time update, when given.
     public var departureOccupancy: String? {
-        get { rare?.fields.departureOccupancy }
+        @inlinable get { rare?.fields.departureOccupancy }
         set { updateRare { $0.departureOccupancy = newValue } }
     }
     /// StopTimeProperties.stop_headsign from the stop time update, when given.
     public var stopHeadsign: String? {
-        get { rare?.fields.stopHeadsign }
+        @inlinable get { rare?.fields.stopHeadsign }
         set { updateRare { $0.stopHeadsign = newValue } }
     }
     /// Predicted occupancy per carriage on departure (Transport for NSW), in feed order; empty for most feeds.
     public var carriages: [LiveCarriage] {
-        get { rare?.fields.carriages ?? [] }
+        @inlinable get { rare?.fields.carriages ?? [] }
         set { updateRare { $0.carriages = newValue } }
     }
 
@@ -160,11 +160,11 @@ public struct LiveStop: Sendable, Hashable {
 /// The fields of a `LiveStop` that few stops have.
 @usableFromInline
 struct LiveStopRareFields: Sendable, Hashable {
-    var assignedStopId: String?
-    var assignedPlatform: String?
-    var departureOccupancy: String?
-    var stopHeadsign: String?
-    var carriages: [LiveCarriage] = []
+    @usableFromInline var assignedStopId: String?
+    @usableFromInline var assignedPlatform: String?
+    @usableFromInline var departureOccupancy: String?
+    @usableFromInline var stopHeadsign: String?
+    @usableFromInline var carriages: [LiveCarriage] = []
 
     @usableFromInline
     init(
@@ -189,7 +189,7 @@ struct LiveStopRareFields: Sendable, Hashable {
 /// Equal and hashed by its fields.
 @usableFromInline
 final class LiveStopRareBox: @unchecked Sendable, Hashable {
-    var fields: LiveStopRareFields
+    @usableFromInline var fields: LiveStopRareFields
 
     @usableFromInline
     init(_ fields: LiveStopRareFields) { self.fields = fields }
