@@ -127,7 +127,14 @@ public struct LoadReport: Codable, Sendable {
                 target: t.description, limitMillis: t.limitMillis, measuredMillis: m,
                 met: m.map { $0 <= t.limitMillis } ?? false)
         }
-        timeline = recorder.timeline.prefix(Int(seconds.rounded(.up))).enumerated().map { i, s in
+        // Answers that completed after the window's end (to requests sent inside it) count in its last second,
+        // so that the timeline adds up to the totals.
+        let kept = max(1, Int(seconds.rounded(.up)))
+        var perSecond = Array(recorder.timeline.prefix(kept))
+        for late in recorder.timeline.dropFirst(kept) {
+            if perSecond.isEmpty { perSecond.append(late) } else { perSecond[perSecond.count - 1].merge(late) }
+        }
+        timeline = perSecond.enumerated().map { i, s in
             TimelineRow(
                 second: i, answers: Int(s.latency.count), errors: s.errors, p50: s.latency.millis(atPercentile: 50),
                 p90: s.latency.millis(atPercentile: 90), p99: s.latency.millis(atPercentile: 99),
