@@ -88,7 +88,8 @@ final class BoardWindowCache: Sendable {
             }
             var best: Int?, bestRows = -1, latest: Int?
             for (i, entry) in stop.windows.enumerated() where entry.stored.duration(to: now) < lifetime {
-                if latest.map({ stop.windows[$0].stored <= entry.stored }) ?? true { latest = i }  // a tie: the later one (kept in store order)
+                // On a tie the later one: windows are kept in the order they were stored.
+                if latest.map({ stop.windows[$0].stored <= entry.stored }) ?? true { latest = i }
                 guard entry.window.anchor <= t else { continue }
                 let rows = entry.window.rows.count - entry.window.firstIndex(atOrAfter: t)
                 if rows > bestRows { (best, bestRows) = (i, rows) }
