@@ -51,6 +51,7 @@ public enum PredictionCarry {
                 stops[i].arrivalDelay = old[i].arrivalDelay
                 stops[i].departureDelay = old[i].departureDelay
                 stops[i].status = .predicted
+                stops[i].predictionSource = .propagated  // no longer the current update's own
             }
         }
     }

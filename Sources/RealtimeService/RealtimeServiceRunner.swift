@@ -75,7 +75,7 @@ public final class RealtimeServiceRunner: Service, Sendable {
         }
         let sockets: RealtimeSockets
         do {
-            sockets = try RealtimeSockets(listen: listen, publish: publish, clock: options.clock)
+            sockets = try RealtimeSockets(listen: listen, publish: publish, clock: options.clock, logger: logger)
         } catch {
             schedules.close()
             throw error

@@ -56,6 +56,49 @@ public enum LiveStopStatus: String, Sendable, Hashable, CaseIterable {
     case noPrediction = "no_prediction"
 }
 
+/// Where a stop's predicted time comes from, strongest first: when several apply, the first of these wins
+/// (GATEWAY.md `prediction_source`).
+public enum LivePredictionSource: String, Sendable, Hashable, CaseIterable {
+    /// The producer's own time (or delay) for that stop: a stop time update naming it.
+    case stopUpdate = "stop_update"
+    /// Carried from an earlier stop's update (GTFS-Realtime propagation), or kept from the instance's
+    /// previous update for a stop the new one no longer covers.
+    case propagated
+    /// TripUpdate.delay, for the stops before the first stop time update.
+    case tripDelay = "trip_delay"
+    /// Estimated from the vehicle's position (a trip with positions but no trip update for the stop).
+    case vehicle
+    /// No live prediction: the schedule.
+    case schedule
+
+    /// 0 for the strongest (`stopUpdate`) to 4 (`schedule`).
+    @inlinable
+    public var rank: Int {
+        switch self {
+        case .stopUpdate: 0
+        case .propagated: 1
+        case .tripDelay: 2
+        case .vehicle: 3
+        case .schedule: 4
+        }
+    }
+
+    /// The stronger of two sources (the precedence rule).
+    @inlinable
+    public static func strongest(_ a: LivePredictionSource, _ b: LivePredictionSource) -> LivePredictionSource {
+        a.rank <= b.rank ? a : b
+    }
+
+    /// Seconds from the time the prediction was made (`tripTimestamp`: TripUpdate.timestamp, or a vehicle
+    /// estimate's position timestamp; else `feedTimestamp`: the feed header's) to `now`, never negative; nil for
+    /// `schedule` and when neither timestamp is known.
+    @inlinable
+    public func age(tripTimestamp: Int64?, feedTimestamp: Int64?, now: Int64) -> Int64? {
+        guard self != .schedule, let made = tripTimestamp ?? feedTimestamp else { return nil }
+        return max(0, now - made)
+    }
+}
+
 /// One stop of a resolved trip instance.
 public struct LiveStop: Sendable, Hashable {
     /// The scheduled stop's id.
@@ -81,6 +124,8 @@ public struct LiveStop: Sendable, Hashable {
     public var departureDelay: Int32?
     /// Whether the stop has a prediction, is skipped, or has none.
     public var status: LiveStopStatus
+    /// Where the prediction comes from; `schedule` exactly when `status` is not `predicted`.
+    public var predictionSource: LivePredictionSource
     /// GTFS-RT OccupancyStatus name from the stop time update, when given.
     public var departureOccupancy: String?
     /// StopTimeProperties.stop_headsign from the stop time update, when given.
@@ -96,7 +141,8 @@ public struct LiveStop: Sendable, Hashable {
         stopId: String, stopSequence: UInt32, assignedStopId: String? = nil, scheduledArrival: Int64? = nil,
         scheduledDeparture: Int64? = nil, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
         arrivalDelay: Int32? = nil, departureDelay: Int32? = nil, status: LiveStopStatus,
-        departureOccupancy: String? = nil, stopHeadsign: String? = nil, carriages: [LiveCarriage] = []
+        predictionSource: LivePredictionSource? = nil, departureOccupancy: String? = nil, stopHeadsign: String? = nil,
+        carriages: [LiveCarriage] = []
     ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
@@ -108,6 +154,8 @@ public struct LiveStop: Sendable, Hashable {
         self.arrivalDelay = arrivalDelay
         self.departureDelay = departureDelay
         self.status = status
+        // Unsaid: a prediction is the producer's own (the common case in tests and fixtures).
+        self.predictionSource = predictionSource ?? (status == .predicted ? .stopUpdate : .schedule)
         self.departureOccupancy = departureOccupancy
         self.stopHeadsign = stopHeadsign
         self.carriages = carriages

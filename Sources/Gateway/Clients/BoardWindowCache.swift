@@ -76,14 +76,14 @@ final class BoardWindowCache: Sendable {
 
     var enabled: Bool { capacity > 0 }
 
-    /// The windows of `stopId` that may be used now for a forward page from `t`: `best`, the one holding the
-    /// most rows from `t` on among those anchored at or before `t` (nil: none), and `latest`, the one stored
-    /// last (whatever its time). Counts nothing.
-    func window(_ stopId: String, from t: Int64, now: ContinuousClock.Instant = .now) -> (
+    /// The windows of a board (`DeparturesQuery.boardKey`: the stop and its filters) that may be used now for
+    /// a forward page from `t`: `best`, the one holding the most rows from `t` on among those anchored at or
+    /// before `t` (nil: none), and `latest`, the one stored last (whatever its time). Counts nothing.
+    func window(_ boardKey: String, from t: Int64, now: ContinuousClock.Instant = .now) -> (
         best: BoardWindow?, latest: BoardWindow?
     ) {
         state.withLock { s in
-            guard Self.confirmed(s, now: now, within: versionCheck), var stop = s.entries[stopId] else {
+            guard Self.confirmed(s, now: now, within: versionCheck), var stop = s.entries[boardKey] else {
                 return (nil, nil)
             }
             var best: Int?, bestRows = -1, latest: Int?
@@ -98,14 +98,14 @@ final class BoardWindowCache: Sendable {
             s.useCounter += 1
             stop.lastUse = s.useCounter
             if let best { stop.windows[best].lastUse = s.useCounter }
-            s.entries[stopId] = stop
+            s.entries[boardKey] = stop
             return (best.map { stop.windows[$0].window }, latest.map { stop.windows[$0].window })
         }
     }
 
-    /// The window of `stopId` stored last, when it may be used now.
-    func window(_ stopId: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
-        window(stopId, from: .max, now: now).latest
+    /// The window of a board stored last, when it may be used now.
+    func window(_ boardKey: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
+        window(boardKey, from: .max, now: now).latest
     }
 
     /// Records whether the page asked for came from a window (`hit`) or from the static service.
@@ -130,14 +130,14 @@ final class BoardWindowCache: Sendable {
             guard s.generation == generation.value else { return }
             s.useCounter += 1
             let entry = Entry(window: window, stored: now, lastUse: s.useCounter)
-            guard var stop = s.entries.removeValue(forKey: window.stopId) else {
+            guard var stop = s.entries.removeValue(forKey: window.key) else {
                 if s.entries.count >= capacity,
                     let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
                 {
                     s.entries[oldest] = nil
                     s.counts.evictions += 1
                 }
-                s.entries[window.stopId] = StopEntry(windows: [entry], lastUse: s.useCounter)
+                s.entries[window.key] = StopEntry(windows: [entry], lastUse: s.useCounter)
                 return
             }
             stop.lastUse = s.useCounter
@@ -148,7 +148,7 @@ final class BoardWindowCache: Sendable {
                 stop.windows.remove(at: oldest)
             }
             stop.windows.append(entry)
-            s.entries[window.stopId] = stop
+            s.entries[window.key] = stop
         }
     }
 

@@ -1,3 +1,4 @@
+import Logging
 import NNGKit
 import TransitCore
 
@@ -15,7 +16,9 @@ public final class RealtimeSockets: Sendable {
 
     /// Listens on both URLs; the hub publishes on the PUB socket and the REP workers answer from it.
     /// `clock` stamps the published messages' send times.
-    public init(listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system) throws(NNGError) {
+    public init(
+        listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system, logger: Logger? = nil
+    ) throws(NNGError) {
         publisher = try NNGPublisher(listeningOn: publish, sendBuffer: Self.sendBufferMessages)
         let hub = RealtimeHub(sink: PublisherSink(publisher: publisher), nowMs: { clock.unixMilliseconds })
         self.hub = hub
@@ -23,7 +26,7 @@ public final class RealtimeSockets: Sendable {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)
             try socket.listen(listen)
-            let handler = RealtimeRequestHandler(hub: hub)
+            let handler = RealtimeRequestHandler(hub: hub, logger: logger)
             server = try NNGReplyServer(socket: socket, contexts: contexts) { handler.handle($0) }
         } catch {
             publisher.close()

@@ -240,14 +240,24 @@ public struct LiveState: Sendable {
     }
 
     /// The version of an instance to publish: from the source with the newest feed header (ties: the first
-    /// configured source).
+    /// configured source); the stops it leaves without a prediction take a vehicle's estimate
+    /// (`StopPredictions.combine`), and an instance no trip update names is the vehicle's estimate alone.
     private func mergedTrip(_ key: TripInstanceKey) -> LiveTrip? {
         var best: (trip: LiveTrip, timestamp: UInt64)?
+        var estimate: (trip: LiveTrip, timestamp: UInt64)?
         for i in sources.indices {  // by index: no copy of a source per key
+            if let trip = sources[i].vehicleTrips[key] {
+                let timestamp = trip.timestamp ?? 0
+                if estimate == nil || timestamp > estimate!.timestamp { estimate = (trip, timestamp) }
+            }
             guard let trip = sources[i].trips[key] else { continue }
             let timestamp = sources[i].lastHeaderTimestamp ?? 0
             if best == nil || timestamp > best!.timestamp { best = (trip, timestamp) }
         }
-        return best?.trip
+        guard var trip = best?.trip else { return estimate?.trip }
+        if let estimate, trip.relationship == .scheduled || trip.relationship == .unscheduled {
+            StopPredictions.combine(&trip.stops, with: estimate.trip.stops)
+        }
+        return trip
     }
 }

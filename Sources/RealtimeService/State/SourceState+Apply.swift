@@ -32,6 +32,7 @@ extension SourceState {
         if full {
             touched.trips = Set(trips.keys)
             touched.vehicles = Set(vehicles.keys)
+            touched.trips.formUnion(vehicleTrips.keys)
             touched.alerts = Set(alerts.keys)
             previous = (trips, tripKeyByEntity)
             rawTripUpdates = [:]
@@ -39,6 +40,8 @@ extension SourceState {
             trips = [:]
             rawVehicles = [:]
             vehicles = [:]
+            vehicleTrips = [:]
+            vehicleTripKey = [:]
             alerts = [:]
             rawTripUpdates.reserveCapacity(feed.entities.count)
             trips.reserveCapacity(feed.entities.count)
@@ -103,6 +106,9 @@ extension SourceState {
                 update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: previous,
                 countDrops: false, &touched)
         }
+        touched.trips.formUnion(vehicleTrips.keys)
+        vehicleTrips = [:]
+        vehicleTripKey = [:]
         for (id, vehicle) in rawVehicles {
             applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
         }
@@ -247,6 +253,7 @@ extension SourceState {
         rawVehicles[id] = vehicle
         var instance: TripInstanceKey?
         var instanceStart: String?
+        var estimate: LiveTrip?
         if let descriptor = vehicle.trip,
             descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil
         {
@@ -256,12 +263,57 @@ extension SourceState {
             if case .resolved(let trip) = resolver.resolve(probe, schedules: schedules, now: now) {
                 instance = trip.key
                 instanceStart = Self.startTime(of: trip.key, schedules: schedules)
+                estimate = Self.vehicleEstimate(
+                    trip, probe: probe, vehicle: vehicle, entityId: id, source: settings.name,
+                    timepoints: Self.timepoints(of: trip, schedules: schedules))
             }
         }
         var live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)
         if live.startTime.nonEmptyText == nil { live.startTime = instanceStart }
         vehicles[live.key] = live
         touched.vehicles.insert(live.key)
+        setVehicleTrip(estimate, vehicleKey: live.key, &touched)
+    }
+
+    /// The instance's stops predicted from the vehicle's position; nil when the position gives no estimate
+    /// (no stop of the trip named, no timestamp, a canceled or added instance).
+    static func vehicleEstimate(
+        _ trip: ResolvedTrip, probe: TripUpdate, vehicle: VehiclePosition, entityId: String, source: String,
+        timepoints: [Bool]? = nil
+    ) -> LiveTrip? {
+        guard trip.relationship == .scheduled || trip.relationship == .unscheduled,
+            let timestamp = vehicle.timestamp, timestamp > 0,
+            vehicle.currentStopSequence != nil || vehicle.stopId.nonEmptyText != nil
+        else { return nil }
+        var live = TripConversion.liveTrip(trip, update: probe, source: source, entityId: entityId)
+        let report = StopPredictions.VehicleReport(
+            stopSequence: vehicle.currentStopSequence, stopId: vehicle.stopId,
+            status: .init(name: vehicle.currentStatus?.name), timestamp: Int64(clamping: timestamp))
+        guard StopPredictions.vehicleEstimate(into: &live.stops, vehicle: report, timepoints: timepoints) else {
+            return nil
+        }
+        return live
+    }
+
+    /// Which stops of the instance's pattern are timepoints; nil when all are (or the pattern is not held).
+    static func timepoints(of trip: ResolvedTrip, schedules: ScheduleCache) -> [Bool]? {
+        guard let id = trip.staticTripId, let schedule = schedules.schedule(tripId: id),
+            let stops = schedules.pattern(id: schedule.patternId)?.stops,
+            stops.count == trip.stops.count, stops.contains(where: { !$0.timepoint })
+        else { return nil }
+        return stops.map(\.timepoint)
+    }
+
+    /// Replaces what a vehicle estimated (nil: nothing now); the instances it touches are re-merged.
+    mutating func setVehicleTrip(_ estimate: LiveTrip?, vehicleKey: String, _ touched: inout TouchedKeys) {
+        if let old = vehicleTripKey.removeValue(forKey: vehicleKey) {
+            if vehicleTrips[old]?.entityId == vehicles[vehicleKey]?.entityId { vehicleTrips[old] = nil }
+            touched.trips.insert(old)
+        }
+        guard let estimate else { return }
+        vehicleTrips[estimate.instance] = estimate
+        vehicleTripKey[vehicleKey] = estimate.instance
+        touched.trips.insert(estimate.instance)
     }
 
     /// "HH:MM:SS" a resolved instance starts: a frequency instance's own start, else the scheduled trip's first
@@ -282,6 +334,7 @@ extension SourceState {
         }
         let key = settings.name + "/" + id
         rawVehicles[id] = nil
+        setVehicleTrip(nil, vehicleKey: key, &touched)
         if vehicles.removeValue(forKey: key) != nil { touched.vehicles.insert(key) }
         if alerts.removeValue(forKey: key) != nil { touched.alerts.insert(key) }
     }
