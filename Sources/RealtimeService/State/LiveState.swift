@@ -222,21 +222,28 @@ public struct LiveState: Sendable {
         changes.trips.reserveCapacity(keys.count)
         for key in keys {
             let merged = mergedTrip(key)
-            // Compared and replaced in place (through the index): `trips[key]` would copy the trip out.
+            // Compared and replaced in place (through the index and the values' modify accessor): `trips[key]`,
+            // and even `trips.values[index]` read, would copy the whole trip out.
             if let index = trips.index(forKey: key) {
                 guard let merged else {
                     trips.remove(at: index)
                     changes.removedTrips.append(key)
                     continue
                 }
-                guard trips.values[index] != merged else { continue }
-                trips.values[index] = merged
+                guard Self.replace(&trips.values[index], with: merged) else { continue }
                 changes.trips.append(merged)
             } else if let merged {
                 trips[key] = merged
                 changes.trips.append(merged)
             }
         }
+    }
+
+    /// Replaces `held` by `new` unless they are equal; true when replaced.
+    private static func replace(_ held: inout LiveTrip, with new: LiveTrip) -> Bool {
+        guard held != new else { return false }
+        held = new
+        return true
     }
 
     /// The version of an instance to publish: from the source with the newest feed header (ties: the first

@@ -26,7 +26,7 @@ extension SourceState {
         var kinds = Set<LiveSourceKind>()
 
         // Resolution first (it reads only the feed and the schedules; split across threads for big feeds).
-        let prepared = prepareTrips(feed, full: full, schedules: schedules, now: now)
+        var prepared = prepareTrips(feed, full: full, schedules: schedules, now: now)
 
         var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?
         if full {
@@ -62,9 +62,10 @@ extension SourceState {
                 if let update = entity.pointee.tripUpdate {
                     kinds.insert(.tripUpdates)
                     if settings.accepts(.tripUpdates) {
+                        // Taken out of `prepared`: the live trip is then this apply's alone, changed in place.
                         applyTripUpdate(
-                            update, entityId: id, prepared: prepared[index], schedules: schedules, now: now,
-                            previous: previous, countDrops: true, &touched)
+                            update, entityId: id, prepared: prepared[index].take(), schedules: schedules, now: now,
+                            previous: &previous, countDrops: true, &touched)
                     } else {
                         drop(.wrongKind, "entity '\(id)': a trip update in a \(settings.kind.rawValue) source")
                     }
@@ -98,12 +99,12 @@ extension SourceState {
     mutating func resolveAgain(schedules: ScheduleCache, now: Int64) -> TouchedKeys {
         var touched = TouchedKeys()
         touched.trips = Set(trips.keys)
-        let previous = (trips, tripKeyByEntity)
+        var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])? = (trips, tripKeyByEntity)
         trips = [:]
         tripKeyByEntity = [:]
         for (id, update) in rawTripUpdates {
             applyTripUpdate(
-                update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: previous,
+                update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: &previous,
                 countDrops: false, &touched)
         }
         touched.trips.formUnion(vehicleTrips.keys)
@@ -145,25 +146,38 @@ extension SourceState {
 
     /// `prepared`: the update already resolved (`prepareTrips`); nil resolves it here.
     private mutating func applyTripUpdate(
-        _ update: TripUpdate, entityId id: String, prepared: PreparedTrip?, schedules: ScheduleCache, now: Int64,
-        previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?, countDrops: Bool,
-        _ touched: inout TouchedKeys
+        _ update: TripUpdate, entityId id: String, prepared: consuming PreparedTrip?, schedules: ScheduleCache,
+        now: Int64, previous: inout (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?,
+        countDrops: Bool, _ touched: inout TouchedKeys
     ) {
         rawTripUpdates[id] = update
-        let prepared =
-            prepared
+        var prepared =
+            (consume prepared)
             ?? Self.prepare(
                 update, entityId: id, source: settings.name, resolver: &resolver,
                 schedules: schedules, now: now)
+        // The enum is taken apart and put back (not matched with `if case`, which copies the whole live trip).
         let resolution: TripResolution?
-        if case .other(let other) = prepared { resolution = other } else { resolution = nil }
+        switch consume prepared {
+        case .live(var live, let key, let unmatched, let mismatches, let firstMismatch):
+            // Predictions the new update no longer covers, from the instance as last published (before the
+            // differential replacement below removes it).
+            if PredictionCarry.takesCarry(live) {
+                if previous != nil {
+                    Self.carryPredictions(into: &live, key: key, from: &previous!.trips, now: now)
+                } else {
+                    Self.carryPredictions(into: &live, key: key, from: &trips, now: now)
+                }
+            }
+            prepared = .live(
+                live, key: key, unmatchedStopUpdates: unmatched, mismatches: mismatches, firstMismatch: firstMismatch)
+            resolution = nil
+        case .other(let other):
+            prepared = .other(other)
+            resolution = other
+        }
         // What this entity said before: in the previous full state, or still in place (differential).
         let oldKey = previous?.keys[id] ?? tripKeyByEntity[id]
-        // The instance as last published, for the predictions a new update no longer covers (PredictionCarry).
-        var prior: LiveTrip?
-        if case .live(_, let key, _, _, _) = prepared {
-            if let previous { prior = previous.trips[key] } else { prior = trips[key] }
-        }
         if previous == nil, let oldKey {
             // Differential: the entity's new content replaces its old one, unless it cannot be resolved for
             // want of a schedule (then the old one is kept: a brief static outage must not blank predictions).
@@ -173,11 +187,13 @@ extension SourceState {
                 }
                 return
             }
-            if trips[oldKey]?.entityId == id { trips[oldKey] = nil }
+            if let index = trips.index(forKey: oldKey), Self.entityId(at: index, in: &trips) == id {
+                trips.remove(at: index)
+            }
             tripKeyByEntity[id] = nil
             touched.trips.insert(oldKey)
         }
-        switch prepared {
+        switch consume prepared {
         case .live(let live, let key, let unmatched, let mismatches, let firstMismatch):
             if countDrops, unmatched > 0 {
                 drop(
@@ -188,8 +204,6 @@ extension SourceState {
                 stopMismatches += UInt64(mismatches)
                 if firstStopMismatch == nil { firstStopMismatch = "entity '\(id)', " + (firstMismatch ?? "\(key)") }
             }
-            var live = live
-            if let prior { PredictionCarry.carry(into: &live, from: prior, now: now) }
             store(live, key: key, entityId: id, countDrops: countDrops, &touched)
         case .other(.resolved):
             break  // not produced: resolved updates are prepared as `.live`
@@ -212,12 +226,35 @@ extension SourceState {
         }
     }
 
+    /// PredictionCarry from the instance `key` as last published, where it is held (the previous full state,
+    /// or the current one). `held` is inout only to reach the trip in place through `Dictionary.Values`'s
+    /// modify accessor; it is not changed (reading it through the getter would copy the whole trip out and
+    /// retain every string of it, for each of thousands of trips per update).
+    private static func carryPredictions(
+        into live: inout LiveTrip, key: TripInstanceKey, from held: inout [TripInstanceKey: LiveTrip], now: Int64
+    ) {
+        guard let index = held.index(forKey: key) else { return }
+        carry(into: &live, from: &held.values[index], now: now)
+    }
+
+    private static func carry(into live: inout LiveTrip, from previous: inout LiveTrip, now: Int64) {
+        PredictionCarry.carry(into: &live, from: previous, now: now)
+    }
+
+    /// The entity id of the trip at `index`, read in place like the carry's (`trips[key]?.entityId`, or the
+    /// values' getter, would copy the whole trip out).
+    private static func entityId(
+        at index: [TripInstanceKey: LiveTrip].Index, in trips: inout [TripInstanceKey: LiveTrip]
+    ) -> String? {
+        func read(_ trip: inout LiveTrip) -> String? { trip.entityId }
+        return read(&trips.values[index])
+    }
+
     private mutating func store(
         _ trip: consuming LiveTrip, key: TripInstanceKey, entityId: String, countDrops: Bool,
         _ touched: inout TouchedKeys
     ) {
-        // Looked up by index first: reading `trips[key]?.entityId` would copy the whole trip every time.
-        if let index = trips.index(forKey: key), let other = trips.values[index].entityId, other != entityId {
+        if let index = trips.index(forKey: key), let other = Self.entityId(at: index, in: &trips), other != entityId {
             if countDrops {
                 drop(
                     .duplicateTripInstance, "entities '\(other)' and '\(entityId)' are both \(key); '\(entityId)' kept")
