@@ -111,6 +111,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Stops whose forward-board static rows are kept (least recently used dropped; 0: no cache).")
     var boardCacheStops = 512
 
+    @Option(help: "Board windows (up to 100 static rows each) kept per stop, for boards asked at different times.")
+    var boardWindowsPerStop = 8
+
     @Option(help: "Event-loop threads (0: one per core).")
     var threads = 0
 
@@ -157,9 +160,10 @@ struct Serve: AsyncParsableCommand {
         guard staticProbeInterval >= 0, staticProbeInterval.isFinite else {
             throw ValidationError("--static-probe-interval must be 0 or a positive number of seconds")
         }
-        guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0 else {
+        guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0, boardWindowsPerStop >= 1 else {
             throw ValidationError(
-                "--max-connections and --max-in-flight must be at least 1, --threads and --board-cache-stops at least 0"
+                "--max-connections, --max-in-flight and --board-windows-per-stop must be at least 1, --threads and "
+                    + "--board-cache-stops at least 0"
             )
         }
         guard maxConnectionsPerAddress >= 1, maxPipelined >= 1, maxUnwrittenBytes >= 1024, requestRate >= 0 else {
@@ -220,7 +224,8 @@ struct Serve: AsyncParsableCommand {
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
             staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
-            boardCacheStops: boardCacheStops, threads: threads, drainTimeout: .seconds(drainTimeout),
+            boardCacheStops: boardCacheStops, boardWindowsPerStop: boardWindowsPerStop, threads: threads,
+            drainTimeout: .seconds(drainTimeout),
             clock: clock.serviceClock, logger: logger)
 
         // Before the server makes its first metric handles.

@@ -180,8 +180,11 @@ public struct JSONWriter: Sendable {
 
     private mutating func appendQuoted(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { appendEscaped($0) }
+        // A native string's bytes are read in place; only a bridged or small one is copied first.
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
+            var value = value
+            value.withUTF8 { appendEscaped($0) }
+        }
         bytes.append(UInt8(ascii: "\""))
     }
 

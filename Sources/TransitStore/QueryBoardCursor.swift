@@ -1,4 +1,5 @@
 import Foundation
+import TransitCore
 import TransitModel
 
 /// The sort key of a departure on a board: time, then a stable tiebreak (trip, stop index in the trip,
@@ -39,9 +40,7 @@ struct BoardCursor: Equatable {
             "1", direction == .future ? "L" : "E", String(k.unix), String(k.tripPk), String(k.stopIndex),
             String(k.start), position.afterKey ? "a" : "b", databaseTag,
         ].joined(separator: "|")
-        return Data(text.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(text)
     }
 
     static func decode(_ cursor: String, databaseTag: String) throws(StoreError) -> BoardCursor {

@@ -62,7 +62,8 @@ extension StaticStore {
             var departures: [Departure] = []
             departures.reserveCapacity(rows.count)
             var stops: [Int: (id: String, platform: String?)] = [:]
-            for row in rows { departures.append(try departure(c, row, stops: &stops)) }
+            let statements = try DepartureStatements(c)
+            for row in rows { departures.append(try departure(c, row, stops: &stops, statements)) }
 
             return DepartureBoard(
                 stopId: stopId, at: anchor.key.unix, direction: askedCopy.direction, departures: departures,
@@ -288,19 +289,32 @@ extension StaticStore {
         return result
     }
 
+    /// The two statements `departure` runs per row, looked up once per board (a lookup hashes the SQL text).
+    struct DepartureStatements {
+        let trip: Statement
+        let stop: Statement
+
+        init(_ c: StoreConnection) throws {
+            trip = try c.statement(
+                """
+                SELECT t.trip_id, t.route_pk, COALESCE(ps.stop_headsign, t.headsign), t.direction_id,
+                       t.wheelchair_accessible, ps.stop_sequence, t.start_secs + first.departure_offset
+                FROM trips t JOIN pattern_stops ps ON ps.pattern_pk = t.pattern_pk AND ps.stop_index = ?2
+                JOIN pattern_stops first ON first.pattern_pk = t.pattern_pk AND first.stop_index = 0
+                WHERE t.trip_pk = ?1
+                """)
+            stop = try c.statement("SELECT stop_id, platform_code FROM stops WHERE stop_pk = ?1")
+        }
+    }
+
     /// Loads a board row's trip, route, headsign, platform and start (its first departure, or for a
     /// frequency-based trip the instance's start).
-    func departure(_ c: StoreConnection, _ row: BoardRow, stops: inout [Int: (id: String, platform: String?)]) throws
-        -> Departure
-    {
-        let trip = try c.statement(
-            """
-            SELECT t.trip_id, t.route_pk, COALESCE(ps.stop_headsign, t.headsign), t.direction_id,
-                   t.wheelchair_accessible, ps.stop_sequence, t.start_secs + first.departure_offset
-            FROM trips t JOIN pattern_stops ps ON ps.pattern_pk = t.pattern_pk AND ps.stop_index = ?2
-            JOIN pattern_stops first ON first.pattern_pk = t.pattern_pk AND first.stop_index = 0
-            WHERE t.trip_pk = ?1
-            """)
+    func departure(
+        _ c: StoreConnection, _ row: BoardRow, stops: inout [Int: (id: String, platform: String?)],
+        _ statements: DepartureStatements
+    ) throws -> Departure {
+        let trip = statements.trip
+        trip.reset()
         trip.bind(1, row.key.tripPk)
         trip.bind(2, row.key.stopIndex)
         guard try trip.step() else { throw StoreError.database("departure of unknown trip_pk \(row.key.tripPk)") }
@@ -308,7 +322,8 @@ extension StaticStore {
             catalog.routes[trip.int(1)]
             ?? Route(routeId: "", routeType: 3, mode: Mode.other.rawValue, section: "#")
         if stops[row.stopPk] == nil {
-            let stop = try c.statement("SELECT stop_id, platform_code FROM stops WHERE stop_pk = ?1")
+            let stop = statements.stop
+            stop.reset()
             stop.bind(1, row.stopPk)
             stops[row.stopPk] = try stop.step() ? (stop.string(0) ?? "", stop.string(1)) : ("", nil)
         }

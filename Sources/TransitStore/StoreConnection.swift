@@ -9,7 +9,8 @@ final class StoreConnection: @unchecked Sendable {
     private var statements: [String: Statement] = [:]
 
     init(path: String) throws {
-        db = try Database(path: StoreConnection.readOnlyURI(path), mode: .readOnly)
+        // The pool hands a connection to one query at a time, so SQLite's per-call mutex only costs.
+        db = try Database(path: StoreConnection.readOnlyURI(path), mode: .readOnly, singleThread: true)
         // The served file is never modified in place (imports build a new file and rename it over), so it
         // can be read without locking; mmap saves a copy per page read.
         try db.exec("PRAGMA query_only = 1; PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -16384")

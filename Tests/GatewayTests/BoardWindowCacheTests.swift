@@ -84,6 +84,28 @@ import TransitModel
         #expect(cache.counts.evictions == 1)
     }
 
+    @Test func aStopKeepsWindowsAtSeveralTimesAndPicksTheOneHoldingTheMostRowsFromT() throws {
+        let cache = BoardWindowCache(capacity: 2, windowsPerStop: 2, versionCheck: .seconds(60))
+        confirmed(cache, "v1", at: .zero)
+        let generation = try #require(cache.generation(now: t0))
+        cache.store(window("A", anchor: 1000), generation: generation, now: t0)
+        cache.store(window("A", anchor: 5000), generation: generation, now: t0 + .milliseconds(1))
+        // Rows at 1000, 1060, 1120 and 5000, 5060, 5120.
+        #expect(cache.window("A", from: 1060, now: t0 + .milliseconds(2)).best?.anchor == 1000)
+        #expect(cache.window("A", from: 5000, now: t0 + .milliseconds(2)).best?.anchor == 5000)
+        #expect(cache.window("A", from: 999, now: t0 + .milliseconds(2)).best == nil, "no window starts before")
+        #expect(cache.window("A", from: 999, now: t0 + .milliseconds(2)).latest?.anchor == 5000)
+        // A third window drops the stop's least recently used one (5000: 1000 was used last, above).
+        _ = cache.window("A", from: 1000, now: t0 + .milliseconds(3))
+        cache.store(window("A", anchor: 9000), generation: generation, now: t0 + .milliseconds(4))
+        #expect(cache.window("A", from: 1000, now: t0 + .milliseconds(5)).best?.anchor == 1000)
+        #expect(cache.window("A", from: 5000, now: t0 + .milliseconds(5)).best?.anchor == 1000, "5000 was dropped")
+        #expect(cache.window("A", from: 9000, now: t0 + .milliseconds(5)).best?.anchor == 9000)
+        // Storing a window again at the same anchor replaces it; stops are still counted once.
+        cache.store(window("A", anchor: 9000), generation: generation, now: t0 + .milliseconds(6))
+        #expect(cache.counts == BoardWindowCache.Counts(hits: 0, misses: 0, evictions: 0, stops: 1))
+    }
+
     @Test func aWindowOutlivingItsLifetimeIsNotUsed() throws {
         let cache = BoardWindowCache(capacity: 2, versionCheck: .seconds(60), lifetime: .seconds(10))
         confirmed(cache, "v1", at: .zero)

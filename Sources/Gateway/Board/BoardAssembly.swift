@@ -162,9 +162,10 @@ enum BoardAssembly {
     static func delayedCount(state: RealtimeState, boardStops: Set<String>, from: Int64) -> Int {
         var count = 0
         for stopId in boardStops {
-            for ref in state.tripsByStop[stopId] ?? [] {
-                guard let trip = state.trips[ref.key] else { continue }
-                let stop = trip.stops[ref.index]
+            guard let refs = state.tripsByStop[stopId] else { continue }
+            for ref in refs {
+                // Only the visited stop is read (not a copy of the whole prediction).
+                guard let stop = state.trips[ref.key]?.stops[ref.index] else { continue }
                 if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix,
                     predicted > scheduled
                 {

@@ -1,4 +1,5 @@
 import Foundation
+import TransitCore
 import TransitJSON
 import TransitModel
 
@@ -59,9 +60,7 @@ struct GatewayBoardCursor: Equatable {
         let k = position.key
         let text =
             "g1|\(direction == .future ? "L" : "E")|\(position.afterKey ? "a" : "b")|\(k.time)|\(k.serviceDate)|\(k.stopSequence)|\(k.startTime)|\(k.tripId)"
-        return Data(text.utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(text)
     }
 
     static func decode(_ cursor: String) -> GatewayBoardCursor? {

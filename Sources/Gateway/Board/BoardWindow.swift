@@ -88,7 +88,8 @@ struct BoardWindow: Sendable {
         return byDeparture
     }
 
-    private func firstIndex(atOrAfter t: Int64) -> Int {
+    /// The index of the first row scheduled at or after `t` (`rows.count` when none is).
+    func firstIndex(atOrAfter t: Int64) -> Int {
         var low = 0, high = rows.count
         while low < high {
             let mid = (low + high) / 2

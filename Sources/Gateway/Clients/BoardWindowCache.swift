@@ -4,8 +4,10 @@ import TransitModel
 /// The static rows of recently asked boards (a `BoardWindow` per stop), so a hot stop's board costs no
 /// static round trip while its window still holds the page asked for.
 ///
-/// Bounded in memory: at most `capacity` stops, the least recently used dropped first (a window holds up
-/// to `windowRows` rows). Bounded in time: a window is used only while the static database version it was
+/// A stop keeps up to `windowsPerStop` windows (boards asked at times further apart than one window spans
+/// each fetch their own; a busy station's 100 rows span only minutes of a peak). Bounded in memory: at most
+/// `capacity` stops, the least recently used dropped first, and within a stop its least recently used
+/// window (a window holds up to `windowRows` rows). Bounded in time: a window is used only while the static database version it was
 /// fetched under has been confirmed within `versionCheck` (the gateway asks the static service's feed_info
 /// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime`. A new
 /// version drops every window. So after a re-import, rows of the old database are served for at most
@@ -17,6 +19,7 @@ final class BoardWindowCache: Sendable {
     /// Seconds before the board's time a window starts: trips scheduled then and delayed onto the board are
     /// described from the window's rows, without asking the static service for the trip.
     let lookback: Int64
+    let windowsPerStop: Int
     let versionCheck: Duration
     let lifetime: Duration
 
@@ -39,8 +42,14 @@ final class BoardWindowCache: Sendable {
         var lastUse: UInt64
     }
 
+    /// The windows of one stop (in no order) and when the stop was last used.
+    private struct StopEntry {
+        var windows: [Entry]
+        var lastUse: UInt64
+    }
+
     private struct State {
-        var entries: [String: Entry] = [:]
+        var entries: [String: StopEntry] = [:]
         var useCounter: UInt64 = 0
         var version: String?
         var generation: UInt64 = 0
@@ -54,29 +63,49 @@ final class BoardWindowCache: Sendable {
 
     init(
         capacity: Int = 512, windowRows: Int = StaticRequestLimits.maxLimit, lookback: Int64 = 900,
-        versionCheck: Duration = .seconds(1),
+        windowsPerStop: Int = 8, versionCheck: Duration = .seconds(1),
         lifetime: Duration = .seconds(600)
     ) {
         self.capacity = capacity
         self.windowRows = windowRows
         self.lookback = lookback
+        self.windowsPerStop = max(1, windowsPerStop)
         self.versionCheck = versionCheck
         self.lifetime = lifetime
     }
 
     var enabled: Bool { capacity > 0 }
 
-    /// The window of a board (`DeparturesQuery.boardKey`: the stop and its filters) when it may be used now.
-    func window(_ boardKey: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
+    /// The windows of a board (`DeparturesQuery.boardKey`: the stop and its filters) that may be used now for
+    /// a forward page from `t`: `best`, the one holding the most rows from `t` on among those anchored at or
+    /// before `t` (nil: none), and `latest`, the one stored last (whatever its time). Counts nothing.
+    func window(_ boardKey: String, from t: Int64, now: ContinuousClock.Instant = .now) -> (
+        best: BoardWindow?, latest: BoardWindow?
+    ) {
         state.withLock { s in
-            guard Self.confirmed(s, now: now, within: versionCheck), var entry = s.entries[boardKey],
-                entry.stored.duration(to: now) < lifetime
-            else { return nil }
+            guard Self.confirmed(s, now: now, within: versionCheck), var stop = s.entries[boardKey] else {
+                return (nil, nil)
+            }
+            var best: Int?, bestRows = -1, latest: Int?
+            for (i, entry) in stop.windows.enumerated() where entry.stored.duration(to: now) < lifetime {
+                // On a tie the later one: windows are kept in the order they were stored.
+                if latest.map({ stop.windows[$0].stored <= entry.stored }) ?? true { latest = i }
+                guard entry.window.anchor <= t else { continue }
+                let rows = entry.window.rows.count - entry.window.firstIndex(atOrAfter: t)
+                if rows > bestRows { (best, bestRows) = (i, rows) }
+            }
+            guard best != nil || latest != nil else { return (nil, nil) }
             s.useCounter += 1
-            entry.lastUse = s.useCounter
-            s.entries[boardKey] = entry
-            return entry.window
+            stop.lastUse = s.useCounter
+            if let best { stop.windows[best].lastUse = s.useCounter }
+            s.entries[boardKey] = stop
+            return (best.map { stop.windows[$0].window }, latest.map { stop.windows[$0].window })
         }
+    }
+
+    /// The window of a board stored last, when it may be used now.
+    func window(_ boardKey: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
+        window(boardKey, from: .max, now: now).latest
     }
 
     /// Records whether the page asked for came from a window (`hit`) or from the static service.
@@ -93,19 +122,33 @@ final class BoardWindowCache: Sendable {
         }
     }
 
-    /// Keeps `window` for its stop if the database version is still the one of `generation`.
+    /// Keeps `window` for its stop if the database version is still the one of `generation`. A window of the
+    /// stop with the same anchor is replaced.
     func store(_ window: BoardWindow, generation: Generation, now: ContinuousClock.Instant = .now) {
         guard enabled else { return }
         state.withLock { s in
             guard s.generation == generation.value else { return }
             s.useCounter += 1
-            if s.entries[window.key] == nil, s.entries.count >= capacity,
-                let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
-            {
-                s.entries[oldest] = nil
-                s.counts.evictions += 1
+            let entry = Entry(window: window, stored: now, lastUse: s.useCounter)
+            guard var stop = s.entries.removeValue(forKey: window.key) else {
+                if s.entries.count >= capacity,
+                    let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+                {
+                    s.entries[oldest] = nil
+                    s.counts.evictions += 1
+                }
+                s.entries[window.key] = StopEntry(windows: [entry], lastUse: s.useCounter)
+                return
             }
-            s.entries[window.key] = Entry(window: window, stored: now, lastUse: s.useCounter)
+            stop.lastUse = s.useCounter
+            stop.windows.removeAll { $0.window.anchor == window.anchor || $0.stored.duration(to: now) >= lifetime }
+            if stop.windows.count >= windowsPerStop,
+                let oldest = stop.windows.indices.min(by: { stop.windows[$0].lastUse < stop.windows[$1].lastUse })
+            {
+                stop.windows.remove(at: oldest)
+            }
+            stop.windows.append(entry)
+            s.entries[window.key] = stop
         }
     }
 

@@ -45,7 +45,7 @@ final class GatewayServices: Sendable {
             staticClient: staticClient,
             boardCache: BoardWindowCache(
                 capacity: config.boardCacheStops, windowRows: config.boardWindowRows,
-                versionCheck: config.staticVersionCheck),
+                windowsPerStop: config.boardWindowsPerStop, versionCheck: config.staticVersionCheck),
             realtime: realtime, realtimeClient: realtimeClient, stats: stats, clock: config.clock,
             logger: config.logger)
     }

@@ -28,10 +28,10 @@ extension RequestDispatcher {
         switch source {
         case .first:
             guard forward, boardCache.enabled, let t = query.at else { return await plain(query) }
-            let previous = boardCache.window(query.boardKey)
-            if let previous, let slice = previous.page(from: t, limit: query.limit) {
+            let (held, previous) = boardCache.window(query.boardKey, from: t)
+            if let held, let slice = held.page(from: t, limit: query.limit) {
                 boardCache.count(hit: true)
-                return (.success(.departures(slice.board)), .window(previous, slice.end))
+                return (.success(.departures(slice.board)), .window(held, slice.end))
             }
             boardCache.count(hit: false)
             let generation = boardCache.generation()

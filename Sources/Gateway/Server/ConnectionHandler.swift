@@ -32,6 +32,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var answers = OrderedAnswers()
     var pending: [UInt64: Pending] = [:]
     var context: ChannelHandlerContext?
+    /// Where this connection's request tasks run (its event loop).
+    var taskExecutor: EventLoopTaskExecutor?
 
     /// The client half-closed; `inputFinished`: its last unterminated line was taken too.
     var inputClosed = false
@@ -82,6 +84,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        taskExecutor = EventLoopTaskExecutor(context.eventLoop)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -343,9 +346,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 loop.execute { handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
             }
         } else {
-            entry.task = Task {
+            entry.task = Task(executorPreference: taskExecutor) {
                 let answer = await dispatcher.answer(request, received: received)
-                loop.execute { handler.value.complete(slot, answer) }
+                if loop.inEventLoop {
+                    handler.value.complete(slot, answer)
+                } else {
+                    loop.execute { handler.value.complete(slot, answer) }
+                }
             }
         }
         pending[slot] = entry
