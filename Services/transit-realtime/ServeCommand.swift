@@ -51,6 +51,13 @@ struct ServeCommand: AsyncParsableCommand {
                 + "first feed's zone is used).", valueName: "zone"))
     var defaultTimeZone = "Australia/Sydney"
 
+    @Option(
+        help: ArgumentHelp(
+            "SQLite file recording how late departures are (created when missing; the launcher uses "
+                + "STATE/delays.db). Without it no delays are recorded and the gateway's typical delays are null.",
+            valueName: "file"))
+    var delayStore: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -75,7 +82,9 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             service = try await RealtimeServiceRunner(
                 configPath: config, staticURL: staticURL, listen: listen, publish: publish,
-                options: .init(defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock),
+                options: .init(
+                    defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock,
+                    delayStorePath: delayStore),
                 logger: logger)
         } catch {
             printError("serve: \(error)")
