@@ -73,6 +73,7 @@ extension JSONWriter {
         key("wheelchair_accessible"); int(d.wheelchairAccessible)
         key("occupancy_status"); string(rt?.occupancyStatus)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
+        key("typical_delay"); typicalDelay(row.typicalDelay)
         endObject()
     }
 
@@ -111,7 +112,10 @@ extension JSONWriter {
     }
 
     /// `data` of `trip`: the trip, its vehicle and every stop with schedule, prediction and status.
-    public mutating func tripData(_ trip: TripDetail, realtime: TripRealtime?, at: Int64) {
+    /// `typicalDelays`: per stop (by index), GATEWAY.md "typical delay"; missing entries are null.
+    public mutating func tripData(
+        _ trip: TripDetail, realtime: TripRealtime?, at: Int64, typicalDelays: [TypicalDelayView?] = []
+    ) {
         let rows = TripRows(trip: trip, realtime: realtime)
         beginObject()
         key("trip_id"); string(trip.tripId)
@@ -131,12 +135,14 @@ extension JSONWriter {
         key("vehicle")
         if let vehicle = realtime?.vehicle { self.vehicle(vehicle) } else { null() }
         key("stops"); beginArray()
-        for index in trip.stops.indices { tripStop(rows, index) }
+        for index in trip.stops.indices {
+            tripStop(rows, index, typicalDelay: index < typicalDelays.count ? typicalDelays[index] : nil)
+        }
         endArray()
         endObject()
     }
 
-    private mutating func tripStop(_ rows: TripRows, _ index: Int) {
+    private mutating func tripStop(_ rows: TripRows, _ index: Int, typicalDelay typical: TypicalDelayView?) {
         let stop = rows.trip.stops[index]
         let rt = rows.realtime(index)
         let added = rows.added
@@ -170,6 +176,7 @@ extension JSONWriter {
         key("stop_headsign"); string(stop.stopHeadsign)
         key("occupancy_status"); string(rt?.occupancyStatus)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
+        key("typical_delay"); typicalDelay(typical)
         endObject()
     }
 }

@@ -53,6 +53,8 @@ public struct DepartureRealtime: Sendable, Hashable {
 public struct DepartureRow: Sendable, Hashable {
     public var departure: Departure
     public var realtime: DepartureRealtime?
+    /// How late this route usually leaves this stop at this hour (GATEWAY.md "typical delay").
+    public var typicalDelay: TypicalDelayView?
 
     public init(departure: Departure, realtime: DepartureRealtime? = nil) {
         self.departure = departure

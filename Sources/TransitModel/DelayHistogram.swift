@@ -213,6 +213,15 @@ public struct TypicalDelay: Sendable, Hashable {
         self.level = level
     }
 
+    /// A typical delay of these figures.
+    public init(p10: Int, p50: Int, p90: Int, samples: Int, level: Level) {
+        self.p10 = p10
+        self.p50 = p50
+        self.p90 = p90
+        self.samples = samples
+        self.level = level
+    }
+
     /// The stop's typical delay when its histogram holds enough departures, else the route's.
     public static func choose(stop: DelayHistogram?, route: DelayHistogram?) -> TypicalDelay? {
         if let stop, let typical = TypicalDelay(stop, level: .stop) { return typical }
