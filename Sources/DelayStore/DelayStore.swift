@@ -140,6 +140,9 @@ public final class DelayStore {
     /// Rows held (tests, measurements).
     public func rowCount() throws -> Int { Int(try db.scalarInt("SELECT count(*) FROM delay") ?? 0) }
 
+    /// Runs `body` in one transaction (bulk fills in measurements).
+    func transaction(_ body: () throws -> Void) throws { try db.transaction(body) }
+
     /// Writes the WAL back into the main file (at shutdown, and before measuring the file).
     public func checkpoint() throws { try db.exec("PRAGMA wal_checkpoint(TRUNCATE)") }
 
@@ -157,7 +160,7 @@ public final class DelayStore {
         return DelayRow(block: selectRow.int(0), bytes: selectRow.bytes(1))
     }
 
-    private func write(_ key: Int64, _ row: DelayRow) throws {
+    func write(_ key: Int64, _ row: DelayRow) throws {
         let bytes = row.encoded()
         upsertRow.bind(1, key)
         upsertRow.bind(2, row.block)
@@ -165,7 +168,7 @@ public final class DelayStore {
         try upsertRow.run()
     }
 
-    private func intern(route id: String) throws -> Int64 {
+    func intern(route id: String) throws -> Int64 {
         if let known = routes[id] { return known }
         let insert = try db.prepare("INSERT INTO route (route_id) VALUES (?)")
         insert.bind(1, id)
@@ -174,7 +177,7 @@ public final class DelayStore {
         return db.lastInsertRowID
     }
 
-    private func intern(stop id: String) throws -> Int64 {
+    func intern(stop id: String) throws -> Int64 {
         if let known = stops[id] { return known }
         let insert = try db.prepare("INSERT INTO stop (stop_id) VALUES (?)")
         insert.bind(1, id)
