@@ -651,6 +651,61 @@ def stops_rows():
 
 
 # --------------------------------------------------------------------------------------------
+# Shapes: one per pattern (route + stop sequence), a smooth synthetic curve through every stop
+# --------------------------------------------------------------------------------------------
+# Routes left without shapes, so the straight line through the stops has a case: the school bus.
+ROUTES_WITHOUT_SHAPES = {"2440_2519"}
+CURVE_STEPS = 8  # points per segment between two stops (the stop itself included)
+
+
+def shape_points(stops):
+    """(lat, lon, dist_m) of a curve through every stop: between two stops a quadratic Bezier curve whose
+    control point sits off the straight line by 12 % of its length, alternately left and right, so the line
+    bends like a road but still passes through each stop exactly. Plain arithmetic only (no libm), so the
+    output is the same everywhere."""
+    points = [stop_position(stops[0])]
+    for i in range(1, len(stops)):
+        (la1, lo1), (la2, lo2) = stop_position(stops[i - 1]), stop_position(stops[i])
+        side = 0.12 if i % 2 else -0.12
+        # perpendicular offset in degrees, scaled so it is perpendicular on the ground
+        cla = (la1 + la2) / 2 - (lo2 - lo1) * 0.8305 * side
+        clo = (lo1 + lo2) / 2 + (la2 - la1) / 0.8305 * side
+        for k in range(1, CURVE_STEPS + 1):
+            t = k / CURVE_STEPS
+            a, b, c = (1 - t) * (1 - t), 2 * (1 - t) * t, t * t
+            points.append((a * la1 + b * cla + c * la2, a * lo1 + b * clo + c * lo2))
+    rows, dist = [], 0.0
+    for i, (la, lo) in enumerate(points):
+        if i > 0:
+            dy = (la - points[i - 1][0]) * 111200.0
+            dx = (lo - points[i - 1][1]) * 111200.0 * 0.8305
+            dist += (dx * dx + dy * dy) ** 0.5
+        rows.append((la, lo, dist))
+    return rows
+
+
+def add_shapes(feed):
+    """Gives each trip the shape of its pattern; returns the shapes.txt rows."""
+    stops_by_trip = {}
+    for r in feed.stop_times:
+        stops_by_trip.setdefault(r["trip_id"], []).append(r["stop_id"])
+    shape_ids, rows = {}, []
+    for trip in feed.trips:
+        if trip["route_id"] in ROUTES_WITHOUT_SHAPES:
+            continue
+        stops = tuple(stops_by_trip[trip["trip_id"]])
+        key = (trip["route_id"], stops)
+        if key not in shape_ids:
+            shape_id = "%s.%d" % (trip["route_id"], sum(1 for k in shape_ids if k[0] == trip["route_id"]) + 1)
+            shape_ids[key] = shape_id
+            for seq, (la, lo, dist) in enumerate(shape_points(stops), start=1):
+                rows.append(dict(shape_id=shape_id, shape_pt_lat="%.6f" % la, shape_pt_lon="%.6f" % lo,
+                                 shape_pt_sequence=seq, shape_dist_traveled="%.1f" % dist))
+        trip["shape_id"] = shape_ids[key]
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
 # Writing
 # --------------------------------------------------------------------------------------------
 def write_csv(path, columns, rows, bom=False, crlf=False):
@@ -674,6 +729,7 @@ def main():
     out = parser.parse_args().out
     os.makedirs(out, exist_ok=True)
     feed = build()
+    shapes = add_shapes(feed)
     counts = {}
 
     counts["agency"] = write_csv(
@@ -714,6 +770,9 @@ def main():
     counts["frequencies"] = write_csv(
         os.path.join(out, "frequencies.txt"), ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"],
         feed.frequencies)
+    counts["shapes"] = write_csv(
+        os.path.join(out, "shapes.txt"),
+        ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence", "shape_dist_traveled"], shapes)
     counts["feed_info"] = write_csv(
         os.path.join(out, "feed_info.txt"),
         ["feed_publisher_name", "feed_publisher_url", "feed_lang", "feed_start_date", "feed_end_date",

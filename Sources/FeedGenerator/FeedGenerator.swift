@@ -26,8 +26,8 @@ public struct FeedGenerator: Sendable {
         self.seed = seed
     }
 
-    /// Writes agency, stops, routes, trips, stop_times, calendar, calendar_dates, frequencies and
-    /// feed_info (.txt) into `directory`, creating it when missing and replacing those files.
+    /// Writes agency, stops, routes, trips, stop_times, calendar, calendar_dates, frequencies,
+    /// feed_info, shapes (.txt) into `directory`, creating it when missing and replacing those files.
     public func write(to directory: String) throws -> FeedSummary {
         let clock = ContinuousClock()
         let started = clock.now
@@ -46,6 +46,7 @@ public struct FeedGenerator: Sendable {
         files.append(try writer.writeStops())
         files.append(try writer.writeRoutes())
         files += try writer.writeTripsAndStopTimes()
+        files.append(try writer.writeShapes())
         files.append(try writer.writeCalendar())
         files.append(try writer.writeCalendarDates(ServiceCalendar.exceptions(rng: &calendarRNG)))
         files.append(try writer.writeFeedInfo(version: "feedgen-\(scale.stops)-\(scale.stopTimes)-seed\(seed)"))

@@ -102,7 +102,7 @@ struct FeedWriter {
         let trips = try open("trips.txt")
         let stopTimes = try open("stop_times.txt")
         let frequencies = try open("frequencies.txt")
-        try trips.write("route_id,service_id,trip_id,trip_headsign,direction_id,wheelchair_accessible\n")
+        try trips.write("route_id,service_id,trip_id,trip_headsign,direction_id,wheelchair_accessible,shape_id\n")
         try stopTimes.write("trip_id,arrival_time,departure_time,stop_id,stop_sequence,pickup_type,drop_off_type\n")
         try frequencies.write("trip_id,start_time,end_time,headway_secs,exact_times\n")
         var tripRows = 0, stopTimeRows = 0, frequencyRows = 0
@@ -156,6 +156,9 @@ struct FeedWriter {
                             trips.put(UInt8(48 + direction))
                             trips.put(44)
                             trips.putDecimal(Self.wheelchairAccessible(route.mode, trip: j))
+                            trips.put(44)
+                            trips.put(83)  // S<pattern index + 1>: the pattern's shape (writeShapes)
+                            trips.putDecimal(p + 1)
                             trips.put(10)
                             tripRows += 1
 
@@ -192,6 +195,61 @@ struct FeedWriter {
             try finish("frequencies.txt", frequencies, rows: frequencyRows),
         ]
     }
+
+    /// shapes.txt: one shape per pattern (`S<index + 1>`), a curve through every stop of the pattern: between
+    /// two stops a quadratic Bézier curve whose control point sits off the straight line by 12 % of its
+    /// length (alternately left and right), `Self.curveSteps` points per segment, shape_dist_traveled in
+    /// metres. Integer and plain floating-point arithmetic only, so the bytes never depend on the platform.
+    func writeShapes() throws -> FeedSummary.File {
+        let file = try open("shapes.txt")
+        try file.write("shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled\n")
+        var rows = 0
+        for (p, pattern) in network.patterns.enumerated() {
+            let id = Array("S\(p + 1)".utf8)
+            var sequence = 0
+            var distance = 0.0
+            var previous = network.stops[pattern.stops[0]].position
+            func put(_ point: Point) throws {
+                distance += previous.metres(to: point)
+                previous = point
+                sequence += 1
+                try file.reserve(id.count + 48)
+                id.withUnsafeBufferPointer { file.put($0) }
+                file.put(44)
+                file.putMicrodegrees(point.lat)
+                file.put(44)
+                file.putMicrodegrees(point.lon)
+                file.put(44)
+                file.putDecimal(sequence)
+                file.put(44)
+                file.putDecimal(Int(distance.rounded()))
+                file.put(10)
+                rows += 1
+            }
+            try put(previous)
+            for i in 1..<pattern.stops.count {
+                let a = network.stops[pattern.stops[i - 1]].position, b = network.stops[pattern.stops[i]].position
+                let side = i % 2 == 0 ? -0.12 : 0.12
+                // Perpendicular on the ground: scale by the metres per microdegree of each axis.
+                let controlLat = Double(a.lat + b.lat) / 2 - Double(b.lon - a.lon) * (0.0925 / 0.1112) * side
+                let controlLon = Double(a.lon + b.lon) / 2 + Double(b.lat - a.lat) * (0.1112 / 0.0925) * side
+                for k in 1...Self.curveSteps {
+                    let t = Double(k) / Double(Self.curveSteps)
+                    let wa = (1 - t) * (1 - t), wc = 2 * (1 - t) * t, wb = t * t
+                    try put(
+                        k == Self.curveSteps
+                            ? b
+                            : Point(
+                                lat: Int((wa * Double(a.lat) + wc * controlLat + wb * Double(b.lat)).rounded()),
+                                lon: Int((wa * Double(a.lon) + wc * controlLon + wb * Double(b.lon)).rounded())))
+                }
+            }
+        }
+        return try finish("shapes.txt", file, rows: rows)
+    }
+
+    /// Points of a shape per segment between two stops (the next stop included).
+    static let curveSteps = 4
 
     /// 0/1/2 per trip: most vehicles are accessible, some buses are not or unknown.
     static func wheelchairAccessible(_ mode: Mode, trip j: Int) -> Int {

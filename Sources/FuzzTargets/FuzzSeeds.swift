@@ -58,12 +58,23 @@ enum FuzzSeeds {
             ("departures", .departures(DeparturesQuery(stopId: "200060", at: 1_766_394_000, limit: 3))),
             ("trip", .trip(TripQuery(tripId: "T1", serviceDate: day, startTime: "08:00:00"))),
             ("feed-info", .feedInfo),
+            ("shape", .shape(ShapeQuery(tripId: "T1"))),
+            ("route", .route(RouteQuery(routeId: "ST_T1"))),
+            (
+                "stops-in-bbox",
+                .stopsInBBox(StopsInBBoxQuery(minLat: -33.9, minLon: 151.1, maxLat: -33.8, maxLon: 151.3, mode: "bus"))
+            ),
         ]
         var seeds = queries.map {
             ("request-\($0.0).bin", StaticCodec.encode(StaticRequest(requestId: 7, query: $0.1)))
         }
         let failure = StaticResponse(requestId: 7, result: .failure(ServiceError(.notFound, "unknown stop_id")))
         seeds.append(("response-error.bin", StaticCodec.encode(failure)))
+        let shape = Shape(
+            shapeId: "S1", source: .shapes, polyline: "_p~iF~ps|U_ulLnnqC_mqNvxq`@", pointCount: 3,
+            distances: [0, 250.5, 900])
+        seeds.append(
+            ("response-shape.bin", StaticCodec.encode(StaticResponse(requestId: 7, result: .success(.shape(shape))))))
         return seeds
     }
 

@@ -67,6 +67,17 @@ enum RequestValidation {
             }
         case .feedInfo:
             break
+        case .shape(let q):
+            guard (q.shapeId == nil) != (q.tripId == nil) else {
+                throw invalid("expected exactly one of \"shape_id\" and \"trip_id\"")
+            }
+            if let id = q.shapeId { try checkId(id, "shape_id") }
+            if let id = q.tripId { try checkId(id, "trip_id") }
+        case .route(let q):
+            try checkId(q.routeId, "route_id")
+        case .stopsInBBox(let q):
+            try checkLimit(q.limit)
+            if let problem = q.problem { throw invalid(problem) }
         }
     }
 

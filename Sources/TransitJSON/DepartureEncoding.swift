@@ -127,6 +127,7 @@ extension JSONWriter {
         key("short_name"); string(trip.shortName)
         key("direction_id"); int(trip.directionId)
         key("block_id"); string(trip.blockId)
+        key("shape_id"); string(trip.shapeId)
         key("wheelchair_accessible"); int(trip.wheelchairAccessible)
         key("bikes_allowed"); int(trip.bikesAllowed)
         key("timezone"); string(trip.timezone)

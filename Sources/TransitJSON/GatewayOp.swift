@@ -8,6 +8,9 @@ public enum GatewayOpName: String, Sendable, Hashable, CaseIterable {
     case search
     case nearby
     case routes
+    case route
+    case shape
+    case stopsInBBox = "stops_in_bbox"
     case departures
     case trip
     case alerts
@@ -21,7 +24,7 @@ public enum GatewayOpName: String, Sendable, Hashable, CaseIterable {
     /// The ops answered by the static service alone (those the static debug client accepts).
     public var isStatic: Bool {
         switch self {
-        case .feedInfo, .stop, .search, .nearby, .routes, .departures, .trip: return true
+        case .feedInfo, .stop, .search, .nearby, .routes, .route, .shape, .stopsInBBox, .departures, .trip: return true
         case .health, .alerts, .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth: return false
         }
     }
@@ -46,6 +49,9 @@ public enum GatewayOp: Sendable, Hashable {
     case search(SearchQuery)
     case nearby(NearbyQuery)
     case routes(RoutesQuery)
+    case route(RouteQuery)
+    case shape(ShapeQuery, format: ShapeFormat)
+    case stopsInBBox(StopsInBBoxQuery)
     case departures(DeparturesQuery)
     case trip(TripQuery)
     case alerts(AlertsQuery)
@@ -64,6 +70,9 @@ public enum GatewayOp: Sendable, Hashable {
         case .search: return .search
         case .nearby: return .nearby
         case .routes: return .routes
+        case .route: return .route
+        case .shape: return .shape
+        case .stopsInBBox: return .stopsInBBox
         case .departures: return .departures
         case .trip: return .trip
         case .alerts: return .alerts
@@ -84,11 +93,22 @@ public enum GatewayOp: Sendable, Hashable {
         case .search(let q): return .search(q)
         case .nearby(let q): return .nearby(q)
         case .routes(let q): return .routes(q)
+        case .route(let q): return .route(q)
+        case .shape(let q, _): return .shape(q)
+        case .stopsInBBox(let q): return .stopsInBBox(q)
         case .departures(let q): return .departures(q)
         case .trip(let q): return .trip(q)
         case .health, .alerts, .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth: return nil
         }
     }
+}
+
+/// How a `shape` answer writes its line.
+public enum ShapeFormat: String, Sendable, Hashable {
+    /// `polyline`: Google's encoded polyline (the default).
+    case polyline
+    /// `polyline` and a GeoJSON LineString of the same points (`geojson`).
+    case geojson
 }
 
 /// The shared token a client of `auth` sent. Its description never shows the token (requests are logged).

@@ -125,6 +125,29 @@ extension GatewayRequest {
         case .routes:
             try args.requireKnownFields(["mode"])
             return .routes(RoutesQuery(mode: try mode(args)))
+        case .route:
+            try args.requireKnownFields(["route_id"])
+            return .route(RouteQuery(routeId: try args.requiredString("route_id")))
+        case .shape:
+            try args.requireKnownFields(["shape_id", "trip_id", "format"])
+            let format = try args.optionalChoice("format", ["polyline", "geojson"]).flatMap(ShapeFormat.init(rawValue:))
+            let query =
+                try exactlyOne(args, ["shape_id", "trip_id"]) == "shape_id"
+                ? ShapeQuery(shapeId: try args.requiredString("shape_id"))
+                : ShapeQuery(tripId: try args.requiredString("trip_id"))
+            return .shape(query, format: format ?? .polyline)
+        case .stopsInBBox:
+            try args.requireKnownFields(["min_lat", "min_lon", "max_lat", "max_lon", "mode", "limit"])
+            let query = StopsInBBoxQuery(
+                minLat: try args.requiredNumber("min_lat", in: -90...90),
+                minLon: try args.requiredNumber("min_lon", in: -180...180),
+                maxLat: try args.requiredNumber("max_lat", in: -90...90),
+                maxLon: try args.requiredNumber("max_lon", in: -180...180), mode: try mode(args),
+                limit: Int(
+                    try args.optionalInt("limit", in: 1...Int64(GatewayLimits.maxLimit))
+                        ?? Int64(GatewayLimits.maxLimit)))
+            if let problem = query.problem { throw args.invalid(problem) }
+            return .stopsInBBox(query)
         case .departures:
             try args.requireKnownFields(["stop_id", "at", "direction", "limit", "cursor"])
             let stopId = try args.requiredString("stop_id")

@@ -144,6 +144,8 @@ extension JSONWriter {
         case .departures(let board): departuresData(DeparturesAnswer(board: board), at: board.at)
         case .trip(let trip): tripData(trip, realtime: nil, at: 0)
         case .tripSchedules: null()
+        case .shape(let shape): shapeData(shape, geojson: false)
+        case .route(let detail): routeDetailData(detail)
         }
     }
 }

@@ -66,6 +66,8 @@ public struct LiveTripView: Sendable, Hashable {
     public var shortName: String?
     public var directionId: Int?
     public var blockId: String?
+    /// GTFS shape_id of the static trip; nil when unknown or not given.
+    public var shapeId: String?
     public var wheelchairAccessible: Int?
     public var bikesAllowed: Int?
     public var timezone: String?
@@ -81,7 +83,8 @@ public struct LiveTripView: Sendable, Hashable {
     public init(
         tripId: String, serviceDate: ServiceDate, startTime: String? = nil, frequencyBased: Bool = false, route: Route,
         headsign: String? = nil, shortName: String? = nil, directionId: Int? = nil, blockId: String? = nil,
-        wheelchairAccessible: Int? = nil, bikesAllowed: Int? = nil, timezone: String? = nil, origin: Int64? = nil,
+        shapeId: String? = nil, wheelchairAccessible: Int? = nil, bikesAllowed: Int? = nil, timezone: String? = nil,
+        origin: Int64? = nil,
         cancelled: Bool = false, added: Bool = false, vehicle: VehicleSnapshot? = nil, stops: [LiveTripStop]
     ) {
         self.tripId = tripId
@@ -93,6 +96,7 @@ public struct LiveTripView: Sendable, Hashable {
         self.shortName = shortName
         self.directionId = directionId
         self.blockId = blockId
+        self.shapeId = shapeId
         self.wheelchairAccessible = wheelchairAccessible
         self.bikesAllowed = bikesAllowed
         self.timezone = timezone

@@ -197,6 +197,12 @@ public struct VehicleSnapshot: Sendable, Hashable {
     public var wheelchairAccessible: Bool?
     /// Transport for NSW's vehicle model, e.g. "Alstom Metropolis".
     public var model: String?
+    /// From the static data of the vehicle's route (`routeId`, else its trip's): short name, "#RRGGBB", mode.
+    public var routeShortName: String?
+    public var routeColor: String?
+    public var mode: String?
+    /// The trip's headsign: the live trip's, else the static trip's.
+    public var headsign: String?
 
     public init(
         vehicleId: String? = nil, label: String? = nil, tripId: String? = nil, routeId: String? = nil,
@@ -205,7 +211,8 @@ public struct VehicleSnapshot: Sendable, Hashable {
         stopId: String? = nil, currentStatus: String? = nil, occupancyStatus: String? = nil,
         occupancyPercentage: Int? = nil, congestionLevel: String? = nil, timestamp: Int64? = nil,
         carriages: [LiveCarriage] = [], airConditioned: Bool? = nil, wheelchairAccessible: Bool? = nil,
-        model: String? = nil
+        model: String? = nil, routeShortName: String? = nil, routeColor: String? = nil, mode: String? = nil,
+        headsign: String? = nil
     ) {
         self.vehicleId = vehicleId
         self.label = label
@@ -228,6 +235,10 @@ public struct VehicleSnapshot: Sendable, Hashable {
         self.airConditioned = airConditioned
         self.wheelchairAccessible = wheelchairAccessible
         self.model = model
+        self.routeShortName = routeShortName
+        self.routeColor = routeColor
+        self.mode = mode
+        self.headsign = headsign
     }
 }
 

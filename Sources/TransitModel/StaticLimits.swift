@@ -13,6 +13,9 @@ public enum StaticRequestLimits {
     public static let limitRange = 1...maxLimit
     /// `radius_m` of nearby: more than 0, at most this.
     public static let maxRadiusMetres = 5000.0
+    /// Largest side of a `stops_in_bbox` box, in degrees of latitude or longitude (about 55 km north–south):
+    /// a map view wider than that shows too many stops to be useful, and the answer's limit would cut it.
+    public static let maxBBoxDegrees = 0.5
     /// `at` (unix seconds): 0 … 2100-01-01T00:00:00Z.
     public static let atRange: ClosedRange<Int64> = 0...4_102_444_800
     /// Ids (stop, trip), in bytes.

@@ -177,6 +177,9 @@ public enum StaticQuery: Sendable, Hashable {
     case trip(TripQuery)
     case tripSchedules(TripSchedulesQuery)
     case feedInfo
+    case shape(ShapeQuery)
+    case route(RouteQuery)
+    case stopsInBBox(StopsInBBoxQuery)
 }
 
 /// A request to the static-data service (REQ/REP); answered by a `StaticResponse` with the same id.

@@ -574,6 +574,8 @@ public enum StaticResult: Sendable, Hashable {
     case trip(TripDetail)
     case tripSchedules(TripSchedules)
     case feedInfo(FeedInfo)
+    case shape(Shape)
+    case route(RouteDetail)
 }
 
 /// Error statuses shared by the services (protocol/transit.proto `Status`).

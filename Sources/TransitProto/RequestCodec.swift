@@ -89,6 +89,15 @@ extension ProtoArena {
         case .feedInfo:
             m.query_case = TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO
             m.feed_info = message(transit__feed_info_query__init)
+        case .shape(let q):
+            m.query_case = TRANSIT__STATIC_REQUEST__QUERY_SHAPE
+            m.shape = proto(q)
+        case .route(let q):
+            m.query_case = TRANSIT__STATIC_REQUEST__QUERY_ROUTE
+            m.route = proto(q)
+        case .stopsInBBox(let q):
+            m.query_case = TRANSIT__STATIC_REQUEST__QUERY_STOPS_IN_BBOX
+            m.stops_in_bbox = proto(q)
         }
     }
 }
@@ -117,6 +126,13 @@ extension StaticRequest {
                 try requiredMessage(m.trip_schedules, "trip_schedules", TripSchedulesQuery.init(proto:)))
         case TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO:
             query = .feedInfo
+        case TRANSIT__STATIC_REQUEST__QUERY_SHAPE:
+            query = .shape(try requiredMessage(m.shape, "shape", ShapeQuery.init(proto:)))
+        case TRANSIT__STATIC_REQUEST__QUERY_ROUTE:
+            query = .route(try requiredMessage(m.route, "route", RouteQuery.init(proto:)))
+        case TRANSIT__STATIC_REQUEST__QUERY_STOPS_IN_BBOX:
+            query = .stopsInBBox(
+                try requiredMessage(m.stops_in_bbox, "stops_in_bbox", StopsInBBoxQuery.init(proto:)))
         default:
             throw .missing("query")
         }

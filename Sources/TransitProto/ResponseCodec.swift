@@ -66,6 +66,12 @@ extension ProtoArena {
             case .feedInfo(let info):
                 m.result_case = TRANSIT__STATIC_RESPONSE__RESULT_FEED_INFO
                 m.feed_info = proto(info)
+            case .shape(let shape):
+                m.result_case = TRANSIT__STATIC_RESPONSE__RESULT_SHAPE
+                m.shape = proto(shape)
+            case .route(let route):
+                m.result_case = TRANSIT__STATIC_RESPONSE__RESULT_ROUTE
+                m.route = proto(route)
             }
         }
     }
@@ -103,6 +109,10 @@ extension StaticResult {
             self = .tripSchedules(try requiredMessage(m.trip_schedules, "trip_schedules", TripSchedules.init(proto:)))
         case TRANSIT__STATIC_RESPONSE__RESULT_FEED_INFO:
             self = .feedInfo(try requiredMessage(m.feed_info, "feed_info", FeedInfo.init(proto:)))
+        case TRANSIT__STATIC_RESPONSE__RESULT_SHAPE:
+            self = .shape(try requiredMessage(m.shape, "shape", Shape.init(proto:)))
+        case TRANSIT__STATIC_RESPONSE__RESULT_ROUTE:
+            self = .route(try requiredMessage(m.route, "route", RouteDetail.init(proto:)))
         default:
             throw .missing("result")
         }

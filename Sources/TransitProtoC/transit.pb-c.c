@@ -502,6 +502,141 @@ void   transit__feed_info_query__free_unpacked
   assert(message->base.descriptor == &transit__feed_info_query__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__shape_query__init
+                     (Transit__ShapeQuery         *message)
+{
+  static const Transit__ShapeQuery init_value = TRANSIT__SHAPE_QUERY__INIT;
+  *message = init_value;
+}
+size_t transit__shape_query__get_packed_size
+                     (const Transit__ShapeQuery *message)
+{
+  assert(message->base.descriptor == &transit__shape_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__shape_query__pack
+                     (const Transit__ShapeQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__shape_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__shape_query__pack_to_buffer
+                     (const Transit__ShapeQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__shape_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__ShapeQuery *
+       transit__shape_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__ShapeQuery *)
+     protobuf_c_message_unpack (&transit__shape_query__descriptor,
+                                allocator, len, data);
+}
+void   transit__shape_query__free_unpacked
+                     (Transit__ShapeQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__shape_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__route_query__init
+                     (Transit__RouteQuery         *message)
+{
+  static const Transit__RouteQuery init_value = TRANSIT__ROUTE_QUERY__INIT;
+  *message = init_value;
+}
+size_t transit__route_query__get_packed_size
+                     (const Transit__RouteQuery *message)
+{
+  assert(message->base.descriptor == &transit__route_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__route_query__pack
+                     (const Transit__RouteQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__route_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__route_query__pack_to_buffer
+                     (const Transit__RouteQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__route_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__RouteQuery *
+       transit__route_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__RouteQuery *)
+     protobuf_c_message_unpack (&transit__route_query__descriptor,
+                                allocator, len, data);
+}
+void   transit__route_query__free_unpacked
+                     (Transit__RouteQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__route_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__stops_in_bbox_query__init
+                     (Transit__StopsInBBoxQuery         *message)
+{
+  static const Transit__StopsInBBoxQuery init_value = TRANSIT__STOPS_IN_BBOX_QUERY__INIT;
+  *message = init_value;
+}
+size_t transit__stops_in_bbox_query__get_packed_size
+                     (const Transit__StopsInBBoxQuery *message)
+{
+  assert(message->base.descriptor == &transit__stops_in_bbox_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__stops_in_bbox_query__pack
+                     (const Transit__StopsInBBoxQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__stops_in_bbox_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__stops_in_bbox_query__pack_to_buffer
+                     (const Transit__StopsInBBoxQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__stops_in_bbox_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__StopsInBBoxQuery *
+       transit__stops_in_bbox_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__StopsInBBoxQuery *)
+     protobuf_c_message_unpack (&transit__stops_in_bbox_query__descriptor,
+                                allocator, len, data);
+}
+void   transit__stops_in_bbox_query__free_unpacked
+                     (Transit__StopsInBBoxQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__stops_in_bbox_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__stop__init
                      (Transit__Stop         *message)
 {
@@ -1267,6 +1402,186 @@ void   transit__trip_start_match__free_unpacked
   assert(message->base.descriptor == &transit__trip_start_match__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__shape__init
+                     (Transit__Shape         *message)
+{
+  static const Transit__Shape init_value = TRANSIT__SHAPE__INIT;
+  *message = init_value;
+}
+size_t transit__shape__get_packed_size
+                     (const Transit__Shape *message)
+{
+  assert(message->base.descriptor == &transit__shape__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__shape__pack
+                     (const Transit__Shape *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__shape__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__shape__pack_to_buffer
+                     (const Transit__Shape *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__shape__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__Shape *
+       transit__shape__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__Shape *)
+     protobuf_c_message_unpack (&transit__shape__descriptor,
+                                allocator, len, data);
+}
+void   transit__shape__free_unpacked
+                     (Transit__Shape *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__shape__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__pattern_stop_summary__init
+                     (Transit__PatternStopSummary         *message)
+{
+  static const Transit__PatternStopSummary init_value = TRANSIT__PATTERN_STOP_SUMMARY__INIT;
+  *message = init_value;
+}
+size_t transit__pattern_stop_summary__get_packed_size
+                     (const Transit__PatternStopSummary *message)
+{
+  assert(message->base.descriptor == &transit__pattern_stop_summary__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__pattern_stop_summary__pack
+                     (const Transit__PatternStopSummary *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__pattern_stop_summary__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__pattern_stop_summary__pack_to_buffer
+                     (const Transit__PatternStopSummary *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__pattern_stop_summary__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__PatternStopSummary *
+       transit__pattern_stop_summary__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__PatternStopSummary *)
+     protobuf_c_message_unpack (&transit__pattern_stop_summary__descriptor,
+                                allocator, len, data);
+}
+void   transit__pattern_stop_summary__free_unpacked
+                     (Transit__PatternStopSummary *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__pattern_stop_summary__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__route_pattern__init
+                     (Transit__RoutePattern         *message)
+{
+  static const Transit__RoutePattern init_value = TRANSIT__ROUTE_PATTERN__INIT;
+  *message = init_value;
+}
+size_t transit__route_pattern__get_packed_size
+                     (const Transit__RoutePattern *message)
+{
+  assert(message->base.descriptor == &transit__route_pattern__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__route_pattern__pack
+                     (const Transit__RoutePattern *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__route_pattern__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__route_pattern__pack_to_buffer
+                     (const Transit__RoutePattern *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__route_pattern__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__RoutePattern *
+       transit__route_pattern__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__RoutePattern *)
+     protobuf_c_message_unpack (&transit__route_pattern__descriptor,
+                                allocator, len, data);
+}
+void   transit__route_pattern__free_unpacked
+                     (Transit__RoutePattern *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__route_pattern__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__route_detail__init
+                     (Transit__RouteDetail         *message)
+{
+  static const Transit__RouteDetail init_value = TRANSIT__ROUTE_DETAIL__INIT;
+  *message = init_value;
+}
+size_t transit__route_detail__get_packed_size
+                     (const Transit__RouteDetail *message)
+{
+  assert(message->base.descriptor == &transit__route_detail__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__route_detail__pack
+                     (const Transit__RouteDetail *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__route_detail__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__route_detail__pack_to_buffer
+                     (const Transit__RouteDetail *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__route_detail__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__RouteDetail *
+       transit__route_detail__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__RouteDetail *)
+     protobuf_c_message_unpack (&transit__route_detail__descriptor,
+                                allocator, len, data);
+}
+void   transit__route_detail__free_unpacked
+                     (Transit__RouteDetail *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__route_detail__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__feed_summary__init
                      (Transit__FeedSummary         *message)
 {
@@ -1357,7 +1672,7 @@ void   transit__feed_info__free_unpacked
   assert(message->base.descriptor == &transit__feed_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor transit__static_request__field_descriptors[9] =
+static const ProtobufCFieldDescriptor transit__static_request__field_descriptors[12] =
 {
   {
     "request_id",
@@ -1467,15 +1782,54 @@ static const ProtobufCFieldDescriptor transit__static_request__field_descriptors
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "shape",
+    18,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StaticRequest, query_case),
+    offsetof(Transit__StaticRequest, shape),
+    &transit__shape_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "route",
+    19,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StaticRequest, query_case),
+    offsetof(Transit__StaticRequest, route),
+    &transit__route_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stops_in_bbox",
+    20,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StaticRequest, query_case),
+    offsetof(Transit__StaticRequest, stops_in_bbox),
+    &transit__stops_in_bbox_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__static_request__field_indices_by_name[] = {
   5,   /* field[5] = departures */
   8,   /* field[8] = feed_info */
   3,   /* field[3] = nearby */
   0,   /* field[0] = request_id */
+  10,   /* field[10] = route */
   4,   /* field[4] = routes */
   2,   /* field[2] = search */
+  9,   /* field[9] = shape */
   1,   /* field[1] = stop */
+  11,   /* field[11] = stops_in_bbox */
   6,   /* field[6] = trip */
   7,   /* field[7] = trip_schedules */
 };
@@ -1483,7 +1837,7 @@ static const ProtobufCIntRange transit__static_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 9 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor transit__static_request__descriptor =
 {
@@ -1493,14 +1847,14 @@ const ProtobufCMessageDescriptor transit__static_request__descriptor =
   "Transit__StaticRequest",
   "transit",
   sizeof(Transit__StaticRequest),
-  9,
+  12,
   transit__static_request__field_descriptors,
   transit__static_request__field_indices_by_name,
   2,  transit__static_request__number_ranges,
   (ProtobufCMessageInit) transit__static_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[10] =
+static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[12] =
 {
   {
     "request_id",
@@ -1622,13 +1976,39 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "shape",
+    18,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StaticResponse, result_case),
+    offsetof(Transit__StaticResponse, shape),
+    &transit__shape__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "route",
+    19,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StaticResponse, result_case),
+    offsetof(Transit__StaticResponse, route),
+    &transit__route_detail__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__static_response__field_indices_by_name[] = {
   6,   /* field[6] = departures */
   2,   /* field[2] = error_message */
   9,   /* field[9] = feed_info */
   0,   /* field[0] = request_id */
+  11,   /* field[11] = route */
   5,   /* field[5] = routes */
+  10,   /* field[10] = shape */
   1,   /* field[1] = status */
   3,   /* field[3] = stop */
   4,   /* field[4] = stops */
@@ -1640,7 +2020,7 @@ static const ProtobufCIntRange transit__static_response__number_ranges[3 + 1] =
   { 1, 0 },
   { 10, 3 },
   { 13, 5 },
-  { 0, 10 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor transit__static_response__descriptor =
 {
@@ -1650,7 +2030,7 @@ const ProtobufCMessageDescriptor transit__static_response__descriptor =
   "Transit__StaticResponse",
   "transit",
   sizeof(Transit__StaticResponse),
-  10,
+  12,
   transit__static_response__field_descriptors,
   transit__static_response__field_indices_by_name,
   3,  transit__static_response__number_ranges,
@@ -2263,6 +2643,198 @@ const ProtobufCMessageDescriptor transit__feed_info_query__descriptor =
   transit__feed_info_query__field_indices_by_name,
   0,  transit__feed_info_query__number_ranges,
   (ProtobufCMessageInit) transit__feed_info_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__shape_query__field_descriptors[2] =
+{
+  {
+    "shape_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__ShapeQuery, shape_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "trip_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__ShapeQuery, trip_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__shape_query__field_indices_by_name[] = {
+  0,   /* field[0] = shape_id */
+  1,   /* field[1] = trip_id */
+};
+static const ProtobufCIntRange transit__shape_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__shape_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.ShapeQuery",
+  "ShapeQuery",
+  "Transit__ShapeQuery",
+  "transit",
+  sizeof(Transit__ShapeQuery),
+  2,
+  transit__shape_query__field_descriptors,
+  transit__shape_query__field_indices_by_name,
+  1,  transit__shape_query__number_ranges,
+  (ProtobufCMessageInit) transit__shape_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__route_query__field_descriptors[1] =
+{
+  {
+    "route_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RouteQuery, route_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__route_query__field_indices_by_name[] = {
+  0,   /* field[0] = route_id */
+};
+static const ProtobufCIntRange transit__route_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor transit__route_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.RouteQuery",
+  "RouteQuery",
+  "Transit__RouteQuery",
+  "transit",
+  sizeof(Transit__RouteQuery),
+  1,
+  transit__route_query__field_descriptors,
+  transit__route_query__field_indices_by_name,
+  1,  transit__route_query__number_ranges,
+  (ProtobufCMessageInit) transit__route_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__stops_in_bbox_query__field_descriptors[6] =
+{
+  {
+    "min_lat",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__StopsInBBoxQuery, has_min_lat),
+    offsetof(Transit__StopsInBBoxQuery, min_lat),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_lon",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__StopsInBBoxQuery, has_min_lon),
+    offsetof(Transit__StopsInBBoxQuery, min_lon),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_lat",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__StopsInBBoxQuery, has_max_lat),
+    offsetof(Transit__StopsInBBoxQuery, max_lat),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_lon",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__StopsInBBoxQuery, has_max_lon),
+    offsetof(Transit__StopsInBBoxQuery, max_lon),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mode",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StopsInBBoxQuery, mode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__StopsInBBoxQuery, has_limit),
+    offsetof(Transit__StopsInBBoxQuery, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__stops_in_bbox_query__field_indices_by_name[] = {
+  5,   /* field[5] = limit */
+  2,   /* field[2] = max_lat */
+  3,   /* field[3] = max_lon */
+  0,   /* field[0] = min_lat */
+  1,   /* field[1] = min_lon */
+  4,   /* field[4] = mode */
+};
+static const ProtobufCIntRange transit__stops_in_bbox_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor transit__stops_in_bbox_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.StopsInBBoxQuery",
+  "StopsInBBoxQuery",
+  "Transit__StopsInBBoxQuery",
+  "transit",
+  sizeof(Transit__StopsInBBoxQuery),
+  6,
+  transit__stops_in_bbox_query__field_descriptors,
+  transit__stops_in_bbox_query__field_indices_by_name,
+  1,  transit__stops_in_bbox_query__number_ranges,
+  (ProtobufCMessageInit) transit__stops_in_bbox_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__stop__field_descriptors[13] =
@@ -4157,6 +4729,366 @@ const ProtobufCMessageDescriptor transit__trip_start_match__descriptor =
   transit__trip_start_match__field_indices_by_name,
   1,  transit__trip_start_match__number_ranges,
   (ProtobufCMessageInit) transit__trip_start_match__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__shape__field_descriptors[6] =
+{
+  {
+    "shape_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Shape, shape_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "trip_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Shape, trip_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Shape, source),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "polyline",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Shape, polyline),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "point_count",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__Shape, has_point_count),
+    offsetof(Transit__Shape, point_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "distances",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__Shape, n_distances),
+    offsetof(Transit__Shape, distances),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__shape__field_indices_by_name[] = {
+  5,   /* field[5] = distances */
+  4,   /* field[4] = point_count */
+  3,   /* field[3] = polyline */
+  0,   /* field[0] = shape_id */
+  2,   /* field[2] = source */
+  1,   /* field[1] = trip_id */
+};
+static const ProtobufCIntRange transit__shape__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor transit__shape__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.Shape",
+  "Shape",
+  "Transit__Shape",
+  "transit",
+  sizeof(Transit__Shape),
+  6,
+  transit__shape__field_descriptors,
+  transit__shape__field_indices_by_name,
+  1,  transit__shape__number_ranges,
+  (ProtobufCMessageInit) transit__shape__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__pattern_stop_summary__field_descriptors[5] =
+{
+  {
+    "stop_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PatternStopSummary, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PatternStopSummary, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lat",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PatternStopSummary, has_lat),
+    offsetof(Transit__PatternStopSummary, lat),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lon",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PatternStopSummary, has_lon),
+    offsetof(Transit__PatternStopSummary, lon),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "parent_station",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PatternStopSummary, parent_station),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__pattern_stop_summary__field_indices_by_name[] = {
+  2,   /* field[2] = lat */
+  3,   /* field[3] = lon */
+  1,   /* field[1] = name */
+  4,   /* field[4] = parent_station */
+  0,   /* field[0] = stop_id */
+};
+static const ProtobufCIntRange transit__pattern_stop_summary__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor transit__pattern_stop_summary__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.PatternStopSummary",
+  "PatternStopSummary",
+  "Transit__PatternStopSummary",
+  "transit",
+  sizeof(Transit__PatternStopSummary),
+  5,
+  transit__pattern_stop_summary__field_descriptors,
+  transit__pattern_stop_summary__field_indices_by_name,
+  1,  transit__pattern_stop_summary__number_ranges,
+  (ProtobufCMessageInit) transit__pattern_stop_summary__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__route_pattern__field_descriptors[7] =
+{
+  {
+    "direction_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__RoutePattern, has_direction_id),
+    offsetof(Transit__RoutePattern, direction_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "headsigns",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Transit__RoutePattern, n_headsigns),
+    offsetof(Transit__RoutePattern, headsigns),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "shape_ids",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Transit__RoutePattern, n_shape_ids),
+    offsetof(Transit__RoutePattern, shape_ids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "trip_count",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__RoutePattern, has_trip_count),
+    offsetof(Transit__RoutePattern, trip_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first_departure",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RoutePattern, first_departure),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_departure",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RoutePattern, last_departure),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stops",
+    7,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__RoutePattern, n_stops),
+    offsetof(Transit__RoutePattern, stops),
+    &transit__pattern_stop_summary__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__route_pattern__field_indices_by_name[] = {
+  0,   /* field[0] = direction_id */
+  4,   /* field[4] = first_departure */
+  1,   /* field[1] = headsigns */
+  5,   /* field[5] = last_departure */
+  2,   /* field[2] = shape_ids */
+  6,   /* field[6] = stops */
+  3,   /* field[3] = trip_count */
+};
+static const ProtobufCIntRange transit__route_pattern__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor transit__route_pattern__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.RoutePattern",
+  "RoutePattern",
+  "Transit__RoutePattern",
+  "transit",
+  sizeof(Transit__RoutePattern),
+  7,
+  transit__route_pattern__field_descriptors,
+  transit__route_pattern__field_indices_by_name,
+  1,  transit__route_pattern__number_ranges,
+  (ProtobufCMessageInit) transit__route_pattern__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__route_detail__field_descriptors[2] =
+{
+  {
+    "route",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RouteDetail, route),
+    &transit__route__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "patterns",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__RouteDetail, n_patterns),
+    offsetof(Transit__RouteDetail, patterns),
+    &transit__route_pattern__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__route_detail__field_indices_by_name[] = {
+  1,   /* field[1] = patterns */
+  0,   /* field[0] = route */
+};
+static const ProtobufCIntRange transit__route_detail__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__route_detail__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.RouteDetail",
+  "RouteDetail",
+  "Transit__RouteDetail",
+  "transit",
+  sizeof(Transit__RouteDetail),
+  2,
+  transit__route_detail__field_descriptors,
+  transit__route_detail__field_indices_by_name,
+  1,  transit__route_detail__number_ranges,
+  (ProtobufCMessageInit) transit__route_detail__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__feed_summary__field_descriptors[14] =

@@ -146,6 +146,7 @@ public final class GTFSImporter {
                 try builder.buildTrips(feed, &trips, rows, stopTimesTally: stopTimesTally, tripsTally: tripsTally)
             }
             try builder.timed("write trips") { try builder.writeTrips(feed, trips, tripsTally) }
+            try builder.timed("shapes") { try builder.importShapes(feed) }
         }
         try builder.finish(databaseVersion: databaseVersion, importedAt: importedAt)
         try builder.timed("commit") {

@@ -132,6 +132,9 @@ final class ImportBuilder {
     var routeOwners: [String: Int] = [:]
     var serviceOwners: [String: Int] = [:]
     var tripOwners: [String: Int32] = [:]
+    var shapeOwners: [String: Int] = [:]
+    /// shapes rows written so far (shape_pk = count).
+    var shapeCount = 0
 
     var routes: [RouteInfo] = []  // route_pk = index + 1
     var nextServicePk = 1

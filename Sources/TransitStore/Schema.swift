@@ -15,7 +15,7 @@ import SQLiteKit
 ///   never in WAL mode, so it can be opened read-only to serve.
 public enum Schema {
     /// Bumped whenever a table or column changes meaning. Stored in `meta` under `schema_version`.
-    public static let version = 2
+    public static let version = 3
 
     /// Keys of the `meta` table.
     public enum MetaKey {
@@ -236,6 +236,27 @@ public enum Schema {
         )
         """
 
+    /// `shapes`: shapes.txt, one row per shape (not one per point). `shape_id` is prefixed; `point_count`
+    /// points ordered by shape_pt_sequence (a repeated sequence keeps its first row), written as one Google
+    /// encoded polyline at 1e-5 degrees (`polyline`). `distances`: the points' shape_dist_traveled in the
+    /// feed's own unit, rounded to 1/`shapeDistanceScale` and written as a one-value-per-point polyline series
+    /// (`Polyline.encode(values:scale:)`); NULL unless every point has one and they never decrease. Trips
+    /// without a shape (or naming one shapes.txt does not define) are drawn by the shape query as a straight
+    /// line through their pattern's stops, computed when asked (nothing is stored for them).
+    public static let shapes = """
+        CREATE TABLE shapes (
+            shape_pk     INTEGER PRIMARY KEY,
+            shape_id     TEXT NOT NULL UNIQUE,
+            feed_pk      INTEGER NOT NULL,
+            point_count  INTEGER NOT NULL,
+            polyline     TEXT NOT NULL,
+            distances    TEXT
+        )
+        """
+
+    /// `shapes.distances` holds shape_dist_traveled × this, rounded (0.01 of the feed's unit).
+    public static let shapeDistanceScale = 100.0
+
     /// `patterns`: a distinct stop sequence with its time offsets. Trips share a pattern when every stop
     /// (stop, stop_sequence, pickup/drop-off types, stop_headsign, timepoint, shape_dist_traveled) and every
     /// arrival/departure offset from the trip's first time are equal.
@@ -360,7 +381,8 @@ public enum Schema {
 
     /// Every table (and the `feed_info` view), in creation order.
     public static let tables: [String] = [
-        meta, feeds, feedInfo, agency, stops, routes, services, calendar, calendarDates, trips, patterns, patternStops,
+        meta, feeds, feedInfo, agency, stops, routes, services, calendar, calendarDates, trips, shapes, patterns,
+        patternStops,
         departures, frequencies, frequencyStops, stopRoutes, stopSearch, stopRtree,
     ]
 

@@ -83,6 +83,15 @@ public final class StaticStore: Sendable {
                     descriptors: q.descriptors))
         case .feedInfo:
             return .feedInfo(feedInfo())
+        case .shape(let q):
+            return .shape(try shape(shapeId: q.shapeId, tripId: q.tripId))
+        case .route(let q):
+            return .route(try route(id: q.routeId))
+        case .stopsInBBox(let q):
+            return .stops(
+                try stopsInBBox(
+                    minLat: q.minLat, minLon: q.minLon, maxLat: q.maxLat, maxLon: q.maxLon, mode: q.mode,
+                    limit: q.limit))
         }
     }
 

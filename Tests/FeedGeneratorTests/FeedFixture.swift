@@ -21,7 +21,7 @@ struct FeedFixture {
 
     static let files = [
         "agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt", "calendar.txt",
-        "calendar_dates.txt", "frequencies.txt", "feed_info.txt",
+        "calendar_dates.txt", "frequencies.txt", "feed_info.txt", "shapes.txt",
     ]
 
     /// Referential integrity and ordering problems, one line each (empty when the feed is sound).

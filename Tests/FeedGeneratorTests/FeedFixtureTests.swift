@@ -22,7 +22,7 @@ struct FeedFixtureTests {
                 "\(firstTrip),01:00:00,01:00:00,200060,1000,0,0",  // a station, and time going backwards
                 "\(firstTrip),02:00:00,02:00:00,\(firstPlatform(dir)),3,0,0",  // sequence going backwards
             ])
-        try append("trips.txt", in: dir, ["NO_ROUTE,WKD,ORPHAN,Nowhere,0,1", "ST_T1,NO_SERVICE,ORPHAN2,X,0,1"])
+        try append("trips.txt", in: dir, ["NO_ROUTE,WKD,ORPHAN,Nowhere,0,1,S1", "ST_T1,NO_SERVICE,ORPHAN2,X,0,1,S1"])
         let problems = try FeedFixture(directory: dir.path).problems().joined(separator: "\n")
         for expected in [
             "unknown trip NO_SUCH_TRIP", "unknown stop NO_SUCH_STOP", "of location_type 1", "time goes backwards",

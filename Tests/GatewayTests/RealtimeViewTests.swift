@@ -347,6 +347,43 @@ import TransitTesting
         }
     }
 
+    @Test func vehiclesCarryTheirRouteAndHeadsign() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let now = Int64(Date().timeIntervalSince1970)
+            view.replace(
+                RealtimeState(
+                    vehicles: [
+                        // Resolved trip instance: headsign from the static trip.
+                        VehicleSnapshot(
+                            vehicleId: "A1", tripId: "T1.WKD.1.1940", routeId: "ST_T1", serviceDate: 20_251_222,
+                            timestamp: now - 8),
+                        // No service date: the route still describes it, the headsign is unknown.
+                        VehicleSnapshot(vehicleId: "B2", tripId: "T1.WKD.0.1910", routeId: "ST_T1", timestamp: now - 5),
+                        // No route id: the route comes from the trip.
+                        VehicleSnapshot(
+                            vehicleId: "C3", tripId: "T4.WKD.0.2007", serviceDate: 20_251_222, timestamp: now - 9),
+                    ],
+                    sources: [RealtimeSourceStatus(name: "vp", kind: .vehiclePositions, feedTimestamp: now - 5)]))
+            let byRoute = try await client.ask(#"{"id":1,"op":"vehicles","route_id":"ST_T1"}"#)
+            #expect(byRoute.ok, "\(byRoute)")
+            let vehicles = byRoute.list("vehicles")
+            try #require(vehicles.count == 2)
+            for v in vehicles {
+                #expect(v["route_short_name"] as? String == "T1")
+                #expect(v["route_color"] as? String == "#F99D1C")
+                #expect(v["mode"] as? String == "train")
+            }
+            #expect(vehicles[0]["headsign"] as? String == "Penrith")
+            #expect(vehicles[1]["headsign"] is NSNull)
+            let byTrip = try await client.ask(#"{"id":2,"op":"vehicles","trip_id":"T4.WKD.0.2007"}"#)
+            let c3 = try #require(byTrip.list("vehicles").first)
+            #expect(c3["route_short_name"] as? String == "T4" && c3["mode"] as? String == "train")
+            #expect(c3["headsign"] as? String != nil)
+        }
+    }
+
     @Test func alertsMatchTheStopsStationRoutesAndLanguage() async throws {
         let view = RealtimeView(configured: true)
         try await withGateway(realtime: view) { fixture in

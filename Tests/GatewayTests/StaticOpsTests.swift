@@ -207,6 +207,61 @@ import TransitTesting
         }
     }
 
+    @Test func mapOpsShapeRouteAndStopsInABox() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            let shape = try await client.ask(#"{"id":1,"op":"shape","trip_id":"T1.WKD.0.0510","format":"geojson"}"#)
+            #expect(shape.ok, "\(shape)")
+            #expect(shape.data["shape_id"] as? String == "ST_T1.1" && shape.data["source"] as? String == "shapes")
+            let count = try #require(shape.data["point_count"] as? Int)
+            let geojson = try #require(shape.data["geojson"] as? [String: Any])
+            #expect(geojson["type"] as? String == "LineString")
+            let coordinates = try #require(geojson["coordinates"] as? [[Double]])
+            #expect(coordinates.count == count && (shape.data["distances"] as? [Double])?.count == count)
+            // [lon, lat]: Penrith first.
+            #expect(coordinates.first == [150.6942, -33.75])
+
+            let line = try await client.ask(#"{"id":2,"op":"shape","trip_id":"2519.SCHOOL.0.0805"}"#)
+            #expect(line.data["source"] as? String == "stops" && line.data["shape_id"] is NSNull)
+            #expect(line.data["point_count"] as? Int == 4 && line.data["geojson"] == nil)
+            let neither = try await client.ask(#"{"id":3,"op":"shape"}"#)
+            #expect(neither.errorCode == "INVALID_ARGUMENT")
+            let unknown = try await client.ask(#"{"id":4,"op":"shape","shape_id":"NOPE"}"#)
+            #expect(unknown.errorCode == "NOT_FOUND")
+            let format = try await client.ask(#"{"id":5,"op":"shape","shape_id":"ST_T1.1","format":"kml"}"#)
+            #expect(format.errorCode == "INVALID_ARGUMENT")
+
+            let route = try await client.ask(#"{"id":6,"op":"route","route_id":"ST_T1"}"#)
+            #expect(route.ok, "\(route)")
+            let patterns = route.list("patterns")
+            #expect(patterns.map { $0["direction_id"] as? Int } == [0, 1])
+            #expect(patterns.first?["headsigns"] as? [String] == ["Hornsby"])
+            #expect(patterns.first?["shape_ids"] as? [String] == ["ST_T1.1"])
+            #expect((patterns.first?["stops"] as? [[String: Any]])?.first?["name"] as? String != nil)
+            #expect(try await client.ask(#"{"id":7,"op":"route","route_id":"NOPE"}"#).errorCode == "NOT_FOUND")
+
+            let box = try await client.ask(
+                #"{"id":8,"op":"stops_in_bbox","min_lat":-33.89,"min_lon":151.2,"max_lat":-33.86,"max_lon":151.215,"mode":"train","limit":5}"#
+            )
+            #expect(box.ok, "\(box)")
+            let ids = box.list("stops").compactMap { $0["stop_id"] as? String }
+            #expect(ids.contains("200060") && ids.count <= 5)
+            #expect(box.list("stops").allSatisfy { ($0["location_type"] as? Int ?? 9) <= 1 })
+            let inverted = try await client.ask(
+                #"{"id":9,"op":"stops_in_bbox","min_lat":-33.86,"min_lon":151.2,"max_lat":-33.89,"max_lon":151.215}"#)
+            #expect(inverted.errorCode == "INVALID_ARGUMENT")
+            #expect(inverted.errorMessage?.contains("inverted box") == true)
+            let large = try await client.ask(
+                #"{"id":10,"op":"stops_in_bbox","min_lat":-34.5,"min_lon":150.5,"max_lat":-33.5,"max_lon":151.5}"#)
+            #expect(large.errorMessage?.contains("box too large") == true)
+
+            let trip = try await client.ask(
+                #"{"id":11,"op":"trip","trip_id":"T1.WKD.0.0510","date":"20251222","at":\#(SampleTimes.mondayMorning)}"#
+            )
+            #expect(trip.data["shape_id"] as? String == "ST_T1.1")
+        }
+    }
+
     @Test func statsCountRequestsErrorsAndLatencyPerOp() async throws {
         try await withGateway { fixture in
             let client = try fixture.client()

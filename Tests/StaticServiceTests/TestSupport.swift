@@ -45,10 +45,10 @@ struct TestFeed {
 
             """,
             "trips.txt": """
-            route_id,service_id,trip_id,trip_headsign,direction_id
-            R1,ALL,TA,Harbour End,0
-            R1,ALL,TB,Harbour End,0
-            R2,ALL,BUSF,Harbour End,1
+            route_id,service_id,trip_id,trip_headsign,direction_id,shape_id
+            R1,ALL,TA,Harbour End,0,SHA
+            R1,ALL,TB,Harbour End,0,
+            R2,ALL,BUSF,Harbour End,1,
 
             """,
             "stop_times.txt": """
@@ -61,6 +61,13 @@ struct TestFeed {
             TB,08:50:00,08:50:00,END,3
             BUSF,00:00:00,00:00:00,MID,1
             BUSF,00:10:00,00:10:00,END,2
+
+            """,
+            "shapes.txt": """
+            shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled
+            SHA,-33.8830,151.2065,1,0
+            SHA,-33.8731,151.2065,2,1100.5
+            SHA,-33.8617,151.2108,3,2400
 
             """,
             "frequencies.txt": """
@@ -146,4 +153,6 @@ extension StaticResult {
     var trip: TripDetail? { if case .trip(let r) = self { r } else { nil } }
     var schedules: TripSchedules? { if case .tripSchedules(let r) = self { r } else { nil } }
     var feedInfo: FeedInfo? { if case .feedInfo(let r) = self { r } else { nil } }
+    var shape: Shape? { if case .shape(let r) = self { r } else { nil } }
+    var routeDetail: RouteDetail? { if case .route(let r) = self { r } else { nil } }
 }

@@ -458,8 +458,9 @@ import TransitModel
             [
                 "trip_id": [.string], "service_date": [.string], "start_time": [.string], "frequency_based": [.bool],
                 "route": [.object], "headsign": [.string, .null], "short_name": [.string, .null],
-                "direction_id": [.int, .null], "block_id": [.string, .null], "wheelchair_accessible": [.int],
-                "bikes_allowed": [.int], "timezone": [.string], "realtime": [.bool], "status": [.string],
+                "direction_id": [.int, .null], "block_id": [.string, .null], "shape_id": [.string, .null],
+                "wheelchair_accessible": [.int], "bikes_allowed": [.int], "timezone": [.string], "realtime": [.bool],
+                "status": [.string],
                 "vehicle": [.object, .null], "stops": [.array],
             ])
         expectFields(try sub(data, "route"), Self.routeFields)
@@ -560,8 +561,10 @@ import TransitModel
         let vehicles = try list(try sub(o, "data"), "vehicles")
         let fields: [String: [Kind]] = [
             "vehicle_id": [.string, .null], "label": [.string, .null], "trip_id": [.string, .null],
-            "route_id": [.string, .null], "service_date": [.string, .null], "start_time": [.string, .null],
-            "lat": [.double, .null], "lon": [.double, .null], "bearing": [.double, .null],
+            "route_id": [.string, .null], "route_short_name": [.string, .null], "route_color": [.string, .null],
+            "mode": [.string, .null], "headsign": [.string, .null], "service_date": [.string, .null],
+            "start_time": [.string, .null], "lat": [.double, .null], "lon": [.double, .null],
+            "bearing": [.double, .null],
             "speed_mps": [.double, .null],
             "current_stop_sequence": [.int, .null], "stop_id": [.string, .null], "current_status": [.string, .null],
             "occupancy_status": [.string, .null], "occupancy_percentage": [.int, .null],

@@ -273,7 +273,11 @@ import TransitModel
             #expect(try ok(line).op.staticQuery == nil)
         }
         let staticNames = GatewayOpName.allCases.filter(\.isStatic).map(\.rawValue)
-        #expect(staticNames == ["feed_info", "stop", "search", "nearby", "routes", "departures", "trip"])
+        #expect(
+            staticNames == [
+                "feed_info", "stop", "search", "nearby", "routes", "route", "shape", "stops_in_bbox", "departures",
+                "trip",
+            ])
     }
 
     @Test func lineEndingsAndBlankLines() throws {

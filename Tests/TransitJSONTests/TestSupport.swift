@@ -225,7 +225,8 @@ enum Fixtures {
 
     static let trip = TripDetail(
         tripId: "T1.1234.20251222", route: t1, headsign: "Emu Plains", directionId: 1, serviceDate: 20_251_222,
-        startTime: "19:40:00", frequencyBased: false, wheelchairAccessible: 1, bikesAllowed: 0, timezone: sydney,
+        startTime: "19:40:00", frequencyBased: false, wheelchairAccessible: 1, bikesAllowed: 0, shapeId: "ST_T1.2",
+        timezone: sydney,
         stops: [
             TripStop(
                 stopId: "2000331", stopName: "Central Station Platform 1", stopSequence: 12, arrivalSecs: 72180,
@@ -248,7 +249,8 @@ enum Fixtures {
                 luggageRack: false),
             LiveCarriage(position: 2, name: "N5123", quiet: true, toilet: "NONE", luggageRack: true),
         ],
-        airConditioned: true, wheelchairAccessible: true, model: "A")
+        airConditioned: true, wheelchairAccessible: true, model: "A", routeShortName: "T1", routeColor: "#F99D1C",
+        mode: "train", headsign: "Emu Plains")
 
     static let tripRealtime = TripRealtime(
         stops: [

@@ -189,6 +189,37 @@ enum Fixtures {
         ("trip schedules minimal", .tripSchedules(minimalSchedules())),
         ("feed info full", .feedInfo(fullFeedInfo())),
         ("feed info minimal", .feedInfo(minimalFeedInfo())),
+        (
+            "shape full",
+            .shape(
+                Shape(
+                    shapeId: "ST_T1.1", tripId: "T1", source: .shapes, polyline: "_p~iF~ps|U_ulLnnqC_mqNvxq`@",
+                    pointCount: 3, distances: [0, 12.5, 1e6]))
+        ),
+        ("shape minimal", .shape(Shape(shapeId: nil, source: .stops, polyline: "", pointCount: 0))),
+        (
+            "route full",
+            .route(
+                RouteDetail(
+                    route: Route(routeId: "R", routeType: 3, mode: "bus", section: "#"),
+                    patterns: [
+                        RoutePattern(
+                            directionId: 1, headsigns: ["A", unicodeName], shapeIds: ["S1"], tripCount: 12,
+                            firstDeparture: "05:00:00", lastDeparture: "25:10:00",
+                            stops: [
+                                PatternStopSummary(
+                                    stopId: "1", name: "One", lat: -33.8, lon: 151.2, parentStation: "P"),
+                                PatternStopSummary(stopId: "2", name: "", lat: nil, lon: nil),
+                            ]),
+                        RoutePattern(
+                            directionId: nil, headsigns: [], shapeIds: [], tripCount: 0, firstDeparture: "00:00:00",
+                            lastDeparture: "00:00:00", stops: []),
+                    ]))
+        ),
+        (
+            "route minimal",
+            .route(RouteDetail(route: Route(routeId: "R", routeType: 3, mode: "bus", section: "#"), patterns: []))
+        ),
     ]
 
     /// Every query kind, with every optional set and with every optional nil.
@@ -240,5 +271,14 @@ enum Fixtures {
         ),
         ("trip schedules empty", .tripSchedules(TripSchedulesQuery(tripIds: [], fromDate: 0, toDate: 0))),
         ("feed info", .feedInfo),
+        ("shape by id", .shape(ShapeQuery(shapeId: "ST_T1.1"))),
+        ("shape by trip", .shape(ShapeQuery(tripId: unicodeName))),
+        ("route", .route(RouteQuery(routeId: "ST_T1"))),
+        (
+            "stops in bbox full",
+            .stopsInBBox(
+                StopsInBBoxQuery(minLat: -33.9, minLon: 151.1, maxLat: -33.8, maxLon: 151.3, mode: "ferry", limit: 7))
+        ),
+        ("stops in bbox minimal", .stopsInBBox(StopsInBBoxQuery(minLat: 0, minLon: 0, maxLat: 0, maxLon: 0))),
     ]
 }

@@ -6,7 +6,8 @@ import TransitModel
 
 /// A feed that is valid GTFS but written unlike the project's samples: CRLF + BOM, quoted and padded header
 /// names, columns in odd order, an unknown column, quotes and commas inside fields, empty and extra empty
-/// trailing fields, a header-only file without line end, unknown files (shapes.txt, transfers.txt), no
+/// trailing fields, a header-only file without line end, an unknown file (transfers.txt), a shapes.txt whose one
+/// shape has a single point (no line to draw: skipped and counted, even strict), no
 /// calendar.txt (services only in calendar_dates), no feed_info.txt, one agency without agency_id and routes
 /// without it, intermediate stops without times (timepoint 0, interpolated), times written "5:07:00", an
 /// empty route_color, a route with only a long name, and a station with platforms, an entrance and a node.

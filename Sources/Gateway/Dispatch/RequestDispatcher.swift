@@ -43,7 +43,8 @@ final class RequestDispatcher: Sendable {
         switch request.op {
         case .health: answer = await health(request, received: received)
         case .stats: answer = statsAnswer(request, received: received)
-        case .feedInfo, .stop, .search, .nearby, .routes: answer = await staticOp(request, received: received)
+        case .feedInfo, .stop, .search, .nearby, .routes, .route, .shape, .stopsInBBox:
+            answer = await staticOp(request, received: received)
         case .departures(let query): answer = await departures(request, query, received: received)
         case .trip(let query): answer = await trip(request, query, received: received)
         case .alerts(let query): answer = await alerts(request, query, received: received)
@@ -91,6 +92,8 @@ extension StaticResult {
         case .trip: "trip"
         case .tripSchedules: "trip_schedules"
         case .feedInfo: "feed_info"
+        case .shape: "shape"
+        case .route: "route"
         }
     }
 }

@@ -96,11 +96,12 @@ extension RequestDispatcher {
             return await vehiclesFromService(request, query, reading: reading, now: now, received: received)
         }
         let state = reading.state
-        let vehicles: [VehicleSnapshot]
+        var vehicles: [VehicleSnapshot]
         switch query.selector {
         case .route(let id): vehicles = state.vehicles.filter { $0.routeId == id }
         case .trip(let id): vehicles = state.vehicles.filter { $0.tripId == id }
         }
+        vehicles = await described(vehicles, state: state)
         if vehicles.isEmpty, !knownToRealtime(query.selector, state),
             let unknown = await unknownId(request, query, received: received)
         {
@@ -155,8 +156,9 @@ extension RequestDispatcher {
         case .failure(let error):
             return failure(request, GatewayError(.realtimeUnavailable, "\(why), and \(error)"), received: received)
         }
-        let vehicles = list.map { VehicleEntry($0).vehicle }
-            .sorted { ($0.vehicleId ?? "\u{10FFFF}") < ($1.vehicleId ?? "\u{10FFFF}") }
+        let vehicles = await described(
+            list.map { VehicleEntry($0).vehicle }
+                .sorted { ($0.vehicleId ?? "\u{10FFFF}") < ($1.vehicleId ?? "\u{10FFFF}") }, state: nil)
         if vehicles.isEmpty, let unknown = await unknownId(request, query, received: received) { return unknown }
         // The sources as last reported (also while the publisher is silent), as `health` shows them.
         let live = LiveMeta(
@@ -167,6 +169,28 @@ extension RequestDispatcher {
         ) {
             $0.vehicleListData(vehicles)
         }
+    }
+
+    /// The vehicles with their route's short name, colour and mode and their trip's headsign: the route from
+    /// the cached route list, the headsign from the live trip, else the static trip (cached per instance; a
+    /// static service that cannot answer leaves them null, the positions are still worth showing).
+    private func described(_ vehicles: [VehicleSnapshot], state: RealtimeState?) async -> [VehicleSnapshot] {
+        var out = vehicles
+        for index in out.indices {
+            var route = await out[index].routeId.asyncFlatMap { await cache.route($0) }
+            if let tripId = out[index].tripId, let date = out[index].serviceDate {
+                let key = TripInstanceKey(tripId: tripId, serviceDate: date)
+                out[index].headsign = state?.trips[key]?.headsign
+                if out[index].headsign == nil || route == nil, case .success(let detail) = await cache.trip(key) {
+                    out[index].headsign = out[index].headsign ?? detail.headsign
+                    route = route ?? detail.route
+                }
+            }
+            out[index].routeShortName = route?.shortName
+            out[index].routeColor = route?.color
+            out[index].mode = route?.mode
+        }
+        return out
     }
 
     /// NOT_FOUND (or another static error) when the static database does not know the asked id; nil when it
@@ -216,5 +240,12 @@ extension VehiclesQuery.Selector {
         case .route(let id): ("route_id", id)
         case .trip(let id): ("trip_id", id)
         }
+    }
+}
+
+extension Optional {
+    fileprivate func asyncFlatMap<U>(_ transform: (Wrapped) async -> U?) async -> U? {
+        guard let value = self else { return nil }
+        return await transform(value)
     }
 }

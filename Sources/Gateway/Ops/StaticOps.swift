@@ -1,7 +1,7 @@
 import TransitJSON
 import TransitModel
 
-// stop, search, nearby, routes, feed_info: one static round trip each, encoded as the static service says.
+// stop, search, nearby, stops_in_bbox, routes, route, shape, feed_info: one static round trip each, encoded as the static service says.
 
 extension RequestDispatcher {
     func staticOp(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
@@ -22,7 +22,7 @@ extension RequestDispatcher {
                 ) {
                     $0.stopData(stop)
                 }
-            case (.search, .stops(let stops)), (.nearby, .stops(let stops)):
+            case (.search, .stops(let stops)), (.nearby, .stops(let stops)), (.stopsInBBox, .stops(let stops)):
                 return .success(
                     id: request.id, op: request.op.name, received: received, capacity: 512 + 400 * stops.count
                 ) {
@@ -31,6 +31,21 @@ extension RequestDispatcher {
             case (.routes, .routes(let routes)):
                 return .success(id: request.id, op: .routes, received: received, capacity: 512 + 300 * routes.count) {
                     $0.routeListData(routes)
+                }
+            case (.route, .route(let detail)):
+                let stops = detail.patterns.reduce(0) { $0 + $1.stops.count }
+                return .success(
+                    id: request.id, op: .route, received: received,
+                    capacity: 1024 + 300 * detail.patterns.count + 200 * stops
+                ) {
+                    $0.routeDetailData(detail)
+                }
+            case (.shape(_, let format), .shape(let shape)):
+                return .success(
+                    id: request.id, op: .shape, received: received,
+                    capacity: 512 + shape.polyline.utf8.count + 48 * shape.pointCount
+                ) {
+                    $0.shapeData(shape, geojson: format == .geojson)
                 }
             case (.feedInfo, .feedInfo(let info)):
                 return .success(id: request.id, op: .feedInfo, received: received) { $0.feedInfoData(info) }

@@ -122,7 +122,7 @@ enum LiveTripAssembly {
             route: detail?.route ?? known.route ?? CandidateDepartures.unknownRoute(trip.routeId),
             headsign: trip.headsign ?? detail?.headsign, shortName: detail?.shortName,
             directionId: trip.directionId ?? detail?.directionId,
-            blockId: detail?.blockId, wheelchairAccessible: detail?.wheelchairAccessible,
+            blockId: detail?.blockId, shapeId: detail?.shapeId, wheelchairAccessible: detail?.wheelchairAccessible,
             bikesAllowed: detail?.bikesAllowed,
             timezone: timezone, origin: origin, cancelled: trip.cancelled, added: trip.added, vehicle: vehicle,
             stops: stops)

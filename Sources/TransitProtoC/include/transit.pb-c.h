@@ -26,6 +26,9 @@ typedef struct Transit__TripQuery Transit__TripQuery;
 typedef struct Transit__TripSchedulesQuery Transit__TripSchedulesQuery;
 typedef struct Transit__TripStartDescriptor Transit__TripStartDescriptor;
 typedef struct Transit__FeedInfoQuery Transit__FeedInfoQuery;
+typedef struct Transit__ShapeQuery Transit__ShapeQuery;
+typedef struct Transit__RouteQuery Transit__RouteQuery;
+typedef struct Transit__StopsInBBoxQuery Transit__StopsInBBoxQuery;
 typedef struct Transit__Stop Transit__Stop;
 typedef struct Transit__Route Transit__Route;
 typedef struct Transit__StopResult Transit__StopResult;
@@ -43,6 +46,10 @@ typedef struct Transit__TripSchedules Transit__TripSchedules;
 typedef struct Transit__StationPlatforms Transit__StationPlatforms;
 typedef struct Transit__StationPlatform Transit__StationPlatform;
 typedef struct Transit__TripStartMatch Transit__TripStartMatch;
+typedef struct Transit__Shape Transit__Shape;
+typedef struct Transit__PatternStopSummary Transit__PatternStopSummary;
+typedef struct Transit__RoutePattern Transit__RoutePattern;
+typedef struct Transit__RouteDetail Transit__RouteDetail;
 typedef struct Transit__FeedSummary Transit__FeedSummary;
 typedef struct Transit__FeedInfo Transit__FeedInfo;
 
@@ -90,7 +97,10 @@ typedef enum {
   TRANSIT__STATIC_REQUEST__QUERY_DEPARTURES = 14,
   TRANSIT__STATIC_REQUEST__QUERY_TRIP = 15,
   TRANSIT__STATIC_REQUEST__QUERY_TRIP_SCHEDULES = 16,
-  TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO = 17
+  TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO = 17,
+  TRANSIT__STATIC_REQUEST__QUERY_SHAPE = 18,
+  TRANSIT__STATIC_REQUEST__QUERY_ROUTE = 19,
+  TRANSIT__STATIC_REQUEST__QUERY_STOPS_IN_BBOX = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__STATIC_REQUEST__QUERY__CASE)
 } Transit__StaticRequest__QueryCase;
 
@@ -109,6 +119,9 @@ struct  Transit__StaticRequest
     Transit__TripQuery *trip;
     Transit__TripSchedulesQuery *trip_schedules;
     Transit__FeedInfoQuery *feed_info;
+    Transit__ShapeQuery *shape;
+    Transit__RouteQuery *route;
+    Transit__StopsInBBoxQuery *stops_in_bbox;
   };
 };
 #define TRANSIT__STATIC_REQUEST__INIT \
@@ -124,7 +137,9 @@ typedef enum {
   TRANSIT__STATIC_RESPONSE__RESULT_DEPARTURES = 14,
   TRANSIT__STATIC_RESPONSE__RESULT_TRIP = 15,
   TRANSIT__STATIC_RESPONSE__RESULT_TRIP_SCHEDULES = 16,
-  TRANSIT__STATIC_RESPONSE__RESULT_FEED_INFO = 17
+  TRANSIT__STATIC_RESPONSE__RESULT_FEED_INFO = 17,
+  TRANSIT__STATIC_RESPONSE__RESULT_SHAPE = 18,
+  TRANSIT__STATIC_RESPONSE__RESULT_ROUTE = 19
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__STATIC_RESPONSE__RESULT__CASE)
 } Transit__StaticResponse__ResultCase;
 
@@ -148,6 +163,11 @@ struct  Transit__StaticResponse
     Transit__TripDetail *trip;
     Transit__TripSchedules *trip_schedules;
     Transit__FeedInfo *feed_info;
+    Transit__Shape *shape;
+    /*
+     * stops_in_bbox answers `stops`
+     */
+    Transit__RouteDetail *route;
   };
 };
 #define TRANSIT__STATIC_RESPONSE__INIT \
@@ -348,6 +368,64 @@ struct  Transit__FeedInfoQuery
 #define TRANSIT__FEED_INFO_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__feed_info_query__descriptor) \
      }
+
+
+/*
+ * The line a trip draws on a map: exactly one of shape_id and trip_id. A trip without a shape in
+ * shapes.txt gets a straight line through its stops (Shape.source "stops").
+ */
+struct  Transit__ShapeQuery
+{
+  ProtobufCMessage base;
+  /*
+   * as stored: with the feed's import prefix
+   */
+  char *shape_id;
+  char *trip_id;
+};
+#define TRANSIT__SHAPE_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__shape_query__descriptor) \
+    , NULL, NULL }
+
+
+/*
+ * One route with its patterns (distinct stop sequences per direction).
+ */
+struct  Transit__RouteQuery
+{
+  ProtobufCMessage base;
+  char *route_id;
+};
+#define TRANSIT__ROUTE_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__route_query__descriptor) \
+    , NULL }
+
+
+/*
+ * Stations and stops without a station inside a box, busiest first. The box may not be inverted
+ * (min > max; it never crosses the antimeridian) nor wider than 0.5 degrees a side.
+ */
+struct  Transit__StopsInBBoxQuery
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_min_lat;
+  double min_lat;
+  protobuf_c_boolean has_min_lon;
+  double min_lon;
+  protobuf_c_boolean has_max_lat;
+  double max_lat;
+  protobuf_c_boolean has_max_lon;
+  double max_lon;
+  char *mode;
+  /*
+   * default 100, max 100
+   */
+  protobuf_c_boolean has_limit;
+  uint32_t limit;
+};
+#define TRANSIT__STOPS_IN_BBOX_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__stops_in_bbox_query__descriptor) \
+    , 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0 }
 
 
 struct  Transit__Stop
@@ -784,6 +862,105 @@ struct  Transit__TripStartMatch
     , 0,NULL }
 
 
+struct  Transit__Shape
+{
+  ProtobufCMessage base;
+  /*
+   * absent for a line drawn through a trip's stops
+   */
+  char *shape_id;
+  /*
+   * the trip asked for, when asked by trip
+   */
+  char *trip_id;
+  /*
+   * "shapes" (shapes.txt) or "stops" (straight line through the stops)
+   */
+  char *source;
+  /*
+   * Google encoded polyline, 1e-5 degrees
+   */
+  char *polyline;
+  protobuf_c_boolean has_point_count;
+  uint32_t point_count;
+  /*
+   * shape_dist_traveled per point, when every point has one
+   */
+  size_t n_distances;
+  double *distances;
+};
+#define TRANSIT__SHAPE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__shape__descriptor) \
+    , NULL, NULL, NULL, NULL, 0, 0, 0,NULL }
+
+
+struct  Transit__PatternStopSummary
+{
+  ProtobufCMessage base;
+  char *stop_id;
+  char *name;
+  protobuf_c_boolean has_lat;
+  double lat;
+  protobuf_c_boolean has_lon;
+  double lon;
+  char *parent_station;
+};
+#define TRANSIT__PATTERN_STOP_SUMMARY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__pattern_stop_summary__descriptor) \
+    , NULL, NULL, 0, 0, 0, 0, NULL }
+
+
+struct  Transit__RoutePattern
+{
+  ProtobufCMessage base;
+  /*
+   * absent when the feed gives none
+   */
+  protobuf_c_boolean has_direction_id;
+  int32_t direction_id;
+  /*
+   * most trips first
+   */
+  size_t n_headsigns;
+  char **headsigns;
+  /*
+   * most trips first
+   */
+  size_t n_shape_ids;
+  char **shape_ids;
+  /*
+   * a frequency-based trip counts once
+   */
+  protobuf_c_boolean has_trip_count;
+  uint32_t trip_count;
+  /*
+   * HH:MM:SS from the first stop, over every service day
+   */
+  char *first_departure;
+  char *last_departure;
+  size_t n_stops;
+  Transit__PatternStopSummary **stops;
+};
+#define TRANSIT__ROUTE_PATTERN__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__route_pattern__descriptor) \
+    , 0, 0, 0,NULL, 0,NULL, 0, 0, NULL, NULL, 0,NULL }
+
+
+struct  Transit__RouteDetail
+{
+  ProtobufCMessage base;
+  Transit__Route *route;
+  /*
+   * by direction (none last), then most trips first
+   */
+  size_t n_patterns;
+  Transit__RoutePattern **patterns;
+};
+#define TRANSIT__ROUTE_DETAIL__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__route_detail__descriptor) \
+    , NULL, 0,NULL }
+
+
 struct  Transit__FeedSummary
 {
   ProtobufCMessage base;
@@ -1049,6 +1226,63 @@ Transit__FeedInfoQuery *
                       const uint8_t       *data);
 void   transit__feed_info_query__free_unpacked
                      (Transit__FeedInfoQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__ShapeQuery methods */
+void   transit__shape_query__init
+                     (Transit__ShapeQuery         *message);
+size_t transit__shape_query__get_packed_size
+                     (const Transit__ShapeQuery   *message);
+size_t transit__shape_query__pack
+                     (const Transit__ShapeQuery   *message,
+                      uint8_t             *out);
+size_t transit__shape_query__pack_to_buffer
+                     (const Transit__ShapeQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__ShapeQuery *
+       transit__shape_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__shape_query__free_unpacked
+                     (Transit__ShapeQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__RouteQuery methods */
+void   transit__route_query__init
+                     (Transit__RouteQuery         *message);
+size_t transit__route_query__get_packed_size
+                     (const Transit__RouteQuery   *message);
+size_t transit__route_query__pack
+                     (const Transit__RouteQuery   *message,
+                      uint8_t             *out);
+size_t transit__route_query__pack_to_buffer
+                     (const Transit__RouteQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__RouteQuery *
+       transit__route_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__route_query__free_unpacked
+                     (Transit__RouteQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__StopsInBBoxQuery methods */
+void   transit__stops_in_bbox_query__init
+                     (Transit__StopsInBBoxQuery         *message);
+size_t transit__stops_in_bbox_query__get_packed_size
+                     (const Transit__StopsInBBoxQuery   *message);
+size_t transit__stops_in_bbox_query__pack
+                     (const Transit__StopsInBBoxQuery   *message,
+                      uint8_t             *out);
+size_t transit__stops_in_bbox_query__pack_to_buffer
+                     (const Transit__StopsInBBoxQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__StopsInBBoxQuery *
+       transit__stops_in_bbox_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__stops_in_bbox_query__free_unpacked
+                     (Transit__StopsInBBoxQuery *message,
                       ProtobufCAllocator *allocator);
 /* Transit__Stop methods */
 void   transit__stop__init
@@ -1373,6 +1607,82 @@ Transit__TripStartMatch *
 void   transit__trip_start_match__free_unpacked
                      (Transit__TripStartMatch *message,
                       ProtobufCAllocator *allocator);
+/* Transit__Shape methods */
+void   transit__shape__init
+                     (Transit__Shape         *message);
+size_t transit__shape__get_packed_size
+                     (const Transit__Shape   *message);
+size_t transit__shape__pack
+                     (const Transit__Shape   *message,
+                      uint8_t             *out);
+size_t transit__shape__pack_to_buffer
+                     (const Transit__Shape   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__Shape *
+       transit__shape__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__shape__free_unpacked
+                     (Transit__Shape *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__PatternStopSummary methods */
+void   transit__pattern_stop_summary__init
+                     (Transit__PatternStopSummary         *message);
+size_t transit__pattern_stop_summary__get_packed_size
+                     (const Transit__PatternStopSummary   *message);
+size_t transit__pattern_stop_summary__pack
+                     (const Transit__PatternStopSummary   *message,
+                      uint8_t             *out);
+size_t transit__pattern_stop_summary__pack_to_buffer
+                     (const Transit__PatternStopSummary   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__PatternStopSummary *
+       transit__pattern_stop_summary__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__pattern_stop_summary__free_unpacked
+                     (Transit__PatternStopSummary *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__RoutePattern methods */
+void   transit__route_pattern__init
+                     (Transit__RoutePattern         *message);
+size_t transit__route_pattern__get_packed_size
+                     (const Transit__RoutePattern   *message);
+size_t transit__route_pattern__pack
+                     (const Transit__RoutePattern   *message,
+                      uint8_t             *out);
+size_t transit__route_pattern__pack_to_buffer
+                     (const Transit__RoutePattern   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__RoutePattern *
+       transit__route_pattern__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__route_pattern__free_unpacked
+                     (Transit__RoutePattern *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__RouteDetail methods */
+void   transit__route_detail__init
+                     (Transit__RouteDetail         *message);
+size_t transit__route_detail__get_packed_size
+                     (const Transit__RouteDetail   *message);
+size_t transit__route_detail__pack
+                     (const Transit__RouteDetail   *message,
+                      uint8_t             *out);
+size_t transit__route_detail__pack_to_buffer
+                     (const Transit__RouteDetail   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__RouteDetail *
+       transit__route_detail__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__route_detail__free_unpacked
+                     (Transit__RouteDetail *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__FeedSummary methods */
 void   transit__feed_summary__init
                      (Transit__FeedSummary         *message);
@@ -1446,6 +1756,15 @@ typedef void (*Transit__TripStartDescriptor_Closure)
 typedef void (*Transit__FeedInfoQuery_Closure)
                  (const Transit__FeedInfoQuery *message,
                   void *closure_data);
+typedef void (*Transit__ShapeQuery_Closure)
+                 (const Transit__ShapeQuery *message,
+                  void *closure_data);
+typedef void (*Transit__RouteQuery_Closure)
+                 (const Transit__RouteQuery *message,
+                  void *closure_data);
+typedef void (*Transit__StopsInBBoxQuery_Closure)
+                 (const Transit__StopsInBBoxQuery *message,
+                  void *closure_data);
 typedef void (*Transit__Stop_Closure)
                  (const Transit__Stop *message,
                   void *closure_data);
@@ -1497,6 +1816,18 @@ typedef void (*Transit__StationPlatform_Closure)
 typedef void (*Transit__TripStartMatch_Closure)
                  (const Transit__TripStartMatch *message,
                   void *closure_data);
+typedef void (*Transit__Shape_Closure)
+                 (const Transit__Shape *message,
+                  void *closure_data);
+typedef void (*Transit__PatternStopSummary_Closure)
+                 (const Transit__PatternStopSummary *message,
+                  void *closure_data);
+typedef void (*Transit__RoutePattern_Closure)
+                 (const Transit__RoutePattern *message,
+                  void *closure_data);
+typedef void (*Transit__RouteDetail_Closure)
+                 (const Transit__RouteDetail *message,
+                  void *closure_data);
 typedef void (*Transit__FeedSummary_Closure)
                  (const Transit__FeedSummary *message,
                   void *closure_data);
@@ -1522,6 +1853,9 @@ extern const ProtobufCMessageDescriptor transit__trip_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_schedules_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_start_descriptor__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info_query__descriptor;
+extern const ProtobufCMessageDescriptor transit__shape_query__descriptor;
+extern const ProtobufCMessageDescriptor transit__route_query__descriptor;
+extern const ProtobufCMessageDescriptor transit__stops_in_bbox_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__stop__descriptor;
 extern const ProtobufCMessageDescriptor transit__route__descriptor;
 extern const ProtobufCMessageDescriptor transit__stop_result__descriptor;
@@ -1539,6 +1873,10 @@ extern const ProtobufCMessageDescriptor transit__trip_schedules__descriptor;
 extern const ProtobufCMessageDescriptor transit__station_platforms__descriptor;
 extern const ProtobufCMessageDescriptor transit__station_platform__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_start_match__descriptor;
+extern const ProtobufCMessageDescriptor transit__shape__descriptor;
+extern const ProtobufCMessageDescriptor transit__pattern_stop_summary__descriptor;
+extern const ProtobufCMessageDescriptor transit__route_pattern__descriptor;
+extern const ProtobufCMessageDescriptor transit__route_detail__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_summary__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info__descriptor;
 
