@@ -28,9 +28,9 @@ final class TypicalDelayCache: Sendable {
 
     init(client: RealtimeClient?) { self.client = client }
 
-    /// The histograms of `slices`: held ones, and the rest asked in one request; a slice it could not get
-    /// is missing from the result.
-    func histograms(_ slices: Set<DelaySlice>) async -> [DelaySlice: DelayHistogram] {
+    /// The histograms of `slices`: held ones, and (when `ask`) the rest asked in one request; a slice it
+    /// could not get is missing from the result.
+    func histograms(_ slices: Set<DelaySlice>, ask: Bool) async -> [DelaySlice: DelayHistogram] {
         guard let client, !slices.isEmpty else { return [:] }
         let now = ContinuousClock.now
         var found: [DelaySlice: DelayHistogram] = [:]
@@ -45,7 +45,7 @@ final class TypicalDelayCache: Sendable {
             }
             return s.unavailableUntil.map { $0 <= now } ?? true
         }
-        guard !missing.isEmpty, asking else { return found }
+        guard ask, !missing.isEmpty, asking else { return found }
         var asked: [DelaySlice] = []
         var start = 0
         while start < missing.count {
@@ -89,8 +89,10 @@ final class TypicalDelayCache: Sendable {
         )
     }
 
-    /// The typical delay of each visit (nil: under 5 departures recorded, or not known), in order.
-    func typicalDelays(_ visits: [Visit]) async -> [TypicalDelay?] {
+    /// The typical delay of each visit (nil: under 5 departures recorded, or not known), in order. `ask`:
+    /// the realtime service may be asked for the slices not held (callers pass false while its publisher is
+    /// silent, so a board never waits on a service that is down).
+    func typicalDelays(_ visits: [Visit], ask: Bool) async -> [TypicalDelay?] {
         guard client != nil, !visits.isEmpty else { return Array(repeating: nil, count: visits.count) }
         let pairs = visits.map(Self.slices)
         var wanted = Set<DelaySlice>()
@@ -100,7 +102,7 @@ final class TypicalDelayCache: Sendable {
                 wanted.insert(pair.route)
             }
         }
-        let held = await histograms(wanted)
+        let held = await histograms(wanted, ask: ask)
         return pairs.map { pair in
             guard let pair else { return nil }
             return TypicalDelay.choose(stop: held[pair.stop], route: held[pair.route])

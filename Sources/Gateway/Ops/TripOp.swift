@@ -100,7 +100,7 @@ extension RequestDispatcher {
                 routeId: trip.route.routeId, stopId: $0.stopId, serviceDate: trip.serviceDate,
                 scheduledSecs: Int($0.departureSecs))
         }
-        let typical = await typicalDelays.typicalDelays(visits)
+        let typical = await typicalDelays.typicalDelays(visits, ask: self.realtime.read().status == .ok)
         let cancelled = realtime?.cancelled ?? false
         return typical.enumerated().map { index, value in
             guard let value else { return nil }
