@@ -4,6 +4,13 @@ import PackageDescription
 // Module map (one job each):
 //   CNNG, CSQLite          system libraries (nng is linked by name: Debian ships no nng.pc)
 //   TransitProtoC          protobuf-c code generated from protocol/*.proto (committed; scripts/gen-proto)
+//   TransitPresentation    what riders see, as plain rules (no dependencies): mode icons and labels, departure
+//                          status, delay badges, countdowns, departure times, occupancy, alert banners, the
+//                          route list's A–Z sections; the gateway's answers and the client library share it
+//   TransitClient          the client library: async client of the gateway's line protocol over SwiftNIO
+//                          (NIOTransportServices on Apple platforms), Codable answers, board subscriptions;
+//                          depends on nothing of the server
+//   TransitTerminal        the terminal client's rendering: ANSI colours, the live board and the lists
 //   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
 //                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
 //                          memory (ProcessMemory: resident size, giving freed heap memory back)
@@ -26,6 +33,8 @@ import PackageDescription
 //   RealtimeFixtures       GTFS-Realtime feeds made to fit a static database (`transit-realtime fixtures`, tests)
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
+//   LoadGenerator          the load generator behind `transit-bench load`: workloads, SwiftNIO line clients
+//                          (closed and open loop), nng clients, answer checks, HdrHistogram reports, CPU per answer
 //   FuzzTargets            the fuzz targets over the parsers of untrusted bytes (transit-fuzz, scripts/fuzz, and the
 //                          replay of Tests/FuzzRegressions in FuzzTargetsTests)
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
@@ -47,13 +56,20 @@ let package = Package(
         .executable(name: "transit-realtime", targets: ["transit-realtime"]),
         // libFuzzer harness; scripts/fuzz builds it sanitized into .build-fuzz (the normal build: a replayer).
         .executable(name: "transit-fuzz", targets: ["transit-fuzz"]),
+        // The client library (for apps and other Swift programs) and the terminal client built on it.
+        .library(name: "TransitClient", targets: ["TransitClient"]),
+        .executable(name: "transit", targets: ["transit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -65,6 +81,32 @@ let package = Package(
             linkerSettings: [.linkedLibrary("protobuf-c")]
         ),
         .target(name: "TransitCore", swiftSettings: swiftSettings),
+        .target(name: "TransitPresentation", swiftSettings: swiftSettings),
+        .target(
+            name: "TransitClient",
+            dependencies: [
+                "TransitPresentation",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(
+                    name: "NIOTransportServices", package: "swift-nio-transport-services",
+                    condition: .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+            ],
+            path: "Clients/TransitClient",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "TransitTerminal", dependencies: ["TransitClient", "TransitPresentation"],
+            path: "Clients/TransitTerminal", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "transit",
+            dependencies: [
+                "TransitClient", "TransitTerminal", "TransitPresentation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Clients/transit",
+            swiftSettings: swiftSettings
+        ),
         .target(name: "GTFSCSV", swiftSettings: swiftSettings),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "TransitModel", swiftSettings: swiftSettings),
@@ -73,19 +115,20 @@ let package = Package(
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitCore", "GTFSCSV", "SQLiteKit", "TransitModel",
+                "TransitCore", "TransitPresentation", "GTFSCSV", "SQLiteKit", "TransitModel",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
         .target(
-            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore"],
+            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore", "TransitPresentation"],
             swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
             dependencies: [
                 "TransitStore", "TransitCore", "TransitProto", "NNGKit", "TransitModel",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -95,7 +138,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "TransitCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TransitCore", "NNGKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -135,9 +178,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ServiceMetrics",
+            dependencies: [
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "Gateway",
             dependencies: [
                 "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -152,6 +208,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "LoadGenerator",
+            dependencies: [
+                "NNGKit", "SQLiteKit", "StrictJSON",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FuzzTargets",
             dependencies: [
                 "GTFSCSV", "GTFSRealtime", "RealtimeCore", "StrictJSON", "TransitJSON", "TransitModel", "TransitProto",
@@ -163,7 +229,7 @@ let package = Package(
             name: "transit-static",
             dependencies: [
                 "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "TransitCore", "NNGKit",
-                "ServiceSupport",
+                "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -180,9 +246,10 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "TransitModel", "TransitCore", "ServiceSupport",
+                "Gateway", "TransitModel", "TransitCore", "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/transit-gateway",
             swiftSettings: swiftSettings
@@ -192,8 +259,10 @@ let package = Package(
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
                 "TransitJSON", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
+                "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Services/transit-realtime",
             swiftSettings: swiftSettings
@@ -201,8 +270,10 @@ let package = Package(
         .executableTarget(
             name: "transit-bench",
             dependencies: [
-                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit",
+                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit", "LoadGenerator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Services/transit-bench",
             swiftSettings: swiftSettings
@@ -219,6 +290,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitPresentationTests", dependencies: ["TransitPresentation"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TransitClientTests",
+            dependencies: [
+                "TransitClient", "TransitTerminal", "TransitPresentation", "TransitTesting",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            exclude: ["Fixtures"],  // read from the source tree by path (#filePath)
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "GTFSCSVTests", dependencies: ["GTFSCSV"], swiftSettings: swiftSettings),
         .testTarget(name: "NNGKitTests", dependencies: ["NNGKit", "TransitTesting"], swiftSettings: swiftSettings),
         .testTarget(
@@ -228,14 +312,19 @@ let package = Package(
         .testTarget(
             name: "TransitStoreTests",
             dependencies: [
-                "TransitStore", "TransitCore", "TransitModel", "SQLiteKit", "GTFSCSV", "TransitTesting",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                "TransitStore", "TransitCore", "TransitPresentation", "TransitModel", "SQLiteKit", "GTFSCSV",
+                "TransitTesting", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel", "TransitTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServiceSupportTests",
+            dependencies: ["ServiceSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -290,6 +379,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LoadGeneratorTests",
+            dependencies: [
+                "LoadGenerator", "Gateway", "StaticService", "TransitTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitTesting"], swiftSettings: swiftSettings
         ),

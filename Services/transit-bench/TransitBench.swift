@@ -6,14 +6,22 @@
 //                                                       trip, alerts, stop, search) beside the static service's
 //   transit-bench import --db <file> -- <feed>...      import throughput (stop_times rows/s) and peak RSS
 //   transit-bench echo-server --listen <url>           the echo peer (started by `static` as a child process)
+//   transit-bench load --connect <host:port|url> …     the load generator: many connections, closed or open loop,
+//                                                       answers checked, percentiles, CPU per answer, targets
+//   transit-bench line-echo-server --listen <host:port> a TCP line echo (the line protocol's floor)
+//   transit-bench load-summary --out <dir> <run.json>… the report of scripts/bench: tables and plots of many runs
 import ArgumentParser
 import Foundation
 
 @main
-struct TransitBench: ParsableCommand {
+struct TransitBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit-bench",
         abstract: "Benchmarks of the transit services (run release builds).",
-        subcommands: [StaticBench.self, GatewayBench.self, ImportBench.self, EchoServer.self]
+        subcommands: [
+            StaticBench.self, GatewayBench.self, ImportBench.self, EchoServer.self, LoadCommand.self,
+            LineEchoCommand.self,
+            LoadSummaryCommand.self,
+        ]
     )
 }

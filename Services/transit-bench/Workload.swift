@@ -1,5 +1,5 @@
 // Realistic request mixes drawn from the database under test: the busiest stations for departures, random
-// stops and trips, name prefixes for search. Drawn with a fixed seed so two runs ask the same questions.
+// stops and trips, name prefixes, words with a typo and word ends for search. Drawn with a fixed seed so two runs ask the same questions.
 import SQLiteKit
 import TransitModel
 
@@ -19,6 +19,10 @@ struct Workload {
     var stopIds: [String] = []
     var busyStations: [String] = []
     var searchTerms: [String] = []
+    /// Words typed with a letter missing or two neighbours swapped ("centrl", "cnetral"), and the end of a word
+    /// ("entral"): answered by the search's in-memory tiers when no name holds the text as a word.
+    var typoTerms: [String] = []
+    var insideTerms: [String] = []
     var coordinates: [(Double, Double)] = []
     var tripIds: [String] = []
     var databaseVersion = ""
@@ -41,6 +45,13 @@ struct Workload {
             coordinates.append((s.2, s.3))
             let word = s.1.split(separator: " ").first.map(String.init) ?? s.1
             searchTerms.append(String(word.prefix(Int.random(in: 3...6, using: &rng))))
+            var letters = Array(word.lowercased())
+            if letters.count >= 5 {
+                let k = Int.random(in: 1..<(letters.count - 1), using: &rng)
+                if Bool.random(using: &rng) { letters.remove(at: k) } else { letters.swapAt(k, k + 1) }
+                typoTerms.append(String(letters))
+                insideTerms.append(String(word.dropFirst(Int.random(in: 1...2, using: &rng))))
+            }
         }
         let busy = try db.prepare(
             "SELECT stop_id FROM stops WHERE parent_pk IS NULL ORDER BY trip_count DESC LIMIT 50")
@@ -60,6 +71,8 @@ struct Workload {
         switch kind {
         case .stop: return .stop(StopQuery(stopId: stopIds[i % stopIds.count]))
         case .search: return .search(SearchQuery(query: searchTerms[i % searchTerms.count], limit: 10))
+        case .searchTypo: return .search(SearchQuery(query: typoTerms[i % typoTerms.count], limit: 10))
+        case .searchInside: return .search(SearchQuery(query: insideTerms[i % insideTerms.count], limit: 10))
         case .nearby:
             let (lat, lon) = coordinates[i % coordinates.count]
             return .nearby(NearbyQuery(lat: lat + 0.001, lon: lon - 0.001, radiusMetres: 500, limit: 10))
@@ -78,7 +91,10 @@ struct Workload {
 }
 
 enum QueryKind: String, CaseIterable {
-    case stop, search, nearby, departures, trip
+    case stop, search
+    case searchTypo = "search typo"
+    case searchInside = "search inside"
+    case nearby, departures, trip
     /// Cold: the client holds no patterns, so every answer carries all the patterns of its trips.
     case tripSchedules1000 = "trip_schedules×1000"
     /// Warm: the client names the patterns earlier answers gave it (`known_pattern_ids`), as the realtime

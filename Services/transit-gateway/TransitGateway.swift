@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Gateway
 import Logging
+import ServiceLifecycle
+import ServiceMetrics
 import ServiceSupport
 import TransitModel
 
@@ -22,14 +24,18 @@ struct Serve: AsyncParsableCommand {
             One JSON object per line; try: printf '%s\\n' '{"id":1,"op":"health"}' | nc -N 127.0.0.1 7878. \
             SIGHUP reopens the --log-file (after log rotation moved it away, the lines that follow go to a new \
             file at that path); without --log-file the log goes to standard error and SIGHUP only logs that there \
-            is nothing to reopen. SIGINT/SIGTERM stop it gracefully: no new connections, open ones are closed, \
-            the requests waiting on the other services end. --clock replays a recorded day: requests without \
+            is nothing to reopen. SIGINT/SIGTERM stop it gracefully: no new connections; open ones take no further requests, get the \
+            answers of the ones they sent (subscribers get {"event":"closing"}) and are closed, at the latest after \
+            --drain-timeout. --clock replays a recorded day: requests without \
             `at`, feed ages and health use the service clock (give all three services the same --clock and \
             --clock-origin).
             """
     )
 
-    @Option(help: ArgumentHelp("nng URL of the static service (transit-static serve --listen).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "nng URL of the static service (transit-static serve --listen); replicas of one database: their URLs separated by commas (requests are spread over the connected ones).",
+            valueName: "url[,url…]"))
     var `static`: String
 
     @Option(
@@ -108,11 +114,29 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Event-loop threads (0: one per core).")
     var threads = 0
 
+    @Option(
+        help:
+            "Seconds open connections get, at SIGTERM/SIGINT, to receive the answers of requests sent before it (subscribers get {\"event\":\"closing\"}); then the rest are closed."
+    )
+    var drainTimeout = 4.0
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
+    var logFormat = "text"
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9464; port 0: any free one).",
+            valueName: "host:port"))
+    var metrics: String?
+
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
+
+    @OptionGroup(title: "TLS (tls+tcp:// URLs)")
+    var tls: TLSOptions
 
     @Option(
         help: ArgumentHelp(
@@ -124,6 +148,7 @@ struct Serve: AsyncParsableCommand {
         for (name, value) in [
             ("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--static-timeout", staticTimeout),
             ("--realtime-timeout", realtimeTimeout), ("--realtime-silence", realtimeSilence),
+            ("--drain-timeout", drainTimeout),
         ] {
             guard value > 0, value.isFinite else {
                 throw ValidationError("\(name) must be a positive number of seconds")
@@ -146,6 +171,12 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
+        }
     }
 
     private var parsedListen: (host: String, port: Int)? {
@@ -166,7 +197,9 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
+        bootstrapLogging(
+            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        tls.apply()
         let logger = Logger(label: "transit-gateway")
         let (host, port) = parsedListen!
         var token: [UInt8]?
@@ -187,8 +220,11 @@ struct Serve: AsyncParsableCommand {
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
             staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
-            boardCacheStops: boardCacheStops, threads: threads, clock: clock.serviceClock, logger: logger)
+            boardCacheStops: boardCacheStops, threads: threads, drainTimeout: .seconds(drainTimeout),
+            clock: clock.serviceClock, logger: logger)
 
+        // Before the server makes its first metric handles.
+        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let server: GatewayServer
         do {
             server = try await GatewayServer.start(config: config)
@@ -210,7 +246,29 @@ struct Serve: AsyncParsableCommand {
                     metadata: ["error": "\(error)"])
             }
         }
-        try await runUntilStopped([server, hangup], logger: logger)
+        var services: [any Service] = [server, hangup]
+        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
+            do {
+                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
+                    scraped in
+                    for value in server.metricValues() {
+                        if value.isTotal {
+                            scraped.total(value.name, value.dimensions, Int64(value.value))
+                        } else {
+                            scraped.gauge(value.name, value.dimensions, value.value)
+                        }
+                    }
+                }
+                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
+                services.append(endpoint)
+            } catch {
+                logger.critical(
+                    "cannot start: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
+                await server.stop()
+                throw ExitCode.failure
+            }
+        }
+        try await runUntilStopped(services, logger: logger)
     }
 
     /// The token in `path`, without surrounding whitespace; an empty file is an error (the message never

@@ -148,6 +148,7 @@ extension JSONWriter {
         key("stop_sequence"); int(s.stopSequence)
         key("assigned_stop_id"); string(s.assignedStopId)
         key("status"); string(s.status.rawValue)
+        key("prediction_source"); string(s.predictionSource.rawValue)
         key("scheduled_arrival"); int(s.scheduledArrival)
         key("scheduled_departure"); int(s.scheduledDeparture)
         key("predicted_arrival"); int(s.predictedArrival)

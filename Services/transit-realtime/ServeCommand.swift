@@ -2,8 +2,11 @@ import ArgumentParser
 import Foundation
 import Logging
 import RealtimeService
+import ServiceLifecycle
+import ServiceMetrics
 import ServiceSupport
 import TransitCore
+import TransitModel
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -30,7 +33,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The sources' config file (JSON).", valueName: "file"))
     var config: String
 
-    @Option(name: .customLong("static"), help: ArgumentHelp("The static service's nng URL.", valueName: "url"))
+    @Option(
+        name: .customLong("static"),
+        help: ArgumentHelp(
+            "The static service's nng URL; replicas of one database: their URLs separated by commas.",
+            valueName: "url[,url…]"))
     var staticURL: String
 
     @Option(help: ArgumentHelp("nng URL of the REP socket (queries, snapshots).", valueName: "url"))
@@ -38,6 +45,21 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("nng URL of the PUB socket (the change stream).", valueName: "url"))
     var publish: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Hot standby: the PUB URL of the other realtime instance. This one binds nothing, polls nothing and publishes nothing while the peer's heartbeats come; it takes over (under a new epoch) once they have stopped for --takeover-after. Give each of the two instances the other's URL.",
+            valueName: "url"))
+    var peer: String?
+
+    @Option(help: "With --peer: seconds without a heartbeat of the peer before this instance takes over.")
+    var takeoverAfter = 6.0
+
+    @Flag(
+        help:
+            "With --peer: start as the standby (wait --takeover-after longer at start, so that the primary started at the same time wins)."
+    )
+    var standby = false
 
     @Option(
         help: ArgumentHelp(
@@ -61,12 +83,34 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
+    var logFormat = "text"
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9466; port 0: any free one).",
+            valueName: "host:port"))
+    var metrics: String?
+
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
+
+    @OptionGroup(title: "TLS (tls+tcp:// URLs)")
+    var tls: TLSOptions
 
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
+        }
+        guard takeoverAfter >= 3, takeoverAfter.isFinite else {
+            throw ValidationError("--takeover-after must be at least 3 seconds (heartbeats come every 2 s)")
+        }
+        if peer == nil, standby { throw ValidationError("--standby needs --peer") }
         guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
             throw ValidationError(
                 "unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
@@ -75,26 +119,93 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProcessMemory.keepFreedMemory()
-        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
+        bootstrapLogging(
+            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        tls.apply()
         let logger = Logger(label: "transit-realtime")
 
-        let service: RealtimeServiceRunner
-        do {
-            service = try await RealtimeServiceRunner(
-                configPath: config, staticURL: staticURL, listen: listen, publish: publish,
-                options: .init(
-                    defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock,
-                    delayStorePath: delayStore),
-                logger: logger)
-        } catch {
-            printError("serve: \(error)")
-            throw ExitCode.failure
+        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
+        let runnerOptions = RealtimeServiceRunner.Options(
+            defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock,
+            delayStorePath: delayStore)
+        let (configPath, staticURL, listen, publish) = (config, self.staticURL, self.listen, self.publish)
+        let makeRunner: @Sendable () async throws -> RealtimeServiceRunner = {
+            try await RealtimeServiceRunner(
+                configPath: configPath, staticURL: staticURL, listen: listen, publish: publish,
+                options: runnerOptions, logger: logger)
+        }
+        // The running service: made now, or (with --peer) once this instance takes over.
+        let current: @Sendable () -> RealtimeServiceRunner?
+        let role: any Service
+        if let peer {
+            let standbyRole: StandbyRole
+            do {
+                standbyRole = StandbyRole(
+                    peer: try PeerWatch(peerURL: peer), takeoverAfter: .seconds(takeoverAfter),
+                    initialGrace: standby ? .seconds(takeoverAfter) : .zero, logger: logger, makeRunner: makeRunner)
+            } catch {
+                printError("serve: cannot dial the peer \(peer): \(error)")
+                throw ExitCode.failure
+            }
+            role = standbyRole
+            current = { standbyRole.current }
+        } else {
+            let service: RealtimeServiceRunner
+            do {
+                service = try await makeRunner()
+            } catch {
+                printError("serve: \(error)")
+                throw ExitCode.failure
+            }
+            role = service
+            current = { service }
         }
         let config = self.config
         let hangup = await SignalAction(.sighup) {
+            guard let service = current() else {
+                logger.info("SIGHUP: standing by, nothing to re-read yet (the config is read at takeover)")
+                return
+            }
             logger.info("SIGHUP: re-reading the sources config", metadata: ["config": "\(config)"])
             try? await service.reloadSources()  // logs what it did or why it changed nothing
         }
-        try await runUntilStopped([service, hangup], logger: logger)
+        var services: [any Service] = [role, hangup]
+        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
+            do {
+                let clock = self.clock.serviceClock
+                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
+                    scraped in
+                    if let rss = ProcessMemory.residentBytes() {
+                        scraped.gauge("transit_realtime_resident_bytes", [], Double(rss))
+                    }
+                    scraped.gauge("transit_realtime_active", [], current() == nil ? 0 : 1)
+                    guard let hub = current()?.sockets.hub,
+                        case .success(.sources(let sources, let failedSends, _)) = hub.answer(.sources)
+                    else { return }
+                    scraped.total("transit_realtime_publish_failures_total", [], Int64(failedSends))
+                    let now = clock.unixSeconds
+                    for source in sources {
+                        let name = [("source", source.name)]
+                        if let success = source.lastSuccessUnix {
+                            scraped.gauge("transit_realtime_feed_age_seconds", name, Double(now - success))
+                        }
+                        scraped.gauge("transit_realtime_feed_stale", name, source.stale ? 1 : 0)
+                        scraped.gauge("transit_realtime_feed_entities", name, Double(source.entities))
+                        scraped.total("transit_realtime_feed_errors_total", name, Int64(source.errors))
+                        scraped.total("transit_realtime_updates_applied_total", name, Int64(source.updatesApplied))
+                        for (reason, count) in source.drops {
+                            scraped.total(
+                                "transit_realtime_drops_total", name + [("reason", reason)], Int64(count))
+                        }
+                    }
+                }
+                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
+                services.append(endpoint)
+            } catch {
+                printError("serve: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
+                throw ExitCode.failure
+            }
+        }
+        try await runUntilStopped(services, logger: logger)
     }
 }

@@ -1,8 +1,11 @@
 import ArgumentParser
+import Foundation
 import Logging
 import ServiceLifecycle
+import ServiceMetrics
 import ServiceSupport
 import StaticService
+import TransitCore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,26 +37,58 @@ struct ServeCommand: AsyncParsableCommand {
                 + "(0: only on SIGHUP).", valueName: "seconds"))
     var watchInterval = 0.0
 
+    @Option(
+        help: ArgumentHelp(
+            "This replica's name, sent with every answer (`served_by`; the gateway counts answers per replica). Default: host:pid.",
+            valueName: "name"))
+    var name: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
+    var logFormat = "text"
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9465; port 0: any free one).",
+            valueName: "host:port"))
+    var metrics: String?
+
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
+
+    @OptionGroup(title: "TLS (tls+tcp:// URLs)")
+    var tls: TLSOptions
 
     func validate() throws {
         guard contexts >= 1, contexts <= 256 else { throw ValidationError("--contexts must be 1…256, got \(contexts)") }
         guard watchInterval >= 0, watchInterval.isFinite else { throw ValidationError("--watch-interval must be ≥ 0") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
+        }
+        if let name, name.isEmpty || name.utf8.count > 200 {
+            throw ValidationError("--name must be 1…200 bytes, got \(name.utf8.count)")
+        }
     }
 
     func run() async throws {
-        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info)
+        bootstrapLogging(
+            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        tls.apply()
         let logger = Logger(label: "transit-static")
 
+        // Before the request handler makes its metric handles.
+        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let server: StaticServer
         do {
             server = try StaticServer(
-                databasePath: db, listen: listen, contexts: contexts, clock: clock.serviceClock, logger: logger)
+                databasePath: db, listen: listen, contexts: contexts, clock: clock.serviceClock,
+                name: name ?? "\(ProcessInfo.processInfo.hostName):\(getpid())", logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure
@@ -65,6 +100,23 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var services: [any Service] = [server, hangup]
         if watchInterval > 0 { services.append(ReplacedFileWatch(server: server, interval: .seconds(watchInterval))) }
+        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
+            do {
+                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
+                    scraped in
+                    if let rss = ProcessMemory.residentBytes() {
+                        scraped.gauge("transit_static_resident_bytes", [], Double(rss))
+                    }
+                    scraped.gauge("transit_static_database_info", [("version", server.databaseVersion)], 1)
+                }
+                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
+                services.append(endpoint)
+            } catch {
+                printError("serve: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
+                server.stop()
+                throw ExitCode.failure
+            }
+        }
         try await runUntilStopped(services, logger: logger)
     }
 }

@@ -5,3 +5,4 @@
 #include <nng/protocol/pubsub0/pub.h>
 #include <nng/protocol/pubsub0/sub.h>
 #include <nng/supplemental/util/platform.h>
+#include <nng/supplemental/tls/tls.h>

@@ -8,8 +8,13 @@ public struct GatewayConfig: Sendable {
     /// TCP address to listen on; port 0 picks a free one (tests).
     public var host: String
     public var port: Int
-    /// nng URL of the static service's REP socket.
+    /// nng URL of the static service's REP socket; replicas of one database: their URLs separated by commas
+    /// (one REQ socket dials them all, see `staticURLs`).
     public var staticURL: String
+    /// The URLs of `staticURL`, one per replica.
+    public var staticURLs: [String] {
+        staticURL.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
+    }
     /// nng URLs of the realtime service: REP (snapshots, the `vehicles` fallback) and PUB (the live stream).
     /// A PUB URL needs the REP URL too (the snapshot handshake).
     public var realtimeURL: String?
@@ -63,6 +68,9 @@ public struct GatewayConfig: Sendable {
     public var staticVersionCheck: Duration
     /// Event-loop threads (0: one per core).
     public var threads: Int
+    /// Graceful shutdown: how long open connections get to receive the answers of the requests they sent
+    /// before it began; the ones still open then are closed.
+    public var drainTimeout: Duration
     /// "Now" of requests without `at` (and of subscriptions' boards), of feed ages and of `health` (`serve
     /// --clock`); timeouts stay monotonic. Tests pin it (a frozen clock) so that what a board holds does not
     /// depend on the time of day they run at.
@@ -81,7 +89,8 @@ public struct GatewayConfig: Sendable {
         snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16,
         subscriptionInterval: Duration = .seconds(1),
         boardCacheStops: Int = 512, boardWindowRows: Int = StaticRequestLimits.maxLimit,
-        staticVersionCheck: Duration = .seconds(1), threads: Int = 0, clock: ServiceClock = .system, logger: Logger
+        staticVersionCheck: Duration = .seconds(1), threads: Int = 0, drainTimeout: Duration = .seconds(4),
+        clock: ServiceClock = .system, logger: Logger
     ) {
         self.host = host
         self.port = port
@@ -110,6 +119,7 @@ public struct GatewayConfig: Sendable {
         self.boardWindowRows = max(1, min(StaticRequestLimits.maxLimit, boardWindowRows))
         self.staticVersionCheck = staticVersionCheck
         self.threads = threads
+        self.drainTimeout = drainTimeout
         self.clock = clock
         self.logger = logger
     }

@@ -39,15 +39,24 @@ public final class NNGSubscriber: Sendable {
     /// Dials `url` (non-blocking, reconnecting) and subscribes to `topics`. `maxReceiveSize` in bytes
     /// (0 = no limit; bigger messages are dropped silently, so leave room for full snapshots);
     /// `receiveBuffer` in messages (at most 8192) absorbs bursts.
-    public init(
+    public convenience init(
         dialing url: String, topics: [[UInt8]] = [], maxReceiveSize: Int = 64 << 20,
+        receiveBuffer: Int = 1024
+    ) throws(NNGError) {
+        try self.init(dialing: [url], topics: topics, maxReceiveSize: maxReceiveSize, receiveBuffer: receiveBuffer)
+    }
+
+    /// Dials every one of `urls` (e.g. a realtime service and its standby: only the active one publishes).
+    public init(
+        dialing urls: [String], topics: [[UInt8]] = [], maxReceiveSize: Int = 64 << 20,
         receiveBuffer: Int = 1024
     ) throws(NNGError) {
         socket = try NNGSocket.sub()
         try socket.setMaxReceiveSize(maxReceiveSize)
         try socket.setReceiveBuffer(messages: receiveBuffer)
+        try socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
         for topic in topics { try socket.subscribe(prefix: topic) }
-        try socket.dial(url)
+        for url in urls { try socket.dial(url) }
     }
 
     public func subscribe(_ prefix: [UInt8]) throws(NNGError) { try socket.subscribe(prefix: prefix) }

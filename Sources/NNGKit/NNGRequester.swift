@@ -11,20 +11,36 @@ import CNNG
 public final class NNGRequester: Sendable {
     /// For socket options (e.g. reconnect interval). Close through `close()`, not on the socket directly.
     public let socket: NNGSocket
+    /// The URLs dialed, joined by commas (for messages).
     public let url: String
+    /// Every URL dialed: one REQ socket dialing several REP peers (replicas) spreads requests over the
+    /// connected ones and resends a request whose peer went away to another, within its deadline.
+    public let urls: [String]
     public let defaultTimeout: Duration
     private let gate = OperationGate()
 
     /// Dials `url` (non-blocking). `maxReplySize` bounds accepted replies in bytes (0 = no limit); a bigger
     /// reply is dropped silently and the request times out, so leave room for snapshots.
-    public init(dialing url: String, defaultTimeout: Duration = .seconds(5), maxReplySize: Int = 64 << 20)
+    public convenience init(dialing url: String, defaultTimeout: Duration = .seconds(5), maxReplySize: Int = 64 << 20)
         throws(NNGError)
     {
+        try self.init(dialing: [url], defaultTimeout: defaultTimeout, maxReplySize: maxReplySize)
+    }
+
+    /// Dials every one of `urls` (non-blocking; at least one) from one REQ socket. `reconnect` (min, max)
+    /// is set before dialing, so every dialer redials a lost peer that quickly.
+    public init(
+        dialing urls: [String], defaultTimeout: Duration = .seconds(5), maxReplySize: Int = 64 << 20,
+        reconnect: (min: Duration, max: Duration)? = nil
+    ) throws(NNGError) {
+        precondition(!urls.isEmpty, "NNGRequester needs a URL to dial")
         socket = try NNGSocket.req()
-        self.url = url
+        self.urls = urls
+        self.url = urls.joined(separator: ",")
         self.defaultTimeout = defaultTimeout
         try socket.setMaxReceiveSize(maxReplySize)
-        try socket.dial(url)
+        if let reconnect { try socket.setReconnectInterval(min: reconnect.min, max: reconnect.max) }
+        for url in urls { try socket.dial(url) }
     }
 
     /// Fails the requests in flight (with `isClosed`), waits until they have let go of their contexts, then

@@ -63,14 +63,17 @@ public final class NNGSocket: Sendable {
 
     // MARK: Endpoints
 
+    /// Listens on `url`; a `tls+tcp://` URL with the process's TLS settings (`NNGTLS.process`).
     public func listen(_ url: String) throws(NNGError) {
+        if NNGTLS.isTLS(url), let tls = NNGTLS.process { return try listenTLS(url, tls) }
         try check("\(protocolName) listen \(url)", nng_listen(handle, url, nil, 0))
     }
 
-    /// Dials `url`. Non-blocking by default: succeeds even if nobody listens yet, and nng keeps
+    /// Dials `url` (a `tls+tcp://` URL with the process's TLS settings, `NNGTLS.process`). Non-blocking by default: succeeds even if nobody listens yet, and nng keeps
     /// (re)connecting in the background. `blocking: true` fails at once if the first attempt fails.
     public func dial(_ url: String, blocking: Bool = false) throws(NNGError) {
         let flags = blocking ? 0 : Int32(NNG_FLAG_NONBLOCK)
+        if NNGTLS.isTLS(url), let tls = NNGTLS.process { return try dialTLS(url, tls, flags: flags) }
         try check("\(protocolName) dial \(url)", nng_dial(handle, url, nil, flags))
     }
 

@@ -22,7 +22,8 @@ extension TripUpdateResolver {
     enum Carried {
         case nothing
         case noData
-        case delay(Int64)
+        /// A delay and where it came from (`tripDelay` before the first update, else `propagated`).
+        case delay(Int64, LivePredictionSource)
     }
 
     /// Stops of the instance whose offset 0 is at `baseUnix`, with predictions. Uses `matcher.pairs`.
@@ -32,7 +33,7 @@ extension TripUpdateResolver {
         let pairs = matcher.pairs
         var result: [ResolvedStop] = []
         result.reserveCapacity(stops.count)
-        var carried: Carried = update.delay.map { .delay(Int64($0)) } ?? .nothing
+        var carried: Carried = update.delay.map { .delay(Int64($0), .tripDelay) } ?? .nothing
         var next = 0
         for index in stops.indices {
             let stop = stops[index]
@@ -42,6 +43,7 @@ extension TripUpdateResolver {
             var predictedArrival: Int64?
             var predictedDeparture: Int64?
             var status = StopPredictionStatus.noPrediction
+            var source = LivePredictionSource.schedule
             if next < pairs.count, StopUpdateMatcher.stopIndex(pairs[next]) == index {
                 // Fields are read through the array (no copy of the whole StopTimeUpdate).
                 let u = StopUpdateMatcher.updateIndex(pairs[next])
@@ -70,7 +72,7 @@ extension TripUpdateResolver {
                         }
                     } else if let departure {
                         let upstream: Int64
-                        if case .delay(let delay) = carried {
+                        if case .delay(let delay, _) = carried {
                             upstream = delay
                         } else {
                             upstream = departure - scheduledDeparture
@@ -92,7 +94,8 @@ extension TripUpdateResolver {
                     predictedArrival = predicted.arrival
                     predictedDeparture = predicted.departure
                     status = .scheduled
-                    carried = .delay(predicted.departure - scheduledDeparture)
+                    source = .stopUpdate
+                    carried = .delay(predicted.departure - scheduledDeparture, .propagated)
                 case .noData, .unknown:
                     status = .noData
                     carried = .noData
@@ -103,17 +106,19 @@ extension TripUpdateResolver {
                     break
                 case .noData:
                     status = .noData
-                case .delay(let delay):
+                case .delay(let delay, let from):
                     predictedArrival = scheduledArrival + delay
                     predictedDeparture = scheduledDeparture + delay
                     status = .scheduled
+                    source = from
                 }
             }
             result.append(
                 ResolvedStop(
                     stopId: stop.stopId, assignedStopId: assignedStopId, stopSequence: stop.stopSequence,
                     scheduledArrival: scheduledArrival, scheduledDeparture: scheduledDeparture,
-                    predictedArrival: predictedArrival, predictedDeparture: predictedDeparture, status: status))
+                    predictedArrival: predictedArrival, predictedDeparture: predictedDeparture, status: status,
+                    source: source))
         }
         return result
     }

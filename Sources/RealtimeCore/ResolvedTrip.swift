@@ -93,11 +93,13 @@ public struct ResolvedStop: Sendable, Hashable {
     @usableFromInline var predictedDepartureStorage: Int64
     public var stopSequence: UInt32
     public var status: StopPredictionStatus
+    /// Where the prediction comes from; `schedule` without one.
+    public var source: LivePredictionSource
 
     public init(
         stopId: String, assignedStopId: String? = nil, stopSequence: UInt32, scheduledArrival: Int64?,
         scheduledDeparture: Int64?, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
-        status: StopPredictionStatus
+        status: StopPredictionStatus, source: LivePredictionSource? = nil
     ) {
         self.stopId = stopId
         self.assignedStopId = assignedStopId
@@ -107,6 +109,7 @@ public struct ResolvedStop: Sendable, Hashable {
         predictedArrivalStorage = predictedArrival ?? .min
         predictedDepartureStorage = predictedDeparture ?? .min
         self.status = status
+        self.source = source ?? (status == .scheduled ? .stopUpdate : .schedule)
     }
 
     // The accessors are @inlinable: the service reads them for every stop of every update (another module).
@@ -145,9 +148,12 @@ public struct ResolvedStop: Sendable, Hashable {
     }
 
     /// Sets both predictions (the departure raised to the arrival if earlier) and status `.scheduled`.
-    public mutating func setPrediction(arrival: Int64, departure: Int64) {
+    public mutating func setPrediction(
+        arrival: Int64, departure: Int64, source: LivePredictionSource = .stopUpdate
+    ) {
         predictedArrivalStorage = arrival
         predictedDepartureStorage = max(arrival, departure)
         status = .scheduled
+        self.source = source
     }
 }

@@ -89,7 +89,8 @@ public final class RealtimeServiceRunner: Service, Sendable {
         }
         let sockets: RealtimeSockets
         do {
-            sockets = try RealtimeSockets(listen: listen, publish: publish, clock: options.clock, delays: delays)
+            sockets = try RealtimeSockets(
+                listen: listen, publish: publish, clock: options.clock, logger: logger, delays: delays)
         } catch {
             schedules.close()
             throw error

@@ -1,13 +1,21 @@
 import Foundation
 import Logging
 
-/// Every logger of the process writes its lines to standard error, from `level` up (swift-log's
-/// `StreamLogHandler`). Call once, first thing; the libraries take their `Logger` from the main.
-public func bootstrapLogging(level: Logger.Level) {
+/// Every logger of the process writes its lines to standard error, from `level` up: swift-log's
+/// `StreamLogHandler` lines (`.text`) or one JSON object per line (`.json`, `JSONLogHandler`). Call once,
+/// first thing; the libraries take their `Logger` from the main.
+public func bootstrapLogging(level: Logger.Level, format: LogFormat = .text) {
     LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = level
-        return handler
+        switch format {
+        case .text:
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        case .json:
+            var handler = JSONLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
     }
 }
 

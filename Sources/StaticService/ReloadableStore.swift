@@ -51,7 +51,9 @@ public final class ReloadableStore: Sendable {
         // Identify the file before opening it: if an import renames a new file in between, the identity is
         // the old one and the next check sees the replacement (the other order could miss it).
         let file = FileIdentity(path: path)
-        return Opened(store: try StaticStore(path: path, connections: connections), file: file)
+        let store = try StaticStore(path: path, connections: connections)
+        try store.prepareSearch()
+        return Opened(store: store, file: file)
     }
 }
 

@@ -33,6 +33,7 @@ enum RequestValidation {
             try checkId(q.stopId, "stop_id")
             try checkLimit(q.limit)
             try checkAt(q.at)
+            if let routeId = q.routeId { try checkId(routeId, "route_id") }
             if let cursor = q.cursor, cursor.utf8.count > StaticRequestLimits.maxCursorBytes {
                 throw invalid("field \"cursor\": not a cursor of this service (\(cursor.utf8.count) bytes)")
             }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import TransitModel
@@ -13,15 +14,20 @@ import TransitStore
 public struct StaticRequestHandler: Sendable {
     public let stores: ReloadableStore
     public let logger: Logger
+    /// This replica's name, put into every answer (`served_by`); nil: none.
+    public let servedBy: String?
     /// Unix seconds for requests without `at`; a parameter so tests can pin it.
     let now: @Sendable () -> Int64
+    /// swift-metrics handles (`serve --metrics`), made once: answers by query and status, latency by query.
+    private let metrics = QueryMetrics()
 
     public init(
-        stores: ReloadableStore, logger: Logger,
+        stores: ReloadableStore, logger: Logger, servedBy: String? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.stores = stores
         self.logger = logger
+        self.servedBy = servedBy
         self.now = now
     }
 
@@ -33,7 +39,7 @@ public struct StaticRequestHandler: Sendable {
             logger.debug("bad request bytes", metadata: ["error": "\(error)", "bytes": "\(bytes.count)"])
             return StaticCodec.encode(
                 StaticResponse(
-                    requestId: 0, result: .failure(ServiceError(.badRequest, error.description))))
+                    requestId: 0, result: .failure(ServiceError(.badRequest, error.description)), servedBy: servedBy))
         }
         return StaticCodec.encode(respond(to: request))
     }
@@ -43,7 +49,17 @@ public struct StaticRequestHandler: Sendable {
     }
 
     public func respond(to request: StaticRequest) -> StaticResponse {
-        StaticResponse(requestId: request.requestId, result: answer(request))
+        let started = ContinuousClock.now
+        let result = answer(request)
+        metrics.record(request.query, result, elapsed: started.duration(to: .now))
+        // The gateway sends its own request's id (`request_id` in its log): one id across the services' logs.
+        logger.debug(
+            "request",
+            metadata: [
+                "request_id": "\(request.requestId)", "query": "\(request.query.logName)",
+                "status": "\(result.statusName)", "elapsed_us": "\(Int(started.duration(to: .now) / .microseconds(1)))",
+            ])
+        return StaticResponse(requestId: request.requestId, result: result, servedBy: servedBy)
     }
 
     private func answer(_ request: StaticRequest) -> Result<StaticResult, ServiceError> {
@@ -65,5 +81,89 @@ public struct StaticRequestHandler: Sendable {
             }
             return .failure(failure)
         }
+    }
+}
+
+extension StaticQuery {
+    /// The query's kind, for log lines.
+    fileprivate var logName: String {
+        switch self {
+        case .stop: "stop"
+        case .search: "search"
+        case .nearby: "nearby"
+        case .routes: "routes"
+        case .departures: "departures"
+        case .trip: "trip"
+        case .tripSchedules: "trip_schedules"
+        case .feedInfo: "feed_info"
+        case .shape: "shape"
+        case .route: "route"
+        case .stopsInBBox: "stops_in_bbox"
+        }
+    }
+}
+
+extension Result<StaticResult, ServiceError> {
+    /// "ok" or the failure's status, for log lines.
+    fileprivate var statusName: String {
+        switch self {
+        case .success: "ok"
+        case .failure(let error): "\(error.status)"
+        }
+    }
+}
+
+/// One counter per (query kind, status) and one timer per query kind, made up front so that answering
+/// never looks a handle up under a lock.
+private final class QueryMetrics: Sendable {
+    /// In the order of `record`'s switch.
+    private static let kinds = [
+        "stop", "search", "nearby", "routes", "departures", "trip", "trip_schedules", "feed_info", "shape", "route",
+        "stops_in_bbox",
+    ]
+    private static let statuses: [ServiceStatus] = [
+        .ok, .notFound, .invalidArgument, .unavailable, .internal, .badRequest,
+    ]
+    private let answers: [[Counter]]
+    private let latency: [CoreMetrics.Timer]
+
+    init() {
+        answers = Self.kinds.map { kind in
+            Self.statuses.map { status in
+                Counter(
+                    label: "transit_static_answers_total", dimensions: [("query", kind), ("status", "\(status)")])
+            }
+        }
+        latency = Self.kinds.map {
+            CoreMetrics.Timer(
+                label: "transit_static_answer_duration_seconds", dimensions: [("query", $0)],
+                preferredDisplayUnit: .seconds)
+        }
+    }
+
+    func record(_ query: StaticQuery, _ result: Result<StaticResult, ServiceError>, elapsed: Duration) {
+        let kind: Int
+        switch query {
+        case .stop: kind = 0
+        case .search: kind = 1
+        case .nearby: kind = 2
+        case .routes: kind = 3
+        case .departures: kind = 4
+        case .trip: kind = 5
+        case .tripSchedules: kind = 6
+        case .feedInfo: kind = 7
+        case .shape: kind = 8
+        case .route: kind = 9
+        case .stopsInBBox: kind = 10
+        }
+        let status: ServiceStatus
+        switch result {
+        case .success: status = .ok
+        case .failure(let error): status = error.status
+        }
+        // `statuses` lists every status in raw-value order.
+        answers[kind][status.rawValue].increment()
+        latency[kind].recordNanoseconds(
+            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
     }
 }

@@ -29,9 +29,10 @@ public final class StaticServer: Service, Sendable {
     }
 
     /// Opens the database, then listens. Throws `StaticServerError` when either fails. `clock` is "now" of
-    /// requests without `at` (`serve --clock`).
+    /// requests without `at` (`serve --clock`); `name` goes into every answer's `served_by` (replicas).
     public init(
-        databasePath: String, listen url: String, contexts: Int = 8, clock: ServiceClock = .system, logger: Logger
+        databasePath: String, listen url: String, contexts: Int = 8, clock: ServiceClock = .system,
+        name: String? = nil, logger: Logger
     ) throws(StaticServerError) {
         guard contexts >= 1 else { throw .invalidOption("--contexts must be at least 1, got \(contexts)") }
         let stores: ReloadableStore
@@ -40,7 +41,8 @@ public final class StaticServer: Service, Sendable {
         } catch {
             throw .database(path: databasePath, error)
         }
-        let handler = StaticRequestHandler(stores: stores, logger: logger, now: { clock.unixSeconds })
+        let handler = StaticRequestHandler(
+            stores: stores, logger: logger, servedBy: name, now: { clock.unixSeconds })
         do {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Rules, in order: at each position a digit run sorts before any other character; two digit runs compare
 /// by numeric value (any length, no overflow), equal values with fewer leading zeros first; other
-/// characters compare without case and accents (so "Éclair" sorts among the E's, where its `sectionKey`
-/// puts it, not after "Z"); a name that is a prefix of another sorts first.
+/// characters compare without case and accents (so "Éclair" sorts among the E's, where
+/// `RouteSections.key(for:)` files it, not after "Z"); a name that is a prefix of another sorts first.
 /// Names equal under these rules fall back to plain scalar order ("t1" vs "T1"), so the order is total.
 public enum NaturalSort {
     public static func compare(_ a: String, _ b: String) -> ComparisonResult {
@@ -104,14 +104,6 @@ public enum NaturalSort {
 
     public static func areInIncreasingOrder(_ a: String, _ b: String) -> Bool {
         compare(a, b) == .orderedAscending
-    }
-
-    /// The A–Z index section of a name: its first letter uppercased with accents removed ("é" → "E"),
-    /// "#" when it starts with a digit or anything else that is not a letter, or is empty.
-    public static func sectionKey(_ name: String) -> String {
-        guard let first = name.trimmingCharacters(in: .whitespaces).first, first.isLetter else { return "#" }
-        let folded = String(first).folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil)
-        return folded.uppercased()
     }
 
     @inline(__always)

@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // Encoders of departures and trips (GATEWAY.md "departures", "trip"): the static rows merged with their
 // realtime part, and the presentation fields (status, delay_badge, minutes_until, countdown_text) computed
@@ -20,6 +21,9 @@ extension JSONWriter {
             if earliest.map({ time < $0 }) ?? true { earliest = time }
             if latest.map({ time > $0 }) ?? true { latest = time }
         }
+        endArray()
+        key("alerts"); beginArray()
+        for a in answer.alerts { alert(a) }
         endArray()
         key("page"); beginObject()
         key("direction"); string(answer.page.direction.rawValue)
@@ -67,14 +71,30 @@ extension JSONWriter {
         key("realtime"); bool(rt?.appliesToRow ?? false)
         key("status"); string(status.rawValue)
         key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
+        prediction(rt?.predictedUnix != nil ? rt?.predictionSource : nil, age: rt?.predictionAgeSeconds)
         key("minutes_until"); int(minutes)
         key("countdown_text"); string(Countdown.text(minutesUntil: minutes))
         platform(scheduled: d.platform, change: rt?.platformChange)
         key("wheelchair_accessible"); int(d.wheelchairAccessible)
         key("occupancy_status"); string(rt?.occupancyStatus)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
+        key("alert_ids"); strings(row.alertIds)
         key("typical_delay"); typicalDelay(row.typicalDelay)
         endObject()
+    }
+
+    /// An array of strings.
+    mutating func strings(_ list: [String]) {
+        beginArray()
+        for item in list { string(item) }
+        endArray()
+    }
+
+    /// `prediction_source` and `prediction_age_s` (nil source: no prediction, `schedule` with a null age).
+    mutating func prediction(_ source: LivePredictionSource?, age: Int64?) {
+        let source = source ?? .schedule
+        key("prediction_source"); string(source.rawValue)
+        key("prediction_age_s"); int(source == .schedule ? nil : age)
     }
 
     /// `platform` (the one the vehicle serves), `platform_changed` and `scheduled_platform`.
@@ -112,9 +132,11 @@ extension JSONWriter {
     }
 
     /// `data` of `trip`: the trip, its vehicle and every stop with schedule, prediction and status.
-    /// `typicalDelays`: per stop (by index), GATEWAY.md "typical delay"; missing entries are null.
+    /// `alerts`: the alerts its stops name, once each; `alertIds`: each stop's (by index; missing: none);
+    /// `typicalDelays`: each stop's (by index, GATEWAY.md "typical delay"; missing: null).
     public mutating func tripData(
-        _ trip: TripDetail, realtime: TripRealtime?, at: Int64, typicalDelays: [TypicalDelayView?] = []
+        _ trip: TripDetail, realtime: TripRealtime?, at: Int64, alerts: [AlertView] = [], alertIds: [[String]] = [],
+        typicalDelays: [TypicalDelayView?] = []
     ) {
         let rows = TripRows(trip: trip, realtime: realtime)
         beginObject()
@@ -137,13 +159,20 @@ extension JSONWriter {
         if let vehicle = realtime?.vehicle { self.vehicle(vehicle) } else { null() }
         key("stops"); beginArray()
         for index in trip.stops.indices {
-            tripStop(rows, index, typicalDelay: index < typicalDelays.count ? typicalDelays[index] : nil)
+            tripStop(
+                rows, index, alertIds: index < alertIds.count ? alertIds[index] : [],
+                typicalDelay: index < typicalDelays.count ? typicalDelays[index] : nil)
         }
+        endArray()
+        key("alerts"); beginArray()
+        for a in alerts { alert(a) }
         endArray()
         endObject()
     }
 
-    private mutating func tripStop(_ rows: TripRows, _ index: Int, typicalDelay typical: TypicalDelayView?) {
+    private mutating func tripStop(
+        _ rows: TripRows, _ index: Int, alertIds: [String], typicalDelay typical: TypicalDelayView?
+    ) {
         let stop = rows.trip.stops[index]
         let rt = rows.realtime(index)
         let added = rows.added
@@ -167,6 +196,8 @@ extension JSONWriter {
         key("delay_s"); int(delay)
         key("status"); string(status.rawValue)
         key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
+        let predicted = rt?.arrivalUnix != nil || rt?.departureUnix != nil
+        prediction(predicted ? rt?.predictionSource : nil, age: rt?.predictionAgeSeconds)
         platform(scheduled: stop.platformCode, change: rt?.platformChange)
         key("wheelchair_accessible"); int(stop.wheelchairBoarding)
         key("lat"); double(stop.lat)
@@ -177,6 +208,7 @@ extension JSONWriter {
         key("stop_headsign"); string(stop.stopHeadsign)
         key("occupancy_status"); string(rt?.occupancyStatus)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
+        key("alert_ids"); strings(alertIds)
         key("typical_delay"); typicalDelay(typical)
         endObject()
     }

@@ -149,21 +149,30 @@ extension GatewayRequest {
             if let problem = query.problem { throw args.invalid(problem) }
             return .stopsInBBox(query)
         case .departures:
-            try args.requireKnownFields(["stop_id", "at", "direction", "limit", "cursor"])
+            try args.requireKnownFields([
+                "stop_id", "at", "direction", "limit", "cursor", "route_id", "direction_id", "mode",
+            ])
             let stopId = try args.requiredString("stop_id")
             let direction = try args.optionalChoice("direction", ["future", "past"]).flatMap(
                 BoardDirection.init(rawValue:))
             return .departures(
                 DeparturesQuery(
                     stopId: stopId, at: try at(args), direction: direction ?? .future, limit: try limit(args),
-                    cursor: try args.optionalString("cursor")))
+                    cursor: try args.optionalString("cursor"), routeId: try args.optionalString("route_id"),
+                    directionId: try args.optionalInt("direction_id", in: 0...1).map(Int.init), mode: try mode(args)))
         case .trip:
-            try args.requireKnownFields(["trip_id", "date", "start_time", "at"])
+            try args.requireKnownFields(["trip_id", "date", "service_date", "start_time", "at"])
             let tripId = try args.requiredString("trip_id")
+            // `service_date` as a board row names it, `date` as before: one date, however it is named.
+            let date = try serviceDate(args, "date"), rowDate = try serviceDate(args, "service_date")
+            if let date, let rowDate, date != rowDate {
+                throw args.invalid(
+                    "fields \"date\" and \"service_date\" name the same date (service_date is an alias), got \(date) and \(rowDate)"
+                )
+            }
             return .trip(
                 TripQuery(
-                    tripId: tripId, serviceDate: try serviceDate(args, "date"), startTime: try startTime(args),
-                    at: try at(args)))
+                    tripId: tripId, serviceDate: date ?? rowDate, startTime: try startTime(args), at: try at(args)))
         case .alerts:
             try args.requireKnownFields(["stop_id", "route_id", "trip_id", "at", "lang"])
             let selector: AlertsQuery.Selector

@@ -78,6 +78,10 @@ public enum GatewayResponse {
     }
 
     /// A pushed subscription event: `{"event":"departures","sub":…,"data":…,"meta":…}`.
+    /// The line a subscriber gets when the gateway shuts down gracefully: its subscriptions have ended, the
+    /// connection closes after the answers still due; reconnect (to another gateway) and subscribe again.
+    public static let closingEvent: [UInt8] = Array("{\"event\":\"closing\",\"reason\":\"shutdown\"}\n".utf8)
+
     public static func departuresEvent(sub: Int, answer: DeparturesAnswer, meta: ResponseMeta) -> [UInt8] {
         var w = JSONWriter(capacity: 4096)
         w.beginObject()

@@ -1,4 +1,5 @@
 import TransitCore
+import TransitPresentation
 
 // Encoders of the realtime-only objects: vehicle and alert (GATEWAY.md §5), and the data of `vehicles`
 // and `alerts`.

@@ -1,12 +1,16 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // The `trip` answer from the live state (GATEWAY.md "trip"): the same fields as `tripData`, null where the
 // static data was not available.
 
 extension JSONWriter {
     /// `data` of `trip` for a trip answered from the live state.
-    public mutating func liveTripData(_ trip: LiveTripView, at: Int64) {
+    /// `alerts`, `alertIds`: as for `tripData`.
+    public mutating func liveTripData(
+        _ trip: LiveTripView, at: Int64, alerts: [AlertView] = [], alertIds: [[String]] = []
+    ) {
         beginObject()
         key("trip_id"); string(trip.tripId)
         key("service_date"); serviceDate(trip.serviceDate)
@@ -26,12 +30,17 @@ extension JSONWriter {
         key("vehicle")
         if let vehicle = trip.vehicle { self.vehicle(vehicle) } else { null() }
         key("stops"); beginArray()
-        for index in trip.stops.indices { liveTripStop(trip, index) }
+        for index in trip.stops.indices {
+            liveTripStop(trip, index, alertIds: index < alertIds.count ? alertIds[index] : [])
+        }
+        endArray()
+        key("alerts"); beginArray()
+        for a in alerts { alert(a) }
         endArray()
         endObject()
     }
 
-    private mutating func liveTripStop(_ trip: LiveTripView, _ index: Int) {
+    private mutating func liveTripStop(_ trip: LiveTripView, _ index: Int, alertIds: [String]) {
         let stop = trip.stops[index]
         let added = trip.added
         let delay = trip.delay(index)
@@ -59,6 +68,8 @@ extension JSONWriter {
         key("delay_s"); int(delay)
         key("status"); string(status.rawValue)
         key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
+        let predicted = stop.predictedArrivalUnix != nil || stop.predictedDepartureUnix != nil
+        prediction(predicted ? stop.predictionSource : nil, age: stop.predictionAgeSeconds)
         platform(scheduled: stop.platformCode, change: stop.platformChange)
         key("wheelchair_accessible"); int(stop.wheelchairBoarding)
         key("lat"); double(stop.lat)
@@ -67,6 +78,7 @@ extension JSONWriter {
         key("pickup_type"); int(stop.pickupType)
         key("drop_off_type"); int(stop.dropOffType)
         key("stop_headsign"); string(stop.stopHeadsign)
+        key("alert_ids"); strings(alertIds)
         endObject()
     }
 }

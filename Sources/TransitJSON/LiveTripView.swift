@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // A trip answered from the live state (GATEWAY.md "trip": an added trip the static data does not know, or
 // any live trip while the static service is down). Unlike `TripDetail`, every static fact may be missing.
@@ -27,6 +28,9 @@ public struct LiveTripStop: Sendable, Hashable {
     public var stopHeadsign: String?
     /// The platform the vehicle serves instead of the scheduled one; nil: no change.
     public var platformChange: PlatformChange?
+    /// Where the predicted times come from and how old they are (as on departure rows).
+    public var predictionSource: LivePredictionSource = .schedule
+    public var predictionAgeSeconds: Int64?
 
     public init(
         stopId: String, stopSequence: UInt32, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,

@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // The realtime parts the gateway merges into static answers before encoding. The static service's debug
 // client passes none: its rows print realtime fields as null and status "scheduled".
@@ -31,6 +32,12 @@ public struct DepartureRealtime: Sendable, Hashable {
     public var carriages: [LiveCarriage]
     /// The platform the vehicle serves instead of the scheduled one; nil: no change.
     public var platformChange: PlatformChange?
+    /// Where `predictedUnix` comes from (`schedule` without one) and how old it is (GATEWAY.md
+    /// `prediction_source`, `prediction_age_s`).
+    public var predictionSource: LivePredictionSource = .schedule
+    public var predictionAgeSeconds: Int64?
+    /// When the prediction was made (unix), for the age at the answer's time.
+    public var predictionMadeUnix: Int64?
 
     public init(
         predictedUnix: Int64? = nil, cancelled: Bool = false, skipped: Bool = false, added: Bool = false,
@@ -53,6 +60,8 @@ public struct DepartureRealtime: Sendable, Hashable {
 public struct DepartureRow: Sendable, Hashable {
     public var departure: Departure
     public var realtime: DepartureRealtime?
+    /// Ids of the alerts that apply to this row (GATEWAY.md `alert_ids`), in `DeparturesAnswer.alerts` order.
+    public var alertIds: [String] = []
     /// How late this route usually leaves this stop at this hour (GATEWAY.md "typical delay").
     public var typicalDelay: TypicalDelayView?
 
@@ -103,6 +112,8 @@ public struct DeparturesAnswer: Sendable, Hashable {
     /// In the order to print: ascending by `time`.
     public var rows: [DepartureRow]
     public var page: BoardPage
+    /// The alerts its rows name, once each (GATEWAY.md `data.alerts`).
+    public var alerts: [AlertView] = []
 
     public init(stopId: String, timezone: String?, rows: [DepartureRow], page: BoardPage) {
         self.stopId = stopId
@@ -135,6 +146,9 @@ public struct TripStopRealtime: Sendable, Hashable {
     public var carriages: [LiveCarriage]
     /// The platform the vehicle serves instead of the scheduled one; nil: no change.
     public var platformChange: PlatformChange?
+    /// Where the predicted times come from and how old they are (as on departure rows).
+    public var predictionSource: LivePredictionSource = .schedule
+    public var predictionAgeSeconds: Int64?
 
     public init(
         arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, occupancyStatus: String? = nil,

@@ -1,5 +1,6 @@
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 // Encoders of the static answers: stop, search/nearby, routes, feed_info (GATEWAY.md §5–6). Each writes one
 // JSON value; `…Data` methods write the `data` object of an op's answer.

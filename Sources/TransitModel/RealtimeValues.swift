@@ -56,17 +56,60 @@ public enum LiveStopStatus: String, Sendable, Hashable, CaseIterable {
     case noPrediction = "no_prediction"
 }
 
+/// Where a stop's predicted time comes from, strongest first: when several apply, the first of these wins
+/// (GATEWAY.md `prediction_source`).
+public enum LivePredictionSource: String, Sendable, Hashable, CaseIterable {
+    /// The producer's own time (or delay) for that stop: a stop time update naming it.
+    case stopUpdate = "stop_update"
+    /// Carried from an earlier stop's update (GTFS-Realtime propagation), or kept from the instance's
+    /// previous update for a stop the new one no longer covers.
+    case propagated
+    /// TripUpdate.delay, for the stops before the first stop time update.
+    case tripDelay = "trip_delay"
+    /// Estimated from the vehicle's position (a trip with positions but no trip update for the stop).
+    case vehicle
+    /// No live prediction: the schedule.
+    case schedule
+
+    /// 0 for the strongest (`stopUpdate`) to 4 (`schedule`).
+    @inlinable
+    public var rank: Int {
+        switch self {
+        case .stopUpdate: 0
+        case .propagated: 1
+        case .tripDelay: 2
+        case .vehicle: 3
+        case .schedule: 4
+        }
+    }
+
+    /// The stronger of two sources (the precedence rule).
+    @inlinable
+    public static func strongest(_ a: LivePredictionSource, _ b: LivePredictionSource) -> LivePredictionSource {
+        a.rank <= b.rank ? a : b
+    }
+
+    /// Seconds from the time the prediction was made (`tripTimestamp`: TripUpdate.timestamp, or a vehicle
+    /// estimate's position timestamp; else `feedTimestamp`: the feed header's) to `now`, never negative; nil for
+    /// `schedule` and when neither timestamp is known.
+    @inlinable
+    public func age(tripTimestamp: Int64?, feedTimestamp: Int64?, now: Int64) -> Int64? {
+        guard self != .schedule, let made = tripTimestamp ?? feedTimestamp else { return nil }
+        return max(0, now - made)
+    }
+}
+
 /// One stop of a resolved trip instance.
+///
+/// The realtime service builds, copies, compares and frees ~100,000 of these per feed update, so the fields
+/// few stops have (a platform change, the occupancy, a stop headsign, carriages) are kept together in one
+/// shared box that is nil for the common stop: copying one then retains its stop id only. They read and
+/// write like stored properties; an update that clears them all frees the box.
 public struct LiveStop: Sendable, Hashable {
     /// The scheduled stop's id.
     public var stopId: String
     /// GTFS stop_sequence.
     public var stopSequence: UInt32
-    /// A realtime platform change (StopTimeProperties.assigned_stop_id, or an update's stop_id naming another
-    /// stop of the scheduled stop's station); nil: the scheduled stop.
-    public var assignedStopId: String?
-    /// The platform_code of `assignedStopId`, when the static data has one.
-    public var assignedPlatform: String?
     /// Scheduled arrival in unix seconds; nil when unknown (e.g. an added trip's stop).
     public var scheduledArrival: Int64?
     /// Scheduled departure in unix seconds; nil when unknown.
@@ -81,13 +124,38 @@ public struct LiveStop: Sendable, Hashable {
     public var departureDelay: Int32?
     /// Whether the stop has a prediction, is skipped, or has none.
     public var status: LiveStopStatus
+    /// Where the prediction comes from; `schedule` exactly when `status` is not `predicted`.
+    public var predictionSource: LivePredictionSource
+    /// The rarely set fields below; nil when none of them is set (never a box of nothing, so that the
+    /// synthesized equality and hash see equal stops as equal).
+    @usableFromInline var rare: LiveStopRareBox?
+
+    /// A realtime platform change (StopTimeProperties.assigned_stop_id, or an update's stop_id naming another
+    /// stop of the scheduled stop's station); nil: the scheduled stop.
+    public var assignedStopId: String? {
+        @inlinable get { rare?.fields.assignedStopId }
+        set { updateRare { $0.assignedStopId = newValue } }
+    }
+    /// The platform_code of `assignedStopId`, when the static data has one.
+    public var assignedPlatform: String? {
+        @inlinable get { rare?.fields.assignedPlatform }
+        set { updateRare { $0.assignedPlatform = newValue } }
+    }
     /// GTFS-RT OccupancyStatus name from the stop time update, when given.
-    public var departureOccupancy: String?
+    public var departureOccupancy: String? {
+        @inlinable get { rare?.fields.departureOccupancy }
+        set { updateRare { $0.departureOccupancy = newValue } }
+    }
     /// StopTimeProperties.stop_headsign from the stop time update, when given.
-    public var stopHeadsign: String?
-    /// Predicted occupancy per carriage on departure (Transport for NSW), in feed order; empty for most feeds
-    /// (an empty array costs no allocation).
-    public var carriages: [LiveCarriage]
+    public var stopHeadsign: String? {
+        @inlinable get { rare?.fields.stopHeadsign }
+        set { updateRare { $0.stopHeadsign = newValue } }
+    }
+    /// Predicted occupancy per carriage on departure (Transport for NSW), in feed order; empty for most feeds.
+    public var carriages: [LiveCarriage] {
+        @inlinable get { rare?.fields.carriages ?? [] }
+        set { updateRare { $0.carriages = newValue } }
+    }
 
     // @inlinable: the realtime service builds ~100,000 of these per feed update, from another module.
     /// A stop of a live trip; everything but its identity and status unknown unless told.
@@ -96,11 +164,11 @@ public struct LiveStop: Sendable, Hashable {
         stopId: String, stopSequence: UInt32, assignedStopId: String? = nil, scheduledArrival: Int64? = nil,
         scheduledDeparture: Int64? = nil, predictedArrival: Int64? = nil, predictedDeparture: Int64? = nil,
         arrivalDelay: Int32? = nil, departureDelay: Int32? = nil, status: LiveStopStatus,
-        departureOccupancy: String? = nil, stopHeadsign: String? = nil, carriages: [LiveCarriage] = []
+        predictionSource: LivePredictionSource? = nil, departureOccupancy: String? = nil, stopHeadsign: String? = nil,
+        carriages: [LiveCarriage] = []
     ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
-        self.assignedStopId = assignedStopId
         self.scheduledArrival = scheduledArrival
         self.scheduledDeparture = scheduledDeparture
         self.predictedArrival = predictedArrival
@@ -108,13 +176,77 @@ public struct LiveStop: Sendable, Hashable {
         self.arrivalDelay = arrivalDelay
         self.departureDelay = departureDelay
         self.status = status
+        // Unsaid: a prediction is the producer's own (the common case in tests and fixtures).
+        self.predictionSource = predictionSource ?? (status == .predicted ? .stopUpdate : .schedule)
+        if assignedStopId == nil, departureOccupancy == nil, stopHeadsign == nil, carriages.isEmpty {
+            self.rare = nil
+        } else {
+            self.rare = LiveStopRareBox(
+                LiveStopRareFields(
+                    assignedStopId: assignedStopId, departureOccupancy: departureOccupancy,
+                    stopHeadsign: stopHeadsign, carriages: carriages))
+        }
+    }
+
+    /// Predicted departure, else predicted arrival, else the scheduled ones: when the vehicle is there.
+    public var time: Int64? { predictedDeparture ?? predictedArrival ?? scheduledDeparture ?? scheduledArrival }
+
+    /// Changes the rare fields: in place when this stop alone holds the box, else in a new one; none left
+    /// set: no box.
+    private mutating func updateRare(_ change: (inout LiveStopRareFields) -> Void) {
+        if isKnownUniquelyReferenced(&rare) {  // false when nil
+            change(&rare!.fields)
+            if rare!.fields.isEmpty { rare = nil }
+            return
+        }
+        var fields = rare?.fields ?? LiveStopRareFields()
+        change(&fields)
+        rare = fields.isEmpty ? nil : LiveStopRareBox(fields)
+    }
+}
+
+/// The fields of a `LiveStop` that few stops have.
+@usableFromInline
+struct LiveStopRareFields: Sendable, Hashable {
+    @usableFromInline var assignedStopId: String?
+    @usableFromInline var assignedPlatform: String?
+    @usableFromInline var departureOccupancy: String?
+    @usableFromInline var stopHeadsign: String?
+    @usableFromInline var carriages: [LiveCarriage] = []
+
+    @usableFromInline
+    init(
+        assignedStopId: String? = nil, assignedPlatform: String? = nil, departureOccupancy: String? = nil,
+        stopHeadsign: String? = nil, carriages: [LiveCarriage] = []
+    ) {
+        self.assignedStopId = assignedStopId
+        self.assignedPlatform = assignedPlatform
         self.departureOccupancy = departureOccupancy
         self.stopHeadsign = stopHeadsign
         self.carriages = carriages
     }
 
-    /// Predicted departure, else predicted arrival, else the scheduled ones: when the vehicle is there.
-    public var time: Int64? { predictedDeparture ?? predictedArrival ?? scheduledDeparture ?? scheduledArrival }
+    var isEmpty: Bool {
+        assignedStopId == nil && assignedPlatform == nil && departureOccupancy == nil && stopHeadsign == nil
+            && carriages.isEmpty
+    }
+}
+
+/// The shared box of a `LiveStop`'s rare fields. Copy on write: `LiveStop` changes `fields` only while it
+/// holds the sole reference (so a box other stops see never changes, which is what makes it Sendable).
+/// Equal and hashed by its fields.
+@usableFromInline
+final class LiveStopRareBox: @unchecked Sendable, Hashable {
+    @usableFromInline var fields: LiveStopRareFields
+
+    @usableFromInline
+    init(_ fields: LiveStopRareFields) { self.fields = fields }
+
+    @usableFromInline
+    static func == (a: LiveStopRareBox, b: LiveStopRareBox) -> Bool { a === b || a.fields == b.fields }
+
+    @usableFromInline
+    func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 }
 
 /// One carriage of a train, as Transport for NSW sends it (every property nil when not sent). On a stop only

@@ -80,17 +80,38 @@ public struct DeparturesQuery: Sendable, Hashable {
     public var direction: BoardDirection
     /// At most this many departures (1...100; default 10).
     public var limit: Int
-    /// Opaque continuation from a previous board; when set it overrides `at` and `direction`.
+    /// Opaque continuation from a previous board; when set it overrides `at` and `direction`. It continues the
+    /// board of the same filters: pass them again with it.
     public var cursor: String?
+    /// Only departures of this route (its id as imported); nil: every route.
+    public var routeId: String?
+    /// Only departures of trips with this GTFS direction_id (0 or 1); nil: both.
+    public var directionId: Int?
+    /// Only departures of routes of this mode (train, metro, bus, …); nil: any.
+    public var mode: String?
     /// The next 10 departures of `stopId` from now, unless told otherwise.
     public init(
-        stopId: String, at: Int64? = nil, direction: BoardDirection = .future, limit: Int = 10, cursor: String? = nil
+        stopId: String, at: Int64? = nil, direction: BoardDirection = .future, limit: Int = 10, cursor: String? = nil,
+        routeId: String? = nil, directionId: Int? = nil, mode: String? = nil
     ) {
         self.stopId = stopId
         self.at = at
         self.direction = direction
         self.limit = limit
         self.cursor = cursor
+        self.routeId = routeId
+        self.directionId = directionId
+        self.mode = mode
+    }
+
+    /// True when a filter (route, direction or mode) narrows the board.
+    public var isFiltered: Bool { routeId != nil || directionId != nil || mode != nil }
+
+    /// The board's identity for caches: the stop and its filters (two boards with the same key hold the
+    /// same rows).
+    public var boardKey: String {
+        guard isFiltered else { return stopId }
+        return "\(stopId)\u{1}\(routeId ?? "")\u{1}\(directionId.map(String.init) ?? "")\u{1}\(mode ?? "")"
     }
 }
 

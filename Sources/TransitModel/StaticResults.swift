@@ -336,10 +336,12 @@ public struct PatternStop: Sendable, Hashable {
     public var pickupType: Int
     /// GTFS drop_off_type, with pickup_type's values.
     public var dropOffType: Int
-    /// A pattern stop; regular pickup and drop-off unless told.
+    /// GTFS timepoint: its times are exact (a vehicle early there waits); false for approximate times.
+    public var timepoint: Bool
+    /// A pattern stop; regular pickup and drop-off, a timepoint, unless told.
     public init(
         stopId: String, stopSequence: UInt32, arrivalOffset: Int32, departureOffset: Int32, pickupType: Int = 0,
-        dropOffType: Int = 0
+        dropOffType: Int = 0, timepoint: Bool = true
     ) {
         self.stopId = stopId
         self.stopSequence = stopSequence
@@ -347,6 +349,7 @@ public struct PatternStop: Sendable, Hashable {
         self.departureOffset = departureOffset
         self.pickupType = pickupType
         self.dropOffType = dropOffType
+        self.timepoint = timepoint
     }
 }
 
@@ -609,9 +612,12 @@ public struct StaticResponse: Sendable, Hashable {
     public var requestId: UInt64
     /// The answer, or why there is none.
     public var result: Result<StaticResult, ServiceError>
-    /// The answer to request `requestId`.
-    public init(requestId: UInt64, result: Result<StaticResult, ServiceError>) {
+    /// The name of the replica that answered, when it says (several replicas can serve one REQ socket).
+    public var servedBy: String?
+    /// The answer to request `requestId`, from the replica named `servedBy`.
+    public init(requestId: UInt64, result: Result<StaticResult, ServiceError>, servedBy: String? = nil) {
         self.requestId = requestId
         self.result = result
+        self.servedBy = servedBy
     }
 }

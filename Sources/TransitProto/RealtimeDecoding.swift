@@ -25,6 +25,10 @@ extension LiveStop {
             arrivalDelay: optionalValue(m.has_arrival_delay, m.arrival_delay),
             departureDelay: optionalValue(m.has_departure_delay, m.departure_delay),
             status: try LiveStopStatus(proto: try requiredValue(m.has_status, m.status, "status"), field: "status"),
+            predictionSource: try LivePredictionSource(
+                proto: m.has_prediction_source != 0
+                    ? m.prediction_source : TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE,
+                field: "prediction_source"),
             departureOccupancy: optionalString(m.departure_occupancy),
             stopHeadsign: optionalString(m.stop_headsign),
             carriages: try repeatedMessages(m.n_carriages, m.carriages, "carriages", LiveCarriage.init(proto:)))

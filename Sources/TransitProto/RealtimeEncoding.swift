@@ -24,6 +24,9 @@ extension ProtoArena {
             (m.has_arrival_delay, m.arrival_delay) = ifPresent(s.arrivalDelay)
             (m.has_departure_delay, m.departure_delay) = ifPresent(s.departureDelay)
             (m.has_status, m.status) = present(s.status.proto)
+            if let source = s.predictionSource.sent {
+                (m.has_prediction_source, m.prediction_source) = (1, source.proto)
+            }
             m.departure_occupancy = string(s.departureOccupancy)
             m.stop_headsign = string(s.stopHeadsign)
             m.assigned_platform = string(s.assignedPlatform)

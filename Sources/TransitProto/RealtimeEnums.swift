@@ -52,6 +52,32 @@ extension LiveStopStatus {
     }
 }
 
+extension LivePredictionSource {
+    var proto: Transit__PredictionSource {
+        switch self {
+        case .stopUpdate: TRANSIT__PREDICTION_SOURCE__PREDICTION_STOP_UPDATE
+        case .propagated: TRANSIT__PREDICTION_SOURCE__PREDICTION_PROPAGATED
+        case .tripDelay: TRANSIT__PREDICTION_SOURCE__PREDICTION_TRIP_DELAY
+        case .vehicle: TRANSIT__PREDICTION_SOURCE__PREDICTION_VEHICLE
+        case .schedule: TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE
+        }
+    }
+
+    init(proto: Transit__PredictionSource, field: StaticString) throws(ProtoDecodeError) {
+        switch proto {
+        case TRANSIT__PREDICTION_SOURCE__PREDICTION_STOP_UPDATE: self = .stopUpdate
+        case TRANSIT__PREDICTION_SOURCE__PREDICTION_PROPAGATED: self = .propagated
+        case TRANSIT__PREDICTION_SOURCE__PREDICTION_TRIP_DELAY: self = .tripDelay
+        case TRANSIT__PREDICTION_SOURCE__PREDICTION_VEHICLE: self = .vehicle
+        case TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE: self = .schedule
+        default: throw .unknownEnum(field, proto.rawValue)
+        }
+    }
+
+    /// Sent only when there is a prediction (absent reads as `schedule`).
+    var sent: LivePredictionSource? { self == .schedule ? nil : self }
+}
+
 extension LiveSourceKind {
     var proto: Transit__SourceKind {
         switch self {

@@ -60,6 +60,9 @@ extension ProtoArena {
                 (m.has_direction, m.direction) = present(q.direction.proto)
                 (m.has_limit, m.limit) = present(UInt32(clamping: q.limit))
                 m.cursor = string(q.cursor)
+                m.route_id = string(q.routeId)
+                (m.has_direction_id, m.direction_id) = ifPresent(q.directionId.map { Int32(clamping: $0) })
+                m.mode = string(q.mode)
             }
         case .trip(let q):
             m.query_case = TRANSIT__STATIC_REQUEST__QUERY_TRIP
@@ -177,7 +180,10 @@ extension DeparturesQuery {
         self.init(
             stopId: try requiredString(m.stop_id, "stop_id"),
             at: optionalValue(m.has_at, m.at),
-            cursor: optionalString(m.cursor)
+            cursor: optionalString(m.cursor),
+            routeId: optionalString(m.route_id),
+            directionId: optionalValue(m.has_direction_id, m.direction_id).map(Int.init),
+            mode: optionalString(m.mode)
         )
         if m.has_direction != 0 { direction = try BoardDirection(proto: m.direction, field: "direction") }
         if m.has_limit != 0 { limit = Int(m.limit) }

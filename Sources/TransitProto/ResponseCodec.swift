@@ -11,7 +11,7 @@ enum ResponseCodec {
     static func encode(_ response: StaticResponse) -> [UInt8] {
         // The bulk schedules are large enough (≈ 1 MB) to be written directly; see TripSchedulesWire.
         if case .success(.tripSchedules(let schedules)) = response.result {
-            return TripSchedulesWire.response(requestId: response.requestId, schedules)
+            return TripSchedulesWire.response(requestId: response.requestId, servedBy: response.servedBy, schedules)
         }
         return encodeWithProtobufC(response)
     }
@@ -38,6 +38,7 @@ enum ResponseCodec {
 extension ProtoArena {
     fileprivate func fill(_ m: inout Transit__StaticResponse, _ response: StaticResponse) {
         (m.has_request_id, m.request_id) = present(response.requestId)
+        m.served_by = string(response.servedBy)
         switch response.result {
         case .failure(let error):
             (m.has_status, m.status) = present(error.status.proto)
@@ -83,12 +84,13 @@ extension StaticResponse {
     fileprivate init(proto m: borrowing Transit__StaticResponse) throws(ProtoDecodeError) {
         let requestId = try requiredValue(m.has_request_id, m.request_id, "request_id")
         let status = m.has_status != 0 ? try ServiceStatus(proto: m.status, field: "status") : .ok
+        let servedBy = optionalString(m.served_by)
         guard status == .ok else {
             let message = try requiredString(m.error_message, "error_message")
-            self.init(requestId: requestId, result: .failure(ServiceError(status, message)))
+            self.init(requestId: requestId, result: .failure(ServiceError(status, message)), servedBy: servedBy)
             return
         }
-        self.init(requestId: requestId, result: .success(try StaticResult(proto: m)))
+        self.init(requestId: requestId, result: .success(try StaticResult(proto: m)), servedBy: servedBy)
     }
 }
 

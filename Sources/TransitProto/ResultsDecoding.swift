@@ -152,7 +152,8 @@ extension PatternStop {
             arrivalOffset: try requiredValue(m.has_arrival_offset, m.arrival_offset, "arrival_offset"),
             departureOffset: try requiredValue(m.has_departure_offset, m.departure_offset, "departure_offset"),
             pickupType: Int(try requiredValue(m.has_pickup_type, m.pickup_type, "pickup_type")),
-            dropOffType: Int(try requiredValue(m.has_drop_off_type, m.drop_off_type, "drop_off_type"))
+            dropOffType: Int(try requiredValue(m.has_drop_off_type, m.drop_off_type, "drop_off_type")),
+            timepoint: m.has_timepoint == 0 ? true : m.timepoint != 0
         )
     }
 }

@@ -135,6 +135,7 @@ extension ProtoArena {
             (m.has_departure_offset, m.departure_offset) = present(s.departureOffset)
             (m.has_pickup_type, m.pickup_type) = present(Int32(clamping: s.pickupType))
             (m.has_drop_off_type, m.drop_off_type) = present(Int32(clamping: s.dropOffType))
+            if !s.timepoint { (m.has_timepoint, m.timepoint) = (1, 0) }
         }
     }
 

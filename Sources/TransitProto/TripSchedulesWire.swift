@@ -11,7 +11,7 @@ import TransitModel
 
 enum TripSchedulesWire {
     // Field numbers of protocol/transit.proto.
-    private enum Response { static let requestId = 1, status = 2, tripSchedules = 16 }
+    private enum Response { static let requestId = 1, status = 2, servedBy = 4, tripSchedules = 16 }
     private enum Schedules {
         static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5, stations = 6
     }
@@ -20,7 +20,9 @@ enum TripSchedulesWire {
     private enum MatchField { static let tripIds = 1 }
     private enum PatternField { static let patternId = 1, stops = 2 }
     private enum StopField {
-        static let stopId = 1, stopSequence = 2, arrivalOffset = 3, departureOffset = 4, pickupType = 5, dropOffType = 6
+        static let stopId = 1, stopSequence = 2, arrivalOffset = 3, departureOffset = 4, pickupType = 5,
+            dropOffType = 6,
+            timepoint = 7
     }
     private enum TripField {
         static let tripId = 1, routeId = 2, directionId = 3, patternId = 4, startSecs = 5, frequencies = 6,
@@ -28,8 +30,8 @@ enum TripSchedulesWire {
     }
     private enum WindowField { static let startSecs = 1, endSecs = 2, headwaySecs = 3, exactTimes = 4 }
 
-    /// `StaticResponse{request_id, status: OK, trip_schedules}`.
-    static func response(requestId: UInt64, _ s: TripSchedules) -> [UInt8] {
+    /// `StaticResponse{request_id, status: OK, served_by, trip_schedules}`.
+    static func response(requestId: UInt64, servedBy: String? = nil, _ s: TripSchedules) -> [UInt8] {
         // Sizes of every pattern and trip body, computed once and used again for their length prefixes.
         var patternSizes: [Int] = []
         patternSizes.reserveCapacity(s.patterns.count)
@@ -51,12 +53,14 @@ enum TripSchedulesWire {
         for station in s.stations { body += WireSize.delimited(Schedules.stations, stationSize(station)) }
         let total =
             WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
+            + (servedBy.map { WireSize.string(Response.servedBy, $0) } ?? 0)
             + WireSize.delimited(Response.tripSchedules, body)
 
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             var out = WireOutput(buffer.baseAddress!)
             out.varintField(Response.requestId, requestId)
             out.varintField(Response.status, 0)  // OK
+            if let servedBy { out.string(Response.servedBy, servedBy) }
             out.delimitedHeader(Response.tripSchedules, body)
             out.string(Schedules.databaseVersion, s.databaseVersion)
             for i in s.patterns.indices {
@@ -108,6 +112,7 @@ enum TripSchedulesWire {
             + WireSize.int32Field(StopField.departureOffset, p.departureOffset)
             + WireSize.int32Field(StopField.pickupType, Int32(clamping: p.pickupType))
             + WireSize.int32Field(StopField.dropOffType, Int32(clamping: p.dropOffType))
+            + (p.timepoint ? 0 : WireSize.varintField(StopField.timepoint, 0))
     }
 
     private static func patternSize(_ p: Pattern) -> Int {
@@ -163,6 +168,7 @@ enum TripSchedulesWire {
                 out.int32Field(StopField.departureOffset, stops[i].departureOffset)
                 out.int32Field(StopField.pickupType, Int32(clamping: stops[i].pickupType))
                 out.int32Field(StopField.dropOffType, Int32(clamping: stops[i].dropOffType))
+                if !stops[i].timepoint { out.varintField(StopField.timepoint, 0) }
             }
         }
     }

@@ -26,7 +26,8 @@ enum TripUpdatesWire {
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
             predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
-            departureOccupancy = 11, stopHeadsign = 12, carriages = 13, assignedPlatform = 30
+            departureOccupancy = 11, stopHeadsign = 12, carriages = 13, predictionSource = 14,
+            assignedPlatform = 30
     }
     private enum Carriage {
         static let position = 1, name = 2, occupancy = 3, departureOccupancy = 4, quiet = 5, toilet = 6, luggageRack = 7
@@ -214,6 +215,8 @@ enum TripUpdatesWire {
             + optionalString(Stop.stopHeadsign, s.pointee.stopHeadsign)
             + optionalString(Stop.assignedPlatform, s.pointee.assignedPlatform)
             + carriagesSize(s.pointee.carriages)
+            + int32Field(
+                Stop.predictionSource, s.pointee.predictionSource.sent.map { Int32(bitPattern: $0.proto.rawValue) })
     }
 
     /// The carriages' fields in a stop (zero for none: most feeds send none). A carriage's size is computed
@@ -308,6 +311,9 @@ enum TripUpdatesWire {
         if let v = s.pointee.stopHeadsign { out.string(Stop.stopHeadsign, v) }
         if !s.pointee.carriages.isEmpty {
             for i in s.pointee.carriages.indices { write(s.pointee.carriages[i], &out) }
+        }
+        if let v = s.pointee.predictionSource.sent {
+            out.int32Field(Stop.predictionSource, Int32(bitPattern: v.proto.rawValue))
         }
         if let v = s.pointee.assignedPlatform { out.string(Stop.assignedPlatform, v) }
     }

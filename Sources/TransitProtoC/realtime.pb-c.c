@@ -1781,7 +1781,7 @@ const ProtobufCMessageDescriptor transit__trip_instance__descriptor =
   (ProtobufCMessageInit) transit__trip_instance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[14] =
+static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[15] =
 {
   {
     "stop_id",
@@ -1940,6 +1940,18 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "prediction_source",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Transit__StopPrediction, has_prediction_source),
+    offsetof(Transit__StopPrediction, prediction_source),
+    &transit__prediction_source__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "assigned_platform",
     30,
     PROTOBUF_C_LABEL_OPTIONAL,
@@ -1954,13 +1966,14 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
 };
 static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   7,   /* field[7] = arrival_delay */
-  13,   /* field[13] = assigned_platform */
+  14,   /* field[14] = assigned_platform */
   2,   /* field[2] = assigned_stop_id */
   12,   /* field[12] = carriages */
   8,   /* field[8] = departure_delay */
   10,   /* field[10] = departure_occupancy */
   5,   /* field[5] = predicted_arrival_unix */
   6,   /* field[6] = predicted_departure_unix */
+  13,   /* field[13] = prediction_source */
   3,   /* field[3] = scheduled_arrival_unix */
   4,   /* field[4] = scheduled_departure_unix */
   9,   /* field[9] = status */
@@ -1971,8 +1984,8 @@ static const unsigned transit__stop_prediction__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__stop_prediction__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 30, 13 },
-  { 0, 14 }
+  { 30, 14 },
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
 {
@@ -1982,7 +1995,7 @@ const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
   "Transit__StopPrediction",
   "transit",
   sizeof(Transit__StopPrediction),
-  14,
+  15,
   transit__stop_prediction__field_descriptors,
   transit__stop_prediction__field_indices_by_name,
   2,  transit__stop_prediction__number_ranges,
@@ -5505,6 +5518,40 @@ const ProtobufCEnumDescriptor transit__stop_status__descriptor =
   transit__stop_status__enum_values_by_name,
   1,
   transit__stop_status__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue transit__prediction_source__enum_values_by_number[5] =
+{
+  { "PREDICTION_SCHEDULE", "TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE", 0 },
+  { "PREDICTION_STOP_UPDATE", "TRANSIT__PREDICTION_SOURCE__PREDICTION_STOP_UPDATE", 1 },
+  { "PREDICTION_PROPAGATED", "TRANSIT__PREDICTION_SOURCE__PREDICTION_PROPAGATED", 2 },
+  { "PREDICTION_TRIP_DELAY", "TRANSIT__PREDICTION_SOURCE__PREDICTION_TRIP_DELAY", 3 },
+  { "PREDICTION_VEHICLE", "TRANSIT__PREDICTION_SOURCE__PREDICTION_VEHICLE", 4 },
+};
+static const ProtobufCIntRange transit__prediction_source__value_ranges[] = {
+{0, 0},{0, 5}
+};
+static const ProtobufCEnumValueIndex transit__prediction_source__enum_values_by_name[5] =
+{
+  { "PREDICTION_PROPAGATED", 2 },
+  { "PREDICTION_SCHEDULE", 0 },
+  { "PREDICTION_STOP_UPDATE", 1 },
+  { "PREDICTION_TRIP_DELAY", 3 },
+  { "PREDICTION_VEHICLE", 4 },
+};
+const ProtobufCEnumDescriptor transit__prediction_source__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "transit.PredictionSource",
+  "PredictionSource",
+  "Transit__PredictionSource",
+  "transit",
+  5,
+  transit__prediction_source__enum_values_by_number,
+  5,
+  transit__prediction_source__enum_values_by_name,
+  1,
+  transit__prediction_source__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue transit__source_kind__enum_values_by_number[4] =

@@ -1854,7 +1854,7 @@ const ProtobufCMessageDescriptor transit__static_request__descriptor =
   (ProtobufCMessageInit) transit__static_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[12] =
+static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[13] =
 {
   {
     "request_id",
@@ -1887,6 +1887,18 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
     PROTOBUF_C_TYPE_STRING,
     0,   /* quantifier_offset */
     offsetof(Transit__StaticResponse, error_message),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "served_by",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StaticResponse, served_by),
     NULL,
     NULL,
     0,             /* flags */
@@ -2002,25 +2014,26 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
   },
 };
 static const unsigned transit__static_response__field_indices_by_name[] = {
-  6,   /* field[6] = departures */
+  7,   /* field[7] = departures */
   2,   /* field[2] = error_message */
-  9,   /* field[9] = feed_info */
+  10,   /* field[10] = feed_info */
   0,   /* field[0] = request_id */
-  11,   /* field[11] = route */
-  5,   /* field[5] = routes */
-  10,   /* field[10] = shape */
+  12,   /* field[12] = route */
+  6,   /* field[6] = routes */
+  3,   /* field[3] = served_by */
+  11,   /* field[11] = shape */
   1,   /* field[1] = status */
-  3,   /* field[3] = stop */
-  4,   /* field[4] = stops */
-  7,   /* field[7] = trip */
-  8,   /* field[8] = trip_schedules */
+  4,   /* field[4] = stop */
+  5,   /* field[5] = stops */
+  8,   /* field[8] = trip */
+  9,   /* field[9] = trip_schedules */
 };
 static const ProtobufCIntRange transit__static_response__number_ranges[3 + 1] =
 {
   { 1, 0 },
-  { 10, 3 },
-  { 13, 5 },
-  { 0, 12 }
+  { 10, 4 },
+  { 13, 6 },
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor transit__static_response__descriptor =
 {
@@ -2030,7 +2043,7 @@ const ProtobufCMessageDescriptor transit__static_response__descriptor =
   "Transit__StaticResponse",
   "transit",
   sizeof(Transit__StaticResponse),
-  12,
+  13,
   transit__static_response__field_descriptors,
   transit__static_response__field_indices_by_name,
   3,  transit__static_response__number_ranges,
@@ -2280,7 +2293,7 @@ const ProtobufCMessageDescriptor transit__routes_query__descriptor =
   (ProtobufCMessageInit) transit__routes_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__departures_query__field_descriptors[5] =
+static const ProtobufCFieldDescriptor transit__departures_query__field_descriptors[8] =
 {
   {
     "stop_id",
@@ -2342,18 +2355,57 @@ static const ProtobufCFieldDescriptor transit__departures_query__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "route_id",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DeparturesQuery, route_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "direction_id",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__DeparturesQuery, has_direction_id),
+    offsetof(Transit__DeparturesQuery, direction_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mode",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DeparturesQuery, mode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__departures_query__field_indices_by_name[] = {
   1,   /* field[1] = at */
   4,   /* field[4] = cursor */
   2,   /* field[2] = direction */
+  6,   /* field[6] = direction_id */
   3,   /* field[3] = limit */
+  7,   /* field[7] = mode */
+  5,   /* field[5] = route_id */
   0,   /* field[0] = stop_id */
 };
 static const ProtobufCIntRange transit__departures_query__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor transit__departures_query__descriptor =
 {
@@ -2363,7 +2415,7 @@ const ProtobufCMessageDescriptor transit__departures_query__descriptor =
   "Transit__DeparturesQuery",
   "transit",
   sizeof(Transit__DeparturesQuery),
-  5,
+  8,
   transit__departures_query__field_descriptors,
   transit__departures_query__field_indices_by_name,
   1,  transit__departures_query__number_ranges,
@@ -4115,7 +4167,8 @@ const ProtobufCMessageDescriptor transit__trip_detail__descriptor =
   (ProtobufCMessageInit) transit__trip_detail__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__pattern_stop__field_descriptors[6] =
+static const protobuf_c_boolean transit__pattern_stop__timepoint__default_value = 1;
+static const ProtobufCFieldDescriptor transit__pattern_stop__field_descriptors[7] =
 {
   {
     "stop_id",
@@ -4189,6 +4242,18 @@ static const ProtobufCFieldDescriptor transit__pattern_stop__field_descriptors[6
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "timepoint",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PatternStop, has_timepoint),
+    offsetof(Transit__PatternStop, timepoint),
+    NULL,
+    &transit__pattern_stop__timepoint__default_value,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__pattern_stop__field_indices_by_name[] = {
   2,   /* field[2] = arrival_offset */
@@ -4197,11 +4262,12 @@ static const unsigned transit__pattern_stop__field_indices_by_name[] = {
   4,   /* field[4] = pickup_type */
   0,   /* field[0] = stop_id */
   1,   /* field[1] = stop_sequence */
+  6,   /* field[6] = timepoint */
 };
 static const ProtobufCIntRange transit__pattern_stop__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor transit__pattern_stop__descriptor =
 {
@@ -4211,7 +4277,7 @@ const ProtobufCMessageDescriptor transit__pattern_stop__descriptor =
   "Transit__PatternStop",
   "transit",
   sizeof(Transit__PatternStop),
-  6,
+  7,
   transit__pattern_stop__field_descriptors,
   transit__pattern_stop__field_indices_by_name,
   1,  transit__pattern_stop__number_ranges,

@@ -12,19 +12,25 @@ extension StaticStore {
     /// day's trips past midnight, and the next day's when its noon-minus-12h precedes local midnight), each
     /// in its feed's timezone; frequency-based trips are expanded into instances with their start time.
     /// Stops where a trip offers no pickup (pickup_type 1) and a trip's last stop are never listed.
+    /// `routeId`, `directionId` and `mode` keep only the departures of that route, direction and mode; they
+    /// apply before `limit` (a filtered board still fills `limit` rows from the horizon) and a cursor continues
+    /// the board of the same filters. An unknown `routeId` is `notFound`, an unknown mode or a direction other
+    /// than 0 or 1 `invalidArgument`.
     public func departures(
         stopId: String, at: Int64, direction: BoardDirection = .future, limit: Int,
-        cursor: String? = nil
+        cursor: String? = nil, routeId: String? = nil, directionId: Int? = nil, mode: String? = nil
     ) throws(StoreError) -> DepartureBoard {
         try Self.checkLimit(limit)
         try Self.checkTime(at)
+        let filter = try boardFilter(routeId: routeId, directionId: directionId, mode: mode)
         let tag = databaseTag
         var asked = BoardCursor(direction: direction, position: .before(.timeOnly(at)))
         if let cursor, !cursor.isEmpty { asked = try BoardCursor.decode(cursor, databaseTag: tag) }
         let askedCopy = asked
 
         return try run { c in
-            let board = try resolveBoard(c, stopId: stopId)
+            var board = try resolveBoard(c, stopId: stopId)
+            board.filter = filter
             let forward = askedCopy.direction == .future
             var (rows, more) = try collectDepartures(
                 c, board: board, from: askedCopy.position, forward: forward, limit: limit)
@@ -78,6 +84,42 @@ extension StaticStore {
         /// Only this platform's departures (a platform of a station), or nil for the whole board.
         let stopFilter: Int?
         let timezone: String
+        /// Only these routes and direction, or nil for every departure.
+        var filter: BoardFilter?
+    }
+
+    /// The departures a filtered board keeps.
+    struct BoardFilter {
+        /// nil: every route.
+        var routePks: Set<Int>?
+        var directionId: Int?
+
+        func admits(routePk: Int, directionId: Int?) -> Bool {
+            if let routePks, !routePks.contains(routePk) { return false }
+            if let wanted = self.directionId, directionId != wanted { return false }
+            return true
+        }
+    }
+
+    /// The filter of `departures`' arguments; nil when none narrows the board.
+    func boardFilter(routeId: String?, directionId: Int?, mode: String?) throws(StoreError) -> BoardFilter? {
+        let routeId = routeId.flatMap { $0.isEmpty ? nil : $0 }
+        let mode = try Self.parseMode(mode)
+        if let directionId, directionId != 0 && directionId != 1 {
+            throw .invalidArgument("direction_id must be 0 or 1, got \(directionId)")
+        }
+        guard routeId != nil || mode != nil || directionId != nil else { return nil }
+        var routePks: Set<Int>?
+        if let routeId {
+            let pks = catalog.routes.filter { $0.value.routeId == routeId }.map(\.key)
+            guard !pks.isEmpty else { throw .notFound("route \(routeId)") }
+            routePks = Set(pks)
+        }
+        if let mode {
+            let ofMode = catalog.routes.filter { $0.value.mode == mode.rawValue }.map(\.key)
+            routePks = routePks.map { $0.intersection(ofMode) } ?? Set(ofMode)
+        }
+        return BoardFilter(routePks: routePks, directionId: directionId)
     }
 
     func resolveBoard(_ c: StoreConnection, stopId: String) throws -> Board {
@@ -120,16 +162,20 @@ extension StaticStore {
             for window in zone.serviceDays(fromUnix: fromUnix, toUnix: toUnix, maxSecs: catalog.maxSecs) {
                 let active = catalog.calendar.activeServices(on: window.date)
                 guard !active.isEmpty else { continue }
+                let sql =
+                    board.filter == nil
+                    ? (forward ? Self.scheduledAscending : Self.scheduledDescending)
+                    : (forward ? Self.filteredAscending : Self.filteredDescending)
                 let stream = ScheduledStream(
-                    statement: try c.statement(
-                        forward ? Self.scheduledAscending : Self.scheduledDescending,
-                        slot: streams.count),
+                    statement: try c.statement(sql, slot: streams.count),
                     board: board, window: window, active: active, zoneIndex: zoneIndex, catalog: catalog,
                     position: position, forward: forward)
                 try stream.advance()
                 streams.append(stream)
                 for f in frequencyTrips
-                where active.contains(f.servicePk) && catalog.zoneIndex(ofService: f.servicePk) == zoneIndex {
+                where active.contains(f.servicePk) && catalog.zoneIndex(ofService: f.servicePk) == zoneIndex
+                    && board.filter?.admits(routePk: f.routePk, directionId: f.directionId) ?? true
+                {
                     for k in f.period.instances(offset: f.offset, timeIn: window.secs) {
                         let start = f.period.startTime(ofInstance: k)
                         let secs = start + f.offset
@@ -185,6 +231,20 @@ extension StaticStore {
         WHERE board_pk = ?1 AND departure_secs >= ?2 AND departure_secs < ?3 AND (?4 IS NULL OR stop_pk = ?4)
         ORDER BY departure_secs DESC, trip_pk DESC, stop_index DESC
         """
+    /// The same rows with their trip's route and direction, for a filtered board (the filter is applied as the
+    /// rows are read, before the limit).
+    static let filteredAscending = """
+        SELECT d.departure_secs, d.trip_pk, d.stop_index, d.stop_pk, d.service_pk, t.route_pk, t.direction_id
+        FROM departures d JOIN trips t ON t.trip_pk = d.trip_pk
+        WHERE d.board_pk = ?1 AND d.departure_secs >= ?2 AND d.departure_secs < ?3 AND (?4 IS NULL OR d.stop_pk = ?4)
+        ORDER BY d.departure_secs, d.trip_pk, d.stop_index
+        """
+    static let filteredDescending = """
+        SELECT d.departure_secs, d.trip_pk, d.stop_index, d.stop_pk, d.service_pk, t.route_pk, t.direction_id
+        FROM departures d JOIN trips t ON t.trip_pk = d.trip_pk
+        WHERE d.board_pk = ?1 AND d.departure_secs >= ?2 AND d.departure_secs < ?3 AND (?4 IS NULL OR d.stop_pk = ?4)
+        ORDER BY d.departure_secs DESC, d.trip_pk DESC, d.stop_index DESC
+        """
 
     struct FrequencyStop {
         let tripPk: Int
@@ -193,6 +253,8 @@ extension StaticStore {
         let servicePk: Int
         let offset: Int
         let period: FrequencyPeriod
+        let routePk: Int
+        let directionId: Int?
     }
 
     /// The frequency-based trips offering departures on the board, one entry per frequencies.txt row.
@@ -205,7 +267,7 @@ extension StaticStore {
         let s = try c.statement(
             """
             SELECT fs.trip_pk, fs.stop_index, fs.stop_pk, fs.service_pk, ps.departure_offset - first.departure_offset,
-                   f.start_secs, f.end_secs, f.headway_secs, f.exact_times
+                   f.start_secs, f.end_secs, f.headway_secs, f.exact_times, t.route_pk, t.direction_id
             FROM frequency_stops fs
             JOIN trips t ON t.trip_pk = fs.trip_pk
             JOIN pattern_stops ps ON ps.pattern_pk = t.pattern_pk AND ps.stop_index = fs.stop_index
@@ -220,7 +282,8 @@ extension StaticStore {
             result.append(
                 FrequencyStop(
                     tripPk: s.int(0), stopIndex: s.int(1), stopPk: s.int(2), servicePk: s.int(3), offset: s.int(4),
-                    period: FrequencyPeriod(start: s.int(5), end: s.int(6), headway: s.int(7), isExact: s.int(8) != 0)))
+                    period: FrequencyPeriod(start: s.int(5), end: s.int(6), headway: s.int(7), isExact: s.int(8) != 0),
+                    routePk: s.int(9), directionId: s.optionalInt(10)))
         }
         return result
     }
@@ -272,6 +335,7 @@ final class ScheduledStream {
     let catalog: StoreCatalog
     let position: BoardPosition
     let forward: Bool
+    let filter: StaticStore.BoardFilter?
     private(set) var head: StaticStore.BoardRow?
 
     init(
@@ -285,6 +349,7 @@ final class ScheduledStream {
         self.catalog = catalog
         self.position = position
         self.forward = forward
+        filter = board.filter
         statement.bind(1, board.boardPk)
         statement.bind(2, window.secs.lowerBound)
         statement.bind(3, window.secs.upperBound)
@@ -296,6 +361,9 @@ final class ScheduledStream {
         while try statement.step() {
             let service = statement.int(4)
             guard active.contains(service), catalog.zoneIndex(ofService: service) == zoneIndex else { continue }
+            if let filter, !filter.admits(routePk: statement.int(5), directionId: statement.optionalInt(6)) {
+                continue
+            }
             let secs = statement.int(0)
             let key = BoardKey(
                 unix: window.unix(secs: secs), tripPk: statement.int(1), stopIndex: statement.int(2), start: -1)

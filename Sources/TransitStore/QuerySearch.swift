@@ -5,7 +5,11 @@ import TransitModel
 
 extension StaticStore {
     /// Stations and stops without a parent whose name (or code) matches `text`, best first: the exact name,
-    /// then names starting with the text, then names containing every word (the last word as a prefix);
+    /// then names starting with the text, then names containing every word (the last word as a prefix),
+    /// then names holding every word inside a word ("entral": Central; only words of 3 letters or more),
+    /// then names holding every word with one typo, then with two ("centrl", "circlar quay"; one typo from
+    /// 5 letters, two from 8: `StopNameIndex.allowedEdits`); the last two tiers only fill what the others leave
+    /// of `limit`;
     /// within each, stations before stops (a station stands for all its platforms: "central" finds Central
     /// Station before Central Chalmers Street Light Rail, however many trams call there), then busier ones
     /// (more scheduled trips), then shorter names (closer to what was typed), then by name.
@@ -69,6 +73,46 @@ extension StaticStore {
                 _ = try collect(
                     tokens.dropLast().map { SearchText.phrase([$0]) + " AND " }.joined()
                         + SearchText.phrase([tokens.last!]) + " *")
+            }
+
+            // Inside words, then with one or two typos: from the in-memory name index, while the tiers above
+            // leave room (they are cheaper, and always better).
+            // Only the best `limit` of them become candidates (a common word can match thousands of names).
+            if found.count < limit {
+                let index = try stopNameIndex(c)
+                var top: [(entry: Int, rank: Int)] = []
+                top.reserveCapacity(limit + 1)
+                func precedes(_ a: (entry: Int, rank: Int), _ b: (entry: Int, rank: Int)) -> Bool {
+                    if a.rank != b.rank { return a.rank < b.rank }
+                    let x = index.entries[a.entry], y = index.entries[b.entry]
+                    if x.locationType != y.locationType { return x.locationType == 1 }
+                    if x.tripCount != y.tripCount { return x.tripCount > y.tripCount }
+                    if x.nameLength != y.nameLength { return x.nameLength < y.nameLength }
+                    let order = NaturalSort.compare(x.name, y.name)
+                    return order == .orderedSame ? x.pk < y.pk : order == .orderedAscending
+                }
+                for (entryIndex, match) in index.search(tokens, foldPlatforms: !includePlatforms) {
+                    let entry = index.entries[Int(entryIndex)]
+                    if let mode, entry.modeMask & mode.bit == 0 { continue }
+                    if match == .word, found[entry.pk] != nil { continue }  // the word tiers found it
+                    // A whole-word match keeps the word tiers' finer rank (exact, prefix, words).
+                    let hit = (
+                        entry: Int(entryIndex),
+                        rank: match == .word ? SearchText.rank(name: entry.name, queryTokens: tokens) : match.rawValue
+                    )
+                    if top.count == limit, !precedes(hit, top[limit - 1]) { continue }
+                    guard found[entry.pk] == nil else { continue }
+                    var at = top.count
+                    while at > 0, precedes(hit, top[at - 1]) { at -= 1 }
+                    top.insert(hit, at: at)
+                    if top.count > limit { top.removeLast() }
+                }
+                for hit in top {
+                    let entry = index.entries[hit.entry]
+                    found[entry.pk] = Candidate(
+                        pk: entry.pk, rank: hit.rank, isStation: entry.locationType == 1,
+                        tripCount: entry.tripCount, name: entry.name)
+                }
             }
 
             // The best `limit` candidates: rank, then stations, busier, shorter, by name (top-k, no full sort).

@@ -189,13 +189,39 @@ extension StaticStore {
         return best
     }
 
-    /// The instance nearest to `at` over the service dates around it.
+    /// The instance nearest to `at` over the service dates around it. For a frequency-based trip named
+    /// without a start time: the instance running at `at` (the latest started), else the next one to start,
+    /// never one already finished (a rider holding the trip id of a board row wants a coming run, not the
+    /// last one of the day).
     func nearestInstance(
         _ t: TripRow, zone: ServiceTimeZone, requested: Int?, at: Int64,
         duration: Int
     ) throws -> (date: GTFSDate, start: Int) {
         let local = zone.localDate(atUnix: at)
         let back = catalog.maxSecs / 86_400 + 1 + Self.tripSearchDays
+        if let frequencies = t.frequencies, requested == nil {
+            var running: (date: GTFSDate, start: Int, startUnix: Int64)?
+            var next: (date: GTFSDate, start: Int, startUnix: Int64)?
+            for offset in -back...(Self.tripSearchDays + 1) {
+                let date = local.adding(days: offset)
+                guard catalog.calendar.isActive(t.servicePk, on: date) else { continue }
+                let secs = Int(at - zone.referenceUnix(of: date))
+                for p in frequencies.periods {
+                    if let k = p.instances(offset: 0, timeIn: (secs - duration)..<(secs + 1)).last {
+                        let start = p.startTime(ofInstance: k)
+                        let startUnix = zone.unix(of: date, secs: start)
+                        if running == nil || startUnix > running!.startUnix { running = (date, start, startUnix) }
+                    }
+                    if let k = p.instances(offset: 0, timeIn: (secs + 1)..<Int.max / 2).first {
+                        let start = p.startTime(ofInstance: k)
+                        let startUnix = zone.unix(of: date, secs: start)
+                        if next == nil || startUnix < next!.startUnix { next = (date, start, startUnix) }
+                    }
+                }
+            }
+            if let running { return (running.date, running.start) }
+            if let next, next.startUnix - at <= Int64(Self.tripSearchDays) * 86_400 { return (next.date, next.start) }
+        }
         var best: (date: GTFSDate, start: Int, distance: Int64, startUnix: Int64)?
         for offset in -back...(Self.tripSearchDays + 1) {
             let date = local.adding(days: offset)

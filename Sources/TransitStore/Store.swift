@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteKit
+import Synchronization
 import TransitCore
 import TransitModel
 
@@ -15,6 +16,9 @@ public final class StaticStore: Sendable {
     let catalog: StoreCatalog
     let patterns: StorePatterns
     let pool: StoreConnectionPool
+    /// The names in memory for the search's infix and typo tiers, built on the first search that needs it
+    /// (or by `prepareSearch`).
+    let nameIndex = Mutex<StopNameIndex?>(nil)
 
     /// Opens `path` read-only with `connections` connections (at least 1).
     public init(path: String, connections: Int = 8) throws(StoreError) {
@@ -38,6 +42,21 @@ public final class StaticStore: Sendable {
             pool = StoreConnectionPool(connections: all)
         } catch {
             throw StoreError.wrap(error)
+        }
+    }
+
+    /// Builds the in-memory name index of the forgiving search now, so the first search does not wait for it
+    /// (the static service calls it when it opens a database; other users of a store never pay for it).
+    public func prepareSearch() throws(StoreError) {
+        _ = try run { c in try stopNameIndex(c) }
+    }
+
+    func stopNameIndex(_ c: StoreConnection) throws -> StopNameIndex {
+        try nameIndex.withLock { held in
+            if let held { return held }
+            let built = try StopNameIndex(c)
+            held = built
+            return built
         }
     }
 
@@ -71,7 +90,7 @@ public final class StaticStore: Sendable {
             return .departures(
                 try departures(
                     stopId: q.stopId, at: q.at ?? now, direction: q.direction,
-                    limit: q.limit, cursor: q.cursor))
+                    limit: q.limit, cursor: q.cursor, routeId: q.routeId, directionId: q.directionId, mode: q.mode))
         case .trip(let q):
             return .trip(try trip(id: q.tripId, serviceDate: q.serviceDate, startTime: q.startTime, at: q.at ?? now))
         case .tripSchedules(let q):

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteKit
 import TransitCore
 import TransitModel
+import TransitPresentation
 
 /// The small tables, loaded once when a store opens and never changed: feeds with their timezones,
 /// routes (as model values, naturally sorted), services with their calendar, and database facts.
@@ -114,7 +115,7 @@ final class StoreCatalog: Sendable {
                 routeType: routeType, mode: Mode(routeType: routeType).rawValue,
                 color: StoreCatalog.hexColor(routeRows.string(6)),
                 textColor: StoreCatalog.hexColor(routeRows.string(7)),
-                section: NaturalSort.sectionKey(sortName), feed: feedName)
+                section: RouteSections.key(for: sortName), feed: feedName)
             sortNames[pk] = sortName
         }
         self.routes = routes

@@ -31,7 +31,8 @@ final class StorePatterns: Sendable {
         // Clustered by (pattern_pk, stop_index): one sequential scan of the table.
         let rows = try db.prepare(
             """
-            SELECT pattern_pk, stop_pk, stop_sequence, arrival_offset, departure_offset, pickup_type, drop_off_type
+            SELECT pattern_pk, stop_pk, stop_sequence, arrival_offset, departure_offset, pickup_type, drop_off_type,
+                timepoint
             FROM pattern_stops ORDER BY pattern_pk, stop_index
             """)
         while try rows.step() {
@@ -42,7 +43,7 @@ final class StorePatterns: Sendable {
                     stopId: stopId(rows.int(1)), stopSequence: UInt32(truncatingIfNeeded: rows.int(2)),
                     arrivalOffset: Int32(truncatingIfNeeded: rows.int(3)),
                     departureOffset: Int32(truncatingIfNeeded: rows.int(4)),
-                    pickupType: rows.int(5), dropOffType: rows.int(6)))
+                    pickupType: rows.int(5), dropOffType: rows.int(6), timepoint: rows.int(7) != 0))
         }
         self.stopsByPk = stopsByPk
     }

@@ -65,6 +65,7 @@ import TransitTesting
     private func comparable(_ answer: JSONLine) -> String {
         answer.text.replacingOccurrences(of: #""elapsed_us":[0-9]+"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: #""feed_age_s":[0-9]+"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""prediction_age_s":[0-9]+"#, with: "", options: .regularExpression)
     }
 
     private func requests() -> [String] {

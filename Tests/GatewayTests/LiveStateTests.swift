@@ -93,7 +93,9 @@ import TransitModel
             key: "al/x", source: "al", entityId: "x", activePeriods: [LivePeriod(start: 10, end: nil)],
             informedEntities: [LiveInformedEntity(routeType: 2, stopId: "s1")], effect: "DETOUR",
             headerText: LiveText([.init(text: "Hallo", language: "de"), .init(text: "Hello", language: "en")]))
+        _ = assembler.takeChange()
         assembler.apply(.alerts(LiveAlertBatch(alerts: [alert])))
+        #expect(assembler.takeChange() == .everything)  // boards carry their rows' alerts
         let record = try #require(assembler.state.alerts.first)
         #expect(record.id == "x" && record.effect == "DETOUR")
         #expect(record.header?.text(in: "de") == "Hallo" && record.header?.text(in: nil) == "Hello")
@@ -101,6 +103,7 @@ import TransitModel
         #expect(record.informedEntities == [AlertView.InformedEntity(routeType: 2, stopId: "s1")])
         assembler.apply(.alerts(LiveAlertBatch(removed: ["al/x"])))
         #expect(assembler.state.alerts.isEmpty)
+        #expect(assembler.takeChange() == .everything)
 
         // Sources: a staleness flip changes every board; a counter does not.
         _ = assembler.takeChange()

@@ -51,6 +51,57 @@ import TransitTesting
         }
     }
 
+    /// Two gateways subscribed to one publisher see the same live state: after an update, both boards show it
+    /// (the time between the two is printed; target 100 ms, the check is generous).
+    @Test func twoGatewaysSeeTheSameUpdate() async throws {
+        let pub = UniqueURL.ipc("gwt-two-pub")
+        let rep = UniqueURL.ipc("gwt-two-rep")
+        let sockets = try RealtimeSockets(listen: rep, publish: pub)
+        defer { sockets.stop() }
+        let at = SampleTimes.mondayEvening
+        let now = Int64(Date().timeIntervalSince1970)
+        func update(delay: Int64) -> LiveChanges {
+            var changes = LiveChanges()
+            changes.trips = [
+                LiveFixtures.trip(
+                    "T1.WKD.1.1940", routeId: "ST_T1",
+                    stops: [("20006017", at + 900, at + 900 + delay), ("21351004", at + 1800, at + 1800 + delay)],
+                    firstSequence: 6)
+            ]
+            return changes
+        }
+        sockets.hub.publish(update(delay: 60), sources: [LiveFixtures.freshSource(now: now)])
+        try await withGatewayFollowing(sockets, pub: pub, rep: rep) { first in
+            try await withGatewayFollowing(sockets, pub: pub, rep: rep) { second in
+                let request = #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":10}"#
+                func delay(_ fixture: GatewayFixture) async throws -> Int? {
+                    let board = try await fixture.client().ask(request)
+                    return board.list("departures").first { $0["trip_id"] as? String == "T1.WKD.1.1940" }?["delay_s"]
+                        as? Int
+                }
+                #expect(try await delay(first) == 60)
+                #expect(try await delay(second) == 60)
+                let published = ContinuousClock.now
+                sockets.hub.publish(update(delay: 240), sources: nil)
+                var seen: [ContinuousClock.Instant?] = [nil, nil]
+                let both = try await TransitTesting.eventually(timeout: .seconds(5), interval: .milliseconds(1)) {
+                    for (i, fixture) in [first, second].enumerated() where seen[i] == nil {
+                        if try await delay(fixture) == 240 { seen[i] = .now }
+                    }
+                    return seen.allSatisfy { $0 != nil }
+                }
+                #expect(both, "both gateways show the update")
+                if let a = seen[0], let b = seen[1] {
+                    let apart = a > b ? a - b : b - a
+                    print(
+                        "two gateways: the update shown \(published.duration(to: a)) and \(published.duration(to: b)) after publishing, \(apart) apart"
+                    )
+                    #expect(apart < .seconds(1))
+                }
+            }
+        }
+    }
+
     /// A source whose feed turned to garbage: the failures in a row and the recovery reach `health` over the
     /// real wire, degraded after the second failure and ok again (dated) after the first good feed.
     @Test func failuresAndTheRecoveryReachHealthThroughThePublisher() async throws {

@@ -79,4 +79,50 @@ import TransitModel
         PredictionCarry.carry(into: &after, from: before, now: F.departure(2))
         #expect(after.stops[2].status == .noPrediction)
     }
+    /// An update that covers the trip from its first stop leaves no stop to carry into: the previous instance is
+    /// not even looked up.
+    @Test func anUpdateCoveringEveryStopTakesNoCarry() throws {
+        let covering = try Self.live(F.update([F.stu(seq: 10, arrivalDelay: 60)]))
+        #expect(covering.stops.allSatisfy { $0.status == .predicted })
+        #expect(!PredictionCarry.takesCarry(covering))
+        #expect(PredictionCarry.takesCarry(try Self.live(Self.dropped)))
+        var canceled = try Self.live(Self.dropped)
+        canceled.relationship = .canceled
+        #expect(!PredictionCarry.takesCarry(canceled))
+    }
+
+    /// The previous instance passed in parts (read where it is held) carries exactly what the whole one does.
+    @Test func partsOfThePreviousInstanceCarryLikeTheWhole() throws {
+        let before = try Self.live(Self.late)
+        var other = before
+        other.instance.serviceDate = 20250315
+        var canceled = before
+        canceled.relationship = .canceled
+        for previous in [before, other, canceled] {
+            for now in [F.dayUnix + 8 * 3600 + 660, F.departure(2) + 121] {
+                var whole = try Self.live(Self.dropped)
+                var parts = whole
+                PredictionCarry.carry(into: &whole, from: previous, now: now)
+                PredictionCarry.carry(
+                    into: &parts, previousInstance: previous.instance, previousRelationship: previous.relationship,
+                    previousStops: previous.stops, now: now)
+                #expect(parts == whole)
+            }
+        }
+    }
+
+    /// Nothing to carry (the previous update had no prediction there either): the stops are not written, so
+    /// a list still shared with another holder is not copied.
+    @Test func nothingToCarryLeavesTheStopsUntouched() throws {
+        let before = try Self.live(Self.dropped)
+        let after = try Self.live(Self.dropped)
+        var stops = after.stops
+        let shared = stops
+        PredictionCarry.carry(into: &stops, from: before.stops, now: F.departure(2))
+        #expect(stops == shared)
+        let sameStorage = stops.withUnsafeBufferPointer { a in
+            shared.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+        #expect(sameStorage)
+    }
 }

@@ -9,7 +9,8 @@ enum CodecSamples {
         var stop = LiveStop(
             stopId: "20006016", stopSequence: 7, assignedStopId: "20006017", scheduledArrival: 1_766_394_000,
             scheduledDeparture: 1_766_394_060, predictedArrival: 1_766_394_090, predictedDeparture: 1_766_394_150,
-            arrivalDelay: 90, departureDelay: 90, status: .predicted, departureOccupancy: "FEW_SEATS_AVAILABLE",
+            arrivalDelay: 90, departureDelay: 90, status: .predicted, predictionSource: .vehicle,
+            departureOccupancy: "FEW_SEATS_AVAILABLE",
             stopHeadsign: "Via Strathfield",
             carriages: [
                 LiveCarriage(position: 1, departureOccupancy: "MANY_SEATS_AVAILABLE"),

@@ -36,7 +36,9 @@ import TransitProto
                     tripDelay: i % 2 == 0 ? -1 : nil,
                     stops: [
                         edgeStop, S.fullStop, S.bareStop,
-                        LiveStop(stopId: "s", stopSequence: 1, status: statuses[i % statuses.count]),
+                        LiveStop(
+                            stopId: "s", stopSequence: 1, status: statuses[i % statuses.count],
+                            predictionSource: LivePredictionSource.allCases[i % LivePredictionSource.allCases.count]),
                     ],
                     source: i == 1 ? "" : "src", entityId: i % 2 == 0 ? nil : "e\u{0}",
                     tripHeadsign: i % 3 == 1 ? nil : (i == 0 ? "" : "City")))

@@ -49,16 +49,6 @@ import Testing
             }
         }
     }
-
-    @Test func sectionKeys() {
-        #expect(NaturalSort.sectionKey("T1") == "T")
-        #expect(NaturalSort.sectionKey("l90") == "L")
-        #expect(NaturalSort.sectionKey("333") == "#")
-        #expect(NaturalSort.sectionKey("!Night") == "#")
-        #expect(NaturalSort.sectionKey("") == "#")
-        #expect(NaturalSort.sectionKey("Éclair") == "E")
-        #expect(NaturalSort.sectionKey(" M20") == "M")
-    }
 }
 
 @Suite struct NaturalSortFastPathTests {
@@ -81,7 +71,7 @@ import Testing
         #expect(NaturalSort.compare("É1", "é1") == .orderedAscending)  // equal ignoring case: scalar order
     }
 
-    /// Accented letters sort with their base letter, where `sectionKey` files them ("É" under "E").
+    /// Accented letters sort with their base letter, where `RouteSections.key(for:)` files them ("É" under "E").
     @Test func accentsSortWithTheirBaseLetter() {
         #expect(
             ["Zoo", "Éclair Express", "yamanote", "Dee Why", "eclair"].sorted(by: NaturalSort.areInIncreasingOrder)

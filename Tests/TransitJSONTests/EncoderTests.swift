@@ -26,10 +26,12 @@ import TransitModel
         "headsign": [.string, .null], "direction_id": [.int, .null], "stop_id": [.string], "stop_sequence": [.int],
         "service_date": [.string], "scheduled_secs": [.int, .null], "scheduled_unix": [.int, .null],
         "realtime_secs": [.int, .null], "realtime_unix": [.int, .null], "delay_s": [.int, .null],
-        "realtime": [.bool], "status": [.string], "delay_badge": [.object, .null], "minutes_until": [.int],
+        "realtime": [.bool], "status": [.string], "delay_badge": [.object, .null],
+        "prediction_source": [.string], "prediction_age_s": [.int, .null], "minutes_until": [.int],
         "countdown_text": [.string], "platform": [.string, .null], "platform_changed": [.bool],
         "scheduled_platform": [.string, .null], "wheelchair_accessible": [.int],
-        "occupancy_status": [.string, .null], "carriages": [.array], "typical_delay": [.object, .null],
+        "occupancy_status": [.string, .null], "carriages": [.array], "alert_ids": [.array],
+        "typical_delay": [.object, .null],
     ]
     static let carriageFields: [String: [Kind]] = [
         "position": [.int, .null], "name": [.string, .null], "occupancy_status": [.string, .null],
@@ -41,11 +43,13 @@ import TransitModel
         "scheduled_departure_secs": [.int, .null], "scheduled_departure_unix": [.int, .null],
         "realtime_arrival_secs": [.int, .null], "realtime_arrival_unix": [.int, .null],
         "realtime_departure_secs": [.int, .null], "realtime_departure_unix": [.int, .null],
-        "delay_s": [.int, .null], "status": [.string], "delay_badge": [.object, .null], "platform": [.string, .null],
+        "delay_s": [.int, .null], "status": [.string], "delay_badge": [.object, .null],
+        "prediction_source": [.string], "prediction_age_s": [.int, .null], "platform": [.string, .null],
         "platform_changed": [.bool], "scheduled_platform": [.string, .null],
         "wheelchair_accessible": [.int], "lat": [.double], "lon": [.double], "parent_station": [.string, .null],
         "pickup_type": [.int], "drop_off_type": [.int], "stop_headsign": [.string, .null],
-        "occupancy_status": [.string, .null], "carriages": [.array], "typical_delay": [.object, .null],
+        "occupancy_status": [.string, .null], "carriages": [.array], "alert_ids": [.array],
+        "typical_delay": [.object, .null],
     ]
     static let badgeFields: [String: [Kind]] = [
         "text": [.string], "color": [.string], "accessibility_label": [.string],
@@ -382,7 +386,11 @@ import TransitModel
         let o = try answer(.departures, live: F.liveMeta12) { $0.departuresData(F.departuresAnswer, at: F.at) }
         let data = try sub(o, "data")
         expectFields(
-            data, ["stop_id": [.string], "timezone": [.string, .null], "departures": [.array], "page": [.object]])
+            data,
+            [
+                "stop_id": [.string], "timezone": [.string, .null], "departures": [.array], "alerts": [.array],
+                "page": [.object],
+            ])
         let page = try sub(data, "page")
         expectFields(
             page,
@@ -461,7 +469,7 @@ import TransitModel
                 "direction_id": [.int, .null], "block_id": [.string, .null], "shape_id": [.string, .null],
                 "wheelchair_accessible": [.int], "bikes_allowed": [.int], "timezone": [.string], "realtime": [.bool],
                 "status": [.string],
-                "vehicle": [.object, .null], "stops": [.array],
+                "vehicle": [.object, .null], "stops": [.array], "alerts": [.array],
             ])
         expectFields(try sub(data, "route"), Self.routeFields)
         for stop in try list(data, "stops") { expectFields(stop, Self.tripStopFields) }

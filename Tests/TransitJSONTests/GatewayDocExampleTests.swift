@@ -40,7 +40,7 @@ import TransitModel
         #expect(r.id.description == "\"board-1\"")
         #expect(r.op == .departures(DeparturesQuery(stopId: "200060", at: F.at, direction: .future, limit: 3)))
         let meta = ResponseMeta(op: .departures, elapsedMicros: 640, live: F.liveMeta12)
-        let mine = try encoded(r.id.description, meta) { $0.departuresData(F.departuresAnswer, at: F.at) }
+        let mine = try encoded(r.id.description, meta) { $0.departuresData(F.departuresAnswerWithAlerts, at: F.at) }
         expectSame(mine, try GatewayDoc.answer("departures"))
     }
 
@@ -49,7 +49,9 @@ import TransitModel
         #expect(r.op == .trip(TripQuery(tripId: "T1.1234.20251222", serviceDate: 20_251_222, at: F.at)))
         let meta = ResponseMeta(op: .trip, elapsedMicros: 410, live: F.liveMeta12)
         let mine = try encoded(r.id.description, meta) {
-            $0.tripData(F.trip, realtime: F.tripRealtime, at: F.at, typicalDelays: F.tripTypicalDelays)
+            $0.tripData(
+                F.trip, realtime: F.tripRealtime, at: F.at, alerts: [F.liftAlert], alertIds: [["alert-17"], []],
+                typicalDelays: F.tripTypicalDelays)
         }
         expectSame(mine, try GatewayDoc.answer("trip"))
     }

@@ -192,6 +192,27 @@ import TransitModel
         try expectError(#"{"op":"nearby","lat":0,"lon":0,"radius_m":1e999}"#, .invalidArgument, "got 1e999")
     }
 
+    @Test func departureFilters() throws {
+        #expect(
+            try ok(#"{"op":"departures","stop_id":"1","route_id":"T1","direction_id":1,"mode":"train"}"#).op
+                == .departures(DeparturesQuery(stopId: "1", routeId: "T1", directionId: 1, mode: "train")))
+        try expectError(
+            #"{"op":"departures","stop_id":"1","mode":"spaceship"}"#, .invalidArgument, "field \"mode\"", "train")
+        try expectError(#"{"op":"departures","stop_id":"1","direction_id":2}"#, .invalidArgument, "\"direction_id\"")
+        try expectError(#"{"op":"departures","stop_id":"1","direction_id":"0"}"#, .invalidArgument, "\"direction_id\"")
+        try expectError(#"{"op":"departures","stop_id":"1","route_id":7}"#, .invalidArgument, "\"route_id\"")
+        // The board's identity for caches holds its filters.
+        let plain = DeparturesQuery(stopId: "1")
+        #expect(plain.boardKey == "1" && !plain.isFiltered)
+        let keys = Set(
+            [
+                plain, DeparturesQuery(stopId: "1", routeId: "T1"), DeparturesQuery(stopId: "1", directionId: 0),
+                DeparturesQuery(stopId: "1", directionId: 1), DeparturesQuery(stopId: "1", mode: "bus"),
+                DeparturesQuery(stopId: "1", routeId: "T1", mode: "bus"),
+            ].map(\.boardKey))
+        #expect(keys.count == 6)
+    }
+
     @Test func tripDateAndStartTime() throws {
         #expect(try ok(#"{"op":"trip","trip_id":"T1"}"#).op == .trip(TripQuery(tripId: "T1")))
         #expect(
@@ -200,6 +221,18 @@ import TransitModel
         #expect(
             try ok(#"{"op":"trip","trip_id":"T1","date":20251222,"start_time":"25:10:00"}"#).op
                 == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222, startTime: "25:10:00")))
+        // A board row's own fields: service_date is an alias of date; the same date twice is fine.
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","service_date":"20251222","start_time":"08:16:00"}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222, startTime: "08:16:00")))
+        #expect(
+            try ok(#"{"op":"trip","trip_id":"T1","service_date":"20251222","date":20251222}"#).op
+                == .trip(TripQuery(tripId: "T1", serviceDate: 20_251_222)))
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","service_date":"20251222","date":"20251223"}"#, .invalidArgument,
+            "\"date\" and \"service_date\"", "20251223")
+        try expectError(
+            #"{"op":"trip","trip_id":"T1","service_date":"2025-12-22"}"#, .invalidArgument, "field \"service_date\"")
         try expectError(
             #"{"op":"trip","trip_id":"T1","date":"2025-12-22"}"#, .invalidArgument,
             "field \"date\": expected a date \"YYYYMMDD\", got the string \"2025-12-22\"")

@@ -173,11 +173,20 @@ enum Fixtures {
         rows: [
             DepartureRow(
                 departure: lateT1,
-                realtime: DepartureRealtime(
-                    predictedUnix: 1_766_394_330, occupancyStatus: "MANY_SEATS_AVAILABLE",
-                    carriages: carriagesOnDeparture)),
+                realtime: {
+                    var rt = DepartureRealtime(
+                        predictedUnix: 1_766_394_330, occupancyStatus: "MANY_SEATS_AVAILABLE",
+                        carriages: carriagesOnDeparture)
+                    rt.predictionSource = .stopUpdate
+                    rt.predictionAgeSeconds = 12
+                    return rt
+                }()),
             DepartureRow(departure: metro),
-            DepartureRow(departure: cancelledT1, realtime: DepartureRealtime(cancelled: true)),
+            {
+                var row = DepartureRow(departure: cancelledT1, realtime: DepartureRealtime(cancelled: true))
+                row.alertIds = ["alert-21"]
+                return row
+            }(),
         ].enumerated().map { index, row in
             var row = row
             switch index {
@@ -196,6 +205,20 @@ enum Fixtures {
         page: BoardPage(
             direction: .future, hasMorePast: true, hasMoreFuture: true,
             earlierCursor: "b1.20251222.72240.T1.1234.20251222", laterCursor: "f1.20251222.72600.T1.1240.20251222"))
+
+    /// The departures example's board with its alerts.
+    static let departuresAnswerWithAlerts = {
+        var answer = departuresAnswer
+        answer.alerts = [reducedT1Alert]
+        return answer
+    }()
+
+    /// T1 towards Hornsby (direction 0) only, tonight.
+    static let reducedT1Alert = AlertView(
+        id: "alert-21", header: "Fewer T1 trains towards Hornsby tonight", description: nil, url: nil,
+        cause: "TECHNICAL_PROBLEM", effect: "REDUCED_SERVICE", severity: "WARNING",
+        activePeriods: [.init(start: 1_766_390_400, end: 1_766_404_800)],
+        informedEntities: [.init(routeId: "T1", directionId: 0)])
 
     /// A four-carriage train's predicted occupancy on departure (TfNSW sends only position and occupancy).
     static let carriagesOnDeparture = [
@@ -254,9 +277,14 @@ enum Fixtures {
 
     static let tripRealtime = TripRealtime(
         stops: [
-            TripStopRealtime(
-                arrivalUnix: origin + 72270, departureUnix: origin + 72330,
-                occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: Array(carriagesOnDeparture.prefix(2))),
+            {
+                var rt = TripStopRealtime(
+                    arrivalUnix: origin + 72270, departureUnix: origin + 72330,
+                    occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: Array(carriagesOnDeparture.prefix(2)))
+                rt.predictionSource = .stopUpdate
+                rt.predictionAgeSeconds = 12
+                return rt
+            }(),
             TripStopRealtime(skipped: true),
         ],
         vehicle: vehicle)

@@ -101,6 +101,8 @@ enum Fixtures {
                             stopId: "a", stopSequence: 1, arrivalOffset: 0, departureOffset: 30, pickupType: 1,
                             dropOffType: 2),
                         PatternStop(stopId: "b", stopSequence: 2, arrivalOffset: 300, departureOffset: 330),
+                        PatternStop(
+                            stopId: "c", stopSequence: 3, arrivalOffset: 450, departureOffset: 450, timepoint: false),
                     ]),
                 Pattern(patternId: 8, stops: []),
             ],
@@ -236,8 +238,8 @@ enum Fixtures {
             "departures full",
             .departures(
                 DeparturesQuery(
-                    stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "opaque:cursor/=="
-                ))
+                    stopId: "200060", at: 1_766_620_800, direction: .past, limit: 50, cursor: "opaque:cursor/==",
+                    routeId: "ST_T1", directionId: 0, mode: "train"))
         ),
         ("departures minimal", .departures(DeparturesQuery(stopId: "200060"))),
         ("trip full", .trip(TripQuery(tripId: "T1", serviceDate: 20251225, startTime: "25:00:00", at: -1))),

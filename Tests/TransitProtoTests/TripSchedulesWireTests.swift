@@ -26,7 +26,7 @@ import TransitProto
                             pickupType: Int.max, dropOffType: Int.min),
                         PatternStop(
                             stopId: String(repeating: "é", count: 100), stopSequence: 0, arrivalOffset: Int32.max,
-                            departureOffset: 127, pickupType: 128, dropOffType: -128),
+                            departureOffset: 127, pickupType: 128, dropOffType: -128, timepoint: false),
                     ]),
                 Pattern(patternId: 0, stops: []),
             ],
@@ -72,16 +72,22 @@ import TransitProto
     @Test(arguments: cases)
     func bytesEqualTheProtobufCPath(_ c: Case<TripSchedules>) throws {
         for requestId in [0, 1, 300, UInt64.max] {
-            let response = StaticResponse(requestId: requestId, result: .success(.tripSchedules(c.value)))
-            let direct = StaticCodec.encode(response)
-            let reference = StaticCodec.encodeWithProtobufC(response)
-            #expect(
-                direct == reference, "\(c.label), request \(requestId): \(direct.count) vs \(reference.count) bytes")
+            for servedBy in [nil, "static-2", "host.example:4242"] {
+                let response = StaticResponse(
+                    requestId: requestId, result: .success(.tripSchedules(c.value)), servedBy: servedBy)
+                let direct = StaticCodec.encode(response)
+                let reference = StaticCodec.encodeWithProtobufC(response)
+                #expect(
+                    direct == reference,
+                    "\(c.label), request \(requestId), served by \(servedBy ?? "-"): \(direct.count) vs \(reference.count) bytes"
+                )
+            }
         }
     }
 
     @Test func decodesBack() throws {
-        let response = StaticResponse(requestId: 9, result: .success(.tripSchedules(Self.large())))
+        let response = StaticResponse(
+            requestId: 9, result: .success(.tripSchedules(Self.large())), servedBy: "replica-b")
         #expect(try StaticCodec.decodeResponse(StaticCodec.encode(response)) == response)
     }
 }

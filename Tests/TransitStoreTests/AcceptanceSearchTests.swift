@@ -178,3 +178,113 @@ enum SearchFeed {
         #expect(try primary("FQ") == (2, "train"))  // 4 bus instances of one route, 3 trips of one train route
     }
 }
+
+/// The forgiving tiers on the Perth feed: inside words, then one typo, then two; each below the word tiers.
+@Suite struct AcceptanceForgivingSearchTests {
+    func search(_ text: String, limit: Int = 20, mode: String? = nil, platforms: Bool = false) throws -> [String] {
+        try SearchFeed.store().search(text, limit: limit, mode: mode, includePlatforms: platforms).map(\.stopId)
+    }
+
+    @Test func insideWordsAfterWholeWords() throws {
+        // "entral" starts no word: inside Central, the station first, then busier (CC's 36 light-rail instances,
+        // NC 5, CW 2, CX 1, MC 1), then shorter. "Entrance" is never searchable (an entrance).
+        #expect(try search("entral") == ["CS", "CC", "NC", "CW", "CX", "MC"])
+        // A whole word outranks the same letters inside a word: "art" is Museum of Central Art's word, and
+        // inside "Chalmers Street"? no; inside "Central Station Platform"? no.
+        #expect(try search("tram") == ["TIE1"])
+        // "ark" inside "Park".
+        #expect(try search("ark") == ["CP"])
+        // The mode filter holds for these tiers too.
+        #expect(try search("entral", mode: "tram") == ["CC"])
+        // Platforms fold into their station (PRT: 5 trips, CS: 3) unless asked for.
+        #expect(try search("atform") == ["PRT", "CS"])
+        #expect(try search("atform", platforms: true) == ["PB", "CS1", "CS2"])
+    }
+
+    @Test func rankingExactPrefixWordsInsideTypos() throws {
+        // The word tiers are unchanged: exact CX, prefix CS/CC/CW, a word of NC/MC; no typo tier for them.
+        #expect(try search("central") == ["CX", "CS", "CC", "CW", "NC", "MC"])
+        #expect(try search("perk") == [])  // 4 letters: no typo allowed
+        #expect(try search("parkk") == ["CP"])  // 5 letters: one typo
+        // "quotte" is one edit from "quote"; "quottte" two, too many for 7 letters.
+        #expect(try search("quotte") == ["Q"])
+        #expect(try search("quottte").isEmpty)
+        #expect(try search("montrael") == ["DI"])  // 8 letters: two edits allowed (a swap is one)
+        #expect(try search("mnotrael") == ["DI"])  // two swaps
+        #expect(try search("mnotraelx").isEmpty)  // three edits
+    }
+
+    @Test func typosRankBelowInsideMatches() throws {
+        // No name holds "centrl": the typo tier alone answers, ordered as within every tier.
+        #expect(try search("centrl") == ["CS", "CC", "NC", "CW", "CX", "MC"])
+        // A query whose words match one name inside a word and another with a typo: the inside match first.
+        // "ermin" is inside "Terminus"; "termnus" one edit from it.
+        #expect(try search("ermin") == ["Z"])
+        #expect(try search("termnus") == ["Z"])
+        #expect(try search("parkk cen") == ["CP"])  // a typo and a prefix together
+    }
+
+    @Test func shortQueriesNeverMatchInsideWordsOrWithTypos() throws {
+        // One or two letters: only names with a word starting with them.
+        #expect(try search("ar") == ["MC"])  // "Art", not "Park", "Chalmers", "Central", "Gare"
+        #expect(try search("e").isEmpty)  // no word starts with "e" (entrances are never searchable)
+        #expect(try search("x").isEmpty)
+        // Three and four letters: inside words, never a typo.
+        #expect(try search("bsu").isEmpty)
+        #expect(try search("stop") == ["Q"])
+        #expect(try search("stpo").isEmpty)
+    }
+}
+
+/// Every tier in one answer: exact, prefix, word, inside a word, one typo, two typos.
+@Suite struct AcceptanceSearchTierTests {
+    static let shared: Result<AcceptanceDB, any Error> = Result {
+        try AcceptanceDB(
+            name: "tiers",
+            [
+                "agency.txt":
+                    "agency_id,agency_name,agency_url,agency_timezone\nA,A,https://example.com,Australia/Sydney\n",
+                "stops.txt": """
+                stop_id,stop_name,stop_lat,stop_lon
+                EXACT,Waverley,-33.90,151.25
+                PREFIX,Waverley Depot,-33.91,151.25
+                WORD,North Waverley,-33.92,151.25
+                INSIDE,Newaverley,-33.93,151.25
+                ONE,Wavelrey Road,-33.94,151.25
+                TWO,Wavvelrey Lane,-33.95,151.25
+                THREE,Wvvelreyy Park,-33.96,151.25
+                SHORT,Wave,-33.97,151.25
+
+                """,
+                "routes.txt": "route_id,agency_id,route_short_name,route_long_name,route_type\nR,A,1,One,3\n",
+                "calendar.txt": """
+                service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+                ALL,1,1,1,1,1,1,1,20260101,20261231
+
+                """,
+                "trips.txt": "route_id,service_id,trip_id\nR,ALL,T\n",
+                "stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                T,08:00:00,08:00:00,EXACT,1
+                T,08:10:00,08:10:00,SHORT,2
+
+                """,
+            ])
+    }
+
+    @Test func exactPrefixWordInsideOneTypoTwoTypos() throws {
+        let store = try Self.shared.get().store
+        #expect(
+            try store.search("waverley", limit: 20).map(\.stopId) == [
+                "EXACT", "PREFIX", "WORD", "INSIDE", "ONE", "TWO",
+            ])
+        // The forgiving tiers only fill what the better ones leave of the limit.
+        #expect(try store.search("waverley", limit: 3).map(\.stopId) == ["EXACT", "PREFIX", "WORD"])
+        #expect(try store.search("waverley", limit: 5).map(\.stopId) == ["EXACT", "PREFIX", "WORD", "INSIDE", "ONE"])
+        // "wave" (4 letters) allows no typo: it starts Wave, Waverley… and Wavelrey, never Wavvelrey.
+        #expect(
+            try Set(store.search("wave", limit: 20).map(\.stopId)) == [
+                "SHORT", "EXACT", "PREFIX", "WORD", "INSIDE", "ONE",
+            ])
+    }
+}

@@ -248,3 +248,62 @@ import TransitModel
         }
     }
 }
+
+/// Filtered boards at Town Hall (S2) on Monday 2025-10-06 from 06:00: the FREQ metro every 10 min 06:07–06:57
+/// and at 07:07, 07:27, 07:47; T1_0800 (train, direction 0) at 08:05; BUS333 (bus) at 12:00. PU1 offers no
+/// pickup there and T2_LATE ends there (direction 1: no departure).
+@Suite struct QueryDepartureFilterTests {
+    let six = utc(2025, 10, 5, 19)
+
+    func trips(_ b: DepartureBoard) -> [String] { b.departures.map(\.tripId) }
+    func isInvalid(_ error: any Error) -> Bool {
+        if case .invalidArgument = error as? StoreError { return true } else { return false }
+    }
+
+    func board(
+        limit: Int = 20, route: String? = nil, direction: Int? = nil, mode: String? = nil, cursor: String? = nil,
+        at: Int64? = nil
+    ) throws -> DepartureBoard {
+        try QueryTestFeed.store().departures(
+            stopId: "S2", at: at ?? six, limit: limit, cursor: cursor, routeId: route, directionId: direction,
+            mode: mode)
+    }
+
+    @Test func aFilteredBoardStillFillsItsLimit() throws {
+        #expect(trips(try board(limit: 1)) == ["FREQ"])
+        let train = try board(limit: 1, route: "R_T1")
+        #expect(trips(train) == ["T1_0800"] && !train.hasMoreFuture)
+        #expect(trips(try board(limit: 2, mode: "bus")) == ["BUS333"])
+        #expect(trips(try board(mode: "metro")) == Array(repeating: "FREQ", count: 9))
+        #expect(trips(try board(limit: 3, route: "R_M1", mode: "metro")).count == 3)
+        #expect(try board(route: "R_M1", mode: "bus").departures.isEmpty)
+        #expect(trips(try board(direction: 0)) == Array(repeating: "FREQ", count: 9) + ["T1_0800", "BUS333"])
+        #expect(try board(direction: 1).departures.isEmpty)
+    }
+
+    @Test func cursorsPageTheFilteredBoard() throws {
+        let first = try board(limit: 4, route: "R_M1")
+        #expect(first.departures.map(\.scheduledSecs) == [22020, 22620, 23220, 23820])
+        let second = try board(limit: 4, route: "R_M1", cursor: first.laterCursor)
+        #expect(second.departures.map(\.scheduledSecs) == [24420, 25020, 25620, 26820])
+        // Monday's last run, then Tuesday's (the board reaches 24 h past the page's start).
+        let third = try board(limit: 4, route: "R_M1", cursor: second.laterCursor)
+        #expect(third.departures.map(\.scheduledSecs) == [28020, 22020, 22620, 23220])
+        #expect(third.departures.map(\.serviceDate) == [20251006, 20251007, 20251007, 20251007])
+        // Back from the third page: the second page's rows again.
+        let back = try board(limit: 4, route: "R_M1", cursor: third.earlierCursor)
+        #expect(back.departures.map(\.scheduledSecs) == second.departures.map(\.scheduledSecs))
+        // The same cursor with other filters: the train after 07:27.
+        let train = try board(limit: 1, mode: "train", cursor: second.laterCursor)
+        #expect(trips(train) == ["T1_0800"])
+    }
+
+    @Test func badFilters() throws {
+        #expect { try board(route: "NOPE") } throws: {
+            guard case .notFound(let message) = $0 as? StoreError else { return false }
+            return message.contains("route NOPE")
+        }
+        #expect { try board(mode: "spaceship") } throws: { isInvalid($0) }
+        #expect { try board(direction: 2) } throws: { isInvalid($0) }
+    }
+}

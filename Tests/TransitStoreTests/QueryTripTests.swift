@@ -57,9 +57,13 @@ import TransitModel
         // Without a start time: the latest instance running at 06:31 started at 06:30.
         let running = try store.trip(id: "FREQ", serviceDate: 20251006, at: utc(2025, 10, 5, 19, 31))
         #expect(running.startTime == "06:30:00")
-        // Without a date either: Monday 09:00 is after the last instance (07:40, ended 07:52).
+        // Without a date either: Monday 09:00 is after the last instance (07:40, ended 07:52): the next one,
+        // Tuesday's first, not the finished one (a rider holding a board row's trip id wants a coming run).
         let late = try store.trip(id: "FREQ", at: utc(2025, 10, 5, 22))
-        #expect(late.serviceDate == 20251006 && late.startTime == "07:40:00")
+        #expect(late.serviceDate == 20251007 && late.startTime == "06:00:00")
+        // With the date: the nearest instance that day, as before.
+        let sameDay = try store.trip(id: "FREQ", serviceDate: 20251006, at: utc(2025, 10, 5, 22))
+        #expect(sameDay.startTime == "07:40:00")
         // A start outside every period.
         #expect { try store.trip(id: "FREQ", serviceDate: 20251006, startTime: "05:00:00", at: 0) } throws: {
             isNotFound($0)

@@ -79,15 +79,30 @@ enum BoardAssembly {
         return merged
     }
 
-    /// What a row shows of a trip instance's prediction at one of its stops.
+    /// What a row shows of a trip instance's prediction at one of its stops. The prediction's age is set on
+    /// the page's rows only (`stampAges`: it needs the time of the answer).
     static func realtime(_ trip: TripPrediction, _ stop: StopPrediction?, state: RealtimeState) -> DepartureRealtime {
-        DepartureRealtime(
+        var realtime = DepartureRealtime(
             predictedUnix: trip.cancelled || stop?.skipped == true ? nil : stop?.predictedUnix,
             cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
             occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
                 ?? state.vehicleByTrip[trip.key]?.occupancyStatus,
             carriages: stop?.carriages ?? [],
             platformChange: trip.cancelled ? nil : stop?.platformChange)
+        if realtime.predictedUnix != nil, let stop {
+            realtime.predictionSource = stop.source
+            realtime.predictionMadeUnix = trip.madeUnix(state)
+        }
+        return realtime
+    }
+
+    /// The ages of the rows' predictions at `now` (the answer's time; `realtime` noted when each was made).
+    static func stampAges(_ rows: inout [DepartureRow], now: Int64) {
+        for i in rows.indices where rows[i].realtime?.predictionMadeUnix != nil {
+            let made = rows[i].realtime!.predictionMadeUnix
+            rows[i].realtime!.predictionAgeSeconds = rows[i].realtime!.predictionSource.age(
+                tripTimestamp: made, feedTimestamp: nil, now: now)
+        }
     }
 
     /// A row without a trip update whose vehicle reports occupancy.
@@ -110,13 +125,14 @@ enum BoardAssembly {
     /// A trip's last stop offers no departure.
     static func candidates(
         state: RealtimeState, boardStops: Set<String>, known: Range<Int64>, present: Set<DepartureIdentity>,
-        staticRows: Bool
+        staticRows: Bool, admits: LiveBoardFilter? = nil
     ) -> Candidates {
         var result = Candidates()
         var seen = Set<StopVisitRef>()
         for stopId in boardStops {
             for ref in state.tripsByStop[stopId] ?? [] {
                 guard let trip = state.trips[ref.key], ref.index < trip.stops.count - 1, !trip.deleted else { continue }
+                if let admits, !admits.admits(trip) { continue }
                 if state.isStale(source: trip.source) {
                     result.usedStale = true
                     continue
@@ -184,5 +200,25 @@ enum BoardAssembly {
         let more = keyed.count > limit
         let cut = direction == .future ? keyed.prefix(limit) : keyed.suffix(limit)
         return Page(rows: cut.map(\.row), more: more, behind: behind)
+    }
+}
+
+/// A filtered board's test for live visits: the trip update must name the route (and direction) asked for;
+/// a mode is checked on the route the gateway knows for the update's route id. A visit whose update leaves
+/// out what a filter asks is left off (it cannot be shown to match).
+struct LiveBoardFilter: Sendable {
+    var routeId: String?
+    var directionId: Int?
+    var mode: String?
+    /// The mode of a route id, when known.
+    var modeOfRoute: @Sendable (String) -> String?
+
+    func admits(_ trip: TripPrediction) -> Bool {
+        if let routeId, trip.routeId != routeId { return false }
+        if let directionId, trip.directionId != directionId { return false }
+        if let mode {
+            guard let id = trip.routeId, modeOfRoute(id) == mode else { return false }
+        }
+        return true
     }
 }

@@ -16,6 +16,8 @@ struct BoardPageFetch {
     /// The page's anchor (from `at` or the cursor).
     let position: BoardPosition
     let state: RealtimeState?
+    /// The board's filters for live visits (the static rows come filtered); nil: none.
+    let filter: LiveBoardFilter?
 
     /// The static page to ask next, and where it comes from.
     private(set) var staticQuery: DeparturesQuery
@@ -50,8 +52,9 @@ struct BoardPageFetch {
 
     init(
         stopId: String, limit: Int, direction: BoardDirection, position: BoardPosition, state: RealtimeState?,
-        info: StopResult?
+        info: StopResult?, filtered query: DeparturesQuery? = nil, filter: LiveBoardFilter? = nil
     ) {
+        self.filter = filter
         self.limit = limit
         self.direction = direction
         self.position = position
@@ -64,7 +67,9 @@ struct BoardPageFetch {
         known = t..<t
         let delayed = state.map { BoardAssembly.delayedCount(state: $0, boardStops: stops, from: t) } ?? 0
         let fetchLimit = min(StaticRequestLimits.maxLimit, limit + 5 + min(delayed, 40))
-        staticQuery = DeparturesQuery(stopId: stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit)
+        staticQuery = DeparturesQuery(
+            stopId: stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit, routeId: query?.routeId,
+            directionId: query?.directionId, mode: query?.mode)
     }
 
     /// What page 1 tells beyond its rows: the timezone, whether departures lie behind the anchor, the stop's
@@ -100,7 +105,7 @@ struct BoardPageFetch {
         if let state {
             candidates = BoardAssembly.candidates(
                 state: state, boardStops: boardStops, known: known, present: Set(rows.map(DepartureIdentity.init)),
-                staticRows: true)
+                staticRows: true, admits: filter)
         }
         found =
             BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: limit)

@@ -8,6 +8,8 @@ import TransitModel
 /// service would answer, as far as the gateway reads them (rows, `hasMorePast`, a full page or not).
 struct BoardWindow: Sendable {
     let stopId: String
+    /// The board it belongs to: the stop and its filters (`DeparturesQuery.boardKey`); the cache's key.
+    let key: String
     let anchor: Int64
     /// The board time that asked for the window (`anchor` is earlier when the window looks back).
     let askedAt: Int64
@@ -22,8 +24,12 @@ struct BoardWindow: Sendable {
     let laterCursor: String?
     let timezone: String?
 
-    init(stopId: String, anchor: Int64, askedAt: Int64? = nil, fetchLimit: Int, board: DepartureBoard) {
+    init(
+        stopId: String, key: String? = nil, anchor: Int64, askedAt: Int64? = nil, fetchLimit: Int,
+        board: DepartureBoard
+    ) {
         self.stopId = stopId
+        self.key = key ?? stopId
         self.anchor = anchor
         self.askedAt = askedAt ?? anchor
         self.fetchLimit = fetchLimit

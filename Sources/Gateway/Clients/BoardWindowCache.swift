@@ -66,15 +66,15 @@ final class BoardWindowCache: Sendable {
 
     var enabled: Bool { capacity > 0 }
 
-    /// The window of `stopId` when it may be used now. Counts a hit or a miss.
-    func window(_ stopId: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
+    /// The window of a board (`DeparturesQuery.boardKey`: the stop and its filters) when it may be used now.
+    func window(_ boardKey: String, now: ContinuousClock.Instant = .now) -> BoardWindow? {
         state.withLock { s in
-            guard Self.confirmed(s, now: now, within: versionCheck), var entry = s.entries[stopId],
+            guard Self.confirmed(s, now: now, within: versionCheck), var entry = s.entries[boardKey],
                 entry.stored.duration(to: now) < lifetime
             else { return nil }
             s.useCounter += 1
             entry.lastUse = s.useCounter
-            s.entries[stopId] = entry
+            s.entries[boardKey] = entry
             return entry.window
         }
     }
@@ -99,13 +99,13 @@ final class BoardWindowCache: Sendable {
         state.withLock { s in
             guard s.generation == generation.value else { return }
             s.useCounter += 1
-            if s.entries[window.stopId] == nil, s.entries.count >= capacity,
+            if s.entries[window.key] == nil, s.entries.count >= capacity,
                 let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
             {
                 s.entries[oldest] = nil
                 s.counts.evictions += 1
             }
-            s.entries[window.stopId] = Entry(window: window, stored: now, lastUse: s.useCounter)
+            s.entries[window.key] = Entry(window: window, stored: now, lastUse: s.useCounter)
         }
     }
 

@@ -19,15 +19,17 @@ final class RealtimeClient: Sendable {
     init(url: String, timeout: Duration) throws(NNGError) {
         self.url = url
         self.timeout = timeout
-        requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
-        try? requester.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
+        // Several URLs: a realtime service and its standby; only the active one listens, so only it answers.
+        requester = try NNGRequester(
+            dialing: url.split(separator: ",").map(String.init), defaultTimeout: timeout,
+            maxReplySize: Self.maxReplyBytes, reconnect: (.milliseconds(50), .milliseconds(500)))
     }
 
     func close() { requester.close() }
 
     /// The state of `topic` (blocks the calling thread up to the timeout).
     func snapshot(_ topic: RealtimeTopic) throws(RealtimeClientError) -> RealtimeSnapshot {
-        let id = nextRequestId.add(1, ordering: .relaxed).newValue
+        let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: .snapshot(topic))))
@@ -49,7 +51,7 @@ final class RealtimeClient: Sendable {
 
     /// One query, suspending without blocking a thread.
     func query(_ query: RealtimeQuery) async -> Result<RealtimeResult, RealtimeClientError> {
-        let id = nextRequestId.add(1, ordering: .relaxed).newValue
+        let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try await requester.request(

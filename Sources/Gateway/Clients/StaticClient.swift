@@ -18,9 +18,14 @@ final class StaticClient: Sendable {
     /// Replies may be large (bulk schedules); protocol/README.md "REQ → static RECVMAXSZ".
     static let maxReplyBytes = 64 << 20
 
+    /// The static service's URLs (one per replica), joined by commas for messages.
     let url: String
+    /// One URL per replica.
+    var urls: [String] { requester.urls }
     let timeout: Duration
     private let requester: NNGRequester
+    /// Answers per replica (`served_by`), for `stats`: shows how nng spreads requests over replicas.
+    private let answersByReplica = Mutex<[String: Int]>([:])
     private let nextRequestId = Atomic<UInt64>(UInt64.random(in: 1...(1 << 32)))
     private let breaker: Mutex<StaticBreaker>
     /// Dates an outage's start (`health`).
@@ -28,16 +33,25 @@ final class StaticClient: Sendable {
     /// The background prober while the service is down; `closed` once `close` was called.
     private let prober = Mutex<(task: Task<Void, Never>?, closed: Bool)>((nil, false))
 
-    init(url: String, timeout: Duration, probeInterval: Duration = .milliseconds(500), clock: ServiceClock = .system)
+    convenience init(
+        url: String, timeout: Duration, probeInterval: Duration = .milliseconds(500), clock: ServiceClock = .system
+    ) throws(NNGError) {
+        try self.init(urls: [url], timeout: timeout, probeInterval: probeInterval, clock: clock)
+    }
+
+    /// One REQ socket dialing every one of `urls` (replicas of one database): nng spreads the requests over
+    /// the connected replicas and resends a request whose replica went away to another.
+    init(urls: [String], timeout: Duration, probeInterval: Duration = .milliseconds(500), clock: ServiceClock = .system)
         throws(NNGError)
     {
-        self.url = url
+        self.url = urls.joined(separator: ",")
         self.clock = clock
         self.timeout = timeout
         breaker = Mutex(StaticBreaker(probeInterval: probeInterval))
-        requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
         // Find a restarted service quickly, without hammering a dead one.
-        try? requester.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
+        requester = try NNGRequester(
+            dialing: urls, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes,
+            reconnect: (.milliseconds(50), .milliseconds(500)))
     }
 
     func close() {
@@ -61,7 +75,7 @@ final class StaticClient: Sendable {
     private func roundTrip(_ query: StaticQuery, sent: ContinuousClock.Instant) async -> Result<
         StaticResult, GatewayError
     > {
-        let id = nextRequestId.add(1, ordering: .relaxed).newValue
+        let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try await requester.request(
@@ -92,6 +106,7 @@ final class StaticClient: Sendable {
         } catch {
             return .failure(GatewayError(.internal, "the static service's answer did not decode: \(error)"))
         }
+        if let replica = response.servedBy { answersByReplica.withLock { $0[replica, default: 0] += 1 } }
         return response.result.mapError { GatewayError(staticError: $0) }
     }
 
@@ -131,6 +146,9 @@ final class StaticClient: Sendable {
     /// True when a request now would ask the service (it is up): a background check that would only be
     /// refused is not started.
     var wouldAsk: Bool { breaker.withLock { $0.wouldAsk(now: .now) } }
+
+    /// Answers per replica name since the gateway started (replicas that never answered are absent).
+    var replicaAnswers: [String: Int] { answersByReplica.withLock { $0 } }
 
     /// The breaker's view of the service, for `health` and `stats`.
     var availability: (outage: StaticBreaker.Outage?, counts: StaticBreaker.Counts, probeInterval: Duration) {

@@ -10,11 +10,13 @@ final class GatewayServices: Sendable {
     let stats: GatewayStats
     let logger: Logger
     let dispatcher: RequestDispatcher
+    /// The open connections, for draining at shutdown.
+    let connections = OpenConnections()
 
     init(config: GatewayConfig, realtime: RealtimeView) throws(NNGError) {
         self.config = config
         staticClient = try StaticClient(
-            url: config.staticURL, timeout: config.staticTimeout, probeInterval: config.staticProbeInterval,
+            urls: config.staticURLs, timeout: config.staticTimeout, probeInterval: config.staticProbeInterval,
             clock: config.clock)
         do {
             realtimeClient = try config.realtimeURL.map { url throws(NNGError) in

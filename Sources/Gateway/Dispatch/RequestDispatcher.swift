@@ -39,6 +39,18 @@ final class RequestDispatcher: Sendable {
     }
 
     func answer(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
+        let traceId = RequestTrace.newId()
+        let answer = await RequestTrace.$id.withValue(traceId) { await answerTraced(request, received: received) }
+        logger.debug(
+            "request",
+            metadata: [
+                "request_id": "\(traceId)", "op": "\(request.op.name.rawValue)",
+                "status": "\(answer.error.map { "\($0)" } ?? "ok")", "elapsed_us": "\(answer.micros)",
+            ])
+        return answer
+    }
+
+    private func answerTraced(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
         let answer: Answer
         switch request.op {
         case .health: answer = await health(request, received: received)
@@ -60,7 +72,8 @@ final class RequestDispatcher: Sendable {
             logger.error(
                 "internal error",
                 metadata: [
-                    "request": "\(request)", "answer": "\(String(decoding: answer.bytes, as: UTF8.self))",
+                    "request_id": "\(RequestTrace.id.map { "\($0)" } ?? "-")", "request": "\(request)",
+                    "answer": "\(String(decoding: answer.bytes, as: UTF8.self))",
                 ])
         }
         return answer

@@ -28,7 +28,7 @@ extension RequestDispatcher {
         switch source {
         case .first:
             guard forward, boardCache.enabled, let t = query.at else { return await plain(query) }
-            let previous = boardCache.window(query.stopId)
+            let previous = boardCache.window(query.boardKey)
             if let previous, let slice = previous.page(from: t, limit: query.limit) {
                 boardCache.count(hit: true)
                 return (.success(.departures(slice.board)), .window(previous, slice.end))
@@ -47,7 +47,8 @@ extension RequestDispatcher {
                 let result = await staticClient.query(.departures(wide))
                 guard case .success(.departures(let board)) = result else { return (result, nil) }
                 let window = BoardWindow(
-                    stopId: query.stopId, anchor: anchor, askedAt: t, fetchLimit: wide.limit, board: board)
+                    stopId: query.stopId, key: query.boardKey, anchor: anchor, askedAt: t, fetchLimit: wide.limit,
+                    board: board)
                 guard let slice = window.page(from: t, limit: query.limit) else { continue }
                 if let generation { boardCache.store(window, generation: generation) }
                 return (.success(.departures(slice.board)), .window(window, slice.end))

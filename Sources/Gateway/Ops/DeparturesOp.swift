@@ -22,7 +22,7 @@ extension RequestDispatcher {
         -> Answer
     {
         switch await board(query, allowRealtimeOnly: true) {
-        case .failure(let error) where error.code == .notFound:
+        case .failure(let error) where error.code == .notFound && error.message.hasPrefix("stop "):
             return failure(request, await withSearchHint(error, stopId: query.stopId), received: received)
         case .failure(let error):
             return failure(request, error, received: received)
@@ -147,13 +147,14 @@ extension RequestDispatcher {
 
         // The stop ids the board covers (a station: its platforms too) decide which live visits count; they
         // are only needed when there are live visits at all, and fetched alongside the first static page.
-        let liveVisits = state.map { !$0.tripsByStop.isEmpty } ?? false
+        // Alerts need the stop's station too (an alert on the station concerns its platforms' rows).
+        let liveVisits = state.map { !$0.tripsByStop.isEmpty || !$0.alertIndex.isEmpty } ?? false
         let cachedInfo = liveVisits || wantStops ? cache.cachedStop(query.stopId) : nil
         let needInfo = cachedInfo == nil && (liveVisits || wantStops)
 
         var fetch = BoardPageFetch(
             stopId: query.stopId, limit: query.limit, direction: direction, position: position, state: state,
-            info: cachedInfo)
+            info: cachedInfo, filtered: query, filter: liveFilter(query, info: cachedInfo))
         fetching: for page in 1...Self.maxStaticPages {
             let board: DepartureBoard
             let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
@@ -174,7 +175,8 @@ extension RequestDispatcher {
                 if page > 1 { break fetching }  // keep the pages fetched so far
                 if error.code == .staticUnavailable, allowRealtimeOnly, let state {
                     return realtimeOnlyBoard(
-                        query, at: at, now: now, direction: direction, position: position, state: state, error: error)
+                        query, at: at, now: now, direction: direction, position: position, state: state,
+                        alerts: Self.holdsAlerts(reading, now: now), error: error)
                 }
                 return .failure(error)
             }
@@ -194,11 +196,15 @@ extension RequestDispatcher {
                 scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
         Self.fillChangedPlatforms(&all, Self.platforms(fetch.info))
-        let page = BoardAssembly.page(
+        var page = BoardAssembly.page(
             all, known: fetch.known, direction: direction, position: position, limit: query.limit)
-        let answer = Self.answer(
+        BoardAssembly.stampAges(&page.rows, now: now)
+        var answer = Self.answer(
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
             known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
+        if let state, Self.holdsAlerts(reading, now: now) {
+            Self.addAlerts(&answer, index: state.alertIndex, info: fetch.info)
+        }
         let meta = reading.meta(
             .tripUpdates, at: at, now: now, leftOut: fetch.merged.usedStale || fetch.candidates.usedStale)
         return .success(LiveBoard(answer: answer, meta: meta, stops: fetch.boardStops))
@@ -219,7 +225,7 @@ extension RequestDispatcher {
     /// only), or the static error when it knows nothing there.
     private func realtimeOnlyBoard(
         _ query: DeparturesQuery, at: Int64, now: Int64, direction: BoardDirection, position: BoardPosition,
-        state: RealtimeState, error: GatewayError
+        state: RealtimeState, alerts: Bool, error: GatewayError
     ) -> Result<LiveBoard, GatewayError> {
         let info = cache.cachedStop(query.stopId)
         let boardStops = info.map(Self.stopIds) ?? [query.stopId]
@@ -227,7 +233,8 @@ extension RequestDispatcher {
         let forward = direction == .future
         let known = forward ? t..<t + DepartureBoard.horizon : t + 1 - DepartureBoard.horizon..<t + 1
         let candidates = BoardAssembly.candidates(
-            state: state, boardStops: boardStops, known: known, present: [], staticRows: false)
+            state: state, boardStops: boardStops, known: known, present: [], staticRows: false,
+            admits: liveFilter(query, info: info))
         guard !candidates.visits.isEmpty || candidates.before || candidates.beyond else { return .failure(error) }
         let timezone = info?.stop.timezone ?? cache.lastTimezone
         var rows: [DepartureRow] = []
@@ -236,12 +243,14 @@ extension RequestDispatcher {
                 liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
         }
         Self.fillChangedPlatforms(&rows, Self.platforms(info))
-        let page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
-        let answer = Self.answer(
+        var page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
+        BoardAssembly.stampAges(&page.rows, now: now)
+        var answer = Self.answer(
             stopId: query.stopId, timezone: timezone, page: page, direction: direction, position: position,
             known: known,
             moreBeyond: forward ? candidates.beyond : candidates.before,
             moreBehind: forward ? candidates.before : candidates.beyond)
+        if alerts { Self.addAlerts(&answer, index: state.alertIndex, info: info) }
         let meta = LiveMeta(
             at: at, source: .realtimeOnly, stale: candidates.usedStale,
             feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
@@ -333,6 +342,42 @@ extension RequestDispatcher {
             return TripInstanceKey(tripId: copied, serviceDate: trip.key.serviceDate)
         }
         return trip.key
+    }
+
+    /// Each row's `alert_ids` and the board's `alerts` (GATEWAY.md "departures"): matched per row at its own
+    /// time against the alert index (nothing to do without alerts).
+    static func addAlerts(_ answer: inout DeparturesAnswer, index: AlertIndex, info: StopResult?) {
+        guard !index.isEmpty, !answer.rows.isEmpty else { return }
+        let rows = answer.rows.map { row in
+            let d = row.departure
+            return AlertIndex.Row(
+                stopId: d.stopId, parentStation: parentStation(of: d.stopId, info), routeId: d.route.routeId,
+                routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
+                tripId: d.tripId, time: row.time)
+        }
+        let found = RowAlerts(rows, index: index)
+        answer.alerts = found.views
+        for i in answer.rows.indices { answer.rows[i].alertIds = found.idsByRow[i] }
+    }
+
+    /// The parent station of a board's row stop, as the board's stop result tells it.
+    private static func parentStation(of stopId: String, _ info: StopResult?) -> String? {
+        guard let info else { return nil }
+        if stopId == info.stop.stopId { return info.stop.parentStation ?? info.parent?.stopId }
+        if info.platforms.contains(where: { $0.stopId == stopId }) { return info.stop.stopId }
+        return info.stop.parentStation ?? info.parent?.stopId
+    }
+
+    /// The static rows come filtered by the static service; live visits (trips delayed onto the board, added
+    /// trips) are filtered here, by what their trip update names (route, direction) and the route's mode as
+    /// the gateway knows it. nil when the board is not filtered.
+    func liveFilter(_ query: DeparturesQuery, info: StopResult?) -> LiveBoardFilter? {
+        guard query.isFiltered else { return nil }
+        let cache = self.cache
+        let stopRoutes = info?.routes ?? []
+        return LiveBoardFilter(routeId: query.routeId, directionId: query.directionId, mode: query.mode) { id in
+            stopRoutes.first { $0.routeId == id }?.mode ?? cache.cachedRoute(id)?.mode
+        }
     }
 
     static func stopIds(_ info: StopResult) -> Set<String> {

@@ -155,6 +155,14 @@ extension RequestDispatcher {
             w.key("trips"); w.int(availability.counts.trips)
             w.key("probes"); w.int(availability.counts.probes)
             w.key("fast_failures"); w.int(availability.counts.fastFailures)
+            w.key("urls"); w.beginArray()
+            for url in staticClient.urls { w.string(url) }
+            w.endArray()
+            w.key("replicas"); w.beginObject()
+            for (name, count) in staticClient.replicaAnswers.sorted(by: { $0.key < $1.key }) {
+                w.key(name); w.int(count)
+            }
+            w.endObject()
             w.endObject()
             w.key("rss_bytes"); w.int(ProcessMemory.residentBytes().map(Int.init))
             w.key("realtime_rss_bytes"); w.int(realtime.publisherResidentBytes.map(Int.init))

@@ -8,6 +8,18 @@ extension RequestDispatcher {
     /// How long after the last feed that carried them alerts are still shown while realtime is silent or stale.
     static let alertsHeldFor: Int64 = 3600
 
+    /// Whether the held alerts are shown (by the `alerts` op, and on board rows and trip stops): while their
+    /// sources are fresh; silent or stale, an alert stays, marked stale, until its active period ends
+    /// (`isActive`) or an hour after the last feed that carried it, whichever comes first.
+    static func holdsAlerts(_ reading: RealtimeReading, now: Int64) -> Bool {
+        guard reading.holdsState else { return false }
+        if reading.fresh(.alerts) { return true }
+        guard let lastFeed = LiveMerge.newestFeed(reading.state, kind: .alerts, includingStale: true) else {
+            return false
+        }
+        return now < lastFeed + alertsHeldFor
+    }
+
     func alerts(_ request: GatewayRequest, _ query: AlertsQuery, received: ContinuousClock.Instant) async -> Answer {
         let now = clock.unixSeconds
         let at = query.at ?? now
@@ -34,13 +46,7 @@ extension RequestDispatcher {
         }
         let sources = reading.state.sources.filter { $0.kind == .alerts || $0.kind == .auto }
         let fresh = reading.fresh(.alerts)
-        var held = reading.state.alerts
-        if !fresh {
-            // Silent or stale: an alert stays, marked stale, until its active period ends (`isActive`) or an
-            // hour after the last feed that carried it, whichever comes first.
-            let lastFeed = LiveMerge.newestFeed(reading.state, kind: .alerts, includingStale: true)
-            held = lastFeed.map { now < $0 + Self.alertsHeldFor ? held : [] } ?? []
-        }
+        let held = Self.holdsAlerts(reading, now: now) ? reading.state.alerts : []
         let alerts = matcher.alerts(in: held, at: at, language: query.lang)
         var live = reading.meta(.alerts, at: at, now: now, leftOut: sources.contains(where: \.stale))
         if !staticAnswered { live.source = .realtimeOnly }

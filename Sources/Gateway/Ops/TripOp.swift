@@ -17,12 +17,18 @@ extension RequestDispatcher {
                 as: TripInstanceKey(
                     tripId: trip.tripId, serviceDate: trip.serviceDate,
                     staticStartTime: trip.frequencyBased ? trip.startTime : nil))
-            let (realtime, live) = LiveMerge.trip(trip, reading: self.realtime.read(), at: at, now: now)
+            let reading = self.realtime.read()
+            let (realtime, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
+            let alerts =
+                Self.holdsAlerts(reading, now: now)
+                ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
             let typical = await stopTypicalDelays(trip, realtime: realtime)
             return .success(
                 id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count
             ) {
-                $0.tripData(trip, realtime: realtime, at: at, typicalDelays: typical)
+                $0.tripData(
+                    trip, realtime: realtime, at: at, alerts: alerts?.views ?? [], alertIds: alerts?.idsByRow ?? [],
+                    typicalDelays: typical)
             }
         case .success(let other):
             return unexpected(request, other, received: received)
@@ -60,10 +66,12 @@ extension RequestDispatcher {
         // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
         if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {
             let (realtime, _) = LiveMerge.trip(detail, reading: reading, at: at, now: now)
+            let alerts = LiveMerge.alerts(
+                detail, realtime, index: Self.holdsAlerts(reading, now: now) ? state.alertIndex : AlertIndex())
             return .success(
                 id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * detail.stops.count
             ) {
-                $0.tripData(detail, realtime: realtime, at: at)
+                $0.tripData(detail, realtime: realtime, at: at, alerts: alerts.views, alertIds: alerts.idsByRow)
             }
         }
 
@@ -84,11 +92,14 @@ extension RequestDispatcher {
         known.timezone =
             trip.stops.lazy.compactMap { known.stops[$0.stopId ?? ""]?.timezone }.first ?? cache.lastTimezone
 
-        let view = LiveTripAssembly.view(trip, known: known, vehicle: vehicle)
+        let view = LiveTripAssembly.view(
+            trip, known: known, vehicle: vehicle, madeUnix: trip.madeUnix(state), now: now)
+        let alerts = LiveTripAssembly.alerts(
+            view, index: Self.holdsAlerts(reading, now: now) ? state.alertIndex : AlertIndex())
         return .success(
             id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * view.stops.count
         ) {
-            $0.liveTripData(view, at: at)
+            $0.liveTripData(view, at: at, alerts: alerts.views, alertIds: alerts.idsByRow)
         }
     }
 

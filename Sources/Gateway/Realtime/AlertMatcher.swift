@@ -98,6 +98,22 @@ struct AlertMatcher {
         return result
     }
 
+    /// Whether an informed entity selects one departure row or trip stop (the GTFS-Realtime EntitySelector
+    /// rule: every field it sets must hold; a stop matches the row's stop or its parent station; a direction
+    /// matches any row whose direction is unknown). An entity setting nothing selects nothing. The alerts of a
+    /// row are those with some entity selecting it (`AlertIndex`).
+    static func selects(_ e: AlertView.InformedEntity, _ row: AlertIndex.Row) -> Bool {
+        guard e.stopId != nil || e.routeId != nil || e.routeType != nil || e.agencyId != nil || e.tripId != nil
+        else { return false }
+        if let stop = e.stopId, stop != row.stopId, stop != row.parentStation { return false }
+        if let route = e.routeId, route != row.routeId { return false }
+        if let type = e.routeType, type != row.routeType { return false }
+        if let agency = e.agencyId, agency != row.agencyId { return false }
+        if let trip = e.tripId, trip != row.tripId { return false }
+        if let direction = e.directionId, let own = row.directionId, direction != own { return false }
+        return true
+    }
+
     /// The active alerts with a matching entity, in the chosen language, by severity then id. An alert whose
     /// matches all name a stop carries those stops (`limitedToStopIds`).
     func alerts(in records: [AlertRecord], at: Int64, language: String?) -> [AlertView] {

@@ -34,6 +34,7 @@ extension TripPrediction {
                     skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign,
                     carriages: s.carriages))
             stops[stops.count - 1].assignedPlatform = s.assignedPlatform
+            stops[stops.count - 1].source = s.predictionSource
         }
         let relationship = live.relationship
         self.init(

@@ -31,13 +31,17 @@ enum LiveMerge {
             } else {
                 var stops: [TripStopRealtime?] = []
                 stops.reserveCapacity(trip.stops.count)
+                let made = prediction.madeUnix(state)
                 for stop in trip.stops {
                     stops.append(
                         prediction.stop(sequence: stop.stopSequence).map {
-                            TripStopRealtime(
+                            var rt = TripStopRealtime(
                                 arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
                                 occupancyStatus: $0.occupancyStatus, carriages: $0.carriages,
                                 platformChange: prediction.cancelled ? nil : $0.platformChange)
+                            rt.predictionSource = $0.source
+                            rt.predictionAgeSeconds = $0.source.age(tripTimestamp: made, feedTimestamp: nil, now: now)
+                            return rt
                         })
                 }
                 realtime = TripRealtime(cancelled: prediction.cancelled, added: prediction.added, stops: stops)
@@ -48,6 +52,22 @@ enum LiveMerge {
             realtime?.vehicle = vehicle
         }
         return (realtime, reading.meta(.tripUpdates, at: at, now: now, leftOut: stale))
+    }
+
+    /// Each stop's `alert_ids` and the trip's `alerts`: matched per stop at its own departure (predicted, else
+    /// scheduled).
+    static func alerts(_ trip: TripDetail, _ realtime: TripRealtime?, index: AlertIndex) -> RowAlerts {
+        var rows: [AlertIndex.Row] = []
+        rows.reserveCapacity(trip.stops.count)
+        for (i, stop) in trip.stops.enumerated() {
+            let rt = realtime.flatMap { i < $0.stops.count ? $0.stops[i] : nil }
+            rows.append(
+                AlertIndex.Row(
+                    stopId: stop.stopId, parentStation: stop.parentStation, routeId: trip.route.routeId,
+                    routeType: trip.route.routeType, agencyId: trip.route.agencyId, directionId: trip.directionId,
+                    tripId: trip.tripId, time: rt?.departureUnix ?? rt?.arrivalUnix ?? stop.departureUnix))
+        }
+        return RowAlerts(rows, index: index)
     }
 
     /// `meta.feed_age_s` (GATEWAY.md §2): seconds from the header timestamp of the newest feed among the

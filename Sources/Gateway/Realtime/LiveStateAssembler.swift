@@ -35,6 +35,7 @@ struct LiveStateAssembler {
             everything = true
         case .alerts(let batch):
             state.setAlerts(batch.alerts.map { ($0.key, AlertRecord($0)) })
+            everything = true  // boards carry the alerts of their rows
         case .sources(let list):
             setSources(list)
         case .heartbeat(let beat):
@@ -56,6 +57,8 @@ struct LiveStateAssembler {
                 changedStops: &changedStops)
         case .alerts(let batch):
             state.apply(alerts: batch.alerts.map { ($0.key, AlertRecord($0)) }, removed: batch.removed)
+            // Boards carry the alerts of their rows; alerts change rarely, so every board is looked at again.
+            if !batch.alerts.isEmpty || !batch.removed.isEmpty { everything = true }
         case .sources(let list):
             setSources(list)
         case .heartbeat(let beat):

@@ -50,6 +50,19 @@ enum LiveTripAssembly {
         return (first, last)
     }
 
+    /// Each stop's `alert_ids` and the trip's `alerts`, as for a static trip (`LiveMerge.alerts`).
+    static func alerts(_ view: LiveTripView, index: AlertIndex) -> RowAlerts {
+        let rows = view.stops.map { stop in
+            AlertIndex.Row(
+                stopId: stop.stopId, parentStation: stop.parentStation, routeId: view.route.routeId,
+                routeType: view.route.routeType, agencyId: view.route.agencyId, directionId: view.directionId,
+                tripId: view.tripId,
+                time: stop.predictedDepartureUnix ?? stop.predictedArrivalUnix ?? stop.scheduledDepartureUnix
+                    ?? stop.scheduledArrivalUnix ?? 0)
+        }
+        return RowAlerts(rows, index: index)
+    }
+
     /// The static trip whose details describe a live copy (DUPLICATED, or ADDED with a static trip_id): the
     /// copied trip on the copy's date; nil for other instances.
     static func copiedKey(_ trip: TripPrediction) -> TripInstanceKey? {
@@ -70,7 +83,9 @@ enum LiveTripAssembly {
 
     /// The answer for `trip` with what is known. Predictions of a cancelled trip and of skipped stops are left
     /// out (as on boards).
-    static func view(_ trip: TripPrediction, known: Known, vehicle: VehicleSnapshot?) -> LiveTripView {
+    static func view(
+        _ trip: TripPrediction, known: Known, vehicle: VehicleSnapshot?, madeUnix: Int64? = nil, now: Int64 = 0
+    ) -> LiveTripView {
         let detail = known.detail
         var detailStops: [UInt32: TripStop] = [:]
         for stop in detail?.stops ?? [] { detailStops[stop.stopSequence] = stop }
@@ -89,6 +104,10 @@ enum LiveTripAssembly {
                 predictedDepartureUnix: predicted ? s.departureUnix : nil,
                 skipped: s.skipped, stopHeadsign: s.stopHeadsign)
             if !trip.cancelled, s.stopId != nil { stop.platformChange = s.platformChange }
+            if predicted, s.arrivalUnix != nil || s.departureUnix != nil {
+                stop.predictionSource = s.source
+                stop.predictionAgeSeconds = s.source.age(tripTimestamp: madeUnix, feedTimestamp: nil, now: now)
+            }
             if let d = detailStops[s.stopSequence], d.stopId == stopId {
                 stop.stopName = d.stopName
                 stop.lat = d.lat

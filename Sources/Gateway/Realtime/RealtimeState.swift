@@ -34,6 +34,8 @@ public struct RealtimeState: Sendable {
     /// The vehicle serving each resolved trip instance.
     private(set) var vehicleByTrip: [TripInstanceKey: VehicleSnapshot] = [:]
     private var alertsByKey: [String: AlertRecord] = [:]
+    /// `alerts` indexed for per-row matching, rebuilt when they change.
+    private(set) var alertIndex = AlertIndex()
 
     public init(
         trips: [TripPrediction] = [], vehicles: [VehicleSnapshot] = [], alerts: [AlertRecord] = [],
@@ -189,11 +191,13 @@ public struct RealtimeState: Sendable {
     mutating func setAlerts(_ list: [(String, AlertRecord)]) {
         alertsByKey = Dictionary(list, uniquingKeysWith: { _, last in last })
         alerts = alertsByKey.sorted { $0.key < $1.key }.map(\.value)
+        alertIndex = AlertIndex(alerts)
     }
 
     mutating func apply(alerts changed: [(String, AlertRecord)], removed: [String]) {
         for key in removed { alertsByKey[key] = nil }
         for (key, alert) in changed { alertsByKey[key] = alert }
         alerts = alertsByKey.sorted { $0.key < $1.key }.map(\.value)
+        alertIndex = AlertIndex(alerts)
     }
 }

@@ -56,8 +56,10 @@ public final class RealtimeSubscriber: Sendable {
         self.view = view
         self.options = options
         self.logger = logger
+        // Several URLs: a realtime service and its standby (only the active one publishes and answers).
         subscriber = try NNGSubscriber(
-            dialing: options.subscribeURL, topics: RealtimeTopic.allCases.map(\.prefix),
+            dialing: options.subscribeURL.split(separator: ",").map(String.init),
+            topics: RealtimeTopic.allCases.map(\.prefix),
             maxReceiveSize: Self.maxMessageBytes, receiveBuffer: Self.receiveBufferMessages)
         try? subscriber.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
         do {

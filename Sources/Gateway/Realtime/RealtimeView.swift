@@ -96,6 +96,18 @@ public final class RealtimeView: Sendable {
         }
     }
 
+    /// For metrics: liveness, heartbeat age and the sources as last reported, without copying the state.
+    func metricsReading() -> (
+        live: Bool, heartbeatAge: Duration?, sources: [RealtimeSourceStatus], publisherResidentBytes: UInt64?
+    ) {
+        let rss = publisherResidentBytes
+        return stored.withLock { s in
+            let age = s.lastHeartbeat.map { ContinuousClock.now - $0 }
+            let live = s.state != nil && age.map { $0 < silenceLimit } == true
+            return (live, age, s.state?.sources ?? [], rss)
+        }
+    }
+
     // MARK: observers
 
     /// Calls `observer` (on the feeder's thread) after every change of the state. Returns a token for

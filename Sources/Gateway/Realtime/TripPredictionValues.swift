@@ -25,6 +25,8 @@ public struct StopPrediction: Sendable, Hashable {
     public var stopHeadsign: String?
     /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
     public var carriages: [LiveCarriage]
+    /// Where the realtime service's prediction comes from (`schedule` without one).
+    public var source: LivePredictionSource = .schedule
 
     public init(
         stopSequence: UInt32, stopId: String? = nil, assignedStopId: String? = nil, arrivalUnix: Int64? = nil,
@@ -116,6 +118,12 @@ public struct TripPrediction: Sendable, Hashable {
             if stops[mid].stopSequence < sequence { low = mid + 1 } else { high = mid }
         }
         return low < stops.count && stops[low].stopSequence == sequence ? stops[low] : nil
+    }
+
+    /// When the predictions were made: TripUpdate.timestamp (a vehicle estimate: the position's), else the
+    /// header timestamp of its source's last feed.
+    func madeUnix(_ state: RealtimeState) -> Int64? {
+        timestamp ?? state.sources.first { $0.name == source }?.feedTimestamp
     }
 
     /// The time a board sorts this visit by: the predicted departure, else the scheduled one (a cancelled

@@ -40,6 +40,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var closing = false
     /// Take no more lines; close once the answers so far are written (a wrong `auth` token).
     var closeWhenAnswered = false
+    /// Graceful shutdown: no further lines are read; the connection closes once the ones read are answered.
+    var draining = false
     /// Counted in the connection statistics (balanced in `channelInactive`).
     var admitted = false
     /// A `read` was held back because too many answers are pending.
@@ -100,6 +102,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             write([GatewayResponse.error(id: .null, GatewayError(.overloaded, refusal))], context: context)
             closeAfterWrites(context: context)
         } else {
+            services.connections.opened(context.channel)
             scheduleIdleCheck(context: context)
         }
         context.fireChannelActive()
@@ -117,6 +120,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         services.stats.unwrittenChanged(by: -reportedUnwritten)
         reportedUnwritten = 0
         endSubscriptions()
+        services.connections.closed(context.channel)
         if admitted {
             admitted = false
             services.stats.connectionClosed()
@@ -135,7 +139,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
-        guard !closing else { return }
+        guard !closing, !draining else { return }
         buffer.withUnsafeReadableBytes { splitter.append($0) }
         takeLines(context: context)
     }
@@ -144,9 +148,26 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if case ChannelEvent.inputClosed = event {
             inputClosed = true
             takeLines(context: context)
+        } else if event is OpenConnections.Drain {
+            drain(context: context)
         } else {
             context.fireUserInboundEventTriggered(event)
         }
+    }
+
+    /// Graceful shutdown: subscribers get `{"event":"closing"}` and their subscriptions end; the lines read
+    /// so far are answered as after the client's EOF, later bytes are ignored, and the connection closes
+    /// once every answer is written.
+    private func drain(context: ChannelHandlerContext) {
+        guard !closing, !draining else { return }
+        draining = true
+        if !subscriptions.isEmpty {
+            endSubscriptions()
+            let slot = answers.reserve()
+            answers.fill(slot, GatewayResponse.closingEvent)
+        }
+        inputClosed = true
+        takeLines(context: context)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {

@@ -17,7 +17,7 @@ public final class GatewayServer: Service, Sendable {
     /// The port it listens on (the chosen one when `config.port` was 0).
     public let port: Int
 
-    private let services: GatewayServices
+    let services: GatewayServices
     private let group: MultiThreadedEventLoopGroup
     private let listener: any Channel
 
@@ -97,10 +97,23 @@ public final class GatewayServer: Service, Sendable {
             port: port)
     }
 
-    /// Stops listening, closes every connection and the service sockets.
+    /// Stops listening and drains: every open connection takes no further requests, gets the answers of
+    /// the ones it sent, its subscribers `{"event":"closing"}`, and closes; after `config.drainTimeout` the
+    /// ones still open are closed. Then closes the service sockets.
     public func stop() async {
-        await subscriber?.stop()
         try? await listener.close()
+        let open = services.connections.count
+        services.connections.drainAll()
+        let deadline = ContinuousClock.now + config.drainTimeout
+        while services.connections.count > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        let left = services.connections.count
+        if open > 0 {
+            config.logger.info("drained", metadata: ["connections": "\(open)", "closed_unfinished": "\(left)"])
+        }
+        services.connections.closeAll()
+        await subscriber?.stop()
         // Closing the service sockets first ends the requests still waiting on them, so their tasks finish
         // before the event loops go away.
         services.close()

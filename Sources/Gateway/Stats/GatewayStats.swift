@@ -1,3 +1,4 @@
+import CoreMetrics
 import Synchronization
 import TransitJSON
 
@@ -39,6 +40,14 @@ final class GatewayStats: Sendable {
         var requests: UInt64 = 0
         var errors: [GatewayErrorCode: UInt64] = [:]
         var ops: [GatewayOpName: OpCounters] = [:]
+        /// swift-metrics handles (`serve --metrics`), made on first use: answers by op and code, latency by op.
+        var answerCounters: [AnswerKey: Counter] = [:]
+        var latencyTimers: [GatewayOpName: Timer] = [:]
+    }
+
+    private struct AnswerKey: Hashable {
+        var op: GatewayOpName?
+        var error: GatewayErrorCode?
     }
 
     private let started = ContinuousClock.now
@@ -124,9 +133,28 @@ final class GatewayStats: Sendable {
         answers.withLock { a in
             a.requests += 1
             if let error { a.errors[error, default: 0] += 1 }
+            let key = AnswerKey(op: op, error: error)
+            if let counter = a.answerCounters[key] {
+                counter.increment()
+            } else {
+                let counter = Counter(
+                    label: "transit_gateway_answers_total",
+                    dimensions: [("op", op?.rawValue ?? "none"), ("code", error?.rawValue ?? "OK")])
+                a.answerCounters[key] = counter
+                counter.increment()
+            }
             guard let op else { return }
             a.ops[op, default: OpCounters()].latency.record(micros)
             if error != nil { a.ops[op, default: OpCounters()].errors += 1 }
+            if let timer = a.latencyTimers[op] {
+                timer.recordMicroseconds(micros)
+            } else {
+                let timer = Timer(
+                    label: "transit_gateway_answer_duration_seconds", dimensions: [("op", op.rawValue)],
+                    preferredDisplayUnit: .seconds)
+                a.latencyTimers[op] = timer
+                timer.recordMicroseconds(micros)
+            }
         }
     }
 

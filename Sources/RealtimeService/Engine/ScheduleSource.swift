@@ -24,9 +24,13 @@ public final class StaticScheduleClient: ScheduleSource {
     private let requester: NNGRequester
     private let nextId = Atomic<UInt64>(1)
 
-    /// Dials `url` (non-blocking: the static service may start later). `timeout` covers each request.
+    /// Dials `url` (non-blocking: the static service may start later); replicas of one database: their URLs
+    /// separated by commas, dialed from one REQ socket. `timeout` covers each request.
     public init(url: String, timeout: Duration = .seconds(2)) throws(NNGError) {
-        requester = try NNGRequester(dialing: url, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes)
+        let urls = url.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
+        requester = try NNGRequester(
+            dialing: urls.isEmpty ? [url] : urls, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes,
+            reconnect: (.milliseconds(50), .milliseconds(500)))
     }
 
     public func close() { requester.close() }

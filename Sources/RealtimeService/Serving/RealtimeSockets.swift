@@ -1,3 +1,4 @@
+import Logging
 import NNGKit
 import TransitCore
 
@@ -17,7 +18,7 @@ public final class RealtimeSockets: Sendable {
     /// `clock` stamps the published messages' send times.
     /// `delays` records departure delays (nil: none recorded).
     public init(
-        listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system,
+        listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system, logger: Logger? = nil,
         delays: TypicalDelays? = nil
     ) throws(NNGError) {
         publisher = try NNGPublisher(listeningOn: publish, sendBuffer: Self.sendBufferMessages)
@@ -28,7 +29,7 @@ public final class RealtimeSockets: Sendable {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)
             try socket.listen(listen)
-            let handler = RealtimeRequestHandler(hub: hub)
+            let handler = RealtimeRequestHandler(hub: hub, logger: logger)
             server = try NNGReplyServer(socket: socket, contexts: contexts) { handler.handle($0) }
         } catch {
             publisher.close()

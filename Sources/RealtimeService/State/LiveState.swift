@@ -222,15 +222,15 @@ public struct LiveState: Sendable {
         changes.trips.reserveCapacity(keys.count)
         for key in keys {
             let merged = mergedTrip(key)
-            // Compared and replaced in place (through the index): `trips[key]` would copy the trip out.
+            // Compared and replaced in place (through the index and the values' modify accessor): `trips[key]`,
+            // and even `trips.values[index]` read, would copy the whole trip out.
             if let index = trips.index(forKey: key) {
                 guard let merged else {
                     trips.remove(at: index)
                     changes.removedTrips.append(key)
                     continue
                 }
-                guard trips.values[index] != merged else { continue }
-                trips.values[index] = merged
+                guard Self.replace(&trips.values[index], with: merged) else { continue }
                 changes.trips.append(merged)
             } else if let merged {
                 trips[key] = merged
@@ -239,15 +239,32 @@ public struct LiveState: Sendable {
         }
     }
 
+    /// Replaces `held` by `new` unless they are equal; true when replaced.
+    private static func replace(_ held: inout LiveTrip, with new: LiveTrip) -> Bool {
+        guard held != new else { return false }
+        held = new
+        return true
+    }
+
     /// The version of an instance to publish: from the source with the newest feed header (ties: the first
-    /// configured source).
+    /// configured source); the stops it leaves without a prediction take a vehicle's estimate
+    /// (`StopPredictions.combine`), and an instance no trip update names is the vehicle's estimate alone.
     private func mergedTrip(_ key: TripInstanceKey) -> LiveTrip? {
         var best: (trip: LiveTrip, timestamp: UInt64)?
+        var estimate: (trip: LiveTrip, timestamp: UInt64)?
         for i in sources.indices {  // by index: no copy of a source per key
+            if let trip = sources[i].vehicleTrips[key] {
+                let timestamp = trip.timestamp ?? 0
+                if estimate == nil || timestamp > estimate!.timestamp { estimate = (trip, timestamp) }
+            }
             guard let trip = sources[i].trips[key] else { continue }
             let timestamp = sources[i].lastHeaderTimestamp ?? 0
             if best == nil || timestamp > best!.timestamp { best = (trip, timestamp) }
         }
-        return best?.trip
+        guard var trip = best?.trip else { return estimate?.trip }
+        if let estimate, trip.relationship == .scheduled || trip.relationship == .unscheduled {
+            StopPredictions.combine(&trip.stops, with: estimate.trip.stops)
+        }
+        return trip
     }
 }

@@ -26,12 +26,13 @@ extension SourceState {
         var kinds = Set<LiveSourceKind>()
 
         // Resolution first (it reads only the feed and the schedules; split across threads for big feeds).
-        let prepared = prepareTrips(feed, full: full, schedules: schedules, now: now)
+        var prepared = prepareTrips(feed, full: full, schedules: schedules, now: now)
 
         var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?
         if full {
             touched.trips = Set(trips.keys)
             touched.vehicles = Set(vehicles.keys)
+            touched.trips.formUnion(vehicleTrips.keys)
             touched.alerts = Set(alerts.keys)
             previous = (trips, tripKeyByEntity)
             rawTripUpdates = [:]
@@ -39,6 +40,8 @@ extension SourceState {
             trips = [:]
             rawVehicles = [:]
             vehicles = [:]
+            vehicleTrips = [:]
+            vehicleTripKey = [:]
             alerts = [:]
             rawTripUpdates.reserveCapacity(feed.entities.count)
             trips.reserveCapacity(feed.entities.count)
@@ -59,9 +62,10 @@ extension SourceState {
                 if let update = entity.pointee.tripUpdate {
                     kinds.insert(.tripUpdates)
                     if settings.accepts(.tripUpdates) {
+                        // Taken out of `prepared`: the live trip is then this apply's alone, changed in place.
                         applyTripUpdate(
-                            update, entityId: id, prepared: prepared[index], schedules: schedules, now: now,
-                            previous: previous, countDrops: true, &touched)
+                            update, entityId: id, prepared: prepared[index].take(), schedules: schedules, now: now,
+                            previous: &previous, countDrops: true, &touched)
                     } else {
                         drop(.wrongKind, "entity '\(id)': a trip update in a \(settings.kind.rawValue) source")
                     }
@@ -95,14 +99,17 @@ extension SourceState {
     mutating func resolveAgain(schedules: ScheduleCache, now: Int64) -> TouchedKeys {
         var touched = TouchedKeys()
         touched.trips = Set(trips.keys)
-        let previous = (trips, tripKeyByEntity)
+        var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])? = (trips, tripKeyByEntity)
         trips = [:]
         tripKeyByEntity = [:]
         for (id, update) in rawTripUpdates {
             applyTripUpdate(
-                update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: previous,
+                update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: &previous,
                 countDrops: false, &touched)
         }
+        touched.trips.formUnion(vehicleTrips.keys)
+        vehicleTrips = [:]
+        vehicleTripKey = [:]
         for (id, vehicle) in rawVehicles {
             applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
         }
@@ -139,25 +146,38 @@ extension SourceState {
 
     /// `prepared`: the update already resolved (`prepareTrips`); nil resolves it here.
     private mutating func applyTripUpdate(
-        _ update: TripUpdate, entityId id: String, prepared: PreparedTrip?, schedules: ScheduleCache, now: Int64,
-        previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?, countDrops: Bool,
-        _ touched: inout TouchedKeys
+        _ update: TripUpdate, entityId id: String, prepared: consuming PreparedTrip?, schedules: ScheduleCache,
+        now: Int64, previous: inout (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?,
+        countDrops: Bool, _ touched: inout TouchedKeys
     ) {
         rawTripUpdates[id] = update
-        let prepared =
-            prepared
+        var prepared =
+            (consume prepared)
             ?? Self.prepare(
                 update, entityId: id, source: settings.name, resolver: &resolver,
                 schedules: schedules, now: now)
+        // The enum is taken apart and put back (not matched with `if case`, which copies the whole live trip).
         let resolution: TripResolution?
-        if case .other(let other) = prepared { resolution = other } else { resolution = nil }
+        switch consume prepared {
+        case .live(var live, let key, let unmatched, let mismatches, let firstMismatch):
+            // Predictions the new update no longer covers, from the instance as last published (before the
+            // differential replacement below removes it).
+            if PredictionCarry.takesCarry(live) {
+                if previous != nil {
+                    Self.carryPredictions(into: &live, key: key, from: &previous!.trips, now: now)
+                } else {
+                    Self.carryPredictions(into: &live, key: key, from: &trips, now: now)
+                }
+            }
+            prepared = .live(
+                live, key: key, unmatchedStopUpdates: unmatched, mismatches: mismatches, firstMismatch: firstMismatch)
+            resolution = nil
+        case .other(let other):
+            prepared = .other(other)
+            resolution = other
+        }
         // What this entity said before: in the previous full state, or still in place (differential).
         let oldKey = previous?.keys[id] ?? tripKeyByEntity[id]
-        // The instance as last published, for the predictions a new update no longer covers (PredictionCarry).
-        var prior: LiveTrip?
-        if case .live(_, let key, _, _, _) = prepared {
-            if let previous { prior = previous.trips[key] } else { prior = trips[key] }
-        }
         if previous == nil, let oldKey {
             // Differential: the entity's new content replaces its old one, unless it cannot be resolved for
             // want of a schedule (then the old one is kept: a brief static outage must not blank predictions).
@@ -167,11 +187,13 @@ extension SourceState {
                 }
                 return
             }
-            if trips[oldKey]?.entityId == id { trips[oldKey] = nil }
+            if let index = trips.index(forKey: oldKey), Self.entityId(at: index, in: &trips) == id {
+                trips.remove(at: index)
+            }
             tripKeyByEntity[id] = nil
             touched.trips.insert(oldKey)
         }
-        switch prepared {
+        switch consume prepared {
         case .live(let live, let key, let unmatched, let mismatches, let firstMismatch):
             if countDrops, unmatched > 0 {
                 drop(
@@ -182,8 +204,6 @@ extension SourceState {
                 stopMismatches += UInt64(mismatches)
                 if firstStopMismatch == nil { firstStopMismatch = "entity '\(id)', " + (firstMismatch ?? "\(key)") }
             }
-            var live = live
-            if let prior { PredictionCarry.carry(into: &live, from: prior, now: now) }
             store(live, key: key, entityId: id, countDrops: countDrops, &touched)
         case .other(.resolved):
             break  // not produced: resolved updates are prepared as `.live`
@@ -206,12 +226,35 @@ extension SourceState {
         }
     }
 
+    /// PredictionCarry from the instance `key` as last published, where it is held (the previous full state,
+    /// or the current one). `held` is inout only to reach the trip in place through `Dictionary.Values`'s
+    /// modify accessor; it is not changed (reading it through the getter would copy the whole trip out and
+    /// retain every string of it, for each of thousands of trips per update).
+    private static func carryPredictions(
+        into live: inout LiveTrip, key: TripInstanceKey, from held: inout [TripInstanceKey: LiveTrip], now: Int64
+    ) {
+        guard let index = held.index(forKey: key) else { return }
+        carry(into: &live, from: &held.values[index], now: now)
+    }
+
+    private static func carry(into live: inout LiveTrip, from previous: inout LiveTrip, now: Int64) {
+        PredictionCarry.carry(into: &live, from: previous, now: now)
+    }
+
+    /// The entity id of the trip at `index`, read in place like the carry's (`trips[key]?.entityId`, or the
+    /// values' getter, would copy the whole trip out).
+    private static func entityId(
+        at index: [TripInstanceKey: LiveTrip].Index, in trips: inout [TripInstanceKey: LiveTrip]
+    ) -> String? {
+        func read(_ trip: inout LiveTrip) -> String? { trip.entityId }
+        return read(&trips.values[index])
+    }
+
     private mutating func store(
         _ trip: consuming LiveTrip, key: TripInstanceKey, entityId: String, countDrops: Bool,
         _ touched: inout TouchedKeys
     ) {
-        // Looked up by index first: reading `trips[key]?.entityId` would copy the whole trip every time.
-        if let index = trips.index(forKey: key), let other = trips.values[index].entityId, other != entityId {
+        if let index = trips.index(forKey: key), let other = Self.entityId(at: index, in: &trips), other != entityId {
             if countDrops {
                 drop(
                     .duplicateTripInstance, "entities '\(other)' and '\(entityId)' are both \(key); '\(entityId)' kept")
@@ -247,6 +290,7 @@ extension SourceState {
         rawVehicles[id] = vehicle
         var instance: TripInstanceKey?
         var instanceStart: String?
+        var estimate: LiveTrip?
         if let descriptor = vehicle.trip,
             descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil
         {
@@ -256,12 +300,57 @@ extension SourceState {
             if case .resolved(let trip) = resolver.resolve(probe, schedules: schedules, now: now) {
                 instance = trip.key
                 instanceStart = Self.startTime(of: trip.key, schedules: schedules)
+                estimate = Self.vehicleEstimate(
+                    trip, probe: probe, vehicle: vehicle, entityId: id, source: settings.name,
+                    timepoints: Self.timepoints(of: trip, schedules: schedules))
             }
         }
         var live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)
         if live.startTime.nonEmptyText == nil { live.startTime = instanceStart }
         vehicles[live.key] = live
         touched.vehicles.insert(live.key)
+        setVehicleTrip(estimate, vehicleKey: live.key, &touched)
+    }
+
+    /// The instance's stops predicted from the vehicle's position; nil when the position gives no estimate
+    /// (no stop of the trip named, no timestamp, a canceled or added instance).
+    static func vehicleEstimate(
+        _ trip: ResolvedTrip, probe: TripUpdate, vehicle: VehiclePosition, entityId: String, source: String,
+        timepoints: [Bool]? = nil
+    ) -> LiveTrip? {
+        guard trip.relationship == .scheduled || trip.relationship == .unscheduled,
+            let timestamp = vehicle.timestamp, timestamp > 0,
+            vehicle.currentStopSequence != nil || vehicle.stopId.nonEmptyText != nil
+        else { return nil }
+        var live = TripConversion.liveTrip(trip, update: probe, source: source, entityId: entityId)
+        let report = StopPredictions.VehicleReport(
+            stopSequence: vehicle.currentStopSequence, stopId: vehicle.stopId,
+            status: .init(name: vehicle.currentStatus?.name), timestamp: Int64(clamping: timestamp))
+        guard StopPredictions.vehicleEstimate(into: &live.stops, vehicle: report, timepoints: timepoints) else {
+            return nil
+        }
+        return live
+    }
+
+    /// Which stops of the instance's pattern are timepoints; nil when all are (or the pattern is not held).
+    static func timepoints(of trip: ResolvedTrip, schedules: ScheduleCache) -> [Bool]? {
+        guard let id = trip.staticTripId, let schedule = schedules.schedule(tripId: id),
+            let stops = schedules.pattern(id: schedule.patternId)?.stops,
+            stops.count == trip.stops.count, stops.contains(where: { !$0.timepoint })
+        else { return nil }
+        return stops.map(\.timepoint)
+    }
+
+    /// Replaces what a vehicle estimated (nil: nothing now); the instances it touches are re-merged.
+    mutating func setVehicleTrip(_ estimate: LiveTrip?, vehicleKey: String, _ touched: inout TouchedKeys) {
+        if let old = vehicleTripKey.removeValue(forKey: vehicleKey) {
+            if vehicleTrips[old]?.entityId == vehicles[vehicleKey]?.entityId { vehicleTrips[old] = nil }
+            touched.trips.insert(old)
+        }
+        guard let estimate else { return }
+        vehicleTrips[estimate.instance] = estimate
+        vehicleTripKey[vehicleKey] = estimate.instance
+        touched.trips.insert(estimate.instance)
     }
 
     /// "HH:MM:SS" a resolved instance starts: a frequency instance's own start, else the scheduled trip's first
@@ -282,6 +371,7 @@ extension SourceState {
         }
         let key = settings.name + "/" + id
         rawVehicles[id] = nil
+        setVehicleTrip(nil, vehicleKey: key, &touched)
         if vehicles.removeValue(forKey: key) != nil { touched.vehicles.insert(key) }
         if alerts.removeValue(forKey: key) != nil { touched.alerts.insert(key) }
     }

@@ -19,6 +19,10 @@ struct SourceState {
     var rawVehicles: [String: VehiclePosition] = [:]
     /// By key ("<source>/<entity id>").
     var vehicles: [String: LiveVehicle] = [:]
+    /// Trip instances estimated from vehicle positions (`StopPredictions.vehicleEstimate`), and the instance
+    /// each vehicle key estimated. The merged view uses one only where no trip update predicts the stop.
+    var vehicleTrips: [TripInstanceKey: LiveTrip] = [:]
+    var vehicleTripKey: [String: TripInstanceKey] = [:]
     var alerts: [String: LiveAlert] = [:]
 
     // MARK: bookkeeping

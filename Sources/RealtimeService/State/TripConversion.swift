@@ -48,7 +48,8 @@ enum TripConversion {
                         assignedStopId: s.pointee.assignedStopId, scheduledArrival: s.pointee.scheduledArrival,
                         scheduledDeparture: s.pointee.scheduledDeparture, predictedArrival: s.pointee.predictedArrival,
                         predictedDeparture: s.pointee.predictedDeparture, arrivalDelay: s.pointee.arrivalDelay,
-                        departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status)))
+                        departureDelay: s.pointee.departureDelay, status: LiveStopStatus(s.pointee.status),
+                        predictionSource: s.pointee.source))
             }
         }
         addStopProperties(update.stopTimeUpdates, to: &stops)

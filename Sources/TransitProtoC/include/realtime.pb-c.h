@@ -100,6 +100,36 @@ typedef enum _Transit__StopStatus {
   TRANSIT__STOP_STATUS__STOP_NO_PREDICTION = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__STOP_STATUS)
 } Transit__StopStatus;
+/*
+ * Where a stop's predicted time comes from. When several apply the strongest wins, in this order:
+ * stop_update > propagated > trip_delay > vehicle > schedule.
+ */
+typedef enum _Transit__PredictionSource {
+  /*
+   * no live prediction (status is not STOP_PREDICTED)
+   */
+  TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE = 0,
+  /*
+   * the producer's own time or delay for the stop
+   */
+  TRANSIT__PREDICTION_SOURCE__PREDICTION_STOP_UPDATE = 1,
+  /*
+   * carried from an earlier stop's update, or kept from the previous
+   */
+  TRANSIT__PREDICTION_SOURCE__PREDICTION_PROPAGATED = 2,
+  /*
+   * update for a stop the new one no longer covers
+   */
+  /*
+   * TripUpdate.delay (stops before the first stop time update)
+   */
+  TRANSIT__PREDICTION_SOURCE__PREDICTION_TRIP_DELAY = 3,
+  /*
+   * estimated from the vehicle's position (no trip update covers it)
+   */
+  TRANSIT__PREDICTION_SOURCE__PREDICTION_VEHICLE = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__PREDICTION_SOURCE)
+} Transit__PredictionSource;
 typedef enum _Transit__SourceKind {
   TRANSIT__SOURCE_KIND__SOURCE_AUTO = 0,
   TRANSIT__SOURCE_KIND__SOURCE_TRIP_UPDATES = 1,
@@ -184,10 +214,15 @@ struct  Transit__StopPrediction
    */
   size_t n_carriages;
   Transit__Carriage **carriages;
+  /*
+   * absent: PREDICTION_SCHEDULE
+   */
+  protobuf_c_boolean has_prediction_source;
+  Transit__PredictionSource prediction_source;
 };
 #define TRANSIT__STOP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__stop_prediction__descriptor) \
-    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, NULL, 0,NULL }
+    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, NULL, 0,NULL, 0, TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE }
 
 
 /*
@@ -283,7 +318,7 @@ struct  Transit__TripPrediction
   char *vehicle_id;
   char *vehicle_label;
   /*
-   * TripUpdate.timestamp
+   * TripUpdate.timestamp (a vehicle estimate: the position's timestamp)
    */
   protobuf_c_boolean has_timestamp;
   uint64_t timestamp;
@@ -2008,6 +2043,7 @@ typedef void (*Transit__RealtimeResponse_Closure)
 
 extern const ProtobufCEnumDescriptor    transit__trip_relationship__descriptor;
 extern const ProtobufCEnumDescriptor    transit__stop_status__descriptor;
+extern const ProtobufCEnumDescriptor    transit__prediction_source__descriptor;
 extern const ProtobufCEnumDescriptor    transit__source_kind__descriptor;
 extern const ProtobufCEnumDescriptor    transit__day_type__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_instance__descriptor;

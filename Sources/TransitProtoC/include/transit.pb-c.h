@@ -151,6 +151,11 @@ struct  Transit__StaticResponse
   protobuf_c_boolean has_status;
   Transit__Status status;
   char *error_message;
+  /*
+   * The replica that answered (`transit-static serve --name`, default "host:pid"): with several static
+   * replicas behind one REQ socket, the client can tell them apart (the gateway counts answers per replica).
+   */
+  char *served_by;
   Transit__StaticResponse__ResultCase result_case;
   union {
     Transit__StopResult *stop;
@@ -172,7 +177,7 @@ struct  Transit__StaticResponse
 };
 #define TRANSIT__STATIC_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__static_response__descriptor) \
-    , 0, 0, 0, TRANSIT__STATUS__OK, NULL, TRANSIT__STATIC_RESPONSE__RESULT__NOT_SET, {0} }
+    , 0, 0, 0, TRANSIT__STATUS__OK, NULL, NULL, TRANSIT__STATIC_RESPONSE__RESULT__NOT_SET, {0} }
 
 
 struct  Transit__StopQuery
@@ -263,10 +268,27 @@ struct  Transit__DeparturesQuery
    * from a previous board; overrides `at` and `direction`
    */
   char *cursor;
+  /*
+   * Filters, applied before `limit` (a filtered board still holds `limit` rows); a cursor continues the board
+   * of the same filters (pass them again with it).
+   */
+  /*
+   * only this route's trips (as imported); unknown: NOT_FOUND
+   */
+  char *route_id;
+  /*
+   * only trips of this GTFS direction_id (0 or 1)
+   */
+  protobuf_c_boolean has_direction_id;
+  int32_t direction_id;
+  /*
+   * only routes of this mode (train, metro, bus, …); unknown: INVALID_ARGUMENT
+   */
+  char *mode;
 };
 #define TRANSIT__DEPARTURES_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__departures_query__descriptor) \
-    , NULL, 0, 0, 0, TRANSIT__DIRECTION__FUTURE, 0, 0, NULL }
+    , NULL, 0, 0, 0, TRANSIT__DIRECTION__FUTURE, 0, 0, NULL, NULL, 0, 0, NULL }
 
 
 struct  Transit__TripQuery
@@ -718,10 +740,15 @@ struct  Transit__PatternStop
   int32_t pickup_type;
   protobuf_c_boolean has_drop_off_type;
   int32_t drop_off_type;
+  /*
+   * GTFS timepoint; sent only when false (an approximate time)
+   */
+  protobuf_c_boolean has_timepoint;
+  protobuf_c_boolean timepoint;
 };
 #define TRANSIT__PATTERN_STOP__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__pattern_stop__descriptor) \
-    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }
 
 
 struct  Transit__Pattern

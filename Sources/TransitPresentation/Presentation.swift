@@ -1,6 +1,7 @@
 // Presentation rules users see: mode icons and labels, departure status, delay badges, countdowns and alert
 // banners (protocol/GATEWAY.md §7). One implementation, used by the gateway's JSON encoder and by the client
-// library, so an app and `nc` never disagree about what "+2 min" means.
+// library, so an app and `nc` never disagree about what "+2 min" means. Occupancy, departure times and the
+// route list's A–Z sections are in the files beside this one.
 
 /// Semantic colour names of badges and banners. Clients map them to their platform's adaptive colours.
 public enum PresentationColor: String, Sendable, Hashable, CaseIterable {

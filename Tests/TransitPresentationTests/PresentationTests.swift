@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TransitCore
+@testable import TransitPresentation
 
 @Suite struct ModePresentationTests {
     @Test(arguments: [

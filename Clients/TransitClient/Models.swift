@@ -1,0 +1,423 @@
+// Codable models of the gateway's answers (protocol/GATEWAY.md §5–6). Decoded with snake_case keys converted
+// (`stop_id` → `stopId`). They tolerate older and newer servers: every field the protocol allows to be null,
+// and every field added after the first release, is optional or defaults when missing (lists to `[]`), and
+// unknown fields are ignored.
+
+/// A list that decodes as `[]` when its field is missing (an older server) or null.
+@propertyWrapper
+public struct DefaultEmpty<Element: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    public var wrappedValue: [Element]
+
+    public init(wrappedValue: [Element]) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? [] : try container.decode([Element].self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing list field is an empty list.
+    public func decode<Element>(_ type: DefaultEmpty<Element>.Type, forKey key: Key) throws -> DefaultEmpty<Element> {
+        try decodeIfPresent(type, forKey: key) ?? DefaultEmpty(wrappedValue: [])
+    }
+}
+
+/// `meta` of an answer or an event (GATEWAY.md §2). The live fields are nil on ops that do not read live state.
+public struct AnswerMeta: Codable, Sendable, Hashable {
+    /// The op answered.
+    public var op: String?
+    /// Microseconds from reading the line to the answer being ready.
+    public var elapsedUs: Int?
+    /// The unix time the answer was computed for: countdowns count from it.
+    public var at: Int64?
+    /// `static+rt`, `static_only` or `rt_only`.
+    public var source: String?
+    /// Realtime data the answer would have used was left out because it is old.
+    public var stale: Bool?
+    /// Seconds since the newest realtime feed of the answer's kind was produced.
+    public var feedAgeS: Int?
+
+    public init(
+        op: String? = nil, elapsedUs: Int? = nil, at: Int64? = nil, source: String? = nil, stale: Bool? = nil,
+        feedAgeS: Int? = nil
+    ) {
+        self.op = op
+        self.elapsedUs = elapsedUs
+        self.at = at
+        self.source = source
+        self.stale = stale
+        self.feedAgeS = feedAgeS
+    }
+}
+
+/// A successful answer: its `data` and `meta`.
+public struct Answer<Payload: Decodable & Sendable>: Decodable, Sendable {
+    /// The op's answer.
+    public var data: Payload
+    /// Timing and, for live ops, where the answer came from.
+    public var meta: AnswerMeta
+}
+
+/// `delay_badge` and the `banner` of an alert share these three.
+public struct Badge: Codable, Sendable, Hashable {
+    /// "+2 min"; an alert banner has an `icon` instead (and no text).
+    public var text: String?
+    /// An SF Symbol name (banners).
+    public var icon: String?
+    /// A semantic colour name: green, gray, orange, red, yellow.
+    public var color: String
+    /// "2 minutes late".
+    public var accessibilityLabel: String?
+}
+
+/// A stop, station or platform (GATEWAY.md §5 stop).
+public struct Stop: Codable, Sendable, Hashable {
+    public var stopId: String
+    public var code: String?
+    public var name: String
+    public var lat: Double?
+    public var lon: Double?
+    public var locationType: Int?
+    public var parentStation: String?
+    public var platformCode: String?
+    public var wheelchairBoarding: Int?
+    public var primaryRouteType: Int?
+    public var mode: String?
+    public var icon: String?
+    public var accessibilityLabel: String?
+    public var timezone: String?
+    public var distanceM: Int?
+}
+
+/// A route (GATEWAY.md §5 route).
+public struct Route: Codable, Sendable, Hashable {
+    public var routeId: String
+    public var agencyId: String?
+    public var shortName: String?
+    public var longName: String?
+    public var routeType: Int?
+    public var mode: String?
+    public var icon: String?
+    public var color: String?
+    public var textColor: String?
+    /// A–Z index key; computed by `RouteSections.key(for:)` from the name when an older server sends none.
+    public var section: String?
+    public var feed: String?
+
+    /// The name a list shows: the short name, else the long name, else the id.
+    public var displayName: String { shortName ?? longName ?? routeId }
+}
+
+/// One carriage of a train: its place and how full it is (GATEWAY.md §5 carriage).
+public struct Carriage: Codable, Sendable, Hashable {
+    public var position: Int?
+    public var name: String?
+    public var occupancyStatus: String?
+    public var quiet: Bool?
+    public var toilet: String?
+    public var luggageRack: Bool?
+}
+
+/// One row of a departure board.
+public struct Departure: Codable, Sendable, Hashable {
+    public var tripId: String
+    public var startTime: String?
+    public var routeId: String
+    public var routeShortName: String?
+    public var routeLongName: String?
+    public var routeType: Int?
+    public var mode: String?
+    public var routeColor: String?
+    public var routeTextColor: String?
+    public var headsign: String?
+    public var directionId: Int?
+    public var stopId: String
+    public var stopSequence: Int?
+    public var serviceDate: String?
+    public var scheduledSecs: Int?
+    public var scheduledUnix: Int64?
+    public var realtimeSecs: Int?
+    public var realtimeUnix: Int64?
+    public var delayS: Int?
+    public var realtime: Bool?
+    /// `scheduled`, `early`, `on_time`, `late`, `very_late`, `cancelled`, `skipped`, `added`.
+    public var status: String?
+    public var delayBadge: Badge?
+    public var minutesUntil: Int?
+    public var countdownText: String?
+    public var platform: String?
+    public var platformChanged: Bool?
+    public var scheduledPlatform: String?
+    public var wheelchairAccessible: Int?
+    public var occupancyStatus: String?
+    @DefaultEmpty public var carriages: [Carriage]
+
+    /// The row's time: predicted, else scheduled (nil only for a row with neither, which the gateway never sends).
+    public var time: Int64? { realtimeUnix ?? scheduledUnix }
+}
+
+/// `page` of a departure board.
+public struct Page: Codable, Sendable, Hashable {
+    public var direction: String?
+    public var earliestUnix: Int64?
+    public var latestUnix: Int64?
+    public var hasMorePast: Bool?
+    public var hasMoreFuture: Bool?
+    public var earlierCursor: String?
+    public var laterCursor: String?
+}
+
+/// The `departures` answer and every subscription event's `data`.
+public struct Board: Codable, Sendable, Hashable {
+    public var stopId: String
+    public var timezone: String?
+    @DefaultEmpty public var departures: [Departure]
+    public var page: Page?
+}
+
+/// The `stop` answer: a stop, its station, its platforms and the routes serving it.
+public struct StopDetails: Codable, Sendable, Hashable {
+    public var stop: Stop
+    public var parent: Stop?
+    @DefaultEmpty public var platforms: [Stop]
+    @DefaultEmpty public var routes: [Route]
+}
+
+/// The `search` and `nearby` answers.
+public struct StopList: Codable, Sendable, Hashable {
+    @DefaultEmpty public var stops: [Stop]
+}
+
+/// One A–Z section of the `routes` answer.
+public struct RouteSectionIndex: Codable, Sendable, Hashable {
+    public var key: String
+    public var firstIndex: Int
+    public var count: Int
+}
+
+/// The `routes` answer.
+public struct RouteList: Codable, Sendable, Hashable {
+    @DefaultEmpty public var routes: [Route]
+    @DefaultEmpty public var sections: [RouteSectionIndex]
+}
+
+/// A vehicle's position and state (GATEWAY.md §5 vehicle).
+public struct Vehicle: Codable, Sendable, Hashable {
+    public var vehicleId: String?
+    public var label: String?
+    public var tripId: String?
+    public var routeId: String?
+    public var serviceDate: String?
+    public var startTime: String?
+    public var lat: Double?
+    public var lon: Double?
+    public var bearing: Double?
+    public var speedMps: Double?
+    public var currentStopSequence: Int?
+    public var stopId: String?
+    public var currentStatus: String?
+    public var occupancyStatus: String?
+    public var occupancyPercentage: Int?
+    public var congestionLevel: String?
+    public var timestamp: Int64?
+    public var airConditioned: Bool?
+    public var wheelchairAccessible: Bool?
+    public var model: String?
+    @DefaultEmpty public var carriages: [Carriage]
+}
+
+/// The `vehicles` answer.
+public struct VehicleList: Codable, Sendable, Hashable {
+    @DefaultEmpty public var vehicles: [Vehicle]
+}
+
+/// One stop of a trip.
+public struct TripStop: Codable, Sendable, Hashable {
+    public var stopId: String
+    public var stopName: String?
+    public var stopSequence: Int?
+    public var scheduledArrivalUnix: Int64?
+    public var scheduledDepartureUnix: Int64?
+    public var realtimeArrivalUnix: Int64?
+    public var realtimeDepartureUnix: Int64?
+    public var delayS: Int?
+    public var status: String?
+    public var delayBadge: Badge?
+    public var platform: String?
+    public var platformChanged: Bool?
+    public var scheduledPlatform: String?
+    public var wheelchairAccessible: Int?
+    public var lat: Double?
+    public var lon: Double?
+    public var parentStation: String?
+    public var occupancyStatus: String?
+    @DefaultEmpty public var carriages: [Carriage]
+
+    /// Departure (else arrival) time: predicted, else scheduled.
+    public var time: Int64? {
+        realtimeDepartureUnix ?? realtimeArrivalUnix ?? scheduledDepartureUnix ?? scheduledArrivalUnix
+    }
+}
+
+/// The `trip` answer: a trip instance with its stops and vehicle.
+public struct Trip: Codable, Sendable, Hashable {
+    public var tripId: String
+    public var serviceDate: String?
+    public var startTime: String?
+    public var frequencyBased: Bool?
+    public var route: Route?
+    public var headsign: String?
+    public var shortName: String?
+    public var directionId: Int?
+    public var wheelchairAccessible: Int?
+    public var timezone: String?
+    public var realtime: Bool?
+    public var status: String?
+    public var vehicle: Vehicle?
+    @DefaultEmpty public var stops: [TripStop]
+}
+
+/// An active period of an alert: [start, end), nil = open.
+public struct ActivePeriod: Codable, Sendable, Hashable {
+    public var start: Int64?
+    public var end: Int64?
+}
+
+/// What an alert is about (a GTFS-Realtime EntitySelector).
+public struct InformedEntity: Codable, Sendable, Hashable {
+    public var agencyId: String?
+    public var routeId: String?
+    public var routeType: Int?
+    public var directionId: Int?
+    public var tripId: String?
+    public var stopId: String?
+}
+
+/// A service alert (GATEWAY.md §5 alert).
+public struct Alert: Codable, Sendable, Hashable {
+    public var id: String
+    public var header: String?
+    public var description: String?
+    public var url: String?
+    public var cause: String?
+    public var effect: String?
+    public var severity: String?
+    @DefaultEmpty public var activePeriods: [ActivePeriod]
+    @DefaultEmpty public var informedEntities: [InformedEntity]
+    @DefaultEmpty public var limitedToStopIds: [String]
+    public var banner: Badge?
+}
+
+/// The `alerts` answer.
+public struct AlertList: Codable, Sendable, Hashable {
+    @DefaultEmpty public var alerts: [Alert]
+}
+
+/// One realtime source in `health`.
+public struct SourceHealth: Codable, Sendable, Hashable {
+    public var name: String
+    public var kind: String?
+    public var ageS: Int?
+    public var stale: Bool?
+    public var lastSuccessUnix: Int64?
+    public var errors: Int?
+    public var lastError: String?
+    public var consecutiveErrors: Int?
+    public var entities: Int?
+}
+
+/// A static feed's version and dates in `health`.
+public struct FeedVersion: Codable, Sendable, Hashable {
+    public var name: String
+    public var version: String?
+    public var startDate: String?
+    public var endDate: String?
+}
+
+/// The `health` answer.
+public struct Health: Codable, Sendable, Hashable {
+    /// The static service as the gateway sees it.
+    public struct Static: Codable, Sendable, Hashable {
+        public var status: String
+        public var downSinceUnix: Int64?
+        public var error: String?
+        public var databaseVersion: String?
+        public var latencyUs: Int?
+        @DefaultEmpty public var feeds: [FeedVersion]
+    }
+    /// The realtime service and its sources.
+    public struct Realtime: Codable, Sendable, Hashable {
+        public var status: String
+        public var lastHeartbeatAgeS: Int?
+        @DefaultEmpty public var sources: [SourceHealth]
+    }
+    /// The gateway itself.
+    public struct Gateway: Codable, Sendable, Hashable {
+        public var version: String?
+        public var uptimeS: Int?
+        public var connections: Int?
+        public var subscriptions: Int?
+    }
+    /// `ok`, `degraded` or `down`.
+    public var status: String
+    public var `static`: Static?
+    public var realtime: Realtime?
+    public var gateway: Gateway?
+}
+
+/// One static feed in `feed_info`.
+public struct FeedSummary: Codable, Sendable, Hashable {
+    public var name: String
+    public var publisher: String?
+    public var version: String?
+    public var startDate: String?
+    public var endDate: String?
+    public var timezone: String?
+    public var stops: Int?
+    public var routes: Int?
+    public var trips: Int?
+}
+
+/// The `feed_info` answer.
+public struct FeedInfo: Codable, Sendable, Hashable {
+    public var databaseVersion: String?
+    public var importedAt: Int64?
+    public var stops: Int?
+    public var routes: Int?
+    public var trips: Int?
+    public var stopTimes: Int?
+    @DefaultEmpty public var feeds: [FeedSummary]
+}
+
+/// The `subscribe` answer.
+public struct SubscriptionAck: Codable, Sendable, Hashable {
+    public var sub: Int
+    public var topic: String?
+    public var stopId: String?
+    public var limit: Int?
+}
+
+/// The `unsubscribe` answer.
+public struct UnsubscribeAck: Codable, Sendable, Hashable {
+    public var sub: Int
+    public var unsubscribed: Bool?
+}
+
+/// The `auth` answer.
+public struct AuthAck: Codable, Sendable, Hashable {
+    public var authenticated: Bool
+    public var required: Bool?
+}
+
+/// The parts of `stats` a client shows (the rest is ignored).
+public struct Stats: Codable, Sendable, Hashable {
+    public var uptimeS: Int?
+    public var requests: Int?
+    public var inFlight: Int?
+}

@@ -1,0 +1,174 @@
+import Foundation
+import TransitClient
+import TransitPresentation
+
+/// The one-shot commands' output: stops, routes in A–Z sections, a trip, alerts, vehicles, health.
+public struct ListRenderer: Sendable {
+    public var mode: ColorMode
+
+    public init(mode: ColorMode) { self.mode = mode }
+
+    private func bold(_ text: String) -> String { TextStyle(bold: true).apply(text, mode: mode) }
+    private func dim(_ text: String) -> String { TextStyle(dim: true).apply(text, mode: mode) }
+
+    /// Name, id, mode (and distance for `nearby`), one stop a line.
+    public func stops(_ stops: [Stop]) -> [String] {
+        guard !stops.isEmpty else { return ["No stops."] }
+        let nameWidth = min(44, max(stops.map(\.name.count).max() ?? 0, 4) + 2)
+        let idWidth = max(stops.map(\.stopId.count).max() ?? 0, 2) + 2
+        return stops.map { stop in
+            var line = Columns.pad(stop.name, nameWidth) + Columns.pad(stop.stopId, idWidth) + (stop.mode ?? "-")
+            if let distance = stop.distanceM { line = Columns.pad(line, nameWidth + idWidth + 8) + "\(distance) m" }
+            return line.trimmingTrailingSpaces()
+        }
+    }
+
+    /// A route's coloured badge and its long name.
+    func routeLine(_ route: Route) -> String {
+        let badge = " \(route.displayName) "
+        let styled = TextStyle(
+            foreground: RGB(hex: route.textColor) ?? RGB(0xFF, 0xFF, 0xFF),
+            background: RGB(hex: route.color) ?? RGB(.gray),
+            bold: true
+        ).apply(badge, mode: mode)
+        let padding = String(repeating: " ", count: max(1, 8 - badge.count))
+        let long = route.longName.map { $0 == route.displayName ? "" : $0 } ?? ""
+        return ("  " + styled + padding + Columns.pad(long, 48) + " " + (route.mode ?? "")).trimmingTrailingSpaces()
+    }
+
+    /// Routes grouped A–Z (`#` first), after the mode filter.
+    public func routes(_ routes: [Route], filter: RouteModeFilter = .all) -> [String] {
+        let sections = RouteSections.group(
+            routes, filter: filter, mode: \.mode, section: { $0.section ?? RouteSections.key(for: $0.displayName) })
+        guard !sections.isEmpty else { return ["No routes."] }
+        var lines: [String] = []
+        for section in sections {
+            lines.append(bold(section.key))
+            lines.append(contentsOf: section.routes.map(routeLine))
+        }
+        return lines
+    }
+
+    /// A stop with its station, platforms and routes.
+    public func stop(_ details: StopDetails) -> [String] {
+        let stop = details.stop
+        let label = ModePresentation(mode: stop.mode).stopAccessibilityLabel
+        var lines = [bold(stop.name) + "  " + stop.stopId, "\(stop.accessibilityLabel ?? label)"]
+        if let parent = details.parent { lines.append("Station: \(parent.name) (\(parent.stopId))") }
+        if stop.wheelchairBoarding == 1 { lines.append("Wheelchair accessible") }
+        if !details.platforms.isEmpty {
+            lines.append(bold("Platforms"))
+            for platform in details.platforms {
+                lines.append(
+                    "  " + Columns.pad(platform.platformCode ?? "-", 6) + Columns.pad(platform.stopId, 12)
+                        + platform.name)
+            }
+        }
+        if !details.routes.isEmpty {
+            lines.append(bold("Routes"))
+            lines.append(contentsOf: details.routes.map(routeLine))
+        }
+        return lines
+    }
+
+    /// A trip: its route and headsign, then every stop with time, badge and platform.
+    public func trip(_ trip: Trip, now: Int64) -> [String] {
+        let clock = DepartureClock(timeZone: trip.timezone)
+        var lines: [String] = []
+        if let route = trip.route { lines.append(routeLine(route).trimmingCharacters(in: .whitespaces)) }
+        let status = trip.status.flatMap(DepartureStatus.init(rawValue:))
+        var title = "\(trip.headsign ?? trip.tripId)  \(trip.serviceDate ?? "") \(trip.startTime ?? "")"
+        if status == .cancelled { title += "  CANCELLED" }
+        lines.append(bold(title.trimmingTrailingSpaces()))
+        if let vehicle = trip.vehicle {
+            lines.append(
+                dim(
+                    "Vehicle \(vehicle.label ?? vehicle.vehicleId ?? "?") \(vehicle.currentStatus ?? "")"
+                        .trimmingTrailingSpaces()))
+        }
+        for stop in trip.stops {
+            let stopStatus = stop.status.flatMap(DepartureStatus.init(rawValue:))
+            let struck = stopStatus == .cancelled || stopStatus == .skipped
+            let time = stop.time.map(clock.time) ?? "--:--"
+            var badgeText = ""
+            var color = PresentationColor.gray
+            if let badge = stop.delayBadge, let semantic = PresentationColor(rawValue: badge.color) {
+                (badgeText, color) = (badge.text ?? "", semantic)
+            } else if let stopStatus, let badge = DelayBadge(status: stopStatus, delay: stop.delayS) {
+                (badgeText, color) = (badge.text, badge.color)
+            } else if stopStatus == .skipped {
+                (badgeText, color) = ("Skipped", .red)
+            } else if stopStatus == .cancelled {
+                (badgeText, color) = ("Cancelled", .red)
+            }
+            let name = TextStyle(dim: struck, strikethrough: struck).apply(
+                Columns.pad(stop.stopName ?? stop.stopId, 40), mode: mode)
+            let badge = TextStyle(foreground: RGB(color)).apply(Columns.pad(badgeText, 12), mode: mode)
+            let platform = stop.platform.map { "Plat \($0)" } ?? ""
+            lines.append(("  " + time + "  " + name + " " + badge + platform).trimmingTrailingSpaces())
+        }
+        return lines
+    }
+
+    /// Alert banners with their description.
+    public func alerts(_ alerts: [Alert]) -> [String] {
+        guard !alerts.isEmpty else { return ["No alerts."] }
+        let board = BoardRenderer(mode: mode, width: 100)
+        var lines: [String] = []
+        for alert in alerts {
+            lines.append(board.banner(alert))
+            if let description = alert.description, !description.isEmpty { lines.append("  " + description) }
+            if let url = alert.url { lines.append("  " + url) }
+        }
+        return lines
+    }
+
+    /// Vehicles of a route: id and label, trip, where, how full.
+    public func vehicles(_ vehicles: [Vehicle]) -> [String] {
+        guard !vehicles.isEmpty else { return ["No vehicles."] }
+        return vehicles.map { vehicle in
+            let occupancy = OccupancyPresentation(status: vehicle.occupancyStatus)
+            let carriages = vehicle.carriages.map {
+                BoardRenderer.glyph(OccupancyPresentation(status: $0.occupancyStatus))
+            }
+            .joined()
+            let position = vehicle.lat.flatMap { lat in vehicle.lon.map { String(format: "%.5f,%.5f", lat, $0) } } ?? ""
+            return [
+                Columns.pad(vehicle.label ?? vehicle.vehicleId ?? "?", 14), Columns.pad(vehicle.tripId ?? "", 22),
+                Columns.pad(position, 22), Columns.pad(vehicle.currentStatus ?? "", 14),
+                occupancy?.label ?? "", carriages.isEmpty ? "" : " " + carriages,
+            ].joined().trimmingTrailingSpaces()
+        }
+    }
+
+    /// The gateway's health in a few lines.
+    public func health(_ health: Health) -> [String] {
+        let color: PresentationColor = health.status == "ok" ? .green : health.status == "degraded" ? .orange : .red
+        var lines = [TextStyle(foreground: RGB(color), bold: true).apply("Gateway: \(health.status)", mode: mode)]
+        if let s = health.static {
+            var line = "Static: \(s.status)"
+            if let version = s.databaseVersion { line += "  database \(version)" }
+            if let error = s.error { line += "  (\(error))" }
+            lines.append(line)
+            for feed in s.feeds {
+                lines.append("  \(feed.name) \(feed.version ?? "") \(feed.startDate ?? "")–\(feed.endDate ?? "")")
+            }
+        }
+        if let r = health.realtime {
+            var line = "Realtime: \(r.status)"
+            if let age = r.lastHeartbeatAgeS { line += "  heard \(age) s ago" }
+            lines.append(line)
+            for source in r.sources {
+                var text = "  \(source.name) (\(source.kind ?? "?"))"
+                if let age = source.ageS { text += " \(age) s old" }
+                if source.stale == true { text += " stale" }
+                if let error = source.lastError, (source.consecutiveErrors ?? 0) > 0 { text += " failing: \(error)" }
+                lines.append(text)
+            }
+        }
+        if let g = health.gateway {
+            lines.append("Gateway \(g.version ?? "?"), up \(g.uptimeS ?? 0) s, \(g.connections ?? 0) connections")
+        }
+        return lines
+    }
+}

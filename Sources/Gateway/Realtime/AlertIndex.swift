@@ -1,0 +1,111 @@
+import TransitJSON
+import TransitModel
+
+/// The alerts of the live state indexed for per-row matching (GATEWAY.md "alert_ids"): built once per change
+/// of the alert set, so a board row costs a few dictionary look-ups, not a pass over every alert.
+///
+/// Each informed entity is filed once, under its most selective field (trip, else stop, else route, else
+/// route type, else agency); a row looks in the buckets of its own trip, stop, parent station, route, route
+/// type and agency and checks each entity found with `AlertMatcher.selects` (every field it sets must hold).
+struct AlertIndex: Sendable {
+    /// One informed entity of `records[alert]`.
+    struct Entry: Sendable {
+        var alert: Int
+        var entity: AlertView.InformedEntity
+    }
+
+    /// What a departure row or trip stop is: the fields an informed entity is checked against.
+    struct Row {
+        var stopId: String
+        var parentStation: String?
+        var routeId: String
+        var routeType: Int
+        var agencyId: String?
+        var directionId: Int?
+        var tripId: String
+        /// When the row's vehicle leaves (its own departure time): the alert must be active then.
+        var time: Int64
+    }
+
+    private(set) var records: [AlertRecord] = []
+    private var byTrip: [String: [Entry]] = [:]
+    private var byStop: [String: [Entry]] = [:]
+    private var byRoute: [String: [Entry]] = [:]
+    private var byRouteType: [Int: [Entry]] = [:]
+    private var byAgency: [String: [Entry]] = [:]
+
+    init(_ records: [AlertRecord] = []) {
+        self.records = records
+        for (index, record) in records.enumerated() {
+            for entity in record.informedEntities {
+                let entry = Entry(alert: index, entity: entity)
+                if let trip = entity.tripId {
+                    byTrip[trip, default: []].append(entry)
+                } else if let stop = entity.stopId {
+                    byStop[stop, default: []].append(entry)
+                } else if let route = entity.routeId {
+                    byRoute[route, default: []].append(entry)
+                } else if let type = entity.routeType {
+                    byRouteType[type, default: []].append(entry)
+                } else if let agency = entity.agencyId {
+                    byAgency[agency, default: []].append(entry)
+                }  // an entity naming none of these (a direction alone) selects nothing
+            }
+        }
+    }
+
+    var isEmpty: Bool { records.isEmpty }
+
+    /// The positions in `records` of the alerts that apply to `row`, ascending, no repeats.
+    func alerts(for row: Row) -> [Int] {
+        guard !records.isEmpty else { return [] }
+        var found: [Int] = []
+        func scan(_ entries: [Entry]?) {
+            guard let entries else { return }
+            for entry in entries where !found.contains(entry.alert) {
+                guard AlertMatcher.selects(entry.entity, row), records[entry.alert].isActive(at: row.time) else {
+                    continue
+                }
+                found.append(entry.alert)
+            }
+        }
+        scan(byTrip[row.tripId])
+        scan(byStop[row.stopId])
+        if let parent = row.parentStation, parent != row.stopId { scan(byStop[parent]) }
+        scan(byRoute[row.routeId])
+        scan(byRouteType[row.routeType])
+        if let agency = row.agencyId { scan(byAgency[agency]) }
+        return found.sorted()
+    }
+}
+
+/// The alerts a board or trip carries once (`data.alerts`) and the ids each of its rows names (`alert_ids`).
+struct RowAlerts {
+    var views: [AlertView] = []
+    var idsByRow: [[String]] = []
+
+    /// `rows` matched against `index`: the alerts in the order the `alerts` op gives them (severity, then id).
+    init(_ rows: [AlertIndex.Row], index: AlertIndex, language: String? = nil) {
+        guard !index.isEmpty else {
+            idsByRow = Array(repeating: [], count: rows.count)
+            return
+        }
+        var used = Set<Int>()
+        var perRow: [[Int]] = []
+        perRow.reserveCapacity(rows.count)
+        for row in rows {
+            let found = index.alerts(for: row)
+            used.formUnion(found)
+            perRow.append(found)
+        }
+        let records = index.records
+        let order = used.sorted {
+            (AlertMatcher.rank(records[$0].severity), records[$0].id)
+                < (AlertMatcher.rank(records[$1].severity), records[$1].id)
+        }
+        views = order.map { records[$0].view(language: language) }
+        idsByRow = perRow.map { found in
+            order.filter { found.contains($0) }.map { records[$0].id }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Departure times as a rider reads them: the wall clock of the stop's timezone, not the viewer's.
+public struct DepartureClock: Sendable {
+    /// The stop's timezone (`timezone` of a board or stop); UTC when the name is unknown or missing.
+    public let timeZone: TimeZone
+
+    public init(timeZone identifier: String?) {
+        timeZone = identifier.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+    }
+
+    /// "19:42": 24-hour hours and minutes of `unix` in the stop's timezone (a service day's 25:10 is 01:10).
+    public func time(_ unix: Int64) -> String {
+        let parts = components(unix)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// "19:42:05", for a clock line above a board.
+    public func timeWithSeconds(_ unix: Int64) -> String {
+        let parts = components(unix)
+        return String(format: "%02d:%02d:%02d", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+
+    /// The countdown of a departure at `unix` seen at `now`: `minutes_until` and `countdown_text` as the
+    /// gateway computes them (§7), for a client that redraws between answers.
+    public func countdown(to unix: Int64, now: Int64) -> (minutes: Int, text: String) {
+        let minutes = Countdown.minutesUntil(unix, from: now)
+        return (minutes, Countdown.text(minutesUntil: minutes))
+    }
+
+    private func components(_ unix: Int64) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.dateComponents([.hour, .minute, .second], from: Date(timeIntervalSince1970: Double(unix)))
+    }
+}

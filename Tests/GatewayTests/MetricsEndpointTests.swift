@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TransitTesting
+
+/// `serve --metrics`: the Prometheus text endpoint of the real processes (metrics are process-wide, so the
+/// processes, not in-process servers, are tested): answers by op and code with latency histograms, the
+/// static service's answers by query, scrape-time gauges; other paths 404.
+@Suite(.enabled(if: BuiltExecutables.available, "build the executables first (swift build)"))
+struct MetricsEndpointTests {
+    /// One HTTP/1.0 GET over a plain socket: (status line, body).
+    private static func get(port: Int, path: String) async throws -> (String, String) {
+        let client = try LineClient(port: port)
+        try client.send("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        let lines = try await client.readUntilClosed()
+        let blank = lines.firstIndex(of: "\r") ?? lines.endIndex
+        let body = lines[min(blank + 1, lines.endIndex)...].joined(separator: "\n")
+        return (lines.first ?? "", body)
+    }
+
+    private static func metricsPort(_ child: ChildProcess) async throws -> Int {
+        let logged = try await child.waitForStderr(timeout: .seconds(10)) {
+            $0.firstMatch(of: /127\.0\.0\.1:(\d+)\/metrics/) != nil
+        }
+        try #require(logged, "no metrics line: \(child.stderr)")
+        return try #require(child.stderr.firstMatch(of: /127\.0\.0\.1:(\d+)\/metrics/).flatMap { Int($0.1) })
+    }
+
+    @Test func theGatewayAndTheStaticServiceServePrometheusText() async throws {
+        let staticURL = UniqueURL.ipc("metrics-static")
+        let staticService = try ChildProcess(
+            BuiltExecutables.path("transit-static")!,
+            ["serve", "--db", try SampleDatabase.path(), "--listen", staticURL, "--metrics", "127.0.0.1:0"])
+        defer { staticService.signal(SIGKILL) }
+        let gateway = try ChildProcess(
+            BuiltExecutables.path("transit-gateway")!,
+            ["serve", "--static", staticURL, "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0"])
+        defer { gateway.signal(SIGKILL) }
+        let staticMetrics = try await Self.metricsPort(staticService)
+        let gatewayMetrics = try await Self.metricsPort(gateway)
+        let ready = try await gateway.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") }
+        try #require(ready)
+        let port = try #require(gateway.stderr.firstMatch(of: /\bport=(\d+)/).flatMap { Int($0.1) })
+
+        let client = try LineClient(port: port)
+        #expect(try await client.ask(#"{"id":1,"op":"stop","stop_id":"200060"}"#).ok)
+        #expect(try await client.ask(#"{"id":2,"op":"stop","stop_id":"200060"}"#).ok)
+        #expect(try await client.ask(#"{"id":3,"op":"stop","stop_id":"NOPE"}"#).errorCode == "NOT_FOUND")
+
+        let (status, body) = try await Self.get(port: gatewayMetrics, path: "/metrics")
+        #expect(status.contains("200"), "\(status)")
+        #expect(body.contains(#"transit_gateway_answers_total{op="stop",code="OK"} 2"#), "\(body.prefix(3000))")
+        #expect(body.contains(#"transit_gateway_answers_total{op="stop",code="NOT_FOUND"} 1"#))
+        #expect(body.contains(#"transit_gateway_answer_duration_seconds_count{op="stop"} 3"#))
+        #expect(body.contains(#"transit_gateway_answer_duration_seconds_bucket{op="stop",le="+Inf"} 3"#))
+        #expect(body.contains("transit_gateway_connections_open 1"))
+        #expect(body.contains("transit_gateway_static_up 1"))
+        #expect(body.contains("transit_gateway_resident_bytes "))
+
+        let (_, staticBody) = try await Self.get(port: staticMetrics, path: "/metrics")
+        #expect(
+            staticBody.contains(#"transit_static_answers_total{query="stop",status="ok"} 2"#),
+            "\(staticBody.prefix(3000))")
+        #expect(staticBody.contains(#"transit_static_answers_total{query="stop",status="notFound"} 1"#))
+        #expect(staticBody.contains("transit_static_database_info{version="))
+
+        let (notFound, _) = try await Self.get(port: gatewayMetrics, path: "/other")
+        #expect(notFound.contains("404"), "\(notFound)")
+    }
+}

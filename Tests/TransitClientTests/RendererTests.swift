@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TransitPresentation
+
+@testable import TransitClient
+@testable import TransitTerminal
+
+/// The board and the lists drawn from captured answers, compared with golden text (ANSI colours included).
+/// `TRANSIT_RECORD_GOLDEN=1 swift test --filter RendererTests` rewrites the golden files; read the diff.
+@Suite struct RendererTests {
+    static let golden = ModelTests.fixtures.appendingPathComponent("golden")
+
+    /// The captured board of Central (200060) at 20:00 with its alert, plus what the capture lacks: the
+    /// fourth row cancelled and the second with per-carriage occupancy, as Transport for NSW sends it.
+    static func centralBoard() throws -> (Board, AnswerMeta, [Alert]) {
+        var object = try JSONSerialization.jsonObject(with: ModelTests.capture("departures.json")) as! [String: Any]
+        var data = object["data"] as! [String: Any]
+        var rows = data["departures"] as! [[String: Any]]
+        rows[3]["status"] = "cancelled"
+        rows[3]["delay_badge"] = NSNull()
+        rows[1]["carriages"] = ["EMPTY", "FEW_SEATS_AVAILABLE", "STANDING_ROOM_ONLY", "FULL", "MANY_SEATS_AVAILABLE"]
+            .enumerated().map { ["position": $0.offset + 1, "occupancy_status": $0.element] }
+        data["departures"] = rows
+        object["data"] = data
+        let board = try ModelTests.decode(Board.self, try JSONSerialization.data(withJSONObject: object))
+        let alerts = try ModelTests.decode(AlertList.self, ModelTests.capture("alerts.json")).data.alerts
+        return (board.data, board.meta, alerts)
+    }
+
+    static func renderCentral(_ mode: ColorMode) throws -> String {
+        let (board, meta, alerts) = try centralBoard()
+        let context = BoardRenderer.Context(
+            stopName: "Central Station", now: meta.at!, alerts: alerts, meta: meta, footer: "q quit · live")
+        return BoardRenderer(mode: mode, width: 100).render(board, context).joined(separator: "\n") + "\n"
+    }
+
+    func check(_ text: String, golden name: String) throws {
+        let url = Self.golden.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(at: Self.golden, withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(text == expected, "\(name) differs from its golden file:\n\(text)")
+    }
+
+    @Test func plainBoard() throws {
+        let text = try Self.renderCentral(.none)
+        try check(text, golden: "board-plain.txt")
+        #expect(!text.contains("\u{1B}"))
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("Central Station · 200060") && lines[0].hasSuffix("20:00:00"))
+        #expect(lines[1].hasPrefix("▲ Reduced service: Reduced service on every route of type 2"))
+        // The countdowns are the gateway's (now = meta.at) and the delay badges its texts.
+        let board = try Self.centralBoard().0
+        for (row, line) in zip(board.departures, lines[3...]) where row.status != "cancelled" {
+            #expect(line.contains(row.countdownText!), "\(line)")
+            if let badge = row.delayBadge?.text { #expect(line.contains(badge), "\(line)") }
+        }
+        #expect(lines[3 + 3].contains("Cancelled"))
+        #expect(lines[3 + 1].contains("▁▃▅▇▁"))
+    }
+
+    @Test func trueColorBoard() throws {
+        let text = try Self.renderCentral(.trueColor)
+        try check(text, golden: "board-truecolor.txt")
+        // M1's badge: white bold on its route colour #168388; T1's on #F99D1C.
+        #expect(text.contains("\u{1B}[1;38;2;255;255;255;48;2;22;131;136m M1 \u{1B}[0m"))
+        #expect(text.contains("48;2;249;157;28m T1 "))
+        #expect(text.contains("\u{1B}[2;9m"))  // the cancelled row struck through
+        #expect(text.contains("\u{1B}[1;38;2;255;159;10m+3 min"))  // an orange delay badge
+    }
+
+    @Test func palette256Board() throws {
+        let text = try Self.renderCentral(.palette256)
+        try check(text, golden: "board-256.txt")
+        #expect(text.contains("48;5;37m M1 "))  // #168388 → cube (0, 3, 3): index 37
+        #expect(!text.contains(";2;"))
+    }
+
+    @Test func colorModeFromTheEnvironment() {
+        #expect(ColorMode.detect(environment: ["COLORTERM": "truecolor"], isTerminal: true) == .trueColor)
+        #expect(ColorMode.detect(environment: ["COLORTERM": "24bit"], isTerminal: true) == .trueColor)
+        #expect(ColorMode.detect(environment: [:], isTerminal: true) == .palette256)
+        #expect(ColorMode.detect(environment: ["COLORTERM": "truecolor"], isTerminal: false) == .none)
+        #expect(ColorMode.detect(environment: ["NO_COLOR": "1", "COLORTERM": "truecolor"], isTerminal: true) == .none)
+        #expect(ColorMode.detect(environment: ["NO_COLOR": ""], isTerminal: true) == .palette256)
+    }
+
+    @Test func countdownsMoveWithTheClockBetweenAnswers() throws {
+        let (board, meta, _) = try Self.centralBoard()
+        let later = BoardRenderer(mode: .none, width: 100).render(board, .init(now: meta.at! + 120))
+        let first = try #require(later.first { $0.hasPrefix(" M1 ") })
+        #expect(first.contains("20:03") && first.contains("1 min"))  // 3 min at 20:00, 1 min at 20:02
+    }
+
+    @Test func aBoardFromAnOlderGatewayComputesWhatItLacks() throws {
+        // No badge, countdown, colours or status text from the gateway: computed from delay_s and the times.
+        let line =
+            #"{"data":{"stop_id":"S","timezone":"Australia/Sydney","departures":[{"trip_id":"t","route_id":"r","#
+            + #""route_short_name":"333","stop_id":"S","scheduled_unix":1766394180,"realtime_unix":1766394780,"#
+            + #""delay_s":600,"status":"very_late"}]},"meta":{"at":1766394000}}"#
+        let board = try ModelTests.decode(Board.self, Data(line.utf8))
+        let text = BoardRenderer(mode: .none, width: 80).render(board.data, .init(now: 1_766_394_000))
+        let row = try #require(text.first { $0.hasPrefix(" 333 ") })
+        #expect(row.contains("20:13") && row.contains("13 min") && row.contains("+10 min"), "\(row)")
+    }
+
+    @Test func lists() throws {
+        let routes = try ModelTests.decode(RouteList.self, ModelTests.capture("routes.json")).data.routes
+        try check(ListRenderer(mode: .none).routes(routes).joined(separator: "\n") + "\n", golden: "routes-plain.txt")
+        let trains = ListRenderer(mode: .none).routes(routes, filter: .train)
+        #expect(trains.first == "T")
+        #expect(trains.dropFirst().allSatisfy { $0.hasSuffix("train") })
+        let search = try ModelTests.decode(StopList.self, ModelTests.capture("search.json")).data.stops
+        try check(ListRenderer(mode: .none).stops(search).joined(separator: "\n") + "\n", golden: "search-plain.txt")
+        let trip = try ModelTests.decode(Trip.self, ModelTests.capture("trip.json"))
+        try check(
+            ListRenderer(mode: .trueColor).trip(trip.data, now: trip.meta.at!).joined(separator: "\n") + "\n",
+            golden: "trip-truecolor.txt")
+        let health = try ModelTests.decode(Health.self, ModelTests.capture("health.json")).data
+        #expect(ListRenderer(mode: .none).health(health).first == "Gateway: ok")
+    }
+}
