@@ -27,6 +27,7 @@ import PackageDescription
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
+//   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);
 //                          reaches the static data only through the static service (no TransitStore/SQLiteKit)
 //   RealtimeFixtures       GTFS-Realtime feeds made to fit a static database (`transit-realtime fixtures`, tests)
@@ -152,10 +153,15 @@ let package = Package(
         .target(
             name: "RealtimeService",
             dependencies: [
-                "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto", "TransitModel",
+                "DelayStore", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto",
+                "TransitModel",
                 "TransitCore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DelayStore", dependencies: ["SQLiteKit", "TransitCore", "TransitModel"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -364,7 +370,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
+                "RealtimeService", "DelayStore", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
                 "StaticService",
                 "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),

@@ -83,6 +83,17 @@ extension JSONWriter {
             key("sources"); beginArray(); for s in sources { source(s) }; endArray()
             key("failed_sends"); int(failedSends)
             if let residentBytes { key("rss_bytes"); int(residentBytes) }
+        case .delayHistograms(let histograms):
+            key("histograms"); beginArray()
+            for h in histograms {
+                beginObject()
+                key("samples"); int(h.histogram.samples)
+                key("counts"); beginArray(); for c in h.histogram.counts { int(c) }; endArray()
+                key("first_date"); string(String(h.firstDate))
+                key("last_date"); string(String(h.lastDate))
+                endObject()
+            }
+            endArray()
         }
         endObject()
     }

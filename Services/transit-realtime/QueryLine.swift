@@ -14,7 +14,7 @@ struct QueryLine {
         var message: String
     }
 
-    static let ops = ["snapshot", "trip", "stop", "vehicles", "alerts", "sources"]
+    static let ops = ["snapshot", "trip", "stop", "vehicles", "alerts", "sources", "delays"]
 
     static func parse(_ line: [UInt8]) -> Result<QueryLine, Failure> {
         let value: JSONValue
@@ -91,6 +91,20 @@ struct QueryLine {
             case "sources":
                 try fields.only([])
                 query = .sources
+            case "delays":
+                try fields.only(["route_id", "stop_id", "hour", "day_type"])
+                var dayType: DayType?
+                if let name = try fields.string("day_type") {
+                    guard let type = DayType(name: name) else {
+                        throw invalid("day_type \"\(name)\" is not weekday, saturday or sunday")
+                    }
+                    dayType = type
+                }
+                query = .delayHistograms([
+                    DelaySlice(
+                        routeId: try fields.string("route_id"), stopId: try fields.string("stop_id"),
+                        hour: try fields.int("hour").map { Int(clamping: $0) }, dayType: dayType)
+                ])
             default:
                 throw Failure(code: "UNKNOWN_OP", message: "unknown op \"\(op)\" (ops: \(ops.joined(separator: ", ")))")
             }

@@ -73,6 +73,13 @@ struct ServeCommand: AsyncParsableCommand {
                 + "first feed's zone is used).", valueName: "zone"))
     var defaultTimeZone = "Australia/Sydney"
 
+    @Option(
+        help: ArgumentHelp(
+            "SQLite file recording how late departures are (created when missing; the launcher uses "
+                + "STATE/delays.db). Without it no delays are recorded and the gateway's typical delays are null.",
+            valueName: "file"))
+    var delayStore: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -119,7 +126,8 @@ struct ServeCommand: AsyncParsableCommand {
 
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let runnerOptions = RealtimeServiceRunner.Options(
-            defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock)
+            defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock,
+            delayStorePath: delayStore)
         let (configPath, staticURL, listen, publish) = (config, self.staticURL, self.listen, self.publish)
         let makeRunner: @Sendable () async throws -> RealtimeServiceRunner = {
             try await RealtimeServiceRunner(

@@ -28,12 +28,16 @@ public final class RealtimeServiceRunner: Service, Sendable {
         /// The wall clock of fetch times, staleness, the schedule date window, replay re-stamps and the
         /// published messages' send times (`serve --clock`); timers stay monotonic.
         public var clock: ServiceClock
+        /// The SQLite file departure delays are recorded in (`serve --delay-store`; nil: none recorded).
+        public var delayStorePath: String?
 
         public init(
             heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
             versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
-            defaultTimeZone: String, staleAfterSecs: Int64? = nil, clock: ServiceClock = .system
+            defaultTimeZone: String, staleAfterSecs: Int64? = nil, clock: ServiceClock = .system,
+            delayStorePath: String? = nil
         ) {
+            self.delayStorePath = delayStorePath
             self.heartbeatInterval = heartbeatInterval
             self.tickInterval = tickInterval
             self.versionCheckSecs = versionCheckSecs
@@ -73,9 +77,20 @@ public final class RealtimeServiceRunner: Service, Sendable {
                 "static service not answering at start; assuming time zone \(zone)",
                 metadata: ["static": "\(staticURL)"])
         }
+        var delays: TypicalDelays?
+        if let path = options.delayStorePath {
+            do {
+                delays = try TypicalDelays(
+                    path: path, timeZone: zone, clock: { [clock = options.clock] in clock.unixSeconds })
+            } catch {
+                schedules.close()
+                throw error
+            }
+        }
         let sockets: RealtimeSockets
         do {
-            sockets = try RealtimeSockets(listen: listen, publish: publish, clock: options.clock, logger: logger)
+            sockets = try RealtimeSockets(
+                listen: listen, publish: publish, clock: options.clock, logger: logger, delays: delays)
         } catch {
             schedules.close()
             throw error
@@ -180,9 +195,13 @@ public final class RealtimeServiceRunner: Service, Sendable {
                 try? await Task.sleep(for: options.heartbeatInterval)
             }
         }
+        let logger = self.logger
         let ticks = Task {
             while !Task.isCancelled {
                 await engine.tick()
+                if let error = hub.delays?.flushIfDue() {
+                    logger.warning("writing the delay store failed", metadata: ["error": "\(error)"])
+                }
                 try? await Task.sleep(for: options.tickInterval)
             }
         }
@@ -200,6 +219,11 @@ public final class RealtimeServiceRunner: Service, Sendable {
         for task in running { task.cancel() }
         for task in running { await task.value }
         sockets.stop()
+        do {
+            try sockets.hub.delays?.close()
+        } catch {
+            logger.error("writing the delay store at shutdown failed", metadata: ["error": "\(error)"])
+        }
         schedules.close()
     }
 }

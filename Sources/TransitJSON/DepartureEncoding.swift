@@ -79,6 +79,7 @@ extension JSONWriter {
         key("occupancy_status"); string(rt?.occupancyStatus)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
         key("alert_ids"); strings(row.alertIds)
+        key("typical_delay"); typicalDelay(row.typicalDelay)
         endObject()
     }
 
@@ -131,9 +132,11 @@ extension JSONWriter {
     }
 
     /// `data` of `trip`: the trip, its vehicle and every stop with schedule, prediction and status.
-    /// `alerts`: the alerts its stops name, once each; `alertIds`: each stop's (by index; missing: none).
+    /// `alerts`: the alerts its stops name, once each; `alertIds`: each stop's (by index; missing: none);
+    /// `typicalDelays`: each stop's (by index, GATEWAY.md "typical delay"; missing: null).
     public mutating func tripData(
-        _ trip: TripDetail, realtime: TripRealtime?, at: Int64, alerts: [AlertView] = [], alertIds: [[String]] = []
+        _ trip: TripDetail, realtime: TripRealtime?, at: Int64, alerts: [AlertView] = [], alertIds: [[String]] = [],
+        typicalDelays: [TypicalDelayView?] = []
     ) {
         let rows = TripRows(trip: trip, realtime: realtime)
         beginObject()
@@ -156,7 +159,9 @@ extension JSONWriter {
         if let vehicle = realtime?.vehicle { self.vehicle(vehicle) } else { null() }
         key("stops"); beginArray()
         for index in trip.stops.indices {
-            tripStop(rows, index, alertIds: index < alertIds.count ? alertIds[index] : [])
+            tripStop(
+                rows, index, alertIds: index < alertIds.count ? alertIds[index] : [],
+                typicalDelay: index < typicalDelays.count ? typicalDelays[index] : nil)
         }
         endArray()
         key("alerts"); beginArray()
@@ -165,7 +170,9 @@ extension JSONWriter {
         endObject()
     }
 
-    private mutating func tripStop(_ rows: TripRows, _ index: Int, alertIds: [String]) {
+    private mutating func tripStop(
+        _ rows: TripRows, _ index: Int, alertIds: [String], typicalDelay typical: TypicalDelayView?
+    ) {
         let stop = rows.trip.stops[index]
         let rt = rows.realtime(index)
         let added = rows.added
@@ -202,6 +209,7 @@ extension JSONWriter {
         key("occupancy_status"); string(rt?.occupancyStatus)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
         key("alert_ids"); strings(alertIds)
+        key("typical_delay"); typicalDelay(typical)
         endObject()
     }
 }

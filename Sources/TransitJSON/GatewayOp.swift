@@ -15,6 +15,7 @@ public enum GatewayOpName: String, Sendable, Hashable, CaseIterable {
     case trip
     case alerts
     case vehicles
+    case reliability
     case subscribe
     case unsubscribe
     case stats
@@ -24,7 +25,7 @@ public enum GatewayOpName: String, Sendable, Hashable, CaseIterable {
     public var isStatic: Bool {
         switch self {
         case .feedInfo, .stop, .search, .nearby, .routes, .route, .shape, .stopsInBBox, .departures, .trip: return true
-        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats, .auth: return false
+        case .health, .alerts, .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth: return false
         }
     }
 }
@@ -55,6 +56,7 @@ public enum GatewayOp: Sendable, Hashable {
     case trip(TripQuery)
     case alerts(AlertsQuery)
     case vehicles(VehiclesQuery)
+    case reliability(ReliabilityQuery)
     case subscribe(SubscribeQuery)
     case unsubscribe(sub: Int)
     case stats
@@ -75,6 +77,7 @@ public enum GatewayOp: Sendable, Hashable {
         case .trip: return .trip
         case .alerts: return .alerts
         case .vehicles: return .vehicles
+        case .reliability: return .reliability
         case .subscribe: return .subscribe
         case .unsubscribe: return .unsubscribe
         case .stats: return .stats
@@ -95,7 +98,7 @@ public enum GatewayOp: Sendable, Hashable {
         case .stopsInBBox(let q): return .stopsInBBox(q)
         case .departures(let q): return .departures(q)
         case .trip(let q): return .trip(q)
-        case .health, .alerts, .vehicles, .subscribe, .unsubscribe, .stats, .auth: return nil
+        case .health, .alerts, .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth: return nil
         }
     }
 }
@@ -155,6 +158,24 @@ public struct VehiclesQuery: Sendable, Hashable {
 
     public var selector: Selector
     public init(selector: Selector) { self.selector = selector }
+}
+
+/// `reliability`: the recorded departure delays of a route, a stop or a route at a stop.
+public struct ReliabilityQuery: Sendable, Hashable {
+    public var routeId: String?
+    public var stopId: String?
+    public var hour: Int?
+    public var dayType: DayType?
+
+    public init(routeId: String?, stopId: String?, hour: Int? = nil, dayType: DayType? = nil) {
+        self.routeId = routeId
+        self.stopId = stopId
+        self.hour = hour
+        self.dayType = dayType
+    }
+
+    /// The realtime service's slice of it.
+    public var slice: DelaySlice { DelaySlice(routeId: routeId, stopId: stopId, hour: hour, dayType: dayType) }
 }
 
 public struct SubscribeQuery: Sendable, Hashable {

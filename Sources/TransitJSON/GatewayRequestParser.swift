@@ -188,6 +188,15 @@ extension GatewayRequest {
                 return .vehicles(VehiclesQuery(selector: .route(try args.requiredString("route_id"))))
             }
             return .vehicles(VehiclesQuery(selector: .trip(try args.requiredString("trip_id"))))
+        case .reliability:
+            try args.requireKnownFields(["route_id", "stop_id", "hour", "day_type"])
+            let routeId = try args.optionalString("route_id"), stopId = try args.optionalString("stop_id")
+            guard routeId != nil || stopId != nil else { throw args.missing("route_id", "a string (or stop_id)") }
+            let dayType = try args.optionalChoice("day_type", DayType.allCases.map(\.name)).flatMap(DayType.init(name:))
+            return .reliability(
+                ReliabilityQuery(
+                    routeId: routeId, stopId: stopId, hour: try args.optionalInt("hour", in: 0...23).map { Int($0) },
+                    dayType: dayType))
         case .subscribe:
             try args.requireKnownFields(["topic", "stop_id", "limit"])
             guard let topic = try args.optionalChoice("topic", [SubscribeQuery.departuresTopic]) else {

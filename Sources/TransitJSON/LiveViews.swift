@@ -62,6 +62,8 @@ public struct DepartureRow: Sendable, Hashable {
     public var realtime: DepartureRealtime?
     /// Ids of the alerts that apply to this row (GATEWAY.md `alert_ids`), in `DeparturesAnswer.alerts` order.
     public var alertIds: [String] = []
+    /// How late this route usually leaves this stop at this hour (GATEWAY.md "typical delay").
+    public var typicalDelay: TypicalDelayView?
 
     public init(departure: Departure, realtime: DepartureRealtime? = nil) {
         self.departure = departure

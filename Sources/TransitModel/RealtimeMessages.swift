@@ -233,6 +233,11 @@ public enum RealtimeQuery: Sendable, Hashable {
     case vehicles(LiveVehicleQuery)
     case alerts(LiveAlertQuery)
     case sources
+    /// The recorded departure delays of 1…`maxDelaySlices` slices (protocol/README.md flow 6).
+    case delayHistograms([DelaySlice])
+
+    /// Most slices in one `delayHistograms` query.
+    public static let maxDelaySlices = 1000
 }
 
 /// A request to the realtime service (REQ/REP); answered by a `RealtimeResponse` with the same id.
@@ -289,6 +294,8 @@ public enum RealtimeResult: Sendable, Hashable {
     /// Every source's status, the PUB messages the socket refused since the service started, and the service's
     /// resident set size in bytes (nil where unknown).
     case sources([LiveSourceStatus], failedSends: UInt64, residentBytes: UInt64? = nil)
+    /// One histogram per slice asked, in order.
+    case delayHistograms([DelayWindowHistogram])
 }
 
 /// The realtime service's answer to a `RealtimeRequest`.

@@ -206,6 +206,21 @@ extension ProtoArena {
             case .sources:
                 m.query_case = TRANSIT__REALTIME_REQUEST__QUERY_SOURCES
                 m.sources = message(transit__source_status_query__init)
+            case .delayHistograms(let slices):
+                m.query_case = TRANSIT__REALTIME_REQUEST__QUERY_DELAY_HISTOGRAMS
+                m.delay_histograms = message(transit__delay_histograms_query__init) { q in
+                    (q.n_slices, q.slices) = messages(slices) { slice in
+                        message(transit__delay_slice_query__init) { d in
+                            d.route_id = string(slice.routeId)
+                            d.stop_id = string(slice.stopId)
+                            (d.has_hour, d.hour) = ifPresent(slice.hour.map { UInt32(clamping: $0) })
+                            if let type = slice.dayType {
+                                (d.has_day_type, d.day_type) = present(
+                                    Transit__DayType(rawValue: UInt32(type.rawValue)))
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -242,6 +257,17 @@ extension ProtoArena {
                 case .sources(let sources, let failedSends, let residentBytes):
                     m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_SOURCES
                     m.sources = proto(sources: sources, failedSends: failedSends, residentBytes: residentBytes)
+                case .delayHistograms(let histograms):
+                    m.result_case = TRANSIT__REALTIME_RESPONSE__RESULT_DELAY_HISTOGRAMS
+                    m.delay_histograms = message(transit__delay_histogram_list__init) { l in
+                        (l.n_histograms, l.histograms) = messages(histograms) { h in
+                            message(transit__delay_histogram__init) { d in
+                                if !h.histogram.isEmpty { (d.n_counts, d.counts) = values(h.histogram.counts) }
+                                (d.has_first_date, d.first_date) = present(h.firstDate)
+                                (d.has_last_date, d.last_date) = present(h.lastDate)
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -322,6 +348,22 @@ extension RealtimeRequest {
                 })
         case TRANSIT__REALTIME_REQUEST__QUERY_SOURCES:
             query = .sources
+        case TRANSIT__REALTIME_REQUEST__QUERY_DELAY_HISTOGRAMS:
+            query = .delayHistograms(
+                try requiredMessage(m.delay_histograms, "delay_histograms") { (q) throws(ProtoDecodeError) in
+                    try repeatedMessages(q.n_slices, q.slices, "slices") { (d) throws(ProtoDecodeError) in
+                        var dayType: DayType?
+                        if d.has_day_type != 0 {
+                            guard let type = DayType(rawValue: Int(d.day_type.rawValue)) else {
+                                throw .unknownEnum("day_type", d.day_type.rawValue)
+                            }
+                            dayType = type
+                        }
+                        return DelaySlice(
+                            routeId: optionalString(d.route_id), stopId: optionalString(d.stop_id),
+                            hour: optionalValue(d.has_hour, d.hour).map { Int($0) }, dayType: dayType)
+                    }
+                })
         default:
             throw .missing("query")
         }
@@ -366,6 +408,19 @@ extension RealtimeResponse {
                 )
             }
             result = .sources(sources, failedSends: failedSends, residentBytes: residentBytes)
+        case TRANSIT__REALTIME_RESPONSE__RESULT_DELAY_HISTOGRAMS:
+            result = .delayHistograms(
+                try requiredMessage(m.delay_histograms, "delay_histograms") { (l) throws(ProtoDecodeError) in
+                    try repeatedMessages(l.n_histograms, l.histograms, "histograms") { (d) throws(ProtoDecodeError) in
+                        guard let histogram = DelayHistogram(counts: repeatedValues(d.n_counts, d.counts)) else {
+                            throw .missing("counts")
+                        }
+                        return DelayWindowHistogram(
+                            histogram: histogram,
+                            firstDate: try requiredValue(d.has_first_date, d.first_date, "first_date"),
+                            lastDate: try requiredValue(d.has_last_date, d.last_date, "last_date"))
+                    }
+                })
         default:
             throw .missing("result")
         }

@@ -1267,6 +1267,96 @@ void   transit__source_status_query__free_unpacked
   assert(message->base.descriptor == &transit__source_status_query__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__delay_slice_query__init
+                     (Transit__DelaySliceQuery         *message)
+{
+  static const Transit__DelaySliceQuery init_value = TRANSIT__DELAY_SLICE_QUERY__INIT;
+  *message = init_value;
+}
+size_t transit__delay_slice_query__get_packed_size
+                     (const Transit__DelaySliceQuery *message)
+{
+  assert(message->base.descriptor == &transit__delay_slice_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__delay_slice_query__pack
+                     (const Transit__DelaySliceQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__delay_slice_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__delay_slice_query__pack_to_buffer
+                     (const Transit__DelaySliceQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__delay_slice_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__DelaySliceQuery *
+       transit__delay_slice_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__DelaySliceQuery *)
+     protobuf_c_message_unpack (&transit__delay_slice_query__descriptor,
+                                allocator, len, data);
+}
+void   transit__delay_slice_query__free_unpacked
+                     (Transit__DelaySliceQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__delay_slice_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__delay_histograms_query__init
+                     (Transit__DelayHistogramsQuery         *message)
+{
+  static const Transit__DelayHistogramsQuery init_value = TRANSIT__DELAY_HISTOGRAMS_QUERY__INIT;
+  *message = init_value;
+}
+size_t transit__delay_histograms_query__get_packed_size
+                     (const Transit__DelayHistogramsQuery *message)
+{
+  assert(message->base.descriptor == &transit__delay_histograms_query__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__delay_histograms_query__pack
+                     (const Transit__DelayHistogramsQuery *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__delay_histograms_query__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__delay_histograms_query__pack_to_buffer
+                     (const Transit__DelayHistogramsQuery *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__delay_histograms_query__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__DelayHistogramsQuery *
+       transit__delay_histograms_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__DelayHistogramsQuery *)
+     protobuf_c_message_unpack (&transit__delay_histograms_query__descriptor,
+                                allocator, len, data);
+}
+void   transit__delay_histograms_query__free_unpacked
+                     (Transit__DelayHistogramsQuery *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__delay_histograms_query__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__realtime_request__init
                      (Transit__RealtimeRequest         *message)
 {
@@ -1490,6 +1580,96 @@ void   transit__stop_visit_list__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &transit__stop_visit_list__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__delay_histogram__init
+                     (Transit__DelayHistogram         *message)
+{
+  static const Transit__DelayHistogram init_value = TRANSIT__DELAY_HISTOGRAM__INIT;
+  *message = init_value;
+}
+size_t transit__delay_histogram__get_packed_size
+                     (const Transit__DelayHistogram *message)
+{
+  assert(message->base.descriptor == &transit__delay_histogram__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__delay_histogram__pack
+                     (const Transit__DelayHistogram *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__delay_histogram__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__delay_histogram__pack_to_buffer
+                     (const Transit__DelayHistogram *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__delay_histogram__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__DelayHistogram *
+       transit__delay_histogram__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__DelayHistogram *)
+     protobuf_c_message_unpack (&transit__delay_histogram__descriptor,
+                                allocator, len, data);
+}
+void   transit__delay_histogram__free_unpacked
+                     (Transit__DelayHistogram *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__delay_histogram__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__delay_histogram_list__init
+                     (Transit__DelayHistogramList         *message)
+{
+  static const Transit__DelayHistogramList init_value = TRANSIT__DELAY_HISTOGRAM_LIST__INIT;
+  *message = init_value;
+}
+size_t transit__delay_histogram_list__get_packed_size
+                     (const Transit__DelayHistogramList *message)
+{
+  assert(message->base.descriptor == &transit__delay_histogram_list__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__delay_histogram_list__pack
+                     (const Transit__DelayHistogramList *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__delay_histogram_list__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__delay_histogram_list__pack_to_buffer
+                     (const Transit__DelayHistogramList *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__delay_histogram_list__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__DelayHistogramList *
+       transit__delay_histogram_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__DelayHistogramList *)
+     protobuf_c_message_unpack (&transit__delay_histogram_list__descriptor,
+                                allocator, len, data);
+}
+void   transit__delay_histogram_list__free_unpacked
+                     (Transit__DelayHistogramList *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__delay_histogram_list__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   transit__realtime_response__init
@@ -4456,7 +4636,122 @@ const ProtobufCMessageDescriptor transit__source_status_query__descriptor =
   (ProtobufCMessageInit) transit__source_status_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__realtime_request__field_descriptors[7] =
+static const ProtobufCFieldDescriptor transit__delay_slice_query__field_descriptors[4] =
+{
+  {
+    "route_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DelaySliceQuery, route_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DelaySliceQuery, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hour",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__DelaySliceQuery, has_hour),
+    offsetof(Transit__DelaySliceQuery, hour),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "day_type",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Transit__DelaySliceQuery, has_day_type),
+    offsetof(Transit__DelaySliceQuery, day_type),
+    &transit__day_type__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__delay_slice_query__field_indices_by_name[] = {
+  3,   /* field[3] = day_type */
+  2,   /* field[2] = hour */
+  0,   /* field[0] = route_id */
+  1,   /* field[1] = stop_id */
+};
+static const ProtobufCIntRange transit__delay_slice_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor transit__delay_slice_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.DelaySliceQuery",
+  "DelaySliceQuery",
+  "Transit__DelaySliceQuery",
+  "transit",
+  sizeof(Transit__DelaySliceQuery),
+  4,
+  transit__delay_slice_query__field_descriptors,
+  transit__delay_slice_query__field_indices_by_name,
+  1,  transit__delay_slice_query__number_ranges,
+  (ProtobufCMessageInit) transit__delay_slice_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__delay_histograms_query__field_descriptors[1] =
+{
+  {
+    "slices",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__DelayHistogramsQuery, n_slices),
+    offsetof(Transit__DelayHistogramsQuery, slices),
+    &transit__delay_slice_query__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__delay_histograms_query__field_indices_by_name[] = {
+  0,   /* field[0] = slices */
+};
+static const ProtobufCIntRange transit__delay_histograms_query__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor transit__delay_histograms_query__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.DelayHistogramsQuery",
+  "DelayHistogramsQuery",
+  "Transit__DelayHistogramsQuery",
+  "transit",
+  sizeof(Transit__DelayHistogramsQuery),
+  1,
+  transit__delay_histograms_query__field_descriptors,
+  transit__delay_histograms_query__field_indices_by_name,
+  1,  transit__delay_histograms_query__number_ranges,
+  (ProtobufCMessageInit) transit__delay_histograms_query__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__realtime_request__field_descriptors[8] =
 {
   {
     "request_id",
@@ -4542,9 +4837,22 @@ static const ProtobufCFieldDescriptor transit__realtime_request__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "delay_histograms",
+    16,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__RealtimeRequest, query_case),
+    offsetof(Transit__RealtimeRequest, delay_histograms),
+    &transit__delay_histograms_query__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__realtime_request__field_indices_by_name[] = {
   5,   /* field[5] = alerts */
+  7,   /* field[7] = delay_histograms */
   0,   /* field[0] = request_id */
   1,   /* field[1] = snapshot */
   6,   /* field[6] = sources */
@@ -4556,7 +4864,7 @@ static const ProtobufCIntRange transit__realtime_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor transit__realtime_request__descriptor =
 {
@@ -4566,7 +4874,7 @@ const ProtobufCMessageDescriptor transit__realtime_request__descriptor =
   "Transit__RealtimeRequest",
   "transit",
   sizeof(Transit__RealtimeRequest),
-  7,
+  8,
   transit__realtime_request__field_descriptors,
   transit__realtime_request__field_indices_by_name,
   2,  transit__realtime_request__number_ranges,
@@ -4882,7 +5190,109 @@ const ProtobufCMessageDescriptor transit__stop_visit_list__descriptor =
   (ProtobufCMessageInit) transit__stop_visit_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__realtime_response__field_descriptors[9] =
+static const ProtobufCFieldDescriptor transit__delay_histogram__field_descriptors[3] =
+{
+  {
+    "counts",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__DelayHistogram, n_counts),
+    offsetof(Transit__DelayHistogram, counts),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "first_date",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__DelayHistogram, has_first_date),
+    offsetof(Transit__DelayHistogram, first_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_date",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__DelayHistogram, has_last_date),
+    offsetof(Transit__DelayHistogram, last_date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__delay_histogram__field_indices_by_name[] = {
+  0,   /* field[0] = counts */
+  1,   /* field[1] = first_date */
+  2,   /* field[2] = last_date */
+};
+static const ProtobufCIntRange transit__delay_histogram__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor transit__delay_histogram__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.DelayHistogram",
+  "DelayHistogram",
+  "Transit__DelayHistogram",
+  "transit",
+  sizeof(Transit__DelayHistogram),
+  3,
+  transit__delay_histogram__field_descriptors,
+  transit__delay_histogram__field_indices_by_name,
+  1,  transit__delay_histogram__number_ranges,
+  (ProtobufCMessageInit) transit__delay_histogram__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__delay_histogram_list__field_descriptors[1] =
+{
+  {
+    "histograms",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__DelayHistogramList, n_histograms),
+    offsetof(Transit__DelayHistogramList, histograms),
+    &transit__delay_histogram__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__delay_histogram_list__field_indices_by_name[] = {
+  0,   /* field[0] = histograms */
+};
+static const ProtobufCIntRange transit__delay_histogram_list__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor transit__delay_histogram_list__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.DelayHistogramList",
+  "DelayHistogramList",
+  "Transit__DelayHistogramList",
+  "transit",
+  sizeof(Transit__DelayHistogramList),
+  1,
+  transit__delay_histogram_list__field_descriptors,
+  transit__delay_histogram_list__field_indices_by_name,
+  1,  transit__delay_histogram_list__number_ranges,
+  (ProtobufCMessageInit) transit__delay_histogram_list__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__realtime_response__field_descriptors[10] =
 {
   {
     "request_id",
@@ -4992,9 +5402,22 @@ static const ProtobufCFieldDescriptor transit__realtime_response__field_descript
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "delay_histograms",
+    16,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__RealtimeResponse, result_case),
+    offsetof(Transit__RealtimeResponse, delay_histograms),
+    &transit__delay_histogram_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__realtime_response__field_indices_by_name[] = {
   7,   /* field[7] = alerts */
+  9,   /* field[9] = delay_histograms */
   2,   /* field[2] = error_message */
   0,   /* field[0] = request_id */
   3,   /* field[3] = snapshot */
@@ -5008,7 +5431,7 @@ static const ProtobufCIntRange transit__realtime_response__number_ranges[2 + 1] 
 {
   { 1, 0 },
   { 10, 3 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor transit__realtime_response__descriptor =
 {
@@ -5018,7 +5441,7 @@ const ProtobufCMessageDescriptor transit__realtime_response__descriptor =
   "Transit__RealtimeResponse",
   "transit",
   sizeof(Transit__RealtimeResponse),
-  9,
+  10,
   transit__realtime_response__field_descriptors,
   transit__realtime_response__field_indices_by_name,
   2,  transit__realtime_response__number_ranges,
@@ -5161,5 +5584,35 @@ const ProtobufCEnumDescriptor transit__source_kind__descriptor =
   transit__source_kind__enum_values_by_name,
   1,
   transit__source_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue transit__day_type__enum_values_by_number[3] =
+{
+  { "WEEKDAY", "TRANSIT__DAY_TYPE__WEEKDAY", 0 },
+  { "SATURDAY", "TRANSIT__DAY_TYPE__SATURDAY", 1 },
+  { "SUNDAY", "TRANSIT__DAY_TYPE__SUNDAY", 2 },
+};
+static const ProtobufCIntRange transit__day_type__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex transit__day_type__enum_values_by_name[3] =
+{
+  { "SATURDAY", 1 },
+  { "SUNDAY", 2 },
+  { "WEEKDAY", 0 },
+};
+const ProtobufCEnumDescriptor transit__day_type__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "transit.DayType",
+  "DayType",
+  "Transit__DayType",
+  "transit",
+  3,
+  transit__day_type__enum_values_by_number,
+  3,
+  transit__day_type__enum_values_by_name,
+  1,
+  transit__day_type__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -145,6 +145,10 @@ enum CodecSamples {
         .alerts(LiveAlertQuery()),
         .alerts(LiveAlertQuery(stopId: "S", routeId: "R", routeType: 3, tripId: "T", agencyId: "A", activeAt: 7)),
         .sources,
+        .delayHistograms([
+            DelaySlice(routeId: "R", stopId: nil), DelaySlice(routeId: nil, stopId: "S", hour: 0, dayType: .sunday),
+            DelaySlice(routeId: "R", stopId: "S", hour: 23, dayType: .weekday),
+        ]),
     ]
 
     @Test(arguments: queries)
@@ -169,6 +173,16 @@ enum CodecSamples {
         .success(.sources([CodecSamples.fullSource], failedSends: 3)),
         .success(.sources([], failedSends: 0, residentBytes: 125 << 20)),
         .failure(ServiceError(.notFound, "no trip T")), .failure(ServiceError(.invalidArgument, "limit")),
+        .success(
+            .delayHistograms([
+                DelayWindowHistogram(histogram: DelayHistogram(), firstDate: 20_251_201, lastDate: 20_251_222),
+                DelayWindowHistogram(
+                    histogram: {
+                        var h = DelayHistogram()
+                        for d in [-2000, -60, 0, 59, 60, 1799, 1800, 99_999] { h.add(delay: d) }
+                        return h
+                    }(), firstDate: 20_251_201, lastDate: 20_251_215),
+            ])),
     ]
 
     @Test(arguments: results.indices)

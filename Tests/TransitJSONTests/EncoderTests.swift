@@ -31,6 +31,7 @@ import TransitModel
         "countdown_text": [.string], "platform": [.string, .null], "platform_changed": [.bool],
         "scheduled_platform": [.string, .null], "wheelchair_accessible": [.int],
         "occupancy_status": [.string, .null], "carriages": [.array], "alert_ids": [.array],
+        "typical_delay": [.object, .null],
     ]
     static let carriageFields: [String: [Kind]] = [
         "position": [.int, .null], "name": [.string, .null], "occupancy_status": [.string, .null],
@@ -48,6 +49,7 @@ import TransitModel
         "wheelchair_accessible": [.int], "lat": [.double], "lon": [.double], "parent_station": [.string, .null],
         "pickup_type": [.int], "drop_off_type": [.int], "stop_headsign": [.string, .null],
         "occupancy_status": [.string, .null], "carriages": [.array], "alert_ids": [.array],
+        "typical_delay": [.object, .null],
     ]
     static let badgeFields: [String: [Kind]] = [
         "text": [.string], "color": [.string], "accessibility_label": [.string],

@@ -50,9 +50,21 @@ import TransitModel
         let meta = ResponseMeta(op: .trip, elapsedMicros: 410, live: F.liveMeta12)
         let mine = try encoded(r.id.description, meta) {
             $0.tripData(
-                F.trip, realtime: F.tripRealtime, at: F.at, alerts: [F.liftAlert], alertIds: [["alert-17"], []])
+                F.trip, realtime: F.tripRealtime, at: F.at, alerts: [F.liftAlert], alertIds: [["alert-17"], []],
+                typicalDelays: F.tripTypicalDelays)
         }
         expectSame(mine, try GatewayDoc.answer("trip"))
+    }
+
+    @Test func reliability() throws {
+        let r = try request("reliability")
+        let query = ReliabilityQuery(routeId: "T1", stopId: "2000331", hour: 19, dayType: .weekday)
+        #expect(r.op == .reliability(query))
+        let meta = ResponseMeta(op: .reliability, elapsedMicros: 380, live: F.liveMeta12)
+        let mine = try encoded(r.id.description, meta) {
+            $0.reliabilityData(ReliabilityAnswer(query: query, window: F.reliabilityWindow))
+        }
+        expectSame(mine, try GatewayDoc.answer("reliability"))
     }
 
     @Test func search() throws {

@@ -187,7 +187,21 @@ enum Fixtures {
                 row.alertIds = ["alert-21"]
                 return row
             }(),
-        ],
+        ].enumerated().map { index, row in
+            var row = row
+            switch index {
+            case 0:  // predicted: the figures, no band
+                row.typicalDelay = TypicalDelayView(
+                    TypicalDelay(p10: 30, p50: 120, p90: 300, samples: 12, level: .route),
+                    scheduledUnix: row.departure.scheduledUnix, predicted: true)
+            case 1:  // no live prediction: the band it will likely leave in
+                row.typicalDelay = TypicalDelayView(
+                    TypicalDelay(p10: 0, p50: 60, p90: 240, samples: 41, level: .stop),
+                    scheduledUnix: row.departure.scheduledUnix, predicted: false)
+            default: break
+            }
+            return row
+        },
         page: BoardPage(
             direction: .future, hasMorePast: true, hasMoreFuture: true,
             earlierCursor: "b1.20251222.72240.T1.1234.20251222", laterCursor: "f1.20251222.72600.T1.1240.20251222"))
@@ -215,6 +229,22 @@ enum Fixtures {
     ]
 
     static let liveMeta12 = LiveMeta(at: at, source: .staticAndRealtime, stale: false, feedAgeSeconds: 12)
+
+    /// The trip example's typical delays: its first stop's.
+    static let tripTypicalDelays: [TypicalDelayView?] = [
+        TypicalDelayView(
+            TypicalDelay(p10: 0, p50: 90, p90: 330, samples: 23, level: .stop), scheduledUnix: 1_766_394_240,
+            predicted: true)
+    ]
+
+    /// The reliability example: 40 departures of T1 at platform 1 of Central at 19:00 on weekdays.
+    static let reliabilityWindow: DelayWindowHistogram = {
+        var h = DelayHistogram()
+        for (delay, count) in [(-90, 1), (30, 10), (90, 12), (150, 5), (210, 2), (330, 4), (450, 5), (2000, 1)] {
+            for _ in 0..<count { h.add(delay: delay) }
+        }
+        return DelayWindowHistogram(histogram: h, firstDate: 20_251_204, lastDate: 20_251_222)
+    }()
 
     static let trip = TripDetail(
         tripId: "T1.1234.20251222", route: t1, headsign: "Emu Plains", directionId: 1, serviceDate: 20_251_222,

@@ -15,6 +15,8 @@ final class RequestDispatcher: Sendable {
     let realtime: RealtimeView
     /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
     let realtimeClient: RealtimeClient?
+    /// Recorded departure delays (typical delays of rows, `reliability`), asked from `realtimeClient`.
+    let typicalDelays: TypicalDelayCache
     let stats: GatewayStats
     /// "Now" of requests without `at`, of feed ages and of `health`.
     let clock: ServiceClock
@@ -30,6 +32,7 @@ final class RequestDispatcher: Sendable {
         self.boardCache = boardCache
         self.realtime = realtime
         self.realtimeClient = realtimeClient
+        typicalDelays = TypicalDelayCache(client: realtimeClient)
         self.stats = stats
         self.clock = clock
         self.logger = logger
@@ -58,6 +61,7 @@ final class RequestDispatcher: Sendable {
         case .trip(let query): answer = await trip(request, query, received: received)
         case .alerts(let query): answer = await alerts(request, query, received: received)
         case .vehicles(let query): answer = await vehicles(request, query, received: received)
+        case .reliability(let query): answer = await reliability(request, query, received: received)
         case .subscribe, .unsubscribe, .auth:
             answer = .failure(
                 id: request.id, op: request.op.name,

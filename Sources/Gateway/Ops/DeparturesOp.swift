@@ -57,6 +57,38 @@ extension RequestDispatcher {
     func board(_ query: DeparturesQuery, allowRealtimeOnly: Bool = false, wantStops: Bool = false) async -> Result<
         LiveBoard, GatewayError
     > {
+        let result = await mergedBoard(query, allowRealtimeOnly: allowRealtimeOnly, wantStops: wantStops)
+        guard case .success(var board) = result, !board.answer.rows.isEmpty else { return result }
+        await addTypicalDelays(&board.answer.rows)
+        return .success(board)
+    }
+
+    /// Each row's typical delay (GATEWAY.md "typical delay"): from the held histograms, the others asked
+    /// in one request.
+    func addTypicalDelays(_ rows: inout [DepartureRow]) async {
+        var visits: [TypicalDelayCache.Visit] = []
+        var indices: [Int] = []
+        for (index, row) in rows.enumerated() where !(row.realtime?.added ?? false) {
+            let d = row.departure
+            visits.append(
+                TypicalDelayCache.Visit(
+                    routeId: d.route.routeId, stopId: d.stopId, serviceDate: d.serviceDate,
+                    scheduledSecs: Int(d.scheduledSecs)))
+            indices.append(index)
+        }
+        let typical = await typicalDelays.typicalDelays(visits, ask: realtime.read().status == .ok)
+        for (index, value) in zip(indices, typical) {
+            guard let value else { continue }
+            let rt = rows[index].realtime
+            let withoutPrediction = rt?.predictedUnix == nil && !(rt?.cancelled ?? false) && !(rt?.skipped ?? false)
+            rows[index].typicalDelay = TypicalDelayView(
+                value, scheduledUnix: rows[index].departure.scheduledUnix, predicted: !withoutPrediction)
+        }
+    }
+
+    private func mergedBoard(_ query: DeparturesQuery, allowRealtimeOnly: Bool, wantStops: Bool) async -> Result<
+        LiveBoard, GatewayError
+    > {
         let now = clock.unixSeconds
         let at = query.at ?? now
         var direction = query.direction

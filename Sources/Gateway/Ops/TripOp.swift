@@ -22,11 +22,13 @@ extension RequestDispatcher {
             let alerts =
                 Self.holdsAlerts(reading, now: now)
                 ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
+            let typical = await stopTypicalDelays(trip, realtime: realtime)
             return .success(
                 id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count
             ) {
                 $0.tripData(
-                    trip, realtime: realtime, at: at, alerts: alerts?.views ?? [], alertIds: alerts?.idsByRow ?? [])
+                    trip, realtime: realtime, at: at, alerts: alerts?.views ?? [], alertIds: alerts?.idsByRow ?? [],
+                    typicalDelays: typical)
             }
         case .success(let other):
             return unexpected(request, other, received: received)
@@ -98,6 +100,24 @@ extension RequestDispatcher {
             id: request.id, op: .trip, live: meta, received: received, capacity: 1024 + 700 * view.stops.count
         ) {
             $0.liveTripData(view, at: at, alerts: alerts.views, alertIds: alerts.idsByRow)
+        }
+    }
+
+    /// Each stop's typical delay (GATEWAY.md "typical delay"), by index; none for an added trip.
+    private func stopTypicalDelays(_ trip: TripDetail, realtime: TripRealtime?) async -> [TypicalDelayView?] {
+        guard !(realtime?.added ?? false) else { return [] }
+        let visits = trip.stops.map {
+            TypicalDelayCache.Visit(
+                routeId: trip.route.routeId, stopId: $0.stopId, serviceDate: trip.serviceDate,
+                scheduledSecs: Int($0.departureSecs))
+        }
+        let typical = await typicalDelays.typicalDelays(visits, ask: self.realtime.read().status == .ok)
+        let cancelled = realtime?.cancelled ?? false
+        return typical.enumerated().map { index, value in
+            guard let value else { return nil }
+            let rt = index < (realtime?.stops.count ?? 0) ? realtime?.stops[index] : nil
+            let predicted = rt?.departureUnix != nil || rt?.arrivalUnix != nil || (rt?.skipped ?? false) || cancelled
+            return TypicalDelayView(value, scheduledUnix: trip.stops[index].departureUnix, predicted: predicted)
         }
     }
 

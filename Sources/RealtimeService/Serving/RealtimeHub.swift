@@ -21,14 +21,18 @@ public final class RealtimeHub: Sendable {
     private let state = Mutex(PublishedState())
     private let sendFailures = Atomic<UInt64>(0)
     private let nowMs: @Sendable () -> Int64
+    /// Records the departures the trip-update batches show and answers `delay_histograms` (nil: no store).
+    public let delays: TypicalDelays?
 
     public init(
         sink: any FrameSink, epoch: UInt64 = UInt64.random(in: 1...UInt64.max),
-        nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+        nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+        delays: TypicalDelays? = nil
     ) {
         self.sink = sink
         self.epoch = epoch
         self.nowMs = nowMs
+        self.delays = delays
     }
 
     /// Messages PUB refused to take (the socket closed), reported in the `sources` answer; a full subscriber
@@ -39,11 +43,19 @@ public final class RealtimeHub: Sendable {
     /// with every source's status when `sources` is given.
     public func publish(_ changes: LiveChanges, sources: [LiveSourceStatus]?) {
         var retired: [LiveTrip] = []
+        var transitions: [(old: LiveTrip?, new: LiveTrip?)] = []
         state.withLock { s in
+            if delays != nil && changes.hasTrips {
+                // Each changed or removed instance with what subscribers held before (flow 6).
+                transitions.reserveCapacity(changes.trips.count + changes.removedTrips.count)
+                for instance in changes.removedTrips { transitions.append((s.trips[instance], nil)) }
+                for trip in changes.trips { transitions.append((s.trips[trip.instance], trip)) }
+            }
             for payload in s.apply(changes, sources: sources, retired: &retired) {
                 send(PubMessage(epoch: epoch, seq: s.next(payload.topic), sentUnixMs: nowMs(), payload: payload))
             }
         }
+        if let delays, !transitions.isEmpty { delays.observe(transitions, now: nowMs() / 1000) }
         // The replaced trips are usually the last references to their stops: freeing 100,000 stops takes
         // ≈ 2 ms, which the next update need not wait for.
         if retired.count >= 256 {
@@ -90,6 +102,13 @@ public final class RealtimeHub: Sendable {
             }
             return .success(.snapshot(snapshot))
         }
+        if case .delayHistograms(let slices) = query {
+            guard let delays else {
+                return .failure(
+                    ServiceError(.unavailable, "this realtime service records no delays (serve --delay-store)"))
+            }
+            return delays.answer(slices)
+        }
         let copy = state.withLock { $0 }
         switch query {
         case .snapshot: return .failure(ServiceError(.internal, "unreachable"))
@@ -100,6 +119,7 @@ public final class RealtimeHub: Sendable {
         case .sources:
             return .success(
                 .sources(copy.sources, failedSends: failedSends, residentBytes: ProcessMemory.residentBytes()))
+        case .delayHistograms: return .failure(ServiceError(.internal, "unreachable"))
         }
     }
 

@@ -54,6 +54,7 @@ extension RealtimeQuery {
         case .vehicles: "vehicles"
         case .alerts: "alerts"
         case .sources: "sources"
+        case .delayHistograms: "delay_histograms"
         }
     }
 }

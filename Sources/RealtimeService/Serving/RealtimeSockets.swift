@@ -16,11 +16,14 @@ public final class RealtimeSockets: Sendable {
 
     /// Listens on both URLs; the hub publishes on the PUB socket and the REP workers answer from it.
     /// `clock` stamps the published messages' send times.
+    /// `delays` records departure delays (nil: none recorded).
     public init(
-        listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system, logger: Logger? = nil
+        listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system, logger: Logger? = nil,
+        delays: TypicalDelays? = nil
     ) throws(NNGError) {
         publisher = try NNGPublisher(listeningOn: publish, sendBuffer: Self.sendBufferMessages)
-        let hub = RealtimeHub(sink: PublisherSink(publisher: publisher), nowMs: { clock.unixMilliseconds })
+        let hub = RealtimeHub(
+            sink: PublisherSink(publisher: publisher), nowMs: { clock.unixMilliseconds }, delays: delays)
         self.hub = hub
         do {
             let socket = try NNGSocket.rep()

@@ -44,11 +44,15 @@ typedef struct Transit__StopPredictionsQuery Transit__StopPredictionsQuery;
 typedef struct Transit__VehiclesQuery Transit__VehiclesQuery;
 typedef struct Transit__AlertsQuery Transit__AlertsQuery;
 typedef struct Transit__SourceStatusQuery Transit__SourceStatusQuery;
+typedef struct Transit__DelaySliceQuery Transit__DelaySliceQuery;
+typedef struct Transit__DelayHistogramsQuery Transit__DelayHistogramsQuery;
 typedef struct Transit__RealtimeRequest Transit__RealtimeRequest;
 typedef struct Transit__Snapshot Transit__Snapshot;
 typedef struct Transit__TripPredictionList Transit__TripPredictionList;
 typedef struct Transit__StopVisit Transit__StopVisit;
 typedef struct Transit__StopVisitList Transit__StopVisitList;
+typedef struct Transit__DelayHistogram Transit__DelayHistogram;
+typedef struct Transit__DelayHistogramList Transit__DelayHistogramList;
 typedef struct Transit__RealtimeResponse Transit__RealtimeResponse;
 
 
@@ -133,6 +137,15 @@ typedef enum _Transit__SourceKind {
   TRANSIT__SOURCE_KIND__SOURCE_ALERTS = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__SOURCE_KIND)
 } Transit__SourceKind;
+typedef enum _Transit__DayType {
+  /*
+   * Monday to Friday (by the service date)
+   */
+  TRANSIT__DAY_TYPE__WEEKDAY = 0,
+  TRANSIT__DAY_TYPE__SATURDAY = 1,
+  TRANSIT__DAY_TYPE__SUNDAY = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__DAY_TYPE)
+} Transit__DayType;
 
 /* --- messages --- */
 
@@ -943,6 +956,50 @@ struct  Transit__SourceStatusQuery
      }
 
 
+/*
+ * One slice of the recorded departure delays (protocol/README.md flow 6): at least one of route_id, stop_id.
+ */
+struct  Transit__DelaySliceQuery
+{
+  ProtobufCMessage base;
+  /*
+   * absent: every route at stop_id
+   */
+  char *route_id;
+  /*
+   * absent: the route's histogram over all its stops
+   */
+  char *stop_id;
+  /*
+   * 0-23, scheduled departure secs / 3600 mod 24; absent: every hour
+   */
+  protobuf_c_boolean has_hour;
+  uint32_t hour;
+  /*
+   * absent: every day type
+   */
+  protobuf_c_boolean has_day_type;
+  Transit__DayType day_type;
+};
+#define TRANSIT__DELAY_SLICE_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__delay_slice_query__descriptor) \
+    , NULL, NULL, 0, 0, 0, TRANSIT__DAY_TYPE__WEEKDAY }
+
+
+struct  Transit__DelayHistogramsQuery
+{
+  ProtobufCMessage base;
+  /*
+   * 1 ... 1,000
+   */
+  size_t n_slices;
+  Transit__DelaySliceQuery **slices;
+};
+#define TRANSIT__DELAY_HISTOGRAMS_QUERY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__delay_histograms_query__descriptor) \
+    , 0,NULL }
+
+
 typedef enum {
   TRANSIT__REALTIME_REQUEST__QUERY__NOT_SET = 0,
   TRANSIT__REALTIME_REQUEST__QUERY_SNAPSHOT = 10,
@@ -950,7 +1007,8 @@ typedef enum {
   TRANSIT__REALTIME_REQUEST__QUERY_STOP = 12,
   TRANSIT__REALTIME_REQUEST__QUERY_VEHICLES = 13,
   TRANSIT__REALTIME_REQUEST__QUERY_ALERTS = 14,
-  TRANSIT__REALTIME_REQUEST__QUERY_SOURCES = 15
+  TRANSIT__REALTIME_REQUEST__QUERY_SOURCES = 15,
+  TRANSIT__REALTIME_REQUEST__QUERY_DELAY_HISTOGRAMS = 16
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__REALTIME_REQUEST__QUERY__CASE)
 } Transit__RealtimeRequest__QueryCase;
 
@@ -967,6 +1025,7 @@ struct  Transit__RealtimeRequest
     Transit__VehiclesQuery *vehicles;
     Transit__AlertsQuery *alerts;
     Transit__SourceStatusQuery *sources;
+    Transit__DelayHistogramsQuery *delay_histograms;
   };
 };
 #define TRANSIT__REALTIME_REQUEST__INIT \
@@ -1060,6 +1119,48 @@ struct  Transit__StopVisitList
     , 0,NULL }
 
 
+/*
+ * Recorded departure delays of one slice: 62 buckets (0: before -1800 s; k in 1...60: [-1860 + 60 k,
+ * -1800 + 60 k) s; 61: +1800 s and later), over the service dates first_date ... last_date.
+ */
+struct  Transit__DelayHistogram
+{
+  ProtobufCMessage base;
+  /*
+   * 62 counts (empty: no sample)
+   */
+  size_t n_counts;
+  uint32_t *counts;
+  /*
+   * YYYYMMDD, the window's first service date
+   */
+  protobuf_c_boolean has_first_date;
+  uint32_t first_date;
+  /*
+   * YYYYMMDD, today in the feed's time zone
+   */
+  protobuf_c_boolean has_last_date;
+  uint32_t last_date;
+};
+#define TRANSIT__DELAY_HISTOGRAM__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__delay_histogram__descriptor) \
+    , 0,NULL, 0, 0, 0, 0 }
+
+
+struct  Transit__DelayHistogramList
+{
+  ProtobufCMessage base;
+  /*
+   * one per slice, in the query's order
+   */
+  size_t n_histograms;
+  Transit__DelayHistogram **histograms;
+};
+#define TRANSIT__DELAY_HISTOGRAM_LIST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__delay_histogram_list__descriptor) \
+    , 0,NULL }
+
+
 typedef enum {
   TRANSIT__REALTIME_RESPONSE__RESULT__NOT_SET = 0,
   TRANSIT__REALTIME_RESPONSE__RESULT_SNAPSHOT = 10,
@@ -1067,7 +1168,8 @@ typedef enum {
   TRANSIT__REALTIME_RESPONSE__RESULT_VISITS = 12,
   TRANSIT__REALTIME_RESPONSE__RESULT_VEHICLES = 13,
   TRANSIT__REALTIME_RESPONSE__RESULT_ALERTS = 14,
-  TRANSIT__REALTIME_RESPONSE__RESULT_SOURCES = 15
+  TRANSIT__REALTIME_RESPONSE__RESULT_SOURCES = 15,
+  TRANSIT__REALTIME_RESPONSE__RESULT_DELAY_HISTOGRAMS = 16
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__REALTIME_RESPONSE__RESULT__CASE)
 } Transit__RealtimeResponse__ResultCase;
 
@@ -1087,6 +1189,7 @@ struct  Transit__RealtimeResponse
     Transit__VehiclesBatch *vehicles;
     Transit__AlertsBatch *alerts;
     Transit__SourceStatusList *sources;
+    Transit__DelayHistogramList *delay_histograms;
   };
 };
 #define TRANSIT__REALTIME_RESPONSE__INIT \
@@ -1626,6 +1729,44 @@ Transit__SourceStatusQuery *
 void   transit__source_status_query__free_unpacked
                      (Transit__SourceStatusQuery *message,
                       ProtobufCAllocator *allocator);
+/* Transit__DelaySliceQuery methods */
+void   transit__delay_slice_query__init
+                     (Transit__DelaySliceQuery         *message);
+size_t transit__delay_slice_query__get_packed_size
+                     (const Transit__DelaySliceQuery   *message);
+size_t transit__delay_slice_query__pack
+                     (const Transit__DelaySliceQuery   *message,
+                      uint8_t             *out);
+size_t transit__delay_slice_query__pack_to_buffer
+                     (const Transit__DelaySliceQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__DelaySliceQuery *
+       transit__delay_slice_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__delay_slice_query__free_unpacked
+                     (Transit__DelaySliceQuery *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__DelayHistogramsQuery methods */
+void   transit__delay_histograms_query__init
+                     (Transit__DelayHistogramsQuery         *message);
+size_t transit__delay_histograms_query__get_packed_size
+                     (const Transit__DelayHistogramsQuery   *message);
+size_t transit__delay_histograms_query__pack
+                     (const Transit__DelayHistogramsQuery   *message,
+                      uint8_t             *out);
+size_t transit__delay_histograms_query__pack_to_buffer
+                     (const Transit__DelayHistogramsQuery   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__DelayHistogramsQuery *
+       transit__delay_histograms_query__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__delay_histograms_query__free_unpacked
+                     (Transit__DelayHistogramsQuery *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__RealtimeRequest methods */
 void   transit__realtime_request__init
                      (Transit__RealtimeRequest         *message);
@@ -1720,6 +1861,44 @@ Transit__StopVisitList *
                       const uint8_t       *data);
 void   transit__stop_visit_list__free_unpacked
                      (Transit__StopVisitList *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__DelayHistogram methods */
+void   transit__delay_histogram__init
+                     (Transit__DelayHistogram         *message);
+size_t transit__delay_histogram__get_packed_size
+                     (const Transit__DelayHistogram   *message);
+size_t transit__delay_histogram__pack
+                     (const Transit__DelayHistogram   *message,
+                      uint8_t             *out);
+size_t transit__delay_histogram__pack_to_buffer
+                     (const Transit__DelayHistogram   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__DelayHistogram *
+       transit__delay_histogram__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__delay_histogram__free_unpacked
+                     (Transit__DelayHistogram *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__DelayHistogramList methods */
+void   transit__delay_histogram_list__init
+                     (Transit__DelayHistogramList         *message);
+size_t transit__delay_histogram_list__get_packed_size
+                     (const Transit__DelayHistogramList   *message);
+size_t transit__delay_histogram_list__pack
+                     (const Transit__DelayHistogramList   *message,
+                      uint8_t             *out);
+size_t transit__delay_histogram_list__pack_to_buffer
+                     (const Transit__DelayHistogramList   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__DelayHistogramList *
+       transit__delay_histogram_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__delay_histogram_list__free_unpacked
+                     (Transit__DelayHistogramList *message,
                       ProtobufCAllocator *allocator);
 /* Transit__RealtimeResponse methods */
 void   transit__realtime_response__init
@@ -1826,6 +2005,12 @@ typedef void (*Transit__AlertsQuery_Closure)
 typedef void (*Transit__SourceStatusQuery_Closure)
                  (const Transit__SourceStatusQuery *message,
                   void *closure_data);
+typedef void (*Transit__DelaySliceQuery_Closure)
+                 (const Transit__DelaySliceQuery *message,
+                  void *closure_data);
+typedef void (*Transit__DelayHistogramsQuery_Closure)
+                 (const Transit__DelayHistogramsQuery *message,
+                  void *closure_data);
 typedef void (*Transit__RealtimeRequest_Closure)
                  (const Transit__RealtimeRequest *message,
                   void *closure_data);
@@ -1841,6 +2026,12 @@ typedef void (*Transit__StopVisit_Closure)
 typedef void (*Transit__StopVisitList_Closure)
                  (const Transit__StopVisitList *message,
                   void *closure_data);
+typedef void (*Transit__DelayHistogram_Closure)
+                 (const Transit__DelayHistogram *message,
+                  void *closure_data);
+typedef void (*Transit__DelayHistogramList_Closure)
+                 (const Transit__DelayHistogramList *message,
+                  void *closure_data);
 typedef void (*Transit__RealtimeResponse_Closure)
                  (const Transit__RealtimeResponse *message,
                   void *closure_data);
@@ -1854,6 +2045,7 @@ extern const ProtobufCEnumDescriptor    transit__trip_relationship__descriptor;
 extern const ProtobufCEnumDescriptor    transit__stop_status__descriptor;
 extern const ProtobufCEnumDescriptor    transit__prediction_source__descriptor;
 extern const ProtobufCEnumDescriptor    transit__source_kind__descriptor;
+extern const ProtobufCEnumDescriptor    transit__day_type__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_instance__descriptor;
 extern const ProtobufCMessageDescriptor transit__stop_prediction__descriptor;
 extern const ProtobufCMessageDescriptor transit__carriage__descriptor;
@@ -1882,11 +2074,15 @@ extern const ProtobufCMessageDescriptor transit__stop_predictions_query__descrip
 extern const ProtobufCMessageDescriptor transit__vehicles_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__alerts_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__source_status_query__descriptor;
+extern const ProtobufCMessageDescriptor transit__delay_slice_query__descriptor;
+extern const ProtobufCMessageDescriptor transit__delay_histograms_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__realtime_request__descriptor;
 extern const ProtobufCMessageDescriptor transit__snapshot__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_prediction_list__descriptor;
 extern const ProtobufCMessageDescriptor transit__stop_visit__descriptor;
 extern const ProtobufCMessageDescriptor transit__stop_visit_list__descriptor;
+extern const ProtobufCMessageDescriptor transit__delay_histogram__descriptor;
+extern const ProtobufCMessageDescriptor transit__delay_histogram_list__descriptor;
 extern const ProtobufCMessageDescriptor transit__realtime_response__descriptor;
 
 PROTOBUF_C__END_DECLS
