@@ -8,24 +8,6 @@ import TransitTesting
 /// costs no request (nng resends what it held to another replica); when it comes back it gets its share again.
 @Suite(.enabled(if: BuiltExecutables.available, "build the executables first (swift build)"))
 struct ReplicaTopologyTests {
-    /// A TCP port free right now (bound to port 0 and released).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     private func startReplica(name: String, url: String, db: String? = nil) async throws -> ChildProcess {
         let child = try ChildProcess(
             BuiltExecutables.path("transit-static")!,
@@ -98,7 +80,7 @@ struct ReplicaTopologyTests {
 
     @Test func requestsSpreadOverThreeReplicasAndAKilledOneCostsNoRequest() async throws {
         let names = ["replica-a", "replica-b", "replica-c"]
-        let urls = try names.map { _ in "tcp://127.0.0.1:\(try Self.freePort())" }
+        let urls = try names.map { _ in "tcp://127.0.0.1:\(try FreePort.tcp())" }
         var replicas: [ChildProcess] = []
         for (name, url) in zip(names, urls) { replicas.append(try await startReplica(name: name, url: url)) }
         let (gateway, port) = try await startGateway(urls)
@@ -147,7 +129,7 @@ struct ReplicaTopologyTests {
     @Test func aNewImportRolledOutReplicaByReplicaUnderLoadCostsNoRequest() async throws {
         let folder = try TemporaryFolder("replicas")
         let names = ["replica-a", "replica-b"]
-        let urls = try names.map { _ in "tcp://127.0.0.1:\(try Self.freePort())" }
+        let urls = try names.map { _ in "tcp://127.0.0.1:\(try FreePort.tcp())" }
         let dbs = names.map { folder.path + "/\($0).db" }
         for db in dbs { try FileManager.default.copyItem(atPath: try SampleDatabase.path(), toPath: db) }
         var replicas: [ChildProcess] = []

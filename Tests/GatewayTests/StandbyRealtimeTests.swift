@@ -7,14 +7,6 @@ import TransitTesting
 /// epoch; the gateway, dialing both instances' URLs, follows); restarted, the former primary stands by.
 @Suite(.enabled(if: BuiltExecutables.path("transit-realtime") != nil, "build the executables first (swift build)"))
 struct StandbyRealtimeTests {
-    private func start(_ name: String, _ arguments: [String], until marker: String) async throws -> ChildProcess {
-        let child = try ChildProcess(BuiltExecutables.path(name)!, arguments)
-        let ready = try await child.waitForStderr(timeout: .seconds(20)) { $0.contains(marker) }
-        if !ready { child.signal(SIGKILL) }
-        try #require(ready, "\(name) did not say \(marker): \(child.stderr)")
-        return child
-    }
-
     private func realtimeStatus(port: Int) async throws -> String? {
         let client = try LineClient(port: port)
         let health = try await client.ask(#"{"id":1,"op":"health"}"#)
@@ -36,18 +28,18 @@ struct StandbyRealtimeTests {
                 "--publish", pub, "--peer", peer, "--takeover-after", "3",
             ] + (standby ? ["--standby"] : [])
         }
-        let staticService = try await start(
+        let staticService = try await ChildProcess.started(
             "transit-static", ["serve", "--db", try SampleDatabase.path(), "--listen", staticURL], until: " ready")
         defer { staticService.signal(SIGKILL) }
         // The primary: nobody else publishes, so after its 3 s it is active.
-        var primary = try await start(
+        var primary = try await ChildProcess.started(
             "transit-realtime", realtimeArguments(rep: repA, pub: pubA, peer: pubB, standby: false), until: " ready")
         defer { primary.signal(SIGKILL) }
-        let standby = try await start(
+        let standby = try await ChildProcess.started(
             "transit-realtime", realtimeArguments(rep: repB, pub: pubB, peer: pubA, standby: true),
             until: "standing by")
         defer { standby.signal(SIGKILL) }
-        let gateway = try await start(
+        let gateway = try await ChildProcess.started(
             "transit-gateway",
             [
                 "serve", "--static", staticURL, "--realtime", "\(repA),\(repB)", "--subscribe", "\(pubA),\(pubB)",
@@ -84,7 +76,7 @@ struct StandbyRealtimeTests {
         )
 
         // The former primary comes back: it hears the active one and stands by.
-        primary = try await start(
+        primary = try await ChildProcess.started(
             "transit-realtime", realtimeArguments(rep: repA, pub: pubA, peer: pubB, standby: false),
             until: "standing by")
         try await Task.sleep(for: .seconds(4))

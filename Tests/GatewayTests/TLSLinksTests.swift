@@ -11,30 +11,6 @@ import TransitTesting
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
         "needs the built executables and openssl"))
 struct TLSLinksTests {
-    private func start(_ name: String, _ arguments: [String]) async throws -> ChildProcess {
-        let child = try ChildProcess(BuiltExecutables.path(name)!, arguments)
-        let ready = try await child.waitForStderr(timeout: .seconds(20)) { $0.contains(" ready") }
-        if !ready { child.signal(SIGKILL) }
-        try #require(ready, "\(name) did not start: \(child.stderr)")
-        return child
-    }
-
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func theThreeServicesTalkOverMutualTLS() async throws {
         let folder = try TemporaryFolder("tls")
         let make = try ChildProcess(Repository.path("scripts/make-test-certs"), [folder.path])
@@ -43,25 +19,25 @@ struct TLSLinksTests {
             "--tls-cert", folder.path + "/service.pem", "--tls-ca", folder.path + "/ca.pem",
             "--tls-server-name", "transit-internal",
         ]
-        let staticURL = "tls+tcp://127.0.0.1:\(try Self.freePort())"
-        let repURL = "tls+tcp://127.0.0.1:\(try Self.freePort())"
-        let pubURL = "tls+tcp://127.0.0.1:\(try Self.freePort())"
+        let staticURL = "tls+tcp://127.0.0.1:\(try FreePort.tcp())"
+        let repURL = "tls+tcp://127.0.0.1:\(try FreePort.tcp())"
+        let pubURL = "tls+tcp://127.0.0.1:\(try FreePort.tcp())"
         try Data(
             #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/none.pb", "poll_interval_s": 1}]}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
 
-        let staticService = try await start(
+        let staticService = try await ChildProcess.started(
             "transit-static", ["serve", "--db", try SampleDatabase.path(), "--listen", staticURL] + tls)
         defer { staticService.signal(SIGKILL) }
-        let realtime = try await start(
+        let realtime = try await ChildProcess.started(
             "transit-realtime",
             [
                 "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", repURL,
                 "--publish", pubURL,
             ] + tls)
         defer { realtime.signal(SIGKILL) }
-        let gateway = try await start(
+        let gateway = try await ChildProcess.started(
             "transit-gateway",
             ["serve", "--static", staticURL, "--realtime", repURL, "--subscribe", pubURL, "--listen", "127.0.0.1:0"]
                 + tls)
@@ -78,7 +54,7 @@ struct TLSLinksTests {
         #expect(live, "the gateway follows the realtime service over TLS")
 
         // Without the CA (and its own certificate) a gateway cannot verify the static service: no answer.
-        let outsider = try await start(
+        let outsider = try await ChildProcess.started(
             "transit-gateway", ["serve", "--static", staticURL, "--listen", "127.0.0.1:0", "--static-timeout", "0.5"])
         defer { outsider.signal(SIGKILL) }
         let outsiderPort = try #require(outsider.stderr.firstMatch(of: /\bport=(\d+)/).flatMap { Int($0.1) })

@@ -80,14 +80,6 @@ struct TypicalDelayReplayEndToEndTests {
         }
     }
 
-    private func start(_ name: String, _ arguments: [String]) async throws -> ChildProcess {
-        let child = try ChildProcess(BuiltExecutables.path(name)!, arguments)
-        let ready = try await child.waitForStderr(timeout: .seconds(20)) { $0.contains(" ready") }
-        if !ready { child.signal(SIGKILL) }
-        try #require(ready, "\(name) did not start: \(child.stderr)")
-        return child
-    }
-
     private func ask(_ line: String, port: Int) async throws -> JSONLine {
         let client = try LineClient(port: port)
         try client.send(line + "\n")
@@ -109,16 +101,17 @@ struct TypicalDelayReplayEndToEndTests {
         try Data(#"{"sources": [{"name": "tu", "replay": "replay", "pace_s": 0.5, "loop": false}]}"#.utf8)
             .write(to: URL(fileURLWithPath: folder + "/realtime.json"))
         let staticURL = UniqueURL.ipc("tds"), repURL = UniqueURL.ipc("tdr"), pubURL = UniqueURL.ipc("tdp")
-        let staticService = try await start("transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
+        let staticService = try await ChildProcess.started(
+            "transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
         defer { staticService.signal(SIGKILL) }
-        let realtime = try await start(
+        let realtime = try await ChildProcess.started(
             "transit-realtime",
             [
                 "serve", "--config", folder + "/realtime.json", "--static", staticURL, "--listen", repURL,
                 "--publish", pubURL, "--delay-store", folder + "/delays.db",
             ] + clock)
         defer { realtime.signal(SIGKILL) }
-        let gateway = try await start(
+        let gateway = try await ChildProcess.started(
             "transit-gateway",
             ["serve", "--static", staticURL, "--realtime", repURL, "--subscribe", pubURL, "--listen", "127.0.0.1:0"]
                 + clock)

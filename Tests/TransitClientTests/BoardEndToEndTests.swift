@@ -85,31 +85,12 @@ struct BoardEndToEndTests {
         waitpid(pid, &status, 0)
     }
 
-    /// A TCP port nothing listens on right now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else {
-                    throw POSIXError(.EADDRINUSE)
-                }
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func theLiveBoardInATerminal() async throws {
         let tmux = try #require(Tmux.path)
         let transit = try #require(BuiltExecutables.path("transit"))
         let bin = URL(fileURLWithPath: transit).deletingLastPathComponent().path
         let state = try TemporaryFolder("transit-board-e2e")
-        let port = try Self.freePort()
+        let port = try FreePort.tcp()
 
         // The services, as a user starts them, from the debug build, with the clock frozen at 20:00 (Sydney).
         var environment = ProcessInfo.processInfo.environment
@@ -181,7 +162,7 @@ struct BoardEndToEndTests {
     @Test func aGatewayThatIsDownIsSaidSo() throws {
         let transit = try #require(BuiltExecutables.path("transit"))
         let scratch = try TemporaryFolder("transit-down")
-        let port = try Self.freePort()
+        let port = try FreePort.tcp()
         let start = ContinuousClock.now
         let result = try Self.run(
             transit, ["health", "--gateway", "127.0.0.1:\(port)", "--timeout", "1"], scratch: scratch.path)

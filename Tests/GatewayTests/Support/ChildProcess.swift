@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 import TransitTesting
 
 /// A child process for end-to-end tests: its output collected as it comes, waited for without blocking a
@@ -68,6 +69,20 @@ final class ChildProcess: @unchecked Sendable {
             signal(SIGKILL)
             _ = try? await waitForExit(timeout: .seconds(5))
         }
+    }
+}
+
+extension ChildProcess {
+    /// Starts the built executable `name` and waits until its standard error says `marker` (a service's
+    /// " ready" line); kills it and fails the test when it does not within `timeout`.
+    static func started(
+        _ name: String, _ arguments: [String], until marker: String = " ready", timeout: Duration = .seconds(20)
+    ) async throws -> ChildProcess {
+        let child = try ChildProcess(BuiltExecutables.path(name)!, arguments)
+        let ready = try await child.waitForStderr(timeout: timeout) { $0.contains(marker) }
+        if !ready { child.signal(SIGKILL) }
+        try #require(ready, "\(name) did not say \(marker): \(child.stderr)")
+        return child
     }
 }
 
