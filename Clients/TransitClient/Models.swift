@@ -157,6 +157,14 @@ public struct Departure: Codable, Sendable, Hashable {
     public var wheelchairAccessible: Int?
     public var occupancyStatus: String?
     @DefaultEmpty public var carriages: [Carriage]
+    /// `stop_update`, `propagated`, `trip_delay`, `vehicle` or `schedule` (GATEWAY.md "Prediction sources").
+    public var predictionSource: String?
+    /// Seconds since the prediction was made; nil for the schedule.
+    public var predictionAgeS: Int?
+    /// The ids of the board's `alerts` that apply to this row.
+    @DefaultEmpty public var alertIds: [String]
+    /// How late this route usually leaves this stop at this hour; nil when too few departures were recorded.
+    public var typicalDelay: TypicalDelay?
 
     /// The row's time: predicted, else scheduled (nil only for a row with neither, which the gateway never sends).
     public var time: Int64? { realtimeUnix ?? scheduledUnix }
@@ -179,6 +187,24 @@ public struct Board: Codable, Sendable, Hashable {
     public var timezone: String?
     @DefaultEmpty public var departures: [Departure]
     public var page: Page?
+    /// The alerts the rows' `alert_ids` name, once each.
+    @DefaultEmpty public var alerts: [Alert]
+}
+
+/// `typical_delay` of a departure row or a trip stop (GATEWAY.md "typical delay").
+public struct TypicalDelay: Codable, Sendable, Hashable {
+    public var p50S: Int?
+    public var p90S: Int?
+    public var samples: Int?
+    /// `stop` or `route` (the route's own slice stood in).
+    public var level: String?
+    public var expectedBand: ExpectedBand?
+
+    /// When a row without a live prediction will likely leave.
+    public struct ExpectedBand: Codable, Sendable, Hashable {
+        public var earliestUnix: Int64?
+        public var latestUnix: Int64?
+    }
 }
 
 /// The `stop` answer: a stop, its station, its platforms and the routes serving it.
@@ -230,6 +256,10 @@ public struct Vehicle: Codable, Sendable, Hashable {
     public var wheelchairAccessible: Bool?
     public var model: String?
     @DefaultEmpty public var carriages: [Carriage]
+    public var routeShortName: String?
+    public var routeColor: String?
+    public var mode: String?
+    public var headsign: String?
 }
 
 /// The `vehicles` answer.
@@ -258,6 +288,10 @@ public struct TripStop: Codable, Sendable, Hashable {
     public var parentStation: String?
     public var occupancyStatus: String?
     @DefaultEmpty public var carriages: [Carriage]
+    public var predictionSource: String?
+    public var predictionAgeS: Int?
+    @DefaultEmpty public var alertIds: [String]
+    public var typicalDelay: TypicalDelay?
 
     /// Departure (else arrival) time: predicted, else scheduled.
     public var time: Int64? {
@@ -281,6 +315,9 @@ public struct Trip: Codable, Sendable, Hashable {
     public var status: String?
     public var vehicle: Vehicle?
     @DefaultEmpty public var stops: [TripStop]
+    public var shapeId: String?
+    /// The alerts the stops' `alert_ids` name, once each.
+    @DefaultEmpty public var alerts: [Alert]
 }
 
 /// An active period of an alert: [start, end), nil = open.
@@ -420,4 +457,80 @@ public struct Stats: Codable, Sendable, Hashable {
     public var uptimeS: Int?
     public var requests: Int?
     public var inFlight: Int?
+}
+
+/// The `shape` answer: a route's geometry as a Google encoded polyline (and GeoJSON on request).
+public struct Shape: Codable, Sendable, Hashable {
+    public var shapeId: String?
+    public var tripId: String?
+    /// `shapes` (shapes.txt) or `stops` (a straight line through the trip's stops).
+    public var source: String?
+    public var pointCount: Int?
+    public var polyline: String
+    public var distances: [Double]?
+    public var geojson: LineString?
+
+    /// A GeoJSON LineString: `[lon, lat]` pairs.
+    public struct LineString: Codable, Sendable, Hashable {
+        public var type: String
+        public var coordinates: [[Double]]
+    }
+}
+
+/// The `route` answer: a route and its stop patterns.
+public struct RouteDetails: Codable, Sendable, Hashable {
+    public var route: Route
+    @DefaultEmpty public var patterns: [Pattern]
+
+    /// One distinct stop sequence of the route.
+    public struct Pattern: Codable, Sendable, Hashable {
+        public var directionId: Int?
+        @DefaultEmpty public var headsigns: [String]
+        @DefaultEmpty public var shapeIds: [String]
+        public var tripCount: Int?
+        public var firstDeparture: String?
+        public var lastDeparture: String?
+        @DefaultEmpty public var stops: [PatternStop]
+    }
+
+    /// A stop of a pattern, in order.
+    public struct PatternStop: Codable, Sendable, Hashable {
+        public var stopId: String
+        public var name: String?
+        public var lat: Double?
+        public var lon: Double?
+        public var parentStation: String?
+    }
+}
+
+/// The `reliability` answer: how late a route or a stop usually is.
+public struct Reliability: Codable, Sendable, Hashable {
+    public var routeId: String?
+    public var stopId: String?
+    public var hour: Int?
+    public var dayType: String?
+    public var samples: Int?
+    public var onTimeShare: Double?
+    public var earlyShare: Double?
+    public var lateShare: Double?
+    public var onTimeWindow: OnTimeWindow?
+    public var p10S: Int?
+    public var p50S: Int?
+    public var p90S: Int?
+    @DefaultEmpty public var buckets: [Bucket]
+    public var firstDate: String?
+    public var lastDate: String?
+    public var days: Int?
+
+    public struct OnTimeWindow: Codable, Sendable, Hashable {
+        public var earlyS: Int?
+        public var lateS: Int?
+    }
+
+    /// One non-empty one-minute bucket; nil edges are open.
+    public struct Bucket: Codable, Sendable, Hashable {
+        public var fromS: Int?
+        public var toS: Int?
+        public var count: Int
+    }
 }

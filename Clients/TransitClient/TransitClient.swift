@@ -173,6 +173,47 @@ public actor TransitClient {
         try await request("vehicles", ["route_id": .string(routeId)])
     }
 
+    /// `shape` of a shape, or of a trip (a straight line through its stops when it has none); with
+    /// `geojson`, also as a GeoJSON LineString.
+    public func shape(shapeId: String? = nil, tripId: String? = nil, geojson: Bool = false) async throws -> Answer<
+        Shape
+    > {
+        var fields: [String: RequestValue] = [:]
+        if let shapeId { fields["shape_id"] = .string(shapeId) }
+        if let tripId { fields["trip_id"] = .string(tripId) }
+        if geojson { fields["format"] = .string("geojson") }
+        return try await request("shape", fields)
+    }
+
+    /// `route`: a route and its stop patterns.
+    public func route(_ routeId: String) async throws -> Answer<RouteDetails> {
+        try await request("route", ["route_id": .string(routeId)])
+    }
+
+    /// `stops_in_bbox`: the stops of a map view, busiest first.
+    public func stopsInBox(
+        minLat: Double, minLon: Double, maxLat: Double, maxLon: Double, mode: String? = nil, limit: Int = 100
+    ) async throws -> Answer<StopList> {
+        var fields: [String: RequestValue] = [
+            "min_lat": .double(minLat), "min_lon": .double(minLon), "max_lat": .double(maxLat),
+            "max_lon": .double(maxLon), "limit": .int(Int64(limit)),
+        ]
+        if let mode { fields["mode"] = .string(mode) }
+        return try await request("stops_in_bbox", fields)
+    }
+
+    /// `reliability` of a route and/or a stop, optionally at one hour and day type.
+    public func reliability(routeId: String? = nil, stopId: String? = nil, hour: Int? = nil, dayType: String? = nil)
+        async throws -> Answer<Reliability>
+    {
+        var fields: [String: RequestValue] = [:]
+        if let routeId { fields["route_id"] = .string(routeId) }
+        if let stopId { fields["stop_id"] = .string(stopId) }
+        if let hour { fields["hour"] = .int(Int64(hour)) }
+        if let dayType { fields["day_type"] = .string(dayType) }
+        return try await request("reliability", fields)
+    }
+
     /// `stats`: the gateway's counters.
     public func stats() async throws -> Answer<Stats> { try await request("stats") }
 
