@@ -246,7 +246,7 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "TransitModel", "TransitCore", "ServiceSupport", "ServiceMetrics",
+                "Gateway", "TransitModel", "TransitCore", "ServiceSupport", "ServiceMetrics", "NNGKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Gateway
 import Logging
+import NNGKit
 import ServiceLifecycle
 import ServiceMetrics
 import ServiceSupport
@@ -148,6 +149,12 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         guard parsedListen != nil else { throw ValidationError("--listen must be host:port, got \(listen)") }
+        for (flag, value) in [("--static", `static`), ("--realtime", realtime), ("--subscribe", subscribe)] {
+            if let value, NNGURLList.split(value).isEmpty {
+                throw ValidationError(
+                    "\(flag) needs at least one nng URL (several: separated by commas), got \"\(value)\"")
+            }
+        }
         for (name, value) in [
             ("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--static-timeout", staticTimeout),
             ("--realtime-timeout", realtimeTimeout), ("--realtime-silence", realtimeSilence),

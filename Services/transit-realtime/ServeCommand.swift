@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NNGKit
 import RealtimeService
 import ServiceLifecycle
 import ServiceMetrics
@@ -111,6 +112,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--takeover-after must be at least 3 seconds (heartbeats come every 2 s)")
         }
         if peer == nil, standby { throw ValidationError("--standby needs --peer") }
+        guard !NNGURLList.split(staticURL).isEmpty else {
+            throw ValidationError(
+                "--static needs at least one nng URL (several: separated by commas), got \"\(staticURL)\"")
+        }
         guard (try? ServiceTimeZone(identifier: defaultTimeZone)) != nil else {
             throw ValidationError(
                 "unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")

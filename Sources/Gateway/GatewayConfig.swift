@@ -1,4 +1,5 @@
 import Logging
+import NNGKit
 import TransitCore
 import TransitModel
 
@@ -13,7 +14,7 @@ public struct GatewayConfig: Sendable {
     public var staticURL: String
     /// The URLs of `staticURL`, one per replica.
     public var staticURLs: [String] {
-        staticURL.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
+        NNGURLList.split(staticURL)
     }
     /// nng URLs of the realtime service: REP (snapshots, the `vehicles` fallback) and PUB (the live stream).
     /// A PUB URL needs the REP URL too (the snapshot handshake).

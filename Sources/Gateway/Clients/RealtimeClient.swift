@@ -21,7 +21,7 @@ final class RealtimeClient: Sendable {
         self.timeout = timeout
         // Several URLs: a realtime service and its standby; only the active one listens, so only it answers.
         requester = try NNGRequester(
-            dialing: url.split(separator: ",").map(String.init), defaultTimeout: timeout,
+            dialing: NNGURLList.split(url), defaultTimeout: timeout,
             maxReplySize: Self.maxReplyBytes, reconnect: (.milliseconds(50), .milliseconds(500)))
     }
 

@@ -58,7 +58,7 @@ public final class RealtimeSubscriber: Sendable {
         self.logger = logger
         // Several URLs: a realtime service and its standby (only the active one publishes and answers).
         subscriber = try NNGSubscriber(
-            dialing: options.subscribeURL.split(separator: ",").map(String.init),
+            dialing: NNGURLList.split(options.subscribeURL),
             topics: RealtimeTopic.allCases.map(\.prefix),
             maxReceiveSize: Self.maxMessageBytes, receiveBuffer: Self.receiveBufferMessages)
         try? subscriber.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))

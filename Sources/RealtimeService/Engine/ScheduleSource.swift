@@ -27,7 +27,7 @@ public final class StaticScheduleClient: ScheduleSource {
     /// Dials `url` (non-blocking: the static service may start later); replicas of one database: their URLs
     /// separated by commas, dialed from one REQ socket. `timeout` covers each request.
     public init(url: String, timeout: Duration = .seconds(2)) throws(NNGError) {
-        let urls = url.split(separator: ",").map { $0.filter { $0 != " " } }.filter { !$0.isEmpty }
+        let urls = NNGURLList.split(url)
         requester = try NNGRequester(
             dialing: urls.isEmpty ? [url] : urls, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes,
             reconnect: (.milliseconds(50), .milliseconds(500)))
