@@ -136,12 +136,16 @@ public final class VersionPinnedRequester: Sendable {
             tried.insert(index)
             let reply: [UInt8]
             do {
-                reply = try await attempt(index, bytes, timeout: remaining)
+                reply = try await attempt(
+                    index, bytes, timeout: remaining, connected: pin.replicas[index].connected)
             } catch let error as NNGError {
                 if error.isClosed { throw error }
                 lastError = error
                 continue
             } catch is ReplicaLost {
+                // Asked again if no other replica answers first: it may reconnect within the deadline
+                // (a single static service restarting costs no request, as with one socket).
+                tried.remove(index)
                 continue
             }
             let answer = try read(reply)
@@ -160,12 +164,14 @@ public final class VersionPinnedRequester: Sendable {
     /// The replica's connection dropped while it held the request.
     private struct ReplicaLost: Error {}
 
-    /// One round trip to replica `index`; ReplicaLost when its connection drops meanwhile.
-    private func attempt(_ index: Int, _ bytes: [UInt8], timeout: Duration) async throws -> [UInt8] {
+    /// One round trip to replica `index`; ReplicaLost when its connection drops meanwhile (or dropped
+    /// since it was chosen as `connected`).
+    private func attempt(_ index: Int, _ bytes: [UInt8], timeout: Duration, connected: Bool) async throws -> [UInt8] {
         let requester = requesters[index]
         let task = Task { try await requester.request(bytes, timeout: timeout) }
-        let token = links[index].register { task.cancel() }
+        let (token, stillConnected) = links[index].register { task.cancel() }
         defer { links[index].unregister(token) }
+        if connected && !stillConnected { task.cancel() }
         return try await withTaskCancellationHandler {
             do {
                 return try await task.value
@@ -213,11 +219,12 @@ final class ReplicaLink: Sendable {
         for cancel in cancels { cancel() }
     }
 
-    func register(_ cancel: @escaping @Sendable () -> Void) -> UInt64 {
+    /// Keeps `cancel` until `unregister`, to be called when the connection drops; and whether it is up now.
+    func register(_ cancel: @escaping @Sendable () -> Void) -> (token: UInt64, connected: Bool) {
         state.withLock { s in
             s.nextToken += 1
             s.inFlight[s.nextToken] = cancel
-            return s.nextToken
+            return (s.nextToken, s.pipes > 0)
         }
     }
 

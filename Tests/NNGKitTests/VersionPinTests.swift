@@ -192,4 +192,23 @@ import TransitTesting
         for _ in 0..<10 { #expect(try await ask(client) == "v1") }
         #expect(ContinuousClock.now - started < .seconds(2), "no request waited for the stopped replica")
     }
+
+    @Test func aLoneReplicaThatRestartsUnderARequestCostsNoRequest() async throws {
+        let url = UniqueURL.ipc("lone")
+        let first = try NNGReplyServer(listeningOn: url, contexts: 1) { _ in
+            usleep(300_000)
+            return bytes("version:v1")
+        }
+        let client = try VersionPinnedRequester(
+            dialing: [url], defaultTimeout: .seconds(5), reconnect: (.milliseconds(20), .milliseconds(100)))
+        defer { client.close() }
+        #expect(try await eventually(timeout: .seconds(5)) { client.pin.replicas[0].connected })
+        let asked = Task { try await ask(client) }
+        try await Task.sleep(for: .milliseconds(100))
+        first.stop()  // drops the reply it was working on
+        let second = try Replica(url: url, version: "v1")
+        defer { second.server.stop() }
+        #expect(try await asked.value == "v1")
+        #expect(second.answers == 1, "asked again of the restarted replica")
+    }
 }
