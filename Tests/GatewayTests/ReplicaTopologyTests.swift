@@ -214,6 +214,7 @@ struct ReplicaTopologyTests {
         let pin = try #require(stats.data["static"] as? [String: Any])
         #expect(pin["pinned_version"] as? String == newVersion)
         #expect(pin["version_moves"] as? Int == 1, "moved once: \(pin)")
+        #expect(gateway.stderr.contains("static database version moved"), "the move is logged")
 
         // The old version's cursor pages on against the new timetable.
         let next = try await LineClient(port: port).ask(
