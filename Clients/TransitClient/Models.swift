@@ -480,7 +480,27 @@ public struct Shape: Codable, Sendable, Hashable {
 /// The `route` answer: a route and its stop patterns.
 public struct RouteDetails: Codable, Sendable, Hashable {
     public var route: Route
+    /// The route's first and last departure on the date asked for (default: today).
+    public var serviceSpan: ServiceSpan?
+    public var spansByDayType: DayTypeSpans?
+    /// "YYYYMMDD": the Monday of the week `spansByDayType` describes.
+    public var typicalWeek: String?
     @DefaultEmpty public var patterns: [Pattern]
+
+    /// First and last departure of one day ("HH:MM:SS", may pass 24:00:00); `first` and `last` are nil when
+    /// nothing runs that day. `date` is set on `serviceSpan` only.
+    public struct ServiceSpan: Codable, Sendable, Hashable {
+        public var date: String?
+        public var first: String?
+        public var last: String?
+    }
+
+    /// The spans of a typical week; nil for a day type without trips.
+    public struct DayTypeSpans: Codable, Sendable, Hashable {
+        public var weekday: ServiceSpan?
+        public var saturday: ServiceSpan?
+        public var sunday: ServiceSpan?
+    }
 
     /// One distinct stop sequence of the route.
     public struct Pattern: Codable, Sendable, Hashable {
@@ -488,8 +508,11 @@ public struct RouteDetails: Codable, Sendable, Hashable {
         @DefaultEmpty public var headsigns: [String]
         @DefaultEmpty public var shapeIds: [String]
         public var tripCount: Int?
+        /// Over every service day.
         public var firstDeparture: String?
         public var lastDeparture: String?
+        public var serviceSpan: ServiceSpan?
+        public var spansByDayType: DayTypeSpans?
         @DefaultEmpty public var stops: [PatternStop]
     }
 

@@ -185,9 +185,12 @@ public actor TransitClient {
         return try await request("shape", fields)
     }
 
-    /// `route`: a route and its stop patterns.
-    public func route(_ routeId: String) async throws -> Answer<RouteDetails> {
-        try await request("route", ["route_id": .string(routeId)])
+    /// `route`: a route and its stop patterns, with their service spans on `date` ("YYYYMMDD"; nil: today in
+    /// the feed's timezone) and in a typical week.
+    public func route(_ routeId: String, date: String? = nil) async throws -> Answer<RouteDetails> {
+        var fields: [String: RequestValue] = ["route_id": .string(routeId)]
+        if let date { fields["date"] = .string(date) }
+        return try await request("route", fields)
     }
 
     /// `stops_in_bbox`: the stops of a map view, busiest first.

@@ -65,6 +65,10 @@ public final class ServiceCalendar: Sendable {
 
     private let cache = Mutex<[Int: ServiceSet]>([:])
     private static let cacheLimit = 1024
+    /// `typicalWeek`, once computed (the outer optional: not yet).
+    private let typicalWeekCache = Mutex<GTFSDate??>(nil)
+    /// Weeks `typicalWeek` looks at from the calendar's first date: a year covers every season's timetable.
+    public static let typicalWeekSearch = 53
 
     /// Rows naming a service outside 0..<serviceCount are ignored.
     public init(serviceCount: Int, weekly: [Weekly], exceptions: [Exception]) {
@@ -95,6 +99,30 @@ public final class ServiceCalendar: Sendable {
 
     public func isActive(_ service: Int, on date: GTFSDate) -> Bool {
         activeServices(on: date).contains(service)
+    }
+
+    /// The Monday of a typical week of the calendar: the week (Monday to Sunday), among the first
+    /// `typicalWeekSearch` from the week of `firstDate`, in which the most services run, counted per day (a service
+    /// running five days counts five), so that a week with a public holiday or a school-holiday timetable
+    /// rarely wins; ties go to the earliest. nil when no service runs on any of those days. Computed once.
+    public var typicalWeek: GTFSDate? {
+        if let known = typicalWeekCache.withLock({ $0 }) { return known }
+        let found = findTypicalWeek()
+        typicalWeekCache.withLock { $0 = .some(found) }
+        return found
+    }
+
+    private func findTypicalWeek() -> GTFSDate? {
+        guard let first = firstDate, let last = lastDate else { return nil }
+        var monday = first.adding(days: 1 - first.weekday)
+        var best: (monday: GTFSDate, count: Int)?
+        for _ in 0..<Self.typicalWeekSearch where monday <= last {
+            // Not through `activeServices`: a year of dates would flush its cache.
+            let count = (0..<7).reduce(0) { $0 + compute(monday.adding(days: $1)).count }
+            if count > 0, count > best?.count ?? 0 { best = (monday, count) }
+            monday = monday.adding(days: 7)
+        }
+        return best?.monday
     }
 
     /// Dates in [from, to] (inclusive) on which a service runs, ascending.

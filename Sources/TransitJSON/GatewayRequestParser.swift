@@ -126,8 +126,8 @@ extension GatewayRequest {
             try args.requireKnownFields(["mode"])
             return .routes(RoutesQuery(mode: try mode(args)))
         case .route:
-            try args.requireKnownFields(["route_id"])
-            return .route(RouteQuery(routeId: try args.requiredString("route_id")))
+            try args.requireKnownFields(["route_id", "date"])
+            return .route(RouteQuery(routeId: try args.requiredString("route_id"), date: try serviceDate(args, "date")))
         case .shape:
             try args.requireKnownFields(["shape_id", "trip_id", "format"])
             let format = try args.optionalChoice("format", ["polyline", "geojson"]).flatMap(ShapeFormat.init(rawValue:))

@@ -43,6 +43,8 @@ extension JSONWriter {
     public mutating func routeDetailData(_ detail: RouteDetail) {
         beginObject()
         key("route"); route(detail.route)
+        serviceSpans(date: detail.date, detail.dateSpan, detail.dayTypeSpans)
+        key("typical_week"); serviceDate(detail.typicalWeek)
         key("patterns"); beginArray()
         for pattern in detail.patterns {
             beginObject()
@@ -56,6 +58,7 @@ extension JSONWriter {
             key("trip_count"); int(pattern.tripCount)
             key("first_departure"); string(pattern.firstDeparture)
             key("last_departure"); string(pattern.lastDeparture)
+            serviceSpans(date: detail.date, pattern.dateSpan, pattern.dayTypeSpans)
             key("stops"); beginArray()
             for stop in pattern.stops {
                 beginObject()
@@ -70,6 +73,32 @@ extension JSONWriter {
             endObject()
         }
         endArray()
+        endObject()
+    }
+
+    /// `service_span` (the span on `date`, first and last null without trips) and `spans_by_day_type`.
+    private mutating func serviceSpans(date: ServiceDate, _ span: ServiceSpan?, _ byDayType: DayTypeSpans) {
+        key("service_span")
+        beginObject()
+        key("date"); serviceDate(date)
+        key("first"); string(span?.first)
+        key("last"); string(span?.last)
+        endObject()
+        key("spans_by_day_type")
+        beginObject()
+        for (name, daySpan) in [
+            ("weekday", byDayType.weekday), ("saturday", byDayType.saturday), ("sunday", byDayType.sunday),
+        ] {
+            key(name)
+            if let daySpan {
+                beginObject()
+                key("first"); string(daySpan.first)
+                key("last"); string(daySpan.last)
+                endObject()
+            } else {
+                null()
+            }
+        }
         endObject()
     }
 }

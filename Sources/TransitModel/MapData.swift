@@ -56,8 +56,13 @@ public struct Shape: Sendable, Hashable {
 public struct RouteQuery: Sendable, Hashable {
     /// The route's id as imported (with the feed's id prefix, if any).
     public var routeId: String
-    /// The route `routeId`.
-    public init(routeId: String) { self.routeId = routeId }
+    /// The service date the answer's date spans are for; nil: today in the route's feed timezone.
+    public var date: ServiceDate?
+    /// The route `routeId`, with its spans on `date`.
+    public init(routeId: String, date: ServiceDate? = nil) {
+        self.routeId = routeId
+        self.date = date
+    }
 }
 
 /// A stop of a route pattern: what a map or a line diagram needs.
@@ -98,10 +103,15 @@ public struct RoutePattern: Sendable, Hashable {
     public var lastDeparture: String
     /// The stops in order.
     public var stops: [PatternStopSummary]
+    /// The span on the answer's date (`RouteDetail.date`); nil when no trip of the pattern runs that day.
+    public var dateSpan: ServiceSpan?
+    /// The spans of the typical week.
+    public var dayTypeSpans: DayTypeSpans
     /// A pattern.
     public init(
         directionId: Int?, headsigns: [String], shapeIds: [String], tripCount: Int, firstDeparture: String,
-        lastDeparture: String, stops: [PatternStopSummary]
+        lastDeparture: String, stops: [PatternStopSummary], dateSpan: ServiceSpan? = nil,
+        dayTypeSpans: DayTypeSpans = DayTypeSpans()
     ) {
         self.directionId = directionId
         self.headsigns = headsigns
@@ -110,6 +120,37 @@ public struct RoutePattern: Sendable, Hashable {
         self.firstDeparture = firstDeparture
         self.lastDeparture = lastDeparture
         self.stops = stops
+        self.dateSpan = dateSpan
+        self.dayTypeSpans = dayTypeSpans
+    }
+}
+
+/// The first and last scheduled departure from a pattern's first stop on one service day.
+public struct ServiceSpan: Sendable, Hashable {
+    /// HH:MM:SS of the day's first departure.
+    public var first: String
+    /// HH:MM:SS of the day's last departure (may pass 24:00:00: a trip after midnight counts on its service date).
+    public var last: String
+    /// A span.
+    public init(first: String, last: String) {
+        self.first = first
+        self.last = last
+    }
+}
+
+/// The spans of a typical week (`RouteDetail.typicalWeek`) by day type; nil for a day type without trips.
+public struct DayTypeSpans: Sendable, Hashable {
+    /// Over the trips running on any of the week's Monday to Friday.
+    public var weekday: ServiceSpan?
+    /// Over the trips running on its Saturday.
+    public var saturday: ServiceSpan?
+    /// Over the trips running on its Sunday.
+    public var sunday: ServiceSpan?
+    /// Spans by day type.
+    public init(weekday: ServiceSpan? = nil, saturday: ServiceSpan? = nil, sunday: ServiceSpan? = nil) {
+        self.weekday = weekday
+        self.saturday = saturday
+        self.sunday = sunday
     }
 }
 
@@ -119,10 +160,26 @@ public struct RouteDetail: Sendable, Hashable {
     public var route: Route
     /// Its patterns: by direction (none last), then most trips first.
     public var patterns: [RoutePattern]
+    /// The service date of the date spans (the query's, or today in the route's feed timezone).
+    public var date: ServiceDate
+    /// The route's span on `date` over all its patterns; nil when none of its trips runs that day.
+    public var dateSpan: ServiceSpan?
+    /// The route's spans of the typical week.
+    public var dayTypeSpans: DayTypeSpans
+    /// The Monday of the typical week: the week, among the first 53 of the calendar, in which the most services
+    /// run (counted per day); nil when the calendar has no service.
+    public var typicalWeek: ServiceDate?
     /// The route with its patterns.
-    public init(route: Route, patterns: [RoutePattern]) {
+    public init(
+        route: Route, patterns: [RoutePattern], date: ServiceDate, dateSpan: ServiceSpan? = nil,
+        dayTypeSpans: DayTypeSpans = DayTypeSpans(), typicalWeek: ServiceDate? = nil
+    ) {
         self.route = route
         self.patterns = patterns
+        self.date = date
+        self.dateSpan = dateSpan
+        self.dayTypeSpans = dayTypeSpans
+        self.typicalWeek = typicalWeek
     }
 }
 

@@ -12,7 +12,10 @@ extension ProtoArena {
     }
 
     func proto(_ q: RouteQuery) -> UnsafeMutablePointer<Transit__RouteQuery> {
-        message(transit__route_query__init) { m in m.route_id = string(q.routeId) }
+        message(transit__route_query__init) { m in
+            m.route_id = string(q.routeId)
+            (m.has_date, m.date) = ifPresent(q.date)
+        }
     }
 
     func proto(_ q: StopsInBBoxQuery) -> UnsafeMutablePointer<Transit__StopsInBBoxQuery> {
@@ -48,6 +51,8 @@ extension ProtoArena {
                     (m.has_trip_count, m.trip_count) = present(UInt32(clamping: p.tripCount))
                     m.first_departure = string(p.firstDeparture)
                     m.last_departure = string(p.lastDeparture)
+                    m.date_span = p.dateSpan.map { proto($0) }
+                    m.day_type_spans = proto(p.dayTypeSpans)
                     (m.n_stops, m.stops) = messages(p.stops) { s in
                         message(transit__pattern_stop_summary__init) { m in
                             m.stop_id = string(s.stopId)
@@ -59,6 +64,25 @@ extension ProtoArena {
                     }
                 }
             }
+            (m.has_date, m.date) = present(r.date)
+            m.date_span = r.dateSpan.map { proto($0) }
+            m.day_type_spans = proto(r.dayTypeSpans)
+            (m.has_typical_week, m.typical_week) = ifPresent(r.typicalWeek)
+        }
+    }
+
+    func proto(_ s: ServiceSpan) -> UnsafeMutablePointer<Transit__ServiceSpan> {
+        message(transit__service_span__init) { m in
+            m.first = string(s.first)
+            m.last = string(s.last)
+        }
+    }
+
+    func proto(_ d: DayTypeSpans) -> UnsafeMutablePointer<Transit__DayTypeSpans> {
+        message(transit__day_type_spans__init) { m in
+            m.weekday = d.weekday.map { proto($0) }
+            m.saturday = d.saturday.map { proto($0) }
+            m.sunday = d.sunday.map { proto($0) }
         }
     }
 }
@@ -71,7 +95,7 @@ extension ShapeQuery {
 
 extension RouteQuery {
     init(proto m: borrowing Transit__RouteQuery) throws(ProtoDecodeError) {
-        self.init(routeId: try requiredString(m.route_id, "route_id"))
+        self.init(routeId: try requiredString(m.route_id, "route_id"), date: optionalValue(m.has_date, m.date))
     }
 }
 
@@ -103,7 +127,27 @@ extension RouteDetail {
     init(proto m: borrowing Transit__RouteDetail) throws(ProtoDecodeError) {
         self.init(
             route: try requiredMessage(m.route, "route", Route.init(proto:)),
-            patterns: try repeatedMessages(m.n_patterns, m.patterns, "patterns", RoutePattern.init(proto:)))
+            patterns: try repeatedMessages(m.n_patterns, m.patterns, "patterns", RoutePattern.init(proto:)),
+            date: try requiredValue(m.has_date, m.date, "date"),
+            dateSpan: try optionalMessage(m.date_span, "date_span", ServiceSpan.init(proto:)),
+            dayTypeSpans: try optionalMessage(m.day_type_spans, "day_type_spans", DayTypeSpans.init(proto:))
+                ?? DayTypeSpans(),
+            typicalWeek: optionalValue(m.has_typical_week, m.typical_week))
+    }
+}
+
+extension ServiceSpan {
+    init(proto m: borrowing Transit__ServiceSpan) throws(ProtoDecodeError) {
+        self.init(first: try requiredString(m.first, "first"), last: try requiredString(m.last, "last"))
+    }
+}
+
+extension DayTypeSpans {
+    init(proto m: borrowing Transit__DayTypeSpans) throws(ProtoDecodeError) {
+        self.init(
+            weekday: try optionalMessage(m.weekday, "weekday", ServiceSpan.init(proto:)),
+            saturday: try optionalMessage(m.saturday, "saturday", ServiceSpan.init(proto:)),
+            sunday: try optionalMessage(m.sunday, "sunday", ServiceSpan.init(proto:)))
     }
 }
 
@@ -116,7 +160,10 @@ extension RoutePattern {
             tripCount: Int(try requiredValue(m.has_trip_count, m.trip_count, "trip_count")),
             firstDeparture: try requiredString(m.first_departure, "first_departure"),
             lastDeparture: try requiredString(m.last_departure, "last_departure"),
-            stops: try repeatedMessages(m.n_stops, m.stops, "stops", PatternStopSummary.init(proto:)))
+            stops: try repeatedMessages(m.n_stops, m.stops, "stops", PatternStopSummary.init(proto:)),
+            dateSpan: try optionalMessage(m.date_span, "date_span", ServiceSpan.init(proto:)),
+            dayTypeSpans: try optionalMessage(m.day_type_spans, "day_type_spans", DayTypeSpans.init(proto:))
+                ?? DayTypeSpans())
     }
 }
 

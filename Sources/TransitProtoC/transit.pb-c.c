@@ -1537,6 +1537,96 @@ void   transit__route_pattern__free_unpacked
   assert(message->base.descriptor == &transit__route_pattern__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__service_span__init
+                     (Transit__ServiceSpan         *message)
+{
+  static const Transit__ServiceSpan init_value = TRANSIT__SERVICE_SPAN__INIT;
+  *message = init_value;
+}
+size_t transit__service_span__get_packed_size
+                     (const Transit__ServiceSpan *message)
+{
+  assert(message->base.descriptor == &transit__service_span__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__service_span__pack
+                     (const Transit__ServiceSpan *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__service_span__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__service_span__pack_to_buffer
+                     (const Transit__ServiceSpan *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__service_span__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__ServiceSpan *
+       transit__service_span__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__ServiceSpan *)
+     protobuf_c_message_unpack (&transit__service_span__descriptor,
+                                allocator, len, data);
+}
+void   transit__service_span__free_unpacked
+                     (Transit__ServiceSpan *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__service_span__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__day_type_spans__init
+                     (Transit__DayTypeSpans         *message)
+{
+  static const Transit__DayTypeSpans init_value = TRANSIT__DAY_TYPE_SPANS__INIT;
+  *message = init_value;
+}
+size_t transit__day_type_spans__get_packed_size
+                     (const Transit__DayTypeSpans *message)
+{
+  assert(message->base.descriptor == &transit__day_type_spans__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__day_type_spans__pack
+                     (const Transit__DayTypeSpans *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__day_type_spans__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__day_type_spans__pack_to_buffer
+                     (const Transit__DayTypeSpans *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__day_type_spans__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__DayTypeSpans *
+       transit__day_type_spans__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__DayTypeSpans *)
+     protobuf_c_message_unpack (&transit__day_type_spans__descriptor,
+                                allocator, len, data);
+}
+void   transit__day_type_spans__free_unpacked
+                     (Transit__DayTypeSpans *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__day_type_spans__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__route_detail__init
                      (Transit__RouteDetail         *message)
 {
@@ -2761,7 +2851,7 @@ const ProtobufCMessageDescriptor transit__shape_query__descriptor =
   (ProtobufCMessageInit) transit__shape_query__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__route_query__field_descriptors[1] =
+static const ProtobufCFieldDescriptor transit__route_query__field_descriptors[2] =
 {
   {
     "route_id",
@@ -2775,14 +2865,27 @@ static const ProtobufCFieldDescriptor transit__route_query__field_descriptors[1]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "date",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__RouteQuery, has_date),
+    offsetof(Transit__RouteQuery, date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__route_query__field_indices_by_name[] = {
+  1,   /* field[1] = date */
   0,   /* field[0] = route_id */
 };
 static const ProtobufCIntRange transit__route_query__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor transit__route_query__descriptor =
 {
@@ -2792,7 +2895,7 @@ const ProtobufCMessageDescriptor transit__route_query__descriptor =
   "Transit__RouteQuery",
   "transit",
   sizeof(Transit__RouteQuery),
-  1,
+  2,
   transit__route_query__field_descriptors,
   transit__route_query__field_indices_by_name,
   1,  transit__route_query__number_ranges,
@@ -5003,7 +5106,7 @@ const ProtobufCMessageDescriptor transit__pattern_stop_summary__descriptor =
   (ProtobufCMessageInit) transit__pattern_stop_summary__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__route_pattern__field_descriptors[7] =
+static const ProtobufCFieldDescriptor transit__route_pattern__field_descriptors[9] =
 {
   {
     "direction_id",
@@ -5089,8 +5192,34 @@ static const ProtobufCFieldDescriptor transit__route_pattern__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "date_span",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RoutePattern, date_span),
+    &transit__service_span__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "day_type_spans",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RoutePattern, day_type_spans),
+    &transit__day_type_spans__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__route_pattern__field_indices_by_name[] = {
+  7,   /* field[7] = date_span */
+  8,   /* field[8] = day_type_spans */
   0,   /* field[0] = direction_id */
   4,   /* field[4] = first_departure */
   1,   /* field[1] = headsigns */
@@ -5102,7 +5231,7 @@ static const unsigned transit__route_pattern__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__route_pattern__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor transit__route_pattern__descriptor =
 {
@@ -5112,14 +5241,129 @@ const ProtobufCMessageDescriptor transit__route_pattern__descriptor =
   "Transit__RoutePattern",
   "transit",
   sizeof(Transit__RoutePattern),
-  7,
+  9,
   transit__route_pattern__field_descriptors,
   transit__route_pattern__field_indices_by_name,
   1,  transit__route_pattern__number_ranges,
   (ProtobufCMessageInit) transit__route_pattern__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__route_detail__field_descriptors[2] =
+static const ProtobufCFieldDescriptor transit__service_span__field_descriptors[2] =
+{
+  {
+    "first",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__ServiceSpan, first),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__ServiceSpan, last),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__service_span__field_indices_by_name[] = {
+  0,   /* field[0] = first */
+  1,   /* field[1] = last */
+};
+static const ProtobufCIntRange transit__service_span__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__service_span__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.ServiceSpan",
+  "ServiceSpan",
+  "Transit__ServiceSpan",
+  "transit",
+  sizeof(Transit__ServiceSpan),
+  2,
+  transit__service_span__field_descriptors,
+  transit__service_span__field_indices_by_name,
+  1,  transit__service_span__number_ranges,
+  (ProtobufCMessageInit) transit__service_span__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__day_type_spans__field_descriptors[3] =
+{
+  {
+    "weekday",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DayTypeSpans, weekday),
+    &transit__service_span__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "saturday",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DayTypeSpans, saturday),
+    &transit__service_span__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sunday",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DayTypeSpans, sunday),
+    &transit__service_span__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__day_type_spans__field_indices_by_name[] = {
+  1,   /* field[1] = saturday */
+  2,   /* field[2] = sunday */
+  0,   /* field[0] = weekday */
+};
+static const ProtobufCIntRange transit__day_type_spans__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor transit__day_type_spans__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.DayTypeSpans",
+  "DayTypeSpans",
+  "Transit__DayTypeSpans",
+  "transit",
+  sizeof(Transit__DayTypeSpans),
+  3,
+  transit__day_type_spans__field_descriptors,
+  transit__day_type_spans__field_indices_by_name,
+  1,  transit__day_type_spans__number_ranges,
+  (ProtobufCMessageInit) transit__day_type_spans__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__route_detail__field_descriptors[6] =
 {
   {
     "route",
@@ -5145,15 +5389,67 @@ static const ProtobufCFieldDescriptor transit__route_detail__field_descriptors[2
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "date",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__RouteDetail, has_date),
+    offsetof(Transit__RouteDetail, date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date_span",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RouteDetail, date_span),
+    &transit__service_span__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "day_type_spans",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__RouteDetail, day_type_spans),
+    &transit__day_type_spans__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "typical_week",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__RouteDetail, has_typical_week),
+    offsetof(Transit__RouteDetail, typical_week),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__route_detail__field_indices_by_name[] = {
+  2,   /* field[2] = date */
+  3,   /* field[3] = date_span */
+  4,   /* field[4] = day_type_spans */
   1,   /* field[1] = patterns */
   0,   /* field[0] = route */
+  5,   /* field[5] = typical_week */
 };
 static const ProtobufCIntRange transit__route_detail__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor transit__route_detail__descriptor =
 {
@@ -5163,7 +5459,7 @@ const ProtobufCMessageDescriptor transit__route_detail__descriptor =
   "Transit__RouteDetail",
   "transit",
   sizeof(Transit__RouteDetail),
-  2,
+  6,
   transit__route_detail__field_descriptors,
   transit__route_detail__field_indices_by_name,
   1,  transit__route_detail__number_ranges,

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteKit
 import TransitCore
 import TransitModel
@@ -76,13 +77,21 @@ extension StaticStore {
     }
 
     /// One route with its patterns: the distinct stop sequences of its trips per direction, each with its
-    /// headsigns, shape ids, trip count and first/last departure from the first stop.
-    public func route(id: String) throws(StoreError) -> RouteDetail {
-        try run { c in
-            let r = try c.statement("SELECT route_pk FROM routes WHERE route_id = ?1")
+    /// headsigns, shape ids, trip count and first/last departure from the first stop over every day, its
+    /// span on `date` (nil: the date of `now` in the route's feed timezone) and the spans of the calendar's
+    /// typical week by day type; the route's own spans are over all its patterns.
+    public func route(id: String, date: ServiceDate? = nil, now: Int64 = Int64(Date().timeIntervalSince1970))
+        throws(StoreError) -> RouteDetail
+    {
+        let asked = try date.map { d throws(StoreError) in try Self.parseDate(d, "date") }
+        return try run { c in
+            let r = try c.statement("SELECT route_pk, feed_pk FROM routes WHERE route_id = ?1")
             r.bind(1, id)
             guard try r.step(), let route = catalog.routes[r.int(0)] else { throw StoreError.notFound("route \(id)") }
             let routePk = r.int(0)
+            let day =
+                asked ?? catalog.feedIndexByPk[r.int(1)].map { catalog.zones[catalog.feeds[$0].zone] }?
+                .localDate(atUnix: now) ?? GTFSDate(dayNumber: Int(now / 86_400))
 
             struct Key: Hashable {
                 var direction: Int?
@@ -95,11 +104,13 @@ extension StaticStore {
                 var first = Int.max
                 var last = Int.min
                 var order = 0
+                /// First and last departure from the first stop per service_pk, for the spans of given days.
+                var byService: [Int: DaySpan] = [:]
             }
             var groups: [Key: Group] = [:]
             let trips = try c.statement(
                 """
-                SELECT trip_pk, pattern_pk, direction_id, headsign, shape_id, start_secs, is_frequency
+                SELECT trip_pk, pattern_pk, direction_id, headsign, shape_id, start_secs, is_frequency, service_pk
                 FROM trips WHERE route_pk = ?1 ORDER BY trip_pk
                 """)
             let windows = try c.statement(
@@ -113,18 +124,23 @@ extension StaticStore {
                 if let headsign = trips.string(3) { group.headsigns[headsign, default: 0] += 1 }
                 if let shape = trips.string(4) { group.shapes[shape, default: 0] += 1 }
                 let dwell = Int(stops.first?.departureOffset ?? 0)
+                var span = DaySpan()
                 if trips.int(6) != 0 {
                     // Frequency instances depart the first stop at the windows' start + k·headway.
                     windows.reset()
                     windows.bind(1, trips.int(0))
                     while try windows.step() {
                         let start = windows.int(0), end = windows.int(1), headway = max(1, windows.int(2))
-                        group.first = min(group.first, start)
-                        group.last = max(group.last, start + (max(0, end - start - 1) / headway) * headway)
+                        span.add(start)
+                        span.add(start + (max(0, end - start - 1) / headway) * headway)
                     }
                 } else {
-                    group.first = min(group.first, trips.int(5) + dwell)
-                    group.last = max(group.last, trips.int(5) + dwell)
+                    span.add(trips.int(5) + dwell)
+                }
+                if span.first <= span.last {
+                    group.first = min(group.first, span.first)
+                    group.last = max(group.last, span.last)
+                    group.byService[trips.int(7), default: DaySpan()].merge(span)
                 }
                 groups[key] = group
             }
@@ -157,13 +173,68 @@ extension StaticStore {
                 if a.value.trips != b.value.trips { return a.value.trips > b.value.trips }
                 return a.value.order < b.value.order
             }
+            // The services of each day asked about: the date, and the typical week's day types.
+            let week = catalog.calendar.typicalWeek
+            let dayTypes: [[GTFSDate]] =
+                week.map { monday in [Array(0..<5), [5], [6]].map { $0.map { monday.adding(days: $0) } } }
+                ?? [[], [], []]
+            let services = Set(groups.values.flatMap(\.byService.keys))
+            func running(_ days: [GTFSDate]) -> Set<Int> {
+                services.filter { service in days.contains { catalog.calendar.isActive(service, on: $0) } }
+            }
+            let onDate = running([day])
+            let onDayType = dayTypes.map(running)
+            func spans(_ byService: [Int: DaySpan]) -> (ServiceSpan?, DayTypeSpans) {
+                func over(_ running: Set<Int>) -> ServiceSpan? {
+                    var span = DaySpan()
+                    for (service, s) in byService where running.contains(service) { span.merge(s) }
+                    return span.model
+                }
+                return (
+                    over(onDate),
+                    DayTypeSpans(weekday: over(onDayType[0]), saturday: over(onDayType[1]), sunday: over(onDayType[2]))
+                )
+            }
+            var routeByService: [Int: DaySpan] = [:]
             let patterns = try ordered.map { key, group in
-                RoutePattern(
+                routeByService.merge(group.byService) { a, b in a.merging(b) }
+                let (dateSpan, dayTypeSpans) = spans(group.byService)
+                return RoutePattern(
                     directionId: key.direction, headsigns: ranked(group.headsigns), shapeIds: ranked(group.shapes),
                     tripCount: group.trips, firstDeparture: GTFSTime.format(group.first),
-                    lastDeparture: GTFSTime.format(group.last), stops: try key.stops.map(summary))
+                    lastDeparture: GTFSTime.format(group.last), stops: try key.stops.map(summary),
+                    dateSpan: dateSpan, dayTypeSpans: dayTypeSpans)
             }
-            return RouteDetail(route: route, patterns: patterns)
+            let (dateSpan, dayTypeSpans) = spans(routeByService)
+            return RouteDetail(
+                route: route, patterns: patterns, date: ServiceDate(day.yyyymmdd), dateSpan: dateSpan,
+                dayTypeSpans: dayTypeSpans, typicalWeek: week.map { ServiceDate($0.yyyymmdd) })
         }
+    }
+}
+
+/// The first and last departure of some trips (GTFS seconds of the service day); empty while first > last.
+struct DaySpan {
+    var first = Int.max
+    var last = Int.min
+
+    mutating func add(_ secs: Int) {
+        first = min(first, secs)
+        last = max(last, secs)
+    }
+
+    mutating func merge(_ other: DaySpan) {
+        first = min(first, other.first)
+        last = max(last, other.last)
+    }
+
+    func merging(_ other: DaySpan) -> DaySpan {
+        var merged = self
+        merged.merge(other)
+        return merged
+    }
+
+    var model: ServiceSpan? {
+        first <= last ? ServiceSpan(first: GTFSTime.format(first), last: GTFSTime.format(last)) : nil
     }
 }

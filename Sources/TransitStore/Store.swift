@@ -105,7 +105,7 @@ public final class StaticStore: Sendable {
         case .shape(let q):
             return .shape(try shape(shapeId: q.shapeId, tripId: q.tripId))
         case .route(let q):
-            return .route(try route(id: q.routeId))
+            return .route(try route(id: q.routeId, date: q.date, now: now))
         case .stopsInBBox(let q):
             return .stops(
                 try stopsInBBox(

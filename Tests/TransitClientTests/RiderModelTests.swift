@@ -35,6 +35,10 @@ import Testing
         let pattern = try #require(route.data.patterns.first)
         #expect(pattern.stops.count >= 2 && (pattern.tripCount ?? 0) > 0)
         #expect(pattern.firstDeparture != nil)
+        // Captured on Monday 2025-12-22: T1 runs every day.
+        #expect(route.data.serviceSpan?.date == "20251222" && route.data.serviceSpan?.first == "05:10:00")
+        #expect(route.data.spansByDayType?.sunday?.first == "06:40:00" && route.data.typicalWeek == "20250303")
+        #expect(pattern.serviceSpan?.date == "20251222" && pattern.spansByDayType?.weekday?.last != nil)
 
         let box = try decode(StopList.self, "stops_in_bbox.json")
         #expect(box.data.stops.count == 5)

@@ -33,6 +33,28 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
         #expect(!cal.isActive(0, on: date(20251103)))  // Monday after the range
     }
 
+    @Test func typicalWeekIsTheFirstWholeWeekWithTheMostServiceDays() {
+        // October 2025 starts on a Wednesday: the week of Monday 29 September has only five service days.
+        #expect(makeCalendar().typicalWeek == date(20251006))
+        // Two weekdays off in that week: the next one wins.
+        let holidays = makeCalendar(exceptions: [
+            .init(service: 0, date: date(20251007), kind: .removed),
+            .init(service: 0, date: date(20251008), kind: .removed),
+        ])
+        #expect(holidays.typicalWeek == date(20251013))
+        // An extra service day counts too.
+        let extra = makeCalendar(exceptions: [.init(service: 2, date: date(20251015), kind: .added)])
+        #expect(extra.typicalWeek == date(20251013))
+    }
+
+    @Test func noTypicalWeekWithoutService() {
+        #expect(ServiceCalendar(serviceCount: 0, weekly: [], exceptions: []).typicalWeek == nil)
+        let never = ServiceCalendar(
+            serviceCount: 1, weekly: [.init(service: 0, weekdays: 0, start: date(20251001), end: date(20251031))],
+            exceptions: [])
+        #expect(never.typicalWeek == nil)
+    }
+
     @Test func removalOverridesTheWeekdayPattern() {
         let cal = makeCalendar(exceptions: [.init(service: 0, date: date(20251006), kind: .removed)])
         #expect(!cal.isActive(0, on: date(20251006)))

@@ -39,6 +39,7 @@ import TransitModel
             stop("2120310", "Boundary Rd, Pennant Hills", -33.7354, 151.0688),
             stop("2120399", "Pennant Hills High School, Laurence St", -33.7411, 151.0669),
         ]
+        func span(_ first: String, _ last: String) -> ServiceSpan { ServiceSpan(first: first, last: last) }
         let detail = RouteDetail(
             route: Route(
                 routeId: "2440_2519", agencyId: "2440", shortName: "2519",
@@ -47,13 +48,18 @@ import TransitModel
             patterns: [
                 RoutePattern(
                     directionId: 0, headsigns: ["Pennant Hills High School"], shapeIds: [], tripCount: 1,
-                    firstDeparture: "08:05:00", lastDeparture: "08:05:00", stops: stops),
+                    firstDeparture: "08:05:00", lastDeparture: "08:05:00", stops: stops,
+                    dateSpan: span("08:05:00", "08:05:00"),
+                    dayTypeSpans: DayTypeSpans(weekday: span("08:05:00", "08:05:00"))),
                 RoutePattern(
                     directionId: 1, headsigns: ["Cherrybrook Station"], shapeIds: [], tripCount: 1,
-                    firstDeparture: "15:20:00", lastDeparture: "15:20:00", stops: stops.reversed()),
-            ])
-        let request = try check("route", .route, elapsed: 2359) { $0.routeDetailData(detail) }
-        #expect(request.op == .route(RouteQuery(routeId: "2440_2519")))
+                    firstDeparture: "15:20:00", lastDeparture: "15:20:00", stops: stops.reversed(),
+                    dateSpan: span("15:20:00", "15:20:00"),
+                    dayTypeSpans: DayTypeSpans(weekday: span("15:20:00", "15:20:00"))),
+            ], date: 20_260_303, dateSpan: span("08:05:00", "15:20:00"),
+            dayTypeSpans: DayTypeSpans(weekday: span("08:05:00", "15:20:00")), typicalWeek: 20_250_303)
+        let request = try check("route", .route, elapsed: 1996) { $0.routeDetailData(detail) }
+        #expect(request.op == .route(RouteQuery(routeId: "2440_2519", date: 20_260_303)))
     }
 
     @Test func stopsInBBox() throws {

@@ -212,15 +212,22 @@ enum Fixtures {
                                 PatternStopSummary(
                                     stopId: "1", name: "One", lat: -33.8, lon: 151.2, parentStation: "P"),
                                 PatternStopSummary(stopId: "2", name: "", lat: nil, lon: nil),
-                            ]),
+                            ],
+                            dateSpan: ServiceSpan(first: "05:00:00", last: "24:41:00"),
+                            dayTypeSpans: DayTypeSpans(
+                                weekday: ServiceSpan(first: "05:00:00", last: "25:10:00"), saturday: nil,
+                                sunday: ServiceSpan(first: "07:30:00", last: "22:00:00"))),
                         RoutePattern(
                             directionId: nil, headsigns: [], shapeIds: [], tripCount: 0, firstDeparture: "00:00:00",
                             lastDeparture: "00:00:00", stops: []),
-                    ]))
+                    ], date: 20_261_125, dateSpan: ServiceSpan(first: "05:00:00", last: "24:41:00"),
+                    dayTypeSpans: DayTypeSpans(saturday: ServiceSpan(first: "06:00:00", last: "23:00:00")),
+                    typicalWeek: 20_261_123))
         ),
         (
             "route minimal",
-            .route(RouteDetail(route: Route(routeId: "R", routeType: 3, mode: "bus", section: "#"), patterns: []))
+            .route(
+                RouteDetail(route: Route(routeId: "R", routeType: 3, mode: "bus", section: "#"), patterns: [], date: 1))
         ),
     ]
 
@@ -276,6 +283,7 @@ enum Fixtures {
         ("shape by id", .shape(ShapeQuery(shapeId: "ST_T1.1"))),
         ("shape by trip", .shape(ShapeQuery(tripId: unicodeName))),
         ("route", .route(RouteQuery(routeId: "ST_T1"))),
+        ("route on a date", .route(RouteQuery(routeId: "ST_T1", date: 20_261_125))),
         (
             "stops in bbox full",
             .stopsInBBox(

@@ -49,6 +49,8 @@ typedef struct Transit__TripStartMatch Transit__TripStartMatch;
 typedef struct Transit__Shape Transit__Shape;
 typedef struct Transit__PatternStopSummary Transit__PatternStopSummary;
 typedef struct Transit__RoutePattern Transit__RoutePattern;
+typedef struct Transit__ServiceSpan Transit__ServiceSpan;
+typedef struct Transit__DayTypeSpans Transit__DayTypeSpans;
 typedef struct Transit__RouteDetail Transit__RouteDetail;
 typedef struct Transit__FeedSummary Transit__FeedSummary;
 typedef struct Transit__FeedInfo Transit__FeedInfo;
@@ -423,10 +425,15 @@ struct  Transit__RouteQuery
 {
   ProtobufCMessage base;
   char *route_id;
+  /*
+   * YYYYMMDD the date span is for; absent: today in the route's feed timezone
+   */
+  protobuf_c_boolean has_date;
+  uint32_t date;
 };
 #define TRANSIT__ROUTE_QUERY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__route_query__descriptor) \
-    , NULL }
+    , NULL, 0, 0 }
 
 
 /*
@@ -973,10 +980,45 @@ struct  Transit__RoutePattern
   char *last_departure;
   size_t n_stops;
   Transit__PatternStopSummary **stops;
+  /*
+   * on RouteDetail.date; absent when no trip runs that day
+   */
+  Transit__ServiceSpan *date_span;
+  Transit__DayTypeSpans *day_type_spans;
 };
 #define TRANSIT__ROUTE_PATTERN__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__route_pattern__descriptor) \
-    , 0, 0, 0,NULL, 0,NULL, 0, 0, NULL, NULL, 0,NULL }
+    , 0, 0, 0,NULL, 0,NULL, 0, 0, NULL, NULL, 0,NULL, NULL, NULL }
+
+
+/*
+ * First and last scheduled departure from a pattern's first stop on one service day (HH:MM:SS, may pass 24:00:00).
+ */
+struct  Transit__ServiceSpan
+{
+  ProtobufCMessage base;
+  char *first;
+  char *last;
+};
+#define TRANSIT__SERVICE_SPAN__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__service_span__descriptor) \
+    , NULL, NULL }
+
+
+/*
+ * Spans of the typical week (RouteDetail.typical_week): weekday over the trips running on any of its Monday to
+ * Friday, saturday and sunday over that day's; a day type without trips is absent.
+ */
+struct  Transit__DayTypeSpans
+{
+  ProtobufCMessage base;
+  Transit__ServiceSpan *weekday;
+  Transit__ServiceSpan *saturday;
+  Transit__ServiceSpan *sunday;
+};
+#define TRANSIT__DAY_TYPE_SPANS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__day_type_spans__descriptor) \
+    , NULL, NULL, NULL }
 
 
 struct  Transit__RouteDetail
@@ -988,10 +1030,25 @@ struct  Transit__RouteDetail
    */
   size_t n_patterns;
   Transit__RoutePattern **patterns;
+  /*
+   * YYYYMMDD of date_span (the query's date, or today in the route's timezone)
+   */
+  protobuf_c_boolean has_date;
+  uint32_t date;
+  /*
+   * over all patterns; absent when no trip runs that day
+   */
+  Transit__ServiceSpan *date_span;
+  Transit__DayTypeSpans *day_type_spans;
+  /*
+   * YYYYMMDD, its Monday; absent when the calendar has no service
+   */
+  protobuf_c_boolean has_typical_week;
+  uint32_t typical_week;
 };
 #define TRANSIT__ROUTE_DETAIL__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__route_detail__descriptor) \
-    , NULL, 0,NULL }
+    , NULL, 0,NULL, 0, 0, NULL, NULL, 0, 0 }
 
 
 struct  Transit__FeedSummary
@@ -1697,6 +1754,44 @@ Transit__RoutePattern *
 void   transit__route_pattern__free_unpacked
                      (Transit__RoutePattern *message,
                       ProtobufCAllocator *allocator);
+/* Transit__ServiceSpan methods */
+void   transit__service_span__init
+                     (Transit__ServiceSpan         *message);
+size_t transit__service_span__get_packed_size
+                     (const Transit__ServiceSpan   *message);
+size_t transit__service_span__pack
+                     (const Transit__ServiceSpan   *message,
+                      uint8_t             *out);
+size_t transit__service_span__pack_to_buffer
+                     (const Transit__ServiceSpan   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__ServiceSpan *
+       transit__service_span__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__service_span__free_unpacked
+                     (Transit__ServiceSpan *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__DayTypeSpans methods */
+void   transit__day_type_spans__init
+                     (Transit__DayTypeSpans         *message);
+size_t transit__day_type_spans__get_packed_size
+                     (const Transit__DayTypeSpans   *message);
+size_t transit__day_type_spans__pack
+                     (const Transit__DayTypeSpans   *message,
+                      uint8_t             *out);
+size_t transit__day_type_spans__pack_to_buffer
+                     (const Transit__DayTypeSpans   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__DayTypeSpans *
+       transit__day_type_spans__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__day_type_spans__free_unpacked
+                     (Transit__DayTypeSpans *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__RouteDetail methods */
 void   transit__route_detail__init
                      (Transit__RouteDetail         *message);
@@ -1858,6 +1953,12 @@ typedef void (*Transit__PatternStopSummary_Closure)
 typedef void (*Transit__RoutePattern_Closure)
                  (const Transit__RoutePattern *message,
                   void *closure_data);
+typedef void (*Transit__ServiceSpan_Closure)
+                 (const Transit__ServiceSpan *message,
+                  void *closure_data);
+typedef void (*Transit__DayTypeSpans_Closure)
+                 (const Transit__DayTypeSpans *message,
+                  void *closure_data);
 typedef void (*Transit__RouteDetail_Closure)
                  (const Transit__RouteDetail *message,
                   void *closure_data);
@@ -1909,6 +2010,8 @@ extern const ProtobufCMessageDescriptor transit__trip_start_match__descriptor;
 extern const ProtobufCMessageDescriptor transit__shape__descriptor;
 extern const ProtobufCMessageDescriptor transit__pattern_stop_summary__descriptor;
 extern const ProtobufCMessageDescriptor transit__route_pattern__descriptor;
+extern const ProtobufCMessageDescriptor transit__service_span__descriptor;
+extern const ProtobufCMessageDescriptor transit__day_type_spans__descriptor;
 extern const ProtobufCMessageDescriptor transit__route_detail__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_summary__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info__descriptor;
