@@ -282,3 +282,47 @@ enum Positions {
         try delays.close()
     }
 }
+
+@Suite struct CalendarDayTypeTests {
+    /// Monday 22 December 2025 declared a Sunday-timetable day: its samples are Sunday's, from predictions
+    /// and from positions alike; the hub's store answers them under Sunday.
+    @Test func samplesOfAHolidayMondayAreSundays() throws {
+        var capture = DepartureCapture(zone: DelayTrips.zone)
+        #expect(
+            capture.observe(old: nil, new: DelayTrips.trip([60, 60, 60]), now: Positions.t(0, 90)).first?.dayType
+                == .weekday)
+        var holiday = DepartureCapture(zone: DelayTrips.zone)
+        holiday.dayTypes = DayTypeCalendar(runsAs: [20_251_222: 7])
+        let trip = DelayTrips.trip([60, 60, 60])
+        #expect(holiday.observe(old: nil, new: trip, now: Positions.t(0, 90)).map(\.dayType) == [.sunday])
+        let observed = Positions.replay(
+            &holiday,
+            [Positions.at(1, "STOPPED_AT", Positions.t(1, 0)), Positions.at(2, "IN_TRANSIT_TO", Positions.t(1, 30))],
+            trip: trip)
+        #expect(observed.map(\.dayType) == [.sunday])
+
+        let folder = try TemporaryFolder("holiday")
+        let clock = Mutex<Int64>(Positions.t(0, -60))
+        let now: @Sendable () -> Int64 = { clock.withLock { $0 } }
+        let delays = try TypicalDelays(path: folder.path("delays.db"), timeZone: "Australia/Sydney", clock: now)
+        delays.setDayTypes(DayTypeCalendar(runsAs: [20_251_222: 7]))
+        let hub = RealtimeHub(sink: NullSink(), nowMs: { now() * 1000 }, delays: delays)
+        var changes = LiveChanges()
+        changes.trips = [trip]
+        hub.publish(changes, sources: nil)
+        clock.withLock { $0 = Positions.t(0, 90) }
+        hub.publish(changes, sources: nil)
+        guard
+            case .success(.delayHistograms(let answer)) = hub.answer(
+                .delayHistograms([
+                    DelaySlice(routeId: "R1", stopId: "S0", dayType: .sunday),
+                    DelaySlice(routeId: "R1", stopId: "S0", dayType: .weekday),
+                ]))
+        else {
+            Issue.record("no histograms")
+            return
+        }
+        #expect(answer.map(\.histogram.samples) == [1, 0])
+        try delays.close()
+    }
+}

@@ -45,6 +45,8 @@ struct DepartureCapture {
 
     private(set) var progress: [TripInstanceKey: Progress] = [:]
     let zone: ServiceTimeZone
+    /// Which dates run a weekend timetable (the static service's `feed_info`); empty: every date its weekday.
+    var dayTypes = DayTypeCalendar()
 
     init(zone: ServiceTimeZone) { self.zone = zone }
 
@@ -167,7 +169,7 @@ struct DepartureCapture {
         let secs = Int(scheduled - zone.referenceUnix(of: date))
         return DelaySample(
             routeId: routeId, stopId: stop.stopId, serviceDay: date.dayNumber, hour: TypicalDelay.hour(ofSecs: secs),
-            dayType: DayType(isoWeekday: date.weekday), delay: delay)
+            dayType: dayTypes.dayType(of: instance.serviceDate, isoWeekday: date.weekday), delay: delay)
     }
 
     private static func predicted(_ stop: LiveStop?) -> LiveStop? {

@@ -52,6 +52,11 @@ public final class TypicalDelays: Sendable {
         }
     }
 
+    /// The served calendar's day types, for the samples recorded from now on (flow 6).
+    public func setDayTypes(_ dayTypes: DayTypeCalendar) {
+        state.withLock { $0.capture.dayTypes = dayTypes }
+    }
+
     /// Samples waiting for the next write (tests).
     public var pendingCount: Int { state.withLock { $0.pending.count } }
 
