@@ -166,9 +166,15 @@ final class StoreCatalog: Sendable {
             exceptions.append(.init(service: exceptionRows.int(0), date: date, kind: kind))
         }
         calendar = ServiceCalendar(serviceCount: serviceCount, weekly: weekly, exceptions: exceptions)
+        var tripsPerService = [Int](repeating: 0, count: serviceCount)
+        let tripCounts = try db.prepare("SELECT service_pk, COUNT(*) FROM trips GROUP BY service_pk")
+        while try tripCounts.step() {
+            let pk = tripCounts.int(0)
+            if pk >= 0, pk < serviceCount { tripsPerService[pk] = tripCounts.int(1) }
+        }
         dayTypes = DayTypeCalendar(
             runsAs: Dictionary(
-                uniqueKeysWithValues: TimetableWeekdays.exceptions(calendar).map {
+                uniqueKeysWithValues: TimetableWeekdays.exceptions(calendar, tripsPerService: tripsPerService).map {
                     (ServiceDate($0.key.yyyymmdd), $0.value)
                 }))
 

@@ -73,6 +73,24 @@ import Testing
         #expect(TimetableWeekdays.exceptions(cal) == [days[0]: 7, days[1]: 7])
     }
 
+    @Test func aHolidayWithAServiceOfItsOwnIsPlacedByItsTripCount() {
+        // As MiWay's feed does (Thanksgiving, Monday 13 October 2025): the holiday runs a "Holiday" service
+        // shared with no other date; its 2,352 trips are Sunday's count, Monday's is 5,506. Service 4 is the
+        // holiday's here; the all-week night service is removed too, so no service is shared.
+        let holiday = Self.date(20260126)
+        let cal = Self.calendar([
+            .init(service: Self.weekday, date: holiday, kind: .removed),
+            .init(service: Self.night, date: holiday, kind: .removed),
+            .init(service: Self.special, date: holiday, kind: .added),
+        ])
+        let trips = [5506, 3192, 2352, 0, 2352]
+        #expect(TimetableWeekdays.exceptions(cal, tripsPerService: trips) == [holiday: 7])
+        // Without trip counts there is no evidence: Monday.
+        #expect(TimetableWeekdays.exceptions(cal).isEmpty)
+        // A holiday service as busy as a weekday stays a weekday.
+        #expect(TimetableWeekdays.exceptions(cal, tripsPerService: [5506, 3192, 2352, 0, 5400]).isEmpty)
+    }
+
     @Test func similarityIsSharedOverEither() {
         var a = ServiceSet(capacity: 130), b = ServiceSet(capacity: 130)
         for i in [1, 2, 129] { a.insert(i) }
