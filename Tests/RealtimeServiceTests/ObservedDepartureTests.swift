@@ -198,6 +198,19 @@ enum Positions {
     }
 }
 
+@Suite struct StopIndexSetTests {
+    @Test func indexesBelowAndAbove64AreEachAddedOnce() {
+        var set = DepartureCapture.StopIndexSet()
+        for index in [0, 63, 64, 200] {
+            #expect(!set.contains(index))
+            #expect(set.insert(index).inserted)
+            #expect(!set.insert(index).inserted)
+            #expect(set.contains(index))
+        }
+        #expect(!set.contains(1) && !set.contains(65))
+    }
+}
+
 @Suite struct ObservedDepartureHubTests {
     /// A whole-state feed replayed through the hub with an injected clock: every fetch sends every trip
     /// update and every vehicle again, changed or not. Each stop is recorded once, observed ones with their

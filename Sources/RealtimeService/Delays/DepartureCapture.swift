@@ -32,7 +32,7 @@ struct DepartureCapture {
         /// The index of the first stop the prediction scan has not recorded or passed over.
         var next = 0
         /// Stops recorded (by either way), never recorded again.
-        var recorded: Set<Int> = []
+        var recorded = StopIndexSet()
         /// The timestamp of the last position used; nil: no vehicle reports this instance.
         var lastPosition: Int64?
         /// Stops before this index the vehicle is past.
@@ -41,6 +41,23 @@ struct DepartureCapture {
         var dwell: (index: Int, last: Int64)?
         /// Predictions of stops the vehicle has not passed yet, by stop index.
         var held: [Int: Held] = [:]
+    }
+
+    /// Stop indexes: the first 64 in a word (no allocation for almost every trip), the rest in a set.
+    struct StopIndexSet {
+        private var low: UInt64 = 0
+        private var high: Set<Int> = []
+
+        func contains(_ index: Int) -> Bool { index < 64 ? low & (1 << UInt64(index)) != 0 : high.contains(index) }
+
+        /// Adds `index`; `inserted` is false when it was there.
+        @discardableResult
+        mutating func insert(_ index: Int) -> (inserted: Bool, memberAfterInsert: Int) {
+            if index >= 64 { return high.insert(index) }
+            let bit: UInt64 = 1 << UInt64(index)
+            defer { low |= bit }
+            return (low & bit == 0, index)
+        }
     }
 
     private(set) var progress: [TripInstanceKey: Progress] = [:]
@@ -63,6 +80,7 @@ struct DepartureCapture {
         }
         var p = progress[instance] ?? Progress()
         let mark = p.next
+        var changed = false
         var samples: [DelaySample] = []
         let count = max(old?.stops.count ?? 0, new?.stops.count ?? 0)
         if mark < count {
@@ -74,6 +92,7 @@ struct DepartureCapture {
                     let time = stop.predictedDeparture ?? stop.predictedArrival, time <= now
                 else { continue }
                 p.next = index + 1
+                changed = true
                 guard !p.recorded.contains(index), let routeId = (new ?? old)?.routeId,
                     let delay = stop.departureDelay ?? stop.arrivalDelay,
                     let sample = sample(instance, routeId: routeId, stop: stop, delay: Int(delay))
@@ -89,7 +108,7 @@ struct DepartureCapture {
         if new == nil {
             samples += p.held.sorted { $0.key < $1.key }.map(\.value.sample)
             progress[instance] = nil
-        } else {
+        } else if changed {
             progress[instance] = p
         }
         return samples
