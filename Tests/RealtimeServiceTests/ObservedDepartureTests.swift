@@ -339,3 +339,18 @@ enum Positions {
         try delays.close()
     }
 }
+
+@Suite struct EngineDayTypeTests {
+    /// The engine's periodic feed_info check hands the served calendar's day types to the recorder.
+    @Test func theVersionCheckBringsTheCalendarsDayTypes() async throws {
+        let folder = try TemporaryFolder("engine-day-types")
+        let schedules = FakeSchedules()
+        schedules.data.withLock { $0.dayTypes = DayTypeCalendar(runsAs: [20_251_222: 7]) }
+        let delays = try TypicalDelays(path: folder.path("delays.db"), timeZone: "UTC", clock: { 0 })
+        let harness = try EngineHarness(schedules: schedules, delays: delays)
+        #expect(delays.dayTypes.runsAs.isEmpty)
+        await harness.engine.tick()
+        #expect(delays.dayTypes.runsAs == [20_251_222: 7])
+        try delays.close()
+    }
+}

@@ -57,6 +57,9 @@ public final class TypicalDelays: Sendable {
         state.withLock { $0.capture.dayTypes = dayTypes }
     }
 
+    /// The day types samples are recorded under now.
+    public var dayTypes: DayTypeCalendar { state.withLock { $0.capture.dayTypes } }
+
     /// Samples waiting for the next write (tests).
     public var pendingCount: Int { state.withLock { $0.pending.count } }
 
