@@ -70,7 +70,8 @@ public final class RealtimeServiceRunner: Service, Sendable {
         let schedules = try StaticScheduleClient(url: staticURL, timeout: options.staticTimeout)
         // The static feed's zone bounds the schedule queries and dates added trips; ask once at start.
         var zone = options.defaultTimeZone
-        if let info = try? await schedules.feedInfo(), let first = info.feeds.first?.timezone {
+        let info = try? await schedules.feedInfo()
+        if let first = info?.feeds.first?.timezone {
             zone = first
         } else {
             logger.warning(
@@ -82,6 +83,7 @@ public final class RealtimeServiceRunner: Service, Sendable {
             do {
                 delays = try TypicalDelays(
                     path: path, timeZone: zone, clock: { [clock = options.clock] in clock.unixSeconds })
+                if let info { delays?.setDayTypes(info.dayTypes) }
             } catch {
                 schedules.close()
                 throw error

@@ -97,6 +97,9 @@ public final class ServiceCalendar: Sendable {
         return set
     }
 
+    /// The dates calendar_dates.txt names (an exception adds or removes some service), ascending.
+    public var exceptionDates: [GTFSDate] { exceptionsByDay.keys.sorted().map(GTFSDate.init(dayNumber:)) }
+
     public func isActive(_ service: Int, on date: GTFSDate) -> Bool {
         activeServices(on: date).contains(service)
     }
@@ -176,6 +179,19 @@ public struct ServiceSet: Equatable, Sendable {
     }
 
     public var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
+
+    /// Services in both over services in either (Jaccard); 0 when both are empty.
+    public func similarity(to other: ServiceSet) -> Double {
+        var shared = 0
+        var either = 0
+        for i in 0..<max(words.count, other.words.count) {
+            let a = i < words.count ? words[i] : 0
+            let b = i < other.words.count ? other.words[i] : 0
+            shared += (a & b).nonzeroBitCount
+            either += (a | b).nonzeroBitCount
+        }
+        return either == 0 ? 0 : Double(shared) / Double(either)
+    }
     public var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
 
     /// Member ids, ascending.

@@ -1,4 +1,20 @@
-/// The day types departure delays are recorded by: the service date's weekday.
+/// Which service dates run another weekday's timetable than their own (a `feed_info` answer's
+/// `timetable_days`), and so the day type of every service date: the one function the realtime service
+/// records samples with and the gateway asks slices with (protocol/README.md flow 6).
+public struct DayTypeCalendar: Sendable, Hashable {
+    /// Dates (YYYYMMDD) whose timetable is another weekday's, with that ISO weekday (6 Saturday, 7 Sunday).
+    public var runsAs: [ServiceDate: Int]
+
+    /// A calendar; empty: every date is its own weekday.
+    public init(runsAs: [ServiceDate: Int] = [:]) { self.runsAs = runsAs }
+
+    /// The day type of `date`, whose own ISO weekday is `isoWeekday`.
+    public func dayType(of date: ServiceDate, isoWeekday: Int) -> DayType {
+        DayType(isoWeekday: runsAs[date] ?? isoWeekday)
+    }
+}
+
+/// The day types departure delays are recorded by: the timetable the service date runs (`DayTypeCalendar`).
 public enum DayType: Int, Sendable, Hashable, CaseIterable {
     /// Monday to Friday.
     case weekday = 0

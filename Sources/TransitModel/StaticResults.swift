@@ -550,12 +550,15 @@ public struct FeedInfo: Sendable, Hashable {
     public var stopTimes: UInt64
     /// Number of distinct stop patterns.
     public var patterns: UInt64
+    /// The dates that run a Saturday or Sunday timetable on another weekday (`timetable_days`).
+    public var dayTypes: DayTypeCalendar
 
     /// A feed info answer.
     public init(
         databaseVersion: String, importedAt: Int64, feeds: [FeedSummary], stops: UInt64, routes: UInt64,
-        trips: UInt64, stopTimes: UInt64, patterns: UInt64
+        trips: UInt64, stopTimes: UInt64, patterns: UInt64, dayTypes: DayTypeCalendar = DayTypeCalendar()
     ) {
+        self.dayTypes = dayTypes
         self.databaseVersion = databaseVersion
         self.importedAt = importedAt
         self.feeds = feeds

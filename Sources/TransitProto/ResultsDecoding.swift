@@ -253,7 +253,20 @@ extension FeedInfo {
             routes: try requiredValue(m.has_routes, m.routes, "routes"),
             trips: try requiredValue(m.has_trips, m.trips, "trips"),
             stopTimes: try requiredValue(m.has_stop_times, m.stop_times, "stop_times"),
-            patterns: try requiredValue(m.has_patterns, m.patterns, "patterns")
+            patterns: try requiredValue(m.has_patterns, m.patterns, "patterns"),
+            dayTypes: DayTypeCalendar(
+                runsAs: Dictionary(
+                    try repeatedMessages(m.n_timetable_days, m.timetable_days, "timetable_days", Self.timetableDay),
+                    uniquingKeysWith: { _, last in last }))
         )
+    }
+
+    private static func timetableDay(proto m: borrowing Transit__TimetableDay) throws(ProtoDecodeError) -> (
+        ServiceDate, Int
+    ) {
+        let runsAs = try requiredValue(m.has_runs_as, m.runs_as, "runs_as")
+        // Only the weekend timetables are named (6 Saturday, 7 Sunday).
+        guard runsAs == 6 || runsAs == 7 else { throw ProtoDecodeError.unknownEnum("runs_as", runsAs) }
+        return (try requiredValue(m.has_date, m.date, "date"), Int(runsAs))
     }
 }

@@ -223,6 +223,14 @@ extension ProtoArena {
             (m.has_trips, m.trips) = present(f.trips)
             (m.has_stop_times, m.stop_times) = present(f.stopTimes)
             (m.has_patterns, m.patterns) = present(f.patterns)
+            (m.n_timetable_days, m.timetable_days) = messages(f.dayTypes.runsAs.sorted { $0.key < $1.key }, proto)
+        }
+    }
+
+    func proto(_ day: (key: ServiceDate, value: Int)) -> UnsafeMutablePointer<Transit__TimetableDay> {
+        message(transit__timetable_day__init) { m in
+            (m.has_date, m.date) = present(day.key)
+            (m.has_runs_as, m.runs_as) = present(UInt32(clamping: day.value))
         }
     }
 }

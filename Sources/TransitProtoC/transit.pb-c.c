@@ -1762,6 +1762,51 @@ void   transit__feed_info__free_unpacked
   assert(message->base.descriptor == &transit__feed_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__timetable_day__init
+                     (Transit__TimetableDay         *message)
+{
+  static const Transit__TimetableDay init_value = TRANSIT__TIMETABLE_DAY__INIT;
+  *message = init_value;
+}
+size_t transit__timetable_day__get_packed_size
+                     (const Transit__TimetableDay *message)
+{
+  assert(message->base.descriptor == &transit__timetable_day__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__timetable_day__pack
+                     (const Transit__TimetableDay *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__timetable_day__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__timetable_day__pack_to_buffer
+                     (const Transit__TimetableDay *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__timetable_day__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__TimetableDay *
+       transit__timetable_day__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__TimetableDay *)
+     protobuf_c_message_unpack (&transit__timetable_day__descriptor,
+                                allocator, len, data);
+}
+void   transit__timetable_day__free_unpacked
+                     (Transit__TimetableDay *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__timetable_day__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor transit__static_request__field_descriptors[12] =
 {
   {
@@ -5673,7 +5718,7 @@ const ProtobufCMessageDescriptor transit__feed_summary__descriptor =
   (ProtobufCMessageInit) transit__feed_summary__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__feed_info__field_descriptors[8] =
+static const ProtobufCFieldDescriptor transit__feed_info__field_descriptors[9] =
 {
   {
     "database_version",
@@ -5771,6 +5816,18 @@ static const ProtobufCFieldDescriptor transit__feed_info__field_descriptors[8] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "timetable_days",
+    9,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__FeedInfo, n_timetable_days),
+    offsetof(Transit__FeedInfo, timetable_days),
+    &transit__timetable_day__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__feed_info__field_indices_by_name[] = {
   0,   /* field[0] = database_version */
@@ -5780,12 +5837,13 @@ static const unsigned transit__feed_info__field_indices_by_name[] = {
   4,   /* field[4] = routes */
   6,   /* field[6] = stop_times */
   3,   /* field[3] = stops */
+  8,   /* field[8] = timetable_days */
   5,   /* field[5] = trips */
 };
 static const ProtobufCIntRange transit__feed_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor transit__feed_info__descriptor =
 {
@@ -5795,11 +5853,62 @@ const ProtobufCMessageDescriptor transit__feed_info__descriptor =
   "Transit__FeedInfo",
   "transit",
   sizeof(Transit__FeedInfo),
-  8,
+  9,
   transit__feed_info__field_descriptors,
   transit__feed_info__field_indices_by_name,
   1,  transit__feed_info__number_ranges,
   (ProtobufCMessageInit) transit__feed_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__timetable_day__field_descriptors[2] =
+{
+  {
+    "date",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TimetableDay, has_date),
+    offsetof(Transit__TimetableDay, date),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "runs_as",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TimetableDay, has_runs_as),
+    offsetof(Transit__TimetableDay, runs_as),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__timetable_day__field_indices_by_name[] = {
+  0,   /* field[0] = date */
+  1,   /* field[1] = runs_as */
+};
+static const ProtobufCIntRange transit__timetable_day__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__timetable_day__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.TimetableDay",
+  "TimetableDay",
+  "Transit__TimetableDay",
+  "transit",
+  sizeof(Transit__TimetableDay),
+  2,
+  transit__timetable_day__field_descriptors,
+  transit__timetable_day__field_indices_by_name,
+  1,  transit__timetable_day__number_ranges,
+  (ProtobufCMessageInit) transit__timetable_day__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue transit__status__enum_values_by_number[6] =

@@ -32,6 +32,8 @@ final class StoreCatalog: Sendable {
     /// For each service_pk: the index of its feed's zone in `zones` (-1 for an unknown pk).
     let serviceZone: [Int]
     let calendar: ServiceCalendar
+    /// The dates that run a weekend timetable on another weekday (feed_info's `timetable_days`).
+    let dayTypes: DayTypeCalendar
     /// stop_id by stop_pk ("" for unused pks): the bulk schedules name thousands of stops per request.
     let stopIds: [String]
     /// Largest stop time in the database (GTFS seconds), frequency instances included.
@@ -164,6 +166,17 @@ final class StoreCatalog: Sendable {
             exceptions.append(.init(service: exceptionRows.int(0), date: date, kind: kind))
         }
         calendar = ServiceCalendar(serviceCount: serviceCount, weekly: weekly, exceptions: exceptions)
+        var tripsPerService = [Int](repeating: 0, count: serviceCount)
+        let tripCounts = try db.prepare("SELECT service_pk, COUNT(*) FROM trips GROUP BY service_pk")
+        while try tripCounts.step() {
+            let pk = tripCounts.int(0)
+            if pk >= 0, pk < serviceCount { tripsPerService[pk] = tripCounts.int(1) }
+        }
+        dayTypes = DayTypeCalendar(
+            runsAs: Dictionary(
+                uniqueKeysWithValues: TimetableWeekdays.exceptions(calendar, tripsPerService: tripsPerService).map {
+                    (ServiceDate($0.key.yyyymmdd), $0.value)
+                }))
 
         let maxStopPk = Int(try db.scalarInt("SELECT MAX(stop_pk) FROM stops") ?? 0)
         guard maxStopPk < 50_000_000 else { throw StoreError.database("stop_pk \(maxStopPk) is too large to index") }

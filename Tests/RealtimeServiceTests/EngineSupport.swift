@@ -16,6 +16,8 @@ final class FakeSchedules: ScheduleSource {
         /// The known pattern ids (and their version) each request named.
         var known: [([UInt32], String?)] = []
         var feedInfoCalls = 0
+        /// The calendar's weekend-timetable dates feed_info answers.
+        var dayTypes = DayTypeCalendar()
         /// The static trips each descriptor without trip_id matches (absent: none).
         var matches: [TripStartDescriptor: [String]] = [:]
         /// The descriptors each request named.
@@ -72,7 +74,7 @@ final class FakeSchedules: ScheduleSource {
             if d.failing { throw ScheduleSourceError("static service down (test)") }
             return FeedInfo(
                 databaseVersion: d.version, importedAt: 0, feeds: [], stops: 0, routes: 0, trips: 0, stopTimes: 0,
-                patterns: 0)
+                patterns: 0, dayTypes: d.dayTypes)
         }
     }
 }
@@ -106,10 +108,10 @@ struct EngineHarness {
     init(
         sources: [SourceSettings] = [SourceSettings(name: "tu", timeZone: "UTC")],
         schedules: FakeSchedules = FakeSchedules(),
-        maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes
+        maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, delays: TypicalDelays? = nil
     ) throws {
         self.schedules = schedules
-        hub = RealtimeHub(sink: sink, epoch: 77)
+        hub = RealtimeHub(sink: sink, epoch: 77, delays: delays)
         let clock = self.clock
         engine = try RealtimeEngine(
             sources: sources, hub: hub, schedules: schedules,

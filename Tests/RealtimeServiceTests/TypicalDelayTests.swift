@@ -140,7 +140,7 @@ enum DelayTrips {
         let cancelled = DelayTrips.trip([nil, nil, nil], relationship: .canceled)
         #expect(capture.observe(old: running, new: cancelled, now: DelayTrips.at(stop: 2, plus: 600)).isEmpty)
         #expect(capture.observe(old: cancelled, new: nil, now: DelayTrips.at(stop: 2, plus: 900)).isEmpty)
-        #expect(capture.marks.isEmpty)
+        #expect(capture.progress.isEmpty)
     }
 
     @Test func aSkippedStopIsNotRecorded() {
@@ -157,7 +157,7 @@ enum DelayTrips {
         _ = capture.observe(old: nil, new: trip, now: DelayTrips.at(stop: 0, plus: 40))
         let samples = capture.observe(old: trip, new: nil, now: DelayTrips.at(stop: 1, plus: 60))
         #expect(samples.map(\.stopId) == ["S1"])  // S0 already counted, S2 not yet left
-        #expect(capture.marks.isEmpty)
+        #expect(capture.progress.isEmpty)
     }
 
     @Test func tripsWithoutRouteOrScheduleRecordNothing() {

@@ -150,7 +150,8 @@ enum Fixtures {
                 ),
                 FeedSummary(name: "min", timezone: "UTC", importedAt: -1, stops: 0, routes: 0, trips: 0, stopTimes: 0),
             ],
-            stops: 10, routes: 20, trips: 30, stopTimes: 40, patterns: 50
+            stops: 10, routes: 20, trips: 30, stopTimes: 40, patterns: 50,
+            dayTypes: DayTypeCalendar(runsAs: [20_260_126: 7, 20_251_226: 6])
         )
     }
 

@@ -21,12 +21,40 @@ final class TypicalDelayCache: Sendable {
     private struct State {
         var entries: [DelaySlice: Entry] = [:]
         var unavailableUntil: ContinuousClock.Instant?
+        var dayTypes = DayTypeCalendar()
+        /// When the day types are asked again (nil: never asked).
+        var dayTypesUntil: ContinuousClock.Instant?
     }
 
     private let client: RealtimeClient?
+    /// Asks the static service's `feed_info` for the dates that run a weekend timetable (nil: no answer).
+    private let askDayTypes: (@Sendable () async -> DayTypeCalendar?)?
     private let state = Mutex(State())
 
-    init(client: RealtimeClient?) { self.client = client }
+    /// `askDayTypes` is asked at most every `ttl` (every `backoff` while it fails) while boards want
+    /// typical delays; without it every date is its own weekday.
+    init(client: RealtimeClient?, askDayTypes: (@Sendable () async -> DayTypeCalendar?)? = nil) {
+        self.client = client
+        self.askDayTypes = askDayTypes
+    }
+
+    /// The day types of service dates, asked again when they are older than `ttl`.
+    func dayTypes() async -> DayTypeCalendar {
+        let now = ContinuousClock.now
+        let (held, due) = state.withLock { s -> (DayTypeCalendar, Bool) in
+            let due = askDayTypes != nil && (s.dayTypesUntil.map { $0 <= now } ?? true)
+            // One asker at a time: the others use what is held meanwhile.
+            if due { s.dayTypesUntil = now + Self.backoff }
+            return (s.dayTypes, due)
+        }
+        guard due, let askDayTypes else { return held }
+        guard let fresh = await askDayTypes() else { return held }
+        state.withLock { s in
+            s.dayTypes = fresh
+            s.dayTypesUntil = ContinuousClock.now + Self.ttl
+        }
+        return fresh
+    }
 
     /// The histograms of `slices`: held ones, and (when `ask`) the rest asked in one request; a slice it
     /// could not get is missing from the result.
@@ -78,11 +106,12 @@ final class TypicalDelayCache: Sendable {
         var scheduledSecs: Int
     }
 
-    /// The slices of a visit: the stop's and the route's (its fallback).
-    static func slices(_ visit: Visit) -> (stop: DelaySlice, route: DelaySlice)? {
+    /// The slices of a visit: the stop's and the route's (its fallback), under the day type `dayTypes`
+    /// gives its service date (the realtime service records samples with the same function).
+    static func slices(_ visit: Visit, dayTypes: DayTypeCalendar) -> (stop: DelaySlice, route: DelaySlice)? {
         guard let date = GTFSDate(yyyymmdd: Int(visit.serviceDate)) else { return nil }
         let hour = TypicalDelay.hour(ofSecs: visit.scheduledSecs)
-        let type = DayType(isoWeekday: date.weekday)
+        let type = dayTypes.dayType(of: visit.serviceDate, isoWeekday: date.weekday)
         return (
             DelaySlice(routeId: visit.routeId, stopId: visit.stopId, hour: hour, dayType: type),
             DelaySlice(routeId: visit.routeId, stopId: nil, hour: hour, dayType: type)
@@ -94,7 +123,8 @@ final class TypicalDelayCache: Sendable {
     /// silent, so a board never waits on a service that is down).
     func typicalDelays(_ visits: [Visit], ask: Bool) async -> [TypicalDelay?] {
         guard client != nil, !visits.isEmpty else { return Array(repeating: nil, count: visits.count) }
-        let pairs = visits.map(Self.slices)
+        let dayTypes = await dayTypes()
+        let pairs = visits.map { Self.slices($0, dayTypes: dayTypes) }
         var wanted = Set<DelaySlice>()
         for pair in pairs {
             if let pair {

@@ -33,7 +33,10 @@ final class RequestDispatcher: Sendable {
         self.boardCache = boardCache
         self.realtime = realtime
         self.realtimeClient = realtimeClient
-        typicalDelays = TypicalDelayCache(client: realtimeClient)
+        typicalDelays = TypicalDelayCache(client: realtimeClient) { [staticClient] in
+            guard case .success(.feedInfo(let info)) = await staticClient.query(.feedInfo) else { return nil }
+            return info.dayTypes
+        }
         self.stats = stats
         self.clock = clock
         self.logger = logger

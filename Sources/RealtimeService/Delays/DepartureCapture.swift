@@ -3,17 +3,67 @@ import TransitCore
 import TransitModel
 
 /// Finds the departures to record in the changes of the live state (protocol/README.md flow 6): for each
-/// trip instance and stop, the last predicted delay held before the vehicle left.
+/// trip instance and stop, the departure observed from vehicle positions, else the last predicted delay held
+/// before the vehicle left.
 ///
-/// A stop has departed once its predicted departure (else arrival) is at or before now; its delay comes from
-/// the new state of the instance when that still predicts the stop, else from the previous one (a stop the
-/// update dropped, or whose carried prediction expired). Each stop is recorded once: a high-water mark per
-/// instance. Canceled and deleted instances, skipped stops, stops without a scheduled time or a delay, and
-/// instances without a route record nothing.
+/// Predictions (`observe(old:new:now:)`): a stop has departed once its predicted departure (else arrival) is
+/// at or before now; its delay comes from the new state of the instance when that still predicts the stop,
+/// else from the previous one (a stop the update dropped, or whose carried prediction expired). Canceled and
+/// deleted instances, skipped stops, stops without a scheduled time or a delay, and instances without a route
+/// record nothing.
+///
+/// Positions (`observe(position:trip:)`): a vehicle STOPPED_AT a stop and later seen past it departed at the
+/// last timestamp it was still stopped there. While a vehicle reports positions for an instance, the
+/// predictions of stops it has not passed yet are held back, so an observation replaces them; held ones are
+/// released when the vehicle passes without being seen stopped, when the instance leaves, or after
+/// `holdLimit` (`release(now:)`). Each stop of an instance is recorded once.
 struct DepartureCapture {
-    /// Per instance, the index of the first stop not yet recorded or passed over.
-    private(set) var marks: [TripInstanceKey: Int] = [:]
+    /// Seconds a prediction waits at most for the vehicle to pass its stop.
+    static let holdLimit: Int64 = 1800
+
+    /// A prediction waiting for the vehicle.
+    struct Held {
+        var sample: DelaySample
+        var since: Int64
+    }
+
+    /// What is known of one instance.
+    struct Progress {
+        /// The index of the first stop the prediction scan has not recorded or passed over.
+        var next = 0
+        /// Stops recorded (by either way), never recorded again.
+        var recorded = StopIndexSet()
+        /// The timestamp of the last position used; nil: no vehicle reports this instance.
+        var lastPosition: Int64?
+        /// Stops before this index the vehicle is past.
+        var passed = 0
+        /// The stop the vehicle is STOPPED_AT and the last timestamp it was seen there.
+        var dwell: (index: Int, last: Int64)?
+        /// Predictions of stops the vehicle has not passed yet, by stop index.
+        var held: [Int: Held] = [:]
+    }
+
+    /// Stop indexes: the first 64 in a word (no allocation for almost every trip), the rest in a set.
+    struct StopIndexSet {
+        private var low: UInt64 = 0
+        private var high: Set<Int> = []
+
+        func contains(_ index: Int) -> Bool { index < 64 ? low & (1 << UInt64(index)) != 0 : high.contains(index) }
+
+        /// Adds `index`; `inserted` is false when it was there.
+        @discardableResult
+        mutating func insert(_ index: Int) -> (inserted: Bool, memberAfterInsert: Int) {
+            if index >= 64 { return high.insert(index) }
+            let bit: UInt64 = 1 << UInt64(index)
+            defer { low |= bit }
+            return (low & bit == 0, index)
+        }
+    }
+
+    private(set) var progress: [TripInstanceKey: Progress] = [:]
     let zone: ServiceTimeZone
+    /// Which dates run a weekend timetable (the static service's `feed_info`); empty: every date its weekday.
+    var dayTypes = DayTypeCalendar()
 
     init(zone: ServiceTimeZone) { self.zone = zone }
 
@@ -21,16 +71,17 @@ struct DepartureCapture {
     mutating func observe(old: LiveTrip?, new: LiveTrip?, now: Int64) -> [DelaySample] {
         guard let instance = (new ?? old)?.instance else { return [] }
         if let new, new.relationship == .canceled || new.relationship == .deleted {
-            marks[instance] = nil
+            progress[instance] = nil
             return []
         }
         if new == nil, let old, old.relationship == .canceled || old.relationship == .deleted {
-            marks[instance] = nil
+            progress[instance] = nil
             return []
         }
-        let mark = marks[instance] ?? 0
+        var p = progress[instance] ?? Progress()
+        let mark = p.next
+        var changed = false
         var samples: [DelaySample] = []
-        var next = mark
         let count = max(old?.stops.count ?? 0, new?.stops.count ?? 0)
         if mark < count {
             for index in mark..<count {
@@ -40,26 +91,104 @@ struct DepartureCapture {
                 guard let stop = Self.predicted(newStop) ?? Self.predicted(oldStop),
                     let time = stop.predictedDeparture ?? stop.predictedArrival, time <= now
                 else { continue }
-                next = index + 1
-                guard let routeId = (new ?? old)?.routeId,
+                p.next = index + 1
+                changed = true
+                guard !p.recorded.contains(index), let routeId = (new ?? old)?.routeId,
                     let delay = stop.departureDelay ?? stop.arrivalDelay,
-                    let scheduled = stop.scheduledDeparture ?? stop.scheduledArrival,
-                    let date = GTFSDate(yyyymmdd: Int(instance.serviceDate))
+                    let sample = sample(instance, routeId: routeId, stop: stop, delay: Int(delay))
                 else { continue }
-                let secs = Int(scheduled - zone.referenceUnix(of: date))
-                samples.append(
-                    DelaySample(
-                        routeId: routeId, stopId: stop.stopId, serviceDay: date.dayNumber,
-                        hour: TypicalDelay.hour(ofSecs: secs), dayType: DayType(isoWeekday: date.weekday),
-                        delay: Int(delay)))
+                if p.lastPosition != nil && index >= p.passed {
+                    p.held[index] = Held(sample: sample, since: now)
+                } else {
+                    p.recorded.insert(index)
+                    samples.append(sample)
+                }
             }
         }
         if new == nil {
-            marks[instance] = nil
-        } else if next != mark {
-            marks[instance] = next
+            samples += p.held.sorted { $0.key < $1.key }.map(\.value.sample)
+            progress[instance] = nil
+        } else if changed {
+            progress[instance] = p
         }
         return samples
+    }
+
+    /// The departure a vehicle position shows: `trip` is the live state's instance the position names
+    /// (`position.trip`), with its schedule.
+    mutating func observe(position: LiveVehicle, trip: LiveTrip) -> [DelaySample] {
+        guard let instance = position.trip, instance == trip.instance,
+            trip.relationship == .scheduled || trip.relationship == .unscheduled,
+            let timestamp = position.timestamp, timestamp > 0, let routeId = trip.routeId
+        else { return [] }
+        let time = Int64(clamping: timestamp)
+        var p = progress[instance] ?? Progress()
+        if let last = p.lastPosition, time <= last { return [] }
+        guard let index = Self.stopIndex(of: position, in: trip, from: p.dwell?.index ?? p.passed),
+            index >= p.passed
+        else { return [] }
+        p.lastPosition = time
+        var samples: [DelaySample] = []
+        let stopped = position.currentStatus == "STOPPED_AT"
+        if let dwell = p.dwell, dwell.index < index {
+            // Past the stop it dwelt at: it left after the last position still stopped there.
+            p.dwell = nil
+            p.held[dwell.index] = nil
+            if p.recorded.insert(dwell.index).inserted {
+                let stop = trip.stops[dwell.index]
+                if let scheduled = stop.scheduledDeparture ?? stop.scheduledArrival,
+                    let sample = sample(instance, routeId: routeId, stop: stop, delay: Int(dwell.last - scheduled))
+                {
+                    samples.append(sample)
+                }
+            }
+        }
+        if stopped {
+            if p.dwell?.index == index { p.dwell?.last = time } else if p.dwell == nil { p.dwell = (index, time) }
+        }
+        if index > p.passed {
+            // Stops before this one are passed: their held predictions stand (nothing was observed there).
+            p.passed = index
+            for (i, held) in p.held.sorted(by: { $0.key < $1.key }) where i < index {
+                p.held[i] = nil
+                if p.recorded.insert(i).inserted { samples.append(held.sample) }
+            }
+        }
+        progress[instance] = p
+        return samples
+    }
+
+    /// The held predictions older than `holdLimit` at `now` (the vehicle stopped reporting).
+    mutating func release(now: Int64) -> [DelaySample] {
+        var samples: [DelaySample] = []
+        for (instance, p) in progress where !p.held.isEmpty {
+            var p = p
+            for (i, held) in p.held.sorted(by: { $0.key < $1.key }) where now - held.since >= Self.holdLimit {
+                p.held[i] = nil
+                if p.recorded.insert(i).inserted { samples.append(held.sample) }
+            }
+            progress[instance] = p
+        }
+        return samples
+    }
+
+    /// The stop index a position names: by stop sequence, else the first stop with its id from `from` on.
+    private static func stopIndex(of position: LiveVehicle, in trip: LiveTrip, from: Int) -> Int? {
+        if let sequence = position.currentStopSequence {
+            return trip.stops.firstIndex { $0.stopSequence == sequence }
+        }
+        guard let id = position.stopId, !id.isEmpty, from < trip.stops.count else { return nil }
+        return trip.stops[from...].firstIndex { $0.stopId == id }
+    }
+
+    private func sample(_ instance: TripInstanceKey, routeId: String, stop: LiveStop, delay: Int) -> DelaySample? {
+        guard let scheduled = stop.scheduledDeparture ?? stop.scheduledArrival,
+            let date = GTFSDate(yyyymmdd: Int(instance.serviceDate))
+        else { return nil }
+        let secs = Int(scheduled - zone.referenceUnix(of: date))
+        return DelaySample(
+            routeId: routeId, stopId: stop.stopId, serviceDay: date.dayNumber, hour: TypicalDelay.hour(ofSecs: secs),
+            dayType: dayTypes.dayType(of: instance.serviceDate, isoWeekday: date.weekday), delay: delay)
     }
 
     private static func predicted(_ stop: LiveStop?) -> LiveStop? {

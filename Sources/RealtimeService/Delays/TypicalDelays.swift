@@ -5,7 +5,7 @@ import TransitCore
 import TransitModel
 
 /// The realtime service's record of how late departures are (protocol/README.md flow 6): the departures
-/// `DepartureCapture` finds in each applied trip-update batch wait in memory and go to the `DelayStore`
+/// `DepartureCapture` finds in each applied trip-update and vehicle batch wait in memory and go to the `DelayStore`
 /// every `flushInterval` seconds and at shutdown; `delay_histograms` queries are answered from the store
 /// (the waiting samples written first).
 public final class TypicalDelays: Sendable {
@@ -44,6 +44,22 @@ public final class TypicalDelays: Sendable {
         }
     }
 
+    /// Records the departures a batch of changed vehicles shows: each position with the live instance it
+    /// names (its schedule).
+    func observe(positions: [(position: LiveVehicle, trip: LiveTrip)]) {
+        state.withLock { s in
+            for p in positions { s.pending += s.capture.observe(position: p.position, trip: p.trip) }
+        }
+    }
+
+    /// The served calendar's day types, for the samples recorded from now on (flow 6).
+    public func setDayTypes(_ dayTypes: DayTypeCalendar) {
+        state.withLock { $0.capture.dayTypes = dayTypes }
+    }
+
+    /// The day types samples are recorded under now.
+    public var dayTypes: DayTypeCalendar { state.withLock { $0.capture.dayTypes } }
+
     /// Samples waiting for the next write (tests).
     public var pendingCount: Int { state.withLock { $0.pending.count } }
 
@@ -54,6 +70,7 @@ public final class TypicalDelays: Sendable {
         let today = zone.localDate(atUnix: now)
         try state.withLock { (s: inout State) throws in
             guard let store = s.store else { return }
+            s.pending += s.capture.release(now: now)
             try store.add(s.pending)
             s.pending.removeAll(keepingCapacity: true)
             try store.prune(today: today)

@@ -235,7 +235,10 @@ public actor RealtimeEngine {
     private func checkDatabaseVersion(now: Int64) async {
         let version: String
         do {
-            version = try await schedules.feedInfo().databaseVersion
+            let info = try await schedules.feedInfo()
+            version = info.databaseVersion
+            // The day types samples are recorded under follow the served calendar (flow 6).
+            hub.delays?.setDayTypes(info.dayTypes)
             note(staticError: nil)
         } catch {
             note(staticError: "\(error)")

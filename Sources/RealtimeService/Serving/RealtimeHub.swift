@@ -44,6 +44,7 @@ public final class RealtimeHub: Sendable {
     public func publish(_ changes: LiveChanges, sources: [LiveSourceStatus]?) {
         var retired: [LiveTrip] = []
         var transitions: [(old: LiveTrip?, new: LiveTrip?)] = []
+        var positions: [(position: LiveVehicle, trip: LiveTrip)] = []
         state.withLock { s in
             if delays != nil && changes.hasTrips {
                 // Each changed or removed instance with what subscribers held before (flow 6).
@@ -54,8 +55,19 @@ public final class RealtimeHub: Sendable {
             for payload in s.apply(changes, sources: sources, retired: &retired) {
                 send(PubMessage(epoch: epoch, seq: s.next(payload.topic), sentUnixMs: nowMs(), payload: payload))
             }
+            if delays != nil {
+                // Each changed vehicle on a live instance, with that instance's schedule (flow 6).
+                for vehicle in changes.vehicles {
+                    if let instance = vehicle.trip, let trip = s.trips[instance] { positions.append((vehicle, trip)) }
+                }
+            }
         }
-        if let delays, !transitions.isEmpty { delays.observe(transitions, now: nowMs() / 1000) }
+        if let delays {
+            // Positions first: a vehicle seen past a stop in this update settles that stop before its
+            // prediction is looked at.
+            if !positions.isEmpty { delays.observe(positions: positions) }
+            if !transitions.isEmpty { delays.observe(transitions, now: nowMs() / 1000) }
+        }
         // The replaced trips are usually the last references to their stops: freeing 100,000 stops takes
         // ≈ 2 ms, which the next update need not wait for.
         if retired.count >= 256 {

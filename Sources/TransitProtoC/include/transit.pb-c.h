@@ -54,6 +54,7 @@ typedef struct Transit__DayTypeSpans Transit__DayTypeSpans;
 typedef struct Transit__RouteDetail Transit__RouteDetail;
 typedef struct Transit__FeedSummary Transit__FeedSummary;
 typedef struct Transit__FeedInfo Transit__FeedInfo;
+typedef struct Transit__TimetableDay Transit__TimetableDay;
 
 
 /* --- enums --- */
@@ -1102,10 +1103,39 @@ struct  Transit__FeedInfo
   uint64_t stop_times;
   protobuf_c_boolean has_patterns;
   uint64_t patterns;
+  /*
+   * The service dates that run a Saturday or Sunday timetable although their weekday is another (a public
+   * holiday on a Monday running the Sunday timetable), from calendar.txt and calendar_dates.txt; every other
+   * date has its own weekday's day type. The day type of departure delays (README.md flow 6).
+   */
+  size_t n_timetable_days;
+  Transit__TimetableDay **timetable_days;
 };
 #define TRANSIT__FEED_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__feed_info__descriptor) \
-    , NULL, 0, 0, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+    , NULL, 0, 0, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL }
+
+
+/*
+ * A service date and the weekday whose timetable it runs.
+ */
+struct  Transit__TimetableDay
+{
+  ProtobufCMessage base;
+  /*
+   * YYYYMMDD
+   */
+  protobuf_c_boolean has_date;
+  uint32_t date;
+  /*
+   * ISO weekday: 6 Saturday, 7 Sunday
+   */
+  protobuf_c_boolean has_runs_as;
+  uint32_t runs_as;
+};
+#define TRANSIT__TIMETABLE_DAY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__timetable_day__descriptor) \
+    , 0, 0, 0, 0 }
 
 
 /* Transit__StaticRequest methods */
@@ -1849,6 +1879,25 @@ Transit__FeedInfo *
 void   transit__feed_info__free_unpacked
                      (Transit__FeedInfo *message,
                       ProtobufCAllocator *allocator);
+/* Transit__TimetableDay methods */
+void   transit__timetable_day__init
+                     (Transit__TimetableDay         *message);
+size_t transit__timetable_day__get_packed_size
+                     (const Transit__TimetableDay   *message);
+size_t transit__timetable_day__pack
+                     (const Transit__TimetableDay   *message,
+                      uint8_t             *out);
+size_t transit__timetable_day__pack_to_buffer
+                     (const Transit__TimetableDay   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__TimetableDay *
+       transit__timetable_day__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__timetable_day__free_unpacked
+                     (Transit__TimetableDay *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Transit__StaticRequest_Closure)
@@ -1968,6 +2017,9 @@ typedef void (*Transit__FeedSummary_Closure)
 typedef void (*Transit__FeedInfo_Closure)
                  (const Transit__FeedInfo *message,
                   void *closure_data);
+typedef void (*Transit__TimetableDay_Closure)
+                 (const Transit__TimetableDay *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2015,6 +2067,7 @@ extern const ProtobufCMessageDescriptor transit__day_type_spans__descriptor;
 extern const ProtobufCMessageDescriptor transit__route_detail__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_summary__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info__descriptor;
+extern const ProtobufCMessageDescriptor transit__timetable_day__descriptor;
 
 PROTOBUF_C__END_DECLS
 
