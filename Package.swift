@@ -341,7 +341,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", "GTFSRealtime", "TransitCore", "TransitTesting",
+                "RealtimeService", "GTFSRealtime", "TransitCore", "TransitTesting", "SQLiteKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

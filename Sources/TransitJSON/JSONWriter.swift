@@ -50,7 +50,9 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
-    /// A key from data (escaped like any string).
+    /// A key from data (escaped like any string). Disfavoured, so a literal key picks the `StaticString`
+    /// overload above (a string literal would otherwise default to `String` and be scanned for escapes).
+    @_disfavoredOverload
     public mutating func key(_ name: String) {
         separate()
         appendQuoted(name)

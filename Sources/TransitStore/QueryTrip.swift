@@ -245,6 +245,29 @@ extension StaticStore {
 
     /// Every stop of a pattern with times `base + offset`, as unix times from the service day's reference.
     func tripStops(_ c: StoreConnection, patternPk: Int, base: Int, reference: Int64) throws -> [TripStop] {
+        let template: [TripStop]
+        if let held = tripStopTemplates.withLock({ $0[patternPk] }) {
+            template = held
+        } else {
+            template = try tripStopRows(c, patternPk: patternPk, base: 0, reference: 0)
+            tripStopTemplates.withLock { held in
+                if held.count >= Self.tripStopTemplateCapacity { held.removeAll() }
+                held[patternPk] = template
+            }
+        }
+        return template.map { row in
+            var stop = row
+            let arrival = base + Int(row.arrivalSecs), departure = base + Int(row.departureSecs)
+            stop.arrivalSecs = Int32(truncatingIfNeeded: arrival)
+            stop.departureSecs = Int32(truncatingIfNeeded: departure)
+            stop.arrivalUnix = reference + Int64(arrival)
+            stop.departureUnix = reference + Int64(departure)
+            return stop
+        }
+    }
+
+    /// The stop rows of pattern `patternPk` read from the database.
+    private func tripStopRows(_ c: StoreConnection, patternPk: Int, base: Int, reference: Int64) throws -> [TripStop] {
         let s = try c.statement(
             """
             SELECT st.stop_id, st.name, ps.stop_sequence, ps.arrival_offset, ps.departure_offset, st.lat, st.lon,

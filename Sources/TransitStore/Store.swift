@@ -19,6 +19,11 @@ public final class StaticStore: Sendable {
     /// The names in memory for the search's infix and typo tiers, built on the first search that needs it
     /// (or by `prepareSearch`).
     let nameIndex = Mutex<StopNameIndex?>(nil)
+    /// `trip`'s stop rows per pattern_pk, with times relative to the instance (base 0, reference 0): trips
+    /// of one pattern share them, so a trip answer joins stops once per pattern. Emptied when it holds
+    /// `tripStopTemplateCapacity` patterns; a new import opens a new store, so they never outlive their file.
+    let tripStopTemplates = Mutex<[Int: [TripStop]]>([:])
+    static let tripStopTemplateCapacity = 8192
 
     /// Opens `path` read-only with `connections` connections (at least 1).
     public init(path: String, connections: Int = 8) throws(StoreError) {

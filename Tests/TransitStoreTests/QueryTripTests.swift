@@ -70,6 +70,24 @@ import TransitModel
         }
     }
 
+    /// A pattern's stop rows are read once per store and shifted for every instance: each answer equals
+    /// the one a store that never read the pattern gives.
+    @Test func patternRowsReadOnceServeEveryInstance() throws {
+        let shared = try QueryTestFeed.store()
+        let asks: [(id: String, date: UInt32?, start: String?)] = [
+            ("FREQ", 20251006, "06:10:00"), ("FREQ", 20251006, "07:40:00"), ("FREQ", 20251007, "06:00:00"),
+            ("T2_LATE", 20251006, nil), ("T2_LATE", 20251007, nil), ("T1_0800", 20251006, nil),
+        ]
+        for ask in asks { _ = try shared.trip(id: ask.id, serviceDate: ask.date, startTime: ask.start, at: 0) }
+        #expect(shared.tripStopTemplates.withLock { !$0.isEmpty })
+        for ask in asks {
+            let cold = try StaticStore(path: shared.path, connections: 1)
+            #expect(cold.tripStopTemplates.withLock { $0.isEmpty })
+            let expected = try cold.trip(id: ask.id, serviceDate: ask.date, startTime: ask.start, at: 0)
+            #expect(try shared.trip(id: ask.id, serviceDate: ask.date, startTime: ask.start, at: 0) == expected)
+        }
+    }
+
     @Test func errors() throws {
         let store = try QueryTestFeed.store()
         #expect(throws: StoreError.notFound("trip NOPE")) { try store.trip(id: "NOPE", at: 0) }

@@ -13,6 +13,10 @@ final class RequestDispatcher: Sendable {
     let cache: StaticCache
     /// The static rows of hot stops' forward boards.
     let boardCache: BoardWindowCache
+    /// The `data` JSON of `stop` and `search` answers, per static query, while the database version holds.
+    let staticAnswers = VersionedCache<StaticQuery, [UInt8]>()
+    /// Static results other ops resolve ids with (`alerts`' stop, the route list), while the version holds.
+    let staticResults = VersionedCache<StaticQuery, StaticResult>()
     let realtime: RealtimeView
     /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
     let realtimeClient: RealtimeClient?

@@ -63,7 +63,7 @@ extension RequestDispatcher {
     > {
         switch selector {
         case .stop(let id):
-            return await staticClient.query(.stop(StopQuery(stopId: id))).flatMap { result in
+            return await keptStaticResult(.stop(StopQuery(stopId: id))).flatMap { result in
                 guard case .stop(let stop) = result else { return .failure(unexpectedKind("stop", result)) }
                 var stopIds = [stop.stop.stopId] + stop.platforms.map(\.stopId)
                 if let parent = stop.parent { stopIds.append(parent.stopId) }
@@ -88,7 +88,7 @@ extension RequestDispatcher {
 
     /// The route with this id, nil when the static database has none.
     func route(_ id: String) async -> Result<Route?, GatewayError> {
-        await staticClient.query(.routes(RoutesQuery())).flatMap { result in
+        await keptStaticResult(.routes(RoutesQuery())).flatMap { result in
             guard case .routes(let routes) = result else { return .failure(unexpectedKind("routes", result)) }
             return .success(routes.first { $0.routeId == id })
         }

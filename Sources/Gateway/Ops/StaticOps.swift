@@ -2,6 +2,8 @@ import TransitJSON
 import TransitModel
 
 // stop, search, nearby, stops_in_bbox, routes, route, shape, feed_info: one static round trip each, encoded as the static service says.
+// stop and search depend on the database alone and repeat: their encoded `data` is kept per query while the
+// database version holds (`staticAnswers`).
 
 extension RequestDispatcher {
     func staticOp(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
@@ -10,19 +12,35 @@ extension RequestDispatcher {
                 request, GatewayError(.internal, "op \(request.op.name.rawValue) has no static query"),
                 received: received)
         }
+        var generation: BoardWindowCache.Generation?
+        let kept: Bool
+        switch request.op {
+        case .stop, .search: kept = true
+        default: kept = false
+        }
+        if kept {
+            checkStaticVersionIfDue()
+            generation = boardCache.generation()
+            if let data = staticAnswers.value(query, generation: generation) {
+                return keptAnswer(request, data, received: received)
+            }
+        }
         switch await staticClient.query(query) {
         case .failure(let error):
             return failure(request, error, received: received)
         case .success(let result):
             switch (request.op, result) {
             case (.stop, .stop(let stop)):
-                return .success(
-                    id: request.id, op: .stop, received: received,
-                    capacity: 1024 + 400 * (stop.platforms.count + stop.routes.count)
-                ) {
-                    $0.stopData(stop)
-                }
-            case (.search, .stops(let stops)), (.nearby, .stops(let stops)), (.stopsInBBox, .stops(let stops)):
+                var w = JSONWriter(capacity: 1024 + 400 * (stop.platforms.count + stop.routes.count))
+                w.stopData(stop)
+                staticAnswers.store(w.bytes, for: query, generation: generation)
+                return keptAnswer(request, w.bytes, received: received)
+            case (.search, .stops(let stops)):
+                var w = JSONWriter(capacity: 512 + 400 * stops.count)
+                w.stopListData(stops)
+                staticAnswers.store(w.bytes, for: query, generation: generation)
+                return keptAnswer(request, w.bytes, received: received)
+            case (.nearby, .stops(let stops)), (.stopsInBBox, .stops(let stops)):
                 return .success(
                     id: request.id, op: request.op.name, received: received, capacity: 512 + 400 * stops.count
                 ) {
@@ -53,5 +71,22 @@ extension RequestDispatcher {
                 return unexpected(request, result, received: received)
             }
         }
+    }
+
+    /// A success answer whose `data` is already encoded.
+    private func keptAnswer(_ request: GatewayRequest, _ data: [UInt8], received: ContinuousClock.Instant) -> Answer {
+        .success(id: request.id, op: request.op.name, received: received, capacity: 256 + data.count) {
+            $0.raw(RawJSON(bytes: data))
+        }
+    }
+
+    /// A static result that depends on the database alone, kept in `staticResults` while its version holds.
+    func keptStaticResult(_ query: StaticQuery) async -> Result<StaticResult, GatewayError> {
+        checkStaticVersionIfDue()
+        let generation = boardCache.generation()
+        if let hit = staticResults.value(query, generation: generation) { return .success(hit) }
+        let result = await staticClient.query(query)
+        if case .success(let value) = result { staticResults.store(value, for: query, generation: generation) }
+        return result
     }
 }

@@ -34,12 +34,14 @@ final class GatewayFixture: @unchecked Sendable {
         gateway = try await GatewayServer.start(config: config, realtime: realtime)
     }
 
-    private static func makeStaticServer(_ url: String) throws -> StaticServer {
-        try StaticServer(databasePath: try SampleDatabase.path(), listen: url, contexts: 4, logger: quietLogger)
+    private static func makeStaticServer(_ url: String, databasePath: String? = nil) throws -> StaticServer {
+        try StaticServer(
+            databasePath: try databasePath ?? SampleDatabase.path(), listen: url, contexts: 4, logger: quietLogger)
     }
 
-    func startStaticService() throws {
-        staticServer = try Self.makeStaticServer(staticURL)
+    /// Starts the static service (again), over the sample database or the one at `databasePath`.
+    func startStaticService(databasePath: String? = nil) throws {
+        staticServer = try Self.makeStaticServer(staticURL, databasePath: databasePath)
     }
 
     func stopStaticService() {

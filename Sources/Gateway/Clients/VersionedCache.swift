@@ -1,0 +1,68 @@
+import Synchronization
+
+/// Answers that depend only on the static database (a stop's detail, a search's stops, the route list),
+/// kept per key while the database version they were fetched under is the confirmed one: the board window
+/// cache's `Generation`, which the gateway re-confirms in the background at least once per its
+/// `versionCheck`. So after a re-import the old answers are served for at most that long, like board
+/// windows; while no version is confirmed (or the board cache is off) nothing is kept. Nothing here comes
+/// from the live state, so realtime updates never make an entry wrong. Bounded: at most `capacity` entries
+/// (emptied when full) and `lifetime` each.
+final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    struct Counts: Sendable, Equatable {
+        var hits = 0
+        var misses = 0
+    }
+
+    private struct Entry {
+        var value: Value
+        var generation: BoardWindowCache.Generation
+        var stored: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var counts = Counts()
+    }
+
+    let capacity: Int
+    let lifetime: Duration
+    private let state = Mutex(State())
+
+    init(capacity: Int = 20_000, lifetime: Duration = .seconds(600)) {
+        self.capacity = capacity
+        self.lifetime = lifetime
+    }
+
+    /// The value kept for `key` when it was fetched under `generation` (the one confirmed now) and is not
+    /// older than `lifetime`; nil otherwise (an entry of another generation is dropped).
+    func value(_ key: Key, generation: BoardWindowCache.Generation?, now: ContinuousClock.Instant = .now) -> Value? {
+        state.withLock { s in
+            guard let generation, let entry = s.entries[key] else {
+                s.counts.misses += 1
+                return nil
+            }
+            guard entry.generation == generation, entry.stored.duration(to: now) < lifetime else {
+                s.entries[key] = nil
+                s.counts.misses += 1
+                return nil
+            }
+            s.counts.hits += 1
+            return entry.value
+        }
+    }
+
+    /// Keeps `value` for `key`; `generation` is the one confirmed before the static service was asked, so an
+    /// answer that crossed a version change is never used under the new version.
+    func store(
+        _ value: Value, for key: Key, generation: BoardWindowCache.Generation?, now: ContinuousClock.Instant = .now
+    ) {
+        guard let generation else { return }
+        state.withLock { s in
+            if s.entries.count >= capacity, s.entries[key] == nil { s.entries.removeAll(keepingCapacity: true) }
+            s.entries[key] = Entry(value: value, generation: generation, stored: now)
+        }
+    }
+
+    var counts: Counts { state.withLock { $0.counts } }
+    var count: Int { state.withLock { $0.entries.count } }
+}
