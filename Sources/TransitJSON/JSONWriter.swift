@@ -50,7 +50,9 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
-    /// A key from data (escaped like any string).
+    /// A key from data (escaped like any string). Disfavoured, so that a literal key takes the copy above
+    /// instead (a string literal would otherwise pick this overload: `String` is its default type).
+    @_disfavoredOverload
     public mutating func key(_ name: String) {
         separate()
         appendQuoted(name)
