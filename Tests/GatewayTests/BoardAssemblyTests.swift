@@ -134,4 +134,23 @@ import TransitModel
             rows, known: at..<at + 120, direction: .future, position: .before(.timeOnly(at)), limit: 4)
         #expect(narrow.rows.map(\.departure.tripId) == ["t0", "t1"])
     }
+
+    @Test func pageCountIsTheSizeOfThePageWithoutBuildingIt() {
+        let rows = (0..<6).map { DepartureRow(departure: departure("t\($0)", Int64($0) * 60)) }
+        let middle = BoardKey(rows[2])
+        let positions: [BoardPosition] = [.before(.timeOnly(at)), .after(middle), .before(middle)]
+        for known in [at..<at + 1000, at..<at + 120, at + 60..<at + 200] {
+            for position in positions {
+                for direction in [BoardDirection.future, .past] {
+                    for limit in [0, 1, 2, 4, 10] {
+                        let page = BoardAssembly.page(
+                            rows.shuffled(), known: known, direction: direction, position: position, limit: limit)
+                        let count = BoardAssembly.pageCount(
+                            rows.shuffled(), known: known, direction: direction, position: position, limit: limit)
+                        #expect(count == page.rows.count, "\(known) \(direction) \(limit)")
+                    }
+                }
+            }
+        }
+    }
 }

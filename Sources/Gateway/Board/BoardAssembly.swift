@@ -60,23 +60,32 @@ enum BoardAssembly {
             }
             let key = TripInstanceKey(
                 tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
-            guard let trip = state.trips[key] else {
+            guard let at = state.trips.index(forKey: key) else {
                 merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
                 continue
             }
-            if trip.deleted { continue }
-            if state.isStale(source: trip.source) {
-                merged.usedStale = true
-                let skipped = trip.stop(sequence: d.stopSequence)?.skipped ?? false
-                let lasting =
-                    trip.cancelled || skipped ? DepartureRealtime(cancelled: trip.cancelled, skipped: skipped) : nil
-                merged.rows.append(DepartureRow(departure: d, realtime: lasting))
-                continue
+            // The prediction is read in place (the dictionary's getter would copy it).
+            if let row = merge(d, state.trips.values[at], state: state, usedStale: &merged.usedStale) {
+                merged.rows.append(row)
             }
-            let stop = trip.stop(sequence: d.stopSequence)
-            merged.rows.append(DepartureRow(departure: d, realtime: realtime(trip, stop, state: state)))
         }
         return merged
+    }
+
+    /// A static row with its trip's prediction; nil for a deleted instance.
+    private static func merge(
+        _ d: Departure, _ trip: TripPrediction, state: RealtimeState, usedStale: inout Bool
+    ) -> DepartureRow? {
+        if trip.deleted { return nil }
+        if state.isStale(source: trip.source) {
+            usedStale = true
+            let skipped = trip.stop(sequence: d.stopSequence)?.skipped ?? false
+            let lasting =
+                trip.cancelled || skipped ? DepartureRealtime(cancelled: trip.cancelled, skipped: skipped) : nil
+            return DepartureRow(departure: d, realtime: lasting)
+        }
+        let stop = trip.stop(sequence: d.stopSequence)
+        return DepartureRow(departure: d, realtime: realtime(trip, stop, state: state))
     }
 
     /// What a row shows of a trip instance's prediction at one of its stops. The prediction's age is set on
@@ -164,13 +173,30 @@ enum BoardAssembly {
         for stopId in boardStops {
             guard let refs = state.tripsByStop[stopId] else { continue }
             for ref in refs {
-                // Only the visited stop is read (not a copy of the whole prediction).
-                guard let stop = state.trips[ref.key]?.stops[ref.index] else { continue }
+                // Only the visited stop is read, in place (the dictionary's getter would copy the whole
+                // prediction, retaining each of its references).
+                guard let at = state.trips.index(forKey: ref.key) else { continue }
+                let stop = state.trips.values[at].stops[ref.index]
                 if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix,
                     predicted > scheduled
                 {
                     count += 1
                 }
+            }
+        }
+        return count
+    }
+
+    /// How many rows `page` would hold, without building it.
+    static func pageCount(
+        _ rows: [DepartureRow], known: Range<Int64>, direction: BoardDirection, position: BoardPosition, limit: Int
+    ) -> Int {
+        var count = 0
+        for row in rows where known.contains(row.time) {
+            let key = BoardKey(row)
+            if direction == .future ? position.precedes(key) : position.follows(key) {
+                if count == limit { break }
+                count += 1
             }
         }
         return count

@@ -108,8 +108,8 @@ struct BoardPageFetch {
                 staticRows: true, admits: filter)
         }
         found =
-            BoardAssembly.page(merged.rows, known: known, direction: direction, position: position, limit: limit)
-            .rows.count + candidates.visits.count
+            BoardAssembly.pageCount(merged.rows, known: known, direction: direction, position: position, limit: limit)
+            + candidates.visits.count
     }
 
     /// Enough rows for the page, or nothing more to fetch (a short page, or `known` reaches the horizon).

@@ -1,0 +1,175 @@
+import Synchronization
+import Testing
+import TransitModel
+
+@testable import Gateway
+
+/// The gateway's typical delays: a visit key is resolved once from its stop's and route's slices and kept
+/// until the first of them expires; a new histogram is used once the held one expires; a realtime service
+/// that cannot answer is not asked again for the backoff, while what is held goes on being served.
+@Suite struct TypicalDelayCacheTests {
+    private let t0 = ContinuousClock.now
+
+    /// A realtime service's recorded histograms, the slices it was asked for and whether it answers.
+    final class FakeRealtime: Sendable {
+        private struct State {
+            var histograms: [DelaySlice: DelayHistogram] = [:]
+            var asked: [[DelaySlice]] = []
+            var down = false
+        }
+        private let state = Mutex(State())
+
+        func set(_ slice: DelaySlice, _ histogram: DelayHistogram) {
+            state.withLock { $0.histograms[slice] = histogram }
+        }
+        func setDown(_ down: Bool) { state.withLock { $0.down = down } }
+        var asked: [[DelaySlice]] { state.withLock { $0.asked } }
+        var askedSlices: Int { asked.reduce(0) { $0 + $1.count } }
+
+        func fetch(_ slices: [DelaySlice]) -> [DelayHistogram]? {
+            state.withLock { s in
+                s.asked.append(slices)
+                guard !s.down else { return nil }
+                return slices.map { s.histograms[$0] ?? DelayHistogram() }
+            }
+        }
+
+        var cache: TypicalDelayCache { TypicalDelayCache(fetch: { [self] in fetch($0) }) }
+    }
+
+    /// `samples` departures of `delay` seconds.
+    static func histogram(_ samples: Int, delay: Int) -> DelayHistogram {
+        var h = DelayHistogram()
+        for _ in 0..<samples { h.add(delay: delay) }
+        return h
+    }
+
+    /// Wednesday 12 March 2025 (a weekday), 08:10 scheduled.
+    static func visit(_ route: String, _ stop: String, secs: Int = 8 * 3600 + 600) -> TypicalDelayCache.Visit {
+        TypicalDelayCache.Visit(routeId: route, stopId: stop, serviceDate: 20_250_312, scheduledSecs: secs)
+    }
+
+    static func stopSlice(_ route: String, _ stop: String, hour: Int = 8) -> DelaySlice {
+        DelaySlice(routeId: route, stopId: stop, hour: hour, dayType: .weekday)
+    }
+
+    static func routeSlice(_ route: String, hour: Int = 8) -> DelaySlice {
+        DelaySlice(routeId: route, stopId: nil, hour: hour, dayType: .weekday)
+    }
+
+    @Test func theStopsSliceElseTheRoutesIsChosenAndResolvedOnce() async {
+        let realtime = FakeRealtime()
+        let stopA = Self.histogram(6, delay: 120), route = Self.histogram(40, delay: 30)
+        realtime.set(Self.stopSlice("R1", "A"), stopA)
+        realtime.set(Self.stopSlice("R1", "B"), Self.histogram(4, delay: 600))  // too thin: the route's
+        realtime.set(Self.routeSlice("R1"), route)
+        let cache = realtime.cache
+        let visits = [Self.visit("R1", "A"), Self.visit("R1", "B"), Self.visit("R2", "A"), Self.visit("R1", "A")]
+        let expected = [
+            TypicalDelay(stopA, level: .stop), TypicalDelay(route, level: .route), nil,
+            TypicalDelay(stopA, level: .stop),
+        ]
+        #expect(expected[0]?.p50 == 150 && expected[1]?.level == .route)
+        #expect(await cache.typicalDelays(visits, ask: true, now: t0) == expected)
+        // One request for the five distinct slices.
+        #expect(realtime.asked.count == 1)
+        #expect(Set(realtime.asked[0]).count == 5 && realtime.asked[0].count == 5)
+        // Held now: the same answers without asking, also for a board of other rows of the same keys.
+        #expect(await cache.typicalDelays(visits, ask: true, now: t0 + .seconds(1)) == expected)
+        let sameHour = [Self.visit("R1", "B", secs: 8 * 3600 + 3000), Self.visit("R1", "A", secs: 8 * 3600)]
+        #expect(await cache.typicalDelays(sameHour, ask: true, now: t0 + .seconds(2)) == [expected[1], expected[0]])
+        #expect(realtime.asked.count == 1)
+        // Another hour is another key and other slices.
+        _ = await cache.typicalDelays([Self.visit("R1", "A", secs: 9 * 3600)], ask: true, now: t0 + .seconds(3))
+        #expect(realtime.asked.count == 2)
+        #expect(Set(realtime.asked[1]) == [Self.stopSlice("R1", "A", hour: 9), Self.routeSlice("R1", hour: 9)])
+    }
+
+    @Test func aNewHistogramIsUsedOnceTheHeldOneExpires() async {
+        let realtime = FakeRealtime()
+        realtime.set(Self.stopSlice("R1", "A"), Self.histogram(6, delay: 60))
+        let cache = realtime.cache
+        let before = await cache.typicalDelays([Self.visit("R1", "A")], ask: true, now: t0)
+        #expect(before.first??.p50 == 90)
+        realtime.set(Self.stopSlice("R1", "A"), Self.histogram(10, delay: 300))
+        let held = await cache.typicalDelays(
+            [Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.ttl - .seconds(1))
+        #expect(held == before)
+        #expect(realtime.asked.count == 1)
+        let after = await cache.typicalDelays([Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.ttl)
+        #expect(realtime.asked.count == 2)
+        #expect(after == [TypicalDelay(Self.histogram(10, delay: 300), level: .stop)])
+        #expect(after.first??.p50 == 330)
+    }
+
+    @Test func aRealtimeServiceThatCannotAnswerIsNotAskedDuringTheBackoff() async {
+        let realtime = FakeRealtime()
+        let route = Self.histogram(8, delay: 0)
+        realtime.set(Self.routeSlice("R1"), route)
+        let cache = realtime.cache
+        // Held before it went down: served on while held, also when it may not be asked.
+        #expect(
+            await cache.typicalDelays([Self.visit("R1", "A")], ask: true, now: t0) == [
+                TypicalDelay(route, level: .route)
+            ])
+        realtime.setDown(true)
+        #expect(
+            await cache.typicalDelays([Self.visit("R1", "A")], ask: false, now: t0 + .seconds(1)) == [
+                TypicalDelay(route, level: .route)
+            ])
+        // Not held: asked once, unanswered, then not asked during the backoff.
+        realtime.set(Self.routeSlice("R2"), route)
+        let other = [Self.visit("R2", "B")]
+        #expect(await cache.typicalDelays(other, ask: true, now: t0 + .seconds(2)) == [nil])
+        #expect(realtime.asked.count == 2)
+        #expect(await cache.typicalDelays(other, ask: true, now: t0 + .seconds(3)) == [nil])
+        #expect(realtime.asked.count == 2)
+        // R1's slices were held: once they expire they are not served any more while nothing may be asked.
+        realtime.setDown(false)
+        let expired = t0 + TypicalDelayCache.ttl + .seconds(1)
+        #expect(await cache.typicalDelays([Self.visit("R1", "A")], ask: false, now: expired) == [nil])
+        #expect(realtime.asked.count == 2)
+        // After the backoff it is asked again and answers.
+        #expect(await cache.typicalDelays(other, ask: true, now: expired) == [TypicalDelay(route, level: .route)])
+        #expect(realtime.asked.count == 3)
+    }
+
+    @Test func withoutAskingOnlyHeldSlicesAnswerAndNothingPartialIsKept() async {
+        let realtime = FakeRealtime()
+        let stop = Self.histogram(5, delay: -30)
+        realtime.set(Self.stopSlice("R1", "A"), stop)
+        realtime.set(Self.stopSlice("R1", "B"), stop)
+        let cache = realtime.cache
+        #expect(await cache.typicalDelays([Self.visit("R1", "A")], ask: false, now: t0) == [nil])
+        #expect(realtime.asked.isEmpty)
+        // Held: R1's route slice (through A); B's stop slice is not, so B resolves from what is held, nothing
+        // is kept resolved for it, and it is asked for once asking is allowed again.
+        _ = await cache.typicalDelays([Self.visit("R1", "A")], ask: true, now: t0)
+        #expect(await cache.typicalDelays([Self.visit("R1", "B")], ask: false, now: t0 + .seconds(1)) == [nil])
+        #expect(
+            await cache.typicalDelays([Self.visit("R1", "B")], ask: true, now: t0 + .seconds(2)) == [
+                TypicalDelay(stop, level: .stop)
+            ])
+        #expect(realtime.asked.count == 2 && realtime.asked[1] == [Self.stopSlice("R1", "B")])
+    }
+
+    @Test func moreSlicesThanOneRequestTakesAreAskedInChunks() async {
+        let realtime = FakeRealtime()
+        let cache = realtime.cache
+        let visits = (0..<RealtimeQuery.maxDelaySlices).map { Self.visit("R1", "S\($0)") }
+        let answers = await cache.typicalDelays(visits, ask: true, now: t0)
+        #expect(answers.count == visits.count && answers.allSatisfy { $0 == nil })
+        #expect(realtime.asked.map(\.count) == [RealtimeQuery.maxDelaySlices, 1])
+        _ = await cache.typicalDelays(visits, ask: true, now: t0 + .seconds(1))
+        #expect(realtime.asked.count == 2)
+    }
+
+    @Test func withoutARealtimeServiceEveryTypicalDelayIsNil() async {
+        let cache = TypicalDelayCache(client: nil)
+        #expect(await cache.typicalDelays([Self.visit("R1", "A"), Self.visit("R1", "B")], ask: true) == [nil, nil])
+        let badDate = TypicalDelayCache.Visit(routeId: "R1", stopId: "A", serviceDate: 0, scheduledSecs: 0)
+        let realtime = FakeRealtime()
+        #expect(await realtime.cache.typicalDelays([badDate], ask: true) == [nil])
+        #expect(realtime.asked.isEmpty)
+    }
+}
