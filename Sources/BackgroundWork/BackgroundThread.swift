@@ -59,6 +59,13 @@ public final class BackgroundThreadExecutor: SerialExecutor, Sendable {
         let queue = self.queue
         let executor = UnownedSerialExecutor(ordinary: self)
         let thread = Thread {
+            #if os(Linux)
+            // Foundation does not name the system thread on Linux; top, perf and the tests see this name.
+            if let file = fopen("/proc/thread-self/comm", "w") {
+                fputs(String(decoding: name.utf8.prefix(15), as: UTF8.self), file)
+                fclose(file)
+            }
+            #endif
             ThreadPriority.lowerCurrentThread(nice: nice)
             while true {
                 queue.signal.wait()

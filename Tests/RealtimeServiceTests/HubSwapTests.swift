@@ -8,15 +8,15 @@ import TransitModel
 @testable import RealtimeService
 
 @Suite struct HubSwapTests {
-    /// A PUB socket that can hold one send until released (or until `limit` passes, so a hub that waits for
+    /// A PUB socket that can hold one send until released (or until `limitSeconds` pass, so a hub that waits for
     /// its sends makes the test fail instead of hang).
     final class GateSink: FrameSink {
         private let holding = Mutex(false)
         let entered = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
-        let limit: DispatchTime.Nanoseconds
+        let limitSeconds: Double
 
-        init(limitSeconds: Double = 5) { limit = UInt64(limitSeconds * 1e9) }
+        init(limitSeconds: Double = 5) { self.limitSeconds = limitSeconds }
 
         /// The next send waits in the sink.
         func holdNext() { holding.withLock { $0 = true } }
@@ -28,7 +28,7 @@ import TransitModel
                 })
             else { return }
             entered.signal()
-            _ = released.wait(timeout: .now() + .nanoseconds(Int(limit)))
+            _ = released.wait(timeout: .now() + limitSeconds)
         }
     }
 
