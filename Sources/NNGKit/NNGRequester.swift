@@ -29,17 +29,28 @@ public final class NNGRequester: Sendable {
 
     /// Dials every one of `urls` (non-blocking; at least one) from one REQ socket. `reconnect` (min, max)
     /// is set before dialing, so every dialer redials a lost peer that quickly.
-    public init(
+    public convenience init(
         dialing urls: [String], defaultTimeout: Duration = .seconds(5), maxReplySize: Int = 64 << 20,
         reconnect: (min: Duration, max: Duration)? = nil
     ) throws(NNGError) {
+        try self.init(
+            socket: NNGSocket.req(), urls: urls, defaultTimeout: defaultTimeout, maxReplySize: maxReplySize,
+            reconnect: reconnect, beforeDialing: { _ throws(NNGError) in })
+    }
+
+    /// As above, on `socket` (a REQ socket), calling `beforeDialing` with it once set up, before it dials.
+    init(
+        socket: NNGSocket, urls: [String], defaultTimeout: Duration, maxReplySize: Int,
+        reconnect: (min: Duration, max: Duration)?, beforeDialing: (NNGSocket) throws(NNGError) -> Void
+    ) throws(NNGError) {
         precondition(!urls.isEmpty, "NNGRequester needs a URL to dial")
-        socket = try NNGSocket.req()
+        self.socket = socket
         self.urls = urls
         self.url = urls.joined(separator: ",")
         self.defaultTimeout = defaultTimeout
         try socket.setMaxReceiveSize(maxReplySize)
         if let reconnect { try socket.setReconnectInterval(min: reconnect.min, max: reconnect.max) }
+        try beforeDialing(socket)
         for url in urls { try socket.dial(url) }
     }
 

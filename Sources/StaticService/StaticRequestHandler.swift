@@ -50,7 +50,9 @@ public struct StaticRequestHandler: Sendable {
 
     public func respond(to request: StaticRequest) -> StaticResponse {
         let started = ContinuousClock.now
-        let result = answer(request)
+        // One store for the answer and the version it names (a reload may swap the store meanwhile).
+        let store = stores.store
+        let result = answer(request, on: store)
         metrics.record(request.query, result, elapsed: started.duration(to: .now))
         // The gateway sends its own request's id (`request_id` in its log): one id across the services' logs.
         logger.debug(
@@ -59,17 +61,18 @@ public struct StaticRequestHandler: Sendable {
                 "request_id": "\(request.requestId)", "query": "\(request.query.logName)",
                 "status": "\(result.statusName)", "elapsed_us": "\(Int(started.duration(to: .now) / .microseconds(1)))",
             ])
-        return StaticResponse(requestId: request.requestId, result: result, servedBy: servedBy)
+        return StaticResponse(
+            requestId: request.requestId, result: result, servedBy: servedBy, databaseVersion: store.databaseVersion)
     }
 
-    private func answer(_ request: StaticRequest) -> Result<StaticResult, ServiceError> {
+    private func answer(_ request: StaticRequest, on store: StaticStore) -> Result<StaticResult, ServiceError> {
         do throws(ServiceError) {
             try RequestValidation.validate(request.query)
         } catch {
             return .failure(error)
         }
         do {
-            return .success(try stores.store.answer(request.query, now: now()))
+            return .success(try store.answer(request.query, now: now()))
         } catch {
             let failure = error.serviceError
             if failure.status == .internal {

@@ -614,10 +614,16 @@ public struct StaticResponse: Sendable, Hashable {
     public var result: Result<StaticResult, ServiceError>
     /// The name of the replica that answered, when it says (several replicas can serve one REQ socket).
     public var servedBy: String?
-    /// The answer to request `requestId`, from the replica named `servedBy`.
-    public init(requestId: UInt64, result: Result<StaticResult, ServiceError>, servedBy: String? = nil) {
+    /// The database version the answer was read from, when the service says (replicas may differ mid-rollout).
+    public var databaseVersion: String?
+    /// The answer to request `requestId`, from the replica named `servedBy`, read from `databaseVersion`.
+    public init(
+        requestId: UInt64, result: Result<StaticResult, ServiceError>, servedBy: String? = nil,
+        databaseVersion: String? = nil
+    ) {
         self.requestId = requestId
         self.result = result
         self.servedBy = servedBy
+        self.databaseVersion = databaseVersion
     }
 }

@@ -11,7 +11,9 @@ enum ResponseCodec {
     static func encode(_ response: StaticResponse) -> [UInt8] {
         // The bulk schedules are large enough (≈ 1 MB) to be written directly; see TripSchedulesWire.
         if case .success(.tripSchedules(let schedules)) = response.result {
-            return TripSchedulesWire.response(requestId: response.requestId, servedBy: response.servedBy, schedules)
+            return TripSchedulesWire.response(
+                requestId: response.requestId, servedBy: response.servedBy,
+                databaseVersion: response.databaseVersion, schedules)
         }
         return encodeWithProtobufC(response)
     }
@@ -39,6 +41,7 @@ extension ProtoArena {
     fileprivate func fill(_ m: inout Transit__StaticResponse, _ response: StaticResponse) {
         (m.has_request_id, m.request_id) = present(response.requestId)
         m.served_by = string(response.servedBy)
+        m.database_version = string(response.databaseVersion)
         switch response.result {
         case .failure(let error):
             (m.has_status, m.status) = present(error.status.proto)
@@ -85,12 +88,17 @@ extension StaticResponse {
         let requestId = try requiredValue(m.has_request_id, m.request_id, "request_id")
         let status = m.has_status != 0 ? try ServiceStatus(proto: m.status, field: "status") : .ok
         let servedBy = optionalString(m.served_by)
+        let version = optionalString(m.database_version)
         guard status == .ok else {
             let message = try requiredString(m.error_message, "error_message")
-            self.init(requestId: requestId, result: .failure(ServiceError(status, message)), servedBy: servedBy)
+            self.init(
+                requestId: requestId, result: .failure(ServiceError(status, message)), servedBy: servedBy,
+                databaseVersion: version)
             return
         }
-        self.init(requestId: requestId, result: .success(try StaticResult(proto: m)), servedBy: servedBy)
+        self.init(
+            requestId: requestId, result: .success(try StaticResult(proto: m)), servedBy: servedBy,
+            databaseVersion: version)
     }
 }
 

@@ -11,7 +11,9 @@ import TransitModel
 
 enum TripSchedulesWire {
     // Field numbers of protocol/transit.proto.
-    private enum Response { static let requestId = 1, status = 2, servedBy = 4, tripSchedules = 16 }
+    private enum Response {
+        static let requestId = 1, status = 2, servedBy = 4, databaseVersion = 5, tripSchedules = 16
+    }
     private enum Schedules {
         static let databaseVersion = 1, patterns = 2, trips = 3, unknownTripIds = 4, descriptorMatches = 5, stations = 6
     }
@@ -30,8 +32,10 @@ enum TripSchedulesWire {
     }
     private enum WindowField { static let startSecs = 1, endSecs = 2, headwaySecs = 3, exactTimes = 4 }
 
-    /// `StaticResponse{request_id, status: OK, served_by, trip_schedules}`.
-    static func response(requestId: UInt64, servedBy: String? = nil, _ s: TripSchedules) -> [UInt8] {
+    /// `StaticResponse{request_id, status: OK, served_by, database_version, trip_schedules}`.
+    static func response(
+        requestId: UInt64, servedBy: String? = nil, databaseVersion: String? = nil, _ s: TripSchedules
+    ) -> [UInt8] {
         // Sizes of every pattern and trip body, computed once and used again for their length prefixes.
         var patternSizes: [Int] = []
         patternSizes.reserveCapacity(s.patterns.count)
@@ -54,6 +58,7 @@ enum TripSchedulesWire {
         let total =
             WireSize.varintField(Response.requestId, requestId) + WireSize.varintField(Response.status, 0)
             + (servedBy.map { WireSize.string(Response.servedBy, $0) } ?? 0)
+            + (databaseVersion.map { WireSize.string(Response.databaseVersion, $0) } ?? 0)
             + WireSize.delimited(Response.tripSchedules, body)
 
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
@@ -61,6 +66,7 @@ enum TripSchedulesWire {
             out.varintField(Response.requestId, requestId)
             out.varintField(Response.status, 0)  // OK
             if let servedBy { out.string(Response.servedBy, servedBy) }
+            if let databaseVersion { out.string(Response.databaseVersion, databaseVersion) }
             out.delimitedHeader(Response.tripSchedules, body)
             out.string(Schedules.databaseVersion, s.databaseVersion)
             for i in s.patterns.indices {

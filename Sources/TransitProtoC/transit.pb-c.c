@@ -1854,7 +1854,7 @@ const ProtobufCMessageDescriptor transit__static_request__descriptor =
   (ProtobufCMessageInit) transit__static_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[13] =
+static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[14] =
 {
   {
     "request_id",
@@ -1899,6 +1899,18 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
     PROTOBUF_C_TYPE_STRING,
     0,   /* quantifier_offset */
     offsetof(Transit__StaticResponse, served_by),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "database_version",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__StaticResponse, database_version),
     NULL,
     NULL,
     0,             /* flags */
@@ -2014,26 +2026,27 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
   },
 };
 static const unsigned transit__static_response__field_indices_by_name[] = {
-  7,   /* field[7] = departures */
+  4,   /* field[4] = database_version */
+  8,   /* field[8] = departures */
   2,   /* field[2] = error_message */
-  10,   /* field[10] = feed_info */
+  11,   /* field[11] = feed_info */
   0,   /* field[0] = request_id */
-  12,   /* field[12] = route */
-  6,   /* field[6] = routes */
+  13,   /* field[13] = route */
+  7,   /* field[7] = routes */
   3,   /* field[3] = served_by */
-  11,   /* field[11] = shape */
+  12,   /* field[12] = shape */
   1,   /* field[1] = status */
-  4,   /* field[4] = stop */
-  5,   /* field[5] = stops */
-  8,   /* field[8] = trip */
-  9,   /* field[9] = trip_schedules */
+  5,   /* field[5] = stop */
+  6,   /* field[6] = stops */
+  9,   /* field[9] = trip */
+  10,   /* field[10] = trip_schedules */
 };
 static const ProtobufCIntRange transit__static_response__number_ranges[3 + 1] =
 {
   { 1, 0 },
-  { 10, 4 },
-  { 13, 6 },
-  { 0, 13 }
+  { 10, 5 },
+  { 13, 7 },
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor transit__static_response__descriptor =
 {
@@ -2043,7 +2056,7 @@ const ProtobufCMessageDescriptor transit__static_response__descriptor =
   "Transit__StaticResponse",
   "transit",
   sizeof(Transit__StaticResponse),
-  13,
+  14,
   transit__static_response__field_descriptors,
   transit__static_response__field_indices_by_name,
   3,  transit__static_response__number_ranges,

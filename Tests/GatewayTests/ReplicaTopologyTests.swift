@@ -4,8 +4,9 @@ import Testing
 import TransitTesting
 
 /// Several static replicas behind one gateway, as real processes on loopback tcp (protocol/README.md
-/// "Replicas"): one REQ socket dials them all, nng spreads the requests, and a replica that dies under load
-/// costs no request (nng resends what it held to another replica); when it comes back it gets its share again.
+/// "Replicas"): one REQ socket per replica, requests spread round robin, and a replica that dies under load
+/// costs no request (what it held is sent to another replica); when it comes back it gets its share again.
+/// A rolling re-import moves the gateway from the old version to the new one once, never alternating.
 @Suite(.enabled(if: BuiltExecutables.available, "build the executables first (swift build)"))
 struct ReplicaTopologyTests {
     private func startReplica(name: String, url: String, db: String? = nil) async throws -> ChildProcess {
@@ -126,12 +127,31 @@ struct ReplicaTopologyTests {
         #expect(ContinuousClock.now - stopping < .seconds(5))
     }
 
-    @Test func aNewImportRolledOutReplicaByReplicaUnderLoadCostsNoRequest() async throws {
+    /// Versions the gateway answered `health` with, when each was asked and answered (the load's probe).
+    private final class VersionLog: Sendable {
+        struct Entry { var sent, received: ContinuousClock.Instant, version: String }
+        let entries = Mutex<[Entry]>([])
+        func record(sent: ContinuousClock.Instant, _ line: JSONLine) {
+            guard let version = (line.data["static"] as? [String: Any])?["database_version"] as? String else {
+                return
+            }
+            entries.withLock { $0.append(Entry(sent: sent, received: .now, version: version)) }
+        }
+    }
+
+    /// A new import rolled out over three replicas under load (import once, copy next to each replica's file,
+    /// rename over it, SIGHUP, one replica at a time): no failed request, and the gateway answers from the
+    /// old version until the last replica has the new one, then only from the new one.
+    @Test func aNewImportRolledOutReplicaByReplicaUnderLoadMovesOnceWithNoFailedRequest() async throws {
         let folder = try TemporaryFolder("replicas")
-        let names = ["replica-a", "replica-b"]
+        let names = ["replica-a", "replica-b", "replica-c"]
         let urls = try names.map { _ in "tcp://127.0.0.1:\(try FreePort.tcp())" }
         let dbs = names.map { folder.path + "/\($0).db" }
         for db in dbs { try FileManager.default.copyItem(atPath: try SampleDatabase.path(), toPath: db) }
+        // One import for every replica: a version is per import.
+        let newDB = folder.path + "/new.db"
+        let newVersion = try runImport([.init(path: SampleDatabase.feedPath, name: "sample")], into: newDB)
+            .databaseVersion
         var replicas: [ChildProcess] = []
         for i in names.indices { replicas.append(try await startReplica(name: names[i], url: urls[i], db: dbs[i])) }
         let (gateway, port) = try await startGateway(urls)
@@ -139,28 +159,68 @@ struct ReplicaTopologyTests {
             gateway.signal(SIGKILL)
             for replica in replicas { replica.signal(SIGKILL) }
         }
-        let before = try await Self.databaseVersion(port: port)
+        let oldVersion = try #require(try await Self.databaseVersion(port: port))
+        #expect(oldVersion != newVersion)
+        // A cursor from a page of the old version, used again after the move.
+        let at = SampleTimes.mondayEvening
+        let firstPage = try await LineClient(port: port).ask(
+            #"{"id":"p","op":"departures","stop_id":"200060","at":\#(at),"limit":3}"#)
+        let cursor = try #require((firstPage.data["page"] as? [String: Any])?["later_cursor"] as? String)
 
         let tally = Tally()
+        let versions = VersionLog()
         let load = load(port: port, tally: tally)
+        let probe = Task {
+            let client = try LineClient(port: port)
+            while tally.running.load(ordering: .relaxed) {
+                let sent = ContinuousClock.now
+                let line = try await client.ask(#"{"id":"h","op":"health"}"#, timeout: .seconds(10))
+                tally.record(line)
+                versions.record(sent: sent, line)
+            }
+        }
         try #require(await eventually(timeout: .seconds(20)) { tally.ok >= 200 }, "load: \(tally.ok) ok")
-        // Replica by replica: import next to the file, rename over it, SIGHUP; the load goes on.
+        var lastReload = ContinuousClock.now
         for i in names.indices {
-            _ = try runImport([.init(path: SampleDatabase.feedPath, name: "sample")], into: dbs[i] + ".new")
+            try FileManager.default.copyItem(atPath: newDB, toPath: dbs[i] + ".new")
             #expect(rename(dbs[i] + ".new", dbs[i]) == 0)
+            lastReload = .now
             replicas[i].signal(SIGHUP)
             let reopened = try await replicas[i].waitForStderr(timeout: .seconds(10)) {
                 $0.contains("database reopened")
             }
             #expect(reopened, "\(names[i]): \(replicas[i].stderr.suffix(400))")
             let okAtReload = tally.ok
-            try #require(await eventually(timeout: .seconds(20)) { tally.ok >= okAtReload + 200 }, "after \(names[i])")
+            try #require(await eventually(timeout: .seconds(20)) { tally.ok >= okAtReload + 150 }, "after \(names[i])")
         }
+        let moved = try await eventually(timeout: .seconds(10), interval: .milliseconds(50)) {
+            try await Self.databaseVersion(port: port) == newVersion
+        }
+        let okAtMove = tally.ok
+        try #require(await eventually(timeout: .seconds(20)) { tally.ok >= okAtMove + 100 }, "after the move")
         tally.running.store(false, ordering: .relaxed)
         try await load.value
+        try await probe.value
+
         #expect(tally.failed.isEmpty, "failed requests: \(tally.failed.prefix(5))")
-        let after = try await Self.databaseVersion(port: port)
-        #expect(after != before, "the gateway sees the new version: \(before) → \(after)")
+        #expect(moved, "the gateway moved to the new version")
+        let log = versions.entries.withLock { $0 }
+        #expect(Set(log.map(\.version)) == [oldVersion, newVersion], "versions seen: \(Set(log.map(\.version)))")
+        let firstNew = try #require(log.filter { $0.version == newVersion }.map(\.received).min())
+        #expect(firstNew > lastReload, "no answer from the new version before the last replica had it")
+        let oldAfterMove = log.filter { $0.sent > firstNew && $0.version != newVersion }
+        #expect(oldAfterMove.count == 0, "\(oldAfterMove.count) answers from the old version after the move")
+        let stats = try await LineClient(port: port).ask(#"{"id":"s","op":"stats"}"#)
+        let pin = try #require(stats.data["static"] as? [String: Any])
+        #expect(pin["pinned_version"] as? String == newVersion)
+        #expect(pin["version_moves"] as? Int == 1, "moved once: \(pin)")
+        #expect(gateway.stderr.contains("static database version moved"), "the move is logged")
+
+        // The old version's cursor pages on against the new timetable.
+        let next = try await LineClient(port: port).ask(
+            #"{"id":"c","op":"departures","stop_id":"200060","at":\#(at),"limit":3,"cursor":"\#(cursor)"}"#)
+        #expect(next.ok, "\(next.text)")
+        #expect(((next.data["departures"] as? [Any])?.count ?? 0) > 0, "\(next.text.prefix(300))")
     }
 
     private static func databaseVersion(port: Int) async throws -> String? {

@@ -73,21 +73,25 @@ import TransitProto
     func bytesEqualTheProtobufCPath(_ c: Case<TripSchedules>) throws {
         for requestId in [0, 1, 300, UInt64.max] {
             for servedBy in [nil, "static-2", "host.example:4242"] {
-                let response = StaticResponse(
-                    requestId: requestId, result: .success(.tripSchedules(c.value)), servedBy: servedBy)
-                let direct = StaticCodec.encode(response)
-                let reference = StaticCodec.encodeWithProtobufC(response)
-                #expect(
-                    direct == reference,
-                    "\(c.label), request \(requestId), served by \(servedBy ?? "-"): \(direct.count) vs \(reference.count) bytes"
-                )
+                for version in [nil, "", "6F9619FF-8B86-D011-B42D-00CF4FC964FF-1766373300"] {
+                    let response = StaticResponse(
+                        requestId: requestId, result: .success(.tripSchedules(c.value)), servedBy: servedBy,
+                        databaseVersion: version)
+                    let direct = StaticCodec.encode(response)
+                    let reference = StaticCodec.encodeWithProtobufC(response)
+                    #expect(
+                        direct == reference,
+                        "\(c.label), request \(requestId), served by \(servedBy ?? "-"), version \(version ?? "-"): \(direct.count) vs \(reference.count) bytes"
+                    )
+                }
             }
         }
     }
 
     @Test func decodesBack() throws {
         let response = StaticResponse(
-            requestId: 9, result: .success(.tripSchedules(Self.large())), servedBy: "replica-b")
+            requestId: 9, result: .success(.tripSchedules(Self.large())), servedBy: "replica-b",
+            databaseVersion: "v2")
         #expect(try StaticCodec.decodeResponse(StaticCodec.encode(response)) == response)
     }
 }

@@ -182,6 +182,18 @@ final class BoardWindowCache: Sendable {
         }
     }
 
+    /// The static client moved to another database version (all its answers now come from `version`):
+    /// every window of the old one goes at once, without waiting for the next check.
+    func versionMoved(to version: String) {
+        state.withLock { s in
+            guard version != s.version else { return }
+            s.version = version
+            s.generation += 1
+            s.entries.removeAll()
+            s.confirmedAt = .now
+        }
+    }
+
     func checkFailed() {
         state.withLock { $0.checking = false }
     }

@@ -4,8 +4,8 @@ import TransitModel
 
 /// Static answers the live board needs again and again, kept for a while: a stop's station and platforms
 /// (which stop ids a board covers), trip details of live trips outside the static window, the route list
-/// (routes of added trips). Entries expire after `lifetime` (a re-import is picked up then) and the cache is
-/// emptied when it grows past `capacity`. With the static service down, the cached answers are what lets the
+/// (routes of added trips). Entries expire after `lifetime`, all go when the static client moves to a new
+/// database version (`removeAll`), and the cache is emptied when it grows past `capacity`. With the static service down, the cached answers are what lets the
 /// gateway still name routes and platforms on rt_only boards.
 final class StaticCache: Sendable {
     struct Entry<Value: Sendable>: Sendable {
@@ -106,6 +106,17 @@ final class StaticCache: Sendable {
         let byId = Dictionary(list.map { ($0.routeId, $0) }, uniquingKeysWith: { a, _ in a })
         stored.withLock { $0.routes = Entry(value: byId, expires: ContinuousClock.now + lifetime) }
         return byId[id]
+    }
+
+    // MARK: a new database version
+
+    /// Forgets every stop, trip and route (the static client moved to another database version).
+    func removeAll() {
+        stored.withLock { s in
+            s.stops.removeAll()
+            s.trips.removeAll()
+            s.routes = nil
+        }
     }
 
     // MARK: timezone

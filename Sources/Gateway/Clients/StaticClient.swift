@@ -11,6 +11,11 @@ import TransitProto
 /// through; an answer that does not decode → INTERNAL. The socket redials by itself, so a service that
 /// restarts is used again without restarting the gateway.
 ///
+/// Several replicas (`urls`) are asked through a `VersionPinnedRequester`: answers come from one database
+/// version at a time, and the client moves to a new import once every replica it reaches has it
+/// (protocol/README.md "A new timetable across replicas"); `onVersionMove` hears of the move (caches drop
+/// what they hold of the old version).
+///
 /// Every round trip goes through a circuit breaker (`StaticBreaker`): while the service is known to be down,
 /// requests get STATIC_UNAVAILABLE at once, and a background task probes it once per `probeInterval` until it
 /// answers (no client's request ever waits for a probe).
@@ -23,7 +28,7 @@ final class StaticClient: Sendable {
     /// One URL per replica.
     var urls: [String] { requester.urls }
     let timeout: Duration
-    private let requester: NNGRequester
+    private let requester: VersionPinnedRequester
     /// Answers per replica (`served_by`), for `stats`: shows how nng spreads requests over replicas.
     private let answersByReplica = Mutex<[String: Int]>([:])
     private let nextRequestId = Atomic<UInt64>(UInt64.random(in: 1...(1 << 32)))
@@ -39,20 +44,35 @@ final class StaticClient: Sendable {
         try self.init(urls: [url], timeout: timeout, probeInterval: probeInterval, clock: clock)
     }
 
-    /// One REQ socket dialing every one of `urls` (replicas of one database): nng spreads the requests over
-    /// the connected replicas and resends a request whose replica went away to another.
-    init(urls: [String], timeout: Duration, probeInterval: Duration = .milliseconds(500), clock: ServiceClock = .system)
-        throws(NNGError)
-    {
+    /// One REQ socket per replica of `urls` (replicas of one database): requests are spread over the
+    /// replicas on the pinned version, and one whose replica went away is sent to another. With several
+    /// replicas, each is asked its feed_info every `versionProbe` to learn its version.
+    init(
+        urls: [String], timeout: Duration, probeInterval: Duration = .milliseconds(500), clock: ServiceClock = .system,
+        versionProbe: Duration = .seconds(1)
+    ) throws(NNGError) {
         self.url = urls.joined(separator: ",")
         self.clock = clock
         self.timeout = timeout
         breaker = Mutex(StaticBreaker(probeInterval: probeInterval))
         // Find a restarted service quickly, without hammering a dead one.
-        requester = try NNGRequester(
+        requester = try VersionPinnedRequester(
             dialing: urls, defaultTimeout: timeout, maxReplySize: Self.maxReplyBytes,
             reconnect: (.milliseconds(50), .milliseconds(500)))
+        if urls.count > 1 {
+            requester.startProbing(
+                StaticCodec.encode(StaticRequest(requestId: 0, query: .feedInfo)), every: versionProbe,
+                version: { try? StaticCodec.decodeResponse($0).databaseVersion })
+        }
     }
+
+    /// Calls `listener` when the pinned database version moves to a new import (keep it short).
+    func onVersionMove(_ listener: @escaping @Sendable (VersionPin.Move) -> Void) {
+        requester.onMove(listener)
+    }
+
+    /// The pinned version and what is known of each replica, for `stats`.
+    var versionPin: VersionPin { requester.pin }
 
     func close() {
         let task = prober.withLock { p in
@@ -76,10 +96,11 @@ final class StaticClient: Sendable {
         StaticResult, GatewayError
     > {
         let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
-        let reply: [UInt8]
+        let response: StaticResponse
         do {
-            reply = try await requester.request(
-                StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout)
+            response = try await requester.request(
+                StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout,
+                read: { reply in try StaticCodec.decodeResponse(reply) }, version: \.databaseVersion)
         } catch let error as NNGError {
             let reason =
                 error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
@@ -95,17 +116,14 @@ final class StaticClient: Sendable {
                         "the static service did not answer within \(timeout.milliseconds) ms (\(url))"))
             }
             return .failure(GatewayError(.staticUnavailable, "the static service could not be asked: \(error)"))
-        } catch {
+        } catch is CancellationError {
             // The request's deadline passed: says nothing about the service.
             return .failure(GatewayError(.timeout, "cancelled while waiting for the static service"))
-        }
-        breaker.withLock { $0.answered(now: .now) }
-        let response: StaticResponse
-        do {
-            response = try StaticCodec.decodeResponse(reply)
         } catch {
+            breaker.withLock { $0.answered(now: .now) }
             return .failure(GatewayError(.internal, "the static service's answer did not decode: \(error)"))
         }
+        breaker.withLock { $0.answered(now: .now) }
         if let replica = response.servedBy { answersByReplica.withLock { $0[replica, default: 0] += 1 } }
         return response.result.mapError { GatewayError(staticError: $0) }
     }

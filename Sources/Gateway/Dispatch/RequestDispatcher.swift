@@ -1,4 +1,5 @@
 import Logging
+import NNGKit
 import TransitCore
 import TransitJSON
 import TransitModel
@@ -36,6 +37,14 @@ final class RequestDispatcher: Sendable {
         self.stats = stats
         self.clock = clock
         self.logger = logger
+        // Nothing of the old database version is served once the static client moved to a new one.
+        staticClient.onVersionMove { [cache, boardCache, logger] move in
+            cache.removeAll()
+            boardCache.versionMoved(to: move.to)
+            logger.notice(
+                "static database version moved: old answers and caches dropped",
+                metadata: ["from": "\(move.from)", "to": "\(move.to)"])
+        }
     }
 
     func answer(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {

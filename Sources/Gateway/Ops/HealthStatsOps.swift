@@ -1,3 +1,4 @@
+import NNGKit
 import TransitCore
 import TransitJSON
 import TransitModel
@@ -105,6 +106,7 @@ extension RequestDispatcher {
         let s = stats.summary()
         let windows = boardCache.counts
         let availability = staticClient.availability
+        let pin = staticClient.versionPin
         return .success(id: request.id, op: .stats, received: received, capacity: 1024 + 160 * s.ops.count) { w in
             w.beginObject()
             w.key("uptime_s"); w.int(s.uptimeSeconds)
@@ -163,6 +165,17 @@ extension RequestDispatcher {
                 w.key(name); w.int(count)
             }
             w.endObject()
+            w.key("pinned_version"); w.string(pin.pinned)
+            w.key("version_moves"); w.int(pin.moves)
+            w.key("replica_versions"); w.beginArray()
+            for (url, replica) in zip(staticClient.urls, pin.replicas) {
+                w.beginObject()
+                w.key("url"); w.string(url)
+                w.key("connected"); w.bool(replica.connected)
+                w.key("version"); w.string(replica.version)
+                w.endObject()
+            }
+            w.endArray()
             w.endObject()
             w.key("rss_bytes"); w.int(ProcessMemory.residentBytes().map(Int.init))
             w.key("realtime_rss_bytes"); w.int(realtime.publisherResidentBytes.map(Int.init))

@@ -156,6 +156,12 @@ struct  Transit__StaticResponse
    * replicas behind one REQ socket, the client can tell them apart (the gateway counts answers per replica).
    */
   char *served_by;
+  /*
+   * The database version the answer was read from (every answer, also failures; FeedInfo.database_version).
+   * With replicas on different versions during a rollout, clients pin one version by it
+   * (protocol/README.md "A new timetable across replicas").
+   */
+  char *database_version;
   Transit__StaticResponse__ResultCase result_case;
   union {
     Transit__StopResult *stop;
@@ -177,7 +183,7 @@ struct  Transit__StaticResponse
 };
 #define TRANSIT__STATIC_RESPONSE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__static_response__descriptor) \
-    , 0, 0, 0, TRANSIT__STATUS__OK, NULL, NULL, TRANSIT__STATIC_RESPONSE__RESULT__NOT_SET, {0} }
+    , 0, 0, 0, TRANSIT__STATUS__OK, NULL, NULL, NULL, TRANSIT__STATIC_RESPONSE__RESULT__NOT_SET, {0} }
 
 
 struct  Transit__StopQuery
