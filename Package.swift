@@ -14,6 +14,8 @@ import PackageDescription
 //   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
 //                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
 //                          memory (ProcessMemory: resident size, giving freed heap memory back)
+//   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice), and a
+//                          serial executor on a background-priority thread for actors (the realtime engine)
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
@@ -81,6 +83,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("protobuf-c")]
         ),
         .target(name: "TransitCore", swiftSettings: swiftSettings),
+        .target(name: "BackgroundWork", swiftSettings: swiftSettings),
         .target(name: "TransitPresentation", swiftSettings: swiftSettings),
         .target(
             name: "TransitClient",
@@ -154,7 +157,7 @@ let package = Package(
             name: "RealtimeService",
             dependencies: [
                 "DelayStore", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto",
-                "TransitModel",
+                "TransitModel", "BackgroundWork",
                 "TransitCore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -192,7 +195,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit",
+                "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit", "BackgroundWork",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -290,6 +293,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "BackgroundWorkTests", dependencies: ["BackgroundWork"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitPresentationTests", dependencies: ["TransitPresentation"], swiftSettings: swiftSettings),
         .testTarget(

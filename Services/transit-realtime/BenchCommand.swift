@@ -40,11 +40,19 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp("nng URL of the PUB socket for the latency part (default: ipc in /tmp).", valueName: "url"))
     var url: String?
+    @Option(
+        help: ArgumentHelp(
+            "Write the feed as a replay folder instead of timing (snapshots 0001, 0002, … of TripUpdates.pb, "
+                + "alternating bodies so every snapshot changes every trip; for a `replay` source with loop).",
+            valueName: "folder"))
+    var writeReplay: String?
+    @Option(help: "Snapshots --write-replay writes.") var replaySnapshots = 2
 
     func validate() throws {
         guard trips >= 1, stops >= 1, runs >= 1 else {
             throw ValidationError("--trips, --stops and --runs must be at least 1")
         }
+        guard replaySnapshots >= 1 else { throw ValidationError("--replay-snapshots must be at least 1") }
         guard latencyMessages >= 0, latencyUpdates >= 0 else {
             throw ValidationError("latency counts must be 0 or more")
         }
@@ -56,6 +64,10 @@ struct BenchCommand: AsyncParsableCommand {
         let log: (String) -> Void = { printError("bench: \($0)") }
         bootstrapLogging(level: .info)  // standard output holds the tables
         let logger = Logger(label: "transit-realtime")
+        if let writeReplay {
+            try writeReplayFolder(writeReplay, moment: moment, log: log)
+            return
+        }
         let r = try await UpdateBenchmark.run(
             .init(databasePath: db, at: moment, trips: trips, stops: stops, runs: runs), logger: logger, log: log)
         let feed = r.feed
@@ -98,6 +110,19 @@ struct BenchCommand: AsyncParsableCommand {
         row("full update \(l.fullFrameBytes) B, send → received (ms)", l.fullSendToReceiveMs)
         row("full update, feed bytes in → received (ms)", l.fullFeedToReceiveMs)
         row("full update, subscriber's decode (ms)", l.fullSubscriberDecodeMs)
+    }
+
+    /// The bench feed as a replay folder: the service under load applies a full update at every snapshot.
+    private func writeReplayFolder(_ folder: String, moment: Int64, log: (String) -> Void) throws {
+        log("picking \(trips) bus trips × \(stops) stops running at \(moment) …")
+        let feed = try BenchFeed.pick(databasePath: db, at: moment, trips: trips, stops: stops)
+        guard !feed.instances.isEmpty else {
+            throw ValidationError("no bus trip with \(stops)+ stops runs at \(moment) in \(db)")
+        }
+        try feed.writeReplay(folder: folder, snapshots: replaySnapshots)
+        print(
+            "\(replaySnapshots) snapshots of \(feed.instances.count) trips × \(feed.stopsPerTrip) stop updates in \(folder)"
+        )
     }
 
     private func row(_ name: String, _ values: [Double]) {

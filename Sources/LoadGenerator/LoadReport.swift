@@ -83,6 +83,8 @@ public struct LoadReport: Codable, Sendable {
     public var generatorCoreShare: Double
     public var targets: [TargetReport]
     public var timeline: [TimelineRow]
+    /// When the measured window started (unix seconds; nil when not metered): the timeline's second 0.
+    public var windowStartUnix: Double?
     /// Free labels of the run (`--tag feed=nsw`), for summaries of many runs.
     public var tags: [String: String] = [:]
 
@@ -120,6 +122,7 @@ public struct LoadReport: Codable, Sendable {
             if !services.isEmpty { servicesMicrosPerAnswer = services.reduce(0) { $0 + $1.microsPerAnswer } }
             generatorCPUSeconds = cpu.generatorSeconds
             generatorCoreShare = cpu.wallSeconds > 0 ? cpu.generatorSeconds / cpu.wallSeconds : 0
+            windowStartUnix = cpu.windowStartUnix
         }
         self.targets = targets.map { t in
             let m = t.measured(in: recorder)

@@ -79,12 +79,17 @@ public struct CPUMeter: Sendable {
     private var wallBefore: UInt64 = 0
     private var wallAfter: UInt64 = 0
 
+    /// The wall clock (unix seconds) when the window started: second `i` of the timeline is
+    /// [windowStartUnix + i, windowStartUnix + i + 1), to line it up with the services' logs.
+    public private(set) var windowStartUnix: Double?
+
     public init(services: [(name: String, pid: Int32)]) { self.services = services }
 
     public mutating func start(now: UInt64) {
         before = services.map { ProcessCPU.nanos(pid: $0.pid) }
         selfBefore = ProcessCPU.selfNanos()
         wallBefore = now
+        windowStartUnix = Date().timeIntervalSince1970
     }
 
     public mutating func stop(now: UInt64) {

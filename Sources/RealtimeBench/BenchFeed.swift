@@ -59,6 +59,25 @@ public struct BenchFeed: Sendable {
             candidateTrips: ids.count)
     }
 
+    /// `pick` on a database opened for the purpose.
+    public static func pick(databasePath: String, at: Int64, trips: Int, stops: Int) throws -> BenchFeed {
+        let store = try StaticStore(path: databasePath, connections: 1)
+        return try pick(store: store, databasePath: databasePath, at: at, trips: trips, stops: stops)
+    }
+
+    /// Writes the feed as a replay folder: snapshot folders 0001 … `snapshots` each holding a TripUpdates.pb
+    /// whose variant alternates, so each snapshot played after the one before changes every trip (a full
+    /// update). A replay re-stamps the header timestamp, so the bodies keep `at`'s.
+    public func writeReplay(folder: String, snapshots: Int) throws {
+        for n in 1...max(1, snapshots) {
+            let snapshot = (folder as NSString).appendingPathComponent(String(format: "%04d", n))
+            try FileManager.default.createDirectory(atPath: snapshot, withIntermediateDirectories: true)
+            let body = body(variant: (n - 1) % 2, timestamp: UInt64(at))
+            try Data(body).write(
+                to: URL(fileURLWithPath: (snapshot as NSString).appendingPathComponent("TripUpdates.pb")))
+        }
+    }
+
     /// The feed's bytes: FULL_DATASET, header timestamp `timestamp`, delays shifted by `variant`.
     public func body(variant: Int, timestamp: UInt64) -> [UInt8] {
         var entities: [FeedEntity] = []

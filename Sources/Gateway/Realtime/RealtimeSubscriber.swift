@@ -1,3 +1,4 @@
+import BackgroundWork
 import Foundation
 import Logging
 import NNGKit
@@ -7,7 +8,8 @@ import TransitProto
 
 /// Feeds a `RealtimeView` from the realtime service's PUB stream (protocol/README.md flows 3–4).
 ///
-/// A dedicated thread (never a NIO event loop, never the cooperative pool: it blocks on nng) subscribes to
+/// A dedicated thread at background priority (never a NIO event loop, never the cooperative pool: it blocks
+/// on nng; applying a full update yields the CPU to the event loops answering requests) subscribes to
 /// every topic, then keeps each stateful topic in sync with the snapshot handshake: a snapshot over REQ at
 /// start and after any gap, epoch change or lost tail (seen in a heartbeat), then the messages after it. After
 /// each burst of messages the working state goes to the view, with the stop ids whose boards changed. No
@@ -74,6 +76,9 @@ public final class RealtimeSubscriber: Sendable {
     public func start() {
         guard !started.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread { [self] in
+            // Decoding and applying a full update is background work: the event loops answering requests
+            // come first.
+            ThreadPriority.lowerCurrentThread()
             var loop = SubscriberLoop(owner: self)
             loop.run()
             let waiters = ended.withLock { e in

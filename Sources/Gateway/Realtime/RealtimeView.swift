@@ -25,6 +25,10 @@ public final class RealtimeView: Sendable {
     }
 
     private let stored = Mutex(Stored())
+    /// The state replaced by the last `replace`, kept until the next one: a request that still reads it
+    /// when it is replaced is done by then, so its memory (a full update's trips) is freed on the feeder's
+    /// thread, outside the lock readers take, and never by an event loop finishing a request.
+    private let retired = Mutex<RealtimeState?>(nil)
     /// The realtime service's resident size from its last heartbeat (0: never told).
     private let publisherResident = Atomic<UInt64>(0)
 
@@ -50,14 +54,20 @@ public final class RealtimeView: Sendable {
     /// PUB message, so it counts as a heartbeat (a snapshot taken while the publisher is silent does not).
     /// Observers (subscriptions) are told `change` afterwards.
     public func replace(_ state: RealtimeState, change: RealtimeChange = .everything, heard: Bool = true) {
+        var replaced: RealtimeState? = state
         let observers = stored.withLock { s in
             let wasSilent = s.lastHeartbeat.map { ContinuousClock.now - $0 >= silenceLimit } ?? true
-            s.state = state
+            swap(&s.state, &replaced)
             if heard { s.lastHeartbeat = .now }
             s.version += 1
             // Coming back from silence changes every board (they were static until now).
             return (heard && wasSilent ? RealtimeChange.everything : change, Array(s.observers.values))
         }
+        let older = retired.withLock { r in
+            defer { r = replaced }
+            return r
+        }
+        withExtendedLifetime(older) {}  // freed here, if nothing reads it any more
         for observer in observers.1 { observer(observers.0) }
     }
 

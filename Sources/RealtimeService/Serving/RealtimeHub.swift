@@ -12,12 +12,20 @@ public protocol FrameSink: Sendable {
 /// The published side of the live state: applies changes to the state subscribers hold, numbers them per
 /// topic and sends them; answers snapshots and queries from that same state.
 ///
-/// Thread-safe. Publishing happens under the lock (the state change, the sequence number and the send), so
-/// a snapshot is always "the state after messages 1 … seq" and the wire order is the sequence order.
+/// Thread-safe. Publishers (`publish`, `heartbeat`, `setDatabaseVersion`) take turns under `publishing`: each
+/// builds the next state on a copy of the published one, numbers and encodes its messages, swaps the new state
+/// in under `state` (held only for the swap) and sends the messages, still in its turn. So a snapshot is always
+/// "the state after messages 1 … seq" (state and sequence numbers are swapped together), the wire order is the
+/// sequence order (sends happen one publisher at a time, heartbeats after the messages they count), and a
+/// query or snapshot never waits for an update to be applied or encoded: it copies the state before or after
+/// the swap, never a mix.
 public final class RealtimeHub: Sendable {
     /// Random per process start: a subscriber seeing a new epoch knows the publisher restarted.
     public let epoch: UInt64
     private let sink: any FrameSink
+    /// Serializes the publishers (see above); never taken by queries.
+    private let publishing = Mutex(())
+    /// The published state: read (copied) by queries, replaced by publishers.
     private let state = Mutex(PublishedState())
     private let sendFailures = Atomic<UInt64>(0)
     private let nowMs: @Sendable () -> Int64
@@ -42,25 +50,40 @@ public final class RealtimeHub: Sendable {
     /// Publishes one feed update's changes: one message per topic that changed (`tu`, `vp`, `al`), and `st`
     /// with every source's status when `sources` is given.
     public func publish(_ changes: LiveChanges, sources: [LiveSourceStatus]?) {
-        var retired: [LiveTrip] = []
         var transitions: [(old: LiveTrip?, new: LiveTrip?)] = []
         var positions: [(position: LiveVehicle, trip: LiveTrip)] = []
-        state.withLock { s in
+        publishing.withLock { _ in
+            // Copy-on-write: the first change below copies what it changes; queries keep the published state.
+            var next = state.withLock { $0 }
             if delays != nil && changes.hasTrips {
                 // Each changed or removed instance with what subscribers held before (flow 6).
                 transitions.reserveCapacity(changes.trips.count + changes.removedTrips.count)
-                for instance in changes.removedTrips { transitions.append((s.trips[instance], nil)) }
-                for trip in changes.trips { transitions.append((s.trips[trip.instance], trip)) }
+                for instance in changes.removedTrips { transitions.append((next.trips[instance], nil)) }
+                for trip in changes.trips { transitions.append((next.trips[trip.instance], trip)) }
             }
-            for payload in s.apply(changes, sources: sources, retired: &retired) {
-                send(PubMessage(epoch: epoch, seq: s.next(payload.topic), sentUnixMs: nowMs(), payload: payload))
+            var retired: [LiveTrip] = []
+            var frames: [[UInt8]] = []
+            for payload in next.apply(changes, sources: sources, retired: &retired) {
+                frames.append(
+                    RealtimeCodec.encodeFramed(
+                        PubMessage(epoch: epoch, seq: next.next(payload.topic), sentUnixMs: nowMs(), payload: payload)))
             }
             if delays != nil {
                 // Each changed vehicle on a live instance, with that instance's schedule (flow 6).
                 for vehicle in changes.vehicles {
-                    if let instance = vehicle.trip, let trip = s.trips[instance] { positions.append((vehicle, trip)) }
+                    if let instance = vehicle.trip, let trip = next.trips[instance] {
+                        positions.append((vehicle, trip))
+                    }
                 }
             }
+            // The state replaced holds the trips replaced, usually their last references: freeing 100,000
+            // stops takes ≈ 2 ms, which neither the sends nor the next update need wait for.
+            state.withLock { swap(&$0, &next) }
+            if retired.count >= 256 {
+                let garbage = (next, retired)
+                Self.reaper.async { withExtendedLifetime(garbage) {} }
+            }
+            for frame in frames { send(frame) }
         }
         if let delays {
             // Positions first: a vehicle seen past a stop in this update settles that stop before its
@@ -68,31 +91,28 @@ public final class RealtimeHub: Sendable {
             if !positions.isEmpty { delays.observe(positions: positions) }
             if !transitions.isEmpty { delays.observe(transitions, now: nowMs() / 1000) }
         }
-        // The replaced trips are usually the last references to their stops: freeing 100,000 stops takes
-        // ≈ 2 ms, which the next update need not wait for.
-        if retired.count >= 256 {
-            let garbage = retired
-            retired = []
-            Self.reaper.async { withExtendedLifetime(garbage) {} }
-        }
     }
 
     private static let reaper = DispatchQueue(label: "transit-realtime.retired-trips", qos: .utility)
 
     /// Records the static database version the trip updates are resolved against (sent in heartbeats).
     public func setDatabaseVersion(_ version: String?) {
-        state.withLock { $0.databaseVersion = version }
+        publishing.withLock { _ in state.withLock { $0.databaseVersion = version } }
     }
 
     /// Sends a heartbeat: every source's last status and every topic's current sequence number.
     public func heartbeat() {
-        state.withLock { s in
-            var sequences: [RealtimeTopic: UInt64] = [:]
-            for topic in RealtimeTopic.stateful { sequences[topic] = s.sequence(topic) }
-            let beat = LiveHeartbeat(
-                sources: s.sources, sequences: sequences, databaseVersion: s.databaseVersion,
-                residentBytes: ProcessMemory.residentBytes())
-            send(PubMessage(epoch: epoch, seq: s.next(.heartbeat), sentUnixMs: nowMs(), payload: .heartbeat(beat)))
+        let resident = ProcessMemory.residentBytes()
+        publishing.withLock { _ in
+            let message = state.withLock { s in
+                var sequences: [RealtimeTopic: UInt64] = [:]
+                for topic in RealtimeTopic.stateful { sequences[topic] = s.sequence(topic) }
+                let beat = LiveHeartbeat(
+                    sources: s.sources, sequences: sequences, databaseVersion: s.databaseVersion,
+                    residentBytes: resident)
+                return PubMessage(epoch: epoch, seq: s.next(.heartbeat), sentUnixMs: nowMs(), payload: .heartbeat(beat))
+            }
+            send(RealtimeCodec.encodeFramed(message))
         }
     }
 
@@ -138,9 +158,9 @@ public final class RealtimeHub: Sendable {
     /// Current sequence numbers (tests, logs).
     public func sequence(_ topic: RealtimeTopic) -> UInt64 { state.withLock { $0.sequence(topic) } }
 
-    private func send(_ message: PubMessage) {
+    private func send(_ frame: [UInt8]) {
         do {
-            try sink.send(RealtimeCodec.encodeFramed(message))
+            try sink.send(frame)
         } catch {
             sendFailures.add(1, ordering: .relaxed)
         }
