@@ -32,7 +32,8 @@ import PackageDescription
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);
 //                          reaches the static data only through the static service (no TransitStore/SQLiteKit)
-//   RealtimeFixtures       GTFS-Realtime feeds made to fit a static database (`transit-realtime fixtures`, tests)
+//   RealtimeFixtures       GTFS-Realtime feeds and a recorded delay history made to fit a static database
+//                          (`transit-realtime fixtures`, tests)
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
 //   LoadGenerator          the load generator behind `transit-bench load`: workloads, SwiftNIO line clients
@@ -169,7 +170,7 @@ let package = Package(
         ),
         .target(
             name: "RealtimeFixtures",
-            dependencies: ["GTFSRealtime", "TransitCore", "TransitModel", "TransitStore", "SQLiteKit"],
+            dependencies: ["GTFSRealtime", "TransitCore", "TransitModel", "TransitStore", "SQLiteKit", "DelayStore"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -11,7 +11,7 @@ struct FixturesCommand: ParsableCommand {
         discussion: """
             Picks the trips running around --at (default now, or --clock) and writes: delays late and early, delays that \
             change along a trip, a cancelled trip, a skipped stop, a NO_DATA stop, a time-only update, a \
-            trip-level delay, an added (NEW) trip, occupancy, vehicles between their stops, and alerts on a \
+            trip-level delay, an added (NEW) trip, a vehicle without a trip update, occupancy, vehicles between their stops, and alerts on a \
             station, a route, a route type and a trip. Ids are the database's (with any import prefix: serve \
             them with "prefix" unset). --replay N writes N numbered snapshot folders 30 s apart in which the \
             delays move, for a replay source. The same database and --at give the same bytes.
@@ -44,6 +44,14 @@ struct FixturesCommand: ParsableCommand {
     @Option(help: "Most trip instances with updates (the nearest first departures are kept).")
     var maxTrips = 500
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write a delay store (serve's --delay-store) recording these trips on each of the "
+                + "\(FixtureHistory.days) service days before, so typical delays and reliability have figures at "
+                + "once. A store already there is replaced.",
+            valueName: "file"))
+    var delayHistory: String?
+
     func validate() throws {
         if let replay, !(1...9999).contains(replay) { throw ValidationError("--replay must be 1…9999, got \(replay)") }
         guard maxTrips >= 1 else { throw ValidationError("--max-trips must be at least 1") }
@@ -60,6 +68,10 @@ struct FixturesCommand: ParsableCommand {
                     + "\(first.tripUpdates.entities.count) trip updates, \(first.vehiclePositions.entities.count) vehicles, "
                     + "\(first.alerts.entities.count) alerts at \(moment)")
             for c in first.cases { print("  \(c.name): \(c.tripId) on \(c.serviceDate)") }
+            if let delayHistory {
+                let kept = try FixtureHistory.write(schedule, toStore: delayHistory)
+                print("wrote \(delayHistory): \(kept) recorded departures over \(FixtureHistory.days) earlier days")
+            }
         } catch {
             printError("fixtures: \(error)")
             throw ExitCode.failure

@@ -14,8 +14,8 @@ public struct FixtureFeeds: Sendable {
 
 /// Builds GTFS-Realtime feeds that fit a static schedule around a moment: trips late and early, delays
 /// that change along a trip, a cancelled trip, a skipped stop, a NO_DATA stop, a time-only update, a
-/// trip-level delay, an added (NEW) trip, occupancy, vehicles between their stops, and alerts on a station,
-/// a route, a route type and a trip. Deterministic: the same schedule and moments give the same bytes.
+/// trip-level delay, an added (NEW) trip, a vehicle without a trip update, occupancy, vehicles between their
+/// stops, and alerts on a station, a route, a route type and a trip. Deterministic: the same schedule and moments give the same bytes.
 ///
 /// Replay step `step` (0 for a single snapshot) moves the clock to `at` and the delays along a fixed cycle,
 /// so a sequence of snapshots shows predictions changing.
@@ -27,7 +27,7 @@ public struct FixtureGenerator: Sendable {
     /// The cases given to the first instances, in order; the rest get varied delays with occupancy.
     enum Role: String, CaseIterable {
         case late, early, changingDelays = "changing_delays", cancelled, skippedStop = "skipped_stop",
-            timeOnly = "time_only", noData = "no_data", tripDelay = "trip_delay", varied
+            timeOnly = "time_only", noData = "no_data", tripDelay = "trip_delay", vehicleOnly = "vehicle_only", varied
     }
 
     public func feeds(step: Int = 0, at: Int64? = nil) throws -> FixtureFeeds {
@@ -44,8 +44,11 @@ public struct FixtureGenerator: Sendable {
             let role = roles[index]
             let hash = Self.fnv(instance.trip.tripId) &+ UInt64(instance.serviceDate)
             let next = nextStop(instance, now)
-            let update = tripUpdate(instance, role: role, next: next, drift: drift, hash: hash)
-            tu.append(FeedEntity(id: "tu-\(index + 1)", tripUpdate: update))
+            // A vehicle with no trip update: the realtime service estimates its delays from the position.
+            if role != .vehicleOnly {
+                let update = tripUpdate(instance, role: role, next: next, drift: drift, hash: hash)
+                tu.append(FeedEntity(id: "tu-\(index + 1)", tripUpdate: update))
+            }
             if role != .varied { cases.append((role.rawValue, instance.trip.tripId, instance.serviceDate)) }
             if role != .cancelled, instance.first <= now,
                 let vehicle = vehiclePosition(
@@ -85,11 +88,14 @@ public struct FixtureGenerator: Sendable {
                 case .changingDelays: 3
                 case .skippedStop, .noData: 2
                 case .cancelled, .tripDelay: 0
+                case .vehicleOnly: 2
                 default: 1
                 }
             let found = schedule.instances.indices.first { i in
                 !taken.contains(i)
                     && schedule.instances[i].stops.count - nextStop(schedule.instances[i], schedule.at) >= needed
+                    // a vehicle on its way: started, and past its first stop
+                    && (role != .vehicleOnly || nextStop(schedule.instances[i], schedule.at) > 0)
             }
             if let found {
                 roles[found] = role
@@ -112,6 +118,7 @@ public struct FixtureGenerator: Sendable {
         case .timeOnly: 240
         case .noData: 90
         case .tripDelay: 150
+        case .vehicleOnly: 180
         case .varied: Int32(hash % 9) * 60 - 120  // −2 … +6 minutes
         }
     }
@@ -170,7 +177,7 @@ public struct FixtureGenerator: Sendable {
             } else {
                 update.delay = delay
             }
-        case .late, .early, .varied:
+        case .late, .early, .varied, .vehicleOnly:
             let occupancy = role == .varied ? Self.occupancy(hash).status : nil
             if let first = stu(next, delay: delay, occupancy: occupancy) {
                 update.stopTimeUpdates = [first]

@@ -233,6 +233,13 @@ import TransitTesting
             #expect(shown["air_conditioned"] as? Bool == true)
             #expect(shown["wheelchair_accessible"] as? Bool == true)
             #expect(shown["model"] as? String == "A")
+            // Described like the vehicles op's: the route's name, colour and mode, the trip's headsign.
+            #expect(shown["route_short_name"] as? String != nil)
+            #expect(shown["route_short_name"] as? String == merged["route_short_name"] as? String)
+            #expect(shown["route_color"] as? String == merged["route_color"] as? String)
+            #expect(shown["mode"] as? String == merged["mode"] as? String)
+            #expect(shown["headsign"] as? String != nil)
+            #expect(shown["headsign"] as? String == trip.data["headsign"] as? String)
             let car = (shown["carriages"] as? [[String: Any]])?.first
             #expect(car?["name"] as? String == "D6123")
             #expect(car?["occupancy_status"] as? String == "FULL")

@@ -84,7 +84,8 @@ import TransitTesting
         let schedule = try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: now)
         try #require(!schedule.instances.isEmpty, "the sample feed runs nothing at \(now)")
         let written = try FixtureWriter.write(schedule, to: setup.folder + "/fx")
-        let expectedTrips = written[0].tripUpdates.entities.count
+        // Every trip update's trip, and the one whose vehicle comes without a trip update (estimated from it).
+        let expectedTrips = written[0].tripUpdates.entities.count + 1
 
         let staticServer = try StaticServer(
             databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)

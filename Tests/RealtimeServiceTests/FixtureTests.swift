@@ -1,7 +1,9 @@
 // The fixtures command's feeds, made from the sample database and resolved by the service itself.
+import DelayStore
 import Foundation
 import GTFSRealtime
 import Testing
+import TransitCore
 import TransitModel
 import TransitTesting
 
@@ -60,7 +62,8 @@ import TransitTesting
             uniqueKeysWithValues: snapshotTrips(try #require(hub.snapshot(.tripUpdates))).map {
                 ($0.instance.tripId, $0)
             })
-        #expect(trips.count == feeds.tripUpdates.entities.count)
+        // Every trip update, and the trip whose vehicle has no trip update (estimated from its position).
+        #expect(trips.count == feeds.tripUpdates.entities.count + 1)
         func trip(_ role: String) throws -> LiveTrip {
             let id = try #require(feeds.cases.first { $0.name == role }?.tripId, "no \(role) case")
             return try #require(trips[id], "\(role) trip \(id) not resolved")
@@ -75,6 +78,9 @@ import TransitTesting
         #expect(noData.stops.contains { $0.status == .noData }, "\(noData)")
         #expect(try trip("time_only").stops.contains { $0.departureDelay == 240 })
         #expect(try trip("trip_delay").stops.allSatisfy { $0.departureDelay == 150 })
+        let byVehicle = try trip("vehicle_only")
+        #expect(byVehicle.stops.contains { $0.predictionSource == .vehicle }, "\(byVehicle)")
+        #expect(!feeds.tripUpdates.entities.contains { $0.tripUpdate?.trip.tripId == byVehicle.instance.tripId })
         let added = try trip("added")
         #expect(added.relationship == .new)
         #expect(added.tripHeadsign == "Extra service")
@@ -118,6 +124,28 @@ import TransitTesting
             feeds.tripUpdates.entities[0].tripUpdate?.stopTimeUpdates.first?.departure?.delay
         }
         #expect(Set(delays.compactMap { $0 }).count == 3)
+    }
+
+    @Test func historyRecordsTheTripsOnTheDaysBefore() throws {
+        let s = try schedule()
+        #expect(FixtureHistory.samples(s) == FixtureHistory.samples(s))
+        let temporary = try TemporaryFolder("rts-history")
+        let path = temporary.path + "/delays.db"
+        let kept = try FixtureHistory.write(s, toStore: path)
+        #expect(kept > 0)
+        #expect(try FixtureHistory.write(s, toStore: path) == kept, "a second write replaces the store")
+        // A stop of a running trip at its hour on weekdays: every earlier weekday of the window recorded it
+        // (unless it is one of the seldom recorded stops).
+        let instance = try #require(
+            s.instances.first { $0.frequencyStart == nil && FixtureGenerator.fnv($0.stops[0].stopId) % 5 != 0 })
+        let zone = try ServiceTimeZone(identifier: s.timeZone)
+        let date = try #require(GTFSDate(yyyymmdd: Int(instance.serviceDate)))
+        let hour = TypicalDelay.hour(ofSecs: Int(instance.departure(0) - zone.referenceUnix(of: date)))
+        let store = try DelayStore(path: path)
+        let slice = DelaySlice(
+            routeId: instance.trip.routeId, stopId: instance.stops[0].stopId, hour: hour, dayType: .weekday)
+        let window = try store.histogram(slice, today: date)
+        #expect(window.histogram.samples >= 10, "\(window.histogram.samples) samples")
     }
 
     @Test func noTripsRunningIsAClearError() throws {

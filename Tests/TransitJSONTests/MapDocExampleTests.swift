@@ -4,17 +4,17 @@ import TransitModel
 
 @testable import TransitJSON
 
-/// The map ops' examples in protocol/GATEWAY.md (answers taken from the launcher over the sample feed) are
-/// what the encoder writes for the same values, and their requests parse into the queries they describe.
+/// The map ops' examples of EncoderExamples.md (answers once taken from the launcher over the sample feed)
+/// are what the encoder writes for the same values, and their requests parse into the queries they describe.
 @Suite struct MapDocExampleTests {
     private func check(_ name: String, _ op: GatewayOpName, elapsed: Int64, _ data: (inout JSONWriter) -> Void) throws
         -> GatewayRequest
     {
-        let request = try GatewayRequest.parse(try GatewayDoc.request(name)).get()
+        let request = try GatewayRequest.parse(try ExampleBlocks.encoder.request(name)).get()
         let line = GatewayResponse.success(
             id: RawJSON(bytes: Array(request.id.description.utf8)), meta: ResponseMeta(op: op, elapsedMicros: elapsed),
             data: data)
-        let diffs = differences(try parseLine(line) as NSDictionary, try GatewayDoc.answer(name))
+        let diffs = differences(try parseLine(line) as NSDictionary, try ExampleBlocks.encoder.answer(name))
         #expect(diffs.isEmpty, "encoder ≠ GATEWAY.md: \(diffs.joined(separator: "; "))")
         return request
     }

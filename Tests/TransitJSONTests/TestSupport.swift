@@ -82,29 +82,74 @@ func answer(_ op: GatewayOpName, live: LiveMeta? = nil, _ data: (inout JSONWrite
     return try parseLine(line)
 }
 
-// MARK: GATEWAY.md
+// MARK: GATEWAY.md and the encoder's examples
 
-enum GatewayDoc {
-    static let url = Repository.url("protocol/GATEWAY.md")
+/// Example blocks of a Markdown file: the fenced JSON block after `<!-- example:NAME:PART -->` (PART is
+/// request or answer).
+struct ExampleBlocks: Sendable {
+    let url: URL
 
-    /// The fenced JSON block after `<!-- example:NAME:PART -->` (PART is request or answer).
-    static func example(_ name: String, _ part: String) throws -> String {
+    /// protocol/GATEWAY.md: the launcher's real answers (scripts/gateway-examples writes them).
+    static let gatewayDoc = ExampleBlocks(url: Repository.url("protocol/GATEWAY.md"))
+    /// What the encoder writes for `Fixtures` (the values GATEWAY.md's examples had before they were the
+    /// launcher's).
+    static let encoder = ExampleBlocks(url: Repository.url("Tests/TransitJSONTests/EncoderExamples.md"))
+
+    func example(_ name: String, _ part: String) throws -> String {
         let text = try String(contentsOf: url, encoding: .utf8)
         let marker = "<!-- example:\(name):\(part) -->"
-        let afterMarker = try #require(text.range(of: marker), "GATEWAY.md has \(marker)")
+        let afterMarker = try #require(text.range(of: marker), "\(url.lastPathComponent) has \(marker)")
         let open = try #require(text.range(of: "```json\n", range: afterMarker.upperBound..<text.endIndex))
         let close = try #require(text.range(of: "\n```", range: open.upperBound..<text.endIndex))
         return String(text[open.upperBound..<close.lowerBound])
     }
 
-    static func answer(_ name: String) throws -> NSDictionary {
-        let json = try example(name, "answer")
-        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary)
+    /// The example's answer (the first, when the block holds several lines' answers).
+    func answer(_ name: String) throws -> NSDictionary {
+        try #require(try answers(name).first)
     }
 
-    static func request(_ name: String) throws -> String {
+    /// Every answer line of the block: each starts a line with `{` (continuation lines are indented).
+    func answers(_ name: String) throws -> [NSDictionary] {
+        var values: [String] = []
+        for line in try example(name, "answer").split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("{") || values.isEmpty {
+                values.append(String(line))
+            } else {
+                values[values.count - 1] += "\n" + line
+            }
+        }
+        return try values.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? NSDictionary) }
+    }
+
+    func request(_ name: String) throws -> String {
         try example(name, "request")
     }
+
+    /// The names of the examples in the file, in order.
+    func names() throws -> [String] {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let suffix = ":request -->"
+        return text.components(separatedBy: "<!-- example:").dropFirst().compactMap { part in
+            part.range(of: suffix).map { String(part[..<$0.lowerBound]) }
+        }
+    }
+}
+
+/// The field names of every object in a JSON value by where it is (`data.departures[]` → `trip_id`, …; an
+/// array's elements together).
+func fieldNames(_ value: Any, at path: String = "") -> [String: Set<String>] {
+    var out: [String: Set<String>] = [:]
+    func walk(_ value: Any, _ path: String) {
+        if let object = value as? [String: Any] {
+            out[path, default: []].formUnion(object.keys)
+            for (key, inner) in object { walk(inner, path.isEmpty ? key : "\(path).\(key)") }
+        } else if let array = value as? [Any] {
+            for element in array { walk(element, "\(path)[]") }
+        }
+    }
+    walk(value, path)
+    return out
 }
 
 // MARK: fixtures (the values of GATEWAY.md's examples)

@@ -49,7 +49,8 @@ enum LiveMerge {
         }
         if let vehicle, reading.usable {
             if realtime == nil { realtime = TripRealtime() }
-            realtime?.vehicle = vehicle
+            realtime?.vehicle = vehicle.described(
+                route: trip.route, headsign: state.trips[key]?.headsign ?? trip.headsign)
         }
         return (realtime, reading.meta(.tripUpdates, at: at, now: now, leftOut: stale))
     }
@@ -92,5 +93,18 @@ enum LiveMerge {
     /// The scheduled end of a trip instance as its prediction knows it (last scheduled arrival).
     static func scheduledEnd(_ trip: TripPrediction) -> Int64? {
         trip.stops.compactMap { $0.scheduledArrivalUnix ?? $0.scheduledDepartureUnix }.max()
+    }
+}
+
+extension VehicleSnapshot {
+    /// The vehicle with what its trip's answer knows filled in where it has none (as the `vehicles` op
+    /// describes its vehicles): the route's short name, colour and mode, and the trip's headsign.
+    func described(route: Route?, headsign: String?) -> VehicleSnapshot {
+        var out = self
+        out.routeShortName = out.routeShortName ?? route?.shortName
+        out.routeColor = out.routeColor ?? route?.color
+        out.mode = out.mode ?? route?.mode
+        out.headsign = out.headsign ?? headsign
+        return out
     }
 }

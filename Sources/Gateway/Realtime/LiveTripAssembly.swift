@@ -135,15 +135,17 @@ enum LiveTripAssembly {
                 first.scheduledDepartureUnix ?? first.scheduledArrivalUnix ?? first.departureUnix ?? first.arrivalUnix
             startTime = time.map { GTFSTime.format(Int($0 - origin)) }
         }
+        let knownRoute = detail?.route ?? known.route
+        let headsign = trip.headsign ?? detail?.headsign
         return LiveTripView(
             tripId: trip.key.tripId, serviceDate: trip.key.serviceDate, startTime: startTime,
             frequencyBased: !trip.added && trip.key.startSecs != nil,
-            route: detail?.route ?? known.route ?? CandidateDepartures.unknownRoute(trip.routeId),
-            headsign: trip.headsign ?? detail?.headsign, shortName: detail?.shortName,
+            route: knownRoute ?? CandidateDepartures.unknownRoute(trip.routeId),
+            headsign: headsign, shortName: detail?.shortName,
             directionId: trip.directionId ?? detail?.directionId,
             blockId: detail?.blockId, shapeId: detail?.shapeId, wheelchairAccessible: detail?.wheelchairAccessible,
             bikesAllowed: detail?.bikesAllowed,
-            timezone: timezone, origin: origin, cancelled: trip.cancelled, added: trip.added, vehicle: vehicle,
-            stops: stops)
+            timezone: timezone, origin: origin, cancelled: trip.cancelled, added: trip.added,
+            vehicle: vehicle?.described(route: knownRoute, headsign: headsign), stops: stops)
     }
 }
