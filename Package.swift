@@ -14,8 +14,8 @@ import PackageDescription
 //   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
 //                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
 //                          memory (ProcessMemory: resident size, giving freed heap memory back)
-//   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice), and a
-//                          serial executor on a background-priority thread for actors (the realtime engine)
+//   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice; the
+//                          gateway's subscriber thread)
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
@@ -158,7 +158,7 @@ let package = Package(
             name: "RealtimeService",
             dependencies: [
                 "DelayStore", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto",
-                "TransitModel", "BackgroundWork",
+                "TransitModel",
                 "TransitCore", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -1,4 +1,3 @@
-import BackgroundWork
 import Foundation
 import GTFSRealtime
 import Logging
@@ -14,9 +13,11 @@ import TransitModel
 /// periodic feed_info check with a new database version drops the cache and resolves everything again.
 ///
 /// Events are processed one at a time, in arrival order (callers wait their turn: a slow engine slows
-/// polling instead of piling up feeds), on the engine's own thread at background priority
-/// (`Options.threadNice`): a full update's CPU (decode, resolve, diff, encode) yields to threads answering
-/// requests, here and in a gateway on the same machine.
+/// polling instead of piling up feeds).
+///
+/// The engine runs on the shared concurrency pool, at normal priority: on its own nice-10 thread a full update
+/// took 10–15 ms longer even on an idle machine (BENCHMARKS.md, "Answering while a full update is applied"),
+/// and answers did not need it (they stay within target while updates land, with or without it).
 public actor RealtimeEngine {
     /// Feeds of at least this many bytes are followed by `ProcessMemory.trim()` (4 MiB: ~2,500 trip updates),
     /// at most once per `trimInterval`.
@@ -37,25 +38,17 @@ public actor RealtimeEngine {
         public var versionCheckSecs: Int64
         /// Most trip ids per bulk request.
         public var scheduleChunk: Int
-        /// Nice value of the engine's thread (0: normal priority).
-        public var threadNice: Int32
 
         public init(
             maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String,
-            versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000,
-            threadNice: Int32 = ThreadPriority.backgroundNice
+            versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000
         ) {
             self.maxFeedBytes = maxFeedBytes
             self.timeZone = timeZone
             self.versionCheckSecs = versionCheckSecs
             self.scheduleChunk = scheduleChunk
-            self.threadNice = threadNice
         }
     }
-
-    private nonisolated let executor: BackgroundThreadExecutor
-    /// The engine's thread (see above).
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     public let hub: RealtimeHub
     private let schedules: any ScheduleSource
@@ -83,7 +76,6 @@ public actor RealtimeEngine {
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) throws(LiveStateError) {
         state = try LiveState(sources: sources)
-        executor = BackgroundThreadExecutor(name: "realtime-engine", nice: options.threadNice)
         self.hub = hub
         self.schedules = schedules
         self.options = options
