@@ -121,6 +121,13 @@ public final class VersionPinnedRequester: Sendable {
         _ bytes: [UInt8], timeout: Duration? = nil, read: ([UInt8]) throws -> Answer,
         version: (Answer) -> String?
     ) async throws -> Answer {
+        if requesters.count == 1 {
+            // One replica: nothing to choose or to redirect to, and nng's REQ socket itself resends a request
+            // whose connection drops once it reconnects, so no task, link or retry bookkeeping per request.
+            let answer = try read(try await requesters[0].request(bytes, timeout: timeout ?? defaultTimeout))
+            shared.tell(shared.pin.withLock { $0.answered(0, version: version(answer)) })
+            return answer
+        }
         let deadline = ContinuousClock.now + (timeout ?? defaultTimeout)
         let turn = turn.add(1, ordering: .relaxed).newValue
         var tried = Set<Int>()
