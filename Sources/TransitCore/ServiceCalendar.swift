@@ -8,7 +8,11 @@ import Synchronization
 /// - a calendar_dates exception_type 1 adds the date (also outside the calendar range, and for services
 ///   that have no calendar row at all), exception_type 2 removes it (overriding the weekday pattern);
 ///   if a feed both adds and removes the same service on the same date, the removal wins.
-/// The active set of a date is computed on first use and cached (thread-safe).
+/// The active sets of every date from `firstDate` to `lastDate` are computed once, at init, when they fit in
+/// `denseWordBudget` words, and then read without a lock: a static service's workers ask for them on every trip
+/// and board, and a shared memo behind a mutex made them queue (a third of the static service's CPU in a
+/// trip-heavy load went to the lock's slow path). A larger calendar computes a date's set on first use and
+/// caches it (thread-safe).
 public final class ServiceCalendar: Sendable {
     /// One calendar.txt row.
     public struct Weekly: Equatable, Sendable {
@@ -65,13 +69,20 @@ public final class ServiceCalendar: Sendable {
 
     private let cache = Mutex<[Int: ServiceSet]>([:])
     private static let cacheLimit = 1024
+    /// The active set of each date from `firstDate` on (empty when the calendar is over the budget).
+    private let dense: [ServiceSet]
+    /// Words of the precomputed sets at most (8 bytes each: 2 MiB of sets).
+    public static let denseWordBudget = 1 << 18
     /// `typicalWeek`, once computed (the outer optional: not yet).
     private let typicalWeekCache = Mutex<GTFSDate??>(nil)
     /// Weeks `typicalWeek` looks at from the calendar's first date: a year covers every season's timetable.
     public static let typicalWeekSearch = 53
 
-    /// Rows naming a service outside 0..<serviceCount are ignored.
-    public init(serviceCount: Int, weekly: [Weekly], exceptions: [Exception]) {
+    /// Rows naming a service outside 0..<serviceCount are ignored. `denseWordBudget`: see the type.
+    public init(
+        serviceCount: Int, weekly: [Weekly], exceptions: [Exception],
+        denseWordBudget: Int = ServiceCalendar.denseWordBudget
+    ) {
         self.serviceCount = max(0, serviceCount)
         self.weekly = weekly.filter { $0.service >= 0 && $0.service < serviceCount && $0.start <= $0.end }
         var byDay: [Int: [Exception]] = [:]
@@ -84,10 +95,23 @@ public final class ServiceCalendar: Sendable {
         let ends = self.weekly.map(\.end.dayNumber) + addedDays
         firstDate = starts.min().map(GTFSDate.init(dayNumber:))
         lastDate = ends.max().map(GTFSDate.init(dayNumber:))
+        var dense: [ServiceSet] = []
+        if let first = firstDate, let last = lastDate {
+            let days = last.dayNumber - first.dayNumber + 1
+            if days * ((self.serviceCount + 63) / 64) <= denseWordBudget {
+                dense.reserveCapacity(days)
+                for day in 0..<days {
+                    dense.append(Self.compute(first.adding(days: day), self.weekly, byDay, self.serviceCount))
+                }
+            }
+        }
+        self.dense = dense
     }
 
     /// The services active on a date.
     public func activeServices(on date: GTFSDate) -> ServiceSet {
+        if let index = denseIndex(date) { return dense[index] }
+        if !dense.isEmpty { return ServiceSet(capacity: serviceCount) }  // outside the span nothing runs
         if let cached = cache.withLock({ $0[date.dayNumber] }) { return cached }
         let set = compute(date)
         cache.withLock { cache in
@@ -101,7 +125,14 @@ public final class ServiceCalendar: Sendable {
     public var exceptionDates: [GTFSDate] { exceptionsByDay.keys.sorted().map(GTFSDate.init(dayNumber:)) }
 
     public func isActive(_ service: Int, on date: GTFSDate) -> Bool {
-        activeServices(on: date).contains(service)
+        if let index = denseIndex(date) { return dense[index].contains(service) }
+        return activeServices(on: date).contains(service)
+    }
+
+    private func denseIndex(_ date: GTFSDate) -> Int? {
+        guard let first = firstDate else { return nil }
+        let index = date.dayNumber - first.dayNumber
+        return index >= 0 && index < dense.count ? index : nil
     }
 
     /// The Monday of a typical week of the calendar: the week (Monday to Sunday), among the first
@@ -140,6 +171,12 @@ public final class ServiceCalendar: Sendable {
     }
 
     private func compute(_ date: GTFSDate) -> ServiceSet {
+        Self.compute(date, weekly, exceptionsByDay, serviceCount)
+    }
+
+    private static func compute(
+        _ date: GTFSDate, _ weekly: [Weekly], _ exceptionsByDay: [Int: [Exception]], _ serviceCount: Int
+    ) -> ServiceSet {
         var set = ServiceSet(capacity: serviceCount)
         for row in weekly where row.runs(on: date) {
             set.insert(row.service)

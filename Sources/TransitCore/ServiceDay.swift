@@ -15,13 +15,19 @@ import Synchronization
 /// A reference may thus fall before local midnight, so the service date after the local date can have
 /// trips running (see `serviceDays(from:to:maxSecs:)`).
 ///
-/// Never uses the host's timezone. Thread-safe; reference instants are cached per date.
+/// Never uses the host's timezone. Thread-safe; reference instants are cached per date: those of the days
+/// given at init (a feed's span: `precomputing(_:)`) in a table read without a lock, others behind a mutex.
 public final class ServiceTimeZone: Sendable {
     public let identifier: String
     public let timeZone: TimeZone
 
     private let referenceCache = Mutex<[Int: Int64]>([:])
     private static let cacheLimit = 8192
+    /// Reference instants of the days from `firstDenseDay` on, computed at init.
+    private let dense: [Int64]
+    private let firstDenseDay: Int
+    /// Days a zone precomputes at most (8 bytes each).
+    public static let maxDenseDays = 20_000
 
     /// Throws `ServiceTimeZoneError` when the identifier is not a known IANA zone.
     public init(identifier: String) throws(ServiceTimeZoneError) {
@@ -31,10 +37,29 @@ public final class ServiceTimeZone: Sendable {
         }
         self.identifier = trimmed
         self.timeZone = zone
+        dense = []
+        firstDenseDay = 0
+    }
+
+    private init(_ other: ServiceTimeZone, days: ClosedRange<GTFSDate>) {
+        identifier = other.identifier
+        timeZone = other.timeZone
+        firstDenseDay = days.lowerBound.dayNumber
+        let count = min(Self.maxDenseDays, days.upperBound.dayNumber - days.lowerBound.dayNumber + 1)
+        dense = (0..<count).map { other.referenceUnix(of: days.lowerBound.adding(days: $0)) }
+    }
+
+    /// The same zone with the reference instants of `days` computed now and read without a lock afterwards
+    /// (the static service asks them on every trip and board; a shared memo behind a mutex made its workers
+    /// queue). Days past `maxDenseDays` from the first are computed on use, as are days outside.
+    public func precomputing(_ days: ClosedRange<GTFSDate>) -> ServiceTimeZone {
+        ServiceTimeZone(self, days: days)
     }
 
     /// Unix time of the service date's noon minus 12 h in this zone.
     public func referenceUnix(of date: GTFSDate) -> Int64 {
+        let index = date.dayNumber - firstDenseDay
+        if index >= 0, index < dense.count { return dense[index] }
         if let cached = referenceCache.withLock({ $0[date.dayNumber] }) { return cached }
         let value = computeReference(date)
         referenceCache.withLock { cache in

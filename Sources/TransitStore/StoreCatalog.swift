@@ -90,7 +90,6 @@ final class StoreCatalog: Sendable {
             feeds.append(Feed(pk: feedRows.int(0), summary: summary, zone: zone))
         }
         if zones.isEmpty { zones.append(try! ServiceTimeZone(identifier: "UTC")) }
-        self.zones = zones
         self.feeds = feeds
         var feedIndexByPk: [Int: Int] = [:]
         for (i, f) in feeds.enumerated() { feedIndexByPk[f.pk] = i }
@@ -166,6 +165,13 @@ final class StoreCatalog: Sendable {
             exceptions.append(.init(service: exceptionRows.int(0), date: date, kind: kind))
         }
         calendar = ServiceCalendar(serviceCount: serviceCount, weekly: weekly, exceptions: exceptions)
+        // The zones' reference instants of the calendar's days (a few around them for after-midnight trips and
+        // neighbouring days), precomputed for lock-free reads.
+        if let first = calendar.firstDate, let last = calendar.lastDate {
+            let days = first.adding(days: -2)...last.adding(days: 2)
+            zones = zones.map { $0.precomputing(days) }
+        }
+        self.zones = zones
         var tripsPerService = [Int](repeating: 0, count: serviceCount)
         let tripCounts = try db.prepare("SELECT service_pk, COUNT(*) FROM trips GROUP BY service_pk")
         while try tripCounts.step() {

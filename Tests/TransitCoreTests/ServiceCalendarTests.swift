@@ -145,3 +145,34 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
         #expect(!set.contains(64) && set.contains(63) && !set.contains(-1))
     }
 }
+
+/// The calendar's dates precomputed at init (read without a lock) answer as dates computed on use do.
+@Suite struct ServiceCalendarDenseTests {
+    private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
+
+    @Test func precomputedDatesAnswerAsDatesComputedOnUse() {
+        let weekly: [ServiceCalendar.Weekly] = [
+            .init(service: 0, weekdays: 0b0011111, start: date(20_250_101), end: date(20_250_331)),
+            .init(service: 1, weekdays: 0b1100000, start: date(20_250_201), end: date(20_250_430)),
+            .init(service: 70, weekdays: 0b1111111, start: date(20_250_115), end: date(20_250_120)),
+        ]
+        let exceptions: [ServiceCalendar.Exception] = [
+            .init(service: 0, date: date(20_250_127), kind: .removed),
+            .init(service: 2, date: date(20_250_127), kind: .added),
+            .init(service: 2, date: date(20_250_601), kind: .added),  // after every calendar range
+            .init(service: 1, date: date(20_250_301), kind: .removed),
+        ]
+        let dense = ServiceCalendar(serviceCount: 71, weekly: weekly, exceptions: exceptions)
+        let onUse = ServiceCalendar(serviceCount: 71, weekly: weekly, exceptions: exceptions, denseWordBudget: 0)
+        var day = date(20_241_220)
+        while day <= date(20_250_610) {
+            #expect(dense.activeServices(on: day) == onUse.activeServices(on: day), "\(day)")
+            for service in [0, 1, 2, 70, 71] {
+                #expect(dense.isActive(service, on: day) == onUse.isActive(service, on: day), "\(service) \(day)")
+            }
+            day = day.adding(days: 1)
+        }
+        #expect(dense.isActive(2, on: date(20_250_601)) && !dense.isActive(0, on: date(20_250_127)))
+        #expect(dense.isActive(2, on: date(20_250_127)) && dense.isActive(70, on: date(20_250_118)))
+    }
+}

@@ -165,3 +165,24 @@ private func date(_ v: Int) -> GTFSDate { GTFSDate(yyyymmdd: v)! }
         #expect(throws: ServiceTimeZoneError.self) { try ServiceTimeZone(identifier: "") }
     }
 }
+
+/// A zone's reference instants precomputed for a span of days are the ones computed on use, across daylight
+/// saving changes and outside the span.
+@Suite struct ServiceTimeZonePrecomputedTests {
+    @Test(arguments: ["Australia/Sydney", "America/New_York", "UTC", "Asia/Kolkata"])
+    func precomputedReferencesAreTheComputedOnes(_ zone: String) throws {
+        let plain = try ServiceTimeZone(identifier: zone)
+        let span = GTFSDate(yyyymmdd: 20_250_101)!...GTFSDate(yyyymmdd: 20_261_231)!
+        let precomputed = plain.precomputing(span)
+        #expect(precomputed.identifier == plain.identifier)
+        var day = GTFSDate(yyyymmdd: 20_241_201)!
+        while day <= GTFSDate(yyyymmdd: 20_270_131)! {
+            #expect(precomputed.referenceUnix(of: day) == plain.referenceUnix(of: day), "\(day)")
+            day = day.adding(days: 1)
+        }
+        // Sydney's 2025-10-05 reference is 23:00 AEST the day before (the type's own example).
+        if zone == "Australia/Sydney" {
+            #expect(precomputed.referenceUnix(of: GTFSDate(yyyymmdd: 20_251_005)!) == 1_759_582_800)
+        }
+    }
+}
