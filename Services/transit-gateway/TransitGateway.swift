@@ -112,8 +112,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Stops whose forward-board static rows are kept (least recently used dropped; 0: no cache).")
     var boardCacheStops = 512
 
-    @Option(help: "Board windows (up to 100 static rows each) kept per stop, for boards asked at different times.")
-    var boardWindowsPerStop = 8
+    @Option(
+        help: "Board windows (up to 100 static rows each) kept per stop at most, for boards asked at different times.")
+    var boardWindowsPerStop = 32
+
+    @Option(help: "Board windows kept in all stops together (the cache's memory bound; busy stops hold the most).")
+    var boardCacheWindows = 4096
 
     @Option(help: "Event-loop threads (0: one per core).")
     var threads = 0
@@ -167,9 +171,11 @@ struct Serve: AsyncParsableCommand {
         guard staticProbeInterval >= 0, staticProbeInterval.isFinite else {
             throw ValidationError("--static-probe-interval must be 0 or a positive number of seconds")
         }
-        guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0, boardWindowsPerStop >= 1 else {
+        guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0, boardWindowsPerStop >= 1,
+            boardCacheWindows >= 1
+        else {
             throw ValidationError(
-                "--max-connections, --max-in-flight and --board-windows-per-stop must be at least 1, --threads and "
+                "--max-connections, --max-in-flight, --board-windows-per-stop and --board-cache-windows must be at least 1, --threads and "
                     + "--board-cache-stops at least 0"
             )
         }
@@ -231,7 +237,8 @@ struct Serve: AsyncParsableCommand {
             requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
             staticProbeInterval: .seconds(staticProbeInterval),
             realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
-            boardCacheStops: boardCacheStops, boardWindowsPerStop: boardWindowsPerStop, threads: threads,
+            boardCacheStops: boardCacheStops, boardWindowsPerStop: boardWindowsPerStop,
+            boardCacheWindows: boardCacheWindows, threads: threads,
             drainTimeout: .seconds(drainTimeout),
             clock: clock.serviceClock, logger: logger)
 

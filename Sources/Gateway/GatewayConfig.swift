@@ -63,8 +63,11 @@ public struct GatewayConfig: Sendable {
     public var subscriptionInterval: Duration
     /// Stops whose board window (static rows of a forward board) the gateway keeps; 0 turns the cache off.
     public var boardCacheStops: Int
-    /// Board windows kept per stop (boards asked at times further apart than a window spans need their own).
+    /// Board windows kept per stop at most (boards asked at times further apart than a window spans need their
+    /// own).
     public var boardWindowsPerStop: Int
+    /// Board windows kept in all (the memory bound: each holds up to `boardWindowRows` rows).
+    public var boardCacheWindows: Int
     /// Rows of a board window (1 … the static service's largest page, `StaticRequestLimits.maxLimit`).
     public var boardWindowRows: Int
     /// A kept board window is used only while the static database version was confirmed this recently.
@@ -91,7 +94,8 @@ public struct GatewayConfig: Sendable {
         realtimeTimeout: Duration = .seconds(1), realtimeSilence: Duration = .seconds(15),
         snapshotRetryMax: Duration = .seconds(2), maxSubscriptions: Int = 16,
         subscriptionInterval: Duration = .seconds(1),
-        boardCacheStops: Int = 512, boardWindowsPerStop: Int = 8, boardWindowRows: Int = StaticRequestLimits.maxLimit,
+        boardCacheStops: Int = 512, boardWindowsPerStop: Int = 32, boardCacheWindows: Int = 4096,
+        boardWindowRows: Int = StaticRequestLimits.maxLimit,
         staticVersionCheck: Duration = .seconds(1), threads: Int = 0, drainTimeout: Duration = .seconds(4),
         clock: ServiceClock = .system, logger: Logger
     ) {
@@ -120,6 +124,7 @@ public struct GatewayConfig: Sendable {
         self.subscriptionInterval = subscriptionInterval
         self.boardCacheStops = boardCacheStops
         self.boardWindowsPerStop = max(1, boardWindowsPerStop)
+        self.boardCacheWindows = max(1, boardCacheWindows)
         self.boardWindowRows = max(1, min(StaticRequestLimits.maxLimit, boardWindowRows))
         self.staticVersionCheck = staticVersionCheck
         self.threads = threads

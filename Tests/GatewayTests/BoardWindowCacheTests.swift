@@ -77,7 +77,7 @@ import TransitModel
         #expect(cache.window("A", now: t0) != nil)
         #expect(cache.window("B", now: t0) == nil)
         #expect(cache.window("C", now: t0) != nil)
-        #expect(cache.counts == BoardWindowCache.Counts(hits: 0, misses: 0, evictions: 1, stops: 2))
+        #expect(cache.counts == BoardWindowCache.Counts(hits: 0, misses: 0, evictions: 1, stops: 2, windows: 2))
         // Replacing a stop's window evicts nothing.
         cache.store(window("C", anchor: 5000), generation: generation, now: t0)
         #expect(cache.window("C", now: t0)?.anchor == 5000)
@@ -103,7 +103,40 @@ import TransitModel
         #expect(cache.window("A", from: 9000, now: t0 + .milliseconds(5)).best?.anchor == 9000)
         // Storing a window again at the same anchor replaces it; stops are still counted once.
         cache.store(window("A", anchor: 9000), generation: generation, now: t0 + .milliseconds(6))
-        #expect(cache.counts == BoardWindowCache.Counts(hits: 0, misses: 0, evictions: 0, stops: 1))
+        #expect(cache.counts == BoardWindowCache.Counts(hits: 0, misses: 0, evictions: 0, stops: 1, windows: 2))
+    }
+
+    @Test func aBusyStopHoldsManyWindowsWithinTheTotal() throws {
+        let cache = BoardWindowCache(capacity: 10, windowsPerStop: 8, maxWindows: 4, versionCheck: .seconds(60))
+        confirmed(cache, "v1", at: .zero)
+        let generation = try #require(cache.generation(now: t0))
+        var step = 0
+        func store(_ stop: String, _ anchor: Int64) {
+            step += 1
+            cache.store(window(stop, anchor: anchor), generation: generation, now: t0 + .milliseconds(step))
+        }
+        store("quiet", 1000)
+        store("other", 1000)
+        store("busy", 1000)
+        store("busy", 5000)
+        #expect(cache.counts.windows == 4)
+        // A fifth window in all: the busy stop's third takes the place of the least recently used stop's only one.
+        store("busy", 9000)
+        #expect(cache.counts == BoardWindowCache.Counts(hits: 0, misses: 0, evictions: 1, stops: 2, windows: 4))
+        #expect(cache.window("quiet", now: t0 + .milliseconds(10)) == nil)
+        #expect(cache.window("other", now: t0 + .milliseconds(10)) != nil)
+        for anchor in [1000, 5000, 9000] as [Int64] {
+            #expect(cache.window("busy", from: anchor, now: t0 + .milliseconds(11)).best?.anchor == anchor)
+        }
+        // A stop whose turn it is gives up its least recently used window, not all of them.
+        store("other", 20000)
+        #expect(cache.counts.windows == 4)
+        #expect(cache.window("busy", from: 1000, now: t0 + .milliseconds(20)).best == nil, "busy's oldest went")
+        #expect(cache.window("busy", from: 9000, now: t0 + .milliseconds(20)).best?.anchor == 9000)
+        #expect(cache.window("other", from: 20000, now: t0 + .milliseconds(20)).best?.anchor == 20000)
+        // A new version empties the cache and its count.
+        cache.versionMoved(to: "v2")
+        #expect(cache.counts.windows == 0 && cache.counts.stops == 0)
     }
 
     @Test func aWindowOutlivingItsLifetimeIsNotUsed() throws {

@@ -6,7 +6,9 @@ import TransitModel
 /// lie inside `rows` is a slice of them, so the gateway can answer it without asking the static service
 /// again (BoardWindowCache). `page(from:limit:)` returns only pages it knows to be exactly what the static
 /// service would answer, as far as the gateway reads them (rows, `hasMorePast`, a full page or not).
-struct BoardWindow: Sendable {
+// A class: the cache hands a window out on every hit, and a class is one retain where the struct was one per
+// field (its rows, ids, cursor and timezone).
+final class BoardWindow: Sendable {
     let stopId: String
     /// The board it belongs to: the stop and its filters (`DeparturesQuery.boardKey`); the cache's key.
     let key: String

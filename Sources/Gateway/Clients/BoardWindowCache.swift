@@ -5,9 +5,11 @@ import TransitModel
 /// static round trip while its window still holds the page asked for.
 ///
 /// A stop keeps up to `windowsPerStop` windows (boards asked at times further apart than one window spans
-/// each fetch their own; a busy station's 100 rows span only minutes of a peak). Bounded in memory: at most
-/// `capacity` stops, the least recently used dropped first, and within a stop its least recently used
-/// window (a window holds up to `windowRows` rows). Bounded in time: a window is used only while the static database version it was
+/// each fetch their own; a busy station's 100 rows span only minutes of a peak: Central's 07:00–09:00 needs
+/// about 20). Bounded in memory: at most `capacity` stops and `maxWindows` windows in all (a window holds up
+/// to `windowRows` rows), so busy stops hold many windows and quiet ones one or two; past either bound the
+/// least recently used stop is dropped (for stops), or that stop's least recently used window (for windows),
+/// and past `windowsPerStop` the stop's own least recently used window. Bounded in time: a window is used only while the static database version it was
 /// fetched under has been confirmed within `versionCheck` (the gateway asks the static service's feed_info
 /// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime`. A new
 /// version drops every window. So after a re-import, rows of the old database are served for at most
@@ -20,6 +22,8 @@ final class BoardWindowCache: Sendable {
     /// described from the window's rows, without asking the static service for the trip.
     let lookback: Int64
     let windowsPerStop: Int
+    /// Windows held in all stops together.
+    let maxWindows: Int
     let versionCheck: Duration
     let lifetime: Duration
 
@@ -28,6 +32,7 @@ final class BoardWindowCache: Sendable {
         var misses = 0
         var evictions = 0
         var stops = 0
+        var windows = 0
     }
 
     /// Which database the caller saw confirmed before it asked the static service: a window it fetched is
@@ -50,6 +55,8 @@ final class BoardWindowCache: Sendable {
 
     private struct State {
         var entries: [String: StopEntry] = [:]
+        /// Windows in `entries`, all stops together.
+        var windows = 0
         var useCounter: UInt64 = 0
         var version: String?
         var generation: UInt64 = 0
@@ -63,13 +70,14 @@ final class BoardWindowCache: Sendable {
 
     init(
         capacity: Int = 512, windowRows: Int = StaticRequestLimits.maxLimit, lookback: Int64 = 900,
-        windowsPerStop: Int = 8, versionCheck: Duration = .seconds(1),
+        windowsPerStop: Int = 32, maxWindows: Int = 4096, versionCheck: Duration = .seconds(1),
         lifetime: Duration = .seconds(600)
     ) {
         self.capacity = capacity
         self.windowRows = windowRows
         self.lookback = lookback
         self.windowsPerStop = max(1, windowsPerStop)
+        self.maxWindows = max(1, maxWindows)
         self.versionCheck = versionCheck
         self.lifetime = lifetime
     }
@@ -83,23 +91,26 @@ final class BoardWindowCache: Sendable {
         best: BoardWindow?, latest: BoardWindow?
     ) {
         state.withLock { s in
-            guard Self.confirmed(s, now: now, within: versionCheck), var stop = s.entries[boardKey] else {
+            guard Self.confirmed(s, now: now, within: versionCheck), let at = s.entries.index(forKey: boardKey) else {
                 return (nil, nil)
             }
+            // Read and marked in place: a copy of the stop's entry would copy its window list when it is marked.
             var best: Int?, bestRows = -1, latest: Int?
-            for (i, entry) in stop.windows.enumerated() where entry.stored.duration(to: now) < lifetime {
+            var latestStored: ContinuousClock.Instant?
+            for (i, entry) in s.entries.values[at].windows.enumerated() where entry.stored.duration(to: now) < lifetime
+            {
                 // On a tie the later one: windows are kept in the order they were stored.
-                if latest.map({ stop.windows[$0].stored <= entry.stored }) ?? true { latest = i }
+                if latestStored.map({ $0 <= entry.stored }) ?? true { (latest, latestStored) = (i, entry.stored) }
                 guard entry.window.anchor <= t else { continue }
                 let rows = entry.window.rows.count - entry.window.firstIndex(atOrAfter: t)
                 if rows > bestRows { (best, bestRows) = (i, rows) }
             }
             guard best != nil || latest != nil else { return (nil, nil) }
             s.useCounter += 1
-            stop.lastUse = s.useCounter
-            if let best { stop.windows[best].lastUse = s.useCounter }
-            s.entries[boardKey] = stop
-            return (best.map { stop.windows[$0].window }, latest.map { stop.windows[$0].window })
+            s.entries.values[at].lastUse = s.useCounter
+            if let best { s.entries.values[at].windows[best].lastUse = s.useCounter }
+            let windows = s.entries.values[at].windows
+            return (best.map { windows[$0].window }, latest.map { windows[$0].window })
         }
     }
 
@@ -130,26 +141,54 @@ final class BoardWindowCache: Sendable {
             guard s.generation == generation.value else { return }
             s.useCounter += 1
             let entry = Entry(window: window, stored: now, lastUse: s.useCounter)
-            guard var stop = s.entries.removeValue(forKey: window.key) else {
-                if s.entries.count >= capacity,
-                    let oldest = s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            var stop: StopEntry
+            if let held = s.entries.removeValue(forKey: window.key) {
+                stop = held
+                let before = stop.windows.count
+                stop.windows.removeAll { $0.window.anchor == window.anchor || $0.stored.duration(to: now) >= lifetime }
+                s.windows -= before - stop.windows.count
+                if stop.windows.count >= windowsPerStop,
+                    let oldest = stop.windows.indices.min(by: { stop.windows[$0].lastUse < stop.windows[$1].lastUse })
                 {
-                    s.entries[oldest] = nil
-                    s.counts.evictions += 1
+                    stop.windows.remove(at: oldest)
+                    s.windows -= 1
                 }
-                s.entries[window.key] = StopEntry(windows: [entry], lastUse: s.useCounter)
-                return
+            } else {
+                if s.entries.count >= capacity { Self.dropLeastRecentlyUsedStop(&s) }
+                stop = StopEntry(windows: [], lastUse: 0)
             }
+            // The total: the other stops give up windows, the least recently used stop first (this one is out of
+            // `entries` meanwhile, so it keeps what it holds).
+            while s.windows >= maxWindows, !s.entries.isEmpty { Self.dropOneWindowOfLeastRecentlyUsedStop(&s) }
             stop.lastUse = s.useCounter
-            stop.windows.removeAll { $0.window.anchor == window.anchor || $0.stored.duration(to: now) >= lifetime }
-            if stop.windows.count >= windowsPerStop,
-                let oldest = stop.windows.indices.min(by: { stop.windows[$0].lastUse < stop.windows[$1].lastUse })
-            {
-                stop.windows.remove(at: oldest)
-            }
             stop.windows.append(entry)
+            s.windows += 1
             s.entries[window.key] = stop
         }
+    }
+
+    private static func leastRecentlyUsedStop(_ s: State) -> String? {
+        s.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+    }
+
+    private static func dropLeastRecentlyUsedStop(_ s: inout State) {
+        guard let oldest = leastRecentlyUsedStop(s), let dropped = s.entries.removeValue(forKey: oldest) else { return }
+        s.windows -= dropped.windows.count
+        s.counts.evictions += 1
+    }
+
+    /// Drops the least recently used window of the least recently used stop (the stop too when it was its last).
+    private static func dropOneWindowOfLeastRecentlyUsedStop(_ s: inout State) {
+        guard let key = leastRecentlyUsedStop(s), var stop = s.entries[key] else { return }
+        guard stop.windows.count > 1,
+            let oldest = stop.windows.indices.min(by: { stop.windows[$0].lastUse < stop.windows[$1].lastUse })
+        else {
+            dropLeastRecentlyUsedStop(&s)
+            return
+        }
+        stop.windows.remove(at: oldest)
+        s.windows -= 1
+        s.entries[key] = stop
     }
 
     // MARK: the database version
@@ -177,6 +216,7 @@ final class BoardWindowCache: Sendable {
                 s.version = version
                 s.generation += 1
                 s.entries.removeAll()
+                s.windows = 0
             }
             s.confirmedAt = sentAt
         }
@@ -190,6 +230,7 @@ final class BoardWindowCache: Sendable {
             s.version = version
             s.generation += 1
             s.entries.removeAll()
+            s.windows = 0
             s.confirmedAt = .now
         }
     }
@@ -202,6 +243,7 @@ final class BoardWindowCache: Sendable {
         state.withLock { s in
             var c = s.counts
             c.stops = s.entries.count
+            c.windows = s.windows
             return c
         }
     }

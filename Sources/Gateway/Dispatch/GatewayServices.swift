@@ -45,7 +45,8 @@ final class GatewayServices: Sendable {
             staticClient: staticClient,
             boardCache: BoardWindowCache(
                 capacity: config.boardCacheStops, windowRows: config.boardWindowRows,
-                windowsPerStop: config.boardWindowsPerStop, versionCheck: config.staticVersionCheck),
+                windowsPerStop: config.boardWindowsPerStop, maxWindows: config.boardCacheWindows,
+                versionCheck: config.staticVersionCheck),
             realtime: realtime, realtimeClient: realtimeClient, stats: stats, clock: config.clock,
             logger: config.logger)
     }

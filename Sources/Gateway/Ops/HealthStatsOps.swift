@@ -147,6 +147,7 @@ extension RequestDispatcher {
             w.endObject()
             w.key("board_cache"); w.beginObject()
             w.key("stops"); w.int(windows.stops)
+            w.key("windows"); w.int(windows.windows)
             w.key("hits"); w.int(windows.hits)
             w.key("misses"); w.int(windows.misses)
             w.key("evictions"); w.int(windows.evictions)

@@ -33,6 +33,7 @@ extension GatewayServer {
             level("transit_gateway_subscriptions", Double(s.subscriptions)),
             level("transit_gateway_unwritten_bytes", Double(s.unwrittenBytes)),
             level("transit_gateway_board_cache_stops", Double(cache.stops)),
+            level("transit_gateway_board_cache_windows", Double(cache.windows)),
             total("transit_gateway_board_cache_hits_total", Double(cache.hits)),
             total("transit_gateway_board_cache_misses_total", Double(cache.misses)),
             total("transit_gateway_board_cache_evictions_total", Double(cache.evictions)),
