@@ -172,4 +172,58 @@ import TransitModel
         #expect(await realtime.cache.typicalDelays([badDate], ask: true) == [nil])
         #expect(realtime.asked.isEmpty)
     }
+
+    @Test func aTripsListIsKeptWholeAndNotServedForOtherStops() async {
+        let realtime = FakeRealtime()
+        let a = Self.histogram(6, delay: 120), b = Self.histogram(7, delay: 300)
+        realtime.set(Self.stopSlice("R1", "A"), a)
+        realtime.set(Self.stopSlice("R1", "B", hour: 9), b)
+        let cache = realtime.cache
+        let trip = TripInstanceKey(tripId: "T1", serviceDate: 20_250_312)
+        let stops = [Self.visit("R1", "A"), Self.visit("R1", "B", secs: 9 * 3600 + 60)]
+        let first = await cache.typicalDelays(stops, ask: true, trip: trip, now: t0)
+        #expect(first == [TypicalDelay(a, level: .stop), TypicalDelay(b, level: .stop)])
+        #expect(cache.keptTrips == 1)
+        let asked = realtime.askedSlices
+        #expect(await cache.typicalDelays(stops, ask: true, trip: trip, now: t0 + .seconds(1)) == first)
+        #expect(realtime.askedSlices == asked, "answered from what is kept")
+        // The same trip instance with other stops (a new import changed it): its own stops' figures.
+        let changed = [Self.visit("R1", "B", secs: 9 * 3600 + 60), Self.visit("R1", "A")]
+        let other = await cache.typicalDelays(changed, ask: true, trip: trip, now: t0 + .seconds(2))
+        #expect(other == [TypicalDelay(b, level: .stop), TypicalDelay(a, level: .stop)])
+        // Expired with its slices: asked again.
+        let later = await cache.typicalDelays(
+            stops, ask: true, trip: trip, now: t0 + TypicalDelayCache.ttl + .seconds(3))
+        #expect(later == first)
+        #expect(realtime.askedSlices > asked)
+    }
+
+    @Test func aTripListIsNotKeptWhileAVisitCouldNotBeResolved() async {
+        let realtime = FakeRealtime()
+        realtime.setDown(true)
+        let cache = realtime.cache
+        let trip = TripInstanceKey(tripId: "T1", serviceDate: 20_250_312)
+        let stops = [Self.visit("R1", "A")]
+        #expect(await cache.typicalDelays(stops, ask: true, trip: trip, now: t0) == [nil])
+        #expect(cache.keptTrips == 0)
+        realtime.setDown(false)
+        realtime.set(Self.stopSlice("R1", "A"), Self.histogram(6, delay: 60))
+        let after = await cache.typicalDelays(
+            stops, ask: true, trip: trip, now: t0 + TypicalDelayCache.backoff + .seconds(1))
+        #expect(after.first??.p50 == 90)
+        #expect(cache.keptTrips == 1)
+    }
+
+    @Test func aFullTableDropsExpiredEntriesFirstThenKeepsHalf() {
+        let now = t0
+        var table: [Int: ContinuousClock.Instant] = [:]
+        for i in 0..<10 { table[i] = i < 3 ? now - .seconds(1) : now + .seconds(60) }
+        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 10, now: now, until: \.self)
+        #expect(table.count == 7 && table.keys.allSatisfy { $0 >= 3 }, "the expired went, the rest stayed")
+        for i in 10..<20 { table[i] = now + .seconds(60) }
+        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 10, now: now, until: \.self)
+        #expect(table.count == 5, "down to half, not emptied")
+        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 10, now: now, until: \.self)
+        #expect(table.count == 5, "room enough: nothing dropped")
+    }
 }

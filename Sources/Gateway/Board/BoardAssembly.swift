@@ -176,8 +176,8 @@ enum BoardAssembly {
                 // Only the visited stop is read, in place (the dictionary's getter would copy the whole
                 // prediction, retaining each of its references).
                 guard let at = state.trips.index(forKey: ref.key) else { continue }
-                let stop = state.trips.values[at].stops[ref.index]
-                if let scheduled = stop.scheduledUnix, scheduled >= from, let predicted = stop.predictedUnix,
+                if let scheduled = state.trips.values[at].stops[ref.index].scheduledUnix, scheduled >= from,
+                    let predicted = state.trips.values[at].stops[ref.index].predictedUnix,
                     predicted > scheduled
                 {
                     count += 1

@@ -81,8 +81,15 @@ final class StaticCache: Sendable {
     }
 
     func remember(_ detail: TripDetail, as key: TripInstanceKey) {
-        let expires = ContinuousClock.now + lifetime
+        let now = ContinuousClock.now
+        let expires = now + lifetime
         stored.withLock { s in
+            // Held and not half through its lifetime: kept as it is (replacing it on every trip answer freed a
+            // whole detail each time; a new database version empties the cache anyway).
+            if let held = s.trips[key], held.expires - now > lifetime / 2 {
+                s.lastTimezone = detail.timezone
+                return
+            }
             if s.trips.count >= capacity { s.trips.removeAll() }
             s.trips[key] = Entry(value: detail, expires: expires)
             s.lastTimezone = detail.timezone

@@ -12,12 +12,20 @@ import TransitModel
 /// visit key: the typical delay chosen from the stop's and the route's slice, until the first of the two
 /// expires. A board whose rows are all resolved costs one lock and one lookup per row; a slice's typical
 /// delay is computed once, when its histogram arrives.
+///
+/// A trip answer wants every stop of the trip at once, and the trips asked in a peak make more visit keys
+/// than are kept (5,000 trips of the NSW-scale feed's morning make 207,000), so each trip instance's list is
+/// also kept whole, checked against the visit keys it was resolved for: a trip asked again costs one lookup.
+/// When a table is full, expired entries go first, then arbitrary ones down to half: a working set a little
+/// larger than the table still mostly hits (dropping everything made every lookup miss).
 final class TypicalDelayCache: Sendable {
     static let ttl: Duration = .seconds(600)
     static let backoff: Duration = .seconds(30)
     /// Entries held at most (slices, and visit keys apart); all are dropped when it is reached (they come back
     /// one board at a time).
     static let maxEntries = 200_000
+    /// Trip instances whose whole list is kept.
+    static let maxTrips = 8_192
 
     /// Asks the realtime service for the histograms of these slices (at most `RealtimeQuery.maxDelaySlices`),
     /// in order; nil when it cannot answer.
@@ -61,14 +69,26 @@ final class TypicalDelayCache: Sendable {
         var until: ContinuousClock.Instant
     }
 
+    /// A trip instance's typical delays, stop by stop, for the visit keys they were resolved for; kept until
+    /// the first of its visits' entries expires.
+    private struct TripEntry {
+        var keys: [VisitKey?]
+        var typicals: [TypicalDelay?]
+        var until: ContinuousClock.Instant
+    }
+
     private struct State {
         var slices: [DelaySlice: SliceEntry] = [:]
         var visits: [VisitKey: VisitEntry] = [:]
+        var trips: [TripInstanceKey: TripEntry] = [:]
         var unavailableUntil: ContinuousClock.Instant?
         var dayTypes = DayTypeCalendar()
         /// When the day types are asked again (nil: never asked).
         var dayTypesUntil: ContinuousClock.Instant?
     }
+
+    /// Trip instances whose list is kept now.
+    var keptTrips: Int { state.withLock { $0.trips.count } }
 
     private let fetch: Fetch?
     /// Asks the static service's `feed_info` for the dates that run a weekend timetable (nil: no answer).
@@ -136,7 +156,10 @@ final class TypicalDelayCache: Sendable {
     /// The typical delay of each visit (nil: under 5 departures recorded, or not known), in order. `ask`:
     /// the realtime service may be asked for the slices not held (callers pass false while its publisher is
     /// silent, so a board never waits on a service that is down).
-    func typicalDelays(_ visits: [Visit], ask: Bool, now: ContinuousClock.Instant = .now) async -> [TypicalDelay?] {
+    /// `trip`: the visits are that trip instance's stops, in order (its list is kept whole).
+    func typicalDelays(
+        _ visits: [Visit], ask: Bool, trip: TripInstanceKey? = nil, now: ContinuousClock.Instant = .now
+    ) async -> [TypicalDelay?] {
         var result = [TypicalDelay?](repeating: nil, count: visits.count)
         guard fetch != nil, !visits.isEmpty else { return result }
         let dayTypes = await dayTypes(now: now)
@@ -155,25 +178,62 @@ final class TypicalDelayCache: Sendable {
             keys.append(lastType.map { Self.key(visit, dayType: $0) })
         }
         var pending: [Int] = []
-        state.withLock { s in
+        // The trip's list is kept only when every visit has an entry, until the first of them expires.
+        var keepable = true
+        var until: ContinuousClock.Instant?
+        let kept = state.withLock { s -> [TypicalDelay?]? in
+            if let trip, let entry = s.trips[trip], entry.until > now, entry.keys == keys { return entry.typicals }
             for (index, key) in keys.enumerated() {
-                guard let key else { continue }
+                guard let key else {
+                    keepable = false
+                    continue
+                }
                 if let entry = s.visits[key], entry.until > now {
                     result[index] = entry.typical
+                    until = min(until ?? entry.until, entry.until)
                 } else {
                     pending.append(index)
                 }
             }
+            return nil
         }
-        guard !pending.isEmpty else { return result }
-        let resolved = await resolve(pending.map { keys[$0]! }, ask: ask, now: now)
-        for (index, typical) in zip(pending, resolved) { result[index] = typical }
+        if let kept { return kept }
+        if !pending.isEmpty {
+            let resolved = await resolve(pending.map { keys[$0]! }, ask: ask, now: now)
+            for (index, (typical, expires)) in zip(pending, resolved) {
+                result[index] = typical
+                if let expires { until = min(until ?? expires, expires) } else { keepable = false }
+            }
+        }
+        if let trip, keepable, let until {
+            let entry = TripEntry(keys: keys, typicals: result, until: until)
+            state.withLock { s in
+                Self.makeRoom(in: &s.trips, for: 1, max: Self.maxTrips, now: now, until: \.until)
+                s.trips[trip] = entry
+            }
+        }
         return result
+    }
+
+    /// Room for `adding` more entries in `table` (at most `max`): expired entries go first; when that is not
+    /// enough, arbitrary ones until the table is half full.
+    static func makeRoom<Key: Hashable, Value>(
+        in table: inout [Key: Value], for adding: Int, max: Int, now: ContinuousClock.Instant,
+        until: KeyPath<Value, ContinuousClock.Instant>
+    ) {
+        guard table.count + adding > max else { return }
+        table = table.filter { $0.value[keyPath: until] > now }
+        guard table.count + adding > max else { return }
+        let excess = table.count - max / 2
+        for key in Array(table.keys.prefix(excess)) { table[key] = nil }
     }
 
     /// The typical delays of visit keys not resolved yet: from the held slices and (when `ask`) the rest asked
     /// in one request; the keys whose two slices are both held are kept resolved.
-    private func resolve(_ keys: [VisitKey], ask: Bool, now: ContinuousClock.Instant) async -> [TypicalDelay?] {
+    /// Each with when its entry expires (nil: not both slices held, so not kept).
+    private func resolve(_ keys: [VisitKey], ask: Bool, now: ContinuousClock.Instant) async -> [(
+        TypicalDelay?, ContinuousClock.Instant?
+    )] {
         var wanted = Set<DelaySlice>()
         for key in keys {
             let (stop, route) = key.slices
@@ -211,24 +271,24 @@ final class TypicalDelayCache: Sendable {
             }
             found.merge(asked) { _, new in new }
             state.withLock { s in
-                if s.slices.count + asked.count > Self.maxEntries { s.slices.removeAll(keepingCapacity: true) }
+                Self.makeRoom(in: &s.slices, for: asked.count, max: Self.maxEntries, now: now, until: \.until)
                 s.slices.merge(asked) { _, new in new }
                 s.unavailableUntil = failed ? now + Self.backoff : nil
             }
         }
         var resolved: [VisitKey: VisitEntry] = [:]
-        let typicals = keys.map { key -> TypicalDelay? in
+        let typicals = keys.map { key -> (TypicalDelay?, ContinuousClock.Instant?) in
             let (stop, route) = key.slices
             let stopEntry = found[stop], routeEntry = found[route]
             let typical = stopEntry?.typical ?? routeEntry?.typical
-            if let stopEntry, let routeEntry {
-                resolved[key] = VisitEntry(typical: typical, until: min(stopEntry.until, routeEntry.until))
-            }
-            return typical
+            guard let stopEntry, let routeEntry else { return (typical, nil) }
+            let entry = VisitEntry(typical: typical, until: min(stopEntry.until, routeEntry.until))
+            resolved[key] = entry
+            return (typical, entry.until)
         }
         if !resolved.isEmpty {
             state.withLock { s in
-                if s.visits.count + resolved.count > Self.maxEntries { s.visits.removeAll(keepingCapacity: true) }
+                Self.makeRoom(in: &s.visits, for: resolved.count, max: Self.maxEntries, now: now, until: \.until)
                 s.visits.merge(resolved) { _, new in new }
             }
         }

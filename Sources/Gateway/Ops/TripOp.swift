@@ -111,7 +111,11 @@ extension RequestDispatcher {
                 routeId: trip.route.routeId, stopId: $0.stopId, serviceDate: trip.serviceDate,
                 scheduledSecs: Int($0.departureSecs))
         }
-        let typical = await typicalDelays.typicalDelays(visits, ask: self.realtime.read().status == .ok)
+        let typical = await typicalDelays.typicalDelays(
+            visits, ask: self.realtime.read().status == .ok,
+            trip: TripInstanceKey(
+                tripId: trip.tripId, serviceDate: trip.serviceDate,
+                staticStartTime: trip.frequencyBased ? trip.startTime : nil))
         let cancelled = realtime?.cancelled ?? false
         return typical.enumerated().map { index, value in
             guard let value else { return nil }

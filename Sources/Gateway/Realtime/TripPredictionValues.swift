@@ -129,8 +129,8 @@ public struct TripPrediction: Sendable, Hashable {
     /// The time a board sorts this visit by: the predicted departure, else the scheduled one (a cancelled
     /// trip and a skipped stop keep their scheduled time); nil when neither is known.
     func boardTime(at index: Int) -> Int64? {
-        let stop = stops[index]
-        if cancelled || stop.skipped { return stop.scheduledUnix ?? stop.predictedUnix }
-        return stop.predictedUnix ?? stop.scheduledUnix
+        // Read in place: a copy of the stop would retain each of its references.
+        if cancelled || stops[index].skipped { return stops[index].scheduledUnix ?? stops[index].predictedUnix }
+        return stops[index].predictedUnix ?? stops[index].scheduledUnix
     }
 }
