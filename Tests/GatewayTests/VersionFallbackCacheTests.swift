@@ -6,7 +6,6 @@ import Testing
 import TransitJSON
 import TransitModel
 import TransitProto
-import TransitStore
 import TransitTesting
 
 @testable import Gateway
@@ -54,7 +53,7 @@ import TransitTesting
             urls: urls, timeout: .milliseconds(600), probeInterval: .zero, versionProbe: .seconds(3600))
         defer { client.close() }
         let cache = StaticCache(client: client)
-        #expect(try await eventually(timeout: .seconds(5)) { client.versionPin.replicas.allSatisfy(\.connected) })
+        #expect(await eventually(timeout: .seconds(5)) { client.versionPin.replicas.allSatisfy(\.connected) })
         // Turn 1 asks b first, turn 2 a: both on v1, pinned v1.
         for _ in 0..<2 {
             let info = await client.query(.feedInfo)
@@ -64,9 +63,9 @@ import TransitTesting
 
         // b comes back on v2 (not heard from since it reconnected); a stops answering in time.
         b.stop()
-        #expect(try await eventually(timeout: .seconds(5)) { !client.versionPin.replicas[1].connected })
+        #expect(await eventually(timeout: .seconds(5)) { !client.versionPin.replicas[1].connected })
         b = try Self.replica(url: urls[1], version: "v2", handler: handler, control: controlB)
-        #expect(try await eventually(timeout: .seconds(5)) { client.versionPin.replicas[1].connected })
+        #expect(await eventually(timeout: .seconds(5)) { client.versionPin.replicas[1].connected })
         controlA.hangMs.store(1500, ordering: .relaxed)
 
         // Turn 3 asks b first; a does not answer within the timeout: b's v2 answer is the answer, not cached.
