@@ -13,6 +13,9 @@
 /// - If no connected replica is on the pinned version any more (they went away) while others report
 ///   several versions, the pin moves to the version of the latest answer, so requests are not left with no
 ///   replica to ask.
+/// - A request that carries a cursor (the static service's board cursor names rows of one import) is asked
+///   only of replicas that may be on the cursor's version, and only an answer from that version is used
+///   (`VersionPinnedRequester`'s `onlyVersion`): no other version's answer is taken for it.
 /// - A replica that disconnects is forgotten (it may come back on another version).
 public struct VersionPin: Sendable, Equatable {
     /// What the client knows of one replica.
@@ -72,6 +75,17 @@ public struct VersionPin: Sendable, Equatable {
     /// Replica `index` is worth asking for an answer on the pinned version: on it, or not known yet.
     public func mayBePinned(_ index: Int) -> Bool {
         replicas[index].version == nil || isPinned(replicas[index].version)
+    }
+
+    /// Replica `index` is worth asking for an answer read from `version` (a request carrying a cursor of that
+    /// version): on it, or not known yet.
+    public func mayBeOn(_ version: String, _ index: Int) -> Bool {
+        replicas[index].version == nil || replicas[index].version == version
+    }
+
+    /// A connected replica is known to be on another version than `version`.
+    public func someConnectedReplicaIsNotOn(_ version: String) -> Bool {
+        replicas.contains { $0.connected && $0.version != nil && $0.version != version }
     }
 
     /// Every replica, the ones to ask first first (see the rule above); `turn` rotates each group.

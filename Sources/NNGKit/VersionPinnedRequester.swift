@@ -12,7 +12,9 @@ import Synchronization
 /// when a request times out.
 ///
 /// An answer from another version than the pinned one is not used while a replica that may be on the pinned
-/// version is left to ask; if none is, it is used (an answer beats a failure). A background probe (when
+/// version is left to ask; if none is, it is used (an answer beats a failure) and marked as such
+/// (`VersionedAnswer.onPinnedVersion`), so caches of the pinned version leave it out. A request that carries
+/// a cursor is bound to the cursor's version (`answer(onlyVersion:)`): no other version answers it. A background probe (when
 /// `probe` is given) asks every connected replica every `probeInterval`, so the client learns the versions
 /// of replicas it sends no requests to and moves when they all have the new one.
 public final class VersionPinnedRequester: Sendable {
@@ -121,23 +123,75 @@ public final class VersionPinnedRequester: Sendable {
         _ bytes: [UInt8], timeout: Duration? = nil, read: ([UInt8]) throws -> Answer,
         version: (Answer) -> String?
     ) async throws -> Answer {
+        try await answer(bytes, timeout: timeout, read: read, version: version).answer
+    }
+
+    /// An answer, the version it was read from and whether that is the pinned one.
+    public struct VersionedAnswer<Answer: Sendable>: Sendable {
+        public var answer: Answer
+        /// The version the answer names (nil: it names none).
+        public var version: String?
+        /// Read from the pinned version (or naming none). False: another version's answer, used because no
+        /// replica that may be on the pinned one answered within the deadline; a cache of the pinned
+        /// version must not keep it.
+        public var onPinnedVersion: Bool
+    }
+
+    /// A request bound to one version (`onlyVersion`) found no replica on it that answered: replicas on
+    /// other versions were left out or their answers not used.
+    public struct VersionNotAnswered: Error, Sendable, CustomStringConvertible {
+        /// The version the request needs.
+        public var version: String
+        /// A replica on another version answered (so the service is up; the answer was not used).
+        public var otherVersionAnswered: Bool
+        /// The error of the last replica asked on `version` (nil: none was asked).
+        public var lastError: NNGError?
+        public var description: String {
+            "no replica on database version \(version) answered" + (lastError.map { " (\($0))" } ?? "")
+        }
+    }
+
+    /// `request`, with the answer's version. `onlyVersion` (a request carrying a cursor of that version)
+    /// sends the request only to replicas that may be on that version and uses only an answer from it;
+    /// when none answers within the deadline while replicas on other versions exist (known, or answering),
+    /// `VersionNotAnswered`. Without it, an answer from another version is used when no replica that may be
+    /// on the pinned one answers (an answer beats a failure).
+    public func answer<Answer: Sendable>(
+        _ bytes: [UInt8], timeout: Duration? = nil, onlyVersion: String? = nil, read: ([UInt8]) throws -> Answer,
+        version: (Answer) -> String?
+    ) async throws -> VersionedAnswer<Answer> {
         if requesters.count == 1 {
             // One replica: nothing to choose or to redirect to, and nng's REQ socket itself resends a request
             // whose connection drops once it reconnects, so no task, link or retry bookkeeping per request.
             let answer = try read(try await requesters[0].request(bytes, timeout: timeout ?? defaultTimeout))
-            shared.tell(shared.pin.withLock { $0.answered(0, version: version(answer)) })
-            return answer
+            let answerVersion = version(answer)
+            let (move, pinned) = shared.pin.withLock { p in
+                (p.answered(0, version: answerVersion), p.isPinned(answerVersion))
+            }
+            shared.tell(move)
+            if let onlyVersion, let answerVersion, answerVersion != onlyVersion {
+                throw VersionNotAnswered(version: onlyVersion, otherVersionAnswered: true, lastError: nil)
+            }
+            return VersionedAnswer(answer: answer, version: answerVersion, onPinnedVersion: pinned)
         }
         let deadline = ContinuousClock.now + (timeout ?? defaultTimeout)
         let turn = turn.add(1, ordering: .relaxed).newValue
         var tried = Set<Int>()
-        var offPin: Answer?
+        var offPin: VersionedAnswer<Answer>?
+        var otherVersionAnswered = false
         var lastError: NNGError?
         while true {
             let (order, pin) = shared.pin.withLock { ($0.order(turn: turn), $0) }
             let untried = order.filter { !tried.contains($0) }
-            // With an answer from another version in hand, only a replica that may be on the pinned one helps.
-            guard let index = offPin == nil ? untried.first : untried.first(where: pin.mayBePinned) else { break }
+            // Bound to a version, only its replicas help; with an answer from another version in hand, only a
+            // replica that may be on the pinned one does.
+            let next: Int?
+            if let onlyVersion {
+                next = untried.first { pin.mayBeOn(onlyVersion, $0) }
+            } else {
+                next = offPin == nil ? untried.first : untried.first(where: pin.mayBePinned)
+            }
+            guard let index = next else { break }
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { break }
             tried.insert(index)
@@ -161,10 +215,23 @@ public final class VersionPinnedRequester: Sendable {
                 (p.answered(index, version: answerVersion), p.isPinned(answerVersion))
             }
             shared.tell(move)
-            if pinned { return answer }
-            offPin = answer
+            if let onlyVersion {
+                if answerVersion == nil || answerVersion == onlyVersion {
+                    return VersionedAnswer(answer: answer, version: answerVersion, onPinnedVersion: pinned)
+                }
+                otherVersionAnswered = true
+                continue
+            }
+            if pinned { return VersionedAnswer(answer: answer, version: answerVersion, onPinnedVersion: true) }
+            offPin = VersionedAnswer(answer: answer, version: answerVersion, onPinnedVersion: false)
         }
         if let offPin { return offPin }
+        if let onlyVersion,
+            otherVersionAnswered || shared.pin.withLock({ $0.someConnectedReplicaIsNotOn(onlyVersion) })
+        {
+            throw VersionNotAnswered(
+                version: onlyVersion, otherVersionAnswered: otherVersionAnswered, lastError: lastError)
+        }
         throw lastError ?? NNGError(operation: "request to \(url)", code: Int32(NNG_ETIMEDOUT.rawValue))
     }
 

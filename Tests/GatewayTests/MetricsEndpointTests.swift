@@ -4,7 +4,7 @@ import TransitTesting
 
 /// `serve --metrics`: the Prometheus text endpoint of the real processes (metrics are process-wide, so the
 /// processes, not in-process servers, are tested): answers by op and code with latency histograms, the
-/// static service's answers by query, scrape-time gauges; other paths 404.
+/// static service's answers by query, scrape-time gauges; other paths 404; the realtime service's feeds.
 @Suite(.enabled(if: BuiltExecutables.available, "build the executables first (swift build)"))
 struct MetricsEndpointTests {
     /// One HTTP/1.0 GET over a plain socket: (status line, body).
@@ -65,5 +65,52 @@ struct MetricsEndpointTests {
 
         let (notFound, _) = try await Self.get(port: gatewayMetrics, path: "/other")
         #expect(notFound.contains("404"), "\(notFound)")
+    }
+
+    /// The realtime service's endpoint (`transit-realtime serve --metrics`): whether it is the active
+    /// instance, its RSS, and per source the feed's age, staleness, entities and updates applied, scraped from
+    /// the process while it replays ReplayClockEndToEndTests' recorded minute.
+    @Test(.enabled(if: BuiltExecutables.path("transit-realtime") != nil))
+    func theRealtimeServiceServesPrometheusText() async throws {
+        let folder = try TemporaryFolder("metrics-realtime")
+        try ReplayClockEndToEndTests.writeStaticFeed(to: folder.path + "/gtfs")
+        try ReplayClockEndToEndTests.writeCapture(to: folder.path + "/capture")
+        let db = folder.path + "/static.db"
+        let clockTime = ReplayClockEndToEndTests.captureTime
+        let importer = try ChildProcess(
+            BuiltExecutables.path("transit-static")!,
+            ["import", folder.path + "/gtfs", "--db", db, "--clock", clockTime])
+        #expect(try await importer.waitForExit(timeout: .seconds(60)) == 0, "\(importer.stderr)")
+        let source =
+            #"{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/capture/TripUpdates.pb", "poll_interval_s": 1}"#
+        try Data(#"{"sources": [\#(source)]}"#.utf8).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
+        let clock = ["--clock", clockTime, "--clock-origin", String(format: "%.3f", Date().timeIntervalSince1970)]
+        let staticURL = UniqueURL.ipc("metrics-rt-static")
+        let staticService = try await ChildProcess.started(
+            "transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
+        defer { staticService.signal(SIGKILL) }
+        let realtime = try ChildProcess(
+            BuiltExecutables.path("transit-realtime")!,
+            [
+                "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen",
+                UniqueURL.ipc("metrics-rt-rep"), "--publish", UniqueURL.ipc("metrics-rt-pub"), "--metrics",
+                "127.0.0.1:0",
+            ] + clock)
+        defer { realtime.signal(SIGKILL) }
+        let metricsPort = try await Self.metricsPort(realtime)
+
+        var body = ""
+        let applied = try await eventually(timeout: .seconds(15), interval: .milliseconds(200)) {
+            body = try await Self.get(port: metricsPort, path: "/metrics").1
+            return body.contains(#"transit_realtime_updates_applied_total{source="trips"} "#)
+                && !body.contains(#"transit_realtime_updates_applied_total{source="trips"} 0"#)
+        }
+        #expect(applied, "the feed's update is counted: \(body.prefix(3000))")
+        #expect(body.contains("transit_realtime_active 1"), "\(body.prefix(3000))")
+        #expect(body.contains("transit_realtime_resident_bytes "))
+        #expect(body.contains(#"transit_realtime_feed_stale{source="trips"} 0"#))
+        #expect(body.contains(#"transit_realtime_feed_entities{source="trips"} 1"#))
+        #expect(body.contains(#"transit_realtime_feed_age_seconds{source="trips"} "#))
+        #expect(body.contains("transit_realtime_publish_failures_total "))
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TransitTesting
 
-/// A realtime service and its hot standby (`serve --peer`), as real processes: the standby binds nothing and
-/// polls nothing while the primary's heartbeats come; killed, the primary is replaced within seconds (new
-/// epoch; the gateway, dialing both instances' URLs, follows); restarted, the former primary stands by.
+/// A realtime service and its hot standby (`serve --peer`), as real processes linked over loopback tcp: the
+/// standby binds nothing and polls nothing while the primary's heartbeats come; killed, the primary is
+/// replaced within seconds (new epoch; the gateway, dialing both instances' URLs, follows); restarted, the
+/// former primary stands by.
 @Suite(.enabled(if: BuiltExecutables.path("transit-realtime") != nil, "build the executables first (swift build)"))
 struct StandbyRealtimeTests {
     private func realtimeStatus(port: Int) async throws -> String? {
@@ -19,9 +20,11 @@ struct StandbyRealtimeTests {
             #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/none.pb", "poll_interval_s": 1}]}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
-        let staticURL = UniqueURL.ipc("sb-static")
-        let (repA, pubA) = (UniqueURL.ipc("sb-rep-a"), UniqueURL.ipc("sb-pub-a"))
-        let (repB, pubB) = (UniqueURL.ipc("sb-rep-b"), UniqueURL.ipc("sb-pub-b"))
+        // Every link over loopback tcp, as between machines (the former primary comes back on its ports).
+        func tcp() throws -> String { "tcp://127.0.0.1:\(try FreePort.tcp())" }
+        let staticURL = try tcp()
+        let (repA, pubA) = (try tcp(), try tcp())
+        let (repB, pubB) = (try tcp(), try tcp())
         func realtimeArguments(rep: String, pub: String, peer: String, standby: Bool) -> [String] {
             [
                 "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", rep,

@@ -115,19 +115,25 @@ import TransitTesting
         final class State: Sendable {
             let version: Mutex<String>
             let answers = Atomic<Int>(0)
+            let delayMs = Atomic<Int>(0)
             init(_ version: String) { self.version = Mutex(version) }
         }
         let state: State
         let server: NNGReplyServer
-        init(url: String, version: String) throws {
-            let state = State(version)
+        init(url: String, version: String, state: State? = nil) throws {
+            let state = state ?? State(version)
+            state.version.withLock { $0 = version }
             self.state = state
-            server = try NNGReplyServer(listeningOn: url, contexts: 2) { _ in
+            server = try NNGReplyServer(listeningOn: url, contexts: 4) { _ in
                 state.answers.add(1, ordering: .relaxed)
+                let delay = state.delayMs.load(ordering: .relaxed)
+                if delay > 0 { usleep(UInt32(delay) * 1000) }
                 return bytes("version:" + state.version.withLock { $0 })
             }
         }
         func reload(_ version: String) { state.version.withLock { $0 = version } }
+        /// Each answer from now on takes `ms` (a replica that hangs).
+        func answerAfter(ms: Int) { state.delayMs.store(ms, ordering: .relaxed) }
         var answers: Int { state.answers.load(ordering: .relaxed) }
     }
 
@@ -177,6 +183,63 @@ import TransitTesting
         for replica in replicas { replica.reload("v2") }
         #expect(try await eventually(timeout: .seconds(5)) { client.pin.pinned == "v2" }, "\(client.pin)")
         #expect(client.pin.moves == 1)
+    }
+
+    /// Replica a on v1 (pinned) hangs; replica b restarted on v2 and not heard from yet is asked first. A
+    /// request without a cursor gets b's v2 answer, marked as not the pinned version's (caches leave it out);
+    /// a request bound to v1 (it carries a v1 cursor) never takes a v2 answer: it fails naming v1.
+    @Test func aCursorIsAnsweredOnlyFromItsVersionAndAFallbackIsMarked() async throws {
+        let urls = [UniqueURL.ipc("cursor-a"), UniqueURL.ipc("cursor-b")]
+        let a = try Replica(url: urls[0], version: "v1")
+        defer { a.server.stop() }
+        var b = try Replica(url: urls[1], version: "v1")
+        defer { b.server.stop() }
+        let client = try VersionPinnedRequester(
+            dialing: urls, defaultTimeout: .seconds(5), reconnect: (.milliseconds(20), .milliseconds(100)))
+        defer { client.close() }
+        #expect(try await eventually(timeout: .seconds(5)) { client.pin.replicas.allSatisfy(\.connected) })
+        // Turn 1 asks b first, turn 2 a: both known on v1, pinned v1.
+        for _ in 0..<2 { #expect(try await ask(client) == "v1") }
+        #expect(client.pin.replicas.map(\.version) == ["v1", "v1"])
+
+        // b restarts on v2 (unknown again once it reconnects); a stops answering in time.
+        b.server.stop()
+        #expect(try await eventually(timeout: .seconds(5)) { !client.pin.replicas[1].connected })
+        b = try Replica(url: urls[1], version: "v2", state: b.state)
+        #expect(try await eventually(timeout: .seconds(5)) { client.pin.replicas[1].connected })
+        a.answerAfter(ms: 1500)
+
+        // Turn 3 asks b first: its v2 answer is kept while a is asked, and used when a does not answer.
+        let fallback = try await client.answer(
+            bytes("q"), timeout: .milliseconds(500), read: { String(text($0).dropFirst("version:".count)) },
+            version: { $0 })
+        #expect(fallback.answer == "v2" && fallback.version == "v2")
+        #expect(!fallback.onPinnedVersion, "another version's answer is marked")
+        #expect(client.pin.pinned == "v1")
+        #expect(client.pin.replicas.map(\.version) == ["v1", "v2"])
+
+        // Bound to v1: b (known on v2) is not asked, a does not answer in time: the error names v1.
+        let bAnswers = b.answers
+        let refused = await #expect(throws: VersionPinnedRequester.VersionNotAnswered.self) {
+            _ = try await client.answer(
+                bytes("q"), timeout: .milliseconds(500), onlyVersion: "v1",
+                read: { String(text($0).dropFirst("version:".count)) }, version: { $0 })
+        }
+        #expect(refused?.version == "v1")
+        #expect(b.answers == bAnswers, "a request bound to v1 is not sent to a replica on v2")
+
+        // Bound to v1 with a answering again: a's answer, from the pinned version.
+        a.answerAfter(ms: 0)
+        try await Task.sleep(for: .milliseconds(1200))  // the hanging answers drain
+        let bound = try await client.answer(
+            bytes("q"), timeout: .seconds(2), onlyVersion: "v1",
+            read: { String(text($0).dropFirst("version:".count)) }, version: { $0 })
+        #expect(bound.answer == "v1" && bound.onPinnedVersion)
+        // Bound to v2 (a cursor from b's fallback page): b answers, not the pinned version's.
+        let other = try await client.answer(
+            bytes("q"), timeout: .seconds(2), onlyVersion: "v2",
+            read: { String(text($0).dropFirst("version:".count)) }, version: { $0 })
+        #expect(other.answer == "v2" && !other.onPinnedVersion)
     }
 
     @Test func aReplicaThatStopsCostsNoRequest() async throws {

@@ -25,11 +25,14 @@ final class BoardWindow: Sendable {
     let hasMoreFuture: Bool
     let laterCursor: String?
     let timezone: String?
+    /// The database version the rows were read from (`laterCursor` belongs to it); nil: not named.
+    let databaseVersion: String?
 
     init(
         stopId: String, key: String? = nil, anchor: Int64, askedAt: Int64? = nil, fetchLimit: Int,
-        board: DepartureBoard
+        board: DepartureBoard, databaseVersion: String? = nil
     ) {
+        self.databaseVersion = databaseVersion
         self.stopId = stopId
         self.key = key ?? stopId
         self.anchor = anchor

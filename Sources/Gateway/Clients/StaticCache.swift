@@ -5,7 +5,8 @@ import TransitModel
 /// Static answers the live board needs again and again, kept for a while: a stop's station and platforms
 /// (which stop ids a board covers), trip details of live trips outside the static window, the route list
 /// (routes of added trips). Entries expire after `lifetime`, all go when the static client moves to a new
-/// database version (`removeAll`), and the cache is emptied when it grows past `capacity`. With the static service down, the cached answers are what lets the
+/// database version (`removeAll`), and the cache is emptied when it grows past `capacity`. Only answers
+/// read from the pinned version are kept (not another version's answer taken during a rolling re-import). With the static service down, the cached answers are what lets the
 /// gateway still name routes and platforms on rt_only boards.
 final class StaticCache: Sendable {
     struct Entry<Value: Sendable>: Sendable {
@@ -42,8 +43,10 @@ final class StaticCache: Sendable {
     /// The stop with its station, platforms and routes (cached).
     func stop(_ id: String) async -> Result<StopResult, GatewayError> {
         if let hit = cachedStop(id) { return .success(hit) }
-        switch await client.query(.stop(StopQuery(stopId: id))) {
+        let reply = await client.reply(to: .stop(StopQuery(stopId: id)))
+        switch reply.result {
         case .success(.stop(let result)):
+            guard reply.cacheable else { return .success(result) }
             let expires = ContinuousClock.now + lifetime
             stored.withLock { s in
                 if s.stops.count >= capacity { s.stops.removeAll() }
@@ -69,9 +72,10 @@ final class StaticCache: Sendable {
     func trip(_ key: TripInstanceKey) async -> Result<TripDetail, GatewayError> {
         if let hit = cachedTrip(key) { return .success(hit) }
         let query = TripQuery(tripId: key.tripId, serviceDate: key.serviceDate, startTime: key.startTime)
-        switch await client.query(.trip(query)) {
+        let reply = await client.reply(to: .trip(query))
+        switch reply.result {
         case .success(.trip(let detail)):
-            remember(detail, as: key)
+            if reply.cacheable { remember(detail, as: key) }
             return .success(detail)
         case .success(let other):
             return .failure(GatewayError(.internal, "the static service answered trip with \(other.kindName)"))
@@ -109,9 +113,12 @@ final class StaticCache: Sendable {
         if let routes = stored.withLock({ s in s.routes.flatMap { $0.expires > now ? $0.value : nil } }) {
             return routes[id]
         }
-        guard case .success(.routes(let list)) = await client.query(.routes(RoutesQuery())) else { return nil }
+        let reply = await client.reply(to: .routes(RoutesQuery()))
+        guard case .success(.routes(let list)) = reply.result else { return nil }
         let byId = Dictionary(list.map { ($0.routeId, $0) }, uniquingKeysWith: { a, _ in a })
-        stored.withLock { $0.routes = Entry(value: byId, expires: ContinuousClock.now + lifetime) }
+        if reply.cacheable {
+            stored.withLock { $0.routes = Entry(value: byId, expires: ContinuousClock.now + lifetime) }
+        }
         return byId[id]
     }
 

@@ -14,7 +14,8 @@ import TransitProto
 /// Several replicas (`urls`) are asked through a `VersionPinnedRequester`: answers come from one database
 /// version at a time, and the client moves to a new import once every replica it reaches has it
 /// (protocol/README.md "A new timetable across replicas"); `onVersionMove` hears of the move (caches drop
-/// what they hold of the old version).
+/// what they hold of the old version). `reply(to:)` tells whether an answer may be cached (it is from the
+/// pinned version) and binds a departures page that carries a static cursor to the cursor's version.
 ///
 /// Every round trip goes through a circuit breaker (`StaticBreaker`): while the service is known to be down,
 /// requests get STATIC_UNAVAILABLE at once, and a background task probes it once per `probeInterval` until it
@@ -86,21 +87,52 @@ final class StaticClient: Sendable {
     /// One round trip. Cancellation (the request's deadline passed) ends the wait at once.
     /// While the service is down (the breaker refuses), STATIC_UNAVAILABLE without a round trip.
     func query(_ query: StaticQuery) async -> Result<StaticResult, GatewayError> {
+        await reply(to: query).result
+    }
+
+    /// A static answer and whether a cache of the pinned database version may keep it.
+    struct Reply: Sendable {
+        var result: Result<StaticResult, GatewayError>
+        /// The database version the answer was read from (nil: a failure, or the service named none).
+        var version: String?
+        /// A success read from the pinned version. False for failures and for another version's answer,
+        /// used during a rolling re-import because no replica on the pinned version answered in time.
+        var cacheable: Bool
+    }
+
+    /// `query`, with the answer's version. A departures query that carries a static cursor is asked only
+    /// of replicas on `cursorVersion` (the version of the page the cursor came from; nil: the pinned
+    /// version): a cursor names rows of one import (protocol/README.md "A new timetable across replicas").
+    func reply(to query: StaticQuery, cursorVersion: String? = nil) async -> Reply {
         let sent = ContinuousClock.now
-        if case .refuse(let error) = breaker.withLock({ $0.admit(now: sent) }) { return .failure(error) }
-        return await roundTrip(query, sent: sent)
+        if case .refuse(let error) = breaker.withLock({ $0.admit(now: sent) }) {
+            return Reply(result: .failure(error), version: nil, cacheable: false)
+        }
+        let onlyVersion = query.carriesCursor ? cursorVersion ?? requester.pin.pinned : nil
+        return await roundTrip(query, sent: sent, onlyVersion: onlyVersion)
     }
 
     /// Asks the service, and tells the breaker what happened (starting the prober when it trips).
-    private func roundTrip(_ query: StaticQuery, sent: ContinuousClock.Instant) async -> Result<
-        StaticResult, GatewayError
-    > {
+    private func roundTrip(
+        _ query: StaticQuery, sent: ContinuousClock.Instant, onlyVersion: String? = nil
+    ) async -> Reply {
         let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
-        let response: StaticResponse
+        let answered: VersionPinnedRequester.VersionedAnswer<StaticResponse>
         do {
-            response = try await requester.request(
+            answered = try await requester.answer(
                 StaticCodec.encode(StaticRequest(requestId: id, query: query)), timeout: timeout,
-                read: { reply in try StaticCodec.decodeResponse(reply) }, version: \.databaseVersion)
+                onlyVersion: onlyVersion, read: { reply in try StaticCodec.decodeResponse(reply) },
+                version: \.databaseVersion)
+        } catch let error as VersionPinnedRequester.VersionNotAnswered {
+            // Not an outage: replicas on other versions are there (a rolling re-import is under way).
+            if error.otherVersionAnswered { breaker.withLock { $0.answered(now: .now) } }
+            return Reply(
+                result: .failure(
+                    GatewayError(
+                        .staticUnavailable,
+                        "no static replica on database version \(error.version) answered within "
+                            + "\(timeout.milliseconds) ms; the request's cursor belongs to that version: "
+                            + "ask again without the cursor")), version: nil, cacheable: false)
         } catch let error as NNGError {
             let reason =
                 error.isTimedOut ? "no answer within \(timeout.milliseconds) ms" : "could not be asked: \(error)"
@@ -109,23 +141,29 @@ final class StaticClient: Sendable {
                 return !b.isUp && b.probeInterval > .zero
             }
             if down { startProber() }
-            if error.isTimedOut {
-                return .failure(
-                    GatewayError(
-                        .staticUnavailable,
-                        "the static service did not answer within \(timeout.milliseconds) ms (\(url))"))
-            }
-            return .failure(GatewayError(.staticUnavailable, "the static service could not be asked: \(error)"))
+            let message =
+                error.isTimedOut
+                ? "the static service did not answer within \(timeout.milliseconds) ms (\(url))"
+                : "the static service could not be asked: \(error)"
+            return Reply(result: .failure(GatewayError(.staticUnavailable, message)), version: nil, cacheable: false)
         } catch is CancellationError {
             // The request's deadline passed: says nothing about the service.
-            return .failure(GatewayError(.timeout, "cancelled while waiting for the static service"))
+            return Reply(
+                result: .failure(GatewayError(.timeout, "cancelled while waiting for the static service")),
+                version: nil, cacheable: false)
         } catch {
             breaker.withLock { $0.answered(now: .now) }
-            return .failure(GatewayError(.internal, "the static service's answer did not decode: \(error)"))
+            return Reply(
+                result: .failure(GatewayError(.internal, "the static service's answer did not decode: \(error)")),
+                version: nil, cacheable: false)
         }
         breaker.withLock { $0.answered(now: .now) }
+        let response = answered.answer
         if let replica = response.servedBy { answersByReplica.withLock { $0[replica, default: 0] += 1 } }
-        return response.result.mapError { GatewayError(staticError: $0) }
+        let result = response.result.mapError { GatewayError(staticError: $0) }
+        let succeeded = if case .success = result { true } else { false }
+        return Reply(
+            result: result, version: answered.version, cacheable: succeeded && answered.onPinnedVersion)
     }
 
     /// Starts the background prober unless it runs already (or the client is closed).
@@ -171,5 +209,13 @@ final class StaticClient: Sendable {
     /// The breaker's view of the service, for `health` and `stats`.
     var availability: (outage: StaticBreaker.Outage?, counts: StaticBreaker.Counts, probeInterval: Duration) {
         breaker.withLock { ($0.outage, $0.counts, $0.probeInterval) }
+    }
+}
+
+extension StaticQuery {
+    /// A departures page after the first: its static cursor names rows of one database import.
+    var carriesCursor: Bool {
+        guard case .departures(let query) = self, let cursor = query.cursor else { return false }
+        return !cursor.isEmpty
     }
 }

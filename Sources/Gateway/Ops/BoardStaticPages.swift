@@ -6,24 +6,29 @@ import TransitModel
 
 extension RequestDispatcher {
     /// Where a board's next static page comes from: the first page (a forward one from the board window
-    /// cache when it holds it), a static cursor, or the rows of a cached window after an index.
+    /// cache when it holds it), a static cursor with the database version of the page it came from (it is
+    /// asked only of replicas on that version), or the rows of a cached window after an index.
     enum StaticPageSource {
         case first
-        case cursor(String)
+        case cursor(String, version: String?)
         case window(BoardWindow, Int)
     }
 
     /// One static page of `query` (`at` and `limit` set; its cursor comes from `source`) and where the page
     /// after it comes from (nil: nothing follows). A first forward page that misses the window cache is asked
     /// with `windowRows` from `lookback` before `at` (the rows of trips that delays may move onto the board)
-    /// and kept as the stop's window; the page is its rows from `at` on.
+    /// and kept as the stop's window (unless it came from another database version than the pinned one); the
+    /// page is its rows from `at` on.
     func staticPage(
         _ query: DeparturesQuery, from source: StaticPageSource, forward: Bool
     ) async -> (Result<StaticResult, GatewayError>, StaticPageSource?) {
-        func plain(_ query: DeparturesQuery) async -> (Result<StaticResult, GatewayError>, StaticPageSource?) {
-            let result = await staticClient.query(.departures(query))
-            guard case .success(.departures(let board)) = result else { return (result, nil) }
-            return (result, (forward ? board.laterCursor : board.earlierCursor).map(StaticPageSource.cursor))
+        func plain(
+            _ query: DeparturesQuery, cursorVersion: String? = nil
+        ) async -> (Result<StaticResult, GatewayError>, StaticPageSource?) {
+            let reply = await staticClient.reply(to: .departures(query), cursorVersion: cursorVersion)
+            guard case .success(.departures(let board)) = reply.result else { return (reply.result, nil) }
+            let cursor = forward ? board.laterCursor : board.earlierCursor
+            return (reply.result, cursor.map { StaticPageSource.cursor($0, version: reply.version) })
         }
         switch source {
         case .first:
@@ -44,20 +49,21 @@ extension RequestDispatcher {
             let anchors = lookBack ? [t - boardCache.lookback, t] : [t]
             for anchor in anchors {
                 wide.at = anchor
-                let result = await staticClient.query(.departures(wide))
-                guard case .success(.departures(let board)) = result else { return (result, nil) }
+                let reply = await staticClient.reply(to: .departures(wide))
+                guard case .success(.departures(let board)) = reply.result else { return (reply.result, nil) }
                 let window = BoardWindow(
                     stopId: query.stopId, key: query.boardKey, anchor: anchor, askedAt: t, fetchLimit: wide.limit,
-                    board: board)
+                    board: board, databaseVersion: reply.version)
                 guard let slice = window.page(from: t, limit: query.limit) else { continue }
-                if let generation { boardCache.store(window, generation: generation) }
+                // Another version's rows (a rolling re-import) serve this board only.
+                if let generation, reply.cacheable { boardCache.store(window, generation: generation) }
                 return (.success(.departures(slice.board)), .window(window, slice.end))
             }
             return await plain(query)
-        case .cursor(let cursor):
+        case .cursor(let cursor, let version):
             var next = query
             next.cursor = cursor
-            return await plain(next)
+            return await plain(next, cursorVersion: version)
         case .window(let window, let start):
             if let rows = window.continuation(at: start, limit: query.limit) {
                 let board = DepartureBoard(
@@ -76,7 +82,7 @@ extension RequestDispatcher {
             var next = query
             next.cursor = cursor
             next.limit = query.limit - held.count
-            let (result, following) = await plain(next)
+            let (result, following) = await plain(next, cursorVersion: window.databaseVersion)
             guard case .success(.departures(var board)) = result else { return (result, nil) }
             board.departures = held + board.departures
             return (.success(.departures(board)), following)
@@ -92,7 +98,9 @@ extension RequestDispatcher {
         let boardCache = self.boardCache, staticClient = self.staticClient
         Task {
             let sent = ContinuousClock.now
-            if case .success(.feedInfo(let info)) = await staticClient.query(.feedInfo) {
+            // Another version's answer (a rolling re-import) confirms nothing about the pinned one.
+            let reply = await staticClient.reply(to: .feedInfo)
+            if case .success(.feedInfo(let info)) = reply.result, reply.cacheable {
                 boardCache.confirm(version: info.databaseVersion, sentAt: sent)
             } else {
                 boardCache.checkFailed()

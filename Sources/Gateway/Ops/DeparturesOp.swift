@@ -172,7 +172,14 @@ extension RequestDispatcher {
                 return .failure(
                     GatewayError(.internal, "the static service answered departures with \(other.kindName)"))
             case .failure(let error):
-                if page > 1 { break fetching }  // keep the pages fetched so far
+                if page > 1 {
+                    // Keep the pages fetched so far (also when no replica on a static cursor's database
+                    // version answered during a rolling re-import: GATEWAY.md "page").
+                    logger.debug(
+                        "board cut at the static pages read",
+                        metadata: ["stop_id": "\(query.stopId)", "page": "\(page)", "error": "\(error)"])
+                    break fetching
+                }
                 if error.code == .staticUnavailable, allowRealtimeOnly, let state {
                     return realtimeOnlyBoard(
                         query, at: at, now: now, direction: direction, position: position, state: state,

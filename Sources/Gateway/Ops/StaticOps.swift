@@ -25,7 +25,10 @@ extension RequestDispatcher {
                 return keptAnswer(request, data, received: received)
             }
         }
-        switch await staticClient.query(query) {
+        let reply = await staticClient.reply(to: query)
+        // Another version's answer (a rolling re-import) is answered but not kept.
+        if !reply.cacheable { generation = nil }
+        switch reply.result {
         case .failure(let error):
             return failure(request, error, received: received)
         case .success(let result):
@@ -85,8 +88,10 @@ extension RequestDispatcher {
         checkStaticVersionIfDue()
         let generation = boardCache.generation()
         if let hit = staticResults.value(query, generation: generation) { return .success(hit) }
-        let result = await staticClient.query(query)
-        if case .success(let value) = result { staticResults.store(value, for: query, generation: generation) }
-        return result
+        let reply = await staticClient.reply(to: query)
+        if case .success(let value) = reply.result, reply.cacheable {
+            staticResults.store(value, for: query, generation: generation)
+        }
+        return reply.result
     }
 }

@@ -10,13 +10,16 @@ extension RequestDispatcher {
         var query = query
         let at = query.at ?? now
         query.at = at
-        switch await staticClient.query(.trip(query)) {
+        let reply = await staticClient.reply(to: .trip(query))
+        switch reply.result {
         case .success(.trip(let trip)):
-            cache.remember(
-                trip,
-                as: TripInstanceKey(
-                    tripId: trip.tripId, serviceDate: trip.serviceDate,
-                    staticStartTime: trip.frequencyBased ? trip.startTime : nil))
+            if reply.cacheable {
+                cache.remember(
+                    trip,
+                    as: TripInstanceKey(
+                        tripId: trip.tripId, serviceDate: trip.serviceDate,
+                        staticStartTime: trip.frequencyBased ? trip.startTime : nil))
+            }
             let reading = self.realtime.read()
             let (realtime, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
             let alerts =
