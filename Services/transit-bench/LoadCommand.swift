@@ -110,8 +110,13 @@ struct LoadCommand: AsyncParsableCommand {
         plan.fullCheckEvery = checkEvery
         plan.seed = seed
         let services = try meteredServices()
-        let description =
+        var description =
             "\(opMix.description); at \(Self.isoRange(window)); limit \(lines.limit); \(pool.stations.count) stations, \(pool.trips.count) trips"
+        if !Set(opMix.ops).isDisjoint(with: [.shape, .route, .stopsInBBox, .reliability]) {
+            description +=
+                "; \(pool.shapes.count) shapes, \(pool.shapeTrips.count) trips with shapes, \(pool.routes.count) routes, "
+                + "\(pool.boxes.count) map views, \(pool.reliabilityStops.count) reliability stops"
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(threads, 1))
         do {
             try await measure(
