@@ -387,7 +387,7 @@ let package = Package(
         .testTarget(
             name: "LoadGeneratorTests",
             dependencies: [
-                "LoadGenerator", "Gateway", "StaticService", "TransitTesting",
+                "LoadGenerator", "Gateway", "StaticService", "TransitTesting", "SQLiteKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

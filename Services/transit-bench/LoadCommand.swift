@@ -17,7 +17,10 @@ struct LoadCommand: AsyncParsableCommand {
             open loop (R requests/s; latency counted from each request's due time); --ramp START:STEP:MAX for \
             open-loop steps until p99 passes --knee-p99. Modes: gateway and line-echo (TCP host:port), static \
             and nng-echo (nng URL). Ids come from --db (the served database) or --ids (a file: lines \
-            `station ID [WEIGHT]`, `trip ID`, `stop ID`, `search TERM`; --write-ids makes one from --db).
+            `station ID [WEIGHT]`, `trip ID`, `stop ID`, `search TERM`, `shape ID`, `shape_trip ID`, \
+            `route ID [WEIGHT]`, `reliability_stop ID [WEIGHT]`, `bbox MIN_LAT MIN_LON MAX_LAT MAX_LON [MODE]`; \
+            --write-ids makes one from --db). Ops: departures, trip, alerts, search, stop (the default mix), and \
+            shape, route, stops_in_bbox, reliability by name or weight (--mix route, --mix departures=90,shape=10).
             """)
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
@@ -88,9 +91,14 @@ struct LoadCommand: AsyncParsableCommand {
         if let writeIds {
             try pool.idsFile.write(toFile: writeIds, atomically: true, encoding: .utf8)
             print(
-                "wrote \(pool.stations.count) stations, \(pool.trips.count) trips, \(pool.stops.count) stops, \(pool.searchTerms.count) search terms to \(writeIds)"
+                "wrote \(pool.stations.count) stations, \(pool.trips.count) trips, \(pool.stops.count) stops, \(pool.searchTerms.count) search terms, "
+                    + "\(pool.shapes.count) shapes, \(pool.shapeTrips.count) trips with shapes, \(pool.routes.count) routes, "
+                    + "\(pool.reliabilityStops.count) reliability stops, \(pool.boxes.count) map views to \(writeIds)"
             )
             return
+        }
+        if mode == .static, opMix.ops.contains(.reliability) {
+            throw ValidationError("--mode static: reliability is answered by the realtime service, not the static one")
         }
         let lines = try LineWorkload(mix: opMix, pool: pool, window: window, limit: limit ?? file?.limit ?? 10)
         guard let connect else { throw ValidationError("--connect is required") }
@@ -102,8 +110,13 @@ struct LoadCommand: AsyncParsableCommand {
         plan.fullCheckEvery = checkEvery
         plan.seed = seed
         let services = try meteredServices()
-        let description =
+        var description =
             "\(opMix.description); at \(Self.isoRange(window)); limit \(lines.limit); \(pool.stations.count) stations, \(pool.trips.count) trips"
+        if !Set(opMix.ops).isDisjoint(with: [.shape, .route, .stopsInBBox, .reliability]) {
+            description +=
+                "; \(pool.shapes.count) shapes, \(pool.shapeTrips.count) trips with shapes, \(pool.routes.count) routes, "
+                + "\(pool.boxes.count) map views, \(pool.reliabilityStops.count) reliability stops"
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(threads, 1))
         do {
             try await measure(

@@ -11,6 +11,15 @@ public enum AnswerVerdict: Equatable, Sendable {
     case error(String)
 }
 
+/// What an answer must show beyond its op's shape, from the request that asked it.
+public enum AnswerExpectation: Sendable, Equatable {
+    case none
+    /// `shape` asked with `"format":"geojson"`: the answer carries the GeoJSON LineString.
+    case geojson
+    /// `stops_in_bbox`: the stops lie in this box (full check).
+    case inside(MapBox)
+}
+
 /// The generator's own error codes, beside the gateway's (protocol/GATEWAY.md §3).
 public enum CheckCode {
     /// Not the envelope of the protocol, or the full parse found the data of another shape.
@@ -45,8 +54,14 @@ public enum AnswerCheck {
     /// A pushed event line (after `subscribe`): not an answer.
     public static func isEvent(_ line: UnsafeRawBufferPointer) -> Bool { starts(line, with: "{\"event\":", at: 0) }
 
+    /// How far (degrees) a stop of `stops_in_bbox` may lie outside the box: a platform inside brings its
+    /// station, whose own point may be a few hundred metres away.
+    static let stationMargin = 0.01
+
     /// The verdict on one answer line (without its `\n`) to a request of `op` with `limit`.
-    public static func check(_ line: UnsafeRawBufferPointer, op: LoadOp, limit: Int, full: Bool) -> AnswerVerdict {
+    public static func check(
+        _ line: UnsafeRawBufferPointer, op: LoadOp, limit: Int, full: Bool, expecting: AnswerExpectation = .none
+    ) -> AnswerVerdict {
         guard let comma = firstIndex(of: UInt8(ascii: ","), in: line, from: 0) else {
             return .error(CheckCode.badShape)
         }
@@ -80,16 +95,48 @@ public enum AnswerCheck {
             rows = n
         case .alerts:
             rows = count(line, of: "{\"id\":\"")
+        case .shape:
+            // Points, and a polyline that draws them; the GeoJSON when asked for.
+            guard let points = integer(after: "\"point_count\":", in: line), points >= 1 else {
+                return .error(CheckCode.implausibleRows)
+            }
+            guard let p = firstIndex(of: "\"polyline\":\"", in: line), p < line.count, line[p] != UInt8(ascii: "\"")
+            else { return .error(CheckCode.badShape) }
+            if expecting == .geojson, firstIndex(of: "\"geojson\":{", in: line) == nil {
+                return .error(CheckCode.badShape)
+            }
+            rows = points
+        case .route:
+            // Patterns, each with its stops.
+            let patterns = count(line, of: "{\"direction_id\":")
+            guard patterns >= 1, count(line, of: "{\"stop_id\":\"") >= patterns else {
+                return .error(CheckCode.implausibleRows)
+            }
+            rows = patterns
+        case .stopsInBBox:
+            // Map views are centred on served stops: an empty one is as wrong as an empty board of a busy station.
+            let n = count(line, of: "{\"stop_id\":\"")
+            guard (1...limit).contains(n) else { return .error(CheckCode.implausibleRows) }
+            rows = n
+        case .reliability:
+            guard integer(after: "\"samples\":", in: line) != nil,
+                firstIndex(of: "\"on_time_window\":{", in: line) != nil
+            else { return .error(CheckCode.badShape) }
+            rows = count(line, of: "{\"from_s\":")
         case .stop, .echo:
             rows = nil
         }
-        if full, !fullShapeHolds(line, op: op, rows: rows) { return .error(CheckCode.badShape) }
+        if full, !fullShapeHolds(line, op: op, rows: rows, expecting: expecting) {
+            return .error(CheckCode.badShape)
+        }
         return .ok(rows: rows)
     }
 
     /// The whole answer parsed: the envelope's members of the right types and the op's data members, with as
     /// many rows as the byte scan counted.
-    static func fullShapeHolds(_ line: UnsafeRawBufferPointer, op: LoadOp, rows: Int?) -> Bool {
+    static func fullShapeHolds(
+        _ line: UnsafeRawBufferPointer, op: LoadOp, rows: Int?, expecting: AnswerExpectation = .none
+    ) -> Bool {
         guard case .object(let root)? = try? JSONParser.parse(line),
             case .number? = root["id"], root["ok"] == .bool(true),
             case .object(let data)? = root["data"], case .object(let meta)? = root["meta"],
@@ -120,9 +167,43 @@ public enum AnswerCheck {
         case .stop:
             guard case .object(let stop)? = data["stop"], case .string? = stop["stop_id"] else { return false }
             return list("platforms") != nil && list("routes") != nil
+        case .shape:
+            return MapAndReliabilityShapes.shapeHolds(data, points: rows, geojson: expecting == .geojson)
+        case .route:
+            return MapAndReliabilityShapes.routeHolds(data, patterns: rows)
+        case .stopsInBBox:
+            guard objects("stops", each: "stop_id") == rows else { return false }
+            guard case .inside(let box) = expecting else { return true }
+            return MapAndReliabilityShapes.stopsLie(in: box, margin: stationMargin, list("stops") ?? [])
+        case .reliability:
+            return MapAndReliabilityShapes.reliabilityHolds(data, buckets: rows)
         case .echo:
             return true
         }
+    }
+
+    /// The integer right after the first `marker` of the line (`"point_count":9` → 9).
+    static func integer(after marker: StaticString, in line: UnsafeRawBufferPointer) -> Int? {
+        guard var i = firstIndex(of: marker, in: line) else { return nil }
+        let first = i
+        var value = 0
+        while i < line.count, line[i] >= 0x30, line[i] <= 0x39, i - first < 18 {
+            value = value * 10 + Int(line[i] - 0x30)
+            i += 1
+        }
+        return i > first ? value : nil
+    }
+
+    /// The index just past the first `marker` of the line.
+    static func firstIndex(of marker: StaticString, in line: UnsafeRawBufferPointer) -> Int? {
+        let first = marker.utf8Start.pointee
+        let n = marker.utf8CodeUnitCount
+        var i = 0
+        while i <= line.count - n {
+            if line[i] == first, starts(line, with: marker, at: i) { return i + n }
+            i += 1
+        }
+        return nil
     }
 
     /// The op named by the last `"meta":{"op":"…"` of the line.

@@ -1,5 +1,6 @@
 // The ids a workload asks about: busy stations (weighted by their departures, so a board's popularity follows the
-// network's), trips running in the chosen window, stops, and search terms. Read from the served database
+// network's), trips running in the chosen window, stops, and search terms; for the map ops and reliability,
+// shapes, routes, map views and the stops of busy boards (IdPool+Map.swift). Read from the served database
 // (`--db`), or from an ids file for a gateway whose database is elsewhere (`--ids`; `--write-ids` makes one).
 import Foundation
 import SQLiteKit
@@ -12,6 +13,17 @@ public struct IdPool: Sendable, Equatable {
     public var trips: [String] = []
     public var stops: [String] = []
     public var searchTerms: [String] = []
+    /// `shape` by shape_id: the shapes of trips running in the window.
+    public var shapes: [String] = []
+    /// `shape` by trip_id: trips running in the window whose shape shapes.txt defines.
+    public var shapeTrips: [String] = []
+    /// `route`, and `reliability` by route: routes weighted by their trips.
+    public var routes = WeightedIds()
+    /// `stops_in_bbox`: map views centred on served stops.
+    public var boxes: [MapBox] = []
+    /// `reliability` by stop: the stops departures are recorded at (platforms of the busiest boards), weighted
+    /// by their board's departures.
+    public var reliabilityStops = WeightedIds()
 
     public init() {}
 
@@ -41,6 +53,10 @@ public struct IdPool: Sendable, Equatable {
                 case .trip: trips.isEmpty ? "trip" : nil
                 case .alerts, .stop: stops.isEmpty ? "stop" : nil
                 case .search: searchTerms.isEmpty ? "search" : nil
+                case .shape: shapes.isEmpty && shapeTrips.isEmpty ? "shape" : nil
+                case .route: routes.isEmpty ? "route" : nil
+                case .stopsInBBox: boxes.isEmpty ? "bbox" : nil
+                case .reliability: routes.isEmpty && reliabilityStops.isEmpty ? "route" : nil
                 case .echo: nil
                 }
             if let empty {
@@ -52,8 +68,10 @@ public struct IdPool: Sendable, Equatable {
     // MARK: ids file
 
     /// The ids file: one id per line, `KIND ID [WEIGHT]`, KIND one of `station` (departures; WEIGHT its share,
-    /// default 1), `trip`, `stop` (stop and alerts), `search` (the rest of the line is the term). Blank lines and
-    /// lines starting with `#` are ignored.
+    /// default 1), `trip`, `stop` (stop and alerts), `search` (the rest of the line is the term), `shape` and
+    /// `shape_trip` (shape by shape_id and by trip_id), `route` (route and reliability; WEIGHT as for stations),
+    /// `reliability_stop` (reliability by stop; WEIGHT likewise) and `bbox MIN_LAT MIN_LON MAX_LAT MAX_LON [MODE]`
+    /// (stops_in_bbox). Blank lines and lines starting with `#` are ignored.
     public init(idsFile text: String, source: String) throws(WorkloadError) {
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
@@ -66,25 +84,44 @@ public struct IdPool: Sendable, Equatable {
             let rest = line[line.index(after: space)...].trimmingCharacters(in: .whitespaces)
             switch kind {
             case "station":
-                let parts = rest.split(separator: " ")
-                guard parts.count <= 2, let id = parts.first else {
-                    throw WorkloadError("\(location): expected station ID [WEIGHT]")
-                }
-                var weight = 1.0
-                if parts.count == 2 {
-                    guard let w = Double(parts[1]), w > 0 else {
-                        throw WorkloadError("\(location): station weight must be a number above 0, got \"\(parts[1])\"")
-                    }
-                    weight = w
-                }
-                addStation(String(id), weight: weight)
+                let (id, weight) = try Self.weightedId(rest, kind: kind, location: location)
+                addStation(id, weight: weight)
             case "trip": trips.append(rest)
             case "stop": stops.append(rest)
             case "search": searchTerms.append(rest)
+            case "shape": shapes.append(rest)
+            case "shape_trip": shapeTrips.append(rest)
+            case "route":
+                let (id, weight) = try Self.weightedId(rest, kind: kind, location: location)
+                routes.add(id, weight: weight)
+            case "reliability_stop":
+                let (id, weight) = try Self.weightedId(rest, kind: kind, location: location)
+                reliabilityStops.add(id, weight: weight)
+            case "bbox":
+                do { boxes.append(try MapBox(idsFields: rest)) } catch {
+                    throw WorkloadError("\(location): \(error)")
+                }
             default:
-                throw WorkloadError("\(location): unknown kind \"\(kind)\" (station, trip, stop or search)")
+                throw WorkloadError(
+                    "\(location): unknown kind \"\(kind)\" (station, trip, stop, search, shape, shape_trip, route, "
+                        + "reliability_stop or bbox)")
             }
         }
+    }
+
+    /// `ID [WEIGHT]` (default 1, else a number above 0).
+    private static func weightedId(_ text: String, kind: String, location: String) throws(WorkloadError) -> (
+        String, Double
+    ) {
+        let parts = text.split(separator: " ")
+        guard parts.count <= 2, let id = parts.first else {
+            throw WorkloadError("\(location): expected \(kind) ID [WEIGHT]")
+        }
+        guard parts.count == 2 else { return (String(id), 1) }
+        guard let w = Double(parts[1]), w > 0, w.isFinite else {
+            throw WorkloadError("\(location): \(kind) weight must be a number above 0, got \"\(parts[1])\"")
+        }
+        return (String(id), w)
     }
 
     /// The pool as an ids file (what `init(idsFile:)` reads back).
@@ -98,6 +135,13 @@ public struct IdPool: Sendable, Equatable {
         for id in trips { out += "trip \(id)\n" }
         for id in stops { out += "stop \(id)\n" }
         for term in searchTerms { out += "search \(term)\n" }
+        for id in shapes { out += "shape \(id)\n" }
+        for id in shapeTrips { out += "shape_trip \(id)\n" }
+        for (k, id) in routes.ids.enumerated() { out += "route \(id) \(formatWeight(routes.weight(at: k)))\n" }
+        for (k, id) in reliabilityStops.ids.enumerated() {
+            out += "reliability_stop \(id) \(formatWeight(reliabilityStops.weight(at: k)))\n"
+        }
+        for box in boxes { out += "bbox \(box.idsFields)\n" }
         return out
     }
 
@@ -154,6 +198,10 @@ public struct IdPool: Sendable, Equatable {
             if !term.isEmpty { searchTerms.append(term) }
         }
         trips = try Self.tripsRunning(in: window, db: db, limit: tripLimit, rng: &rng)
+        // The map ops' and reliability's ids draw from a generator of their own, so the ids above stay those
+        // every earlier run drew from the same seed.
+        var mapRng = SeededRandom(seed: seed ^ 0x6D61_7073)
+        try readMapAndReliabilityIds(db: db, window: window, tripLimit: tripLimit, rng: &mapRng)
     }
 
     /// Trips running at some time of the window: on each service date the window touches, those whose service

@@ -140,6 +140,7 @@ final class LoadConnection: ChannelInboundHandler {
         var op: LoadOp
         /// When it was sent (closed loop) or due (open loop).
         var start: UInt64
+        var expectation: AnswerExpectation
     }
 
     private let workload: LineWorkload
@@ -182,9 +183,9 @@ final class LoadConnection: ChannelInboundHandler {
         guard let context else { return }
         let id = nextId
         nextId += 1
-        let (op, line) = workload.request(id: id, rng: &rng)
-        pending.append(Pending(id: id, op: op, start: startTime))
-        let buffer = context.channel.allocator.buffer(bytes: line)
+        let request = workload.request(id: id, rng: &rng)
+        pending.append(Pending(id: id, op: request.op, start: startTime, expectation: request.expectation))
+        let buffer = context.channel.allocator.buffer(bytes: request.line)
         if flush {
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         } else {
@@ -268,7 +269,9 @@ final class LoadConnection: ChannelInboundHandler {
             return
         }
         let full = answers % max(start.plan.fullCheckEvery, 1) == 1 || start.plan.fullCheckEvery == 1
-        switch AnswerCheck.check(line, op: entry.op, limit: workload.limit, full: full) {
+        switch AnswerCheck.check(
+            line, op: entry.op, limit: workload.limit(of: entry.op), full: full, expecting: entry.expectation)
+        {
         case .ok:
             state.recorder.success(entry.op, nanos: now > entry.start ? now - entry.start : 0, now: now)
         case .error(let code):

@@ -1,9 +1,12 @@
 import Foundation
 
 /// What one request asks: the gateway's ops the workload mixes, and `echo` for the floors (the TCP line echo
-/// and the nng echo answer the request itself).
+/// and the nng echo answer the request itself). The map ops (`shape`, `route`, `stops_in_bbox`) and
+/// `reliability` are in no default mix: they are asked for by name (`--mix route`) or by weight.
 public enum LoadOp: String, CaseIterable, Sendable, Codable, Comparable {
-    case departures, trip, alerts, search, stop, echo
+    case departures, trip, alerts, search, stop, shape, route
+    case stopsInBBox = "stops_in_bbox"
+    case reliability, echo
 
     public static func < (a: LoadOp, b: LoadOp) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -60,6 +60,16 @@ import TransitTesting
         #expect(r.overall.latency.count == 0)
         #expect(r.overall.errorCount > 10)
         #expect(Set(r.overall.errors.keys) == [CheckCode.badShape])
+
+        // The same for the map ops and reliability: the request echoed is no answer of theirs.
+        let mapWorkload = try LineWorkload(
+            mix: OpMix(parsing: "shape,route,stops_in_bbox,reliability"), pool: MapAndReliabilityRequestTests.pool,
+            window: TimeWindow(start: 0, end: 10, timeZone: .gmt))
+        let m = try await LineLoad.run(
+            host: "127.0.0.1", port: server.port, plan: plan, workload: mapWorkload, group: group)
+        #expect(m.overall.latency.count == 0)
+        #expect(Set(m.ops.keys) == [.shape, .route, .stopsInBBox, .reliability])
+        #expect(m.ops.values.allSatisfy { $0.errorCount > 0 && Set($0.errors.keys) == [CheckCode.badShape] })
         await server.stop()
     }
 
@@ -90,6 +100,14 @@ import TransitTesting
         let open = LoadPlan(connections: 4, pacing: .open(rate: 200), warmup: .milliseconds(300), duration: .seconds(2))
         let o = try await LineLoad.run(
             host: "127.0.0.1", port: gateway.port, plan: open, workload: workload, group: group)
+        // The map ops, briefly, every answer parsed whole (reliability needs the realtime service: not here).
+        var map = LoadPlan(
+            connections: 2, pacing: .closed(depth: 2), warmup: .milliseconds(100), duration: .milliseconds(500))
+        map.fullCheckEvery = 1
+        let m = try await LineLoad.run(
+            host: "127.0.0.1", port: gateway.port, plan: map,
+            workload: LineWorkload(mix: OpMix(parsing: "shape,route,stops_in_bbox"), pool: pool, window: window),
+            group: group)
         try? await group.shutdownGracefully()
         await gateway.stop()
 
@@ -97,6 +115,9 @@ import TransitTesting
             #expect(r.overall.errors.isEmpty, "\(name): \(r.ops.mapValues(\.errors))")
             #expect(Set(r.ops.keys) == [.departures, .trip, .alerts, .search, .stop], "\(name)")
         }
+        #expect(m.overall.errors.isEmpty, "map ops: \(m.ops.mapValues(\.errors))")
+        #expect(Set(m.ops.keys) == [.shape, .route, .stopsInBBox])
+        #expect(m.overall.latency.count > 20)
         #expect(c.overall.latency.count > 100)
         #expect((395...405).contains(o.overall.latency.count))
         let report = LoadReport(

@@ -163,10 +163,10 @@ import Testing
         #expect(back.station(at: 0.74) == "200060")
         #expect(back.station(at: 0.76) == "200070")
         do {
-            _ = try IdPool(idsFile: "# ids\nstation 1\nroute 5\n", source: "ids.txt")
+            _ = try IdPool(idsFile: "# ids\nstation 1\nline 5\n", source: "ids.txt")
             Issue.record("an unknown kind was accepted")
         } catch {
-            #expect(error.description.hasPrefix("ids.txt:3: unknown kind \"route\""))
+            #expect(error.description.hasPrefix("ids.txt:3: unknown kind \"line\""))
         }
         #expect(throws: WorkloadError.self) { try IdPool(idsFile: "station 1 -2\n", source: "x") }
         try pool.check(for: OpMix(parsing: "trip"))
