@@ -92,7 +92,7 @@ struct LauncherReplicasTests {
             launcher.signal(SIGKILL)
             for pid in family where Self.alive(pid) { kill(pid, SIGKILL) }
         }
-        let ready = try await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
+        let ready = await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
             launcher.stdout.contains("Ready.") || !launcher.process.isRunning
         }
         try #require(ready && launcher.process.isRunning, "\(launcher.stdout)\(launcher.stderr)")
