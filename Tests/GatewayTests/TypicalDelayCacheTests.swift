@@ -93,7 +93,7 @@ import TransitModel
         #expect(before.first??.p50 == 90)
         realtime.set(Self.stopSlice("R1", "A"), Self.histogram(10, delay: 300))
         let held = await cache.typicalDelays(
-            [Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.ttl - .seconds(1))
+            [Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.shortestKeep - .seconds(1))
         #expect(held == before)
         #expect(realtime.asked.count == 1)
         let after = await cache.typicalDelays([Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.ttl)
@@ -225,5 +225,20 @@ import TransitModel
         #expect(table.count == 5, "down to half, not emptied")
         TypicalDelayCache.makeRoom(in: &table, for: 1, max: 10, now: now, until: \.self)
         #expect(table.count == 5, "room enough: nothing dropped")
+    }
+
+    @Test func slicesAskedTogetherExpireOverAStretch() async {
+        let realtime = FakeRealtime()
+        let cache = realtime.cache
+        let visits = (0..<40).map { Self.visit("R1", "S\($0)") }
+        _ = await cache.typicalDelays(visits, ask: true, now: t0)
+        let slices = realtime.askedSlices
+        #expect(slices == 41)
+        _ = await cache.typicalDelays(visits, ask: true, now: t0 + TypicalDelayCache.shortestKeep - .seconds(1))
+        #expect(realtime.askedSlices == slices, "every slice is kept at least shortestKeep")
+        let middle = t0 + (TypicalDelayCache.shortestKeep + TypicalDelayCache.ttl) / 2
+        _ = await cache.typicalDelays(visits, ask: true, now: middle)
+        let again = realtime.askedSlices - slices
+        #expect(again > 0 && again < 41, "some expired, not all: \(again)")
     }
 }
