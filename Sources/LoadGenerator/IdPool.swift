@@ -34,14 +34,7 @@ public struct IdPool: Sendable, Equatable {
 
     /// A station drawn by weight (`u` uniform in [0, 1)).
     public func station(at u: Double) -> String {
-        let target = u * (stationCumulative.last ?? 0)
-        var low = 0
-        var high = stationCumulative.count - 1
-        while low < high {
-            let mid = (low + high) / 2
-            if stationCumulative[mid] > target { high = mid } else { low = mid + 1 }
-        }
-        return stations[low]
+        stations[WeightedIds.index(in: stationCumulative, at: u)]
     }
 
     /// Which ops this pool can feed; the missing kinds, named, for the op mix's check.

@@ -22,6 +22,11 @@ public struct WeightedIds: Sendable, Equatable {
     /// An id drawn by weight (`u` uniform in [0, 1)); nil when empty.
     public func pick(at u: Double) -> String? {
         guard !ids.isEmpty else { return nil }
+        return ids[Self.index(in: cumulative, at: u)]
+    }
+
+    /// The index a draw `u` (uniform in [0, 1)) lands on in running totals of weights (not empty).
+    static func index(in cumulative: [Double], at u: Double) -> Int {
         let target = u * cumulative[cumulative.count - 1]
         var low = 0
         var high = cumulative.count - 1
@@ -29,6 +34,6 @@ public struct WeightedIds: Sendable, Equatable {
             let mid = (low + high) / 2
             if cumulative[mid] > target { high = mid } else { low = mid + 1 }
         }
-        return ids[low]
+        return low
     }
 }
