@@ -86,7 +86,8 @@ final class BoardWindowCache: Sendable {
 
     /// The windows of a board (`DeparturesQuery.boardKey`: the stop and its filters) that may be used now for
     /// a forward page from `t`: `best`, the one holding the most rows from `t` on among those anchored at or
-    /// before `t` (nil: none), and `latest`, the one stored last (whatever its time). Counts nothing.
+    /// before `t` whose rows do not all lie before `t` (nil: none), and `latest`, the one stored last (whatever
+    /// its time). Counts nothing.
     func window(_ boardKey: String, from t: Int64, now: ContinuousClock.Instant = .now) -> (
         best: BoardWindow?, latest: BoardWindow?
     ) {
@@ -102,6 +103,9 @@ final class BoardWindowCache: Sendable {
                 // On a tie the later one: windows are kept in the order they were stored.
                 if latestStored.map({ $0 <= entry.stored }) ?? true { (latest, latestStored) = (i, entry.stored) }
                 guard entry.window.anchor <= t else { continue }
+                // A window whose rows all lie before `t` gives no page from `t` (`BoardWindow.page`): skipped
+                // before the search, as a busy stop holds up to `windowsPerStop` windows.
+                if let last = entry.window.rows.last, last.scheduledUnix < t { continue }
                 let rows = entry.window.rows.count - entry.window.firstIndex(atOrAfter: t)
                 if rows > bestRows { (best, bestRows) = (i, rows) }
             }
