@@ -37,6 +37,11 @@ import TransitModel
         var cache: TypicalDelayCache { TypicalDelayCache(fetch: { [self] in fetch($0) }) }
     }
 
+    /// Waits (bounded) until the cache's background refreshes are done.
+    static func settled(_ cache: TypicalDelayCache) async {
+        for _ in 0..<1000 where cache.refreshesInFlight > 0 { try? await Task.sleep(for: .milliseconds(2)) }
+    }
+
     /// `samples` departures of `delay` seconds.
     static func histogram(_ samples: Int, delay: Int) -> DelayHistogram {
         var h = DelayHistogram()
@@ -96,10 +101,16 @@ import TransitModel
             [Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.shortestKeep - .seconds(1))
         #expect(held == before)
         #expect(realtime.asked.count == 1)
-        let after = await cache.typicalDelays([Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.ttl)
+        // Past its time: answered at once as held, and asked again in the background.
+        let stale = await cache.typicalDelays([Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.ttl)
+        #expect(stale == before)
+        await Self.settled(cache)
         #expect(realtime.asked.count == 2)
+        let after = await cache.typicalDelays(
+            [Self.visit("R1", "A")], ask: true, now: t0 + TypicalDelayCache.ttl + .seconds(1))
         #expect(after == [TypicalDelay(Self.histogram(10, delay: 300), level: .stop)])
         #expect(after.first??.p50 == 330)
+        #expect(realtime.asked.count == 2)
     }
 
     @Test func aRealtimeServiceThatCannotAnswerIsNotAskedDuringTheBackoff() async {
@@ -124,9 +135,15 @@ import TransitModel
         #expect(realtime.asked.count == 2)
         #expect(await cache.typicalDelays(other, ask: true, now: t0 + .seconds(3)) == [nil])
         #expect(realtime.asked.count == 2)
-        // R1's slices were held: once they expire they are not served any more while nothing may be asked.
+        // R1's were held: past their time they are still answered for `staleGrace` while nothing may be asked
+        // (and not asked for), then no more.
         realtime.setDown(false)
-        let expired = t0 + TypicalDelayCache.ttl + .seconds(1)
+        let stale = t0 + TypicalDelayCache.ttl + .seconds(1)
+        #expect(
+            await cache.typicalDelays([Self.visit("R1", "A")], ask: false, now: stale) == [
+                TypicalDelay(route, level: .route)
+            ])
+        let expired = stale + TypicalDelayCache.staleGrace
         #expect(await cache.typicalDelays([Self.visit("R1", "A")], ask: false, now: expired) == [nil])
         #expect(realtime.asked.count == 2)
         // After the backoff it is asked again and answers.
@@ -191,11 +208,14 @@ import TransitModel
         let changed = [Self.visit("R1", "B", secs: 9 * 3600 + 60), Self.visit("R1", "A")]
         let other = await cache.typicalDelays(changed, ask: true, trip: trip, now: t0 + .seconds(2))
         #expect(other == [TypicalDelay(b, level: .stop), TypicalDelay(a, level: .stop)])
-        // Expired with its slices: asked again.
-        let later = await cache.typicalDelays(
-            stops, ask: true, trip: trip, now: t0 + TypicalDelayCache.ttl + .seconds(3))
-        #expect(later == first)
+        // Past its time: answered as kept, asked again in the background, then kept anew.
+        let past = t0 + TypicalDelayCache.ttl + .seconds(3)
+        realtime.set(Self.stopSlice("R1", "A"), b)
+        #expect(await cache.typicalDelays(stops, ask: true, trip: trip, now: past) == first)
+        await Self.settled(cache)
         #expect(realtime.askedSlices > asked)
+        let renewed = await cache.typicalDelays(stops, ask: true, trip: trip, now: past + .seconds(1))
+        #expect(renewed == [TypicalDelay(b, level: .stop), TypicalDelay(b, level: .stop)])
     }
 
     @Test func aTripListIsNotKeptWhileAVisitCouldNotBeResolved() async {
@@ -238,6 +258,7 @@ import TransitModel
         #expect(realtime.askedSlices == slices, "every slice is kept at least shortestKeep")
         let middle = t0 + (TypicalDelayCache.shortestKeep + TypicalDelayCache.ttl) / 2
         _ = await cache.typicalDelays(visits, ask: true, now: middle)
+        await Self.settled(cache)
         let again = realtime.askedSlices - slices
         #expect(again > 0 && again < 41, "some expired, not all: \(again)")
     }

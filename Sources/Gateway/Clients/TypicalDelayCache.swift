@@ -24,6 +24,9 @@ final class TypicalDelayCache: Sendable {
     /// then expire over a stretch instead of all at once, which made every trip answer of that second ask
     /// the realtime service again (trip p99 140 ms in a trip-only load ten minutes after start).
     static let shortestKeep: Duration = ttl * 3 / 4
+    /// How long past its time a visit's or trip's typical delay is still answered while it is asked again in
+    /// the background: an answer never waits for a refresh (figures over 28 days change little in minutes).
+    static let staleGrace: Duration = ttl
     static let backoff: Duration = .seconds(30)
     /// Entries held at most (slices, and visit keys apart); all are dropped when it is reached (they come back
     /// one board at a time).
@@ -89,10 +92,16 @@ final class TypicalDelayCache: Sendable {
         var dayTypes = DayTypeCalendar()
         /// When the day types are asked again (nil: never asked).
         var dayTypesUntil: ContinuousClock.Instant?
+        /// Asked again in the background now (one refresh at a time for each).
+        var refreshingTrips = Set<TripInstanceKey>()
+        var refreshingVisits = Set<VisitKey>()
+        var refreshesInFlight = 0
     }
 
     /// Trip instances whose list is kept now.
     var keptTrips: Int { state.withLock { $0.trips.count } }
+    /// Background refreshes not finished yet.
+    var refreshesInFlight: Int { state.withLock { $0.refreshesInFlight } }
 
     private let fetch: Fetch?
     /// Asks the static service's `feed_info` for the dates that run a weekend timetable (nil: no answer).
@@ -182,26 +191,39 @@ final class TypicalDelayCache: Sendable {
             keys.append(lastType.map { Self.key(visit, dayType: $0) })
         }
         var pending: [Int] = []
-        // The trip's list is kept only when every visit has an entry, until the first of them expires.
+        // The trip's list is kept only when every visit has a fresh entry, until the first of them expires.
         var keepable = true
         var until: ContinuousClock.Instant?
+        // Entries past their time but within `staleGrace`: answered, and asked again in the background.
+        var stale = false
         let kept = state.withLock { s -> [TypicalDelay?]? in
-            if let trip, let entry = s.trips[trip], entry.until > now, entry.keys == keys { return entry.typicals }
+            if let trip, let entry = s.trips[trip], entry.until + Self.staleGrace > now, entry.keys == keys {
+                stale = entry.until <= now
+                return entry.typicals
+            }
             for (index, key) in keys.enumerated() {
                 guard let key else {
                     keepable = false
                     continue
                 }
-                if let entry = s.visits[key], entry.until > now {
+                if let entry = s.visits[key], entry.until + Self.staleGrace > now {
                     result[index] = entry.typical
-                    until = min(until ?? entry.until, entry.until)
+                    if entry.until > now {
+                        until = min(until ?? entry.until, entry.until)
+                    } else {
+                        stale = true
+                        keepable = false
+                    }
                 } else {
                     pending.append(index)
                 }
             }
             return nil
         }
-        if let kept { return kept }
+        if let kept {
+            if stale, ask { refresh(keys, trip: trip, now: now) }
+            return kept
+        }
         if !pending.isEmpty {
             let resolved = await resolve(pending.map { keys[$0]! }, ask: ask, now: now)
             for (index, (typical, expires)) in zip(pending, resolved) {
@@ -209,18 +231,52 @@ final class TypicalDelayCache: Sendable {
                 if let expires { until = min(until ?? expires, expires) } else { keepable = false }
             }
         }
-        if let trip, keepable, let until {
-            let entry = TripEntry(keys: keys, typicals: result, until: until)
-            state.withLock { s in
-                Self.makeRoom(in: &s.trips, for: 1, max: Self.maxTrips, now: now, until: \.until)
-                s.trips[trip] = entry
-            }
-        }
+        if stale, ask { refresh(keys, trip: trip, now: now) }
+        if let trip, keepable, let until { keep(trip, keys: keys, typicals: result, until: until, now: now) }
         return result
     }
 
-    /// Room for `adding` more entries in `table` (at most `max`): expired entries go first; when that is not
-    /// enough, arbitrary ones until the table is half full.
+    private func keep(
+        _ trip: TripInstanceKey, keys: [VisitKey?], typicals: [TypicalDelay?], until: ContinuousClock.Instant,
+        now: ContinuousClock.Instant
+    ) {
+        let entry = TripEntry(keys: keys, typicals: typicals, until: until)
+        state.withLock { s in
+            Self.makeRoom(in: &s.trips, for: 1, max: Self.maxTrips, now: now - Self.staleGrace, until: \.until)
+            s.trips[trip] = entry
+        }
+    }
+
+    /// Asks again, in the background, for the visits of a list answered from entries past their time (and
+    /// keeps the trip's list anew when every visit resolves); one refresh at a time per trip, or per visit
+    /// key for a board.
+    private func refresh(_ keys: [VisitKey?], trip: TripInstanceKey?, now: ContinuousClock.Instant) {
+        let wanted = state.withLock { s -> [VisitKey] in
+            if let trip {
+                guard s.refreshingTrips.insert(trip).inserted else { return [] }
+                s.refreshesInFlight += 1
+                return keys.compactMap { $0 }
+            }
+            let fresh = keys.compactMap { $0 }.filter { s.refreshingVisits.insert($0).inserted }
+            if !fresh.isEmpty { s.refreshesInFlight += 1 }
+            return fresh
+        }
+        guard !wanted.isEmpty else { return }
+        Task {
+            let resolved = await resolve(wanted, ask: true, now: now)
+            if let trip, keys.count == wanted.count, resolved.allSatisfy({ $0.1 != nil }) {
+                let until = resolved.compactMap(\.1).min() ?? now
+                keep(trip, keys: keys, typicals: resolved.map(\.0), until: until, now: now)
+            }
+            state.withLock { s in
+                if let trip { s.refreshingTrips.remove(trip) } else { s.refreshingVisits.subtract(wanted) }
+                s.refreshesInFlight -= 1
+            }
+        }
+    }
+
+    /// Room for `adding` more entries in `table` (at most `max`): entries whose time is at or before `now` go
+    /// first; when that is not enough, arbitrary ones until the table is half full.
     static func makeRoom<Key: Hashable, Value>(
         in table: inout [Key: Value], for adding: Int, max: Int, now: ContinuousClock.Instant,
         until: KeyPath<Value, ContinuousClock.Instant>
@@ -294,7 +350,9 @@ final class TypicalDelayCache: Sendable {
         }
         if !resolved.isEmpty {
             state.withLock { s in
-                Self.makeRoom(in: &s.visits, for: resolved.count, max: Self.maxEntries, now: now, until: \.until)
+                Self.makeRoom(
+                    in: &s.visits, for: resolved.count, max: Self.maxEntries, now: now - Self.staleGrace, until: \.until
+                )
                 s.visits.merge(resolved) { _, new in new }
             }
         }
