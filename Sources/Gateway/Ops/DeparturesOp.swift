@@ -355,10 +355,19 @@ extension RequestDispatcher {
     /// time against the alert index (nothing to do without alerts).
     static func addAlerts(_ answer: inout DeparturesAnswer, index: AlertIndex, info: StopResult?) {
         guard !index.isEmpty, !answer.rows.isEmpty else { return }
+        // A board's rows share a few stop ids (a station's platforms: up to ~80 to look through each).
+        var parents: [String: String?] = [:]
         let rows = answer.rows.map { row in
             let d = row.departure
+            let parent: String?
+            if let known = parents[d.stopId] {
+                parent = known
+            } else {
+                parent = parentStation(of: d.stopId, info)
+                parents[d.stopId] = .some(parent)
+            }
             return AlertIndex.Row(
-                stopId: d.stopId, parentStation: parentStation(of: d.stopId, info), routeId: d.route.routeId,
+                stopId: d.stopId, parentStation: parent, routeId: d.route.routeId,
                 routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
                 tripId: d.tripId, time: row.time)
         }

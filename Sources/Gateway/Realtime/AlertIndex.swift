@@ -69,12 +69,16 @@ struct AlertIndex: Sendable {
                 found.append(entry.alert)
             }
         }
-        scan(byTrip[row.tripId])
-        scan(byStop[row.stopId])
-        if let parent = row.parentStation, parent != row.stopId { scan(byStop[parent]) }
-        scan(byRoute[row.routeId])
-        scan(byRouteType[row.routeType])
-        if let agency = row.agencyId { scan(byAgency[agency]) }
+        // Empty buckets are not looked in (each look-up hashes an id).
+        if !byTrip.isEmpty { scan(byTrip[row.tripId]) }
+        if !byStop.isEmpty {
+            scan(byStop[row.stopId])
+            if let parent = row.parentStation, parent != row.stopId { scan(byStop[parent]) }
+        }
+        if !byRoute.isEmpty { scan(byRoute[row.routeId]) }
+        if !byRouteType.isEmpty { scan(byRouteType[row.routeType]) }
+        if !byAgency.isEmpty, let agency = row.agencyId { scan(byAgency[agency]) }
+        if found.count < 2 { return found }
         return found.sorted()
     }
 }
@@ -97,6 +101,10 @@ struct RowAlerts {
             let found = index.alerts(for: row)
             used.formUnion(found)
             perRow.append(found)
+        }
+        guard !used.isEmpty else {
+            idsByRow = Array(repeating: [], count: rows.count)
+            return
         }
         let records = index.records
         let order = used.sorted {
