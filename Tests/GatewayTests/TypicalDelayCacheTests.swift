@@ -262,4 +262,31 @@ import TransitModel
         let again = realtime.askedSlices - slices
         #expect(again > 0 && again < 41, "some expired, not all: \(again)")
     }
+
+    @Test func atMostTwoRefreshesRunAtOnce() async {
+        // Fetches wait until released, so refreshes stay in flight.
+        let gate = Mutex(false)
+        let asked = Mutex(0)
+        let cache = TypicalDelayCache(fetch: { slices in
+            asked.withLock { $0 += 1 }
+            while !gate.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+            return slices.map { _ in Self.histogram(6, delay: 60) }
+        })
+        let trips = (0..<5).map { TripInstanceKey(tripId: "T\($0)", serviceDate: 20_250_312) }
+        let stops = (0..<5).map { [Self.visit("R\($0)", "A")] }
+        gate.withLock { $0 = true }
+        for (trip, visits) in zip(trips, stops) {
+            _ = await cache.typicalDelays(visits, ask: true, trip: trip, now: t0)
+        }
+        #expect(cache.keptTrips == 5)
+        gate.withLock { $0 = false }
+        let past = t0 + TypicalDelayCache.ttl + .seconds(1)
+        for (trip, visits) in zip(trips, stops) {
+            #expect(await cache.typicalDelays(visits, ask: true, trip: trip, now: past).first??.p50 == 90)
+        }
+        #expect(cache.refreshesInFlight == TypicalDelayCache.maxRefreshes)
+        gate.withLock { $0 = true }
+        await Self.settled(cache)
+        #expect(asked.withLock { $0 } == 5 + TypicalDelayCache.maxRefreshes)
+    }
 }

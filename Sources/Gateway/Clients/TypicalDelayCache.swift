@@ -27,6 +27,11 @@ final class TypicalDelayCache: Sendable {
     /// How long past its time a visit's or trip's typical delay is still answered while it is asked again in
     /// the background: an answer never waits for a refresh (figures over 28 days change little in minutes).
     static let staleGrace: Duration = ttl
+    /// Background refreshes at most at once; past that a stale entry is answered and asked again by a later
+    /// answer. Unbounded, the entries of a gateway's first minutes expiring together started thousands of
+    /// refreshes asking the same slices again and again (gateway CPU per answer doubled, answers waited
+    /// seconds); one after the other, a slice refreshed for one trip is fresh for the next.
+    static let maxRefreshes = 2
     static let backoff: Duration = .seconds(30)
     /// Entries held at most (slices, and visit keys apart); all are dropped when it is reached (they come back
     /// one board at a time).
@@ -252,6 +257,7 @@ final class TypicalDelayCache: Sendable {
     /// key for a board.
     private func refresh(_ keys: [VisitKey?], trip: TripInstanceKey?, now: ContinuousClock.Instant) {
         let wanted = state.withLock { s -> [VisitKey] in
+            guard s.refreshesInFlight < Self.maxRefreshes else { return [] }
             if let trip {
                 guard s.refreshingTrips.insert(trip).inserted else { return [] }
                 s.refreshesInFlight += 1
