@@ -237,14 +237,16 @@ import TransitModel
     @Test func aFullTableDropsExpiredEntriesFirstThenKeepsHalf() {
         let now = t0
         var table: [Int: ContinuousClock.Instant] = [:]
-        for i in 0..<10 { table[i] = i < 3 ? now - .seconds(1) : now + .seconds(60) }
-        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 10, now: now, until: \.self)
-        #expect(table.count == 7 && table.keys.allSatisfy { $0 >= 3 }, "the expired went, the rest stayed")
-        for i in 10..<20 { table[i] = now + .seconds(60) }
-        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 10, now: now, until: \.self)
-        #expect(table.count == 5, "down to half, not emptied")
-        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 10, now: now, until: \.self)
-        #expect(table.count == 5, "room enough: nothing dropped")
+        for i in 0..<20 { table[i] = i < 8 ? now - .seconds(1) : now + .seconds(60) }
+        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 20, now: now, until: \.self)
+        #expect(table.count == 12 && table.keys.allSatisfy { $0 >= 8 }, "the expired went, the rest stayed")
+        for i in 20..<28 { table[i] = now + .seconds(60) }
+        // Full, one expired: dropping it alone would leave the table full for the next insert.
+        table[0] = now - .seconds(1)
+        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 20, now: now, until: \.self)
+        #expect(table.count == 10, "down to half, not emptied")
+        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 20, now: now, until: \.self)
+        #expect(table.count == 10, "room enough: nothing dropped")
     }
 
     @Test func slicesAskedTogetherExpireOverAStretch() async {
