@@ -16,8 +16,9 @@ import TransitModel
 /// A trip answer wants every stop of the trip at once, and the trips asked in a peak make more visit keys
 /// than are kept (5,000 trips of the NSW-scale feed's morning make 207,000), so each trip instance's list is
 /// also kept whole, checked against the visit keys it was resolved for: a trip asked again costs one lookup.
-/// When a table is full, expired entries go first, then arbitrary ones down to half: a working set a little
-/// larger than the table still mostly hits (dropping everything made every lookup miss).
+/// When a table is full, expired entries go first, then, unless that frees a quarter, arbitrary ones down to
+/// half: a working set a little larger than the table still mostly hits (dropping everything made every
+/// lookup miss). Entries past their time are answered while a background refresh asks again.
 final class TypicalDelayCache: Sendable {
     static let ttl: Duration = .seconds(600)
     /// A slice is kept between `ttl × 3/4` and `ttl` (drawn per slice): slices asked together, as at start,
@@ -33,8 +34,7 @@ final class TypicalDelayCache: Sendable {
     /// seconds); one after the other, a slice refreshed for one trip is fresh for the next.
     static let maxRefreshes = 2
     static let backoff: Duration = .seconds(30)
-    /// Entries held at most (slices, and visit keys apart); all are dropped when it is reached (they come back
-    /// one board at a time).
+    /// Entries held at most (slices, and visit keys apart); a full table is thinned (`makeRoom`).
     static let maxEntries = 200_000
     /// Trip instances whose whole list is kept.
     static let maxTrips = 8_192
