@@ -13,19 +13,16 @@ extension RequestDispatcher {
         let reply = await staticClient.reply(to: .trip(query))
         switch reply.result {
         case .success(.trip(let trip)):
-            if reply.cacheable {
-                cache.remember(
-                    trip,
-                    as: TripInstanceKey(
-                        tripId: trip.tripId, serviceDate: trip.serviceDate,
-                        staticStartTime: trip.frequencyBased ? trip.startTime : nil))
-            }
+            let key = TripInstanceKey(
+                tripId: trip.tripId, serviceDate: trip.serviceDate,
+                staticStartTime: trip.frequencyBased ? trip.startTime : nil)
+            if reply.cacheable { cache.remember(trip, as: key) }
             let reading = self.realtime.read()
             let (realtime, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
             let alerts =
                 Self.holdsAlerts(reading, now: now)
                 ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
-            let typical = await stopTypicalDelays(trip, realtime: realtime)
+            let typical = await stopTypicalDelays(trip, key: key, realtime: realtime)
             return .success(
                 id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count
             ) {
@@ -107,7 +104,9 @@ extension RequestDispatcher {
     }
 
     /// Each stop's typical delay (GATEWAY.md "typical delay"), by index; none for an added trip.
-    private func stopTypicalDelays(_ trip: TripDetail, realtime: TripRealtime?) async -> [TypicalDelayView?] {
+    private func stopTypicalDelays(
+        _ trip: TripDetail, key: TripInstanceKey, realtime: TripRealtime?
+    ) async -> [TypicalDelayView?] {
         guard !(realtime?.added ?? false) else { return [] }
         let visits = trip.stops.map {
             TypicalDelayCache.Visit(
@@ -116,9 +115,7 @@ extension RequestDispatcher {
         }
         let typical = await typicalDelays.typicalDelays(
             visits, ask: self.realtime.read().status == .ok,
-            trip: TripInstanceKey(
-                tripId: trip.tripId, serviceDate: trip.serviceDate,
-                staticStartTime: trip.frequencyBased ? trip.startTime : nil))
+            trip: key)
         let cancelled = realtime?.cancelled ?? false
         return typical.enumerated().map { index, value in
             guard let value else { return nil }
