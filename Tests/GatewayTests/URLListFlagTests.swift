@@ -29,6 +29,16 @@ struct URLListFlagTests {
             naming: "--static")
     }
 
+    @Test func aBoardCacheWithoutWindowsIsRefusedWithAMessage() async throws {
+        for flag in ["--board-cache-windows", "--board-windows-per-stop"] {
+            let child = try ChildProcess(
+                BuiltExecutables.path("transit-gateway")!, ["serve", "--static", "ipc:///tmp/x.sock", flag, "0"])
+            let status = try await child.waitForExit(timeout: .seconds(10))
+            #expect(status == 64, "\(flag) 0: exit \(String(describing: status)), \(child.stderr)")
+            #expect(child.stderr.contains(flag) && child.stderr.contains("at least 1"), "\(child.stderr)")
+        }
+    }
+
     @Test func theListIsSplitOnCommasWithoutSpacesOrEmptyEntries() {
         #expect(NNGURLList.split(" tcp://a:1 ,, tcp://b:2,") == ["tcp://a:1", "tcp://b:2"])
     }
