@@ -48,15 +48,18 @@ public final class NNGReplyServer: Sendable {
     /// closes the contexts and then the socket. Idempotent. Must not be called from inside the handler (it
     /// would wait for itself). Contexts are closed before the socket, never concurrently with a context
     /// call, because nng 1.5.2 can crash when a socket is closed under a context call in progress.
-    public func stop() {
+    /// Returns false when nng did not finish closing the socket in time (its reaper wedge: NNGSocket.swift);
+    /// peers then may stay connected.
+    @discardableResult
+    public func stop() -> Bool {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
         }
-        guard first else { return }
+        guard first else { return true }
         for worker in workers { worker.requestStop() }
         for worker in workers { worker.join() }
-        socket.close()
+        return socket.close()
     }
 }
 
