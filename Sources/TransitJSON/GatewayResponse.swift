@@ -55,7 +55,7 @@ public enum GatewayResponse {
         w.key("meta"); w.meta(meta)
         w.endObject()
         w.newline()
-        return w.bytes
+        return w.finish()
     }
 
     /// `{"id":…,"ok":false,"error":{"code":…,"message":…}}`.
@@ -70,7 +70,7 @@ public enum GatewayResponse {
         w.endObject()
         w.endObject()
         w.newline()
-        return w.bytes
+        return w.finish()
     }
 
     public static func error(_ failure: GatewayRequestError) -> [UInt8] {
@@ -91,7 +91,7 @@ public enum GatewayResponse {
         w.key("meta"); w.meta(meta)
         w.endObject()
         w.newline()
-        return w.bytes
+        return w.finish()
     }
 
     /// The answer line to a static op from the static service's result, without realtime: what

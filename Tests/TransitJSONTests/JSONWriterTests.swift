@@ -127,4 +127,41 @@ import Testing
                 $0.beginArray(); $0.raw(raw); $0.raw(.null); $0.endArray()
             } == "[12345678901234567890123,null]")
     }
+
+    /// The writer starts small and grows while written: every call must check its room (a key, a long string,
+    /// a number at the very end of the buffer), and `finish` hands out exactly the bytes written.
+    @Test func growsPastItsCapacityAtEveryKindOfWrite() throws {
+        var w = JSONWriter(capacity: 1)
+        var expected: [String: Any] = [:]
+        w.beginObject()
+        for i in 0..<500 {
+            let name = "k\(i)" + String(repeating: "x", count: i % 37)
+            w.key(name)
+            switch i % 4 {
+            case 0:
+                w.int(Int64.min + Int64(i))
+                expected[name] = Int64.min + Int64(i)
+            case 1:
+                let text = String(repeating: "é\"\n", count: i % 13)
+                w.string(text)
+                expected[name] = text
+            case 2:
+                w.serviceDate(UInt32(20_260_000 + i))
+                expected[name] = String(20_260_000 + i)
+            default:
+                w.bool(i % 8 == 3)
+                expected[name] = NSNumber(value: i % 8 == 3)  // how JSONSerialization reads a bool back
+            }
+        }
+        w.endObject()
+        let copy = w.bytes
+        #expect(copy.count == w.count)
+        let finished = w.finish()
+        #expect(finished == copy)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(finished)) as? [String: Any])
+        #expect(parsed.count == expected.count)
+        for (name, value) in expected {
+            #expect("\(parsed[name] ?? "missing")" == "\(value)", "key \(name)")
+        }
+    }
 }

@@ -36,13 +36,15 @@ extension RequestDispatcher {
             case (.stop, .stop(let stop)):
                 var w = JSONWriter(capacity: 1024 + 400 * (stop.platforms.count + stop.routes.count))
                 w.stopData(stop)
-                staticAnswers.store(w.bytes, for: query, generation: generation)
-                return keptAnswer(request, w.bytes, received: received)
+                let data = w.finish()
+                staticAnswers.store(data, for: query, generation: generation)
+                return keptAnswer(request, data, received: received)
             case (.search, .stops(let stops)):
                 var w = JSONWriter(capacity: 512 + 400 * stops.count)
                 w.stopListData(stops)
-                staticAnswers.store(w.bytes, for: query, generation: generation)
-                return keptAnswer(request, w.bytes, received: received)
+                let data = w.finish()
+                staticAnswers.store(data, for: query, generation: generation)
+                return keptAnswer(request, data, received: received)
             case (.nearby, .stops(let stops)), (.stopsInBBox, .stops(let stops)):
                 return .success(
                     id: request.id, op: request.op.name, received: received, capacity: 512 + 400 * stops.count
