@@ -76,6 +76,29 @@ import TransitModel
         #expect(found.idsByRow == [["b-trip", "z-route"], ["z-route"]])
     }
 
+    /// Up to `Buckets.linearLimit` ids per field are compared one by one, more are hashed: the same rows
+    /// are selected on both sides of that limit, with entries filed before and after the switch.
+    @Test func manyAlertedIdsSelectAsFewDo() {
+        let limit = Buckets<String>.linearLimit
+        for count in [1, limit, limit + 1, 3 * limit] {
+            var records = (0..<count).map { Self.alert("s\($0)", [E(stopId: "X\($0)"), E(routeId: "Y\($0)")]) }
+            records.append(Self.alert("mine", [E(stopId: "P1"), E(routeId: "R1"), E(routeType: 3)]))
+            records.append(Self.alert("route", [E(routeId: "R1")]))
+            let index = AlertIndex(records)
+            var elsewhere = Self.row
+            elsewhere.stopId = "P2"
+            elsewhere.parentStation = nil
+            elsewhere.routeId = "R2"
+            elsewhere.routeType = 2
+            var atLast = Self.row
+            atLast.stopId = "X\(count - 1)"
+            let found = RowAlerts([Self.row, elsewhere, atLast], index: index)
+            #expect(found.idsByRow[0] == ["mine", "route"], "\(count) alerted ids")
+            #expect(found.idsByRow[1] == [], "\(count) alerted ids")
+            #expect(found.idsByRow[2] == ["mine", "route", "s\(count - 1)"], "\(count) alerted ids")
+        }
+    }
+
     @Test func noAlertsCostNothingAndNameNothing() {
         let found = RowAlerts([Self.row, Self.row], index: AlertIndex())
         #expect(found.views.isEmpty && found.idsByRow == [[], []])

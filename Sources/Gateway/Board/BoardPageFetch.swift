@@ -81,8 +81,10 @@ struct BoardPageFetch {
         if case .window(let held, _)? = following { window = held }
         timezone = board.timezone
         staticMoreBehind = forward ? board.hasMorePast : board.hasMoreFuture
-        if case .success(let fetched)? = stop { info = fetched }
-        if let info { boardStops = RequestDispatcher.stopIds(info) }
+        if case .success(let fetched)? = stop {
+            info = fetched
+            boardStops = RequestDispatcher.stopIds(fetched)
+        }
     }
 
     /// Adds one static page: its rows, the span they make known (up to the last row of a full page, else the

@@ -202,7 +202,7 @@ extension RequestDispatcher {
                 fetch.candidates.visits, state: state, info: fetch.info, timezone: fetch.timezone, staticUp: true,
                 scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
-        Self.fillChangedPlatforms(&all, Self.platforms(fetch.info))
+        Self.fillChangedPlatforms(&all, fetch.info)
         var page = BoardAssembly.page(
             all, known: fetch.known, direction: direction, position: position, limit: query.limit)
         BoardAssembly.stampAges(&page.rows, now: now)
@@ -249,7 +249,7 @@ extension RequestDispatcher {
             rows.append(
                 liveRow(visit, state: state, info: info, timezone: timezone, detail: cache.cachedTrip(visit.trip.key)))
         }
-        Self.fillChangedPlatforms(&rows, Self.platforms(info))
+        Self.fillChangedPlatforms(&rows, info)
         var page = BoardAssembly.page(rows, known: known, direction: direction, position: position, limit: query.limit)
         BoardAssembly.stampAges(&page.rows, now: now)
         var answer = Self.answer(
@@ -355,17 +355,17 @@ extension RequestDispatcher {
     /// time against the alert index (nothing to do without alerts).
     static func addAlerts(_ answer: inout DeparturesAnswer, index: AlertIndex, info: StopResult?) {
         guard !index.isEmpty, !answer.rows.isEmpty else { return }
-        // A board's rows share a few stop ids (a station's platforms: up to ~80 to look through each).
-        var parents: [String: String?] = [:]
+        // A board's rows share a few stop ids (a station's platforms: up to ~80 to look through each); the
+        // last one's parent is kept (rows of one platform come in runs; no hashing per row).
+        var lastStop: String?
+        var lastParent: String?
         let rows = answer.rows.map { row in
             let d = row.departure
-            let parent: String?
-            if let known = parents[d.stopId] {
-                parent = known
-            } else {
-                parent = parentStation(of: d.stopId, info)
-                parents[d.stopId] = .some(parent)
+            if d.stopId != lastStop {
+                lastStop = d.stopId
+                lastParent = parentStation(of: d.stopId, info)
             }
+            let parent = lastParent
             return AlertIndex.Row(
                 stopId: d.stopId, parentStation: parent, routeId: d.route.routeId,
                 routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
@@ -403,8 +403,12 @@ extension RequestDispatcher {
     }
 
     /// A changed platform whose code the realtime service did not send takes it from the station's platforms.
-    private static func fillChangedPlatforms(_ rows: inout [DepartureRow], _ platforms: [String: String?]) {
-        guard !platforms.isEmpty else { return }
+    /// The station's platform codes are only gathered when a row needs one (most boards have no change).
+    private static func fillChangedPlatforms(_ rows: inout [DepartureRow], _ info: StopResult?) {
+        guard info != nil,
+            rows.contains(where: { $0.realtime?.platformChange.map { $0.platform == nil } ?? false })
+        else { return }
+        let platforms = Self.platforms(info)
         for i in rows.indices {
             guard let change = rows[i].realtime?.platformChange, change.platform == nil,
                 let code = platforms[change.stopId] ?? nil

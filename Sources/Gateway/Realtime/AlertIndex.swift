@@ -28,11 +28,11 @@ struct AlertIndex: Sendable {
     }
 
     private(set) var records: [AlertRecord] = []
-    private var byTrip: [String: [Entry]] = [:]
-    private var byStop: [String: [Entry]] = [:]
-    private var byRoute: [String: [Entry]] = [:]
-    private var byRouteType: [Int: [Entry]] = [:]
-    private var byAgency: [String: [Entry]] = [:]
+    private var byTrip = Buckets<String>()
+    private var byStop = Buckets<String>()
+    private var byRoute = Buckets<String>()
+    private var byRouteType = Buckets<Int>()
+    private var byAgency = Buckets<String>()
 
     init(_ records: [AlertRecord] = []) {
         self.records = records
@@ -40,15 +40,15 @@ struct AlertIndex: Sendable {
             for entity in record.informedEntities {
                 let entry = Entry(alert: index, entity: entity)
                 if let trip = entity.tripId {
-                    byTrip[trip, default: []].append(entry)
+                    byTrip.append(entry, to: trip)
                 } else if let stop = entity.stopId {
-                    byStop[stop, default: []].append(entry)
+                    byStop.append(entry, to: stop)
                 } else if let route = entity.routeId {
-                    byRoute[route, default: []].append(entry)
+                    byRoute.append(entry, to: route)
                 } else if let type = entity.routeType {
-                    byRouteType[type, default: []].append(entry)
+                    byRouteType.append(entry, to: type)
                 } else if let agency = entity.agencyId {
-                    byAgency[agency, default: []].append(entry)
+                    byAgency.append(entry, to: agency)
                 }  // an entity naming none of these (a direction alone) selects nothing
             }
         }
@@ -115,5 +115,39 @@ struct RowAlerts {
         idsByRow = perRow.map { found in
             order.filter { found.contains($0) }.map { records[$0].id }
         }
+    }
+}
+
+/// An alert index's entries by one field. A live state carries a handful of alerts, naming a few ids: up to
+/// `linearLimit` ids are compared one by one, which is cheaper than hashing the row's id for a dictionary
+/// (every row of every board is looked up; hashing was most of the alerts' cost per board). More ids go in
+/// a dictionary.
+struct Buckets<Key: Hashable & Sendable>: Sendable {
+    static var linearLimit: Int { 8 }
+    private var few: [(key: Key, entries: [AlertIndex.Entry])] = []
+    private var many: [Key: [AlertIndex.Entry]] = [:]
+
+    var isEmpty: Bool { few.isEmpty && many.isEmpty }
+
+    mutating func append(_ entry: AlertIndex.Entry, to key: Key) {
+        if !many.isEmpty {
+            many[key, default: []].append(entry)
+        } else if let i = few.firstIndex(where: { $0.key == key }) {
+            few[i].entries.append(entry)
+        } else if few.count < Self.linearLimit {
+            few.append((key, [entry]))
+        } else {
+            many = Dictionary(uniqueKeysWithValues: few.map { ($0.key, $0.entries) })
+            few = []
+            many[key] = [entry]
+        }
+    }
+
+    subscript(key: Key) -> [AlertIndex.Entry]? {
+        if many.isEmpty {
+            for bucket in few where bucket.key == key { return bucket.entries }
+            return nil
+        }
+        return many[key]
     }
 }
