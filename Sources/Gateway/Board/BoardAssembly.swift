@@ -172,17 +172,8 @@ enum BoardAssembly {
         var count = 0
         for stopId in boardStops {
             guard let refs = state.tripsByStop[stopId] else { continue }
-            for ref in refs {
-                // Only the visited stop is read, in place (the dictionary's getter would copy the whole
-                // prediction, retaining each of its references).
-                guard let at = state.trips.index(forKey: ref.key) else { continue }
-                if let scheduled = state.trips.values[at].stops[ref.index].scheduledUnix, scheduled >= from,
-                    let predicted = state.trips.values[at].stops[ref.index].predictedUnix,
-                    predicted > scheduled
-                {
-                    count += 1
-                }
-            }
+            // The index entry says whether the visit is late: no trip is looked up.
+            for ref in refs where (ref.lateScheduledUnix ?? .min) >= from { count += 1 }
         }
         return count
     }

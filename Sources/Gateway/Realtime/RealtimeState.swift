@@ -10,6 +10,9 @@ import TransitModel
 public struct StopVisitRef: Sendable, Hashable {
     public var key: TripInstanceKey
     public var index: Int
+    /// The visit's `lateScheduledUnix`, kept here so a board counts its late visits without looking up
+    /// every trip at its stops (a hash of the trip's key per visit was 5 % of the gateway's CPU).
+    public var lateScheduledUnix: Int64?
 }
 
 /// A vehicle and the trip instance it serves (when the realtime service resolved one): the gateway's index
@@ -105,8 +108,9 @@ public struct RealtimeState: Sendable {
                 old.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
                 trips[trip.key] = trip
                 trip.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
-                // Usually only the times changed: the index entries stay as they are.
-                if !Self.sameVisits(old, trip) {
+                // Usually only the times changed: the index entries stay as they are (unless a visit became
+                // late or stopped being late: the entries carry that).
+                if !Self.sameIndexEntries(old, trip) {
                     unindex(old)
                     index(trip)
                 }
@@ -118,10 +122,12 @@ public struct RealtimeState: Sendable {
         }
     }
 
-    private static func sameVisits(_ a: TripPrediction, _ b: TripPrediction) -> Bool {
+    private static func sameIndexEntries(_ a: TripPrediction, _ b: TripPrediction) -> Bool {
         guard a.stops.count == b.stops.count else { return false }
         for i in a.stops.indices
-        where a.stops[i].stopId != b.stops[i].stopId || a.stops[i].assignedStopId != b.stops[i].assignedStopId {
+        where a.stops[i].stopId != b.stops[i].stopId || a.stops[i].assignedStopId != b.stops[i].assignedStopId
+            || a.stops[i].lateScheduledUnix != b.stops[i].lateScheduledUnix
+        {
             return false
         }
         return true
@@ -130,7 +136,8 @@ public struct RealtimeState: Sendable {
     private mutating func index(_ trip: TripPrediction) {
         for (position, stop) in trip.stops.enumerated() {
             for id in stop.indexedStopIds {
-                tripsByStop[id, default: []].append(StopVisitRef(key: trip.key, index: position))
+                tripsByStop[id, default: []].append(
+                    StopVisitRef(key: trip.key, index: position, lateScheduledUnix: stop.lateScheduledUnix))
             }
         }
     }

@@ -52,6 +52,13 @@ public struct StopPrediction: Sendable, Hashable {
     /// When it is scheduled to leave (arrive, where only that is known).
     public var scheduledUnix: Int64? { scheduledDepartureUnix ?? scheduledArrivalUnix }
 
+    /// The scheduled time of a visit predicted later than scheduled (nil: not late, or not both known): what
+    /// a board counts to ask the static service for more rows (`BoardAssembly.delayedCount`).
+    var lateScheduledUnix: Int64? {
+        guard let scheduled = scheduledUnix, let predicted = predictedUnix, predicted > scheduled else { return nil }
+        return scheduled
+    }
+
     /// The platform the vehicle serves instead of the scheduled one, when it is another stop.
     var platformChange: PlatformChange? {
         guard let assigned = assignedStopId, assigned != stopId else { return nil }
