@@ -106,6 +106,8 @@ final class BoardWindowCache: Sendable {
                 // A window whose rows all lie before `t` gives no page from `t` (`BoardWindow.page`): skipped
                 // before the search, as a busy stop holds up to `windowsPerStop` windows.
                 if let last = entry.window.rows.last, last.scheduledUnix < t { continue }
+                // No more rows than it holds: a window that cannot beat the best is not searched.
+                guard entry.window.rows.count > bestRows else { continue }
                 let rows = entry.window.rows.count - entry.window.firstIndex(atOrAfter: t)
                 if rows > bestRows { (best, bestRows) = (i, rows) }
             }
