@@ -140,13 +140,17 @@ enum BoardAssembly {
         var seen = Set<StopVisitRef>()
         for stopId in boardStops {
             for ref in state.tripsByStop[stopId] ?? [] {
-                guard let trip = state.trips[ref.key], ref.index < trip.stops.count - 1, !trip.deleted else { continue }
-                if let admits, !admits.admits(trip) { continue }
-                if state.isStale(source: trip.source) {
+                // The trip is read in place until it makes a candidate (a copy retains each of its references,
+                // and most visits at a busy stop lie outside `known`).
+                guard let at = state.trips.index(forKey: ref.key), ref.index < state.trips.values[at].stops.count - 1,
+                    !state.trips.values[at].deleted
+                else { continue }
+                if let admits, !admits.admits(state.trips.values[at]) { continue }
+                if state.isStale(source: state.trips.values[at].source) {
                     result.usedStale = true
                     continue
                 }
-                guard let time = trip.boardTime(at: ref.index) else { continue }
+                guard let time = state.trips.values[at].boardTime(at: ref.index) else { continue }
                 if time < known.lowerBound {
                     result.before = true
                     continue
@@ -155,9 +159,12 @@ enum BoardAssembly {
                     result.beyond = true
                     continue
                 }
-                let stop = trip.stops[ref.index]
-                if staticRows, !trip.added, let scheduled = stop.scheduledUnix, known.contains(scheduled) { continue }
-                let candidate = LiveCandidate(trip: trip, index: ref.index, time: time)
+                if staticRows, !state.trips.values[at].added,
+                    let scheduled = state.trips.values[at].stops[ref.index].scheduledUnix, known.contains(scheduled)
+                {
+                    continue
+                }
+                let candidate = LiveCandidate(trip: state.trips.values[at], index: ref.index, time: time)
                 if present.contains(candidate.identity) { continue }
                 guard seen.insert(ref).inserted else { continue }
                 result.visits.append(candidate)

@@ -98,8 +98,9 @@ final class BoardWindowCache: Sendable {
             // Read and marked in place: a copy of the stop's entry would copy its window list when it is marked.
             var best: Int?, bestRows = -1, latest: Int?
             var latestStored: ContinuousClock.Instant?
-            for (i, entry) in s.entries.values[at].windows.enumerated() where entry.stored.duration(to: now) < lifetime
-            {
+            // Stored after `oldest`: younger than `lifetime` (one instant compared per window, no duration).
+            let oldest = now - lifetime
+            for (i, entry) in s.entries.values[at].windows.enumerated() where entry.stored > oldest {
                 // On a tie the later one: windows are kept in the order they were stored.
                 if latestStored.map({ $0 <= entry.stored }) ?? true { (latest, latestStored) = (i, entry.stored) }
                 guard entry.window.anchor <= t else { continue }
