@@ -113,6 +113,48 @@ import Testing
         }
     }
 
+    @Test func pipelinedRequestsTimeOutInOrderEachAtItsOwnDeadline() async throws {
+        // The connection has one deadline timer (for its oldest pending request): requests sent together time
+        // out together, a later one at its own deadline, and local ops (stats) answer meanwhile (after the
+        // ones before them).
+        try await withGateway(
+            startStatic: false,
+            configure: {
+                $0.requestTimeout = .milliseconds(300)
+                $0.staticTimeout = .seconds(5)
+            }
+        ) { fixture in
+            let client = try fixture.client()
+            let started = ContinuousClock.now
+            try client.sendLines([
+                #"{"id":1,"op":"stop","stop_id":"200060"}"#,
+                #"{"id":2,"op":"stats"}"#,
+                #"{"id":3,"op":"stop","stop_id":"200060"}"#,
+            ])
+            try await Task.sleep(for: .milliseconds(150))
+            let laterSent = ContinuousClock.now
+            try client.sendLines([
+                #"{"id":4,"op":"stop","stop_id":"200060"}"#,
+                #"{"id":5,"op":"stats"}"#,
+            ])
+            let first = try await client.readLines(3).map { try JSONLine($0) }
+            let firstWaited = ContinuousClock.now - started
+            #expect(first.map { $0.id as? Int } == [1, 2, 3])
+            #expect(first.map(\.errorCode) == ["TIMEOUT", nil, "TIMEOUT"], "\(first)")
+            #expect(firstWaited >= .milliseconds(290) && firstWaited < .seconds(2), "\(firstWaited)")
+
+            let second = try await client.readLines(2).map { try JSONLine($0) }
+            let secondWaited = ContinuousClock.now - laterSent
+            #expect(second.map { $0.id as? Int } == [4, 5])
+            #expect(second.map(\.errorCode) == ["TIMEOUT", nil], "\(second)")
+            #expect(secondWaited >= .milliseconds(290) && secondWaited < .seconds(2), "\(secondWaited)")
+
+            let stats = try await client.ask(#"{"id":6,"op":"stats"}"#)
+            #expect(stats.data["in_flight"] as? Int == 1)  // the stats request itself
+            #expect((stats.data["errors"] as? [String: Int])?["TIMEOUT"] == 3)
+        }
+    }
+
     @Test func moreRequestsInFlightThanTheBoundAreOverloaded() async throws {
         try await withGateway(
             startStatic: false,

@@ -23,7 +23,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
         var op: GatewayOpName
         var received: ContinuousClock.Instant
         var task: Task<Void, Never>?
-        var deadline: Scheduled<Void>?
     }
 
     let services: GatewayServices
@@ -31,6 +30,17 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var splitter: LineSplitter
     var answers = OrderedAnswers()
     var pending: [UInt64: Pending] = [:]
+    /// The slots of `pending` in request order. Every request has the same timeout and slots grow in request
+    /// order, so the first one has the earliest deadline (`received + requestTimeout`). Slots answered out of
+    /// order stay until they reach the front (at most the `maxPipelined` slots after the oldest pending one);
+    /// the front is always pending.
+    var pendingOrder = CircularBuffer<UInt64>()
+    /// The connection's one deadline timer (instead of one per request): armed while a request is pending,
+    /// for the oldest one's deadline. It is not moved when that one is answered: it fires early then, times out
+    /// nothing, and is armed again for the new oldest.
+    var deadlineTimer: Scheduled<Void>?
+    /// Inside `expireRequests`: requests started meanwhile leave arming the timer to it.
+    var expiring = false
     var context: ChannelHandlerContext?
     /// Where this connection's request tasks run (its event loop).
     var taskExecutor: EventLoopTaskExecutor?
@@ -114,12 +124,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         closing = true
         idleCheck?.cancel()
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
         for (_, request) in pending {
             request.task?.cancel()
-            request.deadline?.cancel()
             services.stats.finishRequest()
         }
         pending.removeAll()
+        pendingOrder.removeAll()
         services.stats.unwrittenChanged(by: -reportedUnwritten)
         reportedUnwritten = 0
         endSubscriptions()
@@ -331,9 +343,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
         var entry = Pending(id: request.id, op: request.op.name, received: received)
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
-        entry.deadline = loop.scheduleTask(in: .nanoseconds(Int64(config.requestTimeout.microseconds) * 1000)) {
-            handler.value.timedOut(slot)
-        }
         let dispatcher = services.dispatcher
         if case .subscribe(let query) = request.op {
             // The id is given in request order, so a pipelined `unsubscribe` can name it before the ack.
@@ -356,6 +365,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
             }
         }
         pending[slot] = entry
+        pendingOrder.append(slot)
+        armDeadlineTimer()
     }
 
     /// Fills `slot` unless it was answered already (a timeout raced the work), records it, writes what is
@@ -363,16 +374,59 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func complete(_ slot: UInt64, _ answer: Answer) {
         guard answers.fill(slot, answer.bytes) else { return }
         expectedAnswerBytes = max(answer.bytes.count, expectedAnswerBytes - expectedAnswerBytes / 8)
-        if let entry = pending.removeValue(forKey: slot) {
-            entry.deadline?.cancel()
+        if pending.removeValue(forKey: slot) != nil {
             services.stats.finishRequest()
+            if pendingOrder.first == slot {
+                pendingOrder.removeFirst()
+                dropAnsweredFromOrder()
+            }
         }
         services.stats.record(op: answer.op, error: answer.error, micros: answer.micros)
         if let context { takeLines(context: context) }
     }
 
-    private func timedOut(_ slot: UInt64) {
-        guard let entry = pending[slot] else { return }
+    // MARK: deadlines
+
+    /// Removes answered slots from the front of `pendingOrder`, so that its first slot is the oldest pending.
+    private func dropAnsweredFromOrder() {
+        while let first = pendingOrder.first, pending[first] == nil {
+            pendingOrder.removeFirst()
+        }
+    }
+
+    /// Arms the deadline timer for the oldest pending request, unless it is armed already (for an earlier or
+    /// the same deadline: requests are started in order) or nothing is pending.
+    private func armDeadlineTimer() {
+        guard deadlineTimer == nil, !expiring, let context else { return }
+        dropAnsweredFromOrder()
+        guard let first = pendingOrder.first, let oldest = pending[first] else { return }
+        let remaining = oldest.received + config.requestTimeout - ContinuousClock.now
+        // Rounded up to the next microsecond: never before the deadline.
+        let delay = TimeAmount.microseconds(max(0, remaining.microseconds + 1))
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        deadlineTimer = context.eventLoop.scheduleTask(in: delay) { handler.value.expireRequests() }
+    }
+
+    /// The deadline timer fired: every pending request past its deadline is answered TIMEOUT (oldest first),
+    /// then the timer is armed for the oldest one left.
+    private func expireRequests() {
+        deadlineTimer = nil
+        let now = ContinuousClock.now
+        expiring = true
+        while let first = pendingOrder.first {
+            guard let entry = pending[first] else {
+                pendingOrder.removeFirst()
+                continue
+            }
+            guard entry.received + config.requestTimeout <= now else { break }
+            pendingOrder.removeFirst()
+            timedOut(first, entry)
+        }
+        expiring = false
+        armDeadlineTimer()
+    }
+
+    private func timedOut(_ slot: UInt64, _ entry: Pending) {
         entry.task?.cancel()
         let error = GatewayError(.timeout, "no answer within \(config.requestTimeout.milliseconds) ms")
         complete(slot, .failure(id: entry.id, op: entry.op, error, received: entry.received))
@@ -387,15 +441,18 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func write(_ lines: [[UInt8]], context: ChannelHandlerContext) {
-        var bytes = 0
-        for line in lines {
+        guard let last = lines.last else { return }
+        var bytes = last.count
+        // Writes complete in order: only the last one needs a promise, its completion accounts for the batch.
+        for line in lines.dropLast() {
             bytes += line.count
-            lastWrite = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: line)))
+            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: line)), promise: nil)
         }
+        let lastLine = context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: last)))
+        lastWrite = lastLine
         writingBytes += bytes
-        // Writes complete in order: the last one's completion accounts for the whole batch.
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        lastWrite?.whenComplete { _ in handler.value.written(bytes) }
+        lastLine.whenComplete { _ in handler.value.written(bytes) }
         context.flush()
     }
 
