@@ -1,4 +1,5 @@
 import Foundation
+import NNGKit
 import Testing
 
 @testable import Gateway
@@ -116,7 +117,9 @@ import Testing
     @Test func pipelinedRequestsTimeOutInOrderEachAtItsOwnDeadline() async throws {
         // The connection has one deadline timer (for its oldest pending request): requests sent together time
         // out together, a later one at its own deadline, and local ops (stats) answer meanwhile (after the
-        // ones before them).
+        // ones before them). The static service takes the requests and never answers (a REP socket that does
+        // not read): with nothing listening instead, three requests cancelled while nng dials stalled the
+        // whole test process for seconds now and then.
         try await withGateway(
             startStatic: false,
             configure: {
@@ -124,6 +127,9 @@ import Testing
                 $0.staticTimeout = .seconds(5)
             }
         ) { fixture in
+            let silent = try NNGSocket.rep()
+            try silent.listen(fixture.staticURL)
+            defer { withExtendedLifetime(silent) {} }
             let client = try fixture.client()
             let started = ContinuousClock.now
             try client.sendLines([
