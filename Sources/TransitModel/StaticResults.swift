@@ -148,73 +148,73 @@ public struct Departure: Sendable, Hashable, CustomStringConvertible {
 
     /// The trip's id as imported (with the feed's id prefix, if any).
     public var tripId: String {
-        get { box.fields.tripId }
+        _read { yield box.fields.tripId }
         set { change { $0.tripId = newValue } }
     }
     /// HH:MM:SS the trip instance starts: its first departure, for a frequency-based trip the instance's
     /// start. Nil only for a row made from live data that names no start.
     public var startTime: String? {
-        get { box.fields.startTime }
+        _read { yield box.fields.startTime }
         set { change { $0.startTime = newValue } }
     }
     /// `startTime` names a frequencies.txt instance; only then is it part of the instance's key.
     public var frequencyBased: Bool {
-        get { box.fields.frequencyBased }
+        _read { yield box.fields.frequencyBased }
         set { change { $0.frequencyBased = newValue } }
     }
     /// The trip's route.
     public var route: Route {
-        get { box.fields.route }
+        _read { yield box.fields.route }
         set { change { $0.route = newValue } }
     }
     /// stop_headsign, else trip_headsign; nil when the feed gives neither.
     public var headsign: String? {
-        get { box.fields.headsign }
+        _read { yield box.fields.headsign }
         set { change { $0.headsign = newValue } }
     }
     /// The platform or stop the trip departs from.
     public var stopId: String {
-        get { box.fields.stopId }
+        _read { yield box.fields.stopId }
         set { change { $0.stopId = newValue } }
     }
     /// GTFS stop_sequence of this stop in the trip.
     public var stopSequence: UInt32 {
-        get { box.fields.stopSequence }
+        _read { yield box.fields.stopSequence }
         set { change { $0.stopSequence = newValue } }
     }
     /// 0-based position in the trip's stop list.
     public var stopIndex: UInt32 {
-        get { box.fields.stopIndex }
+        _read { yield box.fields.stopIndex }
         set { change { $0.stopIndex = newValue } }
     }
     /// The service date of the trip instance (may be the day before the departure's calendar day).
     public var serviceDate: ServiceDate {
-        get { box.fields.serviceDate }
+        _read { yield box.fields.serviceDate }
         set { change { $0.serviceDate = newValue } }
     }
     /// Seconds since the service day's noon minus 12 h (may exceed 86400).
     public var scheduledSecs: Int32 {
-        get { box.fields.scheduledSecs }
+        _read { yield box.fields.scheduledSecs }
         set { change { $0.scheduledSecs = newValue } }
     }
     /// The scheduled departure in unix seconds.
     public var scheduledUnix: Int64 {
-        get { box.fields.scheduledUnix }
+        _read { yield box.fields.scheduledUnix }
         set { change { $0.scheduledUnix = newValue } }
     }
     /// platform_code of `stopId`, when it has one.
     public var platform: String? {
-        get { box.fields.platform }
+        _read { yield box.fields.platform }
         set { change { $0.platform = newValue } }
     }
     /// GTFS wheelchair_accessible of the trip: 0 unknown, 1 yes, 2 no.
     public var wheelchairAccessible: Int {
-        get { box.fields.wheelchairAccessible }
+        _read { yield box.fields.wheelchairAccessible }
         set { change { $0.wheelchairAccessible = newValue } }
     }
     /// GTFS direction_id of the trip; nil when the feed leaves it out.
     public var directionId: Int? {
-        get { box.fields.directionId }
+        _read { yield box.fields.directionId }
         set { change { $0.directionId = newValue } }
     }
 

@@ -143,6 +143,49 @@ import TransitModel
         #expect(state.tripsByStop["x"]?.map(\.key.tripId) == ["onTime"])
     }
 
+    /// `mayBeLive` rules rows out before the trip and vehicle dictionaries are asked: it must hold every
+    /// instance they hold after each kind of change, and the merge must still find vehicle-only rows.
+    @Test func everyLiveInstanceMayBeLiveAfterEachKindOfChange() {
+        func trip(_ id: String) -> TripPrediction {
+            TripPrediction(
+                LiveFixtures.trip(id, stops: [("p1", at + 60, at + 90), ("x", at + 500, nil)], firstSequence: 2))
+        }
+        func check(_ state: RealtimeState, _ label: String) {
+            for key in state.trips.keys { #expect(state.mayBeLive(key), "\(label): trip \(key)") }
+            for key in state.vehicleByTrip.keys { #expect(state.mayBeLive(key), "\(label): vehicle \(key)") }
+        }
+        var state = RealtimeState(
+            trips: [trip("a"), trip("b")], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
+        check(state, "start")
+        var changed = Set<String>()
+        state.apply(
+            trips: [trip("c")], removed: [TripInstanceKey(tripId: "a", serviceDate: 20_251_222)], changedStops: &changed
+        )
+        check(state, "trips applied")
+        #expect(!state.mayBeLive(TripInstanceKey(tripId: "a", serviceDate: 20_251_222)))
+        let vehicleTrip = TripInstanceKey(tripId: "v", serviceDate: 20_251_222)
+        state.apply(
+            vehicles: [
+                (
+                    "bus",
+                    VehicleEntry(
+                        vehicle: VehicleSnapshot(vehicleId: "bus", tripId: "v", occupancyStatus: "FULL"),
+                        instance: vehicleTrip)
+                )
+            ],
+            removed: [], changedStops: &changed)
+        check(state, "vehicles applied")
+        #expect(state.mayBeLive(vehicleTrip))
+        let merged = BoardAssembly.merge([departure("v", 30), departure("none", 40)], state: state)
+        #expect(merged.rows.map { $0.realtime?.occupancyStatus } == ["FULL", nil])
+        state.apply(vehicles: [], removed: ["bus"], changedStops: &changed)
+        check(state, "vehicle removed")
+        #expect(!state.mayBeLive(vehicleTrip))
+        state.setTrips([trip("d")])
+        check(state, "trips replaced")
+        #expect(!state.mayBeLive(TripInstanceKey(tripId: "c", serviceDate: 20_251_222)))
+    }
+
     @Test func pagesCutInBoardOrderOnEitherSideOfThePosition() {
         let rows = (0..<6).map { DepartureRow(departure: departure("t\($0)", Int64($0) * 60)) }
         let known = at..<at + 1000

@@ -60,6 +60,10 @@ enum BoardAssembly {
             }
             let key = TripInstanceKey(
                 tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
+            guard state.mayBeLive(key) else {
+                merged.rows.append(DepartureRow(departure: d))
+                continue
+            }
             guard let at = state.trips.index(forKey: key) else {
                 merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
                 continue

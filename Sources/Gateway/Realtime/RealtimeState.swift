@@ -39,6 +39,11 @@ public struct RealtimeState: Sendable {
     private var alertsByKey: [String: AlertRecord] = [:]
     /// `alerts` indexed for per-row matching, rebuilt when they change.
     private(set) var alertIndex = AlertIndex()
+    /// The hash values of the instances `trips` and `vehicleByTrip` hold, rebuilt when either changes. Most of
+    /// a board's static rows are of instances without live data, and a miss in a dictionary of trip keys
+    /// compares the key of every bucket it probes (a memcmp of trip ids of one length); an `Int` set rules most
+    /// rows out at a fraction of that (`mayBeLive`).
+    private var liveInstanceHashes: Set<Int> = []
 
     public init(
         trips: [TripPrediction] = [], vehicles: [VehicleSnapshot] = [], alerts: [AlertRecord] = [],
@@ -81,6 +86,19 @@ public struct RealtimeState: Sendable {
         }
     }
 
+    /// False when neither `trips` nor `vehicleByTrip` holds `key` (true: look it up, it is there unless two
+    /// keys share a hash value).
+    func mayBeLive(_ key: TripInstanceKey) -> Bool {
+        liveInstanceHashes.contains(key.hashValue)
+    }
+
+    private mutating func rehashLiveInstances() {
+        var hashes = Set<Int>(minimumCapacity: trips.count + vehicleByTrip.count)
+        for key in trips.keys { hashes.insert(key.hashValue) }
+        for key in vehicleByTrip.keys { hashes.insert(key.hashValue) }
+        liveInstanceHashes = hashes
+    }
+
     // MARK: trip updates
 
     /// Replaces every trip instance (a `tu` snapshot).
@@ -93,6 +111,7 @@ public struct RealtimeState: Sendable {
             trips[trip.key] = trip
             index(trip)
         }
+        rehashLiveInstances()
     }
 
     /// New or changed instances (full content) and removed ones; adds the stop ids whose boards may change.
@@ -120,6 +139,7 @@ public struct RealtimeState: Sendable {
             index(trip)
             trip.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
         }
+        if !removed.isEmpty || !changed.isEmpty { rehashLiveInstances() }
     }
 
     private static func sameIndexEntries(_ a: TripPrediction, _ b: TripPrediction) -> Bool {
@@ -191,6 +211,7 @@ public struct RealtimeState: Sendable {
         for (_, entry) in sorted {
             if let instance = entry.instance, vehicleByTrip[instance] == nil { vehicleByTrip[instance] = entry.vehicle }
         }
+        rehashLiveInstances()
     }
 
     // MARK: alerts
