@@ -106,7 +106,7 @@ struct BoardPageFetch {
         merged = BoardAssembly.merge(rows, state: state)
         if let state {
             candidates = BoardAssembly.candidates(
-                state: state, boardStops: boardStops, known: known, present: Set(rows.map(DepartureIdentity.init)),
+                state: state, boardStops: boardStops, known: known, present: PresentRows(rows: rows),
                 staticRows: true, admits: filter)
         }
         found =
