@@ -236,10 +236,12 @@ public struct Departure: Sendable, Hashable, CustomStringConvertible {
     /// The start that tells this trip's instances apart (`TripInstanceKey`): frequency-based trips only.
     public var instanceStartTime: String? { frequencyBased ? startTime : nil }
 
+    /// Equal fields (the same box is equal at once).
     public static func == (a: Departure, b: Departure) -> Bool {
         a.box === b.box || a.box.fields == b.box.fields
     }
 
+    /// Hashes the fields, as the memberwise struct did.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(box.fields)
     }
