@@ -76,7 +76,7 @@ extension RequestDispatcher {
                     scheduledSecs: Int(d.scheduledSecs)))
             indices.append(index)
         }
-        let typical = await typicalDelays.typicalDelays(visits, ask: realtime.read().status == .ok)
+        let typical = await typicalDelays.typicalDelays(visits, ask: realtime.status() == .ok)
         for (index, value) in zip(indices, typical) {
             guard let value else { continue }
             let rt = rows[index].realtime

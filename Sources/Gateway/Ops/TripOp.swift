@@ -114,7 +114,7 @@ extension RequestDispatcher {
                 scheduledSecs: Int($0.departureSecs))
         }
         let typical = await typicalDelays.typicalDelays(
-            visits, ask: self.realtime.read().status == .ok,
+            visits, ask: self.realtime.status() == .ok,
             trip: key)
         let cancelled = realtime?.cancelled ?? false
         return typical.enumerated().map { index, value in

@@ -106,6 +106,15 @@ public final class RealtimeView: Sendable {
         }
     }
 
+    /// The status `read()` would give, without copying the state (a board asks it to know whether typical
+    /// delays may be asked of the realtime service).
+    public func status() -> RealtimeReading.Status {
+        stored.withLock { s in
+            let live = s.state != nil && s.lastHeartbeat.map { ContinuousClock.now - $0 < silenceLimit } == true
+            return !configured ? .notConfigured : (live ? .ok : .silent)
+        }
+    }
+
     /// For metrics: liveness, heartbeat age and the sources as last reported, without copying the state.
     func metricsReading() -> (
         live: Bool, heartbeatAge: Duration?, sources: [RealtimeSourceStatus], publisherResidentBytes: UInt64?
