@@ -95,39 +95,29 @@ final class BoardWindowCache: Sendable {
             guard Self.confirmed(s, now: now, within: versionCheck), let at = s.entries.index(forKey: boardKey) else {
                 return (nil, nil)
             }
-            // Searched on a local reference to the stop's list (its elements read field by field: iterating
-            // copied each entry through a value witness), dropped before the marks below, which would otherwise
-            // copy the list.
+            // Read and marked in place: a copy of the stop's entry would copy its window list when it is marked.
             var best: Int?, bestRows = -1, latest: Int?
-            var bestWindow: BoardWindow?, latestWindow: BoardWindow?
-            do {
-                let windows = s.entries.values[at].windows
-                var latestStored: ContinuousClock.Instant?
-                // Stored after `oldest`: younger than `lifetime` (one instant compared per window, no duration).
-                let oldest = now - lifetime
-                for i in windows.indices {
-                    let stored = windows[i].stored
-                    guard stored > oldest else { continue }
-                    // On a tie the later one: windows are kept in the order they were stored.
-                    if latestStored.map({ $0 <= stored }) ?? true { (latest, latestStored) = (i, stored) }
-                    let window = windows[i].window
-                    guard window.anchor <= t else { continue }
-                    // A window whose rows all lie before `t` gives no page from `t` (`BoardWindow.page`): skipped
-                    // before the search, as a busy stop holds up to `windowsPerStop` windows.
-                    if let last = window.rows.last, last.scheduledUnix < t { continue }
-                    // No more rows than it holds: a window that cannot beat the best is not searched.
-                    guard window.rows.count > bestRows else { continue }
-                    let rows = window.rows.count - window.firstIndex(atOrAfter: t)
-                    if rows > bestRows { (best, bestRows) = (i, rows) }
-                }
-                bestWindow = best.map { windows[$0].window }
-                latestWindow = latest.map { windows[$0].window }
+            var latestStored: ContinuousClock.Instant?
+            // Stored after `oldest`: younger than `lifetime` (one instant compared per window, no duration).
+            let oldest = now - lifetime
+            for (i, entry) in s.entries.values[at].windows.enumerated() where entry.stored > oldest {
+                // On a tie the later one: windows are kept in the order they were stored.
+                if latestStored.map({ $0 <= entry.stored }) ?? true { (latest, latestStored) = (i, entry.stored) }
+                guard entry.window.anchor <= t else { continue }
+                // A window whose rows all lie before `t` gives no page from `t` (`BoardWindow.page`): skipped
+                // before the search, as a busy stop holds up to `windowsPerStop` windows.
+                if let last = entry.window.rows.last, last.scheduledUnix < t { continue }
+                // No more rows than it holds: a window that cannot beat the best is not searched.
+                guard entry.window.rows.count > bestRows else { continue }
+                let rows = entry.window.rows.count - entry.window.firstIndex(atOrAfter: t)
+                if rows > bestRows { (best, bestRows) = (i, rows) }
             }
             guard best != nil || latest != nil else { return (nil, nil) }
             s.useCounter += 1
             s.entries.values[at].lastUse = s.useCounter
             if let best { s.entries.values[at].windows[best].lastUse = s.useCounter }
-            return (bestWindow, latestWindow)
+            let windows = s.entries.values[at].windows
+            return (best.map { windows[$0].window }, latest.map { windows[$0].window })
         }
     }
 
