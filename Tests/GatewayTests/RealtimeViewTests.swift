@@ -258,6 +258,19 @@ import TransitTesting
         }
     }
 
+    /// `status()` (read by every board, without copying the state) says what `read()` says.
+    @Test func theStatusAloneIsTheReadingsStatus() {
+        let unconfigured = RealtimeView(configured: false)
+        #expect(unconfigured.status() == .notConfigured && unconfigured.read().status == .notConfigured)
+        let view = RealtimeView(configured: true, silenceLimit: .seconds(3600))
+        #expect(view.status() == .silent && view.read().status == .silent, "no state yet")
+        view.replace(RealtimeState())
+        #expect(view.status() == .ok && view.read().status == .ok)
+        let silenced = RealtimeView(configured: true, silenceLimit: .zero)
+        silenced.replace(RealtimeState())
+        #expect(silenced.status() == .silent && silenced.read().status == .silent, "heard longer ago than the limit")
+    }
+
     @Test func aStaleSourceOrASilentPublisherFallsBackToStaticOnly() async throws {
         let view = RealtimeView(configured: true, silenceLimit: .milliseconds(400))
         try await withGateway(realtime: view) { fixture in

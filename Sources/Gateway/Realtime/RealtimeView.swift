@@ -95,13 +95,11 @@ public final class RealtimeView: Sendable {
 
     public func read() -> RealtimeReading {
         stored.withLock { s in
-            let age = s.lastHeartbeat.map { ContinuousClock.now - $0 }
-            let live = s.state != nil && age.map { $0 < silenceLimit } == true
-            let status: RealtimeReading.Status = !configured ? .notConfigured : (live ? .ok : .silent)
+            let (live, age) = liveness(s)
             var held = s.state ?? .empty
             if !live { held.markEveryStale() }
             return RealtimeReading(
-                configured: configured, status: status, state: held, sources: s.state?.sources ?? [],
+                configured: configured, status: status(live: live), state: held, sources: s.state?.sources ?? [],
                 heartbeatAge: age, version: s.version)
         }
     }
@@ -109,10 +107,7 @@ public final class RealtimeView: Sendable {
     /// The status `read()` would give, without copying the state (a board asks it to know whether typical
     /// delays may be asked of the realtime service).
     public func status() -> RealtimeReading.Status {
-        stored.withLock { s in
-            let live = s.state != nil && s.lastHeartbeat.map { ContinuousClock.now - $0 < silenceLimit } == true
-            return !configured ? .notConfigured : (live ? .ok : .silent)
-        }
+        status(live: stored.withLock { liveness($0).live })
     }
 
     /// For metrics: liveness, heartbeat age and the sources as last reported, without copying the state.
@@ -121,10 +116,19 @@ public final class RealtimeView: Sendable {
     ) {
         let rss = publisherResidentBytes
         return stored.withLock { s in
-            let age = s.lastHeartbeat.map { ContinuousClock.now - $0 }
-            let live = s.state != nil && age.map { $0 < silenceLimit } == true
+            let (live, age) = liveness(s)
             return (live, age, s.state?.sources ?? [], rss)
         }
+    }
+
+    /// A state is held and the publisher's last heartbeat is within `silenceLimit`; and that heartbeat's age.
+    private func liveness(_ s: Stored) -> (live: Bool, heartbeatAge: Duration?) {
+        let age = s.lastHeartbeat.map { ContinuousClock.now - $0 }
+        return (s.state != nil && age.map { $0 < silenceLimit } == true, age)
+    }
+
+    private func status(live: Bool) -> RealtimeReading.Status {
+        !configured ? .notConfigured : (live ? .ok : .silent)
     }
 
     // MARK: observers
