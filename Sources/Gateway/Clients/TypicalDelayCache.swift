@@ -54,36 +54,11 @@ final class TypicalDelayCache: Sendable {
 
     /// What a visit's typical delay depends on: its route and stop, the hour of its scheduled time and the
     /// day type of its service date.
-    ///
-    /// Its hash is computed once, when it is made, and compared first: the table holds up to 200,000 keys,
-    /// and a look-up compared the route and stop ids of every key it probed (string compares of ids of one
-    /// length), 3 % of the gateway's CPU on departure boards.
     struct VisitKey: Hashable {
-        let routeId: String
-        let stopId: String
-        let hour: Int
-        let dayType: DayType
-        private let hash: Int
-
-        init(routeId: String, stopId: String, hour: Int, dayType: DayType) {
-            self.routeId = routeId
-            self.stopId = stopId
-            self.hour = hour
-            self.dayType = dayType
-            var hasher = Hasher()
-            hasher.combine(routeId)
-            hasher.combine(stopId)
-            hasher.combine(hour)
-            hasher.combine(dayType)
-            hash = hasher.finalize()
-        }
-
-        static func == (a: VisitKey, b: VisitKey) -> Bool {
-            a.hash == b.hash && a.hour == b.hour && a.dayType == b.dayType && a.stopId == b.stopId
-                && a.routeId == b.routeId
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        var routeId: String
+        var stopId: String
+        var hour: Int
+        var dayType: DayType
 
         /// The stop's slice and the route's (its fallback).
         var slices: (stop: DelaySlice, route: DelaySlice) {
