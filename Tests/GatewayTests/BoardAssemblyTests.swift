@@ -162,6 +162,9 @@ import TransitModel
             trips: [trip("c")], removed: [TripInstanceKey(tripId: "a", serviceDate: 20_251_222)], changedStops: &changed
         )
         check(state, "trips applied")
+        state.apply(trips: [trip("e")], removed: [], changedStops: &changed)
+        check(state, "a trip added alone")
+        #expect(state.mayBeLive(TripInstanceKey(tripId: "e", serviceDate: 20_251_222)))
         #expect(!state.mayBeLive(TripInstanceKey(tripId: "a", serviceDate: 20_251_222)))
         let vehicleTrip = TripInstanceKey(tripId: "v", serviceDate: 20_251_222)
         state.apply(

@@ -139,7 +139,12 @@ public struct RealtimeState: Sendable {
             index(trip)
             trip.stops.forEach { changedStops.formUnion($0.indexedStopIds) }
         }
-        if !removed.isEmpty || !changed.isEmpty { rehashLiveInstances() }
+        // Removals rebuild the set (two keys may share a hash value); additions only add.
+        if !removed.isEmpty {
+            rehashLiveInstances()
+        } else {
+            for trip in changed { liveInstanceHashes.insert(trip.key.hashValue) }
+        }
     }
 
     private static func sameIndexEntries(_ a: TripPrediction, _ b: TripPrediction) -> Bool {
