@@ -1,4 +1,9 @@
 import CNNG
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `nng_close` that waits at most `timeout`; returns whether nng finished in time.
 ///
@@ -27,8 +32,47 @@ func closeSocket(_ socket: nng_socket, waitingAtMost timeout: Duration) -> Bool 
         return true
     }
     let finished = job.wait(until: nng_clock() + nng_time(timeout.nngMilliseconds))
-    if finished { nng_thread_destroy(thread) }  // joins; otherwise the handle is left to the stuck thread
+    if finished {
+        nng_thread_destroy(thread)  // joins; otherwise the handle is left to the stuck thread
+    } else {
+        UnfinishedCloses.record(timeout: timeout)
+    }
     return finished
+}
+
+/// Closes nng did not finish in time, in this process: the sign of nng 1.5.2's reaper wedge (NNGSocket.swift),
+/// after which the process can no longer close sockets or reconnect dialers.
+///
+/// `NNGKIT_EXIT_ON_UNFINISHED_CLOSE=<code>` makes the first such close end the process with that exit code, so
+/// a supervisor or a test runner can start it afresh instead of living on with nng wedged. scripts/test sets
+/// it: a wedged test process stops at once with a recognisable code and is run again, rather than failing
+/// every later nng test at 2 s per close.
+public enum UnfinishedCloses {
+    private static let total = Atomic<Int>(0)
+
+    /// How many closes did not finish in time so far.
+    public static var count: Int { total.load(ordering: .relaxed) }
+
+    /// The exit code asked for by `NNGKIT_EXIT_ON_UNFINISHED_CLOSE`, if any (1…255).
+    static let exitCode: Int32? = {
+        guard let value = getenv("NNGKIT_EXIT_ON_UNFINISHED_CLOSE"), let code = Int32(String(cString: value)),
+            (1...255).contains(code)
+        else { return nil }
+        return code
+    }()
+
+    static func record(timeout: Duration) {
+        total.add(1, ordering: .relaxed)
+        guard let code = exitCode else { return }
+        let message =
+            "NNGKit: nng did not finish closing a socket within \(timeout) (nng 1.5.2's reaper wedge, NNGSocket.swift); "
+            + "exiting with \(code) as NNGKIT_EXIT_ON_UNFINISHED_CLOSE asks\n"
+        fflush(nil)  // what the process printed so far, then the reason, straight to fd 2
+        var text = message
+        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        // _exit, not exit: atexit handlers (nng's own among them) could wait on the wedged reaper.
+        _exit(code)
+    }
 }
 
 private final class CloseJob: @unchecked Sendable {
