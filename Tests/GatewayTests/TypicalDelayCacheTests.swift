@@ -252,17 +252,23 @@ import TransitModel
     @Test func slicesAskedTogetherExpireOverAStretch() async {
         let realtime = FakeRealtime()
         let cache = realtime.cache
-        let visits = (0..<40).map { Self.visit("R1", "S\($0)") }
+        // 40 visits of their own route and stop: 80 slices, asked together.
+        let visits = (0..<40).map { Self.visit("R\($0)", "S\($0)") }
         _ = await cache.typicalDelays(visits, ask: true, now: t0)
         let slices = realtime.askedSlices
-        #expect(slices == 41)
+        #expect(slices == 80)
         _ = await cache.typicalDelays(visits, ask: true, now: t0 + TypicalDelayCache.shortestKeep - .seconds(1))
         #expect(realtime.askedSlices == slices, "every slice is kept at least shortestKeep")
+        // Halfway through the stretch, each visit asked on its own board: a visit with an expired slice asks
+        // again (its other slice with it, as that expires soon too); a visit whose two slices are both still
+        // held asks nothing. Some of each (all 40 on one side has a chance of about 1 in 100,000).
         let middle = t0 + (TypicalDelayCache.shortestKeep + TypicalDelayCache.ttl) / 2
-        _ = await cache.typicalDelays(visits, ask: true, now: middle)
-        await Self.settled(cache)
+        for visit in visits {
+            _ = await cache.typicalDelays([visit], ask: true, now: middle)
+            await Self.settled(cache)
+        }
         let again = realtime.askedSlices - slices
-        #expect(again > 0 && again < 41, "some expired, not all: \(again)")
+        #expect(again > 0 && again < 80, "some expired, not all: \(again)")
     }
 
     @Test func atMostTwoRefreshesRunAtOnce() async {
@@ -290,5 +296,29 @@ import TransitModel
         gate.withLock { $0 = true }
         await Self.settled(cache)
         #expect(asked.withLock { $0 } == 5 + TypicalDelayCache.maxRefreshes)
+    }
+}
+
+extension TypicalDelayCacheTests {
+    /// A trip's list lasts until the first of its slices expires, and slices expire over a stretch: asked
+    /// every 2 s through that stretch, the trip must not be asked again each time one more slice expires.
+    @Test func aRefreshAlsoAsksTheSlicesAboutToExpire() async {
+        let realtime = FakeRealtime()
+        let cache = realtime.cache
+        let trip = TripInstanceKey(tripId: "T1", serviceDate: 20_250_312)
+        let visits = (0..<40).map { Self.visit("R1", "S\($0)") }
+        for visit in visits { realtime.set(Self.stopSlice("R1", visit.stopId), Self.histogram(6, delay: 60)) }
+        _ = await cache.typicalDelays(visits, ask: true, trip: trip, now: t0)
+        #expect(realtime.asked.count == 1)
+        var now = t0 + TypicalDelayCache.shortestKeep
+        while now < t0 + TypicalDelayCache.ttl + .seconds(30) {
+            let typicals = await cache.typicalDelays(visits, ask: true, trip: trip, now: now)
+            #expect(typicals.allSatisfy { $0 != nil })
+            await Self.settled(cache)
+            now += .seconds(2)
+        }
+        let again = realtime.asked.dropFirst()
+        #expect(again.count <= 2, "asked \(again.count) times: \(again.map(\.count))")
+        #expect(again.reduce(0) { $0 + $1.count } >= 41, "every slice asked again")
     }
 }
