@@ -238,15 +238,21 @@ import TransitModel
         let now = t0
         var table: [Int: ContinuousClock.Instant] = [:]
         for i in 0..<20 { table[i] = i < 8 ? now - .seconds(1) : now + .seconds(60) }
-        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 20, now: now, until: \.self)
+        TypicalDelayCache.makeRoom(in: &table, for: [-1], max: 20, now: now, until: \.self)
         #expect(table.count == 12 && table.keys.allSatisfy { $0 >= 8 }, "the expired went, the rest stayed")
         for i in 20..<28 { table[i] = now + .seconds(60) }
         // Full, one expired: dropping it alone would leave the table full for the next insert.
         table[0] = now - .seconds(1)
-        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 20, now: now, until: \.self)
+        TypicalDelayCache.makeRoom(in: &table, for: [-1], max: 20, now: now, until: \.self)
         #expect(table.count == 10, "down to half, not emptied")
-        TypicalDelayCache.makeRoom(in: &table, for: 1, max: 20, now: now, until: \.self)
+        TypicalDelayCache.makeRoom(in: &table, for: [-1], max: 20, now: now, until: \.self)
         #expect(table.count == 10, "room enough: nothing dropped")
+        // Full again, and the entries coming are ones it holds (a refresh): nothing is dropped.
+        for i in 30..<40 { table[i] = now + .seconds(60) }
+        TypicalDelayCache.makeRoom(in: &table, for: Array(30..<40), max: 20, now: now, until: \.self)
+        #expect(table.count == 20, "replacing held entries needs no room")
+        TypicalDelayCache.makeRoom(in: &table, for: Array(35..<45), max: 20, now: now, until: \.self)
+        #expect(table.count == 10, "new ones do")
     }
 
     @Test func slicesAskedTogetherExpireOverAStretch() async {

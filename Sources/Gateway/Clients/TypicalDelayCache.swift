@@ -250,7 +250,9 @@ final class TypicalDelayCache: Sendable {
     ) {
         let entry = TripEntry(keys: keys, typicals: typicals, until: until)
         state.withLock { s in
-            Self.makeRoom(in: &s.trips, for: 1, max: Self.maxTrips, now: now - Self.staleGrace, until: \.until)
+            Self.makeRoom(
+                in: &s.trips, for: CollectionOfOne(trip), max: Self.maxTrips, now: now - Self.staleGrace, until: \.until
+            )
             s.trips[trip] = entry
         }
     }
@@ -284,14 +286,19 @@ final class TypicalDelayCache: Sendable {
         }
     }
 
-    /// Room for `adding` more entries in `table` (at most `max`): entries whose time is at or before `now` go
+    /// Room for the entries of `keys` in `table` (at most `max`): entries whose time is at or before `now` go
     /// first; unless that leaves a quarter of the table free, arbitrary ones until it is half full. Each pass
     /// over the table thus frees a quarter of it at least (freeing only what had expired since the last one
     /// left it full, so every insert paid a pass over 200,000 entries: 1.5 ms of gateway CPU per trip answer).
+    /// Only keys not held count: a refresh replaces its entries, and counting them made the refreshes of the
+    /// expiry wave thin a full table to half, so the answers after them missed.
     static func makeRoom<Key: Hashable, Value>(
-        in table: inout [Key: Value], for adding: Int, max: Int, now: ContinuousClock.Instant,
+        in table: inout [Key: Value], for keys: some Collection<Key>, max: Int, now: ContinuousClock.Instant,
         until: KeyPath<Value, ContinuousClock.Instant>
     ) {
+        guard table.count + keys.count > max else { return }
+        var adding = 0
+        for key in keys where table[key] == nil { adding += 1 }
         guard table.count + adding > max else { return }
         table = table.filter { $0.value[keyPath: until] > now }
         guard table.count + adding > max - max / 4 else { return }
@@ -351,7 +358,7 @@ final class TypicalDelayCache: Sendable {
             }
             found.merge(asked) { _, new in new }
             state.withLock { s in
-                Self.makeRoom(in: &s.slices, for: asked.count, max: Self.maxEntries, now: now, until: \.until)
+                Self.makeRoom(in: &s.slices, for: asked.keys, max: Self.maxEntries, now: now, until: \.until)
                 s.slices.merge(asked) { _, new in new }
                 s.unavailableUntil = failed ? now + Self.backoff : nil
             }
@@ -369,7 +376,7 @@ final class TypicalDelayCache: Sendable {
         if !resolved.isEmpty {
             state.withLock { s in
                 Self.makeRoom(
-                    in: &s.visits, for: resolved.count, max: Self.maxEntries, now: now - Self.staleGrace, until: \.until
+                    in: &s.visits, for: resolved.keys, max: Self.maxEntries, now: now - Self.staleGrace, until: \.until
                 )
                 s.visits.merge(resolved) { _, new in new }
             }
