@@ -49,20 +49,7 @@ extension JSONWriter {
         let minutes = Countdown.minutesUntil(row.time, from: at)
 
         beginObject()
-        key("trip_id"); string(d.tripId)
-        key("start_time"); string(d.startTime)
-        key("route_id"); string(d.route.routeId)
-        key("route_short_name"); string(d.route.shortName)
-        key("route_long_name"); string(d.route.longName)
-        key("route_type"); int(d.route.routeType)
-        key("mode"); string(d.route.mode)
-        key("route_color"); string(d.route.color)
-        key("route_text_color"); string(d.route.textColor)
-        key("headsign"); string(d.headsign)
-        key("direction_id"); int(d.directionId)
-        key("stop_id"); string(d.stopId)
-        key("stop_sequence"); int(d.stopSequence)
-        key("service_date"); serviceDate(d.serviceDate)
+        members(d.cachedEncoding(Self.fixedMembers))
         key("scheduled_secs"); int(added ? nil : Int64(d.scheduledSecs))
         key("scheduled_unix"); int(added ? nil : d.scheduledUnix)
         key("realtime_secs"); int(rt?.predictedUnix.map { $0 - origin })
@@ -81,6 +68,28 @@ extension JSONWriter {
         key("alert_ids"); strings(row.alertIds)
         key("typical_delay"); typicalDelay(row.typicalDelay)
         endObject()
+    }
+
+    /// The members of a departure row that depend on its `Departure` alone, `"trip_id"` to `"service_date"`
+    /// (no braces): encoded once per departure (`Departure.cachedEncoding`), as a cached window's rows are
+    /// answered many times.
+    static func fixedMembers(_ d: Departure) -> [UInt8] {
+        var w = JSONWriter(capacity: 512)
+        w.key("trip_id"); w.string(d.tripId)
+        w.key("start_time"); w.string(d.startTime)
+        w.key("route_id"); w.string(d.route.routeId)
+        w.key("route_short_name"); w.string(d.route.shortName)
+        w.key("route_long_name"); w.string(d.route.longName)
+        w.key("route_type"); w.int(d.route.routeType)
+        w.key("mode"); w.string(d.route.mode)
+        w.key("route_color"); w.string(d.route.color)
+        w.key("route_text_color"); w.string(d.route.textColor)
+        w.key("headsign"); w.string(d.headsign)
+        w.key("direction_id"); w.int(d.directionId)
+        w.key("stop_id"); w.string(d.stopId)
+        w.key("stop_sequence"); w.int(d.stopSequence)
+        w.key("service_date"); w.serviceDate(d.serviceDate)
+        return w.finish()
     }
 
     /// An array of strings.

@@ -151,6 +151,14 @@ public struct JSONWriter: Sendable {
         if let value { double(value) } else { null() }
     }
 
+    /// Pre-encoded members of the object being written (`"key":value` pairs joined by commas, no braces).
+    public mutating func members(_ encoded: [UInt8]) {
+        guard !encoded.isEmpty else { return }
+        separate()
+        encoded.withUnsafeBufferPointer { appendBytes($0) }
+        needsComma = true
+    }
+
     /// A pre-encoded JSON value (e.g. a request's `id`, copied exactly as the client sent it).
     public mutating func raw(_ value: RawJSON) {
         separate()

@@ -1,3 +1,5 @@
+import Synchronization
+
 // Results of the static-data service. Mirrors protocol/transit.proto. Optionals are values GTFS allows
 // to be absent; the JSON writer prints them as null.
 
@@ -138,9 +140,11 @@ public struct Departure: Sendable, Hashable, CustomStringConvertible {
         var directionId: Int?
     }
 
-    /// Immutable (a change makes a new box): reads need no exclusivity check, and sharing is safe.
+    /// Immutable (a change makes a new box): reads need no exclusivity check, and sharing is safe. `encoding`
+    /// is filled once, by `cachedEncoding`.
     private final class Box: Sendable {
         let fields: Fields
+        let encoding = Mutex<[UInt8]?>(nil)
         init(_ fields: Fields) { self.fields = fields }
     }
 
@@ -248,6 +252,17 @@ public struct Departure: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads like the plain struct it was: "Departure(tripId: …, …)".
     public var description: String { "Departure" + String(describing: box.fields).drop { $0 != "(" } }
+
+    /// The bytes `encode` makes of this departure, made the first time and kept with its fields: a cached
+    /// board window's rows are encoded again for every answer it serves, and their fixed part (trip, route,
+    /// headsign, stop) is most of a row's JSON. One slot, for one encoding (TransitJSON's departure row);
+    /// `encode` must read the fields only. A change to the departure makes a new box, so it starts empty.
+    public func cachedEncoding(_ encode: (Departure) -> [UInt8]) -> [UInt8] {
+        if let held = box.encoding.withLock({ $0 }) { return held }
+        let made = encode(self)
+        box.encoding.withLock { $0 = made }
+        return made
+    }
 
     /// Changes the fields, in a new box (rows are seldom changed once made).
     private mutating func change(_ body: (inout Fields) -> Void) {

@@ -253,6 +253,28 @@ import TransitModel
         try rows([DepartureRow(departure: departure, realtime: realtime)], at: at)[0]
     }
 
+    /// A row's fixed members are encoded once per departure and kept with it: encoded again they are the same,
+    /// and a changed departure (a new box) is encoded anew while the original keeps its own.
+    @Test func aDeparturesFixedMembersAreKeptWithItAndNotWithItsChangedCopies() throws {
+        let original = F.lateT1
+        let first = try row(nil, original)
+        #expect(try row(nil, original)["headsign"] as? String == first["headsign"] as? String)
+        #expect(first["headsign"] as? String == "Emu Plains")
+        var changed = original
+        changed.headsign = "Penrith"
+        changed.stopSequence = 13
+        let encoded = try row(nil, changed)
+        #expect(encoded["headsign"] as? String == "Penrith")
+        #expect(encoded["stop_sequence"] as? Int == 13)
+        #expect(try row(nil, original)["headsign"] as? String == "Emu Plains")
+        // Every fixed member is there once, in order, before scheduled_secs.
+        var w = JSONWriter()
+        w.departure(DepartureRow(departure: changed), at: F.at)
+        let text = String(decoding: w.finish(), as: UTF8.self)
+        #expect(text.hasPrefix("{\"trip_id\":\"T1.1234.20251222\",\"start_time\":\"19:40:00\""))
+        #expect(text.contains("\"service_date\":\"20251222\",\"scheduled_secs\":72240,"))
+    }
+
     @Test func scheduledRowHasNullRealtimeFields() throws {
         let r = try row(nil)
         #expect(r["realtime_secs"] is NSNull)
