@@ -25,6 +25,16 @@ import TransitModel
         cache.confirm(version: version, sentAt: t0 + offset)
     }
 
+    /// `confirm` says when a version replaced another (the gateway then also drops the trips it holds), not
+    /// for the first version, an unchanged one or an answer older than the last confirmation.
+    @Test func confirmSaysWhenTheVersionMoved() {
+        let cache = BoardWindowCache(capacity: 4, versionCheck: .seconds(1))
+        #expect(!cache.confirm(version: "v1", sentAt: t0), "the first version replaces none")
+        #expect(!cache.confirm(version: "v1", sentAt: t0 + .seconds(1)))
+        #expect(!cache.confirm(version: "v2", sentAt: t0 + .milliseconds(500)), "older than the last confirmation")
+        #expect(cache.confirm(version: "v2", sentAt: t0 + .seconds(2)))
+    }
+
     @Test func aStoredWindowIsAHitWhileTheVersionIsConfirmed() throws {
         let cache = BoardWindowCache(capacity: 4, versionCheck: .seconds(1))
         // Nothing is stored before a version is confirmed.

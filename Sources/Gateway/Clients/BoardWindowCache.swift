@@ -215,10 +215,13 @@ final class BoardWindowCache: Sendable {
 
     /// The static service served `version` in answer to a question sent at `sentAt`. Another version than
     /// the one held drops every window; an answer older than the last confirmation changes nothing.
-    func confirm(version: String, sentAt: ContinuousClock.Instant) {
+    /// Returns true when it replaced another version (not the first one confirmed).
+    @discardableResult
+    func confirm(version: String, sentAt: ContinuousClock.Instant) -> Bool {
         state.withLock { s in
             s.checking = false
-            if let at = s.confirmedAt, sentAt < at { return }
+            if let at = s.confirmedAt, sentAt < at { return false }
+            let moved = s.version != nil && version != s.version
             if version != s.version {
                 s.version = version
                 s.generation += 1
@@ -226,6 +229,7 @@ final class BoardWindowCache: Sendable {
                 s.windows = 0
             }
             s.confirmedAt = sentAt
+            return moved
         }
     }
 

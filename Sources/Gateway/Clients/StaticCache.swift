@@ -17,6 +17,8 @@ final class StaticCache: Sendable {
     private struct Stored: Sendable {
         var stops: [String: Entry<StopResult>] = [:]
         var trips: [TripInstanceKey: Entry<TripDetail>] = [:]
+        /// The instances held in `trips` (or once held), by trip id: for `runningTrip`.
+        var tripKeys: [String: [TripInstanceKey]] = [:]
         var routes: Entry<[String: Route]>?
         /// The timezone of the last board or trip answered: for rows built from live data alone.
         var lastTimezone: String?
@@ -25,6 +27,9 @@ final class StaticCache: Sendable {
     let lifetime: Duration
     let capacity: Int
     private let stored = Mutex(Stored())
+    private let runningTripHits = Atomic<Int>(0)
+    /// Trips `runningTrip` found (answers the static service was not asked for).
+    var runningTripAnswers: Int { runningTripHits.load(ordering: .relaxed) }
     private let client: StaticClient
 
     init(client: StaticClient, lifetime: Duration = .seconds(600), capacity: Int = 50_000) {
@@ -94,10 +99,43 @@ final class StaticCache: Sendable {
                 s.lastTimezone = detail.timezone
                 return
             }
-            if s.trips.count >= capacity { s.trips.removeAll() }
-            s.trips[key] = Entry(value: detail, expires: expires)
+            if s.trips.count >= capacity {
+                s.trips.removeAll()
+                s.tripKeys.removeAll()
+            }
+            if s.trips.updateValue(Entry(value: detail, expires: expires), forKey: key) == nil,
+                !(s.tripKeys[key.tripId]?.contains(key) ?? false)
+            {
+                s.tripKeys[key.tripId, default: []].append(key)
+            }
             s.lastTimezone = detail.timezone
         }
+    }
+
+    /// A held instance of `tripId` that runs at `at`: what the static service answers for the trip asked
+    /// without a date (TransitStore's `trip(id:at:)`: a running instance wins), so the gateway need not ask.
+    /// Only instances that are not frequency-based and last under 20 hours: no other instance of the trip
+    /// can run at the same time.
+    func runningTrip(_ tripId: String, at: Int64) -> TripDetail? {
+        let now = ContinuousClock.now
+        let found = stored.withLock { s -> TripDetail? in
+            for key in s.tripKeys[tripId] ?? [] {
+                if let entry = s.trips[key], entry.expires > now, Self.runs(entry.value, at: at) { return entry.value }
+            }
+            return nil
+        }
+        if found != nil { runningTripHits.add(1, ordering: .relaxed) }
+        return found
+    }
+
+    /// True when `trip` runs at `at` by its own times, counted from the later of its first stop's arrival and
+    /// departure to the earlier of its last stop's (inside the static service's own span of the run, from
+    /// its first time to its last); false for a frequency-based trip or one of 20 hours or more.
+    static func runs(_ trip: TripDetail, at: Int64) -> Bool {
+        guard !trip.frequencyBased, let first = trip.stops.first, let last = trip.stops.last else { return false }
+        let span = max(last.arrivalUnix, last.departureUnix) - min(first.arrivalUnix, first.departureUnix)
+        guard span < 20 * 3600 else { return false }
+        return max(first.arrivalUnix, first.departureUnix) <= at && at <= min(last.arrivalUnix, last.departureUnix)
     }
 
     // MARK: routes
@@ -129,6 +167,7 @@ final class StaticCache: Sendable {
         stored.withLock { s in
             s.stops.removeAll()
             s.trips.removeAll()
+            s.tripKeys.removeAll()
             s.routes = nil
         }
     }

@@ -203,6 +203,9 @@ final class StaticClient: Sendable {
     /// refused is not started.
     var wouldAsk: Bool { breaker.withLock { $0.wouldAsk(now: .now) } }
 
+    /// No request failed since the service last answered (the breaker holds no outage).
+    var believedUp: Bool { breaker.withLock { $0.outage == nil } }
+
     /// Answers per replica name since the gateway started (replicas that never answered are absent).
     var replicaAnswers: [String: Int] { answersByReplica.withLock { $0 } }
 

@@ -95,13 +95,14 @@ extension RequestDispatcher {
     /// background check rather than a waiting request.
     func checkStaticVersionIfDue() {
         guard staticClient.wouldAsk, boardCache.wantsVersionCheck() else { return }
-        let boardCache = self.boardCache, staticClient = self.staticClient
+        let boardCache = self.boardCache, staticClient = self.staticClient, cache = self.cache
         Task {
             let sent = ContinuousClock.now
             // Another version's answer (a rolling re-import) confirms nothing about the pinned one.
             let reply = await staticClient.reply(to: .feedInfo)
             if case .success(.feedInfo(let info)) = reply.result, reply.cacheable {
-                boardCache.confirm(version: info.databaseVersion, sentAt: sent)
+                // A new version: the trips held (answered while the version is confirmed) go too.
+                if boardCache.confirm(version: info.databaseVersion, sentAt: sent) { cache.removeAll() }
             } else {
                 boardCache.checkFailed()
             }

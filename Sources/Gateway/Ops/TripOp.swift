@@ -10,26 +10,20 @@ extension RequestDispatcher {
         var query = query
         let at = query.at ?? now
         query.at = at
+        // Asked without a date, a held instance running at `at` is the static service's answer, while the
+        // board cache has the database version confirmed (within a second; a new version empties the cache)
+        // and no request to the service failed since (while it is down, trips are answered rt_only).
+        checkStaticVersionIfDue()
+        if query.serviceDate == nil, boardCache.generation() != nil, staticClient.believedUp,
+            let held = cache.runningTrip(query.tripId, at: at)
+        {
+            return await answer(request, held, at: at, now: now, received: received)
+        }
         let reply = await staticClient.reply(to: .trip(query))
         switch reply.result {
         case .success(.trip(let trip)):
-            let key = TripInstanceKey(
-                tripId: trip.tripId, serviceDate: trip.serviceDate,
-                staticStartTime: trip.frequencyBased ? trip.startTime : nil)
-            if reply.cacheable { cache.remember(trip, as: key) }
-            let reading = self.realtime.read()
-            let (realtime, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
-            let alerts =
-                Self.holdsAlerts(reading, now: now)
-                ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
-            let typical = await stopTypicalDelays(trip, key: key, realtime: realtime)
-            return .success(
-                id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count
-            ) {
-                $0.tripData(
-                    trip, realtime: realtime, at: at, alerts: alerts?.views ?? [], alertIds: alerts?.idsByRow ?? [],
-                    typicalDelays: typical)
-            }
+            if reply.cacheable { cache.remember(trip, as: Self.instanceKey(trip)) }
+            return await answer(request, trip, at: at, now: now, received: received)
         case .success(let other):
             return unexpected(request, other, received: received)
         case .failure(let error) where error.code == .notFound || error.code == .staticUnavailable:
@@ -45,6 +39,31 @@ extension RequestDispatcher {
             )
         case .failure(let error):
             return failure(request, error, received: received)
+        }
+    }
+
+    private static func instanceKey(_ trip: TripDetail) -> TripInstanceKey {
+        TripInstanceKey(
+            tripId: trip.tripId, serviceDate: trip.serviceDate,
+            staticStartTime: trip.frequencyBased ? trip.startTime : nil)
+    }
+
+    /// The answer from a trip's static detail: merged with its predictions, alerts and typical delays.
+    private func answer(
+        _ request: GatewayRequest, _ trip: TripDetail, at: Int64, now: Int64, received: ContinuousClock.Instant
+    ) async -> Answer {
+        let reading = self.realtime.read()
+        let (realtime, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
+        let alerts =
+            Self.holdsAlerts(reading, now: now)
+            ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
+        let typical = await stopTypicalDelays(trip, key: Self.instanceKey(trip), realtime: realtime)
+        return .success(
+            id: request.id, op: .trip, live: live, received: received, capacity: 1024 + 700 * trip.stops.count
+        ) {
+            $0.tripData(
+                trip, realtime: realtime, at: at, alerts: alerts?.views ?? [], alertIds: alerts?.idsByRow ?? [],
+                typicalDelays: typical)
         }
     }
 

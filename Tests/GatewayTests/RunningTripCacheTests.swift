@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TransitModel
+import TransitTesting
+
+@testable import Gateway
+
+/// A trip asked without a date is answered from the gateway's held instance while that instance runs at `at`
+/// (the static service's own choice then), and the answers are the static service's.
+@Suite struct RunningTripCacheTests {
+    /// A 40-minute run: at its first stop 10:00 (arrival) to 10:01 (departure), at its last 10:40 to 10:41.
+    private static func trip(date: ServiceDate = 20_251_222, base: Int64 = 1_766_358_000, frequencyBased: Bool = false)
+        -> TripDetail
+    {
+        let first = TripStop(
+            stopId: "A", stopName: "A", stopSequence: 1, arrivalSecs: 36_000, departureSecs: 36_060,
+            arrivalUnix: base, departureUnix: base + 60, lat: 0, lon: 0)
+        let last = TripStop(
+            stopId: "B", stopName: "B", stopSequence: 2, arrivalSecs: 38_400, departureSecs: 38_460,
+            arrivalUnix: base + 2_400, departureUnix: base + 2_460, lat: 0, lon: 0)
+        return TripDetail(
+            tripId: "T", route: Route(routeId: "R", routeType: 3, mode: "bus", section: "R"), headsign: nil,
+            directionId: 0, serviceDate: date, startTime: "10:01:00", frequencyBased: frequencyBased,
+            timezone: "Australia/Sydney", stops: [first, last])
+    }
+
+    @Test func aTripRunsFromItsFirstDepartureToItsLastArrival() {
+        let t = Self.trip(), base: Int64 = 1_766_358_000
+        #expect(!StaticCache.runs(t, at: base + 59))
+        #expect(StaticCache.runs(t, at: base + 60))
+        #expect(StaticCache.runs(t, at: base + 2_400))
+        #expect(!StaticCache.runs(t, at: base + 2_401))
+        #expect(!StaticCache.runs(Self.trip(frequencyBased: true), at: base + 600), "a frequency run: never")
+        var long = t
+        long.stops[1].arrivalUnix = base + 20 * 3600
+        long.stops[1].departureUnix = base + 20 * 3600
+        #expect(!StaticCache.runs(long, at: base + 600), "20 hours or more: another instance could run too")
+    }
+
+    @Test func theHeldInstanceRunningAtTheTimeIsFound() throws {
+        let client = try StaticClient(
+            urls: [UniqueURL.ipc("running-trip")], timeout: .milliseconds(200), probeInterval: .zero,
+            versionProbe: .seconds(3600))
+        defer { client.close() }
+        let cache = StaticCache(client: client)
+        let monday = Self.trip(), tuesday = Self.trip(date: 20_251_223, base: 1_766_358_000 + 86_400)
+        cache.remember(monday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
+        cache.remember(tuesday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_223))
+        #expect(cache.runningTrip("T", at: 1_766_358_600)?.serviceDate == 20_251_222)
+        #expect(cache.runningTrip("T", at: 1_766_358_600 + 86_400)?.serviceDate == 20_251_223)
+        #expect(cache.runningTrip("T", at: 1_766_358_000 + 43_200) == nil, "between runs: the static service decides")
+        #expect(cache.runningTrip("U", at: 1_766_358_600) == nil)
+        #expect(cache.runningTripAnswers == 2)
+        cache.removeAll()
+        #expect(cache.runningTrip("T", at: 1_766_358_600) == nil)
+    }
+
+    /// A weekday train (not frequency-based) asked without a date every 10 minutes over 30 hours, by a gateway
+    /// that holds what it was answered and by one without a board cache (so it always asks): the same answers.
+    @Test func answersFromTheHeldInstanceAreTheStaticServicesAnswers() async throws {
+        let at = SampleTimes.mondayEvening
+        let tripId = "T2.WKD.0.1922"
+        func sweep(_ fixture: GatewayFixture) async throws -> (tripId: String, answers: [NSDictionary]) {
+            let client = try fixture.client()
+            var answers: [NSDictionary] = []
+            for step in 0..<180 {
+                let when = at - 3 * 3600 + Int64(step) * 600
+                let answer = try await client.ask(#"{"id":2,"op":"trip","trip_id":"\#(tripId)","at":\#(when)}"#)
+                #expect(answer.ok, "\(answer)")
+                answers.append(answer.data as NSDictionary)
+            }
+            return (tripId, answers)
+        }
+        let (heldTrip, held) = try await withGateway { fixture in
+            let result = try await sweep(fixture)
+            #expect(fixture.gateway.services.dispatcher.cache.runningTripAnswers > 0, "some answers were held ones")
+            return result
+        }
+        let (askedTrip, asked) = try await withGateway(configure: { $0.boardCacheStops = 0 }) { fixture in
+            let result = try await sweep(fixture)
+            #expect(fixture.gateway.services.dispatcher.cache.runningTripAnswers == 0)
+            return result
+        }
+        #expect(heldTrip == askedTrip)
+        #expect(held.count == asked.count)
+        for (index, (a, b)) in zip(held, asked).enumerated() {
+            #expect(a == b, "answer \(index) differs: \(a["service_date"] ?? "") against \(b["service_date"] ?? "")")
+        }
+    }
+}
