@@ -184,6 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
                         scraped.gauge("transit_realtime_resident_bytes", [], Double(rss))
                     }
                     scraped.gauge("transit_realtime_active", [], current() == nil ? 0 : 1)
+                    scraped.total("transit_realtime_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
                     guard let hub = current()?.sockets.hub,
                         case .success(.sources(let sources, let failedSends, _)) = hub.answer(.sources)
                     else { return }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NNGKit
 import ServiceLifecycle
 import ServiceMetrics
 import ServiceSupport
@@ -108,6 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
                         scraped.gauge("transit_static_resident_bytes", [], Double(rss))
                     }
                     scraped.gauge("transit_static_database_info", [("version", server.databaseVersion)], 1)
+                    scraped.total("transit_static_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
                 }
                 logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
                 services.append(endpoint)

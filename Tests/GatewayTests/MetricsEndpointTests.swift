@@ -55,6 +55,8 @@ struct MetricsEndpointTests {
         #expect(body.contains("transit_gateway_connections_open 1"))
         #expect(body.contains("transit_gateway_static_up 1"))
         #expect(body.contains("transit_gateway_resident_bytes "))
+        #expect(body.contains("transit_gateway_nng_unfinished_closes_total 0"))
+        #expect(body.contains("transit_gateway_trips_from_held_instance_total "))
 
         let (_, staticBody) = try await Self.get(port: staticMetrics, path: "/metrics")
         #expect(
@@ -62,6 +64,7 @@ struct MetricsEndpointTests {
             "\(staticBody.prefix(3000))")
         #expect(staticBody.contains(#"transit_static_answers_total{query="stop",status="notFound"} 1"#))
         #expect(staticBody.contains("transit_static_database_info{version="))
+        #expect(staticBody.contains("transit_static_nng_unfinished_closes_total 0"))
 
         let (notFound, _) = try await Self.get(port: gatewayMetrics, path: "/other")
         #expect(notFound.contains("404"), "\(notFound)")
@@ -108,6 +111,7 @@ struct MetricsEndpointTests {
         #expect(applied, "the feed's update is counted: \(body.prefix(3000))")
         #expect(body.contains("transit_realtime_active 1"), "\(body.prefix(3000))")
         #expect(body.contains("transit_realtime_resident_bytes "))
+        #expect(body.contains("transit_realtime_nng_unfinished_closes_total 0"))
         #expect(body.contains(#"transit_realtime_feed_stale{source="trips"} 0"#))
         #expect(body.contains(#"transit_realtime_feed_entities{source="trips"} 1"#))
         #expect(body.contains(#"transit_realtime_feed_age_seconds{source="trips"} "#))

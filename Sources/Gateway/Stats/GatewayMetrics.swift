@@ -1,3 +1,4 @@
+import NNGKit
 import TransitCore
 
 /// What `serve --metrics` publishes at scrape time beyond what `GatewayStats.record` counts as it answers:
@@ -39,6 +40,9 @@ extension GatewayServer {
             total("transit_gateway_board_cache_evictions_total", Double(cache.evictions)),
             level("transit_gateway_static_up", availability.outage == nil ? 1 : 0),
             total("transit_gateway_static_fast_failures_total", Double(availability.counts.fastFailures)),
+            total(
+                "transit_gateway_trips_from_held_instance_total", Double(services.dispatcher.cache.runningTripAnswers)),
+            total("transit_gateway_nng_unfinished_closes_total", Double(UnfinishedCloses.count)),
         ]
         for (replica, answers) in services.staticClient.replicaAnswers {
             values.append(total("transit_gateway_static_answers_total", Double(answers), [("replica", replica)]))
