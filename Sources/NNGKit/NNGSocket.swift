@@ -26,11 +26,10 @@
 //   that nng dropped for an oversized message (without nng's symbols, most likely a wait on an aio task that
 //   was prepared and never run, which upstream fixed in 1.8). From then on the process can neither close
 //   sockets nor reconnect dialers. Seen in about 1 of 9 runs of each test that sends an oversized message,
-//   and in 3 CI runs so far. Closes give up
-//   after 2 s and are counted (`UnfinishedCloses`, BoundedClose.swift), which can also end the process for
-//   a supervisor to restart; scripts/test runs those tests in processes of their own and runs a wedged test
-//   process again. The services set generous size limits (protocol/README.md), so they do not drop messages
-//   this way.
+//   and in 3 CI runs so far. Closes give up after 2 s and are counted (`UnfinishedCloses`, BoundedClose.swift;
+//   each service's metrics publish the count), which can also end the process for a supervisor to restart;
+//   scripts/test runs those tests in processes of their own and runs a wedged test process again. The
+//   services set generous size limits (protocol/README.md), so they do not drop messages this way.
 
 import CNNG
 
