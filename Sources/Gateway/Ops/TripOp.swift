@@ -13,11 +13,13 @@ extension RequestDispatcher {
         // Asked without a date, a held instance running at `at` is the static service's answer, while the
         // board cache has the database version confirmed (within a second; a new version empties the cache)
         // and no request to the service failed since (while it is down, trips are answered rt_only).
-        checkStaticVersionIfDue()
-        if query.serviceDate == nil, boardCache.generation() != nil, staticClient.believedUp,
-            let held = cache.runningTrip(query.tripId, at: at)
-        {
-            return await answer(request, held, at: at, now: now, received: received)
+        if query.serviceDate == nil {
+            checkStaticVersionIfDue()
+            if boardCache.generation() != nil, staticClient.believedUp,
+                let held = cache.runningTrip(query.tripId, at: at)
+            {
+                return await answer(request, held, at: at, now: now, received: received)
+            }
         }
         let reply = await staticClient.reply(to: .trip(query))
         switch reply.result {
