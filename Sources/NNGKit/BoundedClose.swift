@@ -53,23 +53,36 @@ public enum UnfinishedCloses {
     /// How many closes did not finish in time so far.
     public static var count: Int { total.load(ordering: .relaxed) }
 
-    /// The exit code asked for by `NNGKIT_EXIT_ON_UNFINISHED_CLOSE`, if any (1…255).
+    /// The exit code asked for by `NNGKIT_EXIT_ON_UNFINISHED_CLOSE`, if any (1…255). Another value is named
+    /// on stderr when the first close is left unfinished, and the process lives on.
     static let exitCode: Int32? = {
-        guard let value = getenv("NNGKIT_EXIT_ON_UNFINISHED_CLOSE"), let code = Int32(String(cString: value)),
-            (1...255).contains(code)
-        else { return nil }
+        guard let value = getenv("NNGKIT_EXIT_ON_UNFINISHED_CLOSE") else { return nil }
+        let text = String(cString: value)
+        guard let code = exitCode(text) else {
+            stderrLine(
+                "NNGKit: NNGKIT_EXIT_ON_UNFINISHED_CLOSE=\(text.debugDescription) is not an exit code 1…255; ignored")
+            return nil
+        }
         return code
     }()
+
+    /// `text` as an exit code 1…255, else nil.
+    static func exitCode(_ text: String) -> Int32? {
+        Int32(text).flatMap { (1...255).contains($0) ? $0 : nil }
+    }
+
+    private static func stderrLine(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
 
     static func record(timeout: Duration) {
         total.add(1, ordering: .relaxed)
         guard let code = exitCode else { return }
-        let message =
-            "NNGKit: nng did not finish closing a socket within \(timeout) (nng 1.5.2's reaper wedge, NNGSocket.swift); "
-            + "exiting with \(code) as NNGKIT_EXIT_ON_UNFINISHED_CLOSE asks\n"
         fflush(nil)  // what the process printed so far, then the reason, straight to fd 2
-        var text = message
-        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        stderrLine(
+            "NNGKit: nng did not finish closing a socket within \(timeout) (nng 1.5.2's reaper wedge, NNGSocket.swift); "
+                + "exiting with \(code) as NNGKIT_EXIT_ON_UNFINISHED_CLOSE asks")
         // _exit, not exit: atexit handlers (nng's own among them) could wait on the wedged reaper.
         _exit(code)
     }

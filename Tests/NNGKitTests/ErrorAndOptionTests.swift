@@ -5,6 +5,13 @@ import TransitTesting
 @testable import NNGKit
 
 @Suite struct ErrorAndOptionTests {
+    /// NNGKIT_EXIT_ON_UNFINISHED_CLOSE takes an exit code 1…255; anything else is ignored (and named on stderr).
+    @Test func theExitOnUnfinishedCloseSettingTakesAnExitCode() {
+        #expect(UnfinishedCloses.exitCode("75") == 75)
+        #expect(UnfinishedCloses.exitCode("255") == 255)
+        for bad in ["0", "256", "-1", "", "abc", "75 "] { #expect(UnfinishedCloses.exitCode(bad) == nil, "\(bad)") }
+    }
+
     @Test func errorNamesOperationURLAndNngText() throws {
         let url = UniqueURL.ipc("nngkit")
         let first = try NNGSocket.rep()
