@@ -398,12 +398,16 @@ public struct TripDetail: Sendable, Hashable {
     public var timezone: String
     /// Every stop of the instance in stop_sequence order.
     public var stops: [TripStop]
+    /// The values of `at` (unix seconds) for which the trip asked without a service date is this instance
+    /// (the static service's choice, `StaticStore.trip(id:at:)`); nil when not known (frequency-based trips).
+    public var undatedRange: Range<Int64>?
 
     /// A trip instance; optional GTFS fields default to not given or 0.
     public init(
         tripId: String, route: Route, headsign: String?, directionId: Int?, serviceDate: ServiceDate,
         startTime: String, frequencyBased: Bool, wheelchairAccessible: Int = 0, bikesAllowed: Int = 0,
-        blockId: String? = nil, shapeId: String? = nil, shortName: String? = nil, timezone: String, stops: [TripStop]
+        blockId: String? = nil, shapeId: String? = nil, shortName: String? = nil, timezone: String, stops: [TripStop],
+        undatedRange: Range<Int64>? = nil
     ) {
         self.tripId = tripId
         self.route = route
@@ -419,6 +423,7 @@ public struct TripDetail: Sendable, Hashable {
         self.shortName = shortName
         self.timezone = timezone
         self.stops = stops
+        self.undatedRange = undatedRange
     }
 }
 

@@ -139,8 +139,18 @@ extension TripDetail {
             shapeId: optionalString(m.shape_id),
             shortName: optionalString(m.short_name),
             timezone: try requiredString(m.timezone, "timezone"),
-            stops: try repeatedMessages(m.n_stops, m.stops, "stops", TripStop.init(proto:))
+            stops: try repeatedMessages(m.n_stops, m.stops, "stops", TripStop.init(proto:)),
+            undatedRange: Self.undatedRange(m)
         )
+    }
+
+    /// Both ends, the first before the second; anything else is taken as no range (the client then asks
+    /// again instead of reusing the reply).
+    private static func undatedRange(_ m: borrowing Transit__TripDetail) -> Range<Int64>? {
+        guard m.has_undated_from_unix != 0, m.has_undated_until_unix != 0,
+            m.undated_from_unix < m.undated_until_unix
+        else { return nil }
+        return m.undated_from_unix..<m.undated_until_unix
     }
 }
 

@@ -124,6 +124,8 @@ extension ProtoArena {
             m.short_name = string(t.shortName)
             m.timezone = string(t.timezone)
             (m.n_stops, m.stops) = messages(t.stops, proto)
+            (m.has_undated_from_unix, m.undated_from_unix) = ifPresent(t.undatedRange?.lowerBound)
+            (m.has_undated_until_unix, m.undated_until_unix) = ifPresent(t.undatedRange?.upperBound)
         }
     }
 

@@ -4121,7 +4121,7 @@ const ProtobufCMessageDescriptor transit__trip_stop__descriptor =
   (ProtobufCMessageInit) transit__trip_stop__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_detail__field_descriptors[14] =
+static const ProtobufCFieldDescriptor transit__trip_detail__field_descriptors[16] =
 {
   {
     "trip_id",
@@ -4291,6 +4291,30 @@ static const ProtobufCFieldDescriptor transit__trip_detail__field_descriptors[14
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "undated_from_unix",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__TripDetail, has_undated_from_unix),
+    offsetof(Transit__TripDetail, undated_from_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "undated_until_unix",
+    16,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__TripDetail, has_undated_until_unix),
+    offsetof(Transit__TripDetail, undated_until_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__trip_detail__field_indices_by_name[] = {
   8,   /* field[8] = bikes_allowed */
@@ -4306,12 +4330,14 @@ static const unsigned transit__trip_detail__field_indices_by_name[] = {
   13,   /* field[13] = stops */
   12,   /* field[12] = timezone */
   0,   /* field[0] = trip_id */
+  14,   /* field[14] = undated_from_unix */
+  15,   /* field[15] = undated_until_unix */
   7,   /* field[7] = wheelchair_accessible */
 };
 static const ProtobufCIntRange transit__trip_detail__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor transit__trip_detail__descriptor =
 {
@@ -4321,7 +4347,7 @@ const ProtobufCMessageDescriptor transit__trip_detail__descriptor =
   "Transit__TripDetail",
   "transit",
   sizeof(Transit__TripDetail),
-  14,
+  16,
   transit__trip_detail__field_descriptors,
   transit__trip_detail__field_indices_by_name,
   1,  transit__trip_detail__number_ranges,

@@ -65,8 +65,37 @@ extension StaticStore {
                 serviceDate: UInt32(instance.date.yyyymmdd), startTime: GTFSTime.format(firstDeparture),
                 frequencyBased: t.frequencies != nil, wheelchairAccessible: t.wheelchairAccessible,
                 bikesAllowed: t.bikesAllowed, blockId: t.blockId, shapeId: t.shapeId, shortName: t.shortName,
-                timezone: zone.identifier, stops: stops)
+                timezone: zone.identifier, stops: stops,
+                undatedRange: undatedRange(t, on: instance.date, zone: zone, duration: duration))
         }
+    }
+
+    /// The values of `at` for which `nearestInstance` picks the instance of `t` on `date` (so a client may
+    /// reuse the answer for them): nearer to `at` than the trip's previous and next instances, a tie going to
+    /// the later one, as `nearestInstance` decides. Every instance lasts `duration`, so no instance further
+    /// away can be nearer. Kept within 6 days of the instance (inside the 7 days `nearestInstance` looks
+    /// for, with a day to spare for its window of local dates). nil for a frequency-based trip.
+    func undatedRange(_ t: TripRow, on date: GTFSDate, zone: ServiceTimeZone, duration: Int) -> Range<Int64>? {
+        guard t.frequencies == nil else { return nil }
+        let limit = Int64(Self.tripSearchDays - 1) * 86_400
+        let start = zone.unix(of: date, secs: t.startSecs)
+        let end = start + Int64(duration)
+        // Further than the dates `nearestInstance` looks at for any `at` of the range.
+        let reach = catalog.maxSecs / 86_400 + 2 * Self.tripSearchDays + 3
+        let runs = { (d: GTFSDate) in self.catalog.calendar.isActive(t.servicePk, on: d) }
+        var lower = start - limit
+        if let previous = (1...reach).lazy.map({ date.adding(days: -$0) }).first(where: runs) {
+            let previousEnd = zone.unix(of: previous, secs: t.startSecs) + Int64(duration)
+            // Overlapping runs: from this start on it is the later of two running ones; else from halfway
+            // between the two (rounded up: a tie is this, the later, instance).
+            lower = max(lower, previousEnd >= start ? start : (start + previousEnd + 1) / 2)
+        }
+        var upper = end + limit + 1
+        if let next = (1...reach).lazy.map({ date.adding(days: $0) }).first(where: runs) {
+            let nextStart = zone.unix(of: next, secs: t.startSecs)
+            upper = min(upper, nextStart <= end ? nextStart : (nextStart + end + 1) / 2)
+        }
+        return lower < upper ? lower..<upper : nil
     }
 
     struct TripRow {

@@ -79,7 +79,7 @@ enum Fixtures {
             tripId: "T1", route: fullRoute(), headsign: "Airport", directionId: 0, serviceDate: 20250101,
             startTime: "08:00:00", frequencyBased: true, wheelchairAccessible: 1, bikesAllowed: 2, blockId: "B1",
             shapeId: "SH1", shortName: "123", timezone: "Australia/Sydney",
-            stops: (0..<5).map { fullTripStop($0) }
+            stops: (0..<5).map { fullTripStop($0) }, undatedRange: 1_735_650_000..<1_735_700_000
         )
     }
 

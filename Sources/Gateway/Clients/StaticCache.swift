@@ -17,7 +17,7 @@ final class StaticCache: Sendable {
     private struct Stored: Sendable {
         var stops: [String: Entry<StopResult>] = [:]
         var trips: [TripInstanceKey: Entry<TripDetail>] = [:]
-        /// The instances held in `trips` (or once held), by trip id: for `runningTrip`.
+        /// The instances held in `trips` (or once held), by trip id: for `undatedTrip`.
         var tripKeys: [String: [TripInstanceKey]] = [:]
         var routes: Entry<[String: Route]>?
         /// The timezone of the last board or trip answered: for rows built from live data alone.
@@ -27,9 +27,9 @@ final class StaticCache: Sendable {
     let lifetime: Duration
     let capacity: Int
     private let stored = Mutex(Stored())
-    private let runningTripHits = Atomic<Int>(0)
-    /// Trips `runningTrip` found (answers the static service was not asked for).
-    var runningTripAnswers: Int { runningTripHits.load(ordering: .relaxed) }
+    private let heldTripHits = Atomic<Int>(0)
+    /// Trips `undatedTrip` found (answers the static service was not asked for).
+    var heldTripAnswers: Int { heldTripHits.load(ordering: .relaxed) }
     private let client: StaticClient
 
     init(client: StaticClient, lifetime: Duration = .seconds(600), capacity: Int = 50_000) {
@@ -112,19 +112,24 @@ final class StaticCache: Sendable {
         }
     }
 
-    /// A held instance of `tripId` that runs at `at`: what the static service answers for the trip asked
-    /// without a date (TransitStore's `trip(id:at:)`: a running instance wins), so the gateway need not ask.
-    /// Only instances that are not frequency-based and last under 20 hours: no other instance of the trip
-    /// can run at the same time.
-    func runningTrip(_ tripId: String, at: Int64) -> TripDetail? {
+    /// A held instance of `tripId` that the static service names for the trip asked without a date at `at`
+    /// (TransitStore's `trip(id:at:)`), so the gateway need not ask: one whose `undatedRange` (the service's
+    /// own word, in its reply) holds `at`; from a reply without a range (a service from before the range), one
+    /// that runs at `at`, since a running instance wins. Never a frequency-based trip (`runs` is false).
+    func undatedTrip(_ tripId: String, at: Int64) -> TripDetail? {
         let now = ContinuousClock.now
         let found = stored.withLock { s -> TripDetail? in
             for key in s.tripKeys[tripId] ?? [] {
-                if let entry = s.trips[key], entry.expires > now, Self.runs(entry.value, at: at) { return entry.value }
+                guard let entry = s.trips[key], entry.expires > now else { continue }
+                if let range = entry.value.undatedRange {
+                    if range.contains(at) { return entry.value }
+                } else if Self.runs(entry.value, at: at) {
+                    return entry.value
+                }
             }
             return nil
         }
-        if found != nil { runningTripHits.add(1, ordering: .relaxed) }
+        if found != nil { heldTripHits.add(1, ordering: .relaxed) }
         return found
     }
 

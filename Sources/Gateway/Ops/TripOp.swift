@@ -10,13 +10,13 @@ extension RequestDispatcher {
         var query = query
         let at = query.at ?? now
         query.at = at
-        // Asked without a date, a held instance running at `at` is the static service's answer, while the
+        // Asked without a date, a held instance the static service named for `at` is its answer, while the
         // board cache has the database version confirmed (within a second; a new version empties the cache)
         // and no request to the service failed since (while it is down, trips are answered rt_only).
         if query.serviceDate == nil {
             checkStaticVersionIfDue()
             if boardCache.generation() != nil, staticClient.believedUp,
-                let held = cache.runningTrip(query.tripId, at: at)
+                let held = cache.undatedTrip(query.tripId, at: at)
             {
                 return await answer(request, held, at: at, now: now, received: received)
             }

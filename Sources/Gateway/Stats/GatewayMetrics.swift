@@ -41,7 +41,7 @@ extension GatewayServer {
             level("transit_gateway_static_up", availability.outage == nil ? 1 : 0),
             total("transit_gateway_static_fast_failures_total", Double(availability.counts.fastFailures)),
             total(
-                "transit_gateway_trips_from_held_instance_total", Double(services.dispatcher.cache.runningTripAnswers)),
+                "transit_gateway_trips_from_held_instance_total", Double(services.dispatcher.cache.heldTripAnswers)),
             total("transit_gateway_nng_unfinished_closes_total", Double(UnfinishedCloses.count)),
         ]
         for (replica, answers) in services.staticClient.replicaAnswers {

@@ -726,10 +726,19 @@ struct  Transit__TripDetail
   char *timezone;
   size_t n_stops;
   Transit__TripStop **stops;
+  /*
+   * The values of `at` (unix seconds, from inclusive, until exclusive) for which a TripQuery without
+   * service_date names this same instance: a client may answer those from this reply without asking again
+   * (while the database version holds). Absent for frequency-based trips.
+   */
+  protobuf_c_boolean has_undated_from_unix;
+  int64_t undated_from_unix;
+  protobuf_c_boolean has_undated_until_unix;
+  int64_t undated_until_unix;
 };
 #define TRANSIT__TRIP_DETAIL__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_detail__descriptor) \
-    , NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 0,NULL }
+    , NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 0,NULL, 0, 0, 0, 0 }
 
 
 /*
