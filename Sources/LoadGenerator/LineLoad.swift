@@ -214,6 +214,7 @@ final class LoadConnection: ChannelInboundHandler {
                 break
             }
             send(at: due, flush: false)
+            if due >= start.clock.windowStart { state.recorder.sendLag.record(nanos: now - due) }
             sent = true
             dueIndex += 1
         }

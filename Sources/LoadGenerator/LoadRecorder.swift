@@ -33,6 +33,9 @@ public struct TimelineSecond: Sendable {
 public struct LoadRecorder: Sendable {
     public var ops: [LoadOp: OpResults] = [:]
     public var timeline: [TimelineSecond] = []
+    /// Open loop: how late each request of the window left the generator after its due time. Part of every
+    /// latency (they count from the due time); when it is large, the generator (or the machine) is the limit.
+    public var sendLag = LatencyHistogram()
     /// The measured window's start on the monotonic clock (nanoseconds).
     public var windowStart: UInt64
 
@@ -62,6 +65,7 @@ public struct LoadRecorder: Sendable {
 
     public mutating func merge(_ other: LoadRecorder) {
         for (op, r) in other.ops { ops[op, default: OpResults()].merge(r) }
+        sendLag.merge(other.sendLag)
         for (i, s) in other.timeline.enumerated() {
             grow(to: i)
             timeline[i].merge(s)

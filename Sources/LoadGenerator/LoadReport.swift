@@ -63,6 +63,14 @@ public struct TimelineRow: Codable, Sendable, Equatable {
     public var max: Double
 }
 
+/// Open loop: how late the generator sent requests after their due time, in milliseconds.
+public struct SendLagReport: Codable, Sendable {
+    public var p50: Double
+    public var p99: Double
+    public var p999: Double
+    public var max: Double
+}
+
 public struct LoadReport: Codable, Sendable {
     public var target: String
     public var mode: String
@@ -82,6 +90,8 @@ public struct LoadReport: Codable, Sendable {
     /// The generator's CPU as a share of one core over the window.
     public var generatorCoreShare: Double
     public var targets: [TargetReport]
+    /// Open loop: how late requests left the generator after their due time (ms; nil in a closed loop).
+    public var sendLag: SendLagReport?
     public var timeline: [TimelineRow]
     /// When the measured window started (unix seconds; nil when not metered): the timeline's second 0.
     public var windowStartUnix: Double?
@@ -123,6 +133,12 @@ public struct LoadReport: Codable, Sendable {
             generatorCPUSeconds = cpu.generatorSeconds
             generatorCoreShare = cpu.wallSeconds > 0 ? cpu.generatorSeconds / cpu.wallSeconds : 0
             windowStartUnix = cpu.windowStartUnix
+        }
+        if case .open = plan.pacing {
+            let lag = recorder.sendLag
+            sendLag = SendLagReport(
+                p50: lag.millis(atPercentile: 50), p99: lag.millis(atPercentile: 99),
+                p999: lag.millis(atPercentile: 99.9), max: lag.maxMillis)
         }
         self.targets = targets.map { t in
             let m = t.measured(in: recorder)
@@ -180,6 +196,11 @@ public struct LoadReport: Codable, Sendable {
         }
         out +=
             "generator CPU: \(Self.fmt(generatorCoreShare * 100, 1)) % of a core (\(Self.fmt(generatorCPUSeconds, 2)) s)\n"
+        if let lag = sendLag {
+            out +=
+                "generator send lag (part of the latencies above): p50 \(Self.ms(lag.p50)) ms, p99 \(Self.ms(lag.p99)) ms, "
+            out += "p99.9 \(Self.ms(lag.p999)) ms, max \(Self.ms(lag.max)) ms\n"
+        }
         for t in targets {
             out += "target \(t.target): \(t.measuredMillis.map { Self.ms($0) + " ms" } ?? "not measured") "
             out += t.met ? "met\n" : "MISSED\n"

@@ -42,6 +42,34 @@ import TransitTesting
         #expect((495...505).contains(heavyAll.latency.count))
         #expect(heavyAll.latency.millis(atPercentile: 99) > 500)
         #expect(heavyAll.latency.millis(atPercentile: 50) > 100)
+        // The wait was the server's: every request left the generator near its due time.
+        #expect(heavy.sendLag.count == heavyAll.latency.count)
+        #expect(heavy.sendLag.millis(atPercentile: 99) < 100)
+        await server.stop()
+    }
+
+    @Test func anOpenLoopReportsHowLateTheGeneratorItselfSent() async throws {
+        let server = try await LineEchoServer.start(host: "127.0.0.1", port: 0)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { Task { try? await group.shutdownGracefully() } }
+        var plan = LoadPlan(connections: 2, pacing: .open(rate: 200), warmup: .zero, duration: .seconds(1))
+        plan.drain = .seconds(5)
+        // The generator's only loop is blocked for 150 ms every 400 ms (whenever the run starts after
+        // connecting): the requests due meanwhile leave late, and the lag says so (and is part of their latency).
+        let blocker = group.next().scheduleRepeatedTask(initialDelay: .milliseconds(50), delay: .milliseconds(400)) {
+            _ in usleep(150_000)
+        }
+        let r = try await LineLoad.run(
+            host: "127.0.0.1", port: server.port, plan: plan, workload: Self.echoWorkload, group: group)
+        blocker.cancel()
+        #expect(r.overall.errorCount == 0)
+        #expect(r.sendLag.count == r.overall.latency.count)
+        #expect(r.sendLag.maxMillis >= 100)
+        #expect(r.overall.latency.maxMillis >= r.sendLag.maxMillis)
+        let report = LoadReport(
+            target: "echo", mode: "open loop", plan: plan, workload: "echo", recorder: r, cpu: nil, targets: [])
+        #expect(try #require(report.sendLag).max >= 100)
+        #expect(report.text().contains("generator send lag"))
         await server.stop()
     }
 
