@@ -234,25 +234,31 @@ import TransitModel
         #expect(cache.keptTrips == 1)
     }
 
-    @Test func aFullTableDropsExpiredEntriesFirstThenKeepsHalf() {
-        let now = t0
-        var table: [Int: ContinuousClock.Instant] = [:]
-        for i in 0..<20 { table[i] = i < 8 ? now - .seconds(1) : now + .seconds(60) }
-        TypicalDelayCache.makeRoom(in: &table, for: [-1], max: 20, now: now, until: \.self)
-        #expect(table.count == 12 && table.keys.allSatisfy { $0 >= 8 }, "the expired went, the rest stayed")
-        for i in 20..<28 { table[i] = now + .seconds(60) }
-        // Full, one expired: dropping it alone would leave the table full for the next insert.
-        table[0] = now - .seconds(1)
-        TypicalDelayCache.makeRoom(in: &table, for: [-1], max: 20, now: now, until: \.self)
-        #expect(table.count == 10, "down to half, not emptied")
-        TypicalDelayCache.makeRoom(in: &table, for: [-1], max: 20, now: now, until: \.self)
-        #expect(table.count == 10, "room enough: nothing dropped")
-        // Full again, and the entries coming are ones it holds (a refresh): nothing is dropped.
-        for i in 30..<40 { table[i] = now + .seconds(60) }
-        TypicalDelayCache.makeRoom(in: &table, for: Array(30..<40), max: 20, now: now, until: \.self)
-        #expect(table.count == 20, "replacing held entries needs no room")
-        TypicalDelayCache.makeRoom(in: &table, for: Array(35..<45), max: 20, now: now, until: \.self)
-        #expect(table.count == 10, "new ones do")
+    @Test func aFullGenerationLetsTheOldOneGoAndKeepsWhatWasRead() {
+        var table = GenerationalTable<Int, String>(generationSize: 10)
+        var dropped: GenerationalTable<Int, String>.Dropped = nil
+        for i in 0..<9 { table.set(i, "v\(i)", dropped: &dropped) }
+        #expect(dropped == nil && table.count == 9)
+        table.set(9, "v9", dropped: &dropped)
+        #expect(dropped?.isEmpty == true, "the first turn lets an empty old generation go")
+        #expect(table.count == 10)
+        // 0…4 read from the old generation move to the young one; 5…9 are not read.
+        for i in 0..<5 { #expect(table.get(i, dropped: &dropped) == "v\(i)") }
+        dropped = nil
+        for i in 10..<15 { table.set(i, "v\(i)", dropped: &dropped) }
+        #expect(dropped.map { Set($0.keys) } == Set(5..<10), "the unread went, in one piece")
+        #expect(table.count == 10)
+        for i in 0..<5 { #expect(table.get(i, dropped: &dropped) == "v\(i)", "read: kept") }
+        for i in 5..<10 { #expect(table.get(i, dropped: &dropped) == nil) }
+        // Replacing a held entry is no new entry; never more than two generations.
+        table.set(3, "new", dropped: &dropped)
+        #expect(table.get(3, dropped: &dropped) == "new")
+        for i in 100..<1_000 {
+            table.set(i, "x", dropped: &dropped)
+            #expect(table.count <= 20)
+        }
+        table.removeAll()
+        #expect(table.count == 0)
     }
 
     @Test func slicesAskedTogetherExpireOverAStretch() async {

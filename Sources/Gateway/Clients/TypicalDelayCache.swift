@@ -16,9 +16,9 @@ import TransitModel
 /// A trip answer wants every stop of the trip at once, and the trips asked in a peak make more visit keys
 /// than are kept (5,000 trips of the NSW-scale feed's morning make 207,000), so each trip instance's list is
 /// also kept whole, checked against the visit keys it was resolved for: a trip asked again costs one lookup.
-/// When a table is full, expired entries go first, then, unless that frees a quarter, arbitrary ones down to
-/// half: a working set a little larger than the table still mostly hits (dropping everything made every
-/// lookup miss). Entries past their time are answered while a background refresh asks again.
+/// Each table is a `GenerationalTable`: entries not read for a whole generation go, in bulk and without a
+/// pass over the table under the lock. Entries past their time are answered while a background refresh asks
+/// again.
 final class TypicalDelayCache: Sendable {
     static let ttl: Duration = .seconds(600)
     /// A slice is kept between `ttl × 3/4` and `ttl` (drawn per slice): slices asked together, as at start,
@@ -37,10 +37,11 @@ final class TypicalDelayCache: Sendable {
     /// seconds); one after the other, a slice refreshed for one trip is fresh for the next.
     static let maxRefreshes = 2
     static let backoff: Duration = .seconds(30)
-    /// Entries held at most (slices, and visit keys apart); a full table is thinned (`makeRoom`).
-    static let maxEntries = 200_000
-    /// Trip instances whose whole list is kept.
-    static let maxTrips = 8_192
+    /// Slices, and visit keys apart, written before the older generation goes (at most twice this held): above
+    /// the 207,000 visit keys of the NSW-scale feed's morning trips, so a peak's working set stays whole.
+    static let generationEntries = 256_000
+    /// Trip instances whose whole list is kept, per generation.
+    static let generationTrips = 8_192
 
     /// Asks the realtime service for the histograms of these slices (at most `RealtimeQuery.maxDelaySlices`),
     /// in order; nil when it cannot answer.
@@ -83,6 +84,7 @@ final class TypicalDelayCache: Sendable {
         var typical: TypicalDelay?
         var until: ContinuousClock.Instant
     }
+    private typealias VisitTable = GenerationalTable<VisitKey, VisitEntry>
 
     /// A trip instance's typical delays, stop by stop, for the visit keys they were resolved for; kept until
     /// the first of its visits' entries expires.
@@ -93,9 +95,9 @@ final class TypicalDelayCache: Sendable {
     }
 
     private struct State {
-        var slices: [DelaySlice: SliceEntry] = [:]
-        var visits: [VisitKey: VisitEntry] = [:]
-        var trips: [TripInstanceKey: TripEntry] = [:]
+        var slices = GenerationalTable<DelaySlice, SliceEntry>(generationSize: generationEntries)
+        var visits = GenerationalTable<VisitKey, VisitEntry>(generationSize: generationEntries)
+        var trips = GenerationalTable<TripInstanceKey, TripEntry>(generationSize: generationTrips)
         var unavailableUntil: ContinuousClock.Instant?
         var dayTypes = DayTypeCalendar()
         /// When the day types are asked again (nil: never asked).
@@ -204,8 +206,13 @@ final class TypicalDelayCache: Sendable {
         var until: ContinuousClock.Instant?
         // Entries past their time but within `staleGrace`: answered, and asked again in the background.
         var stale = false
+        // Generations let go meanwhile, released after the lock.
+        var dropped: (trips: GenerationalTable<TripInstanceKey, TripEntry>.Dropped, visits: VisitTable.Dropped)
+        dropped = (nil, nil)
         let kept = state.withLock { s -> [TypicalDelay?]? in
-            if let trip, let entry = s.trips[trip], entry.until + Self.staleGrace > now, entry.keys == keys {
+            if let trip, let entry = s.trips.get(trip, dropped: &dropped.trips), entry.until + Self.staleGrace > now,
+                entry.keys == keys
+            {
                 stale = entry.until <= now
                 return entry.typicals
             }
@@ -214,7 +221,7 @@ final class TypicalDelayCache: Sendable {
                     keepable = false
                     continue
                 }
-                if let entry = s.visits[key], entry.until + Self.staleGrace > now {
+                if let entry = s.visits.get(key, dropped: &dropped.visits), entry.until + Self.staleGrace > now {
                     result[index] = entry.typical
                     if entry.until > now {
                         until = min(until ?? entry.until, entry.until)
@@ -228,6 +235,7 @@ final class TypicalDelayCache: Sendable {
             }
             return nil
         }
+        dropped = (nil, nil)
         if let kept {
             if stale, ask { refresh(keys, trip: trip, now: now) }
             return kept
@@ -249,12 +257,12 @@ final class TypicalDelayCache: Sendable {
         now: ContinuousClock.Instant
     ) {
         let entry = TripEntry(keys: keys, typicals: typicals, until: until)
-        state.withLock { s in
-            Self.makeRoom(
-                in: &s.trips, for: CollectionOfOne(trip), max: Self.maxTrips, now: now - Self.staleGrace, until: \.until
-            )
-            s.trips[trip] = entry
+        let dropped = state.withLock { s in
+            var dropped: GenerationalTable<TripInstanceKey, TripEntry>.Dropped = nil
+            s.trips.set(trip, entry, dropped: &dropped)
+            return dropped
         }
+        _ = dropped
     }
 
     /// Asks again, in the background, for the visits of a list answered from entries past their time (and
@@ -286,26 +294,6 @@ final class TypicalDelayCache: Sendable {
         }
     }
 
-    /// Room for the entries of `keys` in `table` (at most `max`): entries whose time is at or before `now` go
-    /// first; unless that leaves a quarter of the table free, arbitrary ones until it is half full. Each pass
-    /// over the table thus frees a quarter of it at least (freeing only what had expired since the last one
-    /// left it full, so every insert paid a pass over 200,000 entries: 1.5 ms of gateway CPU per trip answer).
-    /// Only keys not held count: a refresh replaces its entries, and counting them made the refreshes of the
-    /// expiry wave thin a full table to half, so the answers after them missed.
-    static func makeRoom<Key: Hashable, Value>(
-        in table: inout [Key: Value], for keys: some Collection<Key>, max: Int, now: ContinuousClock.Instant,
-        until: KeyPath<Value, ContinuousClock.Instant>
-    ) {
-        guard table.count + keys.count > max else { return }
-        var adding = 0
-        for key in keys where table[key] == nil { adding += 1 }
-        guard table.count + adding > max else { return }
-        table = table.filter { $0.value[keyPath: until] > now }
-        guard table.count + adding > max - max / 4 else { return }
-        let excess = table.count - max / 2
-        for key in Array(table.keys.prefix(excess)) { table[key] = nil }
-    }
-
     /// The typical delays of visit keys not resolved yet: from the held slices and (when `ask`) the rest asked
     /// in one request; the keys whose two slices are both held are kept resolved.
     /// Each with when its entry expires (nil: not both slices held, so not kept).
@@ -325,9 +313,10 @@ final class TypicalDelayCache: Sendable {
         // one made a trip of 40 stops ask again each time another of its 41 slices expired, tens of times in
         // those minutes (the expiry wave: 35-50 % more gateway CPU per answer for 3-4 minutes in 10).
         var soon: [DelaySlice] = []
+        var droppedSlices: GenerationalTable<DelaySlice, SliceEntry>.Dropped = nil
         let asking = state.withLock { s -> Bool in
             for slice in wanted {
-                if let entry = s.slices[slice], entry.until > now {
+                if let entry = s.slices.get(slice, dropped: &droppedSlices), entry.until > now {
                     found[slice] = entry
                     if entry.until <= now + Self.askAhead { soon.append(slice) }
                 } else {
@@ -357,10 +346,11 @@ final class TypicalDelayCache: Sendable {
                 }
             }
             found.merge(asked) { _, new in new }
-            state.withLock { s in
-                Self.makeRoom(in: &s.slices, for: asked.keys, max: Self.maxEntries, now: now, until: \.until)
-                s.slices.merge(asked) { _, new in new }
+            droppedSlices = state.withLock { s in
+                var dropped: GenerationalTable<DelaySlice, SliceEntry>.Dropped = nil
+                for (slice, entry) in asked { s.slices.set(slice, entry, dropped: &dropped) }
                 s.unavailableUntil = failed ? now + Self.backoff : nil
+                return dropped
             }
         }
         var resolved: [VisitKey: VisitEntry] = [:]
@@ -373,13 +363,14 @@ final class TypicalDelayCache: Sendable {
             resolved[key] = entry
             return (typical, entry.until)
         }
+        droppedSlices = nil
         if !resolved.isEmpty {
-            state.withLock { s in
-                Self.makeRoom(
-                    in: &s.visits, for: resolved.keys, max: Self.maxEntries, now: now - Self.staleGrace, until: \.until
-                )
-                s.visits.merge(resolved) { _, new in new }
+            let dropped = state.withLock { s in
+                var dropped: VisitTable.Dropped = nil
+                for (key, entry) in resolved { s.visits.set(key, entry, dropped: &dropped) }
+                return dropped
             }
+            _ = dropped
         }
         return typicals
     }
