@@ -38,45 +38,49 @@ import TransitTesting
         #expect(!StaticCache.runs(long, at: base + 600), "20 hours or more: another instance could run too")
     }
 
-    @Test func theHeldInstanceRunningAtTheTimeIsFound() throws {
+    /// A cache whose client is never asked (nothing listens at its URL).
+    private static func withCache(_ body: (StaticCache) throws -> Void) throws {
         let client = try StaticClient(
-            urls: [UniqueURL.ipc("running-trip")], timeout: .milliseconds(200), probeInterval: .zero,
+            urls: [UniqueURL.ipc("held-trip")], timeout: .milliseconds(200), probeInterval: .zero,
             versionProbe: .seconds(3600))
         defer { client.close() }
-        let cache = StaticCache(client: client)
-        let monday = Self.trip(), tuesday = Self.trip(date: 20_251_223, base: 1_766_358_000 + 86_400)
-        cache.remember(monday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
-        cache.remember(tuesday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_223))
-        #expect(cache.undatedTrip("T", at: 1_766_358_600)?.serviceDate == 20_251_222)
-        #expect(cache.undatedTrip("T", at: 1_766_358_600 + 86_400)?.serviceDate == 20_251_223)
-        #expect(cache.undatedTrip("T", at: 1_766_358_000 + 43_200) == nil, "between runs: the static service decides")
-        #expect(cache.undatedTrip("U", at: 1_766_358_600) == nil)
-        #expect(cache.heldTripAnswers == 2)
-        cache.removeAll()
-        #expect(cache.undatedTrip("T", at: 1_766_358_600) == nil)
+        try body(StaticCache(client: client))
+    }
+
+    @Test func theHeldInstanceRunningAtTheTimeIsFound() throws {
+        try Self.withCache { cache in
+            let monday = Self.trip(), tuesday = Self.trip(date: 20_251_223, base: 1_766_358_000 + 86_400)
+            cache.remember(monday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
+            cache.remember(tuesday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_223))
+            #expect(cache.undatedTrip("T", at: 1_766_358_600)?.serviceDate == 20_251_222)
+            #expect(cache.undatedTrip("T", at: 1_766_358_600 + 86_400)?.serviceDate == 20_251_223)
+            #expect(
+                cache.undatedTrip("T", at: 1_766_358_000 + 43_200) == nil, "between runs: the static service decides")
+            #expect(cache.undatedTrip("U", at: 1_766_358_600) == nil)
+            #expect(cache.heldTripAnswers == 2)
+            cache.removeAll()
+            #expect(cache.undatedTrip("T", at: 1_766_358_600) == nil)
+        }
     }
 
     @Test func aReplysUndatedRangeIsWhereItsInstanceIsFound() throws {
-        let client = try StaticClient(
-            urls: [UniqueURL.ipc("undated-range")], timeout: .milliseconds(200), probeInterval: .zero,
-            versionProbe: .seconds(3600))
-        defer { client.close() }
-        let cache = StaticCache(client: client)
-        let base: Int64 = 1_766_358_000
-        var monday = Self.trip()
-        monday.undatedRange = (base - 43_000)..<(base + 43_000)
-        cache.remember(monday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
-        #expect(cache.undatedTrip("T", at: base - 43_000)?.serviceDate == 20_251_222, "from the range's start")
-        #expect(cache.undatedTrip("T", at: base + 42_999)?.serviceDate == 20_251_222, "to its end")
-        #expect(cache.undatedTrip("T", at: base - 43_001) == nil)
-        #expect(cache.undatedTrip("T", at: base + 43_000) == nil)
-        // With a range, the range alone decides: running at `at` is no reason.
-        cache.removeAll()
-        var narrow = Self.trip()
-        narrow.undatedRange = (base + 2_000)..<(base + 2_001)
-        cache.remember(narrow, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
-        #expect(cache.undatedTrip("T", at: base + 600) == nil, "running, but outside the range it came with")
-        #expect(cache.undatedTrip("T", at: base + 2_000) != nil)
+        try Self.withCache { cache in
+            let base: Int64 = 1_766_358_000
+            var monday = Self.trip()
+            monday.undatedRange = (base - 43_000)..<(base + 43_000)
+            cache.remember(monday, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
+            #expect(cache.undatedTrip("T", at: base - 43_000)?.serviceDate == 20_251_222, "from the range's start")
+            #expect(cache.undatedTrip("T", at: base + 42_999)?.serviceDate == 20_251_222, "to its end")
+            #expect(cache.undatedTrip("T", at: base - 43_001) == nil)
+            #expect(cache.undatedTrip("T", at: base + 43_000) == nil)
+            // With a range, the range alone decides: running at `at` is no reason.
+            cache.removeAll()
+            var narrow = Self.trip()
+            narrow.undatedRange = (base + 2_000)..<(base + 2_001)
+            cache.remember(narrow, as: TripInstanceKey(tripId: "T", serviceDate: 20_251_222))
+            #expect(cache.undatedTrip("T", at: base + 600) == nil, "running, but outside the range it came with")
+            #expect(cache.undatedTrip("T", at: base + 2_000) != nil)
+        }
     }
 
     /// A weekday train (not frequency-based) asked without a date every 30 minutes from Friday afternoon to

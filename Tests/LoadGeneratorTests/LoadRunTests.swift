@@ -42,9 +42,9 @@ import TransitTesting
         #expect((495...505).contains(heavyAll.latency.count))
         #expect(heavyAll.latency.millis(atPercentile: 99) > 500)
         #expect(heavyAll.latency.millis(atPercentile: 50) > 100)
-        // The wait was the server's: every request left the generator near its due time.
+        // The wait was the server's: the requests left the generator far nearer their due time.
         #expect(heavy.sendLag.count == heavyAll.latency.count)
-        #expect(heavy.sendLag.millis(atPercentile: 99) < 100)
+        #expect(heavy.sendLag.millis(atPercentile: 99) < heavyAll.latency.millis(atPercentile: 99) / 2)
         await server.stop()
     }
 
