@@ -84,6 +84,7 @@ final class TypicalDelayCache: Sendable {
         var typical: TypicalDelay?
         var until: ContinuousClock.Instant
     }
+    private typealias SliceTable = GenerationalTable<DelaySlice, SliceEntry>
     private typealias VisitTable = GenerationalTable<VisitKey, VisitEntry>
 
     /// A trip instance's typical delays, stop by stop, for the visit keys they were resolved for; kept until
@@ -93,11 +94,12 @@ final class TypicalDelayCache: Sendable {
         var typicals: [TypicalDelay?]
         var until: ContinuousClock.Instant
     }
+    private typealias TripTable = GenerationalTable<TripInstanceKey, TripEntry>
 
     private struct State {
-        var slices = GenerationalTable<DelaySlice, SliceEntry>(generationSize: generationEntries)
-        var visits = GenerationalTable<VisitKey, VisitEntry>(generationSize: generationEntries)
-        var trips = GenerationalTable<TripInstanceKey, TripEntry>(generationSize: generationTrips)
+        var slices = SliceTable(generationSize: generationEntries)
+        var visits = VisitTable(generationSize: generationEntries)
+        var trips = TripTable(generationSize: generationTrips)
         var unavailableUntil: ContinuousClock.Instant?
         var dayTypes = DayTypeCalendar()
         /// When the day types are asked again (nil: never asked).
@@ -207,8 +209,7 @@ final class TypicalDelayCache: Sendable {
         // Entries past their time but within `staleGrace`: answered, and asked again in the background.
         var stale = false
         // Generations let go meanwhile, released after the lock.
-        var dropped: (trips: GenerationalTable<TripInstanceKey, TripEntry>.Dropped, visits: VisitTable.Dropped)
-        dropped = (nil, nil)
+        var dropped: (trips: TripTable.Dropped, visits: VisitTable.Dropped) = (nil, nil)
         let kept = state.withLock { s -> [TypicalDelay?]? in
             if let trip, let entry = s.trips.get(trip, dropped: &dropped.trips), entry.until + Self.staleGrace > now,
                 entry.keys == keys
@@ -258,7 +259,7 @@ final class TypicalDelayCache: Sendable {
     ) {
         let entry = TripEntry(keys: keys, typicals: typicals, until: until)
         let dropped = state.withLock { s in
-            var dropped: GenerationalTable<TripInstanceKey, TripEntry>.Dropped = nil
+            var dropped: TripTable.Dropped = nil
             s.trips.set(trip, entry, dropped: &dropped)
             return dropped
         }
@@ -313,7 +314,7 @@ final class TypicalDelayCache: Sendable {
         // one made a trip of 40 stops ask again each time another of its 41 slices expired, tens of times in
         // those minutes (the expiry wave: 35-50 % more gateway CPU per answer for 3-4 minutes in 10).
         var soon: [DelaySlice] = []
-        var droppedSlices: GenerationalTable<DelaySlice, SliceEntry>.Dropped = nil
+        var droppedSlices: SliceTable.Dropped = nil
         let asking = state.withLock { s -> Bool in
             for slice in wanted {
                 if let entry = s.slices.get(slice, dropped: &droppedSlices), entry.until > now {
@@ -347,7 +348,7 @@ final class TypicalDelayCache: Sendable {
             }
             found.merge(asked) { _, new in new }
             droppedSlices = state.withLock { s in
-                var dropped: GenerationalTable<DelaySlice, SliceEntry>.Dropped = nil
+                var dropped: SliceTable.Dropped = nil
                 for (slice, entry) in asked { s.slices.set(slice, entry, dropped: &dropped) }
                 s.unavailableUntil = failed ? now + Self.backoff : nil
                 return dropped
