@@ -92,6 +92,26 @@ import TransitTesting
         }
     }
 
+    @Test func aTripsUndatedRangeThatIsNotARangeIsNone() throws {
+        // A reply whose trip has the range 10..<20: its last bytes are field 15 = 10 and field 16 = 20. Patched
+        // in place (same lengths) to a reversed range, an empty one, and the lower end alone (field 16 renamed
+        // to an unknown field 17). None is a range, and the rest of the trip stands: the gateway then asks
+        // again rather than reuse the reply for other times.
+        var trip = Fixtures.minimalTrip()
+        trip.undatedRange = 10..<20
+        let valid = StaticCodec.encode(StaticResponse(requestId: 1, result: .success(.trip(trip))))
+        let ends: [UInt8] = [0x78, 10, 0x80, 0x01, 20]
+        let at = try #require(
+            valid.indices.first { valid[$0...].starts(with: ends) }, "the range's bytes are where expected")
+        #expect(try StaticCodec.decodeResponse(valid).result == .success(.trip(trip)))
+        trip.undatedRange = nil
+        for patch: [UInt8] in [[0x78, 20, 0x80, 0x01, 10], [0x78, 10, 0x80, 0x01, 10], [0x78, 10, 0x88, 0x01, 20]] {
+            var bytes = valid
+            bytes.replaceSubrange(at..<(at + ends.count), with: patch)
+            #expect(try StaticCodec.decodeResponse(bytes).result == .success(.trip(trip)), "\(patch)")
+        }
+    }
+
     @Test func absentStatusReadsAsOK() throws {
         var w = WireWriter()
         w.varint(1, 5)

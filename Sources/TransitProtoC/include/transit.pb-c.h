@@ -729,7 +729,8 @@ struct  Transit__TripDetail
   /*
    * The values of `at` (unix seconds, from inclusive, until exclusive) for which a TripQuery without
    * service_date names this same instance: a client may answer those from this reply without asking again
-   * (while the database version holds). Absent for frequency-based trips.
+   * (while the database version holds). Absent for frequency-based trips. Both or neither, from before
+   * until: anything else is read as no range.
    */
   protobuf_c_boolean has_undated_from_unix;
   int64_t undated_from_unix;
