@@ -3,6 +3,12 @@
 // light), and the full JSON shape of every `fullCheckEvery`-th answer with the strict parser.
 import StrictJSON
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// What an answer line was.
 public enum AnswerVerdict: Equatable, Sendable {
     /// A success with the expected envelope; `rows` where the op has rows.
@@ -198,10 +204,10 @@ public enum AnswerCheck {
     static func firstIndex(of marker: StaticString, in line: UnsafeRawBufferPointer) -> Int? {
         let first = marker.utf8Start.pointee
         let n = marker.utf8CodeUnitCount
-        var i = 0
-        while i <= line.count - n {
-            if line[i] == first, starts(line, with: marker, at: i) { return i + n }
-            i += 1
+        var from = 0
+        while let i = firstIndex(of: first, in: line, from: from), i <= line.count - n {
+            if starts(line, with: marker, at: i) { return i + n }
+            from = i + 1
         }
         return nil
     }
@@ -221,20 +227,21 @@ public enum AnswerCheck {
         return nil
     }
 
+    /// How many times `marker` occurs in the line (not overlapping).
     static func count(_ line: UnsafeRawBufferPointer, of marker: StaticString) -> Int {
         let first = marker.utf8Start.pointee
-        var n = 0
-        var i = 0
-        let last = line.count - marker.utf8CodeUnitCount
-        while i <= last {
-            if line[i] == first, starts(line, with: marker, at: i) {
-                n += 1
-                i += marker.utf8CodeUnitCount
+        let n = marker.utf8CodeUnitCount
+        var found = 0
+        var from = 0
+        while let i = firstIndex(of: first, in: line, from: from), i <= line.count - n {
+            if starts(line, with: marker, at: i) {
+                found += 1
+                from = i + n
             } else {
-                i += 1
+                from = i + 1
             }
         }
-        return n
+        return found
     }
 
     static func starts(_ line: UnsafeRawBufferPointer, with text: StaticString, at offset: Int) -> Bool {
@@ -245,12 +252,11 @@ public enum AnswerCheck {
         return true
     }
 
+    /// The first `byte` at or after `from`. By `memchr`, not a loop over the bytes: every answer is scanned for
+    /// its row markers and trip answers are up to 76 KB, and this scan was the generator's largest cost.
     static func firstIndex(of byte: UInt8, in line: UnsafeRawBufferPointer, from: Int) -> Int? {
-        var i = from
-        while i < line.count {
-            if line[i] == byte { return i }
-            i += 1
-        }
-        return nil
+        guard from >= 0, from < line.count, let base = line.baseAddress else { return nil }
+        guard let hit = memchr(base + from, Int32(byte), line.count - from) else { return nil }
+        return base.distance(to: UnsafeRawPointer(hit))
     }
 }

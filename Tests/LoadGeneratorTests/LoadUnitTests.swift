@@ -88,6 +88,25 @@ import Testing
         #expect(verdict(search, .search, limit: 1) == .error(CheckCode.implausibleRows))
     }
 
+    @Test func theByteScansFindMarkersAtTheEdgesAndNotPastTheEnd() {
+        func count(_ line: String, _ marker: StaticString) -> Int {
+            Array(line.utf8).withUnsafeBytes { AnswerCheck.count($0, of: marker) }
+        }
+        // At the very start, back to back, at the very end; a cut-off marker at the end is not one.
+        #expect(count(#"{"stop_id":"a"},{"stop_id":"b"}{"stop_id":""#, #"{"stop_id":""#) == 3)
+        #expect(count(#"x{"stop_id":"a"}{"stop_id""#, #"{"stop_id":""#) == 1)
+        #expect(count(#"{{{{"#, #"{"stop_id":""#) == 0)
+        #expect(count("", #"{"stop_id":""#) == 0)
+        let line = Array(#"ab"polyline":"xy"#.utf8)
+        line.withUnsafeBytes { bytes in
+            #expect(AnswerCheck.firstIndex(of: #""polyline":""#, in: bytes) == 14)
+            #expect(AnswerCheck.firstIndex(of: UInt8(ascii: "y"), in: bytes, from: 15) == 15)
+            #expect(AnswerCheck.firstIndex(of: UInt8(ascii: "a"), in: bytes, from: 1) == nil)
+            #expect(AnswerCheck.firstIndex(of: UInt8(ascii: "y"), in: bytes, from: bytes.count) == nil)
+            #expect(AnswerCheck.firstIndex(of: #""polyline":"xyz"#, in: bytes) == nil)
+        }
+    }
+
     @Test func eventLinesAreNotAnswers() {
         let event = #"{"event":"departures","sub":1,"data":{},"meta":{}}"#
         #expect(Array(event.utf8).withUnsafeBytes { AnswerCheck.isEvent($0) })
@@ -242,6 +261,25 @@ import Testing
         #expect(try RampPlan(parsing: "1000:500:3000").rates == [1000, 1500, 2000, 2500, 3000])
         #expect(throws: WorkloadError.self) { try RampPlan(parsing: "1000:0:3000") }
         #expect(throws: WorkloadError.self) { try RampPlan(parsing: "3000:500:1000") }
+    }
+
+    @Test func fullChecksAreSpreadEvenlyWhenConnectionsAnswerInStep() {
+        // An open loop's connections run in step: answer k of every connection arrives before answer k+1 of
+        // any. Whatever the connection, one loop's schedule gives exactly one full parse in every 64 answers in a
+        // row, never a burst.
+        var schedule = FullCheckSchedule(every: 64)
+        var full: [Bool] = []
+        for _ in 0..<200 {
+            for _ in 0..<64 { full.append(schedule.next()) }
+        }
+        #expect(full[0])
+        for start in 0...(full.count - 64) {
+            #expect(full[start..<(start + 64)].filter { $0 }.count == 1)
+        }
+        var everyOne = FullCheckSchedule(every: 1)
+        #expect((0..<5).allSatisfy { _ in everyOne.next() })
+        var nonsense = FullCheckSchedule(every: 0)
+        #expect(nonsense.next() && nonsense.next())
     }
 
     @Test func theOpenLoopScheduleSpreadsTheRateOverTheConnections() {
