@@ -49,7 +49,7 @@ extension JSONWriter {
         let minutes = Countdown.minutesUntil(row.time, from: at)
 
         beginObject()
-        members(d.cachedEncoding(Self.fixedMembers))
+        d.withCachedEncoding(Self.fixedMembers) { members($0) }
         key("scheduled_secs"); int(added ? nil : Int64(d.scheduledSecs))
         key("scheduled_unix"); int(added ? nil : d.scheduledUnix)
         key("realtime_secs"); int(rt?.predictedUnix.map { $0 - origin })
@@ -71,7 +71,7 @@ extension JSONWriter {
     }
 
     /// The members of a departure row that depend on its `Departure` alone, `"trip_id"` to `"service_date"`
-    /// (no braces): encoded once per departure (`Departure.cachedEncoding`), as a cached window's rows are
+    /// (no braces): encoded once per departure (`Departure.withCachedEncoding`), as a cached window's rows are
     /// answered many times.
     static func fixedMembers(_ d: Departure) -> [UInt8] {
         var w = JSONWriter(capacity: 512)

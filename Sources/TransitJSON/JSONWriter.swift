@@ -153,9 +153,14 @@ public struct JSONWriter: Sendable {
 
     /// Pre-encoded members of the object being written (`"key":value` pairs joined by commas, no braces).
     public mutating func members(_ encoded: [UInt8]) {
+        encoded.withUnsafeBufferPointer { members($0) }
+    }
+
+    /// `members` from bytes held elsewhere (a departure's cached encoding).
+    public mutating func members(_ encoded: UnsafeBufferPointer<UInt8>) {
         guard !encoded.isEmpty else { return }
         separate()
-        encoded.withUnsafeBufferPointer { appendBytes($0) }
+        appendBytes(encoded)
         needsComma = true
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TransitModel
 
@@ -273,6 +274,42 @@ import TransitModel
         let text = String(decoding: w.finish(), as: UTF8.self)
         #expect(text.hasPrefix("{\"trip_id\":\"T1.1234.20251222\",\"start_time\":\"19:40:00\""))
         #expect(text.contains("\"service_date\":\"20251222\",\"scheduled_secs\":72240,"))
+    }
+
+    /// The slot is filled once and then read without a lock: encoded one after the other the departure is made
+    /// once; encoded from many threads at once every answer gets the same bytes, whichever thread's copy was
+    /// kept (the others' are released).
+    @Test func aDeparturesEncodingIsMadeOnceAndReadTheSameFromManyThreads() async throws {
+        final class Calls: Sendable { let count = Mutex(0) }
+        let calls = Calls()
+        let encode: @Sendable (Departure) -> [UInt8] = { d in
+            calls.count.withLock { $0 += 1 }
+            return Array("\"trip_id\":\"\(d.tripId)\"".utf8)
+        }
+        // A changed copy: a new box, with an empty slot (the fixture's own is filled by the other tests).
+        var once = F.lateT1
+        once.stopSequence = 999
+        let first = once.withCachedEncoding(encode) { Array($0) }
+        #expect(once.withCachedEncoding(encode) { Array($0) } == first)
+        #expect(calls.count.withLock { $0 } == 1)
+        #expect(String(decoding: first, as: UTF8.self) == "\"trip_id\":\"T1.1234.20251222\"")
+
+        var rows: [Departure] = []
+        for i in 0..<200 {
+            var d = F.lateT1
+            d.stopSequence = UInt32(i)
+            rows.append(d)
+        }
+        let shared = rows
+        let seen = try await withThrowingTaskGroup(of: [[UInt8]].self) { group in
+            for _ in 0..<8 {
+                group.addTask { shared.map { d in d.withCachedEncoding(encode) { Array($0) } } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(seen.count == 8)
+        for answer in seen { #expect(answer == seen[0]) }
+        #expect(seen[0].allSatisfy { $0 == first })
     }
 
     @Test func scheduledRowHasNullRealtimeFields() throws {

@@ -45,6 +45,21 @@ final class BoardWindowCache: Sendable {
         var window: BoardWindow
         var stored: ContinuousClock.Instant
         var lastUse: UInt64
+        /// The window's anchor, row count and last row's time, held beside it: choosing among a stop's windows
+        /// reads only these. Reading the window itself costs a retain of it, and both event loops read the
+        /// same windows, so each such retain is an atomic on a cache line the other core writes too.
+        let anchor: Int64
+        let rowCount: Int
+        let lastScheduled: Int64?
+
+        init(window: BoardWindow, stored: ContinuousClock.Instant, lastUse: UInt64) {
+            self.window = window
+            self.stored = stored
+            self.lastUse = lastUse
+            anchor = window.anchor
+            rowCount = window.rows.count
+            lastScheduled = window.rows.last?.scheduledUnix
+        }
     }
 
     /// The windows of one stop (in no order) and when the stop was last used.
@@ -100,17 +115,21 @@ final class BoardWindowCache: Sendable {
             var latestStored: ContinuousClock.Instant?
             // Stored after `oldest`: younger than `lifetime` (one instant compared per window, no duration).
             let oldest = now - lifetime
-            for (i, entry) in s.entries.values[at].windows.enumerated() where entry.stored > oldest {
-                // On a tie the later one: windows are kept in the order they were stored.
-                if latestStored.map({ $0 <= entry.stored }) ?? true { (latest, latestStored) = (i, entry.stored) }
-                guard entry.window.anchor <= t else { continue }
-                // A window whose rows all lie before `t` gives no page from `t` (`BoardWindow.page`): skipped
-                // before the search, as a busy stop holds up to `windowsPerStop` windows.
-                if let last = entry.window.rows.last, last.scheduledUnix < t { continue }
-                // No more rows than it holds: a window that cannot beat the best is not searched.
-                guard entry.window.rows.count > bestRows else { continue }
-                let rows = entry.window.rows.count - entry.window.firstIndex(atOrAfter: t)
-                if rows > bestRows { (best, bestRows) = (i, rows) }
+            s.entries.values[at].windows.withUnsafeBufferPointer { windows in
+                for i in windows.indices where windows[i].stored > oldest {
+                    // On a tie the later one: windows are kept in the order they were stored.
+                    if latestStored.map({ $0 <= windows[i].stored }) ?? true {
+                        (latest, latestStored) = (i, windows[i].stored)
+                    }
+                    guard windows[i].anchor <= t else { continue }
+                    // A window whose rows all lie before `t` gives no page from `t` (`BoardWindow.page`): skipped
+                    // before the search, as a busy stop holds up to `windowsPerStop` windows.
+                    if let last = windows[i].lastScheduled, last < t { continue }
+                    // No more rows than it holds: a window that cannot beat the best is not searched.
+                    guard windows[i].rowCount > bestRows else { continue }
+                    let rows = windows[i].rowCount - windows[i].window.firstIndex(atOrAfter: t)
+                    if rows > bestRows { (best, bestRows) = (i, rows) }
+                }
             }
             guard best != nil || latest != nil else { return (nil, nil) }
             s.useCounter += 1
@@ -152,7 +171,7 @@ final class BoardWindowCache: Sendable {
             if let held = s.entries.removeValue(forKey: window.key) {
                 stop = held
                 let before = stop.windows.count
-                stop.windows.removeAll { $0.window.anchor == window.anchor || $0.stored.duration(to: now) >= lifetime }
+                stop.windows.removeAll { $0.anchor == window.anchor || $0.stored.duration(to: now) >= lifetime }
                 s.windows -= before - stop.windows.count
                 if stop.windows.count >= windowsPerStop,
                     let oldest = stop.windows.indices.min(by: { stop.windows[$0].lastUse < stop.windows[$1].lastUse })

@@ -372,6 +372,9 @@ extension RequestDispatcher {
                 tripId: d.tripId, time: row.time)
         }
         let found = RowAlerts(rows, index: index)
+        // Most boards carry no alert: their rows keep their empty ids untouched (writing them would copy the
+        // rows when the answer shares them).
+        guard !found.views.isEmpty else { return }
         answer.alerts = found.views
         for i in answer.rows.indices { answer.rows[i].alertIds = found.idsByRow[i] }
     }
