@@ -11,7 +11,8 @@ import TransitModel
 /// least recently used stop is dropped (for stops), or that stop's least recently used window (for windows),
 /// and past `windowsPerStop` the stop's own least recently used window. Bounded in time: a window is used only while the static database version it was
 /// fetched under has been confirmed within `versionCheck` (the gateway asks the static service's feed_info
-/// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime`. A new
+/// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime` (each window for
+/// a keep drawn from its last quarter on: `ExpirySpread`). A new
 /// version drops every window. So after a re-import, rows of the old database are served for at most
 /// `versionCheck`. The cache holds no lock while the static service is asked.
 final class BoardWindowCache: Sendable {
@@ -26,6 +27,7 @@ final class BoardWindowCache: Sendable {
     let maxWindows: Int
     let versionCheck: Duration
     let lifetime: Duration
+    private let expiry: ExpirySpread
 
     struct Counts: Sendable, Equatable {
         var hits = 0
@@ -44,6 +46,8 @@ final class BoardWindowCache: Sendable {
     private struct Entry {
         var window: BoardWindow
         var stored: ContinuousClock.Instant
+        /// `stored` and the window's drawn keep.
+        let expires: ContinuousClock.Instant
         var lastUse: UInt64
         /// The window's anchor, row count and last row's time, held beside it: choosing among a stop's windows
         /// reads only these. Reading the window itself costs a retain of it, and both event loops read the
@@ -52,9 +56,10 @@ final class BoardWindowCache: Sendable {
         let rowCount: Int
         let lastScheduled: Int64?
 
-        init(window: BoardWindow, stored: ContinuousClock.Instant, lastUse: UInt64) {
+        init(window: BoardWindow, stored: ContinuousClock.Instant, expires: ContinuousClock.Instant, lastUse: UInt64) {
             self.window = window
             self.stored = stored
+            self.expires = expires
             self.lastUse = lastUse
             anchor = window.anchor
             rowCount = window.rows.count
@@ -95,6 +100,7 @@ final class BoardWindowCache: Sendable {
         self.maxWindows = max(1, maxWindows)
         self.versionCheck = versionCheck
         self.lifetime = lifetime
+        expiry = ExpirySpread(lifetime)
     }
 
     var enabled: Bool { capacity > 0 }
@@ -113,10 +119,8 @@ final class BoardWindowCache: Sendable {
             // Read and marked in place: a copy of the stop's entry would copy its window list when it is marked.
             var best: Int?, bestRows = -1, latest: Int?
             var latestStored: ContinuousClock.Instant?
-            // Stored after `oldest`: younger than `lifetime` (one instant compared per window, no duration).
-            let oldest = now - lifetime
             s.entries.values[at].windows.withUnsafeBufferPointer { windows in
-                for i in windows.indices where windows[i].stored > oldest {
+                for i in windows.indices where windows[i].expires > now {
                     // On a tie the later one: windows are kept in the order they were stored.
                     if latestStored.map({ $0 <= windows[i].stored }) ?? true {
                         (latest, latestStored) = (i, windows[i].stored)
@@ -166,12 +170,12 @@ final class BoardWindowCache: Sendable {
         state.withLock { s in
             guard s.generation == generation.value else { return }
             s.useCounter += 1
-            let entry = Entry(window: window, stored: now, lastUse: s.useCounter)
+            let entry = Entry(window: window, stored: now, expires: expiry.expiry(from: now), lastUse: s.useCounter)
             var stop: StopEntry
             if let held = s.entries.removeValue(forKey: window.key) {
                 stop = held
                 let before = stop.windows.count
-                stop.windows.removeAll { $0.anchor == window.anchor || $0.stored.duration(to: now) >= lifetime }
+                stop.windows.removeAll { $0.anchor == window.anchor || $0.expires <= now }
                 s.windows -= before - stop.windows.count
                 if stop.windows.count >= windowsPerStop,
                     let oldest = stop.windows.indices.min(by: { stop.windows[$0].lastUse < stop.windows[$1].lastUse })

@@ -4,7 +4,8 @@ import TransitModel
 
 /// Static answers the live board needs again and again, kept for a while: a stop's station and platforms
 /// (which stop ids a board covers), trip details of live trips outside the static window, the route list
-/// (routes of added trips). Entries expire after `lifetime`, all go when the static client moves to a new
+/// (routes of added trips). Entries expire after a keep drawn per entry from the last quarter of `lifetime`
+/// (`ExpirySpread`: entries stored together do not all expire together), all go when the static client moves to a new
 /// database version (`removeAll`), and the cache is emptied when it grows past `capacity`. Only answers
 /// read from the pinned version are kept (not another version's answer taken during a rolling re-import). With the static service down, the cached answers are what lets the
 /// gateway still name routes and platforms on rt_only boards.
@@ -25,6 +26,7 @@ final class StaticCache: Sendable {
     }
 
     let lifetime: Duration
+    private let expiry: ExpirySpread
     let capacity: Int
     private let stored = Mutex(Stored())
     private let heldTripHits = Atomic<Int>(0)
@@ -35,6 +37,7 @@ final class StaticCache: Sendable {
     init(client: StaticClient, lifetime: Duration = .seconds(600), capacity: Int = 50_000) {
         self.client = client
         self.lifetime = lifetime
+        expiry = ExpirySpread(lifetime)
         self.capacity = capacity
     }
 
@@ -52,7 +55,7 @@ final class StaticCache: Sendable {
         switch reply.result {
         case .success(.stop(let result)):
             guard reply.cacheable else { return .success(result) }
-            let expires = ContinuousClock.now + lifetime
+            let expires = expiry.expiry(from: ContinuousClock.now)
             stored.withLock { s in
                 if s.stops.count >= capacity { s.stops.removeAll() }
                 s.stops[id] = Entry(value: result, expires: expires)
@@ -91,7 +94,7 @@ final class StaticCache: Sendable {
 
     func remember(_ detail: TripDetail, as key: TripInstanceKey) {
         let now = ContinuousClock.now
-        let expires = now + lifetime
+        let expires = expiry.expiry(from: now)
         stored.withLock { s in
             // Held and not half through its lifetime: kept as it is (replacing it on every trip answer freed a
             // whole detail each time; a new database version empties the cache anyway).
@@ -160,7 +163,7 @@ final class StaticCache: Sendable {
         guard case .success(.routes(let list)) = reply.result else { return nil }
         let byId = Dictionary(list.map { ($0.routeId, $0) }, uniquingKeysWith: { a, _ in a })
         if reply.cacheable {
-            stored.withLock { $0.routes = Entry(value: byId, expires: ContinuousClock.now + lifetime) }
+            stored.withLock { $0.routes = Entry(value: byId, expires: expiry.expiry(from: ContinuousClock.now)) }
         }
         return byId[id]
     }

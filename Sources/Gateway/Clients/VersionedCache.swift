@@ -6,7 +6,7 @@ import Synchronization
 /// `versionCheck`. So after a re-import the old answers are served for at most that long, like board
 /// windows; while no version is confirmed (or the board cache is off) nothing is kept. Nothing here comes
 /// from the live state, so realtime updates never make an entry wrong. Bounded: at most `capacity` entries
-/// (emptied when full) and `lifetime` each.
+/// (emptied when full) and `lifetime` each (a keep drawn from its last quarter: `ExpirySpread`).
 final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     struct Counts: Sendable, Equatable {
         var hits = 0
@@ -16,7 +16,8 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     private struct Entry {
         var value: Value
         var generation: BoardWindowCache.Generation
-        var stored: ContinuousClock.Instant
+        /// When it was stored and its drawn keep.
+        var expires: ContinuousClock.Instant
     }
 
     private struct State {
@@ -26,22 +27,24 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     let capacity: Int
     let lifetime: Duration
+    private let expiry: ExpirySpread
     private let state = Mutex(State())
 
     init(capacity: Int = 20_000, lifetime: Duration = .seconds(600)) {
         self.capacity = capacity
         self.lifetime = lifetime
+        expiry = ExpirySpread(lifetime)
     }
 
     /// The value kept for `key` when it was fetched under `generation` (the one confirmed now) and is not
-    /// older than `lifetime`; nil otherwise (an entry of another generation is dropped).
+    /// past its keep; nil otherwise (an entry of another generation is dropped).
     func value(_ key: Key, generation: BoardWindowCache.Generation?, now: ContinuousClock.Instant = .now) -> Value? {
         state.withLock { s in
             guard let generation, let entry = s.entries[key] else {
                 s.counts.misses += 1
                 return nil
             }
-            guard entry.generation == generation, entry.stored.duration(to: now) < lifetime else {
+            guard entry.generation == generation, now < entry.expires else {
                 s.entries[key] = nil
                 s.counts.misses += 1
                 return nil
@@ -59,7 +62,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         guard let generation else { return }
         state.withLock { s in
             if s.entries.count >= capacity, s.entries[key] == nil { s.entries.removeAll(keepingCapacity: true) }
-            s.entries[key] = Entry(value: value, generation: generation, stored: now)
+            s.entries[key] = Entry(value: value, generation: generation, expires: expiry.expiry(from: now))
         }
     }
 
