@@ -2,7 +2,7 @@ import Testing
 
 @testable import Gateway
 
-/// Cache keeps drawn per entry: never under 3/4 of the lifetime nor over it, and spread over that quarter.
+/// Cache keeps drawn per entry: never under half of the lifetime nor over it, and spread over that half.
 @Suite struct ExpirySpreadTests {
     /// splitmix64, so the draws are the same in every run.
     struct Seeded: RandomNumberGenerator {
@@ -16,18 +16,18 @@ import Testing
         }
     }
 
-    @Test func keepsLieInTheLastQuarterOfTheLifetimeAndFillIt() {
+    @Test func keepsLieInTheSecondHalfOfTheLifetimeAndFillIt() {
         let t0 = ContinuousClock.now
         let spread = ExpirySpread(.seconds(600))
-        #expect(spread.shortest == .seconds(450))
+        #expect(spread.shortest == .seconds(300))
         var random = Seeded(state: 7)
         var perTenth = [Int](repeating: 0, count: 10)
         for _ in 0..<10_000 {
             let keep = spread.expiry(from: t0, using: &random) - t0
-            #expect(keep >= .seconds(450) && keep <= .seconds(600))
-            perTenth[min(9, Int((keep - .seconds(450)) / .seconds(15)))] += 1
+            #expect(keep >= .seconds(300) && keep <= .seconds(600))
+            perTenth[min(9, Int((keep - .seconds(300)) / .seconds(30)))] += 1
         }
-        // Each tenth of the quarter gets about a tenth of the entries (1,000 ± 5 standard deviations).
+        // Each tenth of the half gets about a tenth of the entries (1,000 ± 5 standard deviations).
         #expect(perTenth.allSatisfy { (850...1150).contains($0) }, "\(perTenth)")
     }
 

@@ -12,7 +12,7 @@ import TransitModel
 /// and past `windowsPerStop` the stop's own least recently used window. Bounded in time: a window is used only while the static database version it was
 /// fetched under has been confirmed within `versionCheck` (the gateway asks the static service's feed_info
 /// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime` (each window for
-/// a keep drawn from its last quarter on: `ExpirySpread`). A new
+/// a keep drawn from its second half: `ExpirySpread`). A new
 /// version drops every window. So after a re-import, rows of the old database are served for at most
 /// `versionCheck`. The cache holds no lock while the static service is asked.
 final class BoardWindowCache: Sendable {

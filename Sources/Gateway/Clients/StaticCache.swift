@@ -4,7 +4,7 @@ import TransitModel
 
 /// Static answers the live board needs again and again, kept for a while: a stop's station and platforms
 /// (which stop ids a board covers), trip details of live trips outside the static window, the route list
-/// (routes of added trips). Entries expire after a keep drawn per entry from the last quarter of `lifetime`
+/// (routes of added trips). Entries expire after a keep drawn per entry from the second half of `lifetime`
 /// (`ExpirySpread`: entries stored together do not all expire together), all go when the static client moves to a new
 /// database version (`removeAll`), and the cache is emptied when it grows past `capacity`. Only answers
 /// read from the pinned version are kept (not another version's answer taken during a rolling re-import). With the static service down, the cached answers are what lets the

@@ -6,7 +6,7 @@ import Synchronization
 /// `versionCheck`. So after a re-import the old answers are served for at most that long, like board
 /// windows; while no version is confirmed (or the board cache is off) nothing is kept. Nothing here comes
 /// from the live state, so realtime updates never make an entry wrong. Bounded: at most `capacity` entries
-/// (emptied when full) and `lifetime` each (a keep drawn from its last quarter: `ExpirySpread`).
+/// (emptied when full) and `lifetime` each (a keep drawn from its second half: `ExpirySpread`).
 final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     struct Counts: Sendable, Equatable {
         var hits = 0
