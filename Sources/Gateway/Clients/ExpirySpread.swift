@@ -1,20 +1,25 @@
-/// How long a cache entry is kept: drawn per entry between half of `lifetime` and `lifetime`.
+/// How long a cache entry is kept: drawn per entry between `shortest` (half of `lifetime` unless given) and
+/// `lifetime`.
 ///
 /// Why not `lifetime` for all: entries stored together expire together. A gateway fills its caches in its
 /// first minute (boards, stops, trip details), so ten minutes later they all ran out in the same seconds, and
-/// every answer of those seconds asked the static service again: it used 0.2–0.3 of a core for 15 s, and the
-/// open loop's p99 in those seconds rose from 3 to 6–10 ms. The refetched entries were stored together again,
-/// so the wave came back every ten minutes. Drawn keeps spread it over the second half of the lifetime, and
-/// each refetch spreads further. Why half, when TypicalDelayCache draws its slices' keeps from the last quarter:
-/// those refreshes cost the gateway a third more CPU in that quarter; drawn from the last quarter as well, the
-/// static refetches fell in the same minutes (measured), from the last half only half of them do.
+/// the answers of those seconds asked the static service again: it used up to 0.24 of a core in its busiest
+/// seconds, and their p99 rose. The refetched entries were stored together again, so the wave came back every
+/// ten minutes. Drawn keeps spread it, and each refetch spreads it further.
+///
+/// The static caches draw from the second half of the lifetime; `TypicalDelayCache` draws its slices from the
+/// last quarter. Drawn from the last quarter as well, the static refetches fell in the same minutes as the
+/// typical-delay refreshes, which already cost the gateway a third more CPU (measured: BENCHMARKS.md, session
+/// 14); from the second half, only half of them do.
 struct ExpirySpread: Sendable {
     let lifetime: Duration
-
-    init(_ lifetime: Duration) { self.lifetime = lifetime }
-
     /// The shortest keep drawn.
-    var shortest: Duration { lifetime / 2 }
+    let shortest: Duration
+
+    init(_ lifetime: Duration, shortest: Duration? = nil) {
+        self.lifetime = lifetime
+        self.shortest = min(shortest ?? lifetime / 2, lifetime)
+    }
 
     /// When an entry stored at `stored` expires.
     func expiry(from stored: ContinuousClock.Instant) -> ContinuousClock.Instant {

@@ -25,6 +25,7 @@ final class TypicalDelayCache: Sendable {
     /// then expire over a stretch instead of all at once, which made every trip answer of that second ask
     /// the realtime service again (trip p99 140 ms in a trip-only load ten minutes after start).
     static let shortestKeep: Duration = ttl * 3 / 4
+    private static let keep = ExpirySpread(ttl, shortest: shortestKeep)
     /// When some slices must be asked anyway, held ones expiring within this are asked too (`resolve`), so a
     /// list refreshed once lasts at least this long.
     static let askAhead: Duration = ttl / 4
@@ -331,8 +332,7 @@ final class TypicalDelayCache: Sendable {
             var asked: [DelaySlice: SliceEntry] = [:]
             var failed = false
             var start = 0
-            var spread = SystemRandomNumberGenerator()
-            let spreadMs = Int64((Self.ttl - Self.shortestKeep) / .milliseconds(1))
+            var random = SystemRandomNumberGenerator()
             while start < missing.count {
                 let chunk = Array(missing[start..<min(start + RealtimeQuery.maxDelaySlices, missing.count)])
                 start += chunk.count
@@ -342,7 +342,7 @@ final class TypicalDelayCache: Sendable {
                 }
                 for (slice, histogram) in zip(chunk, histograms) {
                     let typical = TypicalDelay(histogram, level: slice.stopId == nil ? .route : .stop)
-                    let until = now + Self.shortestKeep + .milliseconds(Int64.random(in: 0...spreadMs, using: &spread))
+                    let until = Self.keep.expiry(from: now, using: &random)
                     asked[slice] = SliceEntry(typical: typical, until: until)
                 }
             }
