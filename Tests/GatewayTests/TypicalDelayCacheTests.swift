@@ -334,3 +334,52 @@ extension TypicalDelayCacheTests {
         #expect(again.reduce(0) { $0 + $1.count } >= 41, "every slice asked again")
     }
 }
+
+extension TypicalDelayCacheTests {
+    /// The lists a gateway filled together go stale together: their refreshes must be paced by the slice
+    /// budget (`refreshSlicesPerSecond`), not all started in the same instant, while every list is answered
+    /// from what is held meanwhile.
+    @Test func backgroundRefreshesArePacedBySlicesPerSecond() async {
+        let realtime = FakeRealtime()
+        let cache = realtime.cache
+        let rate = TypicalDelayCache.refreshSlicesPerSecond
+        // 50 trips of 40 stops, each stop on its own route: 80 slices a trip, 4,000 in all (4 s of budget).
+        let trips = (0..<50).map { t in
+            (
+                TripInstanceKey(tripId: "T\(t)", serviceDate: 20_250_312),
+                (0..<40).map { Self.visit("R\(t)-\($0)", "S\(t)-\($0)") }
+            )
+        }
+        for (trip, visits) in trips {
+            realtime.set(Self.stopSlice(visits[0].routeId, visits[0].stopId), Self.histogram(6, delay: 60))
+            _ = await cache.typicalDelays(visits, ask: true, trip: trip, now: t0)
+        }
+        let filled = realtime.askedSlices
+        #expect(filled == 50 * 80)
+        /// Every trip asked once at `now`, each refresh finished before the next trip is asked.
+        func askAll(at now: ContinuousClock.Instant) async -> Int {
+            for (trip, visits) in trips {
+                let typicals = await cache.typicalDelays(visits, ask: true, trip: trip, now: now)
+                #expect(typicals[0]?.p50 == 90, "answered from what is held")
+                await Self.settled(cache)
+            }
+            return realtime.askedSlices
+        }
+        // All stale at once: one second's budget is asked (the last refresh may overdraw it by one trip).
+        let stale = t0 + TypicalDelayCache.ttl + .seconds(1)
+        let first = await askAll(at: stale) - filled
+        #expect(first >= rate && first <= rate + 80, "asked \(first) slices in the first instant")
+        // Half a second later, half a second's budget less the overdraft.
+        let second = await askAll(at: stale + .milliseconds(500)) - filled - first
+        #expect(second <= rate / 2 + 80, "asked \(second) slices half a second later")
+        #expect(second >= rate / 2 - 80, "asked \(second) slices half a second later")
+        // Within the stale grace every slice is asked again, each once.
+        var now = stale + .seconds(1)
+        while realtime.askedSlices < 2 * filled, now < stale + .seconds(30) {
+            _ = await askAll(at: now)
+            now += .seconds(1)
+        }
+        #expect(realtime.askedSlices == 2 * filled)
+        #expect(now <= stale + .seconds(6), "4,000 slices at \(rate)/s")
+    }
+}

@@ -18,7 +18,7 @@ import TransitModel
 /// also kept whole, checked against the visit keys it was resolved for: a trip asked again costs one lookup.
 /// Each table is a `GenerationalTable`: entries not read for a whole generation go, in bulk and without a
 /// pass over the table under the lock. Entries past their time are answered while a background refresh asks
-/// again.
+/// again, paced to `refreshSlicesPerSecond`.
 final class TypicalDelayCache: Sendable {
     static let ttl: Duration = .seconds(600)
     /// A slice is kept between `ttl × 3/4` and `ttl` (drawn per slice): slices asked together, as at start,
@@ -37,6 +37,14 @@ final class TypicalDelayCache: Sendable {
     /// refreshes asking the same slices again and again (gateway CPU per answer doubled, answers waited
     /// seconds); one after the other, a slice refreshed for one trip is fresh for the next.
     static let maxRefreshes = 2
+    /// Slices the background refreshes ask per second, on average: a refresh starts while the budget is above
+    /// zero and is charged the slices it asked (`refreshBudget`). Unpaced, the slices a gateway filled in its
+    /// first minute were all asked again within about 40 s once the first of them expired (a refresh asks
+    /// its list's slices due within `askAhead` along, and every slice of that fill was): at 5,000 answers/s
+    /// on the NSW-scale feed, 213,000 slices in 40 s, the gateway's CPU up by a fifth and the realtime
+    /// service's up to 85 ms/s. Paced, they are asked over about 3.5 minutes while the held ones are answered
+    /// (`staleGrace`): the tables hold at most 2 × `generationEntries` slices, asked again in 512 s < 600 s.
+    static let refreshSlicesPerSecond = 1_000
     static let backoff: Duration = .seconds(30)
     /// Slices, and visit keys apart, written before the older generation goes (at most twice this held): above
     /// the 207,000 visit keys of the NSW-scale feed's morning trips, so a peak's working set stays whole.
@@ -109,6 +117,19 @@ final class TypicalDelayCache: Sendable {
         var refreshingTrips = Set<TripInstanceKey>()
         var refreshingVisits = Set<VisitKey>()
         var refreshesInFlight = 0
+        /// Slices the background refreshes may still ask (at most one second's worth saved up; below zero
+        /// after a refresh asked more than was left), as of `refreshBudgetTime`.
+        var refreshBudget = Double(refreshSlicesPerSecond)
+        var refreshBudgetTime: ContinuousClock.Instant?
+
+        /// Adds what the pace allows since the budget was last brought up to date.
+        mutating func replenishRefreshBudget(now: ContinuousClock.Instant) {
+            defer { refreshBudgetTime = max(refreshBudgetTime ?? now, now) }
+            guard let last = refreshBudgetTime, now > last else { return }
+            let seconds = Double((now - last).microseconds) / 1e6
+            refreshBudget = min(
+                Double(refreshSlicesPerSecond), refreshBudget + seconds * Double(refreshSlicesPerSecond))
+        }
     }
 
     /// Trip instances whose list is kept now.
@@ -243,7 +264,7 @@ final class TypicalDelayCache: Sendable {
             return kept
         }
         if !pending.isEmpty {
-            let resolved = await resolve(pending.map { keys[$0]! }, ask: ask, now: now)
+            let (resolved, _) = await resolve(pending.map { keys[$0]! }, ask: ask, now: now)
             for (index, (typical, expires)) in zip(pending, resolved) {
                 result[index] = typical
                 if let expires { until = min(until ?? expires, expires) } else { keepable = false }
@@ -269,10 +290,12 @@ final class TypicalDelayCache: Sendable {
 
     /// Asks again, in the background, for the visits of a list answered from entries past their time (and
     /// keeps the trip's list anew when every visit resolves); one refresh at a time per trip, or per visit
-    /// key for a board.
+    /// key for a board, and none while the slice budget is spent (`refreshSlicesPerSecond`).
     private func refresh(_ keys: [VisitKey?], trip: TripInstanceKey?, now: ContinuousClock.Instant) {
         let wanted = state.withLock { s -> [VisitKey] in
             guard s.refreshesInFlight < Self.maxRefreshes else { return [] }
+            s.replenishRefreshBudget(now: now)
+            guard s.refreshBudget > 0 else { return [] }
             if let trip {
                 guard s.refreshingTrips.insert(trip).inserted else { return [] }
                 s.refreshesInFlight += 1
@@ -284,7 +307,7 @@ final class TypicalDelayCache: Sendable {
         }
         guard !wanted.isEmpty else { return }
         Task {
-            let resolved = await resolve(wanted, ask: true, now: now)
+            let (resolved, asked) = await resolve(wanted, ask: true, now: now)
             if let trip, keys.count == wanted.count, resolved.allSatisfy({ $0.1 != nil }) {
                 let until = resolved.compactMap(\.1).min() ?? now
                 keep(trip, keys: keys, typicals: resolved.map(\.0), until: until, now: now)
@@ -292,16 +315,17 @@ final class TypicalDelayCache: Sendable {
             state.withLock { s in
                 if let trip { s.refreshingTrips.remove(trip) } else { s.refreshingVisits.subtract(wanted) }
                 s.refreshesInFlight -= 1
+                s.refreshBudget -= Double(asked)
             }
         }
     }
 
     /// The typical delays of visit keys not resolved yet: from the held slices and (when `ask`) the rest asked
     /// in one request; the keys whose two slices are both held are kept resolved.
-    /// Each with when its entry expires (nil: not both slices held, so not kept).
-    private func resolve(_ keys: [VisitKey], ask: Bool, now: ContinuousClock.Instant) async -> [(
-        TypicalDelay?, ContinuousClock.Instant?
-    )] {
+    /// Each with when its entry expires (nil: not both slices held, so not kept); `asked`: the slices asked.
+    private func resolve(_ keys: [VisitKey], ask: Bool, now: ContinuousClock.Instant) async -> (
+        [(TypicalDelay?, ContinuousClock.Instant?)], asked: Int
+    ) {
         var wanted = Set<DelaySlice>()
         for key in keys {
             let (stop, route) = key.slices
@@ -327,6 +351,7 @@ final class TypicalDelayCache: Sendable {
             }
             return s.unavailableUntil.map { $0 <= now } ?? true
         }
+        var askedCount = 0
         if ask, asking, !missing.isEmpty, let fetch {
             missing += soon
             var asked: [DelaySlice: SliceEntry] = [:]
@@ -336,6 +361,7 @@ final class TypicalDelayCache: Sendable {
             while start < missing.count {
                 let chunk = Array(missing[start..<min(start + RealtimeQuery.maxDelaySlices, missing.count)])
                 start += chunk.count
+                askedCount += chunk.count
                 guard let histograms = await fetch(chunk) else {
                     failed = true
                     break
@@ -373,6 +399,6 @@ final class TypicalDelayCache: Sendable {
             }
             _ = dropped
         }
-        return typicals
+        return (typicals, askedCount)
     }
 }
