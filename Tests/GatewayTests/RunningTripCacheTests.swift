@@ -83,6 +83,29 @@ import TransitTesting
         }
     }
 
+    /// A held trip detail is not replaced by every trip answer that brings it again, for at least the first
+    /// quarter of its lifetime whatever keep it drew; once less than a quarter is left, the next answer
+    /// replaces it (and draws a new keep).
+    @Test func aHeldTripIsReplacedOnlyNearTheEndOfItsKeep() throws {
+        try Self.withCache { cache in
+            let t0 = ContinuousClock.now
+            let keys = (0..<200).map { TripInstanceKey(tripId: "T\($0)", serviceDate: 20_251_222) }
+            var first = Self.trip(), again = Self.trip()
+            first.headsign = "first"
+            again.headsign = "again"
+            for key in keys { cache.remember(first, as: key, now: t0) }
+            // Just under a quarter of the lifetime on: all still the first (with "more than half left" as the
+            // rule, the ones drawn under three quarters of the lifetime, about half, were replaced here).
+            let early = t0 + cache.lifetime / 4 - .seconds(1)
+            for key in keys { cache.remember(again, as: key, now: early) }
+            #expect(keys.filter { cache.cachedTrip($0, now: early)?.headsign == "first" }.count == 200)
+            // Three quarters on, every keep has less than a quarter left: all replaced.
+            let late = t0 + cache.lifetime * 3 / 4 + .seconds(1)
+            for key in keys { cache.remember(again, as: key, now: late) }
+            #expect(keys.filter { cache.cachedTrip($0, now: late)?.headsign == "again" }.count == 200)
+        }
+    }
+
     /// A weekday train (not frequency-based) asked without a date every 30 minutes from Friday afternoon to
     /// Tuesday (a weekend without it between), by a gateway that holds what it was answered and by one without
     /// a board cache (so it always asks): the same answers, most of them held ones.

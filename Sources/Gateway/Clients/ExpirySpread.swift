@@ -9,8 +9,8 @@
 ///
 /// The static caches draw from the second half of the lifetime; `TypicalDelayCache` draws its slices from the
 /// last quarter. Drawn from the last quarter as well, the static refetches fell in the same minutes as the
-/// typical-delay refreshes, which already cost the gateway a third more CPU (measured: BENCHMARKS.md, session
-/// 14); from the second half, only half of them do.
+/// typical-delay refreshes, which then raised the gateway's CPU by about a fifth (BENCHMARKS.md, sessions 14
+/// and 15; they are paced now); from the second half, only half of them do.
 struct ExpirySpread: Sendable {
     let lifetime: Duration
     /// The shortest keep drawn.

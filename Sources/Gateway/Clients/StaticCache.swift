@@ -71,9 +71,8 @@ final class StaticCache: Sendable {
 
     // MARK: trips
 
-    func cachedTrip(_ key: TripInstanceKey) -> TripDetail? {
-        let now = ContinuousClock.now
-        return stored.withLock { s in s.trips[key].flatMap { $0.expires > now ? $0.value : nil } }
+    func cachedTrip(_ key: TripInstanceKey, now: ContinuousClock.Instant = .now) -> TripDetail? {
+        stored.withLock { s in s.trips[key].flatMap { $0.expires > now ? $0.value : nil } }
     }
 
     /// The static detail of one trip instance (cached; NOT_FOUND passes through).
@@ -92,13 +91,14 @@ final class StaticCache: Sendable {
         }
     }
 
-    func remember(_ detail: TripDetail, as key: TripInstanceKey) {
-        let now = ContinuousClock.now
+    func remember(_ detail: TripDetail, as key: TripInstanceKey, now: ContinuousClock.Instant = .now) {
         let expires = expiry.expiry(from: now)
         stored.withLock { s in
-            // Held and not half through its lifetime: kept as it is (replacing it on every trip answer freed a
-            // whole detail each time; a new database version empties the cache anyway).
-            if let held = s.trips[key], held.expires - now > lifetime / 2 {
+            // Held with more than a quarter of the lifetime left: kept as it is (replacing it on every trip
+            // answer freed a whole detail each time; a new database version empties the cache anyway). Keeps
+            // are drawn from the second half of the lifetime, so every held detail stays untouched for at least
+            // its first quarter; "more than half left" held one drawn near half for no time at all.
+            if let held = s.trips[key], held.expires - now > lifetime / 4 {
                 s.lastTimezone = detail.timezone
                 return
             }
