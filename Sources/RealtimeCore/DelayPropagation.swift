@@ -27,11 +27,12 @@ extension TripUpdateResolver {
     }
 
     /// Stops of the instance whose offset 0 is at `baseUnix`, with predictions. Uses `matcher.pairs`.
-    func propagate(_ update: TripUpdate, stops: [PatternStop], baseUnix: Int64) throws(TripUpdateDrop) -> [ResolvedStop]
-    {
+    /// Each stop takes the properties of its matched update too (`LiveStop.takeProperties`): one match decides
+    /// where an update's times and properties go.
+    func propagate(_ update: TripUpdate, stops: [PatternStop], baseUnix: Int64) throws(TripUpdateDrop) -> [LiveStop] {
         let updates = update.stopTimeUpdates
         let pairs = matcher.pairs
-        var result: [ResolvedStop] = []
+        var result: [LiveStop] = []
         result.reserveCapacity(stops.count)
         var carried: Carried = update.delay.map { .delay(Int64($0), .tripDelay) } ?? .nothing
         var next = 0
@@ -42,12 +43,14 @@ extension TripUpdateResolver {
             var assignedStopId: String?
             var predictedArrival: Int64?
             var predictedDeparture: Int64?
-            var status = StopPredictionStatus.noPrediction
+            var status = LiveStopStatus.noPrediction
             var source = LivePredictionSource.schedule
+            var matchedUpdate: Int?
             if next < pairs.count, StopUpdateMatcher.stopIndex(pairs[next]) == index {
                 // Fields are read through the array (no copy of the whole StopTimeUpdate).
                 let u = StopUpdateMatcher.updateIndex(pairs[next])
                 next += 1
+                matchedUpdate = u
                 assignedStopId = updates[u].stopTimeProperties?.assignedStopId.nonEmpty
                 if assignedStopId == nil, !matcher.platformChanges.isEmpty, matcher.platformChanges.contains(u) {
                     assignedStopId = updates[u].stopId  // another platform of the scheduled stop's station
@@ -93,7 +96,7 @@ extension TripUpdateResolver {
                     }
                     predictedArrival = predicted.arrival
                     predictedDeparture = predicted.departure
-                    status = .scheduled
+                    status = .predicted
                     source = .stopUpdate
                     carried = .delay(predicted.departure - scheduledDeparture, .propagated)
                 case .noData, .unknown:
@@ -109,16 +112,19 @@ extension TripUpdateResolver {
                 case .delay(let delay, let from):
                     predictedArrival = scheduledArrival + delay
                     predictedDeparture = scheduledDeparture + delay
-                    status = .scheduled
+                    status = .predicted
                     source = from
                 }
             }
-            result.append(
-                ResolvedStop(
-                    stopId: stop.stopId, assignedStopId: assignedStopId, stopSequence: stop.stopSequence,
-                    scheduledArrival: scheduledArrival, scheduledDeparture: scheduledDeparture,
-                    predictedArrival: predictedArrival, predictedDeparture: predictedDeparture, status: status,
-                    source: source))
+            var resolved = LiveStop(
+                stopId: stop.stopId, stopSequence: stop.stopSequence, assignedStopId: assignedStopId,
+                scheduledArrival: scheduledArrival, scheduledDeparture: scheduledDeparture,
+                predictedArrival: predictedArrival, predictedDeparture: predictedDeparture,
+                arrivalDelay: predictedArrival.map { Int32(clamping: $0 - scheduledArrival) },
+                departureDelay: predictedDeparture.map { Int32(clamping: $0 - scheduledDeparture) }, status: status,
+                predictionSource: source)
+            if let matchedUpdate { resolved.takeProperties(of: updates[matchedUpdate]) }
+            result.append(resolved)
         }
         return result
     }
@@ -151,12 +157,12 @@ extension TripUpdateResolver {
     }
 
     /// The stops of an instance with their schedule only (canceled trips).
-    func scheduleOnly(_ stops: [PatternStop], baseUnix: Int64) -> [ResolvedStop] {
-        var result: [ResolvedStop] = []
+    func scheduleOnly(_ stops: [PatternStop], baseUnix: Int64) -> [LiveStop] {
+        var result: [LiveStop] = []
         result.reserveCapacity(stops.count)
         for stop in stops {
             result.append(
-                ResolvedStop(
+                LiveStop(
                     stopId: stop.stopId, stopSequence: stop.stopSequence,
                     scheduledArrival: baseUnix + Int64(stop.arrivalOffset),
                     scheduledDeparture: baseUnix + Int64(stop.departureOffset), status: .noPrediction))

@@ -89,8 +89,9 @@ extension TripUpdateResolver {
         return TripInstanceKey(tripId: ids.staticId(tripId), serviceDate: date, startSecs: start)
     }
 
-    func ownStops(_ update: TripUpdate, replaced: ReplacedSchedule?) throws(TripUpdateDrop) -> ([ResolvedStop], Int) {
-        var result: [ResolvedStop] = []
+    /// The update's own stops, one per stop time update (each takes its update's times and properties).
+    func ownStops(_ update: TripUpdate, replaced: ReplacedSchedule?) throws(TripUpdateDrop) -> ([LiveStop], Int) {
+        var result: [LiveStop] = []
         result.reserveCapacity(update.stopTimeUpdates.count)
         var unmatched = 0
         for (updateIndex, stopUpdate) in update.stopTimeUpdates.enumerated() {
@@ -111,10 +112,11 @@ extension TripUpdateResolver {
             }
             scheduledArrival = scheduledArrival ?? scheduledDeparture
             scheduledDeparture = scheduledDeparture ?? scheduledArrival
-            var stop = ResolvedStop(
-                stopId: stopId, assignedStopId: assigned == stopId ? nil : assigned,
+            var stop = LiveStop(
+                stopId: stopId,
                 stopSequence: stopUpdate.stopSequence ?? patternStop?.stopSequence ?? UInt32(result.count),
-                scheduledArrival: scheduledArrival, scheduledDeparture: scheduledDeparture, status: .noData)
+                assignedStopId: assigned == stopId ? nil : assigned, scheduledArrival: scheduledArrival,
+                scheduledDeparture: scheduledDeparture, status: .noData)
             switch stopUpdate.scheduleRelationship ?? .scheduled {
             case .skipped:
                 stop.status = .skipped
@@ -129,12 +131,13 @@ extension TripUpdateResolver {
             case .noData, .unknown:
                 break
             }
+            stop.takeProperties(of: stopUpdate)
             result.append(stop)
         }
         return (result, unmatched)
     }
 
-    static func firstTime(_ stops: [ResolvedStop]) -> Int64? {
+    static func firstTime(_ stops: [LiveStop]) -> Int64? {
         for stop in stops {
             if let time = stop.scheduledDeparture ?? stop.scheduledArrival ?? stop.predictedDeparture
                 ?? stop.predictedArrival

@@ -11,7 +11,7 @@ extension TripUpdateResolver {
         let instance = try staticInstance(update, trip: trip, now: now)
         let schedule = trip.schedule
         let kind: ResolvedTrip.Relationship
-        let stops: [ResolvedStop]
+        let stops: [LiveStop]
         var unmatched = matcher.unmatched
         switch relationship {
         case .deleted:

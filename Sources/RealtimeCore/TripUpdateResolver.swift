@@ -159,7 +159,7 @@ public struct TripUpdateResolver: Sendable {
     /// The realtime-side info every result carries.
     func header(
         _ update: TripUpdate, key: TripInstanceKey, relationship: ResolvedTrip.Relationship, staticTripId: String?,
-        routeId: String?, directionId: Int?, stops: [ResolvedStop], unmatched: Int
+        routeId: String?, directionId: Int?, stops: [LiveStop], unmatched: Int
     ) -> ResolvedTrip {
         ResolvedTrip(
             key: key, relationship: relationship, staticTripId: staticTripId, routeId: routeId,

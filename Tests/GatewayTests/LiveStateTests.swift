@@ -38,7 +38,8 @@ import TransitModel
         assembler.apply(.tripUpdates(LiveTripBatch(trips: [later, b])))
         #expect(assembler.takeChange() == RealtimeChange(stops: ["s1", "s2"]))
         #expect(
-            assembler.state.trips[TripInstanceKey(tripId: "A", serviceDate: 20_251_222)]?.stops[0].departureUnix == now
+            assembler.state.trips[TripInstanceKey(tripId: "A", serviceDate: 20_251_222)]?.stops[0].predictedDeparture
+                == now
                 + 120)
 
         // B removed: its stops leave the index.

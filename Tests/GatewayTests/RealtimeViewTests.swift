@@ -26,11 +26,12 @@ import TransitTesting
     private func prediction(_ row: [String: Any], delay: Int64, source: String = "tu") -> TripPrediction {
         let scheduled = Int64(row["scheduled_unix"] as? Int ?? 0)
         let sequence = UInt32(row["stop_sequence"] as? Int ?? 0)
-        let stop = StopPrediction(
-            stopSequence: sequence, stopId: row["stop_id"] as? String,
-            arrivalUnix: scheduled + delay - 30, departureUnix: scheduled + delay,
-            scheduledArrivalUnix: scheduled - 30, scheduledDepartureUnix: scheduled)
-        let next = StopPrediction(stopSequence: sequence + 1, stopId: "next", departureUnix: scheduled + delay + 600)
+        var stop = LiveStop(
+            stopId: row["stop_id"] as? String ?? "", stopSequence: sequence, scheduledArrival: scheduled - 30,
+            scheduledDeparture: scheduled, status: .noPrediction)
+        stop.setPrediction(arrival: scheduled + delay - 30, departure: scheduled + delay)
+        let next = LiveStop(
+            stopId: "next", stopSequence: sequence + 1, predictedDeparture: scheduled + delay + 600, status: .predicted)
         return TripPrediction(
             key: key(row), routeId: row["route_id"] as? String, stops: [stop, next],
             occupancyStatus: "MANY_SEATS_AVAILABLE",

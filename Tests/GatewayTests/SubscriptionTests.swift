@@ -103,8 +103,9 @@ import TransitTesting
             let key = TripInstanceKey(
                 tripId: row["trip_id"] as? String ?? "", serviceDate: UInt32(row["service_date"] as? String ?? "") ?? 0,
                 staticStartTime: row["start_time"] as? String)
-            let stop = StopPrediction(
-                stopSequence: UInt32(row["stop_sequence"] as? Int ?? 0), departureUnix: scheduled + 90)
+            let stop = LiveStop(
+                stopId: row["stop_id"] as? String ?? "", stopSequence: UInt32(row["stop_sequence"] as? Int ?? 0),
+                predictedDeparture: scheduled + 90, status: .predicted)
             view.replace(
                 RealtimeState(
                     trips: [TripPrediction(key: key, stops: [stop], source: "tu")],

@@ -99,5 +99,5 @@ enum Fixture {
 extension ResolvedTrip {
     var arrivalDelays: [Int32?] { stops.map(\.arrivalDelay) }
     var departureDelays: [Int32?] { stops.map(\.departureDelay) }
-    var statuses: [StopPredictionStatus] { stops.map(\.status) }
+    var statuses: [LiveStopStatus] { stops.map(\.status) }
 }

@@ -19,7 +19,7 @@ import TransitModel
                     scheduledDeparture: $0.scheduledDeparture, predictedArrival: $0.predictedArrival,
                     predictedDeparture: $0.predictedDeparture, arrivalDelay: $0.arrivalDelay,
                     departureDelay: $0.departureDelay,
-                    status: $0.status == .scheduled
+                    status: $0.status == .predicted
                         ? .predicted
                         : $0.status == .noPrediction ? .noPrediction : .noData)
             },

@@ -13,7 +13,7 @@ import TransitModel
         let trip = try #require(F.resolve(update).resolvedTrip)
         #expect(trip.arrivalDelays == [nil, 300, 300, 60, 60, 60])
         #expect(trip.departureDelays == [nil, 300, 300, 60, 60, 60])
-        #expect(trip.statuses == [.noPrediction, .scheduled, .scheduled, .scheduled, .scheduled, .scheduled])
+        #expect(trip.statuses == [.noPrediction, .predicted, .predicted, .predicted, .predicted, .predicted])
         #expect(trip.stops[2].predictedArrival == F.arrival(2) + 300)
         #expect(trip.stops[2].predictedDeparture == F.departure(2) + 300)
         #expect(trip.stops[5].predictedArrival == F.arrival(5) + 60)
@@ -117,7 +117,7 @@ import TransitModel
     @Test func skippedStopIsMarkedAndTheDelayPropagatesPastIt() throws {
         let update = F.update([F.stu(seq: 20, arrivalDelay: 120), F.stu(seq: 30, .skipped), F.stu(seq: 40, .skipped)])
         let trip = try #require(F.resolve(update).resolvedTrip)
-        #expect(trip.statuses == [.noPrediction, .scheduled, .skipped, .skipped, .scheduled, .scheduled])
+        #expect(trip.statuses == [.noPrediction, .predicted, .skipped, .skipped, .predicted, .predicted])
         #expect(trip.stops[2].predictedArrival == nil)
         #expect(trip.arrivalDelays == [nil, 120, nil, nil, 120, 120])
     }
@@ -144,7 +144,7 @@ import TransitModel
             F.stu(seq: 10, arrivalDelay: 60), F.stu(seq: 30, .noData), F.stu(seq: 50, arrivalDelay: 30),
         ])
         let trip = try #require(F.resolve(update).resolvedTrip)
-        #expect(trip.statuses == [.scheduled, .scheduled, .noData, .noData, .scheduled, .scheduled])
+        #expect(trip.statuses == [.predicted, .predicted, .noData, .noData, .predicted, .predicted])
         #expect(trip.arrivalDelays == [60, 60, nil, nil, 30, 30])
         #expect(trip.stops[3].predictedDeparture == nil)
     }

@@ -67,7 +67,7 @@ import TransitModel
         #expect(trip.stops.map(\.predictedArrival) == [t0, t0 + 240, t0 + 600])
         #expect(trip.stops.map(\.predictedDeparture) == [t0, t0 + 270, t0 + 600])
         #expect(
-            trip.stops.allSatisfy { $0.scheduledArrival == nil && $0.arrivalDelay == nil && $0.status == .scheduled })
+            trip.stops.allSatisfy { $0.scheduledArrival == nil && $0.arrivalDelay == nil && $0.status == .predicted })
     }
 
     @Test func newTripWithScheduledTimesHasDelays() throws {
@@ -109,7 +109,7 @@ import TransitModel
                 F.stu(arrivalTime: t0 + 900),
             ])
         let trip = try #require(F.resolve(update, Fixture.index([], [])).resolvedTrip)
-        #expect(trip.statuses == [.scheduled, .skipped, .noData, .noData])
+        #expect(trip.statuses == [.predicted, .skipped, .noData, .noData])
         #expect(trip.unmatchedStopUpdates == 1)
     }
 

@@ -20,6 +20,34 @@ import TransitModel
         #expect(trip.unmatchedStopUpdates == 0)
     }
 
+    /// One matching rule for everything an update carries: occupancy, stop headsign and carriages land on the
+    /// stop its times land on. (They used to be matched again by stop_sequence first, so a contradicting update
+    /// put its times on S4 and its occupancy and carriages on S2.)
+    @Test func aContradictingUpdatesPropertiesLandWithItsTimes() throws {
+        var contradicting = F.stu(seq: 20, stop: "S4", arrivalDelay: 120)
+        contradicting.departureOccupancyStatus = .standingRoomOnly
+        contradicting.stopTimeProperties = StopTimeProperties(stopHeadsign: "Via S5")
+        contradicting.tfnswCarriages = [
+            TfnswCarriage(positionInConsist: 1, departureOccupancyStatus: .manySeatsAvailable),
+            TfnswCarriage(positionInConsist: 2, departureOccupancyStatus: .full),
+        ]
+        let trip = try #require(F.resolve(F.update([contradicting])).resolvedTrip)
+        #expect(trip.arrivalDelays == [nil, nil, nil, 120, 120, 120])
+        #expect(trip.stops.map(\.departureOccupancy) == [nil, nil, nil, "STANDING_ROOM_ONLY", nil, nil])
+        #expect(trip.stops.map(\.stopHeadsign) == [nil, nil, nil, "Via S5", nil, nil])
+        #expect(trip.stops.map(\.carriages.count) == [0, 0, 0, 2, 0, 0])
+        #expect(trip.stops[3].carriages.map(\.departureOccupancy) == ["MANY_SEATS_AVAILABLE", "FULL"])
+
+        // In a loop (A B C A D), an update without stop_sequence naming A after C lands on the second A, with
+        // its occupancy (the first occurrence of the stop_id is not the one the times took).
+        var second = F.stu(stop: "A", arrivalDelay: 70)
+        second.departureOccupancyStatus = .full
+        let update = F.update("LOOP", [F.stu(seq: 30, stop: "C", arrivalDelay: 10), second])
+        let loop = try #require(F.resolve(update, MatchingTests.loop).resolvedTrip)
+        #expect(loop.arrivalDelays == [nil, nil, 10, 70, 70])
+        #expect(loop.stops.map(\.departureOccupancy) == [nil, nil, nil, "FULL", nil])
+    }
+
     @Test func agreeingUpdatesAreNoMismatch() throws {
         let update = F.update([
             F.stu(seq: 20, stop: "S2", arrivalDelay: 60), F.stu(seq: 40, stop: "S4", arrivalDelay: 90),

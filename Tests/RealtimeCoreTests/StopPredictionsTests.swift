@@ -13,20 +13,25 @@ import TransitModel
 
     @Test func aStopUpdateIsTheStopsOwnAndItsDelayPropagates() throws {
         let trip = try #require(F.resolve(F.update([F.stu(seq: 30, arrivalDelay: 60)])).resolvedTrip)
-        #expect(trip.stops.map(\.source) == [.schedule, .schedule, .stopUpdate, .propagated, .propagated, .propagated])
+        #expect(
+            trip.stops.map(\.predictionSource) == [
+                .schedule, .schedule, .stopUpdate, .propagated, .propagated, .propagated,
+            ])
     }
 
     @Test func theTripDelayCoversTheStopsBeforeTheFirstUpdate() throws {
         let update = F.update("T1", delay: 120, [F.stu(seq: 40, arrivalDelay: 60)])
         let trip = try #require(F.resolve(update).resolvedTrip)
         #expect(
-            trip.stops.map(\.source) == [.tripDelay, .tripDelay, .tripDelay, .stopUpdate, .propagated, .propagated])
+            trip.stops.map(\.predictionSource) == [
+                .tripDelay, .tripDelay, .tripDelay, .stopUpdate, .propagated, .propagated,
+            ])
         #expect(trip.departureDelays[0...2] == [120, 120, 120])
     }
 
     @Test func aTripDelayAloneCoversEveryStop() throws {
         let trip = try #require(F.resolve(F.update("T1", delay: 30, [])).resolvedTrip)
-        #expect(trip.stops.allSatisfy { $0.source == .tripDelay })
+        #expect(trip.stops.allSatisfy { $0.predictionSource == .tripDelay })
     }
 
     @Test func noDataAndSkippedStopsShowTheSchedule() throws {
@@ -35,7 +40,10 @@ import TransitModel
             F.stu(seq: 50, .noData),
         ])
         let trip = try #require(F.resolve(update).resolvedTrip)
-        #expect(trip.stops.map(\.source) == [.schedule, .stopUpdate, .schedule, .propagated, .schedule, .schedule])
+        #expect(
+            trip.stops.map(\.predictionSource) == [
+                .schedule, .stopUpdate, .schedule, .propagated, .schedule, .schedule,
+            ])
     }
 
     @Test func aPredictionKeptFromThePreviousUpdateIsPropagated() throws {

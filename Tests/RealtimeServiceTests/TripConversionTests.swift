@@ -5,53 +5,57 @@ import TransitModel
 
 @testable import RealtimeService
 
-/// What a resolved trip takes from its update beyond the resolution: per-stop occupancy and headsigns.
+/// A resolved trip becomes the published `LiveTrip` as it is: the stops (with what their matched updates
+/// carry besides times, set by the resolver) and the trip's headsign from trip_properties.
 @Suite struct TripConversionTests {
-    private func resolved() -> ResolvedTrip {
-        ResolvedTrip(
-            key: TripInstanceKey(tripId: "NEW.1", serviceDate: 20_251_222, startSecs: 72_300), relationship: .new,
-            staticTripId: nil, routeId: "R", directionId: 0, vehicleId: nil, vehicleLabel: nil, timestamp: nil,
-            tripDelay: nil,
-            stops: [
-                ResolvedStop(
-                    stopId: "a", stopSequence: 1, scheduledArrival: nil, scheduledDeparture: nil,
-                    predictedDeparture: 100, status: .scheduled),
-                ResolvedStop(
-                    stopId: "b", stopSequence: 2, scheduledArrival: nil, scheduledDeparture: nil, predictedArrival: 200,
-                    status: .scheduled),
-            ])
+    /// A NEW trip of two own stops, resolved as the service resolves it.
+    private func live(_ update: TripUpdate) throws -> LiveTrip {
+        var resolver = TripUpdateResolver(options: .init(timeZone: "UTC"))
+        let resolution = resolver.resolve(update, schedules: TripScheduleIndex(), now: 1_766_394_000)
+        guard case .resolved(let trip) = resolution else {
+            Issue.record("not resolved: \(resolution)")
+            throw CancellationError()
+        }
+        return TripConversion.liveTrip(trip, update: update, source: "tu", entityId: "e")
     }
 
-    @Test func headsignsAndOccupancyComeFromTheUpdate() {
-        let update = TripUpdate(
-            trip: TripDescriptor(tripId: "NEW.1", scheduleRelationship: .new),
-            stopTimeUpdates: [
+    private func newTrip(_ stops: [StopTimeUpdate], headsign: String? = "Extra service") -> TripUpdate {
+        TripUpdate(
+            trip: TripDescriptor(
+                tripId: "NEW.1", startTime: "20:05:00", startDate: "20251222", scheduleRelationship: .new),
+            stopTimeUpdates: stops, tripProperties: TripProperties(tripHeadsign: headsign))
+    }
+
+    @Test func headsignsAndOccupancyComeFromTheUpdate() throws {
+        let live = try live(
+            newTrip([
                 StopTimeUpdate(
-                    stopSequence: 1, stopId: "a", departureOccupancyStatus: .fewSeatsAvailable,
+                    stopSequence: 1, stopId: "a", departure: StopTimeEvent(time: 1_766_394_300),
+                    departureOccupancyStatus: .fewSeatsAvailable,
                     stopTimeProperties: StopTimeProperties(stopHeadsign: "Via the city")),
-                StopTimeUpdate(stopSequence: 2, stopId: "b", stopTimeProperties: StopTimeProperties(stopHeadsign: "")),
-            ],
-            tripProperties: TripProperties(tripHeadsign: "Extra service"))
-        let live = TripConversion.liveTrip(resolved(), update: update, source: "tu", entityId: "e")
+                StopTimeUpdate(
+                    stopSequence: 2, stopId: "b", arrival: StopTimeEvent(time: 1_766_394_900),
+                    stopTimeProperties: StopTimeProperties(stopHeadsign: "")),
+            ]))
         #expect(live.tripHeadsign == "Extra service")
         #expect(live.stops.map(\.stopHeadsign) == ["Via the city", nil])  // an empty one is none
         #expect(live.stops.map(\.departureOccupancy) == ["FEW_SEATS_AVAILABLE", nil])
     }
 
-    /// Transport for NSW's per-carriage predicted occupancy lands on the stop its update names (by stop_id when
-    /// the update has no stop_sequence, as Sydney Trains sends them); stops without any keep an empty list.
-    @Test func carriagesComeFromTheUpdatesStop() {
-        let update = TripUpdate(
-            trip: TripDescriptor(tripId: "NEW.1", scheduleRelationship: .new),
-            stopTimeUpdates: [
+    /// Transport for NSW's per-carriage predicted occupancy lands on the stop of its own update (own stops: each
+    /// update is its stop, even when two name the same stop_id); stops without any keep an empty list.
+    @Test func carriagesComeFromTheUpdatesStop() throws {
+        let live = try live(
+            newTrip([
+                StopTimeUpdate(stopSequence: 1, stopId: "b", departure: StopTimeEvent(time: 1_766_394_300)),
                 StopTimeUpdate(
-                    stopId: "b", departureOccupancyStatus: .manySeatsAvailable,
+                    stopSequence: 2, stopId: "b", arrival: StopTimeEvent(time: 1_766_394_900),
+                    departureOccupancyStatus: .manySeatsAvailable,
                     tfnswCarriages: [
                         TfnswCarriage(positionInConsist: 1, departureOccupancyStatus: .manySeatsAvailable),
                         TfnswCarriage(positionInConsist: 2, departureOccupancyStatus: .standingRoomOnly),
-                    ])
-            ])
-        let live = TripConversion.liveTrip(resolved(), update: update, source: "tu", entityId: "e")
+                    ]),
+            ]))
         #expect(live.stops[0].carriages.isEmpty)
         #expect(
             live.stops[1].carriages == [
@@ -59,6 +63,7 @@ import TransitModel
                 LiveCarriage(position: 2, departureOccupancy: "STANDING_ROOM_ONLY"),
             ])
         #expect(live.stops[1].departureOccupancy == "MANY_SEATS_AVAILABLE")
+        #expect(live.stops[0].departureOccupancy == nil)
     }
 
     /// A vehicle's consist and descriptor (TfNSW), else the official multi_carriage_details.
@@ -101,11 +106,11 @@ import TransitModel
                 .isEmpty)
     }
 
-    @Test func withoutPropertiesThereIsNoHeadsign() {
-        let update = TripUpdate(
-            trip: TripDescriptor(tripId: "NEW.1", scheduleRelationship: .new),
-            tripProperties: TripProperties(tripHeadsign: ""))
-        let live = TripConversion.liveTrip(resolved(), update: update, source: "tu", entityId: "e")
+    @Test func withoutPropertiesThereIsNoHeadsign() throws {
+        let live = try live(
+            newTrip(
+                [StopTimeUpdate(stopSequence: 1, stopId: "a", departure: StopTimeEvent(time: 1_766_394_300))],
+                headsign: ""))
         #expect(live.tripHeadsign == nil && live.stops.allSatisfy { $0.stopHeadsign == nil })
     }
 }

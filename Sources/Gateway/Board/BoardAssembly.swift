@@ -42,7 +42,7 @@ struct LiveCandidate {
     /// The board time (predicted, else scheduled).
     var time: Int64
 
-    var stop: StopPrediction { trip.stops[index] }
+    var stop: LiveStop { trip.stops[index] }
     var identity: DepartureIdentity {
         DepartureIdentity(trip.key, stopSequence: stop.stopSequence)
     }
@@ -111,16 +111,16 @@ enum BoardAssembly {
 
     /// What a row shows of a trip instance's prediction at one of its stops. The prediction's age is set on
     /// the page's rows only (`stampAges`: it needs the time of the answer).
-    static func realtime(_ trip: TripPrediction, _ stop: StopPrediction?, state: RealtimeState) -> DepartureRealtime {
+    static func realtime(_ trip: TripPrediction, _ stop: LiveStop?, state: RealtimeState) -> DepartureRealtime {
         var realtime = DepartureRealtime(
             predictedUnix: trip.cancelled || stop?.skipped == true ? nil : stop?.predictedUnix,
             cancelled: trip.cancelled, skipped: stop?.skipped ?? false, added: trip.added,
-            occupancyStatus: stop?.occupancyStatus ?? trip.occupancyStatus
+            occupancyStatus: stop?.departureOccupancy ?? trip.occupancyStatus
                 ?? state.vehicleByTrip[trip.key]?.occupancyStatus,
             carriages: stop?.carriages ?? [],
             platformChange: trip.cancelled ? nil : stop?.platformChange)
         if realtime.predictedUnix != nil, let stop {
-            realtime.predictionSource = stop.source
+            realtime.predictionSource = stop.predictionSource
             realtime.predictionMadeUnix = trip.madeUnix(state)
         }
         return realtime

@@ -39,14 +39,14 @@ enum CandidateDepartures {
         _ c: LiveCandidate, route: Route, headsign: String?, platforms: [String: String?], origin: Int64
     ) -> DepartureRow {
         let stop = c.stop
-        let boardStop = stop.assignedStopId ?? stop.stopId ?? ""
+        let boardStop = stop.assignedStopId ?? stop.stopId
         let scheduled = stop.scheduledUnix ?? c.time
         let departure = Departure(
             tripId: c.trip.key.tripId, startTime: c.trip.key.startTime, route: route,
             headsign: stop.stopHeadsign ?? c.trip.headsign ?? headsign,
             stopId: boardStop, stopSequence: stop.stopSequence, stopIndex: UInt32(c.index),
             serviceDate: c.trip.key.serviceDate, scheduledSecs: Int32(clamping: scheduled - origin),
-            scheduledUnix: scheduled, platform: platforms[stop.stopId ?? boardStop] ?? nil, wheelchairAccessible: 0,
+            scheduledUnix: scheduled, platform: platforms[stop.stopId] ?? nil, wheelchairAccessible: 0,
             directionId: c.trip.directionId, frequencyBased: c.trip.key.startTime != nil)
         return DepartureRow(departure: departure, realtime: nil)
     }

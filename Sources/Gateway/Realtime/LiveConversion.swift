@@ -23,19 +23,6 @@ extension TripInstanceKey {
 
 extension TripPrediction {
     init(_ live: LiveTrip) {
-        var stops: [StopPrediction] = []
-        stops.reserveCapacity(live.stops.count)
-        for s in live.stops {
-            stops.append(
-                StopPrediction(
-                    stopSequence: s.stopSequence, stopId: s.stopId, assignedStopId: s.assignedStopId,
-                    arrivalUnix: s.predictedArrival, departureUnix: s.predictedDeparture,
-                    scheduledArrivalUnix: s.scheduledArrival, scheduledDepartureUnix: s.scheduledDeparture,
-                    skipped: s.status == .skipped, occupancyStatus: s.departureOccupancy, stopHeadsign: s.stopHeadsign,
-                    carriages: s.carriages))
-            stops[stops.count - 1].assignedPlatform = s.assignedPlatform
-            stops[stops.count - 1].source = s.predictionSource
-        }
         let relationship = live.relationship
         self.init(
             key: live.instance, routeId: live.routeId, directionId: live.directionId,
@@ -43,7 +30,7 @@ extension TripPrediction {
             // A REPLACEMENT of no scheduled trip has only its own stops: to boards and `trip` it is added.
             added: relationship == .added || relationship == .new || relationship == .duplicated
                 || (relationship == .replacement && live.staticTripId == nil),
-            deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: stops,
+            deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: live.stops,
             source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) }, headsign: live.tripHeadsign)
     }
 }

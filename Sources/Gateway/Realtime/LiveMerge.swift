@@ -36,11 +36,12 @@ enum LiveMerge {
                     stops.append(
                         prediction.stop(sequence: stop.stopSequence).map {
                             var rt = TripStopRealtime(
-                                arrivalUnix: $0.arrivalUnix, departureUnix: $0.departureUnix, skipped: $0.skipped,
-                                occupancyStatus: $0.occupancyStatus, carriages: $0.carriages,
+                                arrivalUnix: $0.predictedArrival, departureUnix: $0.predictedDeparture,
+                                skipped: $0.skipped, occupancyStatus: $0.departureOccupancy, carriages: $0.carriages,
                                 platformChange: prediction.cancelled ? nil : $0.platformChange)
-                            rt.predictionSource = $0.source
-                            rt.predictionAgeSeconds = $0.source.age(tripTimestamp: made, feedTimestamp: nil, now: now)
+                            rt.predictionSource = $0.predictionSource
+                            rt.predictionAgeSeconds = $0.predictionSource.age(
+                                tripTimestamp: made, feedTimestamp: nil, now: now)
                             return rt
                         })
                 }
@@ -92,7 +93,7 @@ enum LiveMerge {
 
     /// The scheduled end of a trip instance as its prediction knows it (last scheduled arrival).
     static func scheduledEnd(_ trip: TripPrediction) -> Int64? {
-        trip.stops.compactMap { $0.scheduledArrivalUnix ?? $0.scheduledDepartureUnix }.max()
+        trip.stops.compactMap { $0.scheduledArrival ?? $0.scheduledDeparture }.max()
     }
 }
 

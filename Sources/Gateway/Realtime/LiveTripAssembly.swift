@@ -41,9 +41,9 @@ enum LiveTripAssembly {
         var first: Int64?, last: Int64?
         for stop in trip.stops {
             let leave =
-                stop.departureUnix ?? stop.arrivalUnix ?? stop.scheduledDepartureUnix ?? stop.scheduledArrivalUnix
+                stop.predictedDeparture ?? stop.predictedArrival ?? stop.scheduledDeparture ?? stop.scheduledArrival
             let arrive =
-                stop.arrivalUnix ?? stop.departureUnix ?? stop.scheduledArrivalUnix ?? stop.scheduledDepartureUnix
+                stop.predictedArrival ?? stop.predictedDeparture ?? stop.scheduledArrival ?? stop.scheduledDeparture
             if let leave { first = min(first ?? leave, leave) }
             if let arrive { last = max(last ?? arrive, arrive) }
         }
@@ -95,18 +95,19 @@ enum LiveTripAssembly {
         var stops: [LiveTripStop] = []
         stops.reserveCapacity(trip.stops.count)
         for s in trip.stops {
-            let stopId = s.stopId ?? s.assignedStopId ?? ""
+            let stopId = s.stopId
             let predicted = !trip.cancelled && !s.skipped
             var stop = LiveTripStop(
-                stopId: stopId, stopSequence: s.stopSequence, scheduledArrivalUnix: s.scheduledArrivalUnix,
-                scheduledDepartureUnix: s.scheduledDepartureUnix,
-                predictedArrivalUnix: predicted ? s.arrivalUnix : nil,
-                predictedDepartureUnix: predicted ? s.departureUnix : nil,
+                stopId: stopId, stopSequence: s.stopSequence, scheduledArrivalUnix: s.scheduledArrival,
+                scheduledDepartureUnix: s.scheduledDeparture,
+                predictedArrivalUnix: predicted ? s.predictedArrival : nil,
+                predictedDepartureUnix: predicted ? s.predictedDeparture : nil,
                 skipped: s.skipped, stopHeadsign: s.stopHeadsign)
-            if !trip.cancelled, s.stopId != nil { stop.platformChange = s.platformChange }
-            if predicted, s.arrivalUnix != nil || s.departureUnix != nil {
-                stop.predictionSource = s.source
-                stop.predictionAgeSeconds = s.source.age(tripTimestamp: madeUnix, feedTimestamp: nil, now: now)
+            if !trip.cancelled { stop.platformChange = s.platformChange }
+            if predicted, s.predictedArrival != nil || s.predictedDeparture != nil {
+                stop.predictionSource = s.predictionSource
+                stop.predictionAgeSeconds = s.predictionSource.age(
+                    tripTimestamp: madeUnix, feedTimestamp: nil, now: now)
             }
             if let d = detailStops[s.stopSequence], d.stopId == stopId {
                 stop.stopName = d.stopName
@@ -132,7 +133,7 @@ enum LiveTripAssembly {
         var startTime = trip.key.startTime
         if startTime == nil, let origin, let first = trip.stops.first {
             let time =
-                first.scheduledDepartureUnix ?? first.scheduledArrivalUnix ?? first.departureUnix ?? first.arrivalUnix
+                first.scheduledDeparture ?? first.scheduledArrival ?? first.predictedDeparture ?? first.predictedArrival
             startTime = time.map { GTFSTime.format(Int($0 - origin)) }
         }
         let knownRoute = detail?.route ?? known.route

@@ -1,56 +1,18 @@
 import TransitJSON
 import TransitModel
 
-// Resolved trip updates as the gateway holds them: one `TripPrediction` per trip instance, every stop with
-// its scheduled and predicted times (converted from the realtime service's `LiveTrip`, see LiveConversion).
+// Resolved trip updates as the gateway holds them: one `TripPrediction` per trip instance, its stops the
+// realtime service's `LiveStop` values unchanged (see LiveConversion for the trip's own fields).
 
-/// The prediction for one stop of a trip instance.
-public struct StopPrediction: Sendable, Hashable {
-    public var stopSequence: UInt32
-    public var stopId: String?
-    /// A realtime platform change: the stop the vehicle really serves.
-    public var assignedStopId: String?
-    /// The platform_code of `assignedStopId`, when the realtime service knows it.
-    public var assignedPlatform: String?
-    /// Predicted times (unix); nil without a prediction (no data, skipped, cancelled trip).
-    public var arrivalUnix: Int64?
-    public var departureUnix: Int64?
-    /// The schedule the realtime service resolved the stop against; nil for an added trip's own stops.
-    public var scheduledArrivalUnix: Int64?
-    public var scheduledDepartureUnix: Int64?
-    public var skipped: Bool
-    /// GTFS-RT OccupancyStatus name of the departure from this stop.
-    public var occupancyStatus: String?
-    /// The update's stop_headsign, when it gives one.
-    public var stopHeadsign: String?
-    /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
-    public var carriages: [LiveCarriage]
-    /// Where the realtime service's prediction comes from (`schedule` without one).
-    public var source: LivePredictionSource = .schedule
-
-    public init(
-        stopSequence: UInt32, stopId: String? = nil, assignedStopId: String? = nil, arrivalUnix: Int64? = nil,
-        departureUnix: Int64? = nil, scheduledArrivalUnix: Int64? = nil, scheduledDepartureUnix: Int64? = nil,
-        skipped: Bool = false, occupancyStatus: String? = nil, stopHeadsign: String? = nil,
-        carriages: [LiveCarriage] = []
-    ) {
-        self.stopSequence = stopSequence
-        self.stopId = stopId
-        self.assignedStopId = assignedStopId
-        self.arrivalUnix = arrivalUnix
-        self.departureUnix = departureUnix
-        self.scheduledArrivalUnix = scheduledArrivalUnix
-        self.scheduledDepartureUnix = scheduledDepartureUnix
-        self.skipped = skipped
-        self.occupancyStatus = occupancyStatus
-        self.stopHeadsign = stopHeadsign
-        self.carriages = carriages
-    }
-
+/// What a board and a trip answer read of a stop's live prediction (`LiveStop`, the realtime service's value
+/// as it published it: the gateway keeps and encodes that same value).
+extension LiveStop {
+    /// The vehicle passes without stopping.
+    var skipped: Bool { status == .skipped }
     /// When the vehicle is predicted to leave (arrive, where only that is predicted).
-    public var predictedUnix: Int64? { departureUnix ?? arrivalUnix }
+    var predictedUnix: Int64? { predictedDeparture ?? predictedArrival }
     /// When it is scheduled to leave (arrive, where only that is known).
-    public var scheduledUnix: Int64? { scheduledDepartureUnix ?? scheduledArrivalUnix }
+    var scheduledUnix: Int64? { scheduledDeparture ?? scheduledArrival }
 
     /// The scheduled time of a visit predicted later than scheduled (nil: not late, or not both known): what
     /// a board counts to ask the static service for more rows (`BoardAssembly.delayedCount`).
@@ -67,12 +29,8 @@ public struct StopPrediction: Sendable, Hashable {
 
     /// The stop ids a board finds this visit under: the planned stop and a realtime platform change.
     var indexedStopIds: [String] {
-        switch (stopId, assignedStopId) {
-        case (let planned?, let assigned?) where assigned != planned: [planned, assigned]
-        case (let planned?, _): [planned]
-        case (nil, let assigned?): [assigned]
-        case (nil, nil): []
-        }
+        if let assigned = assignedStopId, assigned != stopId { return [stopId, assigned] }
+        return [stopId]
     }
 }
 
@@ -89,7 +47,7 @@ public struct TripPrediction: Sendable, Hashable {
     /// The schedule the stops come from when it is another trip's (a DUPLICATED copy).
     public var staticTripId: String?
     /// Ascending by stop_sequence.
-    public var stops: [StopPrediction]
+    public var stops: [LiveStop]
     public var occupancyStatus: String?
     /// The realtime source it came from (its staleness decides whether it is used).
     public var source: String
@@ -100,7 +58,7 @@ public struct TripPrediction: Sendable, Hashable {
 
     public init(
         key: TripInstanceKey, routeId: String? = nil, directionId: Int? = nil, cancelled: Bool = false,
-        added: Bool = false, deleted: Bool = false, staticTripId: String? = nil, stops: [StopPrediction] = [],
+        added: Bool = false, deleted: Bool = false, staticTripId: String? = nil, stops: [LiveStop] = [],
         occupancyStatus: String? = nil, source: String, timestamp: Int64? = nil, headsign: String? = nil
     ) {
         self.key = key
@@ -110,7 +68,14 @@ public struct TripPrediction: Sendable, Hashable {
         self.added = added
         self.deleted = deleted
         self.staticTripId = staticTripId
-        self.stops = stops.sorted { $0.stopSequence < $1.stopSequence }
+        // The realtime service sends a trip's stops in stop_sequence order; only a test's or an odd producer's
+        // own stops need sorting (checked first, so the usual array is kept, not copied).
+        var ascending = true
+        for i in stops.indices.dropFirst() where stops[i - 1].stopSequence > stops[i].stopSequence {
+            ascending = false
+            break
+        }
+        self.stops = ascending ? stops : stops.sorted { $0.stopSequence < $1.stopSequence }
         self.occupancyStatus = occupancyStatus
         self.source = source
         self.timestamp = timestamp
@@ -118,7 +83,7 @@ public struct TripPrediction: Sendable, Hashable {
     }
 
     /// The prediction at `stopSequence` (binary search).
-    public func stop(sequence: UInt32) -> StopPrediction? {
+    public func stop(sequence: UInt32) -> LiveStop? {
         var low = 0, high = stops.count
         while low < high {
             let mid = (low + high) / 2

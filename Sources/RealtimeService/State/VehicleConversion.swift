@@ -28,24 +28,6 @@ enum VehicleConversion {
     }
 }
 
-extension LiveCarriage {
-    /// Transport for NSW's carriage, enum values as their names.
-    init(_ c: TfnswCarriage) {
-        self.init(
-            position: c.positionInConsist, name: c.name, occupancy: c.occupancyStatus?.name,
-            departureOccupancy: c.departureOccupancyStatus?.name, quiet: c.quietCarriage, toilet: c.toilet?.name,
-            luggageRack: c.luggageRack)
-    }
-}
-
-extension LiveCarriage {
-    /// The official schema's carriage (multi_carriage_details), for feeds that send it instead of TfNSW's.
-    init(_ c: CarriageDetails) {
-        self.init(
-            position: c.carriageSequence.map { Int32(clamping: $0) }, name: c.label, occupancy: c.occupancyStatus?.name)
-    }
-}
-
 extension LiveVehicleFeatures {
     /// Transport for NSW's vehicle descriptor; its wheelchair_accessible number read as a flag (non-zero: true).
     init(_ d: TfnswVehicleDescriptor) {
