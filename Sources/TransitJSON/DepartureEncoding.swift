@@ -198,16 +198,16 @@ extension JSONWriter {
         key("scheduled_arrival_unix"); int(added ? nil : stop.arrivalUnix)
         key("scheduled_departure_secs"); int(added ? nil : Int64(stop.departureSecs))
         key("scheduled_departure_unix"); int(added ? nil : stop.departureUnix)
-        key("realtime_arrival_secs"); int(rt?.arrivalUnix.map { $0 - arrivalOrigin })
-        key("realtime_arrival_unix"); int(rt?.arrivalUnix)
-        key("realtime_departure_secs"); int(rt?.departureUnix.map { $0 - departureOrigin })
-        key("realtime_departure_unix"); int(rt?.departureUnix)
+        key("realtime_arrival_secs"); int(rt?.predictedArrival.map { $0 - arrivalOrigin })
+        key("realtime_arrival_unix"); int(rt?.predictedArrival)
+        key("realtime_departure_secs"); int(rt?.predictedDeparture.map { $0 - departureOrigin })
+        key("realtime_departure_unix"); int(rt?.predictedDeparture)
         key("delay_s"); int(delay)
         key("status"); string(status.rawValue)
         key("delay_badge"); delayBadge(DelayBadge(status: status, delay: delay))
-        let predicted = rt?.arrivalUnix != nil || rt?.departureUnix != nil
-        prediction(predicted ? rt?.predictionSource : nil, age: rt?.predictionAgeSeconds)
-        platform(scheduled: stop.platformCode, change: rt?.platformChange)
+        let predicted = rt?.isPredicted ?? false
+        prediction(predicted ? rt?.predictionSource : nil, age: rows.tripRealtime?.predictionAgeSeconds)
+        platform(scheduled: stop.platformCode, change: rows.cancelled ? nil : rt?.platformChange)
         key("wheelchair_accessible"); int(stop.wheelchairBoarding)
         key("lat"); double(stop.lat)
         key("lon"); double(stop.lon)
@@ -215,7 +215,7 @@ extension JSONWriter {
         key("pickup_type"); int(stop.pickupType)
         key("drop_off_type"); int(stop.dropOffType)
         key("stop_headsign"); string(stop.stopHeadsign)
-        key("occupancy_status"); string(rt?.occupancyStatus)
+        key("occupancy_status"); string(rt?.departureOccupancy)
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
         key("alert_ids"); strings(alertIds)
         key("typical_delay"); typicalDelay(typical)
@@ -236,7 +236,7 @@ struct TripRows {
     var cancelled: Bool { tripRealtime?.cancelled ?? false }
     var added: Bool { tripRealtime?.added ?? false }
 
-    func realtime(_ index: Int) -> TripStopRealtime? {
+    func realtime(_ index: Int) -> LiveStop? {
         guard let stops = tripRealtime?.stops, index < stops.count else { return nil }
         return stops[index]
     }
@@ -246,8 +246,8 @@ struct TripRows {
     func delay(_ index: Int) -> Int? {
         guard !added, let rt = realtime(index) else { return nil }
         let stop = trip.stops[index]
-        let arrival = rt.arrivalUnix.map { Int($0 - stop.arrivalUnix) }
-        let departure = rt.departureUnix.map { Int($0 - stop.departureUnix) }
+        let arrival = rt.predictedArrival.map { Int($0 - stop.arrivalUnix) }
+        let departure = rt.predictedDeparture.map { Int($0 - stop.departureUnix) }
         return index == trip.stops.count - 1 ? (arrival ?? departure) : (departure ?? arrival)
     }
 
@@ -261,7 +261,7 @@ struct TripRows {
         if tripRealtime.cancelled || tripRealtime.added { return true }
         return tripRealtime.stops.contains { rt in
             guard let rt else { return false }
-            return rt.arrivalUnix != nil || rt.departureUnix != nil || rt.skipped
+            return rt.isPredicted || rt.skipped
         }
     }
 
@@ -278,8 +278,8 @@ struct TripRows {
             if rt?.skipped ?? false { continue }
             let time =
                 index == last
-                ? (rt?.arrivalUnix ?? stop.arrivalUnix)
-                : (rt?.departureUnix ?? stop.departureUnix)
+                ? (rt?.predictedArrival ?? stop.arrivalUnix)
+                : (rt?.predictedDeparture ?? stop.departureUnix)
             if time >= at { return status(index) }
         }
         return status(last)

@@ -135,31 +135,22 @@ public struct DeparturesAnswer: Sendable, Hashable {
     }
 }
 
-/// What the live state says about one stop of a trip.
-public struct TripStopRealtime: Sendable, Hashable {
-    public var arrivalUnix: Int64?
-    public var departureUnix: Int64?
-    public var skipped: Bool
-    /// GTFS-RT OccupancyStatus name of the departure from this stop.
-    public var occupancyStatus: String?
-    /// Predicted occupancy of each carriage on departure (Transport for NSW); empty when not sent.
-    public var carriages: [LiveCarriage]
-    /// The platform the vehicle serves instead of the scheduled one; nil: no change.
-    public var platformChange: PlatformChange?
-    /// Where the predicted times come from and how old they are (as on departure rows).
-    public var predictionSource: LivePredictionSource = .schedule
-    public var predictionAgeSeconds: Int64?
+/// What a board row and a trip answer read of a stop's live prediction (`LiveStop`: the realtime service's
+/// value as it published it, kept and encoded by the gateway as it is).
+extension LiveStop {
+    /// The vehicle passes without stopping.
+    public var skipped: Bool { status == .skipped }
+    /// When the vehicle is predicted to leave (arrive, where only that is predicted).
+    public var predictedUnix: Int64? { predictedDeparture ?? predictedArrival }
+    /// When it is scheduled to leave (arrive, where only that is known).
+    public var scheduledUnix: Int64? { scheduledDeparture ?? scheduledArrival }
+    /// Whether either time is predicted.
+    public var isPredicted: Bool { predictedArrival != nil || predictedDeparture != nil }
 
-    public init(
-        arrivalUnix: Int64? = nil, departureUnix: Int64? = nil, skipped: Bool = false, occupancyStatus: String? = nil,
-        carriages: [LiveCarriage] = [], platformChange: PlatformChange? = nil
-    ) {
-        self.arrivalUnix = arrivalUnix
-        self.departureUnix = departureUnix
-        self.skipped = skipped
-        self.occupancyStatus = occupancyStatus
-        self.carriages = carriages
-        self.platformChange = platformChange
+    /// The platform the vehicle serves instead of the scheduled one, when it is another stop.
+    public var platformChange: PlatformChange? {
+        guard let assigned = assignedStopId, assigned != stopId else { return nil }
+        return PlatformChange(stopId: assigned, platform: assignedPlatform)
     }
 }
 
@@ -168,16 +159,22 @@ public struct TripRealtime: Sendable, Hashable {
     public var cancelled: Bool
     /// Not in the schedule: the TripDetail's times are its own and print as realtime only.
     public var added: Bool
-    /// Parallel to `TripDetail.stops` (by index); missing or nil entries have no prediction.
-    public var stops: [TripStopRealtime?]
+    /// Parallel to `TripDetail.stops` (by index): the live state's stop as published; missing or nil entries
+    /// have no prediction.
+    public var stops: [LiveStop?]
+    /// Seconds from when the predictions were made (the trip update's timestamp, else its feed's) to the
+    /// answer; shown on each stop whose prediction is the producer's or derived from it (not `schedule`).
+    public var predictionAgeSeconds: Int64?
     public var vehicle: VehicleSnapshot?
 
     public init(
-        cancelled: Bool = false, added: Bool = false, stops: [TripStopRealtime?] = [], vehicle: VehicleSnapshot? = nil
+        cancelled: Bool = false, added: Bool = false, stops: [LiveStop?] = [], predictionAgeSeconds: Int64? = nil,
+        vehicle: VehicleSnapshot? = nil
     ) {
         self.cancelled = cancelled
         self.added = added
         self.stops = stops
+        self.predictionAgeSeconds = predictionAgeSeconds
         self.vehicle = vehicle
     }
 }

@@ -567,7 +567,7 @@ import TransitModel
     @Test func lastStopUsesTheArrivalDelay() throws {
         let rt = TripRealtime(stops: [
             nil,
-            TripStopRealtime(arrivalUnix: F.origin + 72420 + 30, departureUnix: F.origin + 72450 + 400),
+            F.predicted(1, arrival: F.origin + 72420 + 30, departure: F.origin + 72450 + 400),
         ])
         let stops = try list(try tripData(rt), "stops")
         #expect(stops[0]["delay_s"] is NSNull)
@@ -577,7 +577,7 @@ import TransitModel
     }
 
     @Test func middleStopFallsBackToArrivalDelay() throws {
-        let rt = TripRealtime(stops: [TripStopRealtime(arrivalUnix: F.origin + 72180 + 200)])
+        let rt = TripRealtime(stops: [F.predicted(0, arrival: F.origin + 72180 + 200)])
         let stops = try list(try tripData(rt), "stops")
         #expect(stops[0]["delay_s"] as? Int == 200)
         #expect(stops[0]["realtime_departure_unix"] is NSNull)
@@ -595,7 +595,7 @@ import TransitModel
 
     @Test func addedTripHasNoSchedule() throws {
         let rt = TripRealtime(
-            added: true, stops: [TripStopRealtime(arrivalUnix: F.origin + 72180, departureUnix: F.origin + 72240)])
+            added: true, stops: [F.predicted(0, arrival: F.origin + 72180, departure: F.origin + 72240)])
         let data = try tripData(rt)
         #expect(data["status"] as? String == "added")
         let first = try list(data, "stops")[0]
@@ -608,8 +608,8 @@ import TransitModel
 
     @Test func tripStatusFollowsTheNextStop() throws {
         let rt = TripRealtime(stops: [
-            TripStopRealtime(arrivalUnix: F.origin + 72180 - 120, departureUnix: F.origin + 72240 - 120),
-            TripStopRealtime(arrivalUnix: F.origin + 72420 + 400, departureUnix: F.origin + 72450 + 400),
+            F.predicted(0, arrival: F.origin + 72180 - 120, departure: F.origin + 72240 - 120),
+            F.predicted(1, arrival: F.origin + 72420 + 400, departure: F.origin + 72450 + 400),
         ])
         // Before the first stop departs: its status (early).
         #expect(try tripData(rt, at: F.origin + 72000)["status"] as? String == "early")

@@ -322,17 +322,21 @@ enum Fixtures {
 
     static let tripRealtime = TripRealtime(
         stops: [
-            {
-                var rt = TripStopRealtime(
-                    arrivalUnix: origin + 72270, departureUnix: origin + 72330,
-                    occupancyStatus: "MANY_SEATS_AVAILABLE", carriages: Array(carriagesOnDeparture.prefix(2)))
-                rt.predictionSource = .stopUpdate
-                rt.predictionAgeSeconds = 12
-                return rt
-            }(),
-            TripStopRealtime(skipped: true),
+            LiveStop(
+                stopId: "2000331", stopSequence: 12, predictedArrival: origin + 72270,
+                predictedDeparture: origin + 72330,
+                status: .predicted, predictionSource: .stopUpdate, departureOccupancy: "MANY_SEATS_AVAILABLE",
+                carriages: Array(carriagesOnDeparture.prefix(2))),
+            LiveStop(stopId: "2000441", stopSequence: 13, status: .skipped),
         ],
-        vehicle: vehicle)
+        predictionAgeSeconds: 12, vehicle: vehicle)
+
+    /// A stop of `trip` with predicted times (by index: 0 is stop_sequence 12, 1 is 13).
+    static func predicted(_ index: Int, arrival: Int64? = nil, departure: Int64? = nil) -> LiveStop {
+        LiveStop(
+            stopId: index == 0 ? "2000331" : "2000441", stopSequence: index == 0 ? 12 : 13, predictedArrival: arrival,
+            predictedDeparture: departure, status: .predicted)
+    }
 
     static let feedInfo = FeedInfo(
         databaseVersion: "20251222T031500Z-5f3a", importedAt: 1_766_373_300,

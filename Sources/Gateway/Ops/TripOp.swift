@@ -98,7 +98,7 @@ extension RequestDispatcher {
 
         // The copied trip's detail, the route and the stops, asked together (one static timeout at most).
         let copied = LiveTripAssembly.copiedKey(trip)
-        let stopIds = Set(trip.stops.compactMap { $0.stopId ?? $0.assignedStopId })
+        let stopIds = Set(trip.stops.map(\.stopId))
         var known = LiveTripAssembly.Known()
         if staticUp {
             async let detail = copiedDetail(copied)
@@ -111,7 +111,7 @@ extension RequestDispatcher {
             known.stops = cachedStops(stopIds)
         }
         known.timezone =
-            trip.stops.lazy.compactMap { known.stops[$0.stopId ?? ""]?.timezone }.first ?? cache.lastTimezone
+            trip.stops.lazy.compactMap { known.stops[$0.stopId]?.timezone }.first ?? cache.lastTimezone
 
         let view = LiveTripAssembly.view(
             trip, known: known, vehicle: vehicle, madeUnix: trip.madeUnix(state), now: now)
@@ -141,7 +141,7 @@ extension RequestDispatcher {
         return typical.enumerated().map { index, value in
             guard let value else { return nil }
             let rt = index < (realtime?.stops.count ?? 0) ? realtime?.stops[index] : nil
-            let predicted = rt?.departureUnix != nil || rt?.arrivalUnix != nil || (rt?.skipped ?? false) || cancelled
+            let predicted = (rt?.isPredicted ?? false) || (rt?.skipped ?? false) || cancelled
             return TypicalDelayView(value, scheduledUnix: trip.stops[index].departureUnix, predicted: predicted)
         }
     }

@@ -23,29 +23,21 @@ enum LiveMerge {
                     realtime = TripRealtime(
                         cancelled: prediction.cancelled, added: prediction.added,
                         stops: trip.stops.map { stop in
+                            // Only the lasting fact of a stale prediction: the stop is skipped.
                             prediction.stop(sequence: stop.stopSequence).flatMap {
-                                $0.skipped ? TripStopRealtime(skipped: true) : nil
+                                $0.skipped
+                                    ? LiveStop(stopId: $0.stopId, stopSequence: $0.stopSequence, status: .skipped) : nil
                             }
                         })
                 }
             } else {
-                var stops: [TripStopRealtime?] = []
+                // The live state's stops as they are, by the static stop they belong to.
+                var stops: [LiveStop?] = []
                 stops.reserveCapacity(trip.stops.count)
-                let made = prediction.madeUnix(state)
-                for stop in trip.stops {
-                    stops.append(
-                        prediction.stop(sequence: stop.stopSequence).map {
-                            var rt = TripStopRealtime(
-                                arrivalUnix: $0.predictedArrival, departureUnix: $0.predictedDeparture,
-                                skipped: $0.skipped, occupancyStatus: $0.departureOccupancy, carriages: $0.carriages,
-                                platformChange: prediction.cancelled ? nil : $0.platformChange)
-                            rt.predictionSource = $0.predictionSource
-                            rt.predictionAgeSeconds = $0.predictionSource.age(
-                                tripTimestamp: made, feedTimestamp: nil, now: now)
-                            return rt
-                        })
-                }
-                realtime = TripRealtime(cancelled: prediction.cancelled, added: prediction.added, stops: stops)
+                for stop in trip.stops { stops.append(prediction.stop(sequence: stop.stopSequence)) }
+                realtime = TripRealtime(
+                    cancelled: prediction.cancelled, added: prediction.added, stops: stops,
+                    predictionAgeSeconds: prediction.madeUnix(state).map { max(0, now - $0) })
             }
         }
         if let vehicle, reading.usable {
@@ -67,7 +59,7 @@ enum LiveMerge {
                 AlertIndex.Row(
                     stopId: stop.stopId, parentStation: stop.parentStation, routeId: trip.route.routeId,
                     routeType: trip.route.routeType, agencyId: trip.route.agencyId, directionId: trip.directionId,
-                    tripId: trip.tripId, time: rt?.departureUnix ?? rt?.arrivalUnix ?? stop.departureUnix))
+                    tripId: trip.tripId, time: rt?.predictedUnix ?? stop.departureUnix))
         }
         return RowAlerts(rows, index: index)
     }

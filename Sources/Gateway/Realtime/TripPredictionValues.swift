@@ -4,27 +4,13 @@ import TransitModel
 // Resolved trip updates as the gateway holds them: one `TripPrediction` per trip instance, its stops the
 // realtime service's `LiveStop` values unchanged (see LiveConversion for the trip's own fields).
 
-/// What a board and a trip answer read of a stop's live prediction (`LiveStop`, the realtime service's value
-/// as it published it: the gateway keeps and encodes that same value).
+/// What a board reads of a stop's live prediction beyond what a trip answer reads (LiveViews.swift).
 extension LiveStop {
-    /// The vehicle passes without stopping.
-    var skipped: Bool { status == .skipped }
-    /// When the vehicle is predicted to leave (arrive, where only that is predicted).
-    var predictedUnix: Int64? { predictedDeparture ?? predictedArrival }
-    /// When it is scheduled to leave (arrive, where only that is known).
-    var scheduledUnix: Int64? { scheduledDeparture ?? scheduledArrival }
-
     /// The scheduled time of a visit predicted later than scheduled (nil: not late, or not both known): what
     /// a board counts to ask the static service for more rows (`BoardAssembly.delayedCount`).
     var lateScheduledUnix: Int64? {
         guard let scheduled = scheduledUnix, let predicted = predictedUnix, predicted > scheduled else { return nil }
         return scheduled
-    }
-
-    /// The platform the vehicle serves instead of the scheduled one, when it is another stop.
-    var platformChange: PlatformChange? {
-        guard let assigned = assignedStopId, assigned != stopId else { return nil }
-        return PlatformChange(stopId: assigned, platform: assignedPlatform)
     }
 
     /// The stop ids a board finds this visit under: the planned stop and a realtime platform change.
