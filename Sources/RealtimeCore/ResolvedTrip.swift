@@ -82,12 +82,16 @@ extension LiveStop {
     }
 
     /// Takes what the stop time update matched to this stop says besides its times: the departure occupancy,
-    /// the stop headsign and the carriages (Transport for NSW). The matching is `StopUpdateMatcher`'s alone, so
+    /// the stop headsign, the pickup and drop-off types and the carriages (Transport for NSW). The matching is `StopUpdateMatcher`'s alone, so
     /// these land on the stop the times of the same update landed on. Most updates have none of them: the
     /// common case reads three fields and writes nothing.
     mutating func takeProperties(of update: StopTimeUpdate) {
         if let occupancy = update.departureOccupancyStatus { departureOccupancy = occupancy.name }
-        if let headsign = update.stopTimeProperties?.stopHeadsign, !headsign.isEmpty { stopHeadsign = headsign }
+        if let properties = update.stopTimeProperties {
+            if let headsign = properties.stopHeadsign, !headsign.isEmpty { stopHeadsign = headsign }
+            if let pickup = properties.pickupType { pickupType = pickup.rawValue }
+            if let dropOff = properties.dropOffType { dropOffType = dropOff.rawValue }
+        }
         if !update.tfnswCarriages.isEmpty { carriages = update.tfnswCarriages.map(LiveCarriage.init) }
     }
 }

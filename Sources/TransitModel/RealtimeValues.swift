@@ -156,6 +156,17 @@ public struct LiveStop: Sendable, Hashable {
         @inlinable get { rare?.fields.carriages ?? [] }
         set { updateRare { $0.carriages = newValue } }
     }
+    /// StopTimeProperties.pickup_type as a GTFS code (0 regular, 1 none, 2 phone the agency, 3 coordinate with
+    /// the driver), when the update gives one: it replaces the schedule's for this instance.
+    public var pickupType: Int32? {
+        @inlinable get { rare?.fields.pickupType }
+        set { updateRare { $0.pickupType = newValue } }
+    }
+    /// StopTimeProperties.drop_off_type as a GTFS code (as `pickupType`), when the update gives one.
+    public var dropOffType: Int32? {
+        @inlinable get { rare?.fields.dropOffType }
+        set { updateRare { $0.dropOffType = newValue } }
+    }
 
     // @inlinable: the realtime service builds ~100,000 of these per feed update, from another module.
     /// A stop of a live trip; everything but its identity and status unknown unless told.
@@ -213,6 +224,8 @@ struct LiveStopRareFields: Sendable, Hashable {
     @usableFromInline var departureOccupancy: String?
     @usableFromInline var stopHeadsign: String?
     @usableFromInline var carriages: [LiveCarriage] = []
+    @usableFromInline var pickupType: Int32?
+    @usableFromInline var dropOffType: Int32?
 
     @usableFromInline
     init(
@@ -228,7 +241,7 @@ struct LiveStopRareFields: Sendable, Hashable {
 
     var isEmpty: Bool {
         assignedStopId == nil && assignedPlatform == nil && departureOccupancy == nil && stopHeadsign == nil
-            && carriages.isEmpty
+            && carriages.isEmpty && pickupType == nil && dropOffType == nil
     }
 }
 

@@ -33,6 +33,8 @@ extension LiveStop {
             stopHeadsign: optionalString(m.stop_headsign),
             carriages: try repeatedMessages(m.n_carriages, m.carriages, "carriages", LiveCarriage.init(proto:)))
         assignedPlatform = optionalString(m.assigned_platform)
+        pickupType = optionalValue(m.has_pickup_type, m.pickup_type)
+        dropOffType = optionalValue(m.has_drop_off_type, m.drop_off_type)
     }
 }
 

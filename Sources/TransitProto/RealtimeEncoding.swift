@@ -31,6 +31,8 @@ extension ProtoArena {
             m.stop_headsign = string(s.stopHeadsign)
             m.assigned_platform = string(s.assignedPlatform)
             (m.n_carriages, m.carriages) = messages(s.carriages, proto)
+            (m.has_pickup_type, m.pickup_type) = ifPresent(s.pickupType)
+            (m.has_drop_off_type, m.drop_off_type) = ifPresent(s.dropOffType)
         }
     }
 

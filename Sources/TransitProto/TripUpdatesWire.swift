@@ -26,8 +26,8 @@ enum TripUpdatesWire {
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
             predictedArrival = 6, predictedDeparture = 7, arrivalDelay = 8, departureDelay = 9, status = 10,
-            departureOccupancy = 11, stopHeadsign = 12, carriages = 13, predictionSource = 14,
-            assignedPlatform = 30
+            departureOccupancy = 11, stopHeadsign = 12, carriages = 13, predictionSource = 14, pickupType = 15,
+            dropOffType = 16, assignedPlatform = 30
     }
     private enum Carriage {
         static let position = 1, name = 2, occupancy = 3, departureOccupancy = 4, quiet = 5, toilet = 6, luggageRack = 7
@@ -217,6 +217,7 @@ enum TripUpdatesWire {
             + carriagesSize(s.pointee.carriages)
             + int32Field(
                 Stop.predictionSource, s.pointee.predictionSource.sent.map { Int32(bitPattern: $0.proto.rawValue) })
+            + int32Field(Stop.pickupType, s.pointee.pickupType) + int32Field(Stop.dropOffType, s.pointee.dropOffType)
     }
 
     /// The carriages' fields in a stop (zero for none: most feeds send none). A carriage's size is computed
@@ -315,6 +316,8 @@ enum TripUpdatesWire {
         if let v = s.pointee.predictionSource.sent {
             out.int32Field(Stop.predictionSource, Int32(bitPattern: v.proto.rawValue))
         }
+        if let v = s.pointee.pickupType { out.int32Field(Stop.pickupType, v) }
+        if let v = s.pointee.dropOffType { out.int32Field(Stop.dropOffType, v) }
         if let v = s.pointee.assignedPlatform { out.string(Stop.assignedPlatform, v) }
     }
 

@@ -1781,7 +1781,7 @@ const ProtobufCMessageDescriptor transit__trip_instance__descriptor =
   (ProtobufCMessageInit) transit__trip_instance__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[15] =
+static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptors[17] =
 {
   {
     "stop_id",
@@ -1952,6 +1952,30 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "pickup_type",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__StopPrediction, has_pickup_type),
+    offsetof(Transit__StopPrediction, pickup_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "drop_off_type",
+    16,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__StopPrediction, has_drop_off_type),
+    offsetof(Transit__StopPrediction, drop_off_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "assigned_platform",
     30,
     PROTOBUF_C_LABEL_OPTIONAL,
@@ -1966,11 +1990,13 @@ static const ProtobufCFieldDescriptor transit__stop_prediction__field_descriptor
 };
 static const unsigned transit__stop_prediction__field_indices_by_name[] = {
   7,   /* field[7] = arrival_delay */
-  14,   /* field[14] = assigned_platform */
+  16,   /* field[16] = assigned_platform */
   2,   /* field[2] = assigned_stop_id */
   12,   /* field[12] = carriages */
   8,   /* field[8] = departure_delay */
   10,   /* field[10] = departure_occupancy */
+  15,   /* field[15] = drop_off_type */
+  14,   /* field[14] = pickup_type */
   5,   /* field[5] = predicted_arrival_unix */
   6,   /* field[6] = predicted_departure_unix */
   13,   /* field[13] = prediction_source */
@@ -1984,8 +2010,8 @@ static const unsigned transit__stop_prediction__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__stop_prediction__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 30, 14 },
-  { 0, 15 }
+  { 30, 16 },
+  { 0, 17 }
 };
 const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
 {
@@ -1995,7 +2021,7 @@ const ProtobufCMessageDescriptor transit__stop_prediction__descriptor =
   "Transit__StopPrediction",
   "transit",
   sizeof(Transit__StopPrediction),
-  15,
+  17,
   transit__stop_prediction__field_descriptors,
   transit__stop_prediction__field_indices_by_name,
   2,  transit__stop_prediction__number_ranges,

@@ -153,6 +153,47 @@ import TransitTesting
         }
     }
 
+    /// A stop the trip update made set-down only (StopTimeProperties.pickup_type NONE) leaves the board, as a
+    /// static pickup_type 1 does; the trip answer gives the update's pickup and drop-off types at that stop.
+    @Test func aRealtimeSetDownOnlyStopLeavesTheBoardAndShowsOnTheTrip() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let rows = try await board(client, limit: 3)
+            try #require(rows.count == 3)
+            var setDownOnly = prediction(rows[0], delay: 60)
+            setDownOnly.stops[0].pickupType = 1
+            setDownOnly.stops[0].dropOffType = 0
+            view.replace(
+                RealtimeState(
+                    trips: [setDownOnly],
+                    sources: [
+                        RealtimeSourceStatus(
+                            name: "tu", kind: .tripUpdates, feedTimestamp: Int64(Date().timeIntervalSince1970) - 12)
+                    ]))
+
+            let answer = try await client.ask(
+                #"{"op":"departures","stop_id":"200060","at":\#(SampleTimes.mondayEvening),"limit":3}"#)
+            // Instances: a frequency trip's next run has the same trip_id.
+            let instance = { (row: [String: Any]) in "\(row["trip_id"] ?? "") \(row["start_time"] ?? "")" }
+            let ids = answer.list("departures").map(instance)
+            #expect(!ids.contains(instance(rows[0])), "\(ids)")
+            #expect(ids.contains(instance(rows[1])) && ids.contains(instance(rows[2])))
+
+            var request =
+                #"{"op":"trip","trip_id":"\#(rows[0]["trip_id"] as? String ?? "")","date":"\#(rows[0]["service_date"] as? String ?? "")","at":\#(SampleTimes.mondayEvening)"#
+            if let start = rows[0]["start_time"] as? String { request += #","start_time":"\#(start)""# }
+            let trip = try await client.ask(request + "}")
+            #expect(trip.ok, "\(trip)")
+            let stops = trip.list("stops")
+            let stop = try #require(stops.first { $0["stop_sequence"] as? Int == rows[0]["stop_sequence"] as? Int })
+            #expect(stop["pickup_type"] as? Int == 1)
+            #expect(stop["drop_off_type"] as? Int == 0)
+            // The other stops keep the schedule's (the sample's are 0, regular).
+            #expect(stops.filter { $0["pickup_type"] as? Int == 1 }.count == 1)
+        }
+    }
+
     /// Transport for NSW's additions as the realtime service publishes them (`LiveTrip`, `LiveVehicle`,
     /// `LiveSourceStatus`): per-carriage occupancy on the board row and the trip stop, the vehicle's carriages
     /// and features, the source's drops and skipped fields in `health`. The trip is a REPLACEMENT of the

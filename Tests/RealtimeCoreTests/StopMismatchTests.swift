@@ -48,6 +48,19 @@ import TransitModel
         #expect(loop.stops.map(\.departureOccupancy) == [nil, nil, nil, "FULL", nil])
     }
 
+    /// StopTimeProperties.pickup_type / drop_off_type land on the matched stop as GTFS codes; other stops and
+    /// updates without them keep none (the schedule's apply).
+    @Test func realtimePickupAndDropOffLandOnTheMatchedStop() throws {
+        var setDownOnly = F.stu(seq: 30, stop: "S3", arrivalDelay: 60)
+        setDownOnly.stopTimeProperties = StopTimeProperties(pickupType: .notAvailable)
+        var pickUpOnly = F.stu(seq: 50, stop: "S5")
+        pickUpOnly.stopTimeProperties = StopTimeProperties(pickupType: .regular, dropOffType: .coordinateWithDriver)
+        let trip = try #require(F.resolve(F.update([setDownOnly, pickUpOnly])).resolvedTrip)
+        #expect(trip.stops.map(\.pickupType) == [nil, nil, 1, nil, 0, nil])
+        #expect(trip.stops.map(\.dropOffType) == [nil, nil, nil, nil, 3, nil])
+        #expect(trip.arrivalDelays == [nil, nil, 60, 60, nil, nil])  // S5's update has no times: no data from it
+    }
+
     @Test func agreeingUpdatesAreNoMismatch() throws {
         let update = F.update([
             F.stu(seq: 20, stop: "S2", arrivalDelay: 60), F.stu(seq: 40, stop: "S4", arrivalDelay: 90),

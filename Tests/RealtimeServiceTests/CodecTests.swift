@@ -20,6 +20,8 @@ enum CodecSamples {
                 LiveCarriage(),
             ])
         stop.assignedPlatform = "17"
+        stop.pickupType = 1
+        stop.dropOffType = 3
         return stop
     }()
     static let bareStop = LiveStop(stopId: "S", stopSequence: 0, status: .noData)

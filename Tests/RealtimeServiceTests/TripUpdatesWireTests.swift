@@ -11,7 +11,7 @@ import TransitProto
     /// (10-byte varints), clamped direction ids, multi-byte lengths, empty and NUL-containing strings
     /// (protobuf-c cuts them at the NUL), every status and relationship.
     static func extremes() -> LiveTripBatch {
-        let edgeStop = LiveStop(
+        var edgeStop = LiveStop(
             stopId: "", stopSequence: UInt32.max, assignedStopId: "a\u{0}b", scheduledArrival: Int64.min,
             scheduledDeparture: -1, predictedArrival: Int64.max, predictedDeparture: 0, arrivalDelay: Int32.min,
             departureDelay: Int32.max, status: .noPrediction, departureOccupancy: "",
@@ -23,6 +23,8 @@ import TransitProto
                 LiveCarriage(), LiveCarriage(position: Int32.max),
                 LiveCarriage(name: String(repeating: "é", count: 100)),
             ])
+        edgeStop.pickupType = Int32.min  // an int32 the schema allows (a GTFS code is 0–3)
+        edgeStop.dropOffType = 0
         var trips: [LiveTrip] = []
         for (i, relationship) in LiveTripRelationship.allCases.enumerated() {
             let statuses = LiveStopStatus.allCases

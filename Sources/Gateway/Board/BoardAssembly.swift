@@ -93,11 +93,13 @@ enum BoardAssembly {
         return merged
     }
 
-    /// A static row with its trip's prediction; nil for a deleted instance.
+    /// A static row with its trip's prediction; nil for a deleted instance and for a stop the update made
+    /// set-down only (realtime pickup_type 1, a lasting fact like a skip: the static pickup_type 1 rows are
+    /// never listed either).
     private static func merge(
         _ d: Departure, _ trip: TripPrediction, state: RealtimeState, usedStale: inout Bool
     ) -> DepartureRow? {
-        if trip.deleted { return nil }
+        if trip.deleted || trip.stop(sequence: d.stopSequence)?.pickupType == 1 { return nil }
         if state.isStale(source: trip.source) {
             usedStale = true
             let skipped = trip.stop(sequence: d.stopSequence)?.skipped ?? false
@@ -152,7 +154,7 @@ enum BoardAssembly {
     /// Live visits at `boardStops` whose board time lies in `known` and that `present` lacks. With
     /// `staticRows` (the static rows scheduled in `known` were fetched), a scheduled visit whose scheduled time
     /// lies in `known` is not one: the static service listed it or left it out on purpose (no pickup there).
-    /// A trip's last stop offers no departure.
+    /// A trip's last stop offers no departure, and neither does a stop the update made set-down only.
     static func candidates(
         state: RealtimeState, boardStops: Set<String>, known: Range<Int64>, present: PresentRows,
         staticRows: Bool, admits: LiveBoardFilter? = nil
@@ -165,7 +167,7 @@ enum BoardAssembly {
                 // The trip is read in place until it makes a candidate (a copy retains each of its references,
                 // and most visits at a busy stop lie outside `known`).
                 guard let at = state.trips.index(forKey: ref.key), ref.index < state.trips.values[at].stops.count - 1,
-                    !state.trips.values[at].deleted
+                    !state.trips.values[at].deleted, state.trips.values[at].stops[ref.index].pickupType != 1
                 else { continue }
                 if let admits, !admits.admits(state.trips.values[at]) { continue }
                 if state.isStale(source: state.trips.values[at].source) {

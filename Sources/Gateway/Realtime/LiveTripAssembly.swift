@@ -104,6 +104,9 @@ enum LiveTripAssembly {
                 predictedDepartureUnix: predicted ? s.predictedDeparture : nil,
                 skipped: s.skipped, stopHeadsign: s.stopHeadsign)
             if !trip.cancelled { stop.platformChange = s.platformChange }
+            // The update's pickup/drop-off replace the schedule's (below) where it gives them.
+            stop.pickupType = s.pickupType.map(Int.init)
+            stop.dropOffType = s.dropOffType.map(Int.init)
             if predicted, s.predictedArrival != nil || s.predictedDeparture != nil {
                 stop.predictionSource = s.predictionSource
                 stop.predictionAgeSeconds = s.predictionSource.age(
@@ -116,8 +119,8 @@ enum LiveTripAssembly {
                 stop.platformCode = d.platformCode
                 stop.wheelchairBoarding = d.wheelchairBoarding
                 stop.parentStation = d.parentStation
-                stop.pickupType = d.pickupType
-                stop.dropOffType = d.dropOffType
+                stop.pickupType = stop.pickupType ?? d.pickupType
+                stop.dropOffType = stop.dropOffType ?? d.dropOffType
                 stop.stopHeadsign = s.stopHeadsign ?? d.stopHeadsign
             } else if let info = known.stops[stopId] {
                 stop.stopName = info.name

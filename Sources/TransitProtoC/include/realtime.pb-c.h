@@ -219,10 +219,18 @@ struct  Transit__StopPrediction
    */
   protobuf_c_boolean has_prediction_source;
   Transit__PredictionSource prediction_source;
+  /*
+   * StopTimeProperties.pickup_type / drop_off_type, when the update gives them: the GTFS code (0 regular, 1 none,
+   * 2 phone the agency, 3 coordinate with the driver) that replaces the schedule's for this instance.
+   */
+  protobuf_c_boolean has_pickup_type;
+  int32_t pickup_type;
+  protobuf_c_boolean has_drop_off_type;
+  int32_t drop_off_type;
 };
 #define TRANSIT__STOP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__stop_prediction__descriptor) \
-    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, NULL, 0,NULL, 0, TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE }
+    , NULL, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, TRANSIT__STOP_STATUS__STOP_PREDICTED, NULL, NULL, NULL, 0,NULL, 0, TRANSIT__PREDICTION_SOURCE__PREDICTION_SCHEDULE, 0, 0, 0, 0 }
 
 
 /*
