@@ -26,7 +26,8 @@ import PackageDescription
 //   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
-//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c); its alert
+//                          texts are TransitModel's TranslatedText, the one type of them in every process
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
@@ -205,7 +206,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
+        .target(
+            name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto", "TransitModel"],
+            swiftSettings: swiftSettings),
         .target(
             name: "RealtimeCore",
             dependencies: ["GTFSRealtime", "TransitModel", "TransitCore"],
@@ -352,7 +355,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitTesting"],
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitModel", "TransitTesting"],
             exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
             swiftSettings: swiftSettings
         ),
