@@ -13,7 +13,8 @@ import PackageDescription
 //   TransitTerminal        the terminal client's rendering: ANSI colours, the live board and the lists
 //   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
 //                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
-//                          memory (ProcessMemory: resident size, giving freed heap memory back)
+//                          memory (ProcessMemory: resident size, giving freed heap memory back); protobuf's
+//                          varint (Varint: the one implementation the hand-written wire code shares)
 //   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice; the
 //                          gateway's subscriber thread)
 //   GTFSCSV                streaming byte-level CSV reader
@@ -115,7 +116,9 @@ let package = Package(
         .target(name: "GTFSCSV", swiftSettings: swiftSettings),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "TransitModel", swiftSettings: swiftSettings),
-        .target(name: "TransitProto", dependencies: ["TransitProtoC", "TransitModel"], swiftSettings: swiftSettings),
+        .target(
+            name: "TransitProto", dependencies: ["TransitProtoC", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings),
         .target(name: "NNGKit", dependencies: ["CNNG"], swiftSettings: swiftSettings),
         .target(
             name: "TransitStore",
@@ -207,7 +210,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto", "TransitModel"],
+            name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto", "TransitModel", "TransitCore"],
             swiftSettings: swiftSettings),
         .target(
             name: "RealtimeCore",
@@ -292,7 +295,7 @@ let package = Package(
         // Test support shared by the test targets (a regular target that only test targets depend on).
         .target(
             name: "TransitTesting",
-            dependencies: ["TransitStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TransitStore", "TransitCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TransitTesting",
             swiftSettings: swiftSettings
         ),
