@@ -11,10 +11,11 @@ import PackageDescription
 //                          (NIOTransportServices on Apple platforms), Codable answers, board subscriptions;
 //                          depends on nothing of the server
 //   TransitTerminal        the terminal client's rendering: ANSI colours, the live board and the lists
-//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
-//                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
-//                          memory (ProcessMemory: resident size, giving freed heap memory back); protobuf's
-//                          varint (Varint: the one implementation the hand-written wire code shares)
+//   TransitCore            pure GTFS logic: modes, times, service days, calendars, civil dates (CivilCalendar),
+//                          natural sort; the services' wall clock (ServiceClock: the machine's, or a replayed
+//                          day's); the process's memory (ProcessMemory: resident size, giving freed heap memory
+//                          back); protobuf's varint (Varint: the one implementation the hand-written wire code
+//                          shares)
 //   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice; the
 //                          gateway's subscriber thread)
 //   GTFSCSV                streaming byte-level CSV reader
