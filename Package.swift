@@ -11,9 +11,11 @@ import PackageDescription
 //                          (NIOTransportServices on Apple platforms), Codable answers, board subscriptions;
 //                          depends on nothing of the server
 //   TransitTerminal        the terminal client's rendering: ANSI colours, the live board and the lists
-//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
-//                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
-//                          memory (ProcessMemory: resident size, giving freed heap memory back)
+//   TransitCore            pure GTFS logic: modes, times, service days, calendars, civil dates (CivilCalendar),
+//                          natural sort; the services' wall clock (ServiceClock: the machine's, or a replayed
+//                          day's); the process's memory (ProcessMemory: resident size, giving freed heap memory
+//                          back); protobuf's varint (Varint: the one implementation the hand-written wire code
+//                          shares)
 //   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice; the
 //                          gateway's subscriber thread)
 //   GTFSCSV                streaming byte-level CSV reader
@@ -26,7 +28,8 @@ import PackageDescription
 //   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
-//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c); its alert
+//                          texts are TransitModel's TranslatedText, the one type of them in every process
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
@@ -114,7 +117,9 @@ let package = Package(
         .target(name: "GTFSCSV", swiftSettings: swiftSettings),
         .target(name: "SQLiteKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         .target(name: "TransitModel", swiftSettings: swiftSettings),
-        .target(name: "TransitProto", dependencies: ["TransitProtoC", "TransitModel"], swiftSettings: swiftSettings),
+        .target(
+            name: "TransitProto", dependencies: ["TransitProtoC", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings),
         .target(name: "NNGKit", dependencies: ["CNNG"], swiftSettings: swiftSettings),
         .target(
             name: "TransitStore",
@@ -205,7 +210,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto"], swiftSettings: swiftSettings),
+        .target(
+            name: "GTFSRealtime", dependencies: ["TransitProtoC", "TransitProto", "TransitModel", "TransitCore"],
+            swiftSettings: swiftSettings),
         .target(
             name: "RealtimeCore",
             dependencies: ["GTFSRealtime", "TransitModel", "TransitCore"],
@@ -289,7 +296,7 @@ let package = Package(
         // Test support shared by the test targets (a regular target that only test targets depend on).
         .target(
             name: "TransitTesting",
-            dependencies: ["TransitStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["TransitStore", "TransitCore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TransitTesting",
             swiftSettings: swiftSettings
         ),
@@ -352,7 +359,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitTesting"],
+            name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitModel", "TransitTesting"],
             exclude: ["Fixtures"],  // read from the source tree by path (#filePath), see OfficialFixtureTests
             swiftSettings: swiftSettings
         ),

@@ -216,7 +216,7 @@ extension JSONWriter {
         endObject()
     }
 
-    private mutating func text(_ t: LiveText?) {
+    private mutating func text(_ t: TranslatedText?) {
         guard let t else { return null() }
         beginArray()
         for tr in t.translations {

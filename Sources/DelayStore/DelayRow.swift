@@ -1,3 +1,4 @@
+import TransitCore
 import TransitModel
 
 /// One recorded departure: the last predicted delay of a trip instance at a stop before it left.
@@ -87,7 +88,7 @@ struct DelayRow: Sendable, Hashable {
             out.append(UInt8(hour))
             for histogram in [h.current, h.previous] {
                 let bytes = Self.sparse(histogram)
-                Self.appendVarint(UInt64(bytes.count), to: &out)
+                Varint.append(UInt64(bytes.count), to: &out)
                 out += bytes
             }
         }
@@ -109,7 +110,7 @@ struct DelayRow: Sendable, Hashable {
             guard hour < 24 else { return nil }
             var entry = Hour()
             for half in 0..<2 {
-                guard let length = Self.readVarint(bytes, &i), i + Int(length) <= bytes.count else { return nil }
+                guard let length = Varint.read(bytes, at: &i), i + Int(length) <= bytes.count else { return nil }
                 let end = i + Int(length)
                 var histogram = DelayHistogram()
                 while i < end {
@@ -119,7 +120,7 @@ struct DelayRow: Sendable, Hashable {
                     guard bucket < DelayHistogram.bucketCount else { return nil }
                     var count = UInt64(code) + 1
                     if code == 3 {
-                        guard let c = Self.readVarint(bytes, &i), i <= end else { return nil }
+                        guard let c = Varint.read(bytes, at: &i), i <= end else { return nil }
                         count = c
                     }
                     histogram.add(bucket: bucket, count: UInt32(clamping: count))
@@ -137,30 +138,9 @@ struct DelayRow: Sendable, Hashable {
                 out.append(UInt8(bucket) | UInt8(count - 1) << 6)
             } else {
                 out.append(UInt8(bucket) | 3 << 6)
-                appendVarint(UInt64(count), to: &out)
+                Varint.append(UInt64(count), to: &out)
             }
         }
         return out
-    }
-
-    private static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            out.append(UInt8(v & 0x7F) | 0x80)
-            v >>= 7
-        }
-        out.append(UInt8(v))
-    }
-
-    private static func readVarint(_ bytes: UnsafeRawBufferPointer, _ i: inout Int) -> UInt64? {
-        var value: UInt64 = 0, shift: UInt64 = 0
-        while i < bytes.count, shift < 64 {
-            let byte = bytes[i]
-            i += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        return nil
     }
 }

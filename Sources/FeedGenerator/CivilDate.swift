@@ -1,7 +1,8 @@
 import TransitCore
 
-/// A calendar date without a time zone, as GTFS writes it (YYYYMMDD): TransitCore's `GTFSDate` (the one
-/// implementation of the civil-date maths) with the generator's conventions (weekday 0 = Monday).
+/// A calendar date without a time zone, as GTFS writes it (YYYYMMDD): TransitCore's `GTFSDate` (over
+/// `CivilCalendar`, the one implementation of the civil-date maths) with the generator's conventions (weekday
+/// 0 = Monday).
 struct CivilDate: Comparable, Hashable, Sendable {
     let date: GTFSDate
 

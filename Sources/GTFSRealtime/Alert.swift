@@ -1,4 +1,8 @@
-// Alert and what it holds: a service alert, when it applies, to what, and its texts.
+// Alert and what it holds: a service alert, when it applies, to what, and its texts. The texts are
+// TransitModel's TranslatedText, the one type every process uses for them (GTFSRealtime already reaches
+// TransitModel through TransitProto, so the direct dependency adds no edge to the graph's order).
+
+import TransitModel
 
 /// A service alert.
 public struct Alert: Sendable, Hashable {
@@ -13,26 +17,26 @@ public struct Alert: Sendable, Hashable {
     public var cause: AlertCause?
     /// nil means UNKNOWN_EFFECT.
     public var effect: AlertEffect?
-    public var url: TranslatedString?
-    public var headerText: TranslatedString?
-    public var descriptionText: TranslatedString?
-    public var ttsHeaderText: TranslatedString?
-    public var ttsDescriptionText: TranslatedString?
+    public var url: TranslatedText?
+    public var headerText: TranslatedText?
+    public var descriptionText: TranslatedText?
+    public var ttsHeaderText: TranslatedText?
+    public var ttsDescriptionText: TranslatedText?
     /// nil means UNKNOWN_SEVERITY.
     public var severityLevel: AlertSeverityLevel?
     public var image: TranslatedImage?
-    public var imageAlternativeText: TranslatedString?
-    public var causeDetail: TranslatedString?
-    public var effectDetail: TranslatedString?
+    public var imageAlternativeText: TranslatedText?
+    public var causeDetail: TranslatedText?
+    public var effectDetail: TranslatedText?
 
     public init(
         activePeriods: [TimeRange] = [], communicationPeriods: [TimeRange] = [], impactPeriods: [TimeRange] = [],
         informedEntities: [EntitySelector] = [], cause: AlertCause? = nil, effect: AlertEffect? = nil,
-        url: TranslatedString? = nil, headerText: TranslatedString? = nil, descriptionText: TranslatedString? = nil,
-        ttsHeaderText: TranslatedString? = nil, ttsDescriptionText: TranslatedString? = nil,
+        url: TranslatedText? = nil, headerText: TranslatedText? = nil, descriptionText: TranslatedText? = nil,
+        ttsHeaderText: TranslatedText? = nil, ttsDescriptionText: TranslatedText? = nil,
         severityLevel: AlertSeverityLevel? = nil, image: TranslatedImage? = nil,
-        imageAlternativeText: TranslatedString? = nil, causeDetail: TranslatedString? = nil,
-        effectDetail: TranslatedString? = nil
+        imageAlternativeText: TranslatedText? = nil, causeDetail: TranslatedText? = nil,
+        effectDetail: TranslatedText? = nil
     ) {
         self.activePeriods = activePeriods
         self.communicationPeriods = communicationPeriods
@@ -90,40 +94,6 @@ public struct EntitySelector: Sendable, Hashable {
         self.trip = trip
         self.stopId = stopId
         self.directionId = directionId
-    }
-}
-
-/// A text in one or more languages.
-public struct TranslatedString: Sendable, Hashable {
-    public struct Translation: Sendable, Hashable {
-        public var text: String
-        /// BCP-47 language code; nil for the feed's default language.
-        public var language: String?
-
-        public init(text: String, language: String? = nil) {
-            self.text = text
-            self.language = language
-        }
-    }
-
-    public var translations: [Translation]
-
-    public init(translations: [Translation]) {
-        self.translations = translations
-    }
-
-    /// A single text without a language.
-    public init(_ text: String) {
-        self.translations = [Translation(text: text)]
-    }
-
-    /// The text in `language` (compared case-insensitively), else the one without a language, else the
-    /// first; nil when there is no translation.
-    public func text(language: String? = nil) -> String? {
-        if let language, let hit = translations.first(where: { $0.language?.lowercased() == language.lowercased() }) {
-            return hit.text
-        }
-        return (translations.first { $0.language == nil } ?? translations.first)?.text
     }
 }
 

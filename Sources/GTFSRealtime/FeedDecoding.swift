@@ -1,6 +1,7 @@
 // Unpacked protobuf-c structs -> the Swift model. Field-level failures throw ProtoDecodeError with the
 // proto field path ("trip_update.trip", "alert.header_text.translation[0].text"); FeedDecoding.entities
 // turns those into EntityProblems and drops only the broken part, so one bad entity never costs the feed.
+import TransitModel
 import TransitProto
 import TransitProtoC
 
@@ -283,12 +284,12 @@ enum FeedDecoding {
     }
 
     static func translatedString(_ t: borrowing TransitRealtime__TranslatedString) throws(ProtoDecodeError)
-        -> TranslatedString
+        -> TranslatedText
     {
-        TranslatedString(
-            translations: try repeatedMessages(t.n_translation, t.translation, "translation") {
+        TranslatedText(
+            try repeatedMessages(t.n_translation, t.translation, "translation") {
                 (x) throws(ProtoDecodeError) in
-                TranslatedString.Translation(
+                TranslatedText.Translation(
                     text: try requiredString(x.text, "text"), language: optionalString(x.language))
             })
     }

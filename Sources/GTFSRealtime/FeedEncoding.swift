@@ -1,6 +1,7 @@
 // The Swift model -> protobuf-c structs in an arena, ready to pack. Absent optionals stay absent on the
 // wire; `problems` and `skippedFields` of a FeedMessage are not part of the format and are not encoded, nor are
 // Transport for NSW's additions (`tfnswCarriages`, `VehicleDescriptor.tfnsw`).
+import TransitModel
 import TransitProto
 import TransitProtoC
 
@@ -188,7 +189,7 @@ struct FeedEncoding {
         }
     }
 
-    func translatedString(_ t: TranslatedString) -> UnsafeMutablePointer<TransitRealtime__TranslatedString> {
+    func translatedString(_ t: TranslatedText) -> UnsafeMutablePointer<TransitRealtime__TranslatedString> {
         arena.message(transit_realtime__translated_string__init) { m in
             (m.n_translation, m.translation) = arena.messages(t.translations) { x in
                 arena.message(transit_realtime__translated_string__translation__init) { m in

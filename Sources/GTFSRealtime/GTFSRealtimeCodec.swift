@@ -1,3 +1,4 @@
+import TransitCore
 // The module's entry point: bytes of a GTFS-Realtime feed <-> FeedMessage, through protobuf-c.
 import TransitProto
 import TransitProtoC
@@ -149,12 +150,7 @@ public enum GTFSRealtimeCodec {
         var out = [UInt8](bytes[..<layout.headerField.lowerBound])
         out.reserveCapacity(bytes.count + 16)
         out.append(0x0A)  // field 1, length-delimited
-        var length = UInt64(packed.count)
-        while length >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: length) | 0x80)
-            length >>= 7
-        }
-        out.append(UInt8(length))
+        Varint.append(UInt64(packed.count), to: &out)
         out += packed
         out += bytes[layout.headerField.upperBound...]
         return out

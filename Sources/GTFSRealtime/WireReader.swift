@@ -2,6 +2,8 @@
 // wire itself rather than through protobuf-c: the split decode's layout, the wire check, and the payloads of
 // Transport for NSW's extensions (which protobuf-c keeps as unknown fields).
 
+import TransitCore
+
 /// Reads protobuf wire primitives from `bytes[offset..<end]`.
 struct WireReader {
     let bytes: UnsafeRawBufferPointer
@@ -24,17 +26,7 @@ struct WireReader {
     /// most 5); nil when it is longer or runs past the end.
     @inline(__always)
     mutating func varint(maxBytes: Int = 10) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        let limit = min(end, offset + maxBytes)
-        while offset < limit {
-            let byte = bytes[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return value }
-            shift += 7
-        }
-        return nil
+        Varint.read(bytes, at: &offset, end: end, maxBytes: maxBytes)
     }
 
     /// The payload range of a length-delimited field whose length prefix is next.

@@ -1,3 +1,4 @@
+import TransitCore
 // The GTFS-Realtime schema as protobuf-c itself sees it, read once from the descriptors protoc-c generated
 // (so it cannot drift from what protobuf-c checks), shaped for WireCheck: per message, its fields' numbers,
 // names, accepted wire types and nested messages, and the unknown number each field is renamed to when it
@@ -143,15 +144,7 @@ struct WireSchema: Sendable {
     }
 
     /// Bytes of the shortest tag of field `number`.
-    static func tagLength(_ number: UInt32) -> Int {
-        var length = 1
-        var rest = (UInt64(number) << 3) >> 7
-        while rest != 0 {
-            length += 1
-            rest >>= 7
-        }
-        return length
-    }
+    static func tagLength(_ number: UInt32) -> Int { Varint.size(UInt64(number) << 3) }
 
     /// A spare number for each of `numbers` (a message's fields): the smallest free ones whose tags are no
     /// longer than the field's, in field order; when the free numbers of that length run out, the fields

@@ -279,11 +279,11 @@ public struct FixtureGenerator: Sendable {
                 alert: Alert(
                     activePeriods: [TimeRange(start: at - 3600)], informedEntities: [EntitySelector(stopId: station)],
                     cause: .maintenance, effect: .accessibilityIssue,
-                    headerText: TranslatedString(translations: [
+                    headerText: TranslatedText([
                         .init(text: "Lifts out of service at \(stationName)", language: "en"),
                         .init(text: "\(stationName)：电梯停止服务", language: "zh-Hans"),
                     ]),
-                    descriptionText: TranslatedString(translations: [
+                    descriptionText: TranslatedText([
                         .init(text: "Allow extra time; staff can help.", language: "en")
                     ]),
                     severityLevel: .warning)))
@@ -303,9 +303,9 @@ public struct FixtureGenerator: Sendable {
                     activePeriods: [TimeRange(start: at - 1800, end: at + 7200)],
                     informedEntities: [EntitySelector(routeId: routed.trip.routeId)], cause: .construction,
                     effect: .detour,
-                    url: TranslatedString("https://example.org/alerts/route"),
-                    headerText: TranslatedString("\(routeName) detours around roadworks"),
-                    descriptionText: TranslatedString(
+                    url: TranslatedText("https://example.org/alerts/route"),
+                    headerText: TranslatedText("\(routeName) detours around roadworks"),
+                    descriptionText: TranslatedText(
                         "Services run via the next street; stops in between are not served."),
                     severityLevel: .warning)))
 
@@ -318,7 +318,7 @@ public struct FixtureGenerator: Sendable {
                     activePeriods: [TimeRange(end: at + 86_400)],
                     informedEntities: [EntitySelector(routeType: routeType)],
                     cause: .weather, effect: .reducedService,
-                    headerText: TranslatedString(
+                    headerText: TranslatedText(
                         "Reduced service on every route of type \(routeType) because of the weather"),
                     severityLevel: .info)))
 
@@ -330,7 +330,7 @@ public struct FixtureGenerator: Sendable {
                 alert: Alert(
                     informedEntities: [EntitySelector(trip: descriptor(cancelled, relationship: nil))],
                     cause: .technicalProblem, effect: .noService,
-                    headerText: TranslatedString(
+                    headerText: TranslatedText(
                         "The \(GTFSTime.format(Int(cancelled.first - zoneReference(cancelled)))) service does not run"),
                     severityLevel: .severe)))
         return out

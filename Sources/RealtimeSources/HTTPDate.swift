@@ -1,6 +1,7 @@
 // HTTP dates (RFC 9110 IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT") without DateFormatter, which is
 // neither cheap nor Sendable.
 import Foundation
+import TransitCore
 
 enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -16,7 +17,7 @@ enum HTTPDate {
         guard clock.count == 3, let h = Int(clock[0]), let m = Int(clock[1]), let s = Int(clock[2]),
             (1...31).contains(day), (0...23).contains(h), (0...59).contains(m), (0...60).contains(s)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        let days = CivilCalendar.dayNumber(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + h * 3600 + m * 60 + s))
     }
 
@@ -28,14 +29,4 @@ enum HTTPDate {
         return .fromSeconds(date.timeIntervalSince(now))
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 }

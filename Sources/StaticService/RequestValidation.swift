@@ -1,3 +1,4 @@
+import TransitCore
 import TransitModel
 
 /// Checks the ranges of `StaticRequestLimits`; deeper checks (mode names, cursor contents, the bulk date
@@ -111,9 +112,9 @@ enum RequestValidation {
     /// A real calendar day written YYYYMMDD (20250230 is not one).
     static func checkDate(_ value: ServiceDate, _ field: String) throws(ServiceError) {
         let year = Int(value / 10_000), month = Int(value / 100 % 100), day = Int(value % 100)
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1900...2199).contains(year), (1...12).contains(month), (1...days[month - 1]).contains(day) else {
+        guard (1900...2199).contains(year), (1...12).contains(month),
+            (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day)
+        else {
             throw invalid("field \"\(field)\": expected a date YYYYMMDD, got \(value)")
         }
     }

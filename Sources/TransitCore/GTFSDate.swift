@@ -1,7 +1,7 @@
 /// A GTFS date (YYYYMMDD, e.g. a service date): a calendar day, independent of any timezone.
 ///
 /// Stored as days since 1970-01-01 so day arithmetic and weekdays are plain integer maths
-/// (proleptic Gregorian calendar, the civil-date algorithm of H. Hinnant).
+/// (proleptic Gregorian calendar: `CivilCalendar`).
 public struct GTFSDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public let dayNumber: Int
@@ -11,9 +11,9 @@ public struct GTFSDate: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// nil unless year/month/day form a real date (year 1...9999).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-            day >= 1, day <= GTFSDate.daysInMonth(year: year, month: month)
+            day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month)
         else { return nil }
-        dayNumber = GTFSDate.days(year: year, month: month, day: day)
+        dayNumber = CivilCalendar.dayNumber(year: year, month: month, day: day)
     }
 
     /// From the integer 20251005.
@@ -66,35 +66,5 @@ public struct GTFSDate: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     public static func < (a: GTFSDate, b: GTFSDate) -> Bool { a.dayNumber < b.dayNumber }
 
-    // MARK: civil calendar maths
-
-    private var civil: (year: Int, month: Int, day: Int) {
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    private var civil: (year: Int, month: Int, day: Int) { CivilCalendar.date(dayNumber: dayNumber) }
 }

@@ -1,4 +1,5 @@
 import StrictJSON
+import TransitCore
 import TransitModel
 
 /// Limits and defaults of request fields (GATEWAY.md §6).
@@ -293,7 +294,7 @@ extension GatewayRequest {
         }
         let year = Int(date / 10_000), month = Int(date / 100 % 100), day = Int(date % 100)
         guard (1900...2200).contains(year), (1...12).contains(month),
-            (1...daysIn(month: month, year: year)).contains(day)
+            (1...CivilCalendar.daysInMonth(year: year, month: month)).contains(day)
         else {
             throw args.invalid("field \(quote(name)): \(digits) is not a calendar date (YYYYMMDD)")
         }
@@ -319,14 +320,6 @@ extension GatewayRequest {
                 "field \"start_time\": expected a time \"HH:MM:SS\" (minutes and seconds below 60), got \(quote(text))")
         }
         return hours < 10 ? "0\(hours):\(parts[1]):\(parts[2])" : text
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     private static var allOps: String {

@@ -1,5 +1,6 @@
 // Values of the realtime service's live state as they cross a process boundary (protocol/realtime.proto).
 // Names start with `Live` so they never clash with a consumer's own types (the gateway has its own view);
+// `TranslatedText` is shared as is by the feed decoder, the realtime service and the gateway;
 // `TripInstanceKey` is the one key of a trip instance on every layer.
 // Times are unix seconds, delays seconds (positive = late); GTFS-Realtime enum values are their names.
 
@@ -488,13 +489,15 @@ public struct LiveVehicle: Sendable, Hashable {
     }
 }
 
-/// A text in one or more languages (language nil: the untranslated text).
-public struct LiveText: Sendable, Hashable {
+/// A text in one or more languages (language nil: the untranslated text): an alert's header, description,
+/// URL. The one type for it from the GTFS-Realtime feed (its TranslatedString) through the realtime service's
+/// messages (protocol/realtime.proto's TranslatedText) to the gateway's live state.
+public struct TranslatedText: Sendable, Hashable {
     /// The text in one language.
     public struct Translation: Sendable, Hashable {
         /// The text.
         public var text: String
-        /// BCP-47 language code; nil for the untranslated text.
+        /// BCP-47 language code; nil for the untranslated text (the feed's default language).
         public var language: String?
         /// `text` in `language` (nil: untranslated).
         public init(text: String, language: String? = nil) {
@@ -503,10 +506,23 @@ public struct LiveText: Sendable, Hashable {
         }
     }
 
-    /// Every language given.
+    /// Every language given, in the feed's order.
     public var translations: [Translation]
     /// A text of `translations`.
     public init(_ translations: [Translation]) { self.translations = translations }
+    /// A single untranslated text.
+    public init(_ text: String) { self.translations = [Translation(text: text)] }
+
+    /// The text in `language` (compared case-insensitively); else the untranslated one, then the English one,
+    /// then the first; nil when there is no translation.
+    public func text(in language: String?) -> String? {
+        if let language, let hit = translations.first(where: { $0.language?.lowercased() == language.lowercased() }) {
+            return hit.text
+        }
+        if let plain = translations.first(where: { $0.language == nil }) { return plain.text }
+        if let english = translations.first(where: { $0.language?.lowercased() == "en" }) { return english.text }
+        return translations.first?.text
+    }
 }
 
 /// Unix seconds; nil = open on that side.
@@ -585,28 +601,29 @@ public struct LiveAlert: Sendable, Hashable {
     /// SeverityLevel name ("WARNING", …); "UNKNOWN_SEVERITY" when the feed leaves it out.
     public var severity: String
     /// The headline, when given.
-    public var headerText: LiveText?
+    public var headerText: TranslatedText?
     /// The full text, when given.
-    public var descriptionText: LiveText?
+    public var descriptionText: TranslatedText?
     /// A link to more information, when given.
-    public var url: LiveText?
+    public var url: TranslatedText?
     /// The headline for text-to-speech, when given.
-    public var ttsHeaderText: LiveText?
+    public var ttsHeaderText: TranslatedText?
     /// The full text for text-to-speech, when given.
-    public var ttsDescriptionText: LiveText?
+    public var ttsDescriptionText: TranslatedText?
     /// The agency's own words for the cause, when given.
-    public var causeDetail: LiveText?
+    public var causeDetail: TranslatedText?
     /// The agency's own words for the effect, when given.
-    public var effectDetail: LiveText?
+    public var effectDetail: TranslatedText?
 
     /// An alert; causes, effects and severity unknown and no texts unless told.
     public init(
         key: String, source: String, entityId: String, activePeriods: [LivePeriod] = [],
         communicationPeriods: [LivePeriod] = [], impactPeriods: [LivePeriod] = [],
         informedEntities: [LiveInformedEntity] = [], cause: String = "UNKNOWN_CAUSE",
-        effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY", headerText: LiveText? = nil,
-        descriptionText: LiveText? = nil, url: LiveText? = nil, ttsHeaderText: LiveText? = nil,
-        ttsDescriptionText: LiveText? = nil, causeDetail: LiveText? = nil, effectDetail: LiveText? = nil
+        effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY", headerText: TranslatedText? = nil,
+        descriptionText: TranslatedText? = nil, url: TranslatedText? = nil, ttsHeaderText: TranslatedText? = nil,
+        ttsDescriptionText: TranslatedText? = nil, causeDetail: TranslatedText? = nil,
+        effectDetail: TranslatedText? = nil
     ) {
         self.key = key
         self.source = source

@@ -123,7 +123,7 @@ extension LiveVehicle {
     }
 }
 
-extension LiveText {
+extension TranslatedText {
     init(proto m: borrowing Transit__TranslatedText) throws(ProtoDecodeError) {
         self.init(
             try repeatedMessages(m.n_translations, m.translations, "translations") { (t) throws(ProtoDecodeError) in
@@ -169,14 +169,14 @@ extension LiveAlert {
             cause: optionalString(m.cause) ?? "UNKNOWN_CAUSE",
             effect: optionalString(m.effect) ?? "UNKNOWN_EFFECT",
             severity: optionalString(m.severity) ?? "UNKNOWN_SEVERITY",
-            headerText: try optionalMessage(m.header_text, "header_text", LiveText.init(proto:)),
-            descriptionText: try optionalMessage(m.description_text, "description_text", LiveText.init(proto:)),
-            url: try optionalMessage(m.url, "url", LiveText.init(proto:)),
-            ttsHeaderText: try optionalMessage(m.tts_header_text, "tts_header_text", LiveText.init(proto:)),
+            headerText: try optionalMessage(m.header_text, "header_text", TranslatedText.init(proto:)),
+            descriptionText: try optionalMessage(m.description_text, "description_text", TranslatedText.init(proto:)),
+            url: try optionalMessage(m.url, "url", TranslatedText.init(proto:)),
+            ttsHeaderText: try optionalMessage(m.tts_header_text, "tts_header_text", TranslatedText.init(proto:)),
             ttsDescriptionText: try optionalMessage(
-                m.tts_description_text, "tts_description_text", LiveText.init(proto:)),
-            causeDetail: try optionalMessage(m.cause_detail, "cause_detail", LiveText.init(proto:)),
-            effectDetail: try optionalMessage(m.effect_detail, "effect_detail", LiveText.init(proto:)))
+                m.tts_description_text, "tts_description_text", TranslatedText.init(proto:)),
+            causeDetail: try optionalMessage(m.cause_detail, "cause_detail", TranslatedText.init(proto:)),
+            effectDetail: try optionalMessage(m.effect_detail, "effect_detail", TranslatedText.init(proto:)))
     }
 }
 

@@ -115,14 +115,14 @@ extension ProtoArena {
         }
     }
 
-    func proto(_ t: LiveText.Translation) -> UnsafeMutablePointer<Transit__Translation> {
+    func proto(_ t: TranslatedText.Translation) -> UnsafeMutablePointer<Transit__Translation> {
         message(transit__translation__init) { m in
             m.text = string(t.text)
             m.language = string(t.language)
         }
     }
 
-    func proto(_ t: LiveText?) -> UnsafeMutablePointer<Transit__TranslatedText>? {
+    func proto(_ t: TranslatedText?) -> UnsafeMutablePointer<Transit__TranslatedText>? {
         guard let t else { return nil }
         return message(transit__translated_text__init) { m in
             (m.n_translations, m.translations) = messages(t.translations, proto)

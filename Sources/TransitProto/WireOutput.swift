@@ -5,12 +5,12 @@
 // fields in field-number order, int32 as a sign-extended varint (10 bytes when negative), strings cut at
 // the first NUL (protobuf-c measures them with strlen).
 
+import TransitCore
+
 /// Byte counts of wire encodings.
 enum WireSize {
     @inline(__always)
-    static func varint(_ value: UInt64) -> Int {
-        value < 0x80 ? 1 : (64 - value.leadingZeroBitCount + 6) / 7
-    }
+    static func varint(_ value: UInt64) -> Int { Varint.size(value) }
 
     @inline(__always)
     static func int32(_ value: Int32) -> Int { varint(UInt64(bitPattern: Int64(value))) }
@@ -53,16 +53,7 @@ struct WireOutput {
     init(_ start: UnsafeMutablePointer<UInt8>) { cursor = start }
 
     @inline(__always)
-    mutating func varint(_ value: UInt64) {
-        var v = value
-        while v >= 0x80 {
-            cursor.pointee = UInt8(truncatingIfNeeded: v) | 0x80
-            cursor += 1
-            v >>= 7
-        }
-        cursor.pointee = UInt8(truncatingIfNeeded: v)
-        cursor += 1
-    }
+    mutating func varint(_ value: UInt64) { cursor = Varint.write(value, at: cursor) }
 
     @inline(__always)
     mutating func tag(_ field: Int, wireType: UInt64) { varint(UInt64(field) << 3 | wireType) }

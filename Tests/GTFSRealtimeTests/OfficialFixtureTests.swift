@@ -2,6 +2,7 @@
 import Foundation
 import GTFSRealtime
 import Testing
+import TransitModel
 
 enum FixtureFile {
     static func bytes(_ name: String) throws -> [UInt8] {
@@ -105,23 +106,23 @@ enum FixtureFile {
         #expect(a.cause == .maintenance)
         #expect(a.effect == .detour)
         #expect(a.severityLevel == .warning)
-        #expect(a.url == TranslatedString("https://example.org/a1"))
+        #expect(a.url == TranslatedText("https://example.org/a1"))
         #expect(
             a.headerText?.translations == [
                 .init(text: "Stop closed", language: "en"), .init(text: "Haltestelle geschlossen", language: "de"),
             ])
-        #expect(a.headerText?.text(language: "DE") == "Haltestelle geschlossen")
-        #expect(a.descriptionText?.text() == "Use stop S2.")
-        #expect(a.ttsHeaderText == TranslatedString(translations: [.init(text: "Stop closed", language: "en")]))
-        #expect(a.ttsDescriptionText == TranslatedString(translations: [.init(text: "Use stop S 2", language: "en")]))
+        #expect(a.headerText?.text(in: "DE") == "Haltestelle geschlossen")
+        #expect(a.descriptionText?.text(in: nil) == "Use stop S2.")
+        #expect(a.ttsHeaderText == TranslatedText([.init(text: "Stop closed", language: "en")]))
+        #expect(a.ttsDescriptionText == TranslatedText([.init(text: "Use stop S 2", language: "en")]))
         #expect(
             a.image
                 == TranslatedImage(localizedImages: [
                     .init(url: "https://example.org/map.png", mediaType: "image/png", language: "en")
                 ]))
-        #expect(a.imageAlternativeText == TranslatedString("Map of the detour"))
-        #expect(a.causeDetail == TranslatedString("Track work"))
-        #expect(a.effectDetail == TranslatedString("Buses detour via King St"))
+        #expect(a.imageAlternativeText == TranslatedText("Map of the detour"))
+        #expect(a.causeDetail == TranslatedText("Track work"))
+        #expect(a.effectDetail == TranslatedText("Buses detour via King St"))
     }
 
     /// Both encoders write fields in number order, so re-encoding what the official one wrote gives the

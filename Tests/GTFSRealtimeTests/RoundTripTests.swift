@@ -1,5 +1,6 @@
 import GTFSRealtime
 import Testing
+import TransitModel
 
 @Suite struct RoundTripTests {
     @Test func everyFieldSet() throws {
@@ -23,7 +24,7 @@ import Testing
         #expect(decoded.header.incrementality == nil)
         #expect(decoded.entities[0].isDeleted == nil)
         #expect(decoded.entities[3].alert?.cause == nil)
-        #expect(decoded.entities[3].alert?.headerText == TranslatedString(translations: []))
+        #expect(decoded.entities[3].alert?.headerText == TranslatedText([]))
     }
 
     @Test func defaultsSentExplicitlyStayPresent() throws {

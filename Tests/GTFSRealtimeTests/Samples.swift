@@ -1,5 +1,6 @@
 // Feeds for the tests: every field set ("full") and every optional absent ("minimal").
 import GTFSRealtime
+import TransitModel
 
 enum Samples {
     static let unicode = "Zürich Hbf → 東京駅 🚆"
@@ -55,8 +56,8 @@ enum Samples {
         )
     }
 
-    static func translated(_ text: String) -> TranslatedString {
-        TranslatedString(translations: [
+    static func translated(_ text: String) -> TranslatedText {
+        TranslatedText([
             .init(text: text, language: "en"), .init(text: text + " (de)", language: "de"), .init(text: ""),
         ])
     }
@@ -112,7 +113,7 @@ enum Samples {
                 FeedEntity(id: "vp", vehicle: VehiclePosition(position: Position(latitude: 0, longitude: -0.0))),
                 FeedEntity(
                     id: "al",
-                    alert: Alert(informedEntities: [EntitySelector()], headerText: TranslatedString(translations: []))),
+                    alert: Alert(informedEntities: [EntitySelector()], headerText: TranslatedText([]))),
             ]
         )
     }

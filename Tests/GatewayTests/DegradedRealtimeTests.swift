@@ -41,7 +41,7 @@ import TransitTesting
                 (
                     "al/lifts",
                     AlertRecord(
-                        id: "lifts", header: TranslatedText([.init(language: nil, text: "Lifts out of service")]),
+                        id: "lifts", header: TranslatedText([.init(text: "Lifts out of service")]),
                         informedEntities: [AlertView.InformedEntity(stopId: "200060")])
                 ),
                 (

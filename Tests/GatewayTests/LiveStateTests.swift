@@ -93,7 +93,7 @@ import TransitModel
         let alert = LiveAlert(
             key: "al/x", source: "al", entityId: "x", activePeriods: [LivePeriod(start: 10, end: nil)],
             informedEntities: [LiveInformedEntity(routeType: 2, stopId: "s1")], effect: "DETOUR",
-            headerText: LiveText([.init(text: "Hallo", language: "de"), .init(text: "Hello", language: "en")]))
+            headerText: TranslatedText([.init(text: "Hallo", language: "de"), .init(text: "Hello", language: "en")]))
         _ = assembler.takeChange()
         assembler.apply(.alerts(LiveAlertBatch(alerts: [alert])))
         #expect(assembler.takeChange() == .everything)  // boards carry their rows' alerts

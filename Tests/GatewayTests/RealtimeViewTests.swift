@@ -454,13 +454,13 @@ import TransitTesting
             let lifts = AlertRecord(
                 id: "lifts",
                 header: TranslatedText([
-                    .init(language: "en", text: "Lifts out of service"),
-                    .init(language: "de", text: "Aufzüge außer Betrieb"),
+                    .init(text: "Lifts out of service", language: "en"),
+                    .init(text: "Aufzüge außer Betrieb", language: "de"),
                 ]),
                 effect: "ACCESSIBILITY_ISSUE", severity: "WARNING",
                 informedEntities: [AlertView.InformedEntity(stopId: "200060")])
             let t1 = AlertRecord(
-                id: "t1-delays", header: TranslatedText([.init(language: nil, text: "T1 delays")]),
+                id: "t1-delays", header: TranslatedText([.init(text: "T1 delays")]),
                 effect: "SIGNIFICANT_DELAYS", severity: "SEVERE",
                 informedEntities: [AlertView.InformedEntity(routeId: "ST_T1")])
             let expired = AlertRecord(

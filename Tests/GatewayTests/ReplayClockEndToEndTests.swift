@@ -1,6 +1,7 @@
 import Foundation
 import GTFSRealtime
 import Testing
+import TransitModel
 import TransitTesting
 
 /// A recorded minute of a past day, replayed at its own time through the real executables: a small static
@@ -84,7 +85,7 @@ struct ReplayClockEndToEndTests {
                         id: "al-1",
                         alert: Alert(
                             informedEntities: [EntitySelector(stopId: "S3")],
-                            headerText: TranslatedString("Stop S3 moved")))
+                            headerText: TranslatedText("Stop S3 moved")))
                 ]),
         ]
         for (name, feed) in feeds {

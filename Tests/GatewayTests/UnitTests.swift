@@ -233,7 +233,7 @@ import TransitModel
             AlertRecord(
                 id: "b",
                 header: TranslatedText([
-                    .init(language: "en", text: "English"), .init(language: "fr", text: "Français"),
+                    .init(text: "English", language: "en"), .init(text: "Français", language: "fr"),
                 ]),
                 severity: "INFO", informedEntities: [entity(route: "T1")]),
             AlertRecord(id: "a", severity: "INFO", informedEntities: [entity(route: "T1")]),

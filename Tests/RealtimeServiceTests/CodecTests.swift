@@ -65,10 +65,12 @@ enum CodecSamples {
                 tripStartDate: "20251222", tripStartTime: "25:10:00"),
         ],
         cause: "MAINTENANCE", effect: "ACCESSIBILITY_ISSUE", severity: "WARNING",
-        headerText: LiveText([.init(text: "Lifts out", language: "en"), .init(text: "电梯停用", language: "zh-Hans")]),
-        descriptionText: LiveText([.init(text: "Use the other lifts.")]), url: LiveText([.init(text: "https://x")]),
-        ttsHeaderText: LiveText([.init(text: "Lifts out")]), ttsDescriptionText: LiveText([]),
-        causeDetail: LiveText([.init(text: "c")]), effectDetail: LiveText([.init(text: "e")]))
+        headerText: TranslatedText([.init(text: "Lifts out", language: "en"), .init(text: "电梯停用", language: "zh-Hans")]
+        ),
+        descriptionText: TranslatedText([.init(text: "Use the other lifts.")]),
+        url: TranslatedText([.init(text: "https://x")]),
+        ttsHeaderText: TranslatedText([.init(text: "Lifts out")]), ttsDescriptionText: TranslatedText([]),
+        causeDetail: TranslatedText([.init(text: "c")]), effectDetail: TranslatedText([.init(text: "e")]))
     static let bareAlert = LiveAlert(key: "al/a2", source: "al", entityId: "a2")
 
     static let fullSource: LiveSourceStatus = {

@@ -74,7 +74,7 @@ import TransitModel
                     EntitySelector(routeId: "R1", stopId: "S2"),
                     EntitySelector(trip: TripDescriptor(tripId: "T1", routeId: "R9")),
                     EntitySelector(routeType: 700, stopId: "S3"),
-                ], headerText: TranslatedString("Diversion")))
+                ], headerText: TranslatedText("Diversion")))
         let changes = try mustApply(&state, F.feed([alert]), schedules: Self.prefixedSchedules)
         let entities = try #require(changes.alerts.first).informedEntities
         #expect(entities.map(\.agencyId) == ["B:A1", nil, nil, nil])

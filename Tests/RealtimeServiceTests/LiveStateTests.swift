@@ -315,7 +315,7 @@ import TransitModel
     @Test func decoderProblemsAreCounted() throws {
         // Bytes with a duplicate entity id and an alert without informed entity, through the real decoder.
         var bad = F.feed([F.entity("a", F.tripUpdate("T1")), F.entity("a", F.tripUpdate("T2"))])
-        bad.entities.append(FeedEntity(id: "al", alert: Alert(headerText: TranslatedString("no entity"))))
+        bad.entities.append(FeedEntity(id: "al", alert: Alert(headerText: TranslatedText("no entity"))))
         let decoded = try GTFSRealtimeCodec.decode(GTFSRealtimeCodec.encode(bad))
         var state = F.state()
         let changes = try mustApply(&state, decoded)

@@ -71,7 +71,7 @@ enum StateFixture {
             id: id,
             alert: Alert(
                 activePeriods: [TimeRange(start: UInt64(dayUnix))], informedEntities: [EntitySelector(stopId: stop)],
-                effect: .detour, headerText: TranslatedString("Stop \(stop) moved")))
+                effect: .detour, headerText: TranslatedText("Stop \(stop) moved")))
     }
 
     static func feed(_ entities: [FeedEntity], timestamp: UInt64 = UInt64(now), differential: Bool = false)

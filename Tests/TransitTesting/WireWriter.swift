@@ -1,3 +1,5 @@
+import TransitCore
+
 /// Hand-made protobuf bytes for what the codecs under test never produce: missing required fields, unknown
 /// fields and extensions, out-of-range enum numbers. Field by field, in the order written.
 public struct WireWriter {
@@ -6,14 +8,7 @@ public struct WireWriter {
     public init() {}
 
     /// A base-128 varint without a tag.
-    public mutating func rawVarint(_ value: UInt64) {
-        var v = value
-        repeat {
-            let byte = UInt8(v & 0x7F)
-            v >>= 7
-            bytes.append(v == 0 ? byte : byte | 0x80)
-        } while v != 0
-    }
+    public mutating func rawVarint(_ value: UInt64) { Varint.append(value, to: &bytes) }
 
     /// A field's key: its number and wire type (0 varint, 1 64-bit, 2 length-delimited, 3/4 group, 5 32-bit).
     public mutating func tag(_ field: Int, _ wireType: UInt64) { rawVarint(UInt64(field) << 3 | wireType) }

@@ -76,9 +76,8 @@ extension VehicleEntry {
 extension AlertRecord {
     init(_ live: LiveAlert) {
         self.init(
-            id: live.entityId, header: live.headerText.map(TranslatedText.init),
-            description: live.descriptionText.map(TranslatedText.init),
-            url: live.url.map(TranslatedText.init), cause: live.cause, effect: live.effect, severity: live.severity,
+            id: live.entityId, header: live.headerText, description: live.descriptionText,
+            url: live.url, cause: live.cause, effect: live.effect, severity: live.severity,
             activePeriods: live.activePeriods.map {
                 AlertView.Period(start: $0.start.map { Int64(clamping: $0) }, end: $0.end.map { Int64(clamping: $0) })
             },
@@ -87,12 +86,6 @@ extension AlertRecord {
                     agencyId: $0.agencyId, routeId: $0.routeId, routeType: $0.routeType.map(Int.init),
                     directionId: $0.directionId.map(Int.init), tripId: $0.tripId, stopId: $0.stopId)
             })
-    }
-}
-
-extension TranslatedText {
-    init(_ live: LiveText) {
-        self.init(live.translations.map { Translation(language: $0.language, text: $0.text) })
     }
 }
 

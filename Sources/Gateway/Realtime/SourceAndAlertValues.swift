@@ -58,32 +58,6 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     }
 }
 
-/// A text of an alert in every language the feed gives.
-public struct TranslatedText: Sendable, Hashable {
-    public struct Translation: Sendable, Hashable {
-        /// BCP-47 tag; nil for the untranslated text.
-        public var language: String?
-        public var text: String
-        public init(language: String?, text: String) {
-            self.language = language
-            self.text = text
-        }
-    }
-
-    public var translations: [Translation]
-    public init(_ translations: [Translation]) { self.translations = translations }
-
-    /// The text in `language` (case-insensitive); fallback: untranslated, then English, then the first.
-    public func text(in language: String?) -> String? {
-        if let language, let hit = translations.first(where: { $0.language?.lowercased() == language.lowercased() }) {
-            return hit.text
-        }
-        if let plain = translations.first(where: { $0.language == nil }) { return plain.text }
-        if let english = translations.first(where: { $0.language?.lowercased() == "en" }) { return english.text }
-        return translations.first?.text
-    }
-}
-
 /// An alert as held in the live state (texts in every language; `AlertView` is one language's).
 public struct AlertRecord: Sendable, Hashable {
     public var id: String

@@ -21,15 +21,10 @@ enum AlertConversion {
             activePeriods: a.activePeriods.map(period), communicationPeriods: a.communicationPeriods.map(period),
             impactPeriods: a.impactPeriods.map(period), informedEntities: entities,
             cause: (a.cause ?? .unknownCause).name, effect: (a.effect ?? .unknownEffect).name,
-            severity: (a.severityLevel ?? .unknownSeverity).name, headerText: text(a.headerText),
-            descriptionText: text(a.descriptionText), url: text(a.url), ttsHeaderText: text(a.ttsHeaderText),
-            ttsDescriptionText: text(a.ttsDescriptionText), causeDetail: text(a.causeDetail),
-            effectDetail: text(a.effectDetail))
+            severity: (a.severityLevel ?? .unknownSeverity).name, headerText: a.headerText,
+            descriptionText: a.descriptionText, url: a.url, ttsHeaderText: a.ttsHeaderText,
+            ttsDescriptionText: a.ttsDescriptionText, causeDetail: a.causeDetail, effectDetail: a.effectDetail)
     }
 
     private static func period(_ r: TimeRange) -> LivePeriod { LivePeriod(start: r.start, end: r.end) }
-
-    private static func text(_ t: TranslatedString?) -> LiveText? {
-        t.map { LiveText($0.translations.map { LiveText.Translation(text: $0.text, language: $0.language) }) }
-    }
 }
