@@ -23,7 +23,8 @@ import PackageDescription
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
 //   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
-//   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
+//   GatewayProtocol        the gateway's line protocol and view model: request parsing, the live views
+//                          merged into static answers, every answer's encoder, the envelopes and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
@@ -126,7 +127,8 @@ let package = Package(
         ),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
         .target(
-            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore", "TransitPresentation"],
+            name: "GatewayProtocol",
+            dependencies: ["StrictJSON", "TransitModel", "TransitCore", "TransitPresentation"],
             swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
@@ -196,7 +198,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit", "BackgroundWork",
+                "GatewayProtocol", "TransitModel", "TransitProto", "TransitCore", "NNGKit", "BackgroundWork",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -224,7 +226,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "GTFSCSV", "GTFSRealtime", "RealtimeCore", "StrictJSON", "TransitJSON", "TransitModel", "TransitProto",
+                "GTFSCSV", "GTFSRealtime", "RealtimeCore", "StrictJSON", "GatewayProtocol", "TransitModel",
+                "TransitProto",
             ],
             swiftSettings: swiftSettings
         ),
@@ -232,7 +235,8 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "TransitCore", "NNGKit",
+                "StaticService", "TransitStore", "GatewayProtocol", "TransitProto", "TransitModel", "TransitCore",
+                "NNGKit",
                 "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -262,7 +266,7 @@ let package = Package(
             name: "transit-realtime",
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
-                "TransitJSON", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
+                "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
                 "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -324,7 +328,7 @@ let package = Package(
         ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel", "TransitTesting"],
+            name: "GatewayProtocolTests", dependencies: ["GatewayProtocol", "TransitModel", "TransitTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -335,7 +339,8 @@ let package = Package(
         .testTarget(
             name: "StaticServiceTests",
             dependencies: [
-                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
+                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "GatewayProtocol",
+                "SQLiteKit",
                 "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -345,7 +350,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
+                "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel",
                 "RealtimeService", "GTFSRealtime", "TransitCore", "TransitTesting", "SQLiteKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

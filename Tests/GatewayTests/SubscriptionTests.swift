@@ -1,7 +1,7 @@
 import Foundation
+import GatewayProtocol
 import Testing
 import TransitCore
-import TransitJSON
 import TransitModel
 import TransitTesting
 
