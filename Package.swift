@@ -11,9 +11,14 @@ import PackageDescription
 //                          (NIOTransportServices on Apple platforms), Codable answers, board subscriptions;
 //                          depends on nothing of the server
 //   TransitTerminal        the terminal client's rendering: ANSI colours, the live board and the lists
-//   TransitCore            pure GTFS logic: modes, times, service days, calendars, natural sort; the services'
-//                          wall clock (ServiceClock: the machine's, or a replayed day's); the process's
-//                          memory (ProcessMemory: resident size, giving freed heap memory back)
+//   TransitCore            pure GTFS logic: modes, times, dates, service days and time zones, calendars,
+//                          frequencies, timetable weekdays, natural sort, polylines, base64url (board cursors)
+//   ProcessSupport         what a service process asks of the machine: the services' wall clock (ServiceClock:
+//                          the machine's, or a replayed day's) and the process's memory (ProcessMemory: resident
+//                          size, giving freed heap memory back). No dependencies, so the service libraries
+//                          (Gateway, StaticService, RealtimeService, RealtimeSources, RealtimeFixtures) use it
+//                          without ServiceSupport's ArgumentParser, nng and lifecycle, and ServiceSupport's
+//                          --clock options build on it
 //   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice; the
 //                          gateway's subscriber thread)
 //   GTFSCSV                streaming byte-level CSV reader
@@ -85,6 +90,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("protobuf-c")]
         ),
         .target(name: "TransitCore", swiftSettings: swiftSettings),
+        .target(name: "ProcessSupport", swiftSettings: swiftSettings),
         .target(name: "BackgroundWork", swiftSettings: swiftSettings),
         .target(name: "TransitPresentation", swiftSettings: swiftSettings),
         .target(
@@ -133,7 +139,7 @@ let package = Package(
         .target(
             name: "StaticService",
             dependencies: [
-                "TransitStore", "TransitCore", "TransitProto", "NNGKit", "TransitModel",
+                "TransitStore", "ProcessSupport", "TransitProto", "NNGKit", "TransitModel",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -144,7 +150,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "TransitCore", "NNGKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ProcessSupport", "NNGKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -153,7 +159,7 @@ let package = Package(
         ),
         .target(
             name: "RealtimeSources",
-            dependencies: ["StrictJSON", "TransitCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StrictJSON", "ProcessSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -161,7 +167,7 @@ let package = Package(
             dependencies: [
                 "DelayStore", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto",
                 "TransitModel",
-                "TransitCore", .product(name: "Logging", package: "swift-log"),
+                "TransitCore", "ProcessSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -172,7 +178,10 @@ let package = Package(
         ),
         .target(
             name: "RealtimeFixtures",
-            dependencies: ["GTFSRealtime", "TransitCore", "TransitModel", "TransitStore", "SQLiteKit", "DelayStore"],
+            dependencies: [
+                "GTFSRealtime", "TransitCore", "ProcessSupport", "TransitModel", "TransitStore", "SQLiteKit",
+                "DelayStore",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -198,7 +207,8 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "GatewayProtocol", "TransitModel", "TransitProto", "TransitCore", "NNGKit", "BackgroundWork",
+                "GatewayProtocol", "TransitModel", "TransitProto", "TransitCore", "ProcessSupport", "NNGKit",
+                "BackgroundWork",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -235,7 +245,7 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "GatewayProtocol", "TransitProto", "TransitModel", "TransitCore",
+                "StaticService", "TransitStore", "GatewayProtocol", "TransitProto", "TransitModel", "ProcessSupport",
                 "NNGKit",
                 "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -266,7 +276,8 @@ let package = Package(
             name: "transit-realtime",
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
-                "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
+                "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ProcessSupport",
+                "ServiceSupport",
                 "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -298,6 +309,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BackgroundWorkTests", dependencies: ["BackgroundWork"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitPresentationTests", dependencies: ["TransitPresentation"], swiftSettings: swiftSettings),
@@ -351,7 +363,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", "GTFSRealtime", "TransitCore", "TransitTesting", "SQLiteKit",
+                "RealtimeService", "GTFSRealtime", "ProcessSupport", "TransitTesting", "SQLiteKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -369,7 +381,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources", "TransitCore", "TransitTesting",
+                "RealtimeSources", "ProcessSupport", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -382,7 +394,8 @@ let package = Package(
             dependencies: [
                 "RealtimeService", "DelayStore", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
                 "StaticService",
-                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "TransitTesting",
+                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ProcessSupport",
+                "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
