@@ -14,13 +14,12 @@ import PackageDescription
 //   TransitCore            pure GTFS logic: modes, times, dates, service days and time zones, calendars,
 //                          frequencies, timetable weekdays, natural sort, polylines, base64url (board cursors)
 //   ProcessSupport         what a service process asks of the machine: the services' wall clock (ServiceClock:
-//                          the machine's, or a replayed day's) and the process's memory (ProcessMemory: resident
-//                          size, giving freed heap memory back). No dependencies, so the service libraries
-//                          (Gateway, StaticService, RealtimeService, RealtimeSources, RealtimeFixtures) use it
-//                          without ServiceSupport's ArgumentParser, nng and lifecycle, and ServiceSupport's
-//                          --clock options build on it
-//   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice; the
-//                          gateway's subscriber thread)
+//                          the machine's, or a replayed day's), the process's memory (ProcessMemory: resident
+//                          size, giving freed heap memory back), a thread's priority (ThreadPriority: background
+//                          work yields the CPU to answering threads; the gateway's subscriber). No dependencies,
+//                          so the service libraries (Gateway, StaticService, RealtimeService, RealtimeSources,
+//                          RealtimeFixtures) use it without ServiceSupport's ArgumentParser, nng and lifecycle,
+//                          and ServiceSupport's --clock options build on it
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
@@ -91,7 +90,6 @@ let package = Package(
         ),
         .target(name: "TransitCore", swiftSettings: swiftSettings),
         .target(name: "ProcessSupport", swiftSettings: swiftSettings),
-        .target(name: "BackgroundWork", swiftSettings: swiftSettings),
         .target(name: "TransitPresentation", swiftSettings: swiftSettings),
         .target(
             name: "TransitClient",
@@ -208,7 +206,6 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "GatewayProtocol", "TransitModel", "TransitProto", "TransitCore", "ProcessSupport", "NNGKit",
-                "BackgroundWork",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -310,7 +307,6 @@ let package = Package(
         ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "BackgroundWorkTests", dependencies: ["BackgroundWork"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitPresentationTests", dependencies: ["TransitPresentation"], swiftSettings: swiftSettings),
         .testTarget(
