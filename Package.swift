@@ -23,7 +23,9 @@ import PackageDescription
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
-//   TransitProto           TransitModel <-> protobuf-c structs (the only module touching protobuf-c pointers)
+//   TransitProto           TransitModel <-> protobuf-c structs of transit.proto and realtime.proto, and the
+//                          protobuf-c plumbing GTFSRealtime shares (package scope): the arena, pack/unpack, field
+//                          presence helpers, decode errors
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
 //   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
@@ -31,7 +33,9 @@ import PackageDescription
 //                          merged into static answers, every answer's encoder, the envelopes and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
-//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
+//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf through protobuf-c's
+//                          gtfs-realtime.proto structs: the conversions, the split decode, the lenient wire check
+//                          against protobuf-c's own descriptors, TfNSW's extensions read from its unknown fields
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
@@ -50,6 +54,10 @@ import PackageDescription
 //                          the --clock options
 //   TransitTesting         helpers the test targets share (only test targets depend on it): temporary folders,
 //                          the imported sample database, protobuf wire writer, polling, log recorder
+// protobuf-c pointers (TransitProtoC) are touched by exactly two modules: TransitProto (the messages between the
+// processes) and GTFSRealtime (the feeds). GTFSRealtime converts its own structs where the feed model lives, since
+// its decoding leans on protobuf-c itself (descriptors, unknown fields, per-entity unpacks); it builds on
+// TransitProto's plumbing. Every other module sees Swift values only.
 // Which module uses which: README.md ("What it is"), checked against this file by scripts/check-module-graph.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
