@@ -11,24 +11,33 @@ import PackageDescription
 //                          (NIOTransportServices on Apple platforms), Codable answers, board subscriptions;
 //                          depends on nothing of the server
 //   TransitTerminal        the terminal client's rendering: ANSI colours, the live board and the lists
-//   TransitCore            pure GTFS logic: modes, times, service days, calendars, civil dates (CivilCalendar),
-//                          natural sort; the services' wall clock (ServiceClock: the machine's, or a replayed
-//                          day's); the process's memory (ProcessMemory: resident size, giving freed heap memory
-//                          back); protobuf's varint (Varint: the one implementation the hand-written wire code
-//                          shares)
-//   BackgroundWork         work that yields the CPU to answering threads: a thread's priority (nice; the
-//                          gateway's subscriber thread)
+//   TransitCore            pure GTFS logic: modes, times, dates (civil dates: CivilCalendar), service days and
+//                          time zones, calendars, frequencies, timetable weekdays, natural sort, polylines,
+//                          base64url (board cursors); protobuf's varint (Varint: the one implementation the
+//                          hand-written wire code shares)
+//   ProcessSupport         what a service process asks of the machine: the services' wall clock (ServiceClock:
+//                          the machine's, or a replayed day's), the process's memory (ProcessMemory: resident
+//                          size, giving freed heap memory back), a thread's priority (ThreadPriority: background
+//                          work yields the CPU to answering threads; the gateway's subscriber). No dependencies,
+//                          so the service libraries (Gateway, StaticService, RealtimeService, RealtimeSources,
+//                          RealtimeFixtures) use it without ServiceSupport's ArgumentParser, nng and lifecycle,
+//                          and ServiceSupport's --clock options build on it
 //   GTFSCSV                streaming byte-level CSV reader
 //   SQLiteKit              thin SQLite wrapper
 //   TransitModel           Swift value types of every message that crosses a process boundary
-//   TransitProto           TransitModel <-> protobuf-c structs (the only module touching protobuf-c pointers)
+//   TransitProto           TransitModel <-> protobuf-c structs of transit.proto and realtime.proto, and the
+//                          protobuf-c plumbing GTFSRealtime shares (package scope): the arena, pack/unpack, field
+//                          presence helpers, decode errors
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
 //   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
-//   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
+//   GatewayProtocol        the gateway's line protocol and view model: request parsing, the live views
+//                          merged into static answers, every answer's encoder, the envelopes and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
-//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c); its alert
+//   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf through protobuf-c's
+//                          gtfs-realtime.proto structs: the conversions, the split decode, the lenient wire check
+//                          against protobuf-c's own descriptors, TfNSW's extensions read from its unknown fields; its alert
 //                          texts are TransitModel's TranslatedText, the one type of them in every process
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
@@ -48,6 +57,10 @@ import PackageDescription
 //                          the --clock options
 //   TransitTesting         helpers the test targets share (only test targets depend on it): temporary folders,
 //                          the imported sample database, protobuf wire writer, polling, log recorder
+// protobuf-c pointers (TransitProtoC) are touched by exactly two modules: TransitProto (the messages between the
+// processes) and GTFSRealtime (the feeds). GTFSRealtime converts its own structs where the feed model lives, since
+// its decoding leans on protobuf-c itself (descriptors, unknown fields, per-entity unpacks); it builds on
+// TransitProto's plumbing. Every other module sees Swift values only.
 // Which module uses which: README.md ("What it is"), checked against this file by scripts/check-module-graph.
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -87,7 +100,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("protobuf-c")]
         ),
         .target(name: "TransitCore", swiftSettings: swiftSettings),
-        .target(name: "BackgroundWork", swiftSettings: swiftSettings),
+        .target(name: "ProcessSupport", swiftSettings: swiftSettings),
         .target(name: "TransitPresentation", swiftSettings: swiftSettings),
         .target(
             name: "TransitClient",
@@ -131,12 +144,13 @@ let package = Package(
         ),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
         .target(
-            name: "TransitJSON", dependencies: ["StrictJSON", "TransitModel", "TransitCore", "TransitPresentation"],
+            name: "GatewayProtocol",
+            dependencies: ["StrictJSON", "TransitModel", "TransitCore", "TransitPresentation"],
             swiftSettings: swiftSettings),
         .target(
             name: "StaticService",
             dependencies: [
-                "TransitStore", "TransitCore", "TransitProto", "NNGKit", "TransitModel",
+                "TransitStore", "TransitCore", "ProcessSupport", "TransitProto", "NNGKit", "TransitModel",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -147,7 +161,7 @@ let package = Package(
         .target(
             name: "ServiceSupport",
             dependencies: [
-                "TransitCore", "NNGKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ProcessSupport", "NNGKit", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -156,7 +170,9 @@ let package = Package(
         ),
         .target(
             name: "RealtimeSources",
-            dependencies: ["StrictJSON", "TransitCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "StrictJSON", "TransitCore", "ProcessSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -164,7 +180,7 @@ let package = Package(
             dependencies: [
                 "DelayStore", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto",
                 "TransitModel",
-                "TransitCore", .product(name: "Logging", package: "swift-log"),
+                "TransitCore", "ProcessSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -175,7 +191,10 @@ let package = Package(
         ),
         .target(
             name: "RealtimeFixtures",
-            dependencies: ["GTFSRealtime", "TransitCore", "TransitModel", "TransitStore", "SQLiteKit", "DelayStore"],
+            dependencies: [
+                "GTFSRealtime", "TransitCore", "ProcessSupport", "TransitModel", "TransitStore", "SQLiteKit",
+                "DelayStore",
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -201,7 +220,7 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "TransitJSON", "TransitModel", "TransitProto", "TransitCore", "NNGKit", "BackgroundWork",
+                "GatewayProtocol", "TransitModel", "TransitProto", "TransitCore", "ProcessSupport", "NNGKit",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -231,7 +250,8 @@ let package = Package(
         .target(
             name: "FuzzTargets",
             dependencies: [
-                "GTFSCSV", "GTFSRealtime", "RealtimeCore", "StrictJSON", "TransitJSON", "TransitModel", "TransitProto",
+                "GTFSCSV", "GTFSRealtime", "RealtimeCore", "StrictJSON", "GatewayProtocol", "TransitModel",
+                "TransitProto",
             ],
             swiftSettings: swiftSettings
         ),
@@ -239,7 +259,8 @@ let package = Package(
         .executableTarget(
             name: "transit-static",
             dependencies: [
-                "StaticService", "TransitStore", "TransitJSON", "TransitProto", "TransitModel", "TransitCore", "NNGKit",
+                "StaticService", "TransitStore", "GatewayProtocol", "TransitProto", "TransitModel", "ProcessSupport",
+                "NNGKit",
                 "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -269,7 +290,8 @@ let package = Package(
             name: "transit-realtime",
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
-                "TransitJSON", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ServiceSupport",
+                "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ProcessSupport",
+                "ServiceSupport",
                 "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -301,7 +323,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "BackgroundWorkTests", dependencies: ["BackgroundWork"], swiftSettings: swiftSettings),
+        .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitPresentationTests", dependencies: ["TransitPresentation"], swiftSettings: swiftSettings),
         .testTarget(
@@ -331,7 +353,7 @@ let package = Package(
         ),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "TransitJSONTests", dependencies: ["TransitJSON", "TransitModel", "TransitTesting"],
+            name: "GatewayProtocolTests", dependencies: ["GatewayProtocol", "TransitModel", "TransitTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -342,7 +364,8 @@ let package = Package(
         .testTarget(
             name: "StaticServiceTests",
             dependencies: [
-                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "TransitJSON", "SQLiteKit",
+                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "GatewayProtocol",
+                "SQLiteKit",
                 "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -352,8 +375,8 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "StaticService", "TransitStore", "TransitJSON", "NNGKit", "TransitProto", "TransitModel",
-                "RealtimeService", "GTFSRealtime", "TransitCore", "TransitTesting", "SQLiteKit",
+                "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel",
+                "RealtimeService", "GTFSRealtime", "ProcessSupport", "TransitTesting", "SQLiteKit",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -371,7 +394,7 @@ let package = Package(
         .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources", "TransitCore", "TransitTesting",
+                "RealtimeSources", "ProcessSupport", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -384,7 +407,8 @@ let package = Package(
             dependencies: [
                 "RealtimeService", "DelayStore", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
                 "StaticService",
-                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "TransitTesting",
+                "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ProcessSupport",
+                "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

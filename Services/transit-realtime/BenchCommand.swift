@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ProcessSupport
 import RealtimeBench
 import ServiceSupport
-import TransitCore
 
 #if canImport(Glibc)
 @preconcurrency import Glibc

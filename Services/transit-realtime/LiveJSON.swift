@@ -1,5 +1,5 @@
+import GatewayProtocol
 import TransitCore
-import TransitJSON
 import TransitModel
 
 // The debug client's answer lines: {"id":…,"ok":true,"data":{…}} or {"id":…,"ok":false,"error":{…}}.

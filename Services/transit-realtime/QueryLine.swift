@@ -1,6 +1,6 @@
+import GatewayProtocol
 import StrictJSON
 import TransitCore
-import TransitJSON
 import TransitModel
 
 /// One debug-client request line (protocol/README.md "Realtime debug queries") parsed into a query.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import NNGKit
+import ProcessSupport
 import RealtimeService
 import ServiceLifecycle
 import ServiceMetrics

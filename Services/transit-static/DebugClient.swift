@@ -1,8 +1,8 @@
 import Foundation
+import GatewayProtocol
 import NNGKit
+import ProcessSupport
 import Synchronization
-import TransitCore
-import TransitJSON
 import TransitModel
 import TransitProto
 

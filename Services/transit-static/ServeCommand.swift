@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import Logging
 import NNGKit
+import ProcessSupport
 import ServiceLifecycle
 import ServiceMetrics
 import ServiceSupport
 import StaticService
-import TransitCore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

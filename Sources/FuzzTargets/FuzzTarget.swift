@@ -3,9 +3,9 @@
 // the committed regression inputs (Tests/FuzzRegressions/<target>/).
 import GTFSCSV
 import GTFSRealtime
+import GatewayProtocol
 import RealtimeCore
 import StrictJSON
-import TransitJSON
 import TransitModel
 import TransitProto
 

@@ -1,6 +1,6 @@
 import Logging
 import NNGKit
-import TransitCore
+import ProcessSupport
 import TransitModel
 
 /// Everything `transit-gateway serve` can be told. Defaults are the contract's (protocol/GATEWAY.md §1,

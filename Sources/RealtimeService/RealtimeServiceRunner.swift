@@ -2,10 +2,10 @@ import Foundation
 import GTFSRealtime
 import Logging
 import NNGKit
+import ProcessSupport
 import RealtimeSources
 import ServiceLifecycle
 import Synchronization
-import TransitCore
 import TransitModel
 
 /// The whole realtime service: the sources of a config polled (RealtimeSources), the engine resolving and

@@ -1,7 +1,7 @@
 // All sources of a config, polled together: one shared HTTP session, one RequestPacer, staggered starts.
 import Foundation
 import Logging
-import TransitCore
+import ProcessSupport
 
 /// Tuning that is not part of the config file.
 public struct PollingOptions: Sendable {

@@ -8,8 +8,8 @@
 // while a request or the handler ran are skipped, not made up), or now + backoff after an HTTP failure.
 import Foundation
 import Logging
+import ProcessSupport
 import Synchronization
-import TransitCore
 
 public final class SourcePoller: Sendable {
     public let source: SourceConfig

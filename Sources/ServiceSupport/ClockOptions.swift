@@ -1,5 +1,5 @@
 import ArgumentParser
-import TransitCore
+import ProcessSupport
 
 /// `--clock`, `--clock-rate`, `--clock-origin`: the service clock of a replayed day (ServiceClock). Every
 /// command whose logic reads "now" takes these; Services/launch passes the same three to each process.

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import NNGKit
+import ProcessSupport
 import ServiceLifecycle
 import Synchronization
-import TransitCore
 import TransitStore
 
 /// The static-data service: a REP socket on `url` whose `contexts` workers answer `StaticRequest`s from the

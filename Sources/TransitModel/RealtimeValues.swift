@@ -400,7 +400,7 @@ public struct LivePosition: Sendable, Hashable {
 }
 
 /// A vehicle position as the realtime service publishes it: the feed's fields and the trip instance resolved
-/// (the wire value; the gateway prepares a TransitJSON `VehicleSnapshot` from it once per update). `key` is
+/// (the wire value; the gateway prepares a GatewayProtocol `VehicleSnapshot` from it once per update). `key` is
 /// "<source>/<entity id>".
 public struct LiveVehicle: Sendable, Hashable {
     /// "<source>/<entity id>": unique across sources.

@@ -1,5 +1,5 @@
 // Queries of the static-data service. Mirrors protocol/transit.proto; TransitProto converts them to and
-// from protobuf-c, TransitJSON parses them from the gateway's JSON lines.
+// from protobuf-c, GatewayProtocol parses them from the gateway's JSON lines.
 
 /// A service date as GTFS writes it: YYYYMMDD (20251225).
 public typealias ServiceDate = UInt32

@@ -282,7 +282,7 @@ public struct Departure: Sendable, Hashable, CustomStringConvertible {
 
     /// The bytes `encode` makes of this departure, made the first time and kept with its fields, handed to
     /// `body`: a cached board window's rows are encoded again for every answer it serves, and their fixed
-    /// part (trip, route, headsign, stop) is most of a row's JSON. One slot, for one encoding (TransitJSON's
+    /// part (trip, route, headsign, stop) is most of a row's JSON. One slot, for one encoding (GatewayProtocol's
     /// departure row); `encode` must read the fields only. A change to the departure makes a new box, so it
     /// starts empty.
     public func withCachedEncoding<R>(

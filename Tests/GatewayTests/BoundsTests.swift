@@ -4,7 +4,7 @@ import Testing
 import TransitTesting
 
 @testable import Gateway
-@testable import TransitJSON
+@testable import GatewayProtocol
 
 @Suite(.serialized) struct BoundsTests {
     /// The gateway's figures in `stats` (`connections`, `limits`).

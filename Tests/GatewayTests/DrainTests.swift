@@ -1,6 +1,6 @@
 import Foundation
+import ProcessSupport
 import Testing
-import TransitCore
 import TransitTesting
 
 @testable import Gateway

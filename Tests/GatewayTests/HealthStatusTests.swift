@@ -1,7 +1,7 @@
 import Foundation
+import GatewayProtocol
+import ProcessSupport
 import Testing
-import TransitCore
-import TransitJSON
 import TransitModel
 import TransitTesting
 

@@ -1,6 +1,6 @@
 import Foundation
+import GatewayProtocol
 import Testing
-import TransitJSON
 import TransitModel
 import TransitTesting
 

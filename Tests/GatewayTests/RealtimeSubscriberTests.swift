@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import ProcessSupport
 import Testing
-import TransitCore
 import TransitModel
 import TransitTesting
 

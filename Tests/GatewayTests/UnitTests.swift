@@ -1,5 +1,5 @@
+import GatewayProtocol
 import Testing
-import TransitJSON
 import TransitModel
 
 @testable import Gateway

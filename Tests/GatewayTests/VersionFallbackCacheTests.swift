@@ -1,9 +1,9 @@
 import Foundation
+import GatewayProtocol
 import NNGKit
 import StaticService
 import Synchronization
 import Testing
-import TransitJSON
 import TransitModel
 import TransitProto
 import TransitTesting

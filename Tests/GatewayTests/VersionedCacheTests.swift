@@ -1,7 +1,7 @@
 import Foundation
+import GatewayProtocol
 import SQLiteKit
 import Testing
-import TransitJSON
 import TransitModel
 import TransitTesting
 

@@ -5,11 +5,11 @@ import Foundation
 import GTFSRealtime
 import Logging
 import NNGKit
+import ProcessSupport
 import RealtimeSources
 import ServiceLifecycle
 import StaticService
 import Testing
-import TransitCore
 import TransitModel
 import TransitProto
 import TransitTesting

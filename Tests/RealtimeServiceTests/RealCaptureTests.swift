@@ -4,9 +4,9 @@
 // message, when the folder is absent (a fresh clone); the crafted fixtures of GTFSRealtimeTests cover each quirk.
 import Foundation
 import GTFSRealtime
+import ProcessSupport
 import Synchronization
 import Testing
-import TransitCore
 import TransitModel
 import TransitTesting
 

@@ -1,8 +1,8 @@
 // Replay folders: snapshots in numeric order, one kind per source, looping, re-stamped when played.
 import Foundation
+import ProcessSupport
 import Synchronization
 import Testing
-import TransitCore
 import TransitTesting
 
 @testable import RealtimeSources

@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 /// One departure, whatever its time: trip instance and stop sequence.

@@ -1,6 +1,6 @@
 import Foundation
+import GatewayProtocol
 import TransitCore
-import TransitJSON
 import TransitModel
 
 /// The order of a merged board: the row's time (predicted, else scheduled), then a tiebreak that is unique

@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 /// The paging state of one departure board while its static pages are fetched (`RequestDispatcher.board`

@@ -1,5 +1,5 @@
+import GatewayProtocol
 import TransitCore
-import TransitJSON
 import TransitModel
 
 /// Departure rows for live visits the static board did not list, from the trip's static detail when the

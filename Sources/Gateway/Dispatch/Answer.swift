@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 
 /// One answer line and what the statistics record about it.
 struct Answer: Sendable {

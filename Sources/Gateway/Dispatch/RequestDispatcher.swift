@@ -1,7 +1,7 @@
+import GatewayProtocol
 import Logging
 import NNGKit
-import TransitCore
-import TransitJSON
+import ProcessSupport
 import TransitModel
 
 /// Answers one parsed request (everything but the per-connection ops `subscribe`/`unsubscribe`/`auth`, which the

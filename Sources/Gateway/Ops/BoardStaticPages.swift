@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // The static pages behind a departure board: forward boards start from the stop's cached board window when

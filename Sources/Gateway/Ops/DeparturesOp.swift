@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // departures: a board in predicted time (GATEWAY.md "departures"), from the static service's scheduled rows

@@ -1,6 +1,6 @@
+import GatewayProtocol
 import NNGKit
-import TransitCore
-import TransitJSON
+import ProcessSupport
 import TransitModel
 
 // health (each service's status; never an error for a service being down) and stats.

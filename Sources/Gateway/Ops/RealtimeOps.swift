@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // alerts and vehicles: read from the live state; the static service only resolves what the asked id stands

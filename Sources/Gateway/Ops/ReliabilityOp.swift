@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // reliability: the recorded departure delays of a route, a stop or a route at a stop (GATEWAY.md

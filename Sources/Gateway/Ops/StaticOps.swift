@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // stop, search, nearby, stops_in_bbox, routes, route, shape, feed_info: one static round trip each, encoded as the static service says.

@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // trip: the static answer with its predictions; for a trip the static data does not know (an added trip), or

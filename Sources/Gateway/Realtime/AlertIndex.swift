@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 /// The alerts of the live state indexed for per-row matching (GATEWAY.md "alert_ids"): built once per change

@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 /// Which alerts concern a stop, a route or a trip (GATEWAY.md "alerts"): an informed-entity selector matches

@@ -1,5 +1,5 @@
+import GatewayProtocol
 import TransitCore
-import TransitJSON
 import TransitModel
 
 // The realtime service's values (TransitModel `Live*`, protocol/realtime.proto) as the gateway holds them.

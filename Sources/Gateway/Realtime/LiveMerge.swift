@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 /// A trip merged with the live state: its per-stop predictions and its vehicle. The `meta` says where the

@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 /// What changed in the live state since the last hand-over to the view: the stop ids whose boards may

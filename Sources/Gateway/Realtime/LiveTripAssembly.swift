@@ -1,5 +1,5 @@
+import GatewayProtocol
 import TransitCore
-import TransitJSON
 import TransitModel
 
 /// The pure steps of a `trip` answered from the live state (GATEWAY.md "trip"): which live instance the

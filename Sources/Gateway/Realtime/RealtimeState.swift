@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // The live state as the gateway holds it: resolved trip updates (indexed by trip instance and by stop),

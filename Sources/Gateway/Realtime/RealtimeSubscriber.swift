@@ -1,7 +1,7 @@
-import BackgroundWork
 import Foundation
 import Logging
 import NNGKit
+import ProcessSupport
 import Synchronization
 import TransitModel
 import TransitProto

@@ -1,5 +1,5 @@
+import GatewayProtocol
 import Synchronization
-import TransitJSON
 
 /// The gateway's view of the live state, fed by the realtime PUB stream (protocol/README.md flows 3–4) and
 /// read by every request; requests never ask the realtime service.

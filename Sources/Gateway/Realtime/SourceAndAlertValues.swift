@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // Source health and alerts as the gateway holds them (converted from the realtime service's messages).

@@ -1,4 +1,4 @@
-import TransitJSON
+import GatewayProtocol
 import TransitModel
 
 // Resolved trip updates as the gateway holds them: one `TripPrediction` per trip instance, its stops the

@@ -1,5 +1,5 @@
+import GatewayProtocol
 import NIOCore
-import TransitJSON
 import TransitModel
 
 /// One TCP connection of the line protocol (GATEWAY.md §1). Everything here runs on the channel's event

@@ -1,5 +1,5 @@
+import GatewayProtocol
 import NIOCore
-import TransitJSON
 import TransitModel
 
 /// The `subscribe` state of one connection (GATEWAY.md "subscribe / unsubscribe").

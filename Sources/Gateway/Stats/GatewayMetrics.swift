@@ -1,5 +1,5 @@
 import NNGKit
-import TransitCore
+import ProcessSupport
 
 /// What `serve --metrics` publishes at scrape time beyond what `GatewayStats.record` counts as it answers:
 /// values the gateway keeps anyway (`stats`, `health`), read when Prometheus asks. The main turns each into

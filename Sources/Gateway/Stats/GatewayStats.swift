@@ -1,6 +1,6 @@
 import CoreMetrics
+import GatewayProtocol
 import Synchronization
-import TransitJSON
 
 /// Counters of the whole gateway: connections, requests in flight, answers and latency per op and per error
 /// code (the `stats` op, GATEWAY.md). Shared by every connection; cheap to update (one short lock per answer).

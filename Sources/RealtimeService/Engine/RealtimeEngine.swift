@@ -1,8 +1,8 @@
 import Foundation
 import GTFSRealtime
 import Logging
+import ProcessSupport
 import RealtimeCore
-import TransitCore
 import TransitModel
 
 /// The realtime service's processing: source events in, published changes out.

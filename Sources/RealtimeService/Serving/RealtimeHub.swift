@@ -1,6 +1,6 @@
 import Foundation
+import ProcessSupport
 import Synchronization
-import TransitCore
 import TransitModel
 import TransitProto
 

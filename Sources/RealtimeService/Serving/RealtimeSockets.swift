@@ -1,6 +1,6 @@
 import Logging
 import NNGKit
-import TransitCore
+import ProcessSupport
 
 /// The realtime service's two listening sockets: PUB (the change stream) and REP (queries, snapshots).
 public final class RealtimeSockets: Sendable {

@@ -3,7 +3,7 @@ import Testing
 import TransitModel
 import TransitTesting
 
-@testable import TransitJSON
+@testable import GatewayProtocol
 
 // Helpers: parse answers back with JSONSerialization (an independent parser) and tell JSON kinds apart.
 
@@ -93,7 +93,7 @@ struct ExampleBlocks: Sendable {
     static let gatewayDoc = ExampleBlocks(url: Repository.url("protocol/GATEWAY.md"))
     /// What the encoder writes for `Fixtures` (the values GATEWAY.md's examples had before they were the
     /// launcher's).
-    static let encoder = ExampleBlocks(url: Repository.url("Tests/TransitJSONTests/EncoderExamples.md"))
+    static let encoder = ExampleBlocks(url: Repository.url("Tests/GatewayProtocolTests/EncoderExamples.md"))
 
     func example(_ name: String, _ part: String) throws -> String {
         let text = try String(contentsOf: url, encoding: .utf8)

@@ -1,6 +1,6 @@
 import Foundation
+import ProcessSupport
 import Testing
-import TransitCore
 
 @Suite struct ServiceClockTests {
     @Test func parsesISO8601AndUnixSeconds() {

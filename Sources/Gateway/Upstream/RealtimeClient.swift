@@ -1,6 +1,6 @@
+import GatewayProtocol
 import NNGKit
 import Synchronization
-import TransitJSON
 import TransitModel
 import TransitProto
 

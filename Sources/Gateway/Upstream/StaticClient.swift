@@ -1,7 +1,7 @@
+import GatewayProtocol
 import NNGKit
+import ProcessSupport
 import Synchronization
-import TransitCore
-import TransitJSON
 import TransitModel
 import TransitProto
 

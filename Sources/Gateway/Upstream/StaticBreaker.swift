@@ -1,5 +1,5 @@
+import GatewayProtocol
 import TransitCore
-import TransitJSON
 
 /// The static service's circuit breaker: once the service is known to be down, requests that need it are
 /// refused at once (their fallback answers, or STATIC_UNAVAILABLE) instead of each waiting out the static

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import TransitModel
 
-@testable import TransitJSON
+@testable import GatewayProtocol
 
 /// Each encoder's output parsed back with JSONSerialization and checked field by field against GATEWAY.md.
 @Suite struct EncoderTests {
@@ -240,7 +240,7 @@ import TransitModel
             stopId: "200060", timezone: nil, rows: rows,
             page: BoardPage(
                 direction: .future, hasMorePast: false, hasMoreFuture: false, earlierCursor: nil, laterCursor: nil))
-        let o = try TransitJSONTests.answer(.departures, live: .staticOnly(at: at)) {
+        let o = try GatewayProtocolTests.answer(.departures, live: .staticOnly(at: at)) {
             $0.departuresData(answer, at: at)
         }
         let encoded = try list(try sub(o, "data"), "departures")

@@ -1,7 +1,7 @@
 import Testing
 import TransitModel
 
-@testable import TransitJSON
+@testable import GatewayProtocol
 
 @Suite struct GatewayRequestTests {
     private func ok(_ line: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> GatewayRequest {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TransitModel
 
-@testable import TransitJSON
+@testable import GatewayProtocol
 
 /// The encoder writes exactly the examples of EncoderExamples.md for the same values, and their requests
 /// parse into the queries they describe; protocol/GATEWAY.md's examples (the launcher's real answers, kept

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TransitJSON
+@testable import GatewayProtocol
 
 @Suite struct JSONWriterTests {
     private func written(_ body: (inout JSONWriter) -> Void) -> String {

@@ -1,6 +1,6 @@
+import GatewayProtocol
 import Synchronization
 import TransitCore
-import TransitJSON
 import TransitModel
 
 /// The recorded departure delays the gateway holds (protocol/README.md flow 6): histograms per slice, asked

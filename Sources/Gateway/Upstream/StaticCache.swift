@@ -1,5 +1,5 @@
+import GatewayProtocol
 import Synchronization
-import TransitJSON
 import TransitModel
 
 /// Static answers the live board needs again and again, kept for a while: a stop's station and platforms

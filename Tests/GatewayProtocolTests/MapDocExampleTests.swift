@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TransitModel
 
-@testable import TransitJSON
+@testable import GatewayProtocol
 
 /// The map ops' examples of EncoderExamples.md (answers once taken from the launcher over the sample feed)
 /// are what the encoder writes for the same values, and their requests parse into the queries they describe.

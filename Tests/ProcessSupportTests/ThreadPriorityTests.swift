@@ -1,5 +1,5 @@
-import BackgroundWork
 import Foundation
+import ProcessSupport
 import Testing
 
 @Suite struct ThreadPriorityTests {

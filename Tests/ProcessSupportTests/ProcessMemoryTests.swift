@@ -1,5 +1,5 @@
+import ProcessSupport
 import Testing
-import TransitCore
 
 #if canImport(Glibc)
 import Glibc
