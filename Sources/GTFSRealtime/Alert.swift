@@ -96,25 +96,3 @@ public struct EntitySelector: Sendable, Hashable {
         self.directionId = directionId
     }
 }
-
-/// An image in one or more languages.
-public struct TranslatedImage: Sendable, Hashable {
-    public struct LocalizedImage: Sendable, Hashable {
-        public var url: String
-        /// IANA media type, e.g. "image/png".
-        public var mediaType: String
-        public var language: String?
-
-        public init(url: String, mediaType: String, language: String? = nil) {
-            self.url = url
-            self.mediaType = mediaType
-            self.language = language
-        }
-    }
-
-    public var localizedImages: [LocalizedImage]
-
-    public init(localizedImages: [LocalizedImage]) {
-        self.localizedImages = localizedImages
-    }
-}

@@ -51,9 +51,23 @@ extension JSONWriter {
         key("header"); string(a.header)
         key("description"); string(a.description)
         key("url"); string(a.url)
+        key("tts_header"); string(a.ttsHeader)
+        key("tts_description"); string(a.ttsDescription)
         key("cause"); string(a.cause)
         key("effect"); string(a.effect)
         key("severity"); string(a.severity)
+        key("cause_detail"); string(a.causeDetail)
+        key("effect_detail"); string(a.effectDetail)
+        key("image")
+        if let image = a.image {
+            beginObject()
+            key("url"); string(image.url)
+            key("media_type"); string(image.mediaType)
+            key("alt_text"); string(image.altText)
+            endObject()
+        } else {
+            null()
+        }
         key("active_periods"); beginArray()
         for period in a.activePeriods {
             beginObject()

@@ -284,10 +284,31 @@ public struct AlertView: Sendable, Hashable {
         }
     }
 
+    /// An alert's picture in the answer's language (GATEWAY.md "alert" `image`).
+    public struct Image: Sendable, Hashable {
+        public var url: String
+        /// IANA media type.
+        public var mediaType: String
+        /// GTFS-RT image_alternative_text in the answer's language.
+        public var altText: String?
+        public init(url: String, mediaType: String, altText: String?) {
+            self.url = url
+            self.mediaType = mediaType
+            self.altText = altText
+        }
+    }
+
     public var id: String
     public var header: String?
     public var description: String?
     public var url: String?
+    /// tts_header_text / tts_description_text (for text-to-speech).
+    public var ttsHeader: String?
+    public var ttsDescription: String?
+    /// The agency's own words for the cause and the effect.
+    public var causeDetail: String?
+    public var effectDetail: String?
+    public var image: Image?
     /// GTFS-RT enum names.
     public var cause: String
     public var effect: String

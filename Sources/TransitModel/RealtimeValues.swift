@@ -525,6 +525,47 @@ public struct TranslatedText: Sendable, Hashable {
     }
 }
 
+/// An image in one or more languages (GTFS-Realtime TranslatedImage): an alert's picture. The one type for it
+/// from the feed through the realtime service's messages to the gateway's live state.
+public struct TranslatedImage: Sendable, Hashable {
+    /// The image for one language.
+    public struct LocalizedImage: Sendable, Hashable {
+        /// Where the image is.
+        public var url: String
+        /// IANA media type, e.g. "image/png".
+        public var mediaType: String
+        /// BCP-47 language code; nil: for any language.
+        public var language: String?
+
+        /// An image at `url` of `mediaType`, for `language` (nil: any).
+        public init(url: String, mediaType: String, language: String? = nil) {
+            self.url = url
+            self.mediaType = mediaType
+            self.language = language
+        }
+    }
+
+    /// Every image given, in the feed's order.
+    public var localizedImages: [LocalizedImage]
+
+    /// An image of `localizedImages`.
+    public init(localizedImages: [LocalizedImage]) {
+        self.localizedImages = localizedImages
+    }
+
+    /// The image for `language` by the rule of `TranslatedText.text(in:)`: that language (case-insensitive),
+    /// else the one for any language, then the English one, then the first; nil when there is none.
+    public func image(in language: String?) -> LocalizedImage? {
+        if let language, let hit = localizedImages.first(where: { $0.language?.lowercased() == language.lowercased() })
+        {
+            return hit
+        }
+        if let plain = localizedImages.first(where: { $0.language == nil }) { return plain }
+        if let english = localizedImages.first(where: { $0.language?.lowercased() == "en" }) { return english }
+        return localizedImages.first
+    }
+}
+
 /// Unix seconds; nil = open on that side.
 public struct LivePeriod: Sendable, Hashable {
     /// First second of the period; nil: open.
@@ -614,6 +655,10 @@ public struct LiveAlert: Sendable, Hashable {
     public var causeDetail: TranslatedText?
     /// The agency's own words for the effect, when given.
     public var effectDetail: TranslatedText?
+    /// A picture of the alert (e.g. a detour map), when given.
+    public var image: TranslatedImage?
+    /// The text that describes `image` for riders who cannot see it, when given.
+    public var imageAlternativeText: TranslatedText?
 
     /// An alert; causes, effects and severity unknown and no texts unless told.
     public init(
@@ -623,7 +668,7 @@ public struct LiveAlert: Sendable, Hashable {
         effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY", headerText: TranslatedText? = nil,
         descriptionText: TranslatedText? = nil, url: TranslatedText? = nil, ttsHeaderText: TranslatedText? = nil,
         ttsDescriptionText: TranslatedText? = nil, causeDetail: TranslatedText? = nil,
-        effectDetail: TranslatedText? = nil
+        effectDetail: TranslatedText? = nil, image: TranslatedImage? = nil, imageAlternativeText: TranslatedText? = nil
     ) {
         self.key = key
         self.source = source
@@ -642,6 +687,8 @@ public struct LiveAlert: Sendable, Hashable {
         self.ttsDescriptionText = ttsDescriptionText
         self.causeDetail = causeDetail
         self.effectDetail = effectDetail
+        self.image = image
+        self.imageAlternativeText = imageAlternativeText
     }
 
     /// Active at `unix`: no period, or a period [start, end) containing it.

@@ -132,6 +132,18 @@ extension TranslatedText {
     }
 }
 
+extension TranslatedImage {
+    init(proto m: borrowing Transit__TranslatedImage) throws(ProtoDecodeError) {
+        self.init(
+            localizedImages: try repeatedMessages(m.n_localized_images, m.localized_images, "localized_images") {
+                (i) throws(ProtoDecodeError) in
+                LocalizedImage(
+                    url: try requiredString(i.url, "url"), mediaType: try requiredString(i.media_type, "media_type"),
+                    language: optionalString(i.language))
+            })
+    }
+}
+
 extension LivePeriod {
     init(proto m: borrowing Transit__TimeRange) throws(ProtoDecodeError) {
         self.init(start: optionalValue(m.has_start, m.start), end: optionalValue(m.has_end, m.end))
@@ -176,7 +188,10 @@ extension LiveAlert {
             ttsDescriptionText: try optionalMessage(
                 m.tts_description_text, "tts_description_text", TranslatedText.init(proto:)),
             causeDetail: try optionalMessage(m.cause_detail, "cause_detail", TranslatedText.init(proto:)),
-            effectDetail: try optionalMessage(m.effect_detail, "effect_detail", TranslatedText.init(proto:)))
+            effectDetail: try optionalMessage(m.effect_detail, "effect_detail", TranslatedText.init(proto:)),
+            image: try optionalMessage(m.image, "image", TranslatedImage.init(proto:)),
+            imageAlternativeText: try optionalMessage(
+                m.image_alternative_text, "image_alternative_text", TranslatedText.init(proto:)))
     }
 }
 

@@ -129,6 +129,21 @@ extension ProtoArena {
         }
     }
 
+    func proto(_ i: TranslatedImage.LocalizedImage) -> UnsafeMutablePointer<Transit__TranslatedImage__LocalizedImage> {
+        message(transit__translated_image__localized_image__init) { m in
+            m.url = string(i.url)
+            m.media_type = string(i.mediaType)
+            m.language = string(i.language)
+        }
+    }
+
+    func proto(_ t: TranslatedImage?) -> UnsafeMutablePointer<Transit__TranslatedImage>? {
+        guard let t else { return nil }
+        return message(transit__translated_image__init) { m in
+            (m.n_localized_images, m.localized_images) = messages(t.localizedImages, proto)
+        }
+    }
+
     func proto(_ p: LivePeriod) -> UnsafeMutablePointer<Transit__TimeRange> {
         message(transit__time_range__init) { m in
             (m.has_start, m.start) = ifPresent(p.start)
@@ -168,6 +183,8 @@ extension ProtoArena {
             m.tts_description_text = proto(a.ttsDescriptionText)
             m.cause_detail = proto(a.causeDetail)
             m.effect_detail = proto(a.effectDetail)
+            m.image = proto(a.image)
+            m.image_alternative_text = proto(a.imageAlternativeText)
         }
     }
 

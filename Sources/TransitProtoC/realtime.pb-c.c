@@ -412,6 +412,57 @@ void   transit__translated_text__free_unpacked
   assert(message->base.descriptor == &transit__translated_text__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__translated_image__localized_image__init
+                     (Transit__TranslatedImage__LocalizedImage         *message)
+{
+  static const Transit__TranslatedImage__LocalizedImage init_value = TRANSIT__TRANSLATED_IMAGE__LOCALIZED_IMAGE__INIT;
+  *message = init_value;
+}
+void   transit__translated_image__init
+                     (Transit__TranslatedImage         *message)
+{
+  static const Transit__TranslatedImage init_value = TRANSIT__TRANSLATED_IMAGE__INIT;
+  *message = init_value;
+}
+size_t transit__translated_image__get_packed_size
+                     (const Transit__TranslatedImage *message)
+{
+  assert(message->base.descriptor == &transit__translated_image__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__translated_image__pack
+                     (const Transit__TranslatedImage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__translated_image__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__translated_image__pack_to_buffer
+                     (const Transit__TranslatedImage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__translated_image__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__TranslatedImage *
+       transit__translated_image__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__TranslatedImage *)
+     protobuf_c_message_unpack (&transit__translated_image__descriptor,
+                                allocator, len, data);
+}
+void   transit__translated_image__free_unpacked
+                     (Transit__TranslatedImage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__translated_image__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__time_range__init
                      (Transit__TimeRange         *message)
 {
@@ -2944,6 +2995,108 @@ const ProtobufCMessageDescriptor transit__translated_text__descriptor =
   (ProtobufCMessageInit) transit__translated_text__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor transit__translated_image__localized_image__field_descriptors[3] =
+{
+  {
+    "url",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TranslatedImage__LocalizedImage, url),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "media_type",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TranslatedImage__LocalizedImage, media_type),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "language",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TranslatedImage__LocalizedImage, language),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__translated_image__localized_image__field_indices_by_name[] = {
+  2,   /* field[2] = language */
+  1,   /* field[1] = media_type */
+  0,   /* field[0] = url */
+};
+static const ProtobufCIntRange transit__translated_image__localized_image__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor transit__translated_image__localized_image__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.TranslatedImage.LocalizedImage",
+  "LocalizedImage",
+  "Transit__TranslatedImage__LocalizedImage",
+  "transit",
+  sizeof(Transit__TranslatedImage__LocalizedImage),
+  3,
+  transit__translated_image__localized_image__field_descriptors,
+  transit__translated_image__localized_image__field_indices_by_name,
+  1,  transit__translated_image__localized_image__number_ranges,
+  (ProtobufCMessageInit) transit__translated_image__localized_image__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__translated_image__field_descriptors[1] =
+{
+  {
+    "localized_images",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__TranslatedImage, n_localized_images),
+    offsetof(Transit__TranslatedImage, localized_images),
+    &transit__translated_image__localized_image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__translated_image__field_indices_by_name[] = {
+  0,   /* field[0] = localized_images */
+};
+static const ProtobufCIntRange transit__translated_image__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor transit__translated_image__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.TranslatedImage",
+  "TranslatedImage",
+  "Transit__TranslatedImage",
+  "transit",
+  sizeof(Transit__TranslatedImage),
+  1,
+  transit__translated_image__field_descriptors,
+  transit__translated_image__field_indices_by_name,
+  1,  transit__translated_image__number_ranges,
+  (ProtobufCMessageInit) transit__translated_image__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor transit__time_range__field_descriptors[2] =
 {
   {
@@ -3124,7 +3277,7 @@ const ProtobufCMessageDescriptor transit__informed_entity__descriptor =
   (ProtobufCMessageInit) transit__informed_entity__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__alert_state__field_descriptors[17] =
+static const ProtobufCFieldDescriptor transit__alert_state__field_descriptors[19] =
 {
   {
     "key",
@@ -3330,6 +3483,30 @@ static const ProtobufCFieldDescriptor transit__alert_state__field_descriptors[17
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "image",
+    18,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__AlertState, image),
+    &transit__translated_image__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "image_alternative_text",
+    19,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__AlertState, image_alternative_text),
+    &transit__translated_text__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__alert_state__field_indices_by_name[] = {
   3,   /* field[3] = active_periods */
@@ -3341,6 +3518,8 @@ static const unsigned transit__alert_state__field_indices_by_name[] = {
   14,   /* field[14] = effect_detail */
   2,   /* field[2] = entity_id */
   8,   /* field[8] = header_text */
+  17,   /* field[17] = image */
+  18,   /* field[18] = image_alternative_text */
   16,   /* field[16] = impact_periods */
   4,   /* field[4] = informed_entities */
   0,   /* field[0] = key */
@@ -3353,7 +3532,7 @@ static const unsigned transit__alert_state__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__alert_state__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 17 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor transit__alert_state__descriptor =
 {
@@ -3363,7 +3542,7 @@ const ProtobufCMessageDescriptor transit__alert_state__descriptor =
   "Transit__AlertState",
   "transit",
   sizeof(Transit__AlertState),
-  17,
+  19,
   transit__alert_state__field_descriptors,
   transit__alert_state__field_indices_by_name,
   1,  transit__alert_state__number_ranges,

@@ -655,18 +655,28 @@ import TransitModel
     }
 
     @Test func alertObject() throws {
-        let noHeader = AlertView(
+        var noHeader = AlertView(
             id: "a2", header: nil, description: nil, url: "https://example.org/a2", effect: "NO_SERVICE",
             activePeriods: [.init(start: nil, end: 100)],
             informedEntities: [.init(agencyId: "ST", routeType: 2, directionId: 1)])
+        noHeader.ttsDescription = "No trains between Central and Redfern."
+        noHeader.causeDetail = "Signal fault"
+        noHeader.image = AlertView.Image(url: "https://example.org/a2.png", mediaType: "image/png", altText: nil)
         let o = try answer(.alerts, live: F.liveMeta12) { $0.alertListData([F.liftAlert, noHeader]) }
         let alerts = try list(try sub(o, "data"), "alerts")
         let fields: [String: [Kind]] = [
             "id": [.string], "header": [.string, .null], "description": [.string, .null], "url": [.string, .null],
-            "cause": [.string], "effect": [.string], "severity": [.string], "active_periods": [.array],
+            "tts_header": [.string, .null], "tts_description": [.string, .null], "cause": [.string],
+            "effect": [.string], "severity": [.string], "cause_detail": [.string, .null],
+            "effect_detail": [.string, .null], "image": [.object, .null], "active_periods": [.array],
             "informed_entities": [.array], "limited_to_stop_ids": [.array], "banner": [.object],
         ]
         for a in alerts { expectFields(a, fields) }
+        #expect(alerts[1]["tts_description"] as? String == "No trains between Central and Redfern.")
+        #expect(alerts[1]["cause_detail"] as? String == "Signal fault")
+        let image = try sub(alerts[1], "image")
+        expectFields(image, ["url": [.string], "media_type": [.string], "alt_text": [.string, .null]])
+        #expect(alerts[0]["image"] is NSNull)
         let banner = try sub(alerts[1], "banner")
         expectFields(banner, ["icon": [.string], "color": [.string], "accessibility_label": [.string]])
         #expect(banner["color"] as? String == "red")

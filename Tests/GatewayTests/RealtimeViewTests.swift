@@ -446,6 +446,58 @@ import TransitTesting
         }
     }
 
+    /// Every text of a GTFS-RT alert reaches the alert object in the asked language: the text-to-speech texts,
+    /// the agency's cause and effect details and the image with its alternative text (GATEWAY.md "alert").
+    @Test func alertDetailsTtsAndImageAreServedInTheAskedLanguage() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            let client = try fixture.client()
+            let at = SampleTimes.mondayEvening
+            func both(_ en: String, _ de: String) -> TranslatedText {
+                TranslatedText([.init(text: en, language: "en"), .init(text: de, language: "de")])
+            }
+            let live = LiveAlert(
+                key: "al/detour", source: "al", entityId: "detour",
+                informedEntities: [LiveInformedEntity(stopId: "200060")], cause: "CONSTRUCTION", effect: "DETOUR",
+                severity: "WARNING", headerText: both("Detour", "Umleitung"),
+                ttsHeaderText: both("Detour at Central", "Umleitung am Hauptbahnhof"),
+                ttsDescriptionText: TranslatedText("Buses leave from stand D."),
+                causeDetail: both("Track work", "Gleisarbeiten"),
+                effectDetail: both("Stops moved", "Haltestellen verlegt"),
+                image: TranslatedImage(localizedImages: [
+                    .init(url: "https://x/map-en.png", mediaType: "image/png", language: "en"),
+                    .init(url: "https://x/karte.svg", mediaType: "image/svg+xml", language: "de"),
+                ]),
+                imageAlternativeText: both("Map of the detour", "Karte der Umleitung"))
+            let plain = AlertRecord(id: "plain", informedEntities: [AlertView.InformedEntity(stopId: "200060")])
+            view.replace(
+                RealtimeState(
+                    alerts: [AlertRecord(live), plain], sources: [RealtimeSourceStatus(name: "al", kind: .alerts)]))
+
+            let german = try await client.ask(#"{"op":"alerts","stop_id":"200060","at":\#(at),"lang":"de"}"#)
+            #expect(german.ok, "\(german)")
+            let de = try #require(german.list("alerts").first { $0["id"] as? String == "detour" })
+            #expect(de["tts_header"] as? String == "Umleitung am Hauptbahnhof")
+            #expect(de["tts_description"] as? String == "Buses leave from stand D.")  // untranslated: as given
+            #expect(de["cause_detail"] as? String == "Gleisarbeiten")
+            #expect(de["effect_detail"] as? String == "Haltestellen verlegt")
+            let image = try #require(de["image"] as? [String: Any])
+            #expect(image["url"] as? String == "https://x/karte.svg")
+            #expect(image["media_type"] as? String == "image/svg+xml")
+            #expect(image["alt_text"] as? String == "Karte der Umleitung")
+
+            let english = try await client.ask(#"{"op":"alerts","stop_id":"200060","at":\#(at)}"#)
+            let en = try #require(english.list("alerts").first { $0["id"] as? String == "detour" })
+            #expect(en["cause_detail"] as? String == "Track work")
+            #expect((en["image"] as? [String: Any])?["url"] as? String == "https://x/map-en.png")
+            // An alert without them: every new field present and null.
+            let none = try #require(english.list("alerts").first { $0["id"] as? String == "plain" })
+            for field in ["tts_header", "tts_description", "cause_detail", "effect_detail", "image"] {
+                #expect(none[field] is NSNull, "\(field)")
+            }
+        }
+    }
+
     @Test func alertsMatchTheStopsStationRoutesAndLanguage() async throws {
         let view = RealtimeView(configured: true)
         try await withGateway(realtime: view) { fixture in

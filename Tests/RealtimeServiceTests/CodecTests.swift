@@ -70,7 +70,12 @@ enum CodecSamples {
         descriptionText: TranslatedText([.init(text: "Use the other lifts.")]),
         url: TranslatedText([.init(text: "https://x")]),
         ttsHeaderText: TranslatedText([.init(text: "Lifts out")]), ttsDescriptionText: TranslatedText([]),
-        causeDetail: TranslatedText([.init(text: "c")]), effectDetail: TranslatedText([.init(text: "e")]))
+        causeDetail: TranslatedText([.init(text: "c")]), effectDetail: TranslatedText([.init(text: "e")]),
+        image: TranslatedImage(localizedImages: [
+            .init(url: "https://x/map.png", mediaType: "image/png"),
+            .init(url: "https://x/karte.svg", mediaType: "image/svg+xml", language: "de"),
+        ]),
+        imageAlternativeText: TranslatedText([.init(text: "Detour map")]))
     static let bareAlert = LiveAlert(key: "al/a2", source: "al", entityId: "a2")
 
     static let fullSource: LiveSourceStatus = {

@@ -73,22 +73,6 @@ extension VehicleEntry {
     }
 }
 
-extension AlertRecord {
-    init(_ live: LiveAlert) {
-        self.init(
-            id: live.entityId, header: live.headerText, description: live.descriptionText,
-            url: live.url, cause: live.cause, effect: live.effect, severity: live.severity,
-            activePeriods: live.activePeriods.map {
-                AlertView.Period(start: $0.start.map { Int64(clamping: $0) }, end: $0.end.map { Int64(clamping: $0) })
-            },
-            informedEntities: live.informedEntities.map {
-                AlertView.InformedEntity(
-                    agencyId: $0.agencyId, routeId: $0.routeId, routeType: $0.routeType.map(Int.init),
-                    directionId: $0.directionId.map(Int.init), tripId: $0.tripId, stopId: $0.stopId)
-            })
-    }
-}
-
 extension RealtimeSourceStatus {
     init(_ live: LiveSourceStatus) {
         let kind: Kind

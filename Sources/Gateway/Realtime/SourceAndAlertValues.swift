@@ -58,30 +58,43 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     }
 }
 
-/// An alert as held in the live state (texts in every language; `AlertView` is one language's).
+/// An alert as the gateway holds it: the realtime service's `LiveAlert` as published (every text, detail and
+/// image in every language: a field added there reaches the answers through `view` and the encoder alone),
+/// with its periods and informed entities typed as answer rows are (Int64 unix seconds, Int route types and
+/// directions), so that matching a row (`AlertIndex`, `AlertMatcher`) converts nothing.
 public struct AlertRecord: Sendable, Hashable {
-    public var id: String
-    public var header: TranslatedText?
-    public var description: TranslatedText?
-    public var url: TranslatedText?
-    public var cause: String
-    public var effect: String
-    public var severity: String
+    public var alert: LiveAlert
     public var activePeriods: [AlertView.Period]
     public var informedEntities: [AlertView.InformedEntity]
 
+    /// The feed entity id.
+    public var id: String { alert.entityId }
+    public var cause: String { alert.cause }
+    public var effect: String { alert.effect }
+    public var severity: String { alert.severity }
+    public var header: TranslatedText? { alert.headerText }
+
+    public init(_ live: LiveAlert) {
+        alert = live
+        activePeriods = live.activePeriods.map {
+            AlertView.Period(start: $0.start.map { Int64(clamping: $0) }, end: $0.end.map { Int64(clamping: $0) })
+        }
+        informedEntities = live.informedEntities.map {
+            AlertView.InformedEntity(
+                agencyId: $0.agencyId, routeId: $0.routeId, routeType: $0.routeType.map(Int.init),
+                directionId: $0.directionId.map(Int.init), tripId: $0.tripId, stopId: $0.stopId)
+        }
+    }
+
+    /// An alert of the feed entity `id` with these texts (tests and fixtures).
     public init(
         id: String, header: TranslatedText? = nil, description: TranslatedText? = nil, url: TranslatedText? = nil,
         cause: String = "UNKNOWN_CAUSE", effect: String = "UNKNOWN_EFFECT", severity: String = "UNKNOWN_SEVERITY",
         activePeriods: [AlertView.Period] = [], informedEntities: [AlertView.InformedEntity] = []
     ) {
-        self.id = id
-        self.header = header
-        self.description = description
-        self.url = url
-        self.cause = cause
-        self.effect = effect
-        self.severity = severity
+        alert = LiveAlert(
+            key: id, source: "", entityId: id, cause: cause, effect: effect, severity: severity, headerText: header,
+            descriptionText: description, url: url)
         self.activePeriods = activePeriods
         self.informedEntities = informedEntities
     }
@@ -91,10 +104,21 @@ public struct AlertRecord: Sendable, Hashable {
         activePeriods.isEmpty || activePeriods.contains { ($0.start ?? .min) <= at && at < ($0.end ?? .max) }
     }
 
+    /// The alert in one language (each text, the image and its alternative text by `TranslatedText`'s rule).
     public func view(language: String?) -> AlertView {
-        AlertView(
-            id: id, header: header?.text(in: language), description: description?.text(in: language),
-            url: url?.text(in: language), cause: cause, effect: effect, severity: severity,
+        var view = AlertView(
+            id: id, header: alert.headerText?.text(in: language),
+            description: alert.descriptionText?.text(in: language),
+            url: alert.url?.text(in: language), cause: cause, effect: effect, severity: severity,
             activePeriods: activePeriods, informedEntities: informedEntities)
+        view.ttsHeader = alert.ttsHeaderText?.text(in: language)
+        view.ttsDescription = alert.ttsDescriptionText?.text(in: language)
+        view.causeDetail = alert.causeDetail?.text(in: language)
+        view.effectDetail = alert.effectDetail?.text(in: language)
+        if let image = alert.image?.image(in: language) {
+            view.image = AlertView.Image(
+                url: image.url, mediaType: image.mediaType, altText: alert.imageAlternativeText?.text(in: language))
+        }
+        return view
     }
 }

@@ -23,7 +23,8 @@ enum AlertConversion {
             cause: (a.cause ?? .unknownCause).name, effect: (a.effect ?? .unknownEffect).name,
             severity: (a.severityLevel ?? .unknownSeverity).name, headerText: a.headerText,
             descriptionText: a.descriptionText, url: a.url, ttsHeaderText: a.ttsHeaderText,
-            ttsDescriptionText: a.ttsDescriptionText, causeDetail: a.causeDetail, effectDetail: a.effectDetail)
+            ttsDescriptionText: a.ttsDescriptionText, causeDetail: a.causeDetail, effectDetail: a.effectDetail,
+            image: a.image, imageAlternativeText: a.imageAlternativeText)
     }
 
     private static func period(_ r: TimeRange) -> LivePeriod { LivePeriod(start: r.start, end: r.end) }

@@ -25,6 +25,8 @@ typedef struct Transit__Position Transit__Position;
 typedef struct Transit__VehicleState Transit__VehicleState;
 typedef struct Transit__Translation Transit__Translation;
 typedef struct Transit__TranslatedText Transit__TranslatedText;
+typedef struct Transit__TranslatedImage Transit__TranslatedImage;
+typedef struct Transit__TranslatedImage__LocalizedImage Transit__TranslatedImage__LocalizedImage;
 typedef struct Transit__TimeRange Transit__TimeRange;
 typedef struct Transit__InformedEntity Transit__InformedEntity;
 typedef struct Transit__AlertState Transit__AlertState;
@@ -461,6 +463,38 @@ struct  Transit__TranslatedText
     , 0,NULL }
 
 
+struct  Transit__TranslatedImage__LocalizedImage
+{
+  ProtobufCMessage base;
+  char *url;
+  /*
+   * IANA media type, e.g. image/png
+   */
+  char *media_type;
+  /*
+   * BCP-47; absent: any
+   */
+  char *language;
+};
+#define TRANSIT__TRANSLATED_IMAGE__LOCALIZED_IMAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__translated_image__localized_image__descriptor) \
+    , NULL, NULL, NULL }
+
+
+/*
+ * GTFS-RT TranslatedImage: one image per language.
+ */
+struct  Transit__TranslatedImage
+{
+  ProtobufCMessage base;
+  size_t n_localized_images;
+  Transit__TranslatedImage__LocalizedImage **localized_images;
+};
+#define TRANSIT__TRANSLATED_IMAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__translated_image__descriptor) \
+    , 0,NULL }
+
+
 struct  Transit__TimeRange
 {
   ProtobufCMessage base;
@@ -535,10 +569,15 @@ struct  Transit__AlertState
   Transit__TimeRange **communication_periods;
   size_t n_impact_periods;
   Transit__TimeRange **impact_periods;
+  /*
+   * Alert.image
+   */
+  Transit__TranslatedImage *image;
+  Transit__TranslatedText *image_alternative_text;
 };
 #define TRANSIT__ALERT_STATE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__alert_state__descriptor) \
-    , NULL, NULL, NULL, 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,NULL, 0,NULL }
+    , NULL, NULL, NULL, 0,NULL, 0,NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,NULL, 0,NULL, NULL, NULL }
 
 
 /*
@@ -1376,6 +1415,28 @@ Transit__TranslatedText *
 void   transit__translated_text__free_unpacked
                      (Transit__TranslatedText *message,
                       ProtobufCAllocator *allocator);
+/* Transit__TranslatedImage__LocalizedImage methods */
+void   transit__translated_image__localized_image__init
+                     (Transit__TranslatedImage__LocalizedImage         *message);
+/* Transit__TranslatedImage methods */
+void   transit__translated_image__init
+                     (Transit__TranslatedImage         *message);
+size_t transit__translated_image__get_packed_size
+                     (const Transit__TranslatedImage   *message);
+size_t transit__translated_image__pack
+                     (const Transit__TranslatedImage   *message,
+                      uint8_t             *out);
+size_t transit__translated_image__pack_to_buffer
+                     (const Transit__TranslatedImage   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__TranslatedImage *
+       transit__translated_image__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__translated_image__free_unpacked
+                     (Transit__TranslatedImage *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__TimeRange methods */
 void   transit__time_range__init
                      (Transit__TimeRange         *message);
@@ -1956,6 +2017,12 @@ typedef void (*Transit__Translation_Closure)
 typedef void (*Transit__TranslatedText_Closure)
                  (const Transit__TranslatedText *message,
                   void *closure_data);
+typedef void (*Transit__TranslatedImage__LocalizedImage_Closure)
+                 (const Transit__TranslatedImage__LocalizedImage *message,
+                  void *closure_data);
+typedef void (*Transit__TranslatedImage_Closure)
+                 (const Transit__TranslatedImage *message,
+                  void *closure_data);
 typedef void (*Transit__TimeRange_Closure)
                  (const Transit__TimeRange *message,
                   void *closure_data);
@@ -2063,6 +2130,8 @@ extern const ProtobufCMessageDescriptor transit__position__descriptor;
 extern const ProtobufCMessageDescriptor transit__vehicle_state__descriptor;
 extern const ProtobufCMessageDescriptor transit__translation__descriptor;
 extern const ProtobufCMessageDescriptor transit__translated_text__descriptor;
+extern const ProtobufCMessageDescriptor transit__translated_image__descriptor;
+extern const ProtobufCMessageDescriptor transit__translated_image__localized_image__descriptor;
 extern const ProtobufCMessageDescriptor transit__time_range__descriptor;
 extern const ProtobufCMessageDescriptor transit__informed_entity__descriptor;
 extern const ProtobufCMessageDescriptor transit__alert_state__descriptor;
