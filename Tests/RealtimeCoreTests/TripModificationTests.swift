@@ -380,6 +380,48 @@ import TransitModel
         #expect(projected.key == original.key)
     }
 
+    /// Rules 3, 4, 11 with an update: a frequency run whose first stop the detour replaces keeps its
+    /// start_time at the original first departure (R1 is 60 s before it).
+    @Test func updateOfAFrequencyRunWhoseFirstStopIsReplaced() throws {
+        let frequent = Fixture.trip(
+            "F1", frequencies: [FrequencyWindow(startSecs: 28_800, endSecs: 36_000, headwaySecs: 600, exactTimes: true)]
+        )
+        let schedules = Fixture.index([frequent], [Fixture.pattern(6)])
+        let set = TripModificationSet(
+            entities: Self.feedStops + [
+                FeedEntity(
+                    id: "M1",
+                    tripModifications: Self.modifications(
+                        [Self.modification(Self.seq(10), Self.seq(10), [("R1", -60)])], trips: ["F1"]))
+            ], schedules: schedules)
+        var update = Self.modifiedUpdate([Fixture.stu(seq: 2, arrivalDelay: 30)])
+        update.trip.modifiedTrip = ModifiedTripSelector(
+            modificationsId: "M1", affectedTripId: "F1", startTime: "08:10:00", startDate: Fixture.dayText)
+        var resolver = Fixture.resolver()
+        let result = resolver.resolveModified(update, modifications: set, schedules: schedules, now: Fixture.now)
+        let trip = try #require(result.resolution.resolvedTrip, "\(result.resolution)")
+        #expect(trip.key == TripInstanceKey(tripId: "F1", serviceDate: Fixture.day, startSecs: 29_400))
+        let run = Fixture.dayUnix + 29_400
+        #expect(trip.stops.map(\.stopId) == ["R1", "S2", "S3", "S4", "S5", "S6"])
+        #expect(trip.stops.map(\.scheduledArrival).prefix(2) == [run - 60, run + 300])
+        #expect(trip.stops[1].arrivalDelay == 30)
+    }
+
+    /// The static import's id prefix: selected trip ids and affected_trip_id are realtime ids.
+    @Test func idPrefixAppliesToTripIds() throws {
+        let schedules = Fixture.index([Fixture.trip("B:T1")], [Fixture.pattern(6)])
+        let set = TripModificationSet(
+            entities: Self.feedStops + [FeedEntity(id: "M1", tripModifications: Self.modifications([Self.detour]))],
+            schedules: schedules, idPrefix: "B:")
+        #expect(set.problems == [])
+        #expect(set.modifiedTrip(tripId: "B:T1", serviceDate: Fixture.day, startSecs: Fixture.start) != nil)
+        var resolver = Fixture.resolver(prefix: "B:")
+        let result = resolver.resolveModified(
+            Self.modifiedUpdate([Fixture.stu(seq: 2, arrivalDelay: 60)]), modifications: set, schedules: schedules,
+            now: Fixture.now)
+        #expect(result.resolution.resolvedTrip?.key.tripId == "B:T1")
+    }
+
     // MARK: bad input
 
     @Test func unknownSelectedTripIsLeftOut() {
