@@ -37,8 +37,9 @@ import PackageDescription
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf through protobuf-c's
 //                          gtfs-realtime.proto structs: the conversions, the split decode, the lenient wire check
-//                          against protobuf-c's own descriptors, TfNSW's extensions read from its unknown fields; its alert
-//                          texts are TransitModel's TranslatedText, the one type of them in every process
+//                          against protobuf-c's own descriptors, TfNSW's extensions read from its unknown fields,
+//                          the experimental detour entities (trip modifications, shapes, stops); its alert texts
+//                          are TransitModel's TranslatedText, the one type of them in every process
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
@@ -47,7 +48,8 @@ import PackageDescription
 //   RealtimeFixtures       GTFS-Realtime feeds and a recorded delay history made to fit a static database
 //                          (`transit-realtime fixtures`, tests)
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
-//   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
+//   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances,
+//                          detours (GTFS-Realtime trip modifications applied to static trips)
 //   LoadGenerator          the load generator behind `transit-bench load`: workloads, SwiftNIO line clients
 //                          (closed and open loop), nng clients, answer checks, HdrHistogram reports, CPU per answer
 //   FuzzTargets            the fuzz targets over the parsers of untrusted bytes (transit-fuzz, scripts/fuzz, and the

@@ -80,16 +80,24 @@ enum FuzzGTFSRealtime {
         _ = resolvedTrips(data)
     }
 
-    /// Decodes the feed and resolves its trip updates; returns how many resolved to a trip of the schedule.
+    /// Decodes the feed, applies its trip modifications and resolves its trip updates (those naming a modified
+    /// trip against it); returns how many resolved to a trip of the schedule.
     static func resolvedTrips(_ data: UnsafeRawBufferPointer) -> Int {
         guard let feed = try? GTFSRealtimeCodec.decode(data, workers: 1) else { return 0 }
         // The encoder must take whatever the decoder made.
         _ = GTFSRealtimeCodec.encode(feed)
         var resolver = TripUpdateResolver(options: .init(timeZone: "UTC", idPrefix: ""))
+        // The feed's detours applied to the schedule's trips, and the updates naming a modified trip matched
+        // against them.
+        let detours = TripModificationSet(entities: feed.entities, schedules: schedules)
         var resolved = 0
         for entity in feed.entities {
             guard let update = entity.tripUpdate else { continue }
-            if case .resolved = resolver.resolve(update, schedules: schedules, now: now) { resolved += 1 }
+            let resolution =
+                update.trip.modifiedTrip != nil
+                ? resolver.resolveModified(update, modifications: detours, schedules: schedules, now: now).resolution
+                : resolver.resolve(update, schedules: schedules, now: now)
+            if case .resolved = resolution { resolved += 1 }
         }
         return resolved
     }

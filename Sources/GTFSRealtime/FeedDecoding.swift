@@ -67,6 +67,14 @@ enum FeedDecoding {
         entity.tripUpdate = part(e.trip_update, "trip_update", index: index, id: id, problems: &problems, tripUpdate)
         entity.vehicle = part(e.vehicle, "vehicle", index: index, id: id, problems: &problems, vehiclePosition)
         entity.alert = part(e.alert, "alert", index: index, id: id, problems: &problems, alert)
+        // The experimental detour entities; most feeds have none, so the common case checks three pointers.
+        if e.shape != nil { entity.shape = part(e.shape, "shape", index: index, id: id, problems: &problems, shape) }
+        if e.stop != nil { entity.stop = part(e.stop, "stop", index: index, id: id, problems: &problems, stop) }
+        if e.trip_modifications != nil {
+            entity.tripModifications = part(
+                e.trip_modifications, "trip_modifications", index: index, id: id, problems: &problems,
+                tripModifications)
+        }
         return entity
     }
 
@@ -305,5 +313,79 @@ enum FeedDecoding {
                     mediaType: try requiredString(x.media_type, "media_type"),
                     language: optionalString(x.language))
             })
+    }
+
+    // MARK: trip modifications, shapes and stops (experimental)
+
+    static func tripModifications(_ t: borrowing TransitRealtime__TripModifications) throws(ProtoDecodeError)
+        -> TripModifications
+    {
+        let selected = try repeatedMessages(t.n_selected_trips, t.selected_trips, "selected_trips") {
+            (s) throws(ProtoDecodeError) in
+            let ids = repeatedStrings(s.n_trip_ids, s.trip_ids)
+            guard !ids.isEmpty else { throw .missing("trip_ids") }
+            return TripModifications.SelectedTrips(tripIds: ids, shapeId: optionalString(s.shape_id))
+        }
+        // The reference requires at least one of each: without them the entity modifies nothing.
+        guard !selected.isEmpty else { throw .missing("selected_trips") }
+        let dates = repeatedStrings(t.n_service_dates, t.service_dates)
+        guard !dates.isEmpty else { throw .missing("service_dates") }
+        let modifications = try repeatedMessages(t.n_modifications, t.modifications, "modifications", modification)
+        guard !modifications.isEmpty else { throw .missing("modifications") }
+        return TripModifications(
+            selectedTrips: selected, startTimes: repeatedStrings(t.n_start_times, t.start_times), serviceDates: dates,
+            modifications: modifications)
+    }
+
+    static func modification(_ m: borrowing TransitRealtime__TripModifications__Modification)
+        throws(ProtoDecodeError) -> TripModifications.Modification
+    {
+        TripModifications.Modification(
+            startStopSelector: try requiredMessage(m.start_stop_selector, "start_stop_selector", stopSelector),
+            endStopSelector: try optionalMessage(m.end_stop_selector, "end_stop_selector", stopSelector),
+            propagatedModificationDelay: optionalValue(
+                m.has_propagated_modification_delay, m.propagated_modification_delay),
+            replacementStops: try repeatedMessages(m.n_replacement_stops, m.replacement_stops, "replacement_stops") {
+                (r) throws(ProtoDecodeError) in
+                ReplacementStop(
+                    travelTimeToStop: optionalValue(r.has_travel_time_to_stop, r.travel_time_to_stop),
+                    stopId: try requiredString(r.stop_id, "stop_id"))
+            },
+            serviceAlertId: optionalString(m.service_alert_id),
+            lastModifiedTime: optionalValue(m.has_last_modified_time, m.last_modified_time)
+        )
+    }
+
+    static func stopSelector(_ s: borrowing TransitRealtime__StopSelector) throws(ProtoDecodeError) -> StopSelector {
+        let selector = StopSelector(
+            stopSequence: optionalValue(s.has_stop_sequence, s.stop_sequence), stopId: optionalString(s.stop_id))
+        // A selector must name its stop one way or the other.
+        guard selector.stopSequence != nil || selector.stopId != nil else { throw .missing("stop_sequence") }
+        return selector
+    }
+
+    static func shape(_ s: borrowing TransitRealtime__Shape) throws(ProtoDecodeError) -> RealtimeShape {
+        RealtimeShape(
+            shapeId: try requiredString(s.shape_id, "shape_id"),
+            encodedPolyline: try requiredString(s.encoded_polyline, "encoded_polyline"))
+    }
+
+    static func stop(_ s: borrowing TransitRealtime__Stop) throws(ProtoDecodeError) -> RealtimeStop {
+        RealtimeStop(
+            stopId: try requiredString(s.stop_id, "stop_id"),
+            stopCode: try optionalMessage(s.stop_code, "stop_code", translatedString),
+            stopName: try optionalMessage(s.stop_name, "stop_name", translatedString),
+            ttsStopName: try optionalMessage(s.tts_stop_name, "tts_stop_name", translatedString),
+            stopDesc: try optionalMessage(s.stop_desc, "stop_desc", translatedString),
+            stopLat: optionalValue(s.has_stop_lat, s.stop_lat),
+            stopLon: optionalValue(s.has_stop_lon, s.stop_lon),
+            zoneId: optionalString(s.zone_id),
+            stopUrl: try optionalMessage(s.stop_url, "stop_url", translatedString),
+            parentStation: optionalString(s.parent_station),
+            stopTimezone: optionalString(s.stop_timezone),
+            wheelchairBoarding: optionalEnum(s.has_wheelchair_boarding, s.wheelchair_boarding),
+            levelId: optionalString(s.level_id),
+            platformCode: try optionalMessage(s.platform_code, "platform_code", translatedString)
+        )
     }
 }

@@ -31,6 +31,9 @@ struct FeedEncoding {
             m.trip_update = e.tripUpdate.map(tripUpdate)
             m.vehicle = e.vehicle.map(vehiclePosition)
             m.alert = e.alert.map(alert)
+            m.shape = e.shape.map(shape)
+            m.stop = e.stop.map(stop)
+            m.trip_modifications = e.tripModifications.map(tripModifications)
         }
     }
 
@@ -209,6 +212,74 @@ struct FeedEncoding {
                     m.language = arena.string(x.language)
                 }
             }
+        }
+    }
+
+    // MARK: trip modifications, shapes and stops (experimental)
+
+    func tripModifications(_ t: TripModifications) -> UnsafeMutablePointer<TransitRealtime__TripModifications> {
+        arena.message(transit_realtime__trip_modifications__init) { m in
+            (m.n_selected_trips, m.selected_trips) = arena.messages(t.selectedTrips) { s in
+                arena.message(transit_realtime__trip_modifications__selected_trips__init) { m in
+                    (m.n_trip_ids, m.trip_ids) = arena.strings(s.tripIds)
+                    m.shape_id = arena.string(s.shapeId)
+                }
+            }
+            (m.n_start_times, m.start_times) = arena.strings(t.startTimes)
+            (m.n_service_dates, m.service_dates) = arena.strings(t.serviceDates)
+            (m.n_modifications, m.modifications) = arena.messages(t.modifications, modification)
+        }
+    }
+
+    func modification(
+        _ x: TripModifications.Modification
+    ) -> UnsafeMutablePointer<TransitRealtime__TripModifications__Modification> {
+        arena.message(transit_realtime__trip_modifications__modification__init) { m in
+            m.start_stop_selector = stopSelector(x.startStopSelector)
+            m.end_stop_selector = x.endStopSelector.map(stopSelector)
+            (m.has_propagated_modification_delay, m.propagated_modification_delay) = ifPresent(
+                x.propagatedModificationDelay)
+            (m.n_replacement_stops, m.replacement_stops) = arena.messages(x.replacementStops) { r in
+                arena.message(transit_realtime__replacement_stop__init) { m in
+                    (m.has_travel_time_to_stop, m.travel_time_to_stop) = ifPresent(r.travelTimeToStop)
+                    m.stop_id = arena.string(r.stopId)
+                }
+            }
+            m.service_alert_id = arena.string(x.serviceAlertId)
+            (m.has_last_modified_time, m.last_modified_time) = ifPresent(x.lastModifiedTime)
+        }
+    }
+
+    func stopSelector(_ s: StopSelector) -> UnsafeMutablePointer<TransitRealtime__StopSelector> {
+        arena.message(transit_realtime__stop_selector__init) { m in
+            (m.has_stop_sequence, m.stop_sequence) = ifPresent(s.stopSequence)
+            m.stop_id = arena.string(s.stopId)
+        }
+    }
+
+    func shape(_ s: RealtimeShape) -> UnsafeMutablePointer<TransitRealtime__Shape> {
+        arena.message(transit_realtime__shape__init) { m in
+            m.shape_id = arena.string(s.shapeId)
+            m.encoded_polyline = arena.string(s.encodedPolyline)
+        }
+    }
+
+    func stop(_ s: RealtimeStop) -> UnsafeMutablePointer<TransitRealtime__Stop> {
+        arena.message(transit_realtime__stop__init) { m in
+            m.stop_id = arena.string(s.stopId)
+            m.stop_code = s.stopCode.map(translatedString)
+            m.stop_name = s.stopName.map(translatedString)
+            m.tts_stop_name = s.ttsStopName.map(translatedString)
+            m.stop_desc = s.stopDesc.map(translatedString)
+            (m.has_stop_lat, m.stop_lat) = ifPresent(s.stopLat)
+            (m.has_stop_lon, m.stop_lon) = ifPresent(s.stopLon)
+            m.zone_id = arena.string(s.zoneId)
+            m.stop_url = s.stopUrl.map(translatedString)
+            m.parent_station = arena.string(s.parentStation)
+            m.stop_timezone = arena.string(s.stopTimezone)
+            (m.has_wheelchair_boarding, m.wheelchair_boarding) = cEnum(s.wheelchairBoarding)
+            m.level_id = arena.string(s.levelId)
+            m.platform_code = s.platformCode.map(translatedString)
         }
     }
 }

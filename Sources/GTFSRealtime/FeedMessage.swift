@@ -48,7 +48,8 @@ public struct FeedHeader: Sendable, Hashable {
     }
 }
 
-/// One entity of a feed: a trip update, a vehicle position and/or an alert under one id.
+/// One entity of a feed: a trip update, a vehicle position, an alert and/or the experimental shape, stop
+/// and trip modifications (detours) under one id.
 public struct FeedEntity: Sendable, Hashable {
     /// Unique within the feed (not across feeds).
     public var id: String
@@ -57,16 +58,26 @@ public struct FeedEntity: Sendable, Hashable {
     public var tripUpdate: TripUpdate?
     public var vehicle: VehiclePosition?
     public var alert: Alert?
+    /// Experimental: the path of detoured trips (TripModifications.SelectedTrips.shape_id).
+    public var shape: RealtimeShape?
+    /// Experimental: a stop not in the static GTFS (a detour's replacement stop).
+    public var stop: RealtimeStop?
+    /// Experimental: detours of static trips; TripDescriptor.modified_trip names this entity's id.
+    public var tripModifications: TripModifications?
 
     public init(
         id: String, isDeleted: Bool? = nil, tripUpdate: TripUpdate? = nil, vehicle: VehiclePosition? = nil,
-        alert: Alert? = nil
+        alert: Alert? = nil, shape: RealtimeShape? = nil, stop: RealtimeStop? = nil,
+        tripModifications: TripModifications? = nil
     ) {
         self.id = id
         self.isDeleted = isDeleted
         self.tripUpdate = tripUpdate
         self.vehicle = vehicle
         self.alert = alert
+        self.shape = shape
+        self.stop = stop
+        self.tripModifications = tripModifications
     }
 }
 
@@ -80,7 +91,8 @@ public struct EntityProblem: Sendable, Hashable, CustomStringConvertible {
     public var field: String
     /// What is wrong, e.g. "missing required field".
     public var reason: String
-    /// What was dropped: the whole entity, or only the named part (its trip update, vehicle or alert).
+    /// What was dropped: the whole entity, or only the named part (its trip update, vehicle, alert, shape,
+    /// stop or trip modifications).
     public var dropped: String
 
     public init(index: Int, entityId: String?, field: String, reason: String, dropped: String) {

@@ -662,3 +662,45 @@ public enum AlertSeverityLevel: GTFSRealtimeEnum {
         }
     }
 }
+
+/// Stop.WheelchairBoarding (experimental Stop entities). The spec's UNKNOWN is `.boardingUnknown` here
+/// (`.unknown(_)` is the catch-all for numbers we do not know).
+public enum WheelchairBoarding: GTFSRealtimeEnum {
+    /// UNKNOWN = 0
+    case boardingUnknown
+    /// AVAILABLE = 1
+    case available
+    /// NOT_AVAILABLE = 2
+    case notAvailable
+    /// A number this code has no case for.
+    case unknown(Int32)
+
+    public static let knownCases: [WheelchairBoarding] = [.boardingUnknown, .available, .notAvailable]
+
+    public init(rawValue: Int32) {
+        switch rawValue {
+        case 0: self = .boardingUnknown
+        case 1: self = .available
+        case 2: self = .notAvailable
+        default: self = .unknown(rawValue)
+        }
+    }
+
+    public var rawValue: Int32 {
+        switch self {
+        case .boardingUnknown: 0
+        case .available: 1
+        case .notAvailable: 2
+        case .unknown(let value): value
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .boardingUnknown: "UNKNOWN"
+        case .available: "AVAILABLE"
+        case .notAvailable: "NOT_AVAILABLE"
+        case .unknown(let value): String(value)
+        }
+    }
+}

@@ -14,8 +14,11 @@ extension TripUpdateResolver {
 
     /// The instance a SCHEDULED/UNSCHEDULED/CANCELED/DELETED/REPLACEMENT update names. Also matches the
     /// update's stop time updates to the pattern (`matcher.pairs`), as start-date inference uses them.
-    mutating func staticInstance(_ update: TripUpdate, trip: StaticTrip, now: Int64) throws(TripUpdateDrop) -> Instance
-    {
+    /// `firstDepartureOffset`: the offset a frequency run's start_time is at, when `trip.stops` are not the
+    /// original pattern's (a modified trip whose first stop was replaced); nil: the first stop's departure.
+    mutating func staticInstance(
+        _ update: TripUpdate, trip: StaticTrip, now: Int64, firstDepartureOffset: Int32? = nil
+    ) throws(TripUpdateDrop) -> Instance {
         let schedule = trip.schedule
         let tripId = update.trip.tripId
         let zone = try self.zone(schedule.timezone, tripId: tripId)
@@ -38,7 +41,7 @@ extension TripUpdateResolver {
                 )
             }
             // Frequency start times are the first departure; pattern offsets count from the trip's first time.
-            baseSecs = Int64(start) - Int64(trip.stops[0].departureOffset)
+            baseSecs = Int64(start) - Int64(firstDepartureOffset ?? trip.stops[0].departureOffset)
             keyStart = start
         }
         matcher.match(update.stopTimeUpdates, stops: trip.stops)

@@ -148,7 +148,7 @@ public struct TripUpdateResolver: Sendable {
         }
     }
 
-    private func unknownTrip(_ tripId: String, schedules: some TripScheduleLookup) -> TripUpdateDrop {
+    func unknownTrip(_ tripId: String, schedules: some TripScheduleLookup) -> TripUpdateDrop {
         if let schedule = schedules.schedule(tripId: ids.staticId(tripId)) {
             return TripUpdateDrop(
                 .unknownTrip, tripId: tripId, "pattern \(schedule.patternId) of the trip is not loaded or has no stops")

@@ -490,7 +490,7 @@ public struct LiveVehicle: Sendable, Hashable {
 }
 
 /// A text in one or more languages (language nil: the untranslated text): an alert's header, description,
-/// URL. The one type for it from the GTFS-Realtime feed (its TranslatedString) through the realtime service's
+/// URL. The one type for it from the GTFS-Realtime feed (its TranslatedText) through the realtime service's
 /// messages (protocol/realtime.proto's TranslatedText) to the gateway's live state.
 public struct TranslatedText: Sendable, Hashable {
     /// The text in one language.

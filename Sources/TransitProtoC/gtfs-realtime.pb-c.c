@@ -640,6 +640,243 @@ void   transit_realtime__translated_image__free_unpacked
   assert(message->base.descriptor == &transit_realtime__translated_image__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit_realtime__shape__init
+                     (TransitRealtime__Shape         *message)
+{
+  static const TransitRealtime__Shape init_value = TRANSIT_REALTIME__SHAPE__INIT;
+  *message = init_value;
+}
+size_t transit_realtime__shape__get_packed_size
+                     (const TransitRealtime__Shape *message)
+{
+  assert(message->base.descriptor == &transit_realtime__shape__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit_realtime__shape__pack
+                     (const TransitRealtime__Shape *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit_realtime__shape__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit_realtime__shape__pack_to_buffer
+                     (const TransitRealtime__Shape *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit_realtime__shape__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+TransitRealtime__Shape *
+       transit_realtime__shape__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (TransitRealtime__Shape *)
+     protobuf_c_message_unpack (&transit_realtime__shape__descriptor,
+                                allocator, len, data);
+}
+void   transit_realtime__shape__free_unpacked
+                     (TransitRealtime__Shape *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit_realtime__shape__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit_realtime__stop__init
+                     (TransitRealtime__Stop         *message)
+{
+  static const TransitRealtime__Stop init_value = TRANSIT_REALTIME__STOP__INIT;
+  *message = init_value;
+}
+size_t transit_realtime__stop__get_packed_size
+                     (const TransitRealtime__Stop *message)
+{
+  assert(message->base.descriptor == &transit_realtime__stop__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit_realtime__stop__pack
+                     (const TransitRealtime__Stop *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit_realtime__stop__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit_realtime__stop__pack_to_buffer
+                     (const TransitRealtime__Stop *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit_realtime__stop__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+TransitRealtime__Stop *
+       transit_realtime__stop__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (TransitRealtime__Stop *)
+     protobuf_c_message_unpack (&transit_realtime__stop__descriptor,
+                                allocator, len, data);
+}
+void   transit_realtime__stop__free_unpacked
+                     (TransitRealtime__Stop *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit_realtime__stop__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit_realtime__trip_modifications__selected_trips__init
+                     (TransitRealtime__TripModifications__SelectedTrips         *message)
+{
+  static const TransitRealtime__TripModifications__SelectedTrips init_value = TRANSIT_REALTIME__TRIP_MODIFICATIONS__SELECTED_TRIPS__INIT;
+  *message = init_value;
+}
+void   transit_realtime__trip_modifications__modification__init
+                     (TransitRealtime__TripModifications__Modification         *message)
+{
+  static const TransitRealtime__TripModifications__Modification init_value = TRANSIT_REALTIME__TRIP_MODIFICATIONS__MODIFICATION__INIT;
+  *message = init_value;
+}
+void   transit_realtime__trip_modifications__init
+                     (TransitRealtime__TripModifications         *message)
+{
+  static const TransitRealtime__TripModifications init_value = TRANSIT_REALTIME__TRIP_MODIFICATIONS__INIT;
+  *message = init_value;
+}
+size_t transit_realtime__trip_modifications__get_packed_size
+                     (const TransitRealtime__TripModifications *message)
+{
+  assert(message->base.descriptor == &transit_realtime__trip_modifications__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit_realtime__trip_modifications__pack
+                     (const TransitRealtime__TripModifications *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit_realtime__trip_modifications__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit_realtime__trip_modifications__pack_to_buffer
+                     (const TransitRealtime__TripModifications *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit_realtime__trip_modifications__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+TransitRealtime__TripModifications *
+       transit_realtime__trip_modifications__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (TransitRealtime__TripModifications *)
+     protobuf_c_message_unpack (&transit_realtime__trip_modifications__descriptor,
+                                allocator, len, data);
+}
+void   transit_realtime__trip_modifications__free_unpacked
+                     (TransitRealtime__TripModifications *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit_realtime__trip_modifications__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit_realtime__stop_selector__init
+                     (TransitRealtime__StopSelector         *message)
+{
+  static const TransitRealtime__StopSelector init_value = TRANSIT_REALTIME__STOP_SELECTOR__INIT;
+  *message = init_value;
+}
+size_t transit_realtime__stop_selector__get_packed_size
+                     (const TransitRealtime__StopSelector *message)
+{
+  assert(message->base.descriptor == &transit_realtime__stop_selector__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit_realtime__stop_selector__pack
+                     (const TransitRealtime__StopSelector *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit_realtime__stop_selector__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit_realtime__stop_selector__pack_to_buffer
+                     (const TransitRealtime__StopSelector *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit_realtime__stop_selector__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+TransitRealtime__StopSelector *
+       transit_realtime__stop_selector__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (TransitRealtime__StopSelector *)
+     protobuf_c_message_unpack (&transit_realtime__stop_selector__descriptor,
+                                allocator, len, data);
+}
+void   transit_realtime__stop_selector__free_unpacked
+                     (TransitRealtime__StopSelector *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit_realtime__stop_selector__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit_realtime__replacement_stop__init
+                     (TransitRealtime__ReplacementStop         *message)
+{
+  static const TransitRealtime__ReplacementStop init_value = TRANSIT_REALTIME__REPLACEMENT_STOP__INIT;
+  *message = init_value;
+}
+size_t transit_realtime__replacement_stop__get_packed_size
+                     (const TransitRealtime__ReplacementStop *message)
+{
+  assert(message->base.descriptor == &transit_realtime__replacement_stop__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit_realtime__replacement_stop__pack
+                     (const TransitRealtime__ReplacementStop *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit_realtime__replacement_stop__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit_realtime__replacement_stop__pack_to_buffer
+                     (const TransitRealtime__ReplacementStop *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit_realtime__replacement_stop__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+TransitRealtime__ReplacementStop *
+       transit_realtime__replacement_stop__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (TransitRealtime__ReplacementStop *)
+     protobuf_c_message_unpack (&transit_realtime__replacement_stop__descriptor,
+                                allocator, len, data);
+}
+void   transit_realtime__replacement_stop__free_unpacked
+                     (TransitRealtime__ReplacementStop *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit_realtime__replacement_stop__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor transit_realtime__feed_message__field_descriptors[2] =
 {
   {
@@ -798,7 +1035,7 @@ const ProtobufCMessageDescriptor transit_realtime__feed_header__descriptor =
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const protobuf_c_boolean transit_realtime__feed_entity__is_deleted__default_value = 0;
-static const ProtobufCFieldDescriptor transit_realtime__feed_entity__field_descriptors[5] =
+static const ProtobufCFieldDescriptor transit_realtime__feed_entity__field_descriptors[8] =
 {
   {
     "id",
@@ -860,18 +1097,57 @@ static const ProtobufCFieldDescriptor transit_realtime__feed_entity__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "shape",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__FeedEntity, shape),
+    &transit_realtime__shape__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__FeedEntity, stop),
+    &transit_realtime__stop__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "trip_modifications",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__FeedEntity, trip_modifications),
+    &transit_realtime__trip_modifications__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit_realtime__feed_entity__field_indices_by_name[] = {
   4,   /* field[4] = alert */
   0,   /* field[0] = id */
   1,   /* field[1] = is_deleted */
+  5,   /* field[5] = shape */
+  6,   /* field[6] = stop */
+  7,   /* field[7] = trip_modifications */
   2,   /* field[2] = trip_update */
   3,   /* field[3] = vehicle */
 };
 static const ProtobufCIntRange transit_realtime__feed_entity__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor transit_realtime__feed_entity__descriptor =
 {
@@ -881,7 +1157,7 @@ const ProtobufCMessageDescriptor transit_realtime__feed_entity__descriptor =
   "TransitRealtime__FeedEntity",
   "transit_realtime",
   sizeof(TransitRealtime__FeedEntity),
-  5,
+  8,
   transit_realtime__feed_entity__field_descriptors,
   transit_realtime__feed_entity__field_indices_by_name,
   1,  transit_realtime__feed_entity__number_ranges,
@@ -2938,5 +3214,629 @@ const ProtobufCMessageDescriptor transit_realtime__translated_image__descriptor 
   transit_realtime__translated_image__field_indices_by_name,
   1,  transit_realtime__translated_image__number_ranges,
   (ProtobufCMessageInit) transit_realtime__translated_image__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit_realtime__shape__field_descriptors[2] =
+{
+  {
+    "shape_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Shape, shape_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "encoded_polyline",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Shape, encoded_polyline),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit_realtime__shape__field_indices_by_name[] = {
+  1,   /* field[1] = encoded_polyline */
+  0,   /* field[0] = shape_id */
+};
+static const ProtobufCIntRange transit_realtime__shape__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit_realtime__shape__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit_realtime.Shape",
+  "Shape",
+  "TransitRealtime__Shape",
+  "transit_realtime",
+  sizeof(TransitRealtime__Shape),
+  2,
+  transit_realtime__shape__field_descriptors,
+  transit_realtime__shape__field_indices_by_name,
+  1,  transit_realtime__shape__number_ranges,
+  (ProtobufCMessageInit) transit_realtime__shape__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCEnumValue transit_realtime__stop__wheelchair_boarding__enum_values_by_number[3] =
+{
+  { "UNKNOWN", "TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__UNKNOWN", 0 },
+  { "AVAILABLE", "TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__AVAILABLE", 1 },
+  { "NOT_AVAILABLE", "TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__NOT_AVAILABLE", 2 },
+};
+static const ProtobufCIntRange transit_realtime__stop__wheelchair_boarding__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex transit_realtime__stop__wheelchair_boarding__enum_values_by_name[3] =
+{
+  { "AVAILABLE", 1 },
+  { "NOT_AVAILABLE", 2 },
+  { "UNKNOWN", 0 },
+};
+const ProtobufCEnumDescriptor transit_realtime__stop__wheelchair_boarding__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "transit_realtime.Stop.WheelchairBoarding",
+  "WheelchairBoarding",
+  "TransitRealtime__Stop__WheelchairBoarding",
+  "transit_realtime",
+  3,
+  transit_realtime__stop__wheelchair_boarding__enum_values_by_number,
+  3,
+  transit_realtime__stop__wheelchair_boarding__enum_values_by_name,
+  1,
+  transit_realtime__stop__wheelchair_boarding__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const TransitRealtime__Stop__WheelchairBoarding transit_realtime__stop__wheelchair_boarding__default_value = TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__UNKNOWN;
+static const ProtobufCFieldDescriptor transit_realtime__stop__field_descriptors[14] =
+{
+  {
+    "stop_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_code",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, stop_code),
+    &transit_realtime__translated_string__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_name",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, stop_name),
+    &transit_realtime__translated_string__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "tts_stop_name",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, tts_stop_name),
+    &transit_realtime__translated_string__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_desc",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, stop_desc),
+    &transit_realtime__translated_string__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_lat",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_FLOAT,
+    offsetof(TransitRealtime__Stop, has_stop_lat),
+    offsetof(TransitRealtime__Stop, stop_lat),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_lon",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_FLOAT,
+    offsetof(TransitRealtime__Stop, has_stop_lon),
+    offsetof(TransitRealtime__Stop, stop_lon),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "zone_id",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, zone_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_url",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, stop_url),
+    &transit_realtime__translated_string__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "parent_station",
+    11,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, parent_station),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_timezone",
+    12,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, stop_timezone),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wheelchair_boarding",
+    13,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(TransitRealtime__Stop, has_wheelchair_boarding),
+    offsetof(TransitRealtime__Stop, wheelchair_boarding),
+    &transit_realtime__stop__wheelchair_boarding__descriptor,
+    &transit_realtime__stop__wheelchair_boarding__default_value,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "level_id",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, level_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "platform_code",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__Stop, platform_code),
+    &transit_realtime__translated_string__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit_realtime__stop__field_indices_by_name[] = {
+  12,   /* field[12] = level_id */
+  9,   /* field[9] = parent_station */
+  13,   /* field[13] = platform_code */
+  1,   /* field[1] = stop_code */
+  4,   /* field[4] = stop_desc */
+  0,   /* field[0] = stop_id */
+  5,   /* field[5] = stop_lat */
+  6,   /* field[6] = stop_lon */
+  2,   /* field[2] = stop_name */
+  10,   /* field[10] = stop_timezone */
+  8,   /* field[8] = stop_url */
+  3,   /* field[3] = tts_stop_name */
+  11,   /* field[11] = wheelchair_boarding */
+  7,   /* field[7] = zone_id */
+};
+static const ProtobufCIntRange transit_realtime__stop__number_ranges[2 + 1] =
+{
+  { 1, 0 },
+  { 11, 9 },
+  { 0, 14 }
+};
+const ProtobufCMessageDescriptor transit_realtime__stop__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit_realtime.Stop",
+  "Stop",
+  "TransitRealtime__Stop",
+  "transit_realtime",
+  sizeof(TransitRealtime__Stop),
+  14,
+  transit_realtime__stop__field_descriptors,
+  transit_realtime__stop__field_indices_by_name,
+  2,  transit_realtime__stop__number_ranges,
+  (ProtobufCMessageInit) transit_realtime__stop__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit_realtime__trip_modifications__selected_trips__field_descriptors[2] =
+{
+  {
+    "trip_ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(TransitRealtime__TripModifications__SelectedTrips, n_trip_ids),
+    offsetof(TransitRealtime__TripModifications__SelectedTrips, trip_ids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "shape_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__TripModifications__SelectedTrips, shape_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit_realtime__trip_modifications__selected_trips__field_indices_by_name[] = {
+  1,   /* field[1] = shape_id */
+  0,   /* field[0] = trip_ids */
+};
+static const ProtobufCIntRange transit_realtime__trip_modifications__selected_trips__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit_realtime__trip_modifications__selected_trips__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit_realtime.TripModifications.SelectedTrips",
+  "SelectedTrips",
+  "TransitRealtime__TripModifications__SelectedTrips",
+  "transit_realtime",
+  sizeof(TransitRealtime__TripModifications__SelectedTrips),
+  2,
+  transit_realtime__trip_modifications__selected_trips__field_descriptors,
+  transit_realtime__trip_modifications__selected_trips__field_indices_by_name,
+  1,  transit_realtime__trip_modifications__selected_trips__number_ranges,
+  (ProtobufCMessageInit) transit_realtime__trip_modifications__selected_trips__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const int32_t transit_realtime__trip_modifications__modification__propagated_modification_delay__default_value = 0;
+static const ProtobufCFieldDescriptor transit_realtime__trip_modifications__modification__field_descriptors[6] =
+{
+  {
+    "start_stop_selector",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__TripModifications__Modification, start_stop_selector),
+    &transit_realtime__stop_selector__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "end_stop_selector",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__TripModifications__Modification, end_stop_selector),
+    &transit_realtime__stop_selector__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "propagated_modification_delay",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(TransitRealtime__TripModifications__Modification, has_propagated_modification_delay),
+    offsetof(TransitRealtime__TripModifications__Modification, propagated_modification_delay),
+    NULL,
+    &transit_realtime__trip_modifications__modification__propagated_modification_delay__default_value,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "replacement_stops",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(TransitRealtime__TripModifications__Modification, n_replacement_stops),
+    offsetof(TransitRealtime__TripModifications__Modification, replacement_stops),
+    &transit_realtime__replacement_stop__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "service_alert_id",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__TripModifications__Modification, service_alert_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_modified_time",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(TransitRealtime__TripModifications__Modification, has_last_modified_time),
+    offsetof(TransitRealtime__TripModifications__Modification, last_modified_time),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit_realtime__trip_modifications__modification__field_indices_by_name[] = {
+  1,   /* field[1] = end_stop_selector */
+  5,   /* field[5] = last_modified_time */
+  2,   /* field[2] = propagated_modification_delay */
+  3,   /* field[3] = replacement_stops */
+  4,   /* field[4] = service_alert_id */
+  0,   /* field[0] = start_stop_selector */
+};
+static const ProtobufCIntRange transit_realtime__trip_modifications__modification__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor transit_realtime__trip_modifications__modification__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit_realtime.TripModifications.Modification",
+  "Modification",
+  "TransitRealtime__TripModifications__Modification",
+  "transit_realtime",
+  sizeof(TransitRealtime__TripModifications__Modification),
+  6,
+  transit_realtime__trip_modifications__modification__field_descriptors,
+  transit_realtime__trip_modifications__modification__field_indices_by_name,
+  1,  transit_realtime__trip_modifications__modification__number_ranges,
+  (ProtobufCMessageInit) transit_realtime__trip_modifications__modification__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit_realtime__trip_modifications__field_descriptors[4] =
+{
+  {
+    "selected_trips",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(TransitRealtime__TripModifications, n_selected_trips),
+    offsetof(TransitRealtime__TripModifications, selected_trips),
+    &transit_realtime__trip_modifications__selected_trips__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_times",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(TransitRealtime__TripModifications, n_start_times),
+    offsetof(TransitRealtime__TripModifications, start_times),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "service_dates",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(TransitRealtime__TripModifications, n_service_dates),
+    offsetof(TransitRealtime__TripModifications, service_dates),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "modifications",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(TransitRealtime__TripModifications, n_modifications),
+    offsetof(TransitRealtime__TripModifications, modifications),
+    &transit_realtime__trip_modifications__modification__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit_realtime__trip_modifications__field_indices_by_name[] = {
+  3,   /* field[3] = modifications */
+  0,   /* field[0] = selected_trips */
+  2,   /* field[2] = service_dates */
+  1,   /* field[1] = start_times */
+};
+static const ProtobufCIntRange transit_realtime__trip_modifications__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor transit_realtime__trip_modifications__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit_realtime.TripModifications",
+  "TripModifications",
+  "TransitRealtime__TripModifications",
+  "transit_realtime",
+  sizeof(TransitRealtime__TripModifications),
+  4,
+  transit_realtime__trip_modifications__field_descriptors,
+  transit_realtime__trip_modifications__field_indices_by_name,
+  1,  transit_realtime__trip_modifications__number_ranges,
+  (ProtobufCMessageInit) transit_realtime__trip_modifications__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit_realtime__stop_selector__field_descriptors[2] =
+{
+  {
+    "stop_sequence",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(TransitRealtime__StopSelector, has_stop_sequence),
+    offsetof(TransitRealtime__StopSelector, stop_sequence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__StopSelector, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit_realtime__stop_selector__field_indices_by_name[] = {
+  1,   /* field[1] = stop_id */
+  0,   /* field[0] = stop_sequence */
+};
+static const ProtobufCIntRange transit_realtime__stop_selector__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit_realtime__stop_selector__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit_realtime.StopSelector",
+  "StopSelector",
+  "TransitRealtime__StopSelector",
+  "transit_realtime",
+  sizeof(TransitRealtime__StopSelector),
+  2,
+  transit_realtime__stop_selector__field_descriptors,
+  transit_realtime__stop_selector__field_indices_by_name,
+  1,  transit_realtime__stop_selector__number_ranges,
+  (ProtobufCMessageInit) transit_realtime__stop_selector__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit_realtime__replacement_stop__field_descriptors[2] =
+{
+  {
+    "travel_time_to_stop",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(TransitRealtime__ReplacementStop, has_travel_time_to_stop),
+    offsetof(TransitRealtime__ReplacementStop, travel_time_to_stop),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_id",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(TransitRealtime__ReplacementStop, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit_realtime__replacement_stop__field_indices_by_name[] = {
+  1,   /* field[1] = stop_id */
+  0,   /* field[0] = travel_time_to_stop */
+};
+static const ProtobufCIntRange transit_realtime__replacement_stop__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit_realtime__replacement_stop__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit_realtime.ReplacementStop",
+  "ReplacementStop",
+  "TransitRealtime__ReplacementStop",
+  "transit_realtime",
+  sizeof(TransitRealtime__ReplacementStop),
+  2,
+  transit_realtime__replacement_stop__field_descriptors,
+  transit_realtime__replacement_stop__field_indices_by_name,
+  1,  transit_realtime__replacement_stop__number_ranges,
+  (ProtobufCMessageInit) transit_realtime__replacement_stop__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

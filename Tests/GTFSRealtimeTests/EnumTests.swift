@@ -9,6 +9,8 @@ import TransitTesting
         #expect(TripScheduleRelationship.new.name == "NEW")
         #expect(StopTimeScheduleRelationship.noData.name == "NO_DATA")
         #expect(WheelchairAccessible.accessibilityUnknown.name == "UNKNOWN")
+        #expect(WheelchairBoarding.boardingUnknown.name == "UNKNOWN")
+        #expect(WheelchairBoarding(rawValue: 2) == .notAvailable)
         #expect(DropOffPickupType.notAvailable.name == "NONE")
         #expect(AlertSeverityLevel.severe.description == "SEVERE")
         #expect(VehicleStopStatus.unknown(9).name == "9")
@@ -43,6 +45,7 @@ import TransitTesting
         check(AlertCause.self)
         check(AlertEffect.self)
         check(AlertSeverityLevel.self)
+        check(WheelchairBoarding.self)
         #expect(OccupancyStatus(name: "MANY_SEATS") == nil)
         #expect(OccupancyStatus.knownCases.count == 9)
     }

@@ -85,6 +85,34 @@ enum Samples {
         )
     }
 
+    static func fullTripModifications() -> TripModifications {
+        TripModifications(
+            selectedTrips: [
+                .init(tripIds: ["T1", "T2 \(unicode)"], shapeId: "SH-detour"), .init(tripIds: [""]),
+            ],
+            startTimes: ["08:00:00", "25:30:00"], serviceDates: ["20260101", "20260102"],
+            modifications: [
+                .init(
+                    startStopSelector: StopSelector(stopSequence: 2, stopId: "S2"),
+                    endStopSelector: StopSelector(stopId: "S3"), propagatedModificationDelay: -30,
+                    replacementStops: [
+                        ReplacementStop(travelTimeToStop: 60, stopId: "R1"), ReplacementStop(stopId: "R2"),
+                        ReplacementStop(travelTimeToStop: Int32.min, stopId: ""),
+                    ],
+                    serviceAlertId: "al", lastModifiedTime: UInt64.max),
+                .init(startStopSelector: StopSelector(stopSequence: 0)),
+            ])
+    }
+
+    static func fullStop() -> RealtimeStop {
+        RealtimeStop(
+            stopId: "R1", stopCode: translated("1001"), stopName: translated("Temporary \(unicode)"),
+            ttsStopName: translated("Temporary"), stopDesc: translated("Outside no. 12"), stopLat: -33.875,
+            stopLon: 151.25, zoneId: "Z1", stopUrl: translated("https://example.org/r1"), parentStation: "P1",
+            stopTimezone: "Australia/Sydney", wheelchairBoarding: .notAvailable, levelId: "L0",
+            platformCode: translated("A"))
+    }
+
     static func fullFeed() -> FeedMessage {
         FeedMessage(
             header: FeedHeader(
@@ -96,6 +124,9 @@ enum Samples {
                 FeedEntity(
                     id: "all", isDeleted: true, tripUpdate: fullTripUpdate(1), vehicle: fullVehiclePosition(),
                     alert: fullAlert()),
+                FeedEntity(id: "tm", tripModifications: fullTripModifications()),
+                FeedEntity(id: "sh", shape: RealtimeShape(shapeId: "SH-detour", encodedPolyline: "_p~iF~ps|U_ulLnnqC")),
+                FeedEntity(id: "st", stop: fullStop()),
             ]
         )
     }
@@ -114,6 +145,13 @@ enum Samples {
                 FeedEntity(
                     id: "al",
                     alert: Alert(informedEntities: [EntitySelector()], headerText: TranslatedText([]))),
+                FeedEntity(
+                    id: "tm",
+                    tripModifications: TripModifications(
+                        selectedTrips: [.init(tripIds: [""])], serviceDates: [""],
+                        modifications: [.init(startStopSelector: StopSelector(stopId: ""))])),
+                FeedEntity(id: "sh", shape: RealtimeShape(shapeId: "", encodedPolyline: "")),
+                FeedEntity(id: "st", stop: RealtimeStop(stopId: "")),
             ]
         )
     }

@@ -32,7 +32,9 @@ import TransitTesting
 
     @Test func officialFixturesSameAsOneThread() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
-        for name in ["official-alerts.pb", "official-trip-updates.pb", "official-vehicle-positions.pb"] {
+        for name in [
+            "official-alerts.pb", "official-trip-updates.pb", "official-vehicle-positions.pb", "official-detours.pb",
+        ] {
             let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
             let several = try #require(split(bytes), "\(name)")
             #expect(several == (try decode(bytes, workers: 1)), "\(name)")

@@ -36,6 +36,13 @@ typedef struct TransitRealtime__TranslatedString TransitRealtime__TranslatedStri
 typedef struct TransitRealtime__TranslatedString__Translation TransitRealtime__TranslatedString__Translation;
 typedef struct TransitRealtime__TranslatedImage TransitRealtime__TranslatedImage;
 typedef struct TransitRealtime__TranslatedImage__LocalizedImage TransitRealtime__TranslatedImage__LocalizedImage;
+typedef struct TransitRealtime__Shape TransitRealtime__Shape;
+typedef struct TransitRealtime__Stop TransitRealtime__Stop;
+typedef struct TransitRealtime__TripModifications TransitRealtime__TripModifications;
+typedef struct TransitRealtime__TripModifications__SelectedTrips TransitRealtime__TripModifications__SelectedTrips;
+typedef struct TransitRealtime__TripModifications__Modification TransitRealtime__TripModifications__Modification;
+typedef struct TransitRealtime__StopSelector TransitRealtime__StopSelector;
+typedef struct TransitRealtime__ReplacementStop TransitRealtime__ReplacementStop;
 
 
 /* --- enums --- */
@@ -198,6 +205,12 @@ typedef enum _TransitRealtime__VehicleDescriptor__WheelchairAccessible {
   TRANSIT_REALTIME__VEHICLE_DESCRIPTOR__WHEELCHAIR_ACCESSIBLE__WHEELCHAIR_INACCESSIBLE = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT_REALTIME__VEHICLE_DESCRIPTOR__WHEELCHAIR_ACCESSIBLE)
 } TransitRealtime__VehicleDescriptor__WheelchairAccessible;
+typedef enum _TransitRealtime__Stop__WheelchairBoarding {
+  TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__UNKNOWN = 0,
+  TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__AVAILABLE = 1,
+  TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__NOT_AVAILABLE = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING)
+} TransitRealtime__Stop__WheelchairBoarding;
 
 /* --- messages --- */
 
@@ -263,14 +276,23 @@ struct  TransitRealtime__FeedEntity
   protobuf_c_boolean is_deleted;
   TransitRealtime__TripUpdate *trip_update;
   TransitRealtime__VehiclePosition *vehicle;
-  /*
-   * 6 shape, 7 stop, 8 trip_modifications: experimental, not decoded here (see the top of the file).
-   */
   TransitRealtime__Alert *alert;
+  /*
+   * Experimental: a shape (detour geometry) that trip modifications refer to.
+   */
+  TransitRealtime__Shape *shape;
+  /*
+   * Experimental: a stop that is not in the static GTFS (e.g. a detour's temporary stop).
+   */
+  TransitRealtime__Stop *stop;
+  /*
+   * Experimental: detours of a set of trips.
+   */
+  TransitRealtime__TripModifications *trip_modifications;
 };
 #define TRANSIT_REALTIME__FEED_ENTITY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__feed_entity__descriptor) \
-    , NULL, 0, 0, NULL, NULL, NULL }
+    , NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL }
 
 
 /*
@@ -750,6 +772,172 @@ struct  TransitRealtime__TranslatedImage
     , 0,NULL }
 
 
+/*
+ * Experimental: a shape a detoured trip follows (FeedEntity.shape), referred to by
+ * TripModifications.SelectedTrips.shape_id.
+ */
+struct  TransitRealtime__Shape
+{
+  ProtobufCMessage base;
+  /*
+   * Not in the static GTFS's shapes.txt.
+   */
+  char *shape_id;
+  /*
+   * Google's encoded polyline of the shape's points.
+   */
+  char *encoded_polyline;
+};
+#define TRANSIT_REALTIME__SHAPE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__shape__descriptor) \
+    , NULL, NULL }
+
+
+/*
+ * Experimental: a stop added in realtime (FeedEntity.stop); fields as in the static GTFS's stops.txt.
+ */
+struct  TransitRealtime__Stop
+{
+  ProtobufCMessage base;
+  char *stop_id;
+  TransitRealtime__TranslatedString *stop_code;
+  TransitRealtime__TranslatedString *stop_name;
+  TransitRealtime__TranslatedString *tts_stop_name;
+  TransitRealtime__TranslatedString *stop_desc;
+  /*
+   * Degrees, WGS-84.
+   */
+  protobuf_c_boolean has_stop_lat;
+  float stop_lat;
+  protobuf_c_boolean has_stop_lon;
+  float stop_lon;
+  char *zone_id;
+  TransitRealtime__TranslatedString *stop_url;
+  char *parent_station;
+  char *stop_timezone;
+  protobuf_c_boolean has_wheelchair_boarding;
+  TransitRealtime__Stop__WheelchairBoarding wheelchair_boarding;
+  char *level_id;
+  TransitRealtime__TranslatedString *platform_code;
+};
+#define TRANSIT_REALTIME__STOP__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__stop__descriptor) \
+    , NULL, NULL, NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL, NULL, 0, TRANSIT_REALTIME__STOP__WHEELCHAIR_BOARDING__UNKNOWN, NULL, NULL }
+
+
+/*
+ * Static trips sharing one stop pattern, and the shape they follow while modified.
+ */
+struct  TransitRealtime__TripModifications__SelectedTrips
+{
+  ProtobufCMessage base;
+  size_t n_trip_ids;
+  char **trip_ids;
+  char *shape_id;
+};
+#define TRANSIT_REALTIME__TRIP_MODIFICATIONS__SELECTED_TRIPS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__trip_modifications__selected_trips__descriptor) \
+    , 0,NULL, NULL }
+
+
+/*
+ * A span of stop times replaced by other stops.
+ */
+struct  TransitRealtime__TripModifications__Modification
+{
+  ProtobufCMessage base;
+  /*
+   * The first replaced stop time; also defines the reference stop of travel_time_to_stop.
+   */
+  TransitRealtime__StopSelector *start_stop_selector;
+  /*
+   * The last replaced stop time (inclusive); absent when nothing is replaced.
+   */
+  TransitRealtime__StopSelector *end_stop_selector;
+  /*
+   * Seconds added to every time after the span; accumulates over modifications.
+   */
+  protobuf_c_boolean has_propagated_modification_delay;
+  int32_t propagated_modification_delay;
+  size_t n_replacement_stops;
+  TransitRealtime__ReplacementStop **replacement_stops;
+  /*
+   * FeedEntity id of an Alert describing the modification.
+   */
+  char *service_alert_id;
+  /*
+   * POSIX seconds.
+   */
+  protobuf_c_boolean has_last_modified_time;
+  uint64_t last_modified_time;
+};
+#define TRANSIT_REALTIME__TRIP_MODIFICATIONS__MODIFICATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__trip_modifications__modification__descriptor) \
+    , NULL, NULL, 0, 0, 0,NULL, NULL, 0, 0 }
+
+
+/*
+ * Experimental: detours (modifications of the stop sequence) of a set of static trips on some dates.
+ */
+struct  TransitRealtime__TripModifications
+{
+  ProtobufCMessage base;
+  size_t n_selected_trips;
+  TransitRealtime__TripModifications__SelectedTrips **selected_trips;
+  /*
+   * HH:MM:SS: which runs of frequency-based trips are modified (all when empty).
+   */
+  size_t n_start_times;
+  char **start_times;
+  /*
+   * YYYYMMDD: the service dates the modifications are in effect.
+   */
+  size_t n_service_dates;
+  char **service_dates;
+  size_t n_modifications;
+  TransitRealtime__TripModifications__Modification **modifications;
+};
+#define TRANSIT_REALTIME__TRIP_MODIFICATIONS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__trip_modifications__descriptor) \
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * Experimental: a stop time of the original trip, by stop_sequence or stop_id.
+ */
+struct  TransitRealtime__StopSelector
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_stop_sequence;
+  uint32_t stop_sequence;
+  char *stop_id;
+};
+#define TRANSIT_REALTIME__STOP_SELECTOR__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__stop_selector__descriptor) \
+    , 0, 0, NULL }
+
+
+/*
+ * Experimental: a stop a modified trip serves instead of the replaced ones.
+ */
+struct  TransitRealtime__ReplacementStop
+{
+  ProtobufCMessage base;
+  /*
+   * Seconds from the reference stop's arrival to this stop's arrival.
+   */
+  protobuf_c_boolean has_travel_time_to_stop;
+  int32_t travel_time_to_stop;
+  /*
+   * A Stop entity's id or a static stop.
+   */
+  char *stop_id;
+};
+#define TRANSIT_REALTIME__REPLACEMENT_STOP__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit_realtime__replacement_stop__descriptor) \
+    , 0, 0, NULL }
+
+
 /* TransitRealtime__FeedMessage methods */
 void   transit_realtime__feed_message__init
                      (TransitRealtime__FeedMessage         *message);
@@ -1021,6 +1209,107 @@ TransitRealtime__TranslatedImage *
 void   transit_realtime__translated_image__free_unpacked
                      (TransitRealtime__TranslatedImage *message,
                       ProtobufCAllocator *allocator);
+/* TransitRealtime__Shape methods */
+void   transit_realtime__shape__init
+                     (TransitRealtime__Shape         *message);
+size_t transit_realtime__shape__get_packed_size
+                     (const TransitRealtime__Shape   *message);
+size_t transit_realtime__shape__pack
+                     (const TransitRealtime__Shape   *message,
+                      uint8_t             *out);
+size_t transit_realtime__shape__pack_to_buffer
+                     (const TransitRealtime__Shape   *message,
+                      ProtobufCBuffer     *buffer);
+TransitRealtime__Shape *
+       transit_realtime__shape__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit_realtime__shape__free_unpacked
+                     (TransitRealtime__Shape *message,
+                      ProtobufCAllocator *allocator);
+/* TransitRealtime__Stop methods */
+void   transit_realtime__stop__init
+                     (TransitRealtime__Stop         *message);
+size_t transit_realtime__stop__get_packed_size
+                     (const TransitRealtime__Stop   *message);
+size_t transit_realtime__stop__pack
+                     (const TransitRealtime__Stop   *message,
+                      uint8_t             *out);
+size_t transit_realtime__stop__pack_to_buffer
+                     (const TransitRealtime__Stop   *message,
+                      ProtobufCBuffer     *buffer);
+TransitRealtime__Stop *
+       transit_realtime__stop__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit_realtime__stop__free_unpacked
+                     (TransitRealtime__Stop *message,
+                      ProtobufCAllocator *allocator);
+/* TransitRealtime__TripModifications__SelectedTrips methods */
+void   transit_realtime__trip_modifications__selected_trips__init
+                     (TransitRealtime__TripModifications__SelectedTrips         *message);
+/* TransitRealtime__TripModifications__Modification methods */
+void   transit_realtime__trip_modifications__modification__init
+                     (TransitRealtime__TripModifications__Modification         *message);
+/* TransitRealtime__TripModifications methods */
+void   transit_realtime__trip_modifications__init
+                     (TransitRealtime__TripModifications         *message);
+size_t transit_realtime__trip_modifications__get_packed_size
+                     (const TransitRealtime__TripModifications   *message);
+size_t transit_realtime__trip_modifications__pack
+                     (const TransitRealtime__TripModifications   *message,
+                      uint8_t             *out);
+size_t transit_realtime__trip_modifications__pack_to_buffer
+                     (const TransitRealtime__TripModifications   *message,
+                      ProtobufCBuffer     *buffer);
+TransitRealtime__TripModifications *
+       transit_realtime__trip_modifications__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit_realtime__trip_modifications__free_unpacked
+                     (TransitRealtime__TripModifications *message,
+                      ProtobufCAllocator *allocator);
+/* TransitRealtime__StopSelector methods */
+void   transit_realtime__stop_selector__init
+                     (TransitRealtime__StopSelector         *message);
+size_t transit_realtime__stop_selector__get_packed_size
+                     (const TransitRealtime__StopSelector   *message);
+size_t transit_realtime__stop_selector__pack
+                     (const TransitRealtime__StopSelector   *message,
+                      uint8_t             *out);
+size_t transit_realtime__stop_selector__pack_to_buffer
+                     (const TransitRealtime__StopSelector   *message,
+                      ProtobufCBuffer     *buffer);
+TransitRealtime__StopSelector *
+       transit_realtime__stop_selector__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit_realtime__stop_selector__free_unpacked
+                     (TransitRealtime__StopSelector *message,
+                      ProtobufCAllocator *allocator);
+/* TransitRealtime__ReplacementStop methods */
+void   transit_realtime__replacement_stop__init
+                     (TransitRealtime__ReplacementStop         *message);
+size_t transit_realtime__replacement_stop__get_packed_size
+                     (const TransitRealtime__ReplacementStop   *message);
+size_t transit_realtime__replacement_stop__pack
+                     (const TransitRealtime__ReplacementStop   *message,
+                      uint8_t             *out);
+size_t transit_realtime__replacement_stop__pack_to_buffer
+                     (const TransitRealtime__ReplacementStop   *message,
+                      ProtobufCBuffer     *buffer);
+TransitRealtime__ReplacementStop *
+       transit_realtime__replacement_stop__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit_realtime__replacement_stop__free_unpacked
+                     (TransitRealtime__ReplacementStop *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*TransitRealtime__FeedMessage_Closure)
@@ -1086,6 +1375,27 @@ typedef void (*TransitRealtime__TranslatedImage__LocalizedImage_Closure)
 typedef void (*TransitRealtime__TranslatedImage_Closure)
                  (const TransitRealtime__TranslatedImage *message,
                   void *closure_data);
+typedef void (*TransitRealtime__Shape_Closure)
+                 (const TransitRealtime__Shape *message,
+                  void *closure_data);
+typedef void (*TransitRealtime__Stop_Closure)
+                 (const TransitRealtime__Stop *message,
+                  void *closure_data);
+typedef void (*TransitRealtime__TripModifications__SelectedTrips_Closure)
+                 (const TransitRealtime__TripModifications__SelectedTrips *message,
+                  void *closure_data);
+typedef void (*TransitRealtime__TripModifications__Modification_Closure)
+                 (const TransitRealtime__TripModifications__Modification *message,
+                  void *closure_data);
+typedef void (*TransitRealtime__TripModifications_Closure)
+                 (const TransitRealtime__TripModifications *message,
+                  void *closure_data);
+typedef void (*TransitRealtime__StopSelector_Closure)
+                 (const TransitRealtime__StopSelector *message,
+                  void *closure_data);
+typedef void (*TransitRealtime__ReplacementStop_Closure)
+                 (const TransitRealtime__ReplacementStop *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1124,6 +1434,14 @@ extern const ProtobufCMessageDescriptor transit_realtime__translated_string__des
 extern const ProtobufCMessageDescriptor transit_realtime__translated_string__translation__descriptor;
 extern const ProtobufCMessageDescriptor transit_realtime__translated_image__descriptor;
 extern const ProtobufCMessageDescriptor transit_realtime__translated_image__localized_image__descriptor;
+extern const ProtobufCMessageDescriptor transit_realtime__shape__descriptor;
+extern const ProtobufCMessageDescriptor transit_realtime__stop__descriptor;
+extern const ProtobufCEnumDescriptor    transit_realtime__stop__wheelchair_boarding__descriptor;
+extern const ProtobufCMessageDescriptor transit_realtime__trip_modifications__descriptor;
+extern const ProtobufCMessageDescriptor transit_realtime__trip_modifications__selected_trips__descriptor;
+extern const ProtobufCMessageDescriptor transit_realtime__trip_modifications__modification__descriptor;
+extern const ProtobufCMessageDescriptor transit_realtime__stop_selector__descriptor;
+extern const ProtobufCMessageDescriptor transit_realtime__replacement_stop__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -5,7 +5,7 @@ ours), so the tests decode bytes we did not produce. Run once and commit the out
     /tmp/venv/bin/python make_fixtures.py      # in this folder
 
 Made with gtfs-realtime-bindings 3.0.0 / protobuf 7.36.2. The expected values are spelled out in
-OfficialFixtureTests.swift; change both together.
+OfficialFixtureTests.swift (official-detours.pb: TripModificationDecodingTests.swift); change both together.
 """
 from google.transit import gtfs_realtime_pb2 as rt
 
@@ -152,9 +152,61 @@ def alerts():
     return feed
 
 
+def detours():
+    """The experimental detour entities: trip modifications, a shape, a stop, and a trip update of the
+    modified trip (TripDescriptor.modified_trip)."""
+    feed = rt.FeedMessage()
+    header(feed, 1767225603)
+    e = feed.entity.add(id="tm-1")
+    m = e.trip_modifications
+    m.selected_trips.add(trip_ids=["T1", "T2"], shape_id="SH-detour")
+    m.selected_trips.add(trip_ids=["T3"])
+    m.start_times.append("08:00:00")
+    m.service_dates.extend(["20260101", "20260102"])
+    mod = m.modifications.add()
+    mod.start_stop_selector.stop_sequence = 2
+    mod.end_stop_selector.stop_id = "S3"
+    mod.propagated_modification_delay = 120
+    mod.replacement_stops.add(travel_time_to_stop=60, stop_id="R1")
+    mod.replacement_stops.add(stop_id="R2")
+    mod.service_alert_id = "al-1"
+    mod.last_modified_time = 1767225000
+    m.modifications.add().start_stop_selector.stop_id = "S5"   # nothing replaced, no end selector
+
+    e = feed.entity.add(id="sh-1")
+    e.shape.shape_id = "SH-detour"
+    e.shape.encoded_polyline = "_p~iF~ps|U_ulLnnqC_mqNvxq`@"
+
+    e = feed.entity.add(id="st-1")
+    s = e.stop
+    s.stop_id = "R1"
+    s.stop_code.translation.add(text="1001")
+    s.stop_name.translation.add(text="Temporary stop", language="en")
+    s.tts_stop_name.translation.add(text="Temporary stop")
+    s.stop_desc.translation.add(text="Outside no. 12")
+    s.stop_lat = -33.875
+    s.stop_lon = 151.25
+    s.zone_id = "Z1"
+    s.stop_url.translation.add(text="https://example.org/r1")
+    s.parent_station = "P1"
+    s.stop_timezone = "Australia/Sydney"
+    s.wheelchair_boarding = rt.Stop.AVAILABLE
+    s.level_id = "L0"
+    s.platform_code.translation.add(text="A")
+
+    e = feed.entity.add(id="tu-m")
+    sel = e.trip_update.trip.modified_trip
+    sel.modifications_id = "tm-1"
+    sel.affected_trip_id = "T1"
+    sel.start_date = "20260101"
+    e.trip_update.stop_time_update.add(stop_sequence=2, stop_id="R1").arrival.delay = 30
+    return feed
+
+
 for name, feed in [("official-trip-updates.pb", trip_updates()),
                    ("official-vehicle-positions.pb", vehicle_positions()),
-                   ("official-alerts.pb", alerts())]:
+                   ("official-alerts.pb", alerts()),
+                   ("official-detours.pb", detours())]:
     data = feed.SerializeToString()
     with open(name, "wb") as f:
         f.write(data)
