@@ -214,7 +214,7 @@ let package = Package(
         .target(
             name: "LoadGenerator",
             dependencies: [
-                "NNGKit", "SQLiteKit", "StrictJSON",
+                "NNGKit", "SQLiteKit", "StrictJSON", "TransitJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
