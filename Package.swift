@@ -23,7 +23,8 @@ import PackageDescription
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
 //   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
-//   TransitJSON            the gateway's line protocol: request parsing and the JSON writer
+//   TransitJSON            the gateway's line protocol: the table of ops (GatewayOpKind), request parsing and the
+//                          JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf (protobuf-c)
@@ -36,8 +37,9 @@ import PackageDescription
 //                          (`transit-realtime fixtures`, tests)
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances
-//   LoadGenerator          the load generator behind `transit-bench load`: workloads, SwiftNIO line clients
-//                          (closed and open loop), nng clients, answer checks, HdrHistogram reports, CPU per answer
+//   LoadGenerator          the load generator behind `transit-bench load`: workloads (ops named from TransitJSON's
+//                          table), SwiftNIO line clients (closed and open loop), nng clients, answer checks,
+//                          HdrHistogram reports, CPU per answer
 //   FuzzTargets            the fuzz targets over the parsers of untrusted bytes (transit-fuzz, scripts/fuzz, and the
 //                          replay of Tests/FuzzRegressions in FuzzTargetsTests)
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
