@@ -31,8 +31,9 @@ import PackageDescription
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
 //   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
-//   GatewayProtocol        the gateway's line protocol and view model: request parsing, the live views
-//                          merged into static answers, every answer's encoder, the envelopes and the JSON writer
+//   GatewayProtocol        the gateway's line protocol and view model: the table of ops (GatewayOpKind), request
+//                          parsing, the live views merged into static answers, every answer's encoder, the
+//                          envelopes and the JSON writer
 //   StaticService          the static-data service: nng REP server over TransitStore
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf through protobuf-c's
@@ -50,8 +51,9 @@ import PackageDescription
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
 //   RealtimeCore           pure realtime logic: resolving trip updates against schedules, trip instances,
 //                          detours (GTFS-Realtime trip modifications applied to static trips)
-//   LoadGenerator          the load generator behind `transit-bench load`: workloads, SwiftNIO line clients
-//                          (closed and open loop), nng clients, answer checks, HdrHistogram reports, CPU per answer
+//   LoadGenerator          the load generator behind `transit-bench load`: workloads (ops named from
+//                          GatewayProtocol's table), SwiftNIO line clients (closed and open loop), nng clients,
+//                          answer checks, HdrHistogram reports, CPU per answer
 //   FuzzTargets            the fuzz targets over the parsers of untrusted bytes (transit-fuzz, scripts/fuzz, and the
 //                          replay of Tests/FuzzRegressions in FuzzTargetsTests)
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
@@ -242,7 +244,7 @@ let package = Package(
         .target(
             name: "LoadGenerator",
             dependencies: [
-                "NNGKit", "SQLiteKit", "StrictJSON",
+                "NNGKit", "SQLiteKit", "StrictJSON", "GatewayProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -51,7 +51,7 @@ struct DebugClient: Sendable {
         guard var query = request.op.staticQuery else {
             let error = GatewayError(
                 .unknownOp,
-                "op \"\(request.op.name.rawValue)\" is answered by the gateway, "
+                "op \"\(request.op.kind.name)\" is answered by the gateway, "
                     + "not the static service (static ops: \(Self.staticOps))")
             return (GatewayResponse.error(id: request.id, error), .invalidRequest)
         }
@@ -92,11 +92,11 @@ struct DebugClient: Sendable {
         }
         let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
         let line = GatewayResponse.staticAnswer(
-            id: request.id, op: request.op.name, result: response.result, at: at, elapsedMicros: micros)
+            id: request.id, op: request.op.kind, result: response.result, at: at, elapsedMicros: micros)
         return (line, .answered)
     }
 
-    private static let staticOps = GatewayOpName.allCases.filter(\.isStatic).map(\.rawValue).joined(separator: ", ")
+    private static let staticOps = GatewayOpKind.allCases.filter(\.isStatic).map(\.name).joined(separator: ", ")
 }
 
 /// Request ids for the log lines of the service: increasing, starting at a random point per process.

@@ -1,35 +1,5 @@
 import TransitModel
 
-/// The op names of the line protocol, in the order GATEWAY.md lists them.
-public enum GatewayOpName: String, Sendable, Hashable, CaseIterable {
-    case health
-    case feedInfo = "feed_info"
-    case stop
-    case search
-    case nearby
-    case routes
-    case route
-    case shape
-    case stopsInBBox = "stops_in_bbox"
-    case departures
-    case trip
-    case alerts
-    case vehicles
-    case reliability
-    case subscribe
-    case unsubscribe
-    case stats
-    case auth
-
-    /// The ops answered by the static service alone (those the static debug client accepts).
-    public var isStatic: Bool {
-        switch self {
-        case .feedInfo, .stop, .search, .nearby, .routes, .route, .shape, .stopsInBBox, .departures, .trip: return true
-        case .health, .alerts, .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth: return false
-        }
-    }
-}
-
 /// One parsed request line: the `id` to echo and the op with typed arguments.
 public struct GatewayRequest: Sendable, Hashable {
     /// The `id` exactly as sent (`null` when absent).
@@ -42,6 +12,7 @@ public struct GatewayRequest: Sendable, Hashable {
     }
 }
 
+/// An op with its typed arguments, as parsed; its name and facts are its `kind`'s (`GatewayOpKind`).
 public enum GatewayOp: Sendable, Hashable {
     case health
     case feedInfo
@@ -62,7 +33,8 @@ public enum GatewayOp: Sendable, Hashable {
     case stats
     case auth(AuthToken)
 
-    public var name: GatewayOpName {
+    /// The op's entry in the table of ops (its name, its facts).
+    public var kind: GatewayOpKind {
         switch self {
         case .health: return .health
         case .feedInfo: return .feedInfo
@@ -179,14 +151,12 @@ public struct ReliabilityQuery: Sendable, Hashable {
 }
 
 public struct SubscribeQuery: Sendable, Hashable {
-    /// The only topic so far.
-    public static let departuresTopic = "departures"
-
-    public var topic: String
+    /// The op whose answers are streamed (`isSubscriptionTopic`; `departures` so far).
+    public var topic: GatewayOpKind
     public var stopId: String
     public var limit: Int
 
-    public init(topic: String = SubscribeQuery.departuresTopic, stopId: String, limit: Int = 10) {
+    public init(topic: GatewayOpKind = .departures, stopId: String, limit: Int = 10) {
         self.topic = topic
         self.stopId = stopId
         self.limit = limit

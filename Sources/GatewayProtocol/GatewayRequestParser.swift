@@ -21,10 +21,10 @@ public enum GatewayLimits {
 /// not a JSON object with a scalar `id`) and the op when it was recognised (for per-op stats).
 public struct GatewayRequestError: Error, Sendable, Hashable {
     public var id: RawJSON
-    public var op: GatewayOpName?
+    public var op: GatewayOpKind?
     public var error: GatewayError
 
-    public init(id: RawJSON, op: GatewayOpName?, error: GatewayError) {
+    public init(id: RawJSON, op: GatewayOpKind?, error: GatewayError) {
         self.id = id
         self.op = op
         self.error = error
@@ -68,18 +68,19 @@ extension GatewayRequest {
             }
         }
 
-        let opName: GatewayOpName
+        let kind: GatewayOpKind
         switch object["op"] {
         case nil, .null?:
             return .failure(
                 GatewayRequestError(
                     id: id, op: nil,
-                    error: GatewayError(.invalidArgument, "missing field \"op\": expected a string, one of \(allOps)")))
+                    error: GatewayError(
+                        .invalidArgument, "missing field \"op\": expected a string, one of \(GatewayOpKind.nameList)")))
         case .string(let text)?:
-            guard let name = GatewayOpName(rawValue: text) else {
+            guard let named = GatewayOpKind(name: text) else {
                 return .failure(GatewayRequestError(id: id, op: nil, error: unknownOp(text)))
             }
-            opName = name
+            kind = named
         case let other?:
             return .failure(
                 GatewayRequestError(
@@ -88,10 +89,10 @@ extension GatewayRequest {
         }
 
         do {
-            let op = try parseOp(opName, RequestArguments(object: object, op: opName))
+            let op = try parseOp(kind, RequestArguments(object: object, op: kind))
             return .success(GatewayRequest(id: id, op: op))
         } catch {
-            return .failure(GatewayRequestError(id: id, op: opName, error: error))
+            return .failure(GatewayRequestError(id: id, op: kind, error: error))
         }
     }
 
@@ -105,8 +106,8 @@ extension GatewayRequest {
 
     // MARK: ops
 
-    private static func parseOp(_ name: GatewayOpName, _ args: RequestArguments) throws(GatewayError) -> GatewayOp {
-        switch name {
+    private static func parseOp(_ kind: GatewayOpKind, _ args: RequestArguments) throws(GatewayError) -> GatewayOp {
+        switch kind {
         case .health:
             try args.requireKnownFields([])
             return .health
@@ -200,8 +201,12 @@ extension GatewayRequest {
                     dayType: dayType))
         case .subscribe:
             try args.requireKnownFields(["topic", "stop_id", "limit"])
-            guard let topic = try args.optionalChoice("topic", [SubscribeQuery.departuresTopic]) else {
-                throw args.missing("topic", "\"\(SubscribeQuery.departuresTopic)\"")
+            guard
+                let topic = try args.optionalChoice("topic", GatewayOpKind.subscriptionTopicNames).flatMap(
+                    GatewayOpKind.init(name:))
+            else {
+                throw args.missing(
+                    "topic", GatewayOpKind.subscriptionTopicNames.map { "\"\($0)\"" }.joined(separator: " or "))
             }
             let stopId = try args.requiredString("stop_id")
             return .subscribe(SubscribeQuery(topic: topic, stopId: stopId, limit: try limit(args)))
@@ -273,7 +278,7 @@ extension GatewayRequest {
         guard present.count == 1 else {
             let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
             let got = present.isEmpty ? "none" : present.map { "\"\($0)\"" }.joined(separator: " and ")
-            throw args.invalid("op \"\(args.op.rawValue)\" needs exactly one of \(list); got \(got)")
+            throw args.invalid("op \"\(args.op.name)\" needs exactly one of \(list); got \(got)")
         }
         return present[0]
     }
@@ -322,16 +327,12 @@ extension GatewayRequest {
         return hours < 10 ? "0\(hours):\(parts[1]):\(parts[2])" : text
     }
 
-    private static var allOps: String {
-        GatewayOpName.allCases.map(\.rawValue).joined(separator: ", ")
-    }
-
     private static func unknownOp(_ text: String) -> GatewayError {
         var message = "unknown op \(quote(text))"
         if let near = nearestOp(text) {
             message += "; did you mean \"\(near)\"?"
         } else {
-            message += "; ops: \(allOps)"
+            message += "; ops: \(GatewayOpKind.nameList)"
         }
         return GatewayError(.unknownOp, message)
     }
@@ -341,9 +342,9 @@ extension GatewayRequest {
         let typed = Array(text.lowercased().utf8)
         guard typed.count <= 32 else { return nil }
         var best: (name: String, distance: Int)?
-        for op in GatewayOpName.allCases {
-            let d = editDistance(typed, Array(op.rawValue.utf8))
-            if d <= 2, d < (best?.distance ?? Int.max) { best = (op.rawValue, d) }
+        for op in GatewayOpKind.allCases {
+            let d = editDistance(typed, Array(op.name.utf8))
+            if d <= 2, d < (best?.distance ?? Int.max) { best = (op.name, d) }
         }
         return best?.name
     }

@@ -29,12 +29,12 @@ public struct LiveMeta: Sendable, Hashable {
 }
 
 public struct ResponseMeta: Sendable, Hashable {
-    public var op: GatewayOpName
+    public var op: GatewayOpKind
     public var elapsedMicros: Int64
     /// Set for departures, trip, alerts, vehicles and subscription events.
     public var live: LiveMeta?
 
-    public init(op: GatewayOpName, elapsedMicros: Int64, live: LiveMeta? = nil) {
+    public init(op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil) {
         self.op = op
         self.elapsedMicros = elapsedMicros
         self.live = live
@@ -98,7 +98,7 @@ public enum GatewayResponse {
     /// `transit-static query` prints, and the gateway's answer for static-only ops. `at` is the request's
     /// (or now) for `trip`; a departure board carries its own.
     public static func staticAnswer(
-        id: RawJSON, op: GatewayOpName, result: Result<StaticResult, ServiceError>, at: Int64, elapsedMicros: Int64
+        id: RawJSON, op: GatewayOpKind, result: Result<StaticResult, ServiceError>, at: Int64, elapsedMicros: Int64
     ) -> [UInt8] {
         switch result {
         case .failure(let failure):
@@ -126,7 +126,7 @@ public enum GatewayResponse {
 extension JSONWriter {
     public mutating func meta(_ meta: ResponseMeta) {
         beginObject()
-        key("op"); string(meta.op.rawValue)
+        key("op"); string(meta.op.name)
         key("elapsed_us"); int(meta.elapsedMicros)
         if let live = meta.live {
             key("at"); int(live.at)

@@ -6,13 +6,13 @@ import StrictJSON
 
 struct RequestArguments {
     let object: JSONObject
-    let op: GatewayOpName
+    let op: GatewayOpKind
 
     /// Rejects fields the op does not know, so a typo is never silently ignored.
     func requireKnownFields(_ fields: [String]) throws(GatewayError) {
         for member in object.members where member.key != "id" && member.key != "op" && !fields.contains(member.key) {
             let known = fields.isEmpty ? "it takes no fields" : "its fields: \(fields.joined(separator: ", "))"
-            throw invalid("unknown field \(quote(member.key)) for op \(quote(op.rawValue)); \(known)")
+            throw invalid("unknown field \(quote(member.key)) for op \(quote(op.name)); \(known)")
         }
     }
 

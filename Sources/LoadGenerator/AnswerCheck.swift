@@ -84,7 +84,7 @@ public enum AnswerCheck {
             return .error(String(decoding: UnsafeRawBufferPointer(rebasing: line[from..<end]), as: UTF8.self))
         }
         guard starts(line, with: "\"ok\":true,\"data\":{", at: after) else { return .error(CheckCode.badShape) }
-        guard metaOp(line) == op.rawValue else { return .error(CheckCode.badShape) }
+        guard metaOp(line) == op.name else { return .error(CheckCode.badShape) }
         let rows: Int?
         switch op {
         case .departures:
@@ -146,7 +146,7 @@ public enum AnswerCheck {
         guard case .object(let root)? = try? JSONParser.parse(line),
             case .number? = root["id"], root["ok"] == .bool(true),
             case .object(let data)? = root["data"], case .object(let meta)? = root["meta"],
-            meta["op"] == .string(op.rawValue), case .number? = meta["elapsed_us"]
+            meta["op"] == .string(op.name), case .number? = meta["elapsed_us"]
         else { return false }
         func list(_ key: String) -> [JSONValue]? {
             if case .array(let a)? = data[key] { return a }

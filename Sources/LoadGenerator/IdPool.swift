@@ -53,7 +53,7 @@ public struct IdPool: Sendable, Equatable {
                 case .echo: nil
                 }
             if let empty {
-                throw WorkloadError("no \(empty) ids for op \(op.rawValue) (give --db, or \(empty) lines in --ids)")
+                throw WorkloadError("no \(empty) ids for op \(op.name) (give --db, or \(empty) lines in --ids)")
             }
         }
     }

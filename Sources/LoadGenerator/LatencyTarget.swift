@@ -23,7 +23,7 @@ public struct LatencyTarget: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2 else { throw WorkloadError("--target \(text): expected [op.]pNN=VALUE, e.g. p95=150ms") }
         var key = parts[0]
         op = nil
-        if let dot = key.firstIndex(of: "."), let candidate = LoadOp(rawValue: String(key[..<dot])) {
+        if let dot = key.firstIndex(of: "."), let candidate = LoadOp(name: String(key[..<dot])) {
             op = candidate
             key = String(key[key.index(after: dot)...])
         }
@@ -33,7 +33,7 @@ public struct LatencyTarget: Sendable, Equatable, CustomStringConvertible {
             percentile = p
         } else {
             throw WorkloadError(
-                "--target \(text): \"\(parts[0])\" is not [op.]pNN or [op.]max (ops: \(LoadOp.allCases.map(\.rawValue).joined(separator: ", ")))"
+                "--target \(text): \"\(parts[0])\" is not [op.]pNN or [op.]max (ops: \(LoadOp.nameList))"
             )
         }
         var value = parts[1]
@@ -50,7 +50,7 @@ public struct LatencyTarget: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var name: String {
-        (op.map { "\($0.rawValue)." } ?? "") + (percentile == 100 ? "max" : "p" + Self.format(percentile))
+        (op.map { "\($0.name)." } ?? "") + (percentile == 100 ? "max" : "p" + Self.format(percentile))
     }
 
     public var description: String { "\(name)=\(Self.format(limitMillis))ms" }

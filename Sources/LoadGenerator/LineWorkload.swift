@@ -49,7 +49,7 @@ public struct LineWorkload: Sendable {
     /// The request line (with its `\n`) for request `id`.
     public func request(id: UInt64, rng: inout SeededRandom) -> LoadRequest {
         let op = mix.op(at: rng.unit())
-        var s = "{\"id\":\(id),\"op\":\"\(op.rawValue)\""
+        var s = "{\"id\":\(id),\"op\":\"\(op.name)\""
         var expectation = AnswerExpectation.none
         switch op {
         case .departures:

@@ -1,16 +1,40 @@
 import Foundation
+import GatewayProtocol
 
 /// What one request asks: the gateway's ops the workload mixes, and `echo` for the floors (the TCP line echo
 /// and the nng echo answer the request itself). The map ops (`shape`, `route`, `stops_in_bbox`) and
-/// `reliability` are in no default mix: they are asked for by name (`--mix route`) or by weight.
-public enum LoadOp: String, CaseIterable, Sendable, Codable, Comparable {
-    case departures, trip, alerts, search, stop, shape, route
-    case stopsInBBox = "stops_in_bbox"
-    case reliability, echo
+/// `reliability` are in no default mix: they are asked for by name (`--mix route`) or by weight. Ordered as
+/// declared (reports list ops in this order).
+public enum LoadOp: CaseIterable, Sendable, Comparable {
+    case departures, trip, alerts, search, stop, shape, route, stopsInBBox, reliability, echo
 
-    public static func < (a: LoadOp, b: LoadOp) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// The gateway's op this asks; nil for `echo`, which no gateway op is.
+    public var gatewayOp: GatewayOpKind? {
+        switch self {
+        case .departures: .departures
+        case .trip: .trip
+        case .alerts: .alerts
+        case .search: .search
+        case .stop: .stop
+        case .shape: .shape
+        case .route: .route
+        case .stopsInBBox: .stopsInBBox
+        case .reliability: .reliability
+        case .echo: nil
+        }
     }
+
+    /// The name in `--mix`, `--target`, workload files, request lines and reports: the gateway op's, or `echo`.
+    public var name: String { gatewayOp?.name ?? "echo" }
+
+    /// The op called `name`; nil when none is.
+    public init?(name: String) {
+        guard let op = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = op
+    }
+
+    /// Every op's name, comma-separated (error messages list them).
+    static var nameList: String { allCases.map(\.name).joined(separator: ", ") }
 }
 
 /// The op mix: weights per op, drawn with the run's seeded generator.
@@ -37,9 +61,8 @@ public struct OpMix: Sendable, Equatable {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let item = part.trimmingCharacters(in: .whitespaces)
             let pieces = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let name = pieces.first, let op = LoadOp(rawValue: name) else {
-                throw WorkloadError(
-                    "op mix: unknown op \"\(item)\" (ops: \(LoadOp.allCases.map(\.rawValue).joined(separator: ", ")))")
+            guard let name = pieces.first, let op = LoadOp(name: name) else {
+                throw WorkloadError("op mix: unknown op \"\(item)\" (ops: \(LoadOp.nameList))")
             }
             if pieces.count == 1 {
                 pairs.append((op, 1))
@@ -71,7 +94,7 @@ public struct OpMix: Sendable, Equatable {
     }
 
     public var description: String {
-        weights.map { "\($0.op.rawValue)=\(formatWeight($0.weight))" }.joined(separator: ",")
+        weights.map { "\($0.op.name)=\(formatWeight($0.weight))" }.joined(separator: ",")
     }
 
     private func formatWeight(_ w: Double) -> String { w == w.rounded() ? String(Int(w)) : String(w) }

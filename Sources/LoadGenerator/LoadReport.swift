@@ -114,7 +114,7 @@ public struct LoadReport: Codable, Sendable {
         seed = plan.seed
         self.workload = workload
         let seconds = durationSeconds
-        ops = recorder.ops.keys.sorted().map { OpReport(op: $0.rawValue, results: recorder.ops[$0]!, seconds: seconds) }
+        ops = recorder.ops.keys.sorted().map { OpReport(op: $0.name, results: recorder.ops[$0]!, seconds: seconds) }
         overall = OpReport(op: "all", results: recorder.overall, seconds: seconds)
         let answers = Double(overall.count + overall.errors)
         services = []

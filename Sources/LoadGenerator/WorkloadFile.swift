@@ -57,7 +57,7 @@ public struct WorkloadFile: Sendable, Equatable {
         case .object(let o)?:
             var pairs: [(LoadOp, Double)] = []
             for m in o.members {
-                guard let op = LoadOp(rawValue: m.key) else {
+                guard let op = LoadOp(name: m.key) else {
                     throw WorkloadError("\(source): \"mix\": unknown op \"\(m.key)\"")
                 }
                 guard case .number(let n) = m.value else {

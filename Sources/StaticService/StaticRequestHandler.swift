@@ -58,7 +58,7 @@ public struct StaticRequestHandler: Sendable {
         logger.debug(
             "request",
             metadata: [
-                "request_id": "\(request.requestId)", "query": "\(request.query.logName)",
+                "request_id": "\(request.requestId)", "query": "\(request.query.kind.name)",
                 "status": "\(result.statusName)", "elapsed_us": "\(Int(started.duration(to: .now) / .microseconds(1)))",
             ])
         return StaticResponse(
@@ -87,25 +87,6 @@ public struct StaticRequestHandler: Sendable {
     }
 }
 
-extension StaticQuery {
-    /// The query's kind, for log lines.
-    fileprivate var logName: String {
-        switch self {
-        case .stop: "stop"
-        case .search: "search"
-        case .nearby: "nearby"
-        case .routes: "routes"
-        case .departures: "departures"
-        case .trip: "trip"
-        case .tripSchedules: "trip_schedules"
-        case .feedInfo: "feed_info"
-        case .shape: "shape"
-        case .route: "route"
-        case .stopsInBBox: "stops_in_bbox"
-        }
-    }
-}
-
 extension Result<StaticResult, ServiceError> {
     /// "ok" or the failure's status, for log lines.
     fileprivate var statusName: String {
@@ -119,52 +100,33 @@ extension Result<StaticResult, ServiceError> {
 /// One counter per (query kind, status) and one timer per query kind, made up front so that answering
 /// never looks a handle up under a lock.
 private final class QueryMetrics: Sendable {
-    /// In the order of `record`'s switch.
-    private static let kinds = [
-        "stop", "search", "nearby", "routes", "departures", "trip", "trip_schedules", "feed_info", "shape", "route",
-        "stops_in_bbox",
-    ]
-    private static let statuses: [ServiceStatus] = [
-        .ok, .notFound, .invalidArgument, .unavailable, .internal, .badRequest,
-    ]
+    /// Indexed by `StaticQueryKind.rawValue` (its position in `allCases`), then by `ServiceStatus.rawValue`.
     private let answers: [[Counter]]
+    /// Indexed by `StaticQueryKind.rawValue`.
     private let latency: [CoreMetrics.Timer]
 
     init() {
-        answers = Self.kinds.map { kind in
-            Self.statuses.map { status in
+        answers = StaticQueryKind.allCases.map { kind in
+            ServiceStatus.allCases.map { status in
                 Counter(
-                    label: "transit_static_answers_total", dimensions: [("query", kind), ("status", "\(status)")])
+                    label: "transit_static_answers_total",
+                    dimensions: [("query", kind.name), ("status", "\(status)")])
             }
         }
-        latency = Self.kinds.map {
+        latency = StaticQueryKind.allCases.map { kind in
             CoreMetrics.Timer(
-                label: "transit_static_answer_duration_seconds", dimensions: [("query", $0)],
+                label: "transit_static_answer_duration_seconds", dimensions: [("query", kind.name)],
                 preferredDisplayUnit: .seconds)
         }
     }
 
     func record(_ query: StaticQuery, _ result: Result<StaticResult, ServiceError>, elapsed: Duration) {
-        let kind: Int
-        switch query {
-        case .stop: kind = 0
-        case .search: kind = 1
-        case .nearby: kind = 2
-        case .routes: kind = 3
-        case .departures: kind = 4
-        case .trip: kind = 5
-        case .tripSchedules: kind = 6
-        case .feedInfo: kind = 7
-        case .shape: kind = 8
-        case .route: kind = 9
-        case .stopsInBBox: kind = 10
-        }
+        let kind = query.kind.rawValue
         let status: ServiceStatus
         switch result {
         case .success: status = .ok
         case .failure(let error): status = error.status
         }
-        // `statuses` lists every status in raw-value order.
         answers[kind][status.rawValue].increment()
         latency[kind].recordNanoseconds(
             elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)

@@ -201,6 +201,58 @@ public enum StaticQuery: Sendable, Hashable {
     case shape(ShapeQuery)
     case route(RouteQuery)
     case stopsInBBox(StopsInBBoxQuery)
+
+    /// The query's entry in the table of query kinds.
+    public var kind: StaticQueryKind {
+        switch self {
+        case .stop: .stop
+        case .search: .search
+        case .nearby: .nearby
+        case .routes: .routes
+        case .departures: .departures
+        case .trip: .trip
+        case .tripSchedules: .tripSchedules
+        case .feedInfo: .feedInfo
+        case .shape: .shape
+        case .route: .route
+        case .stopsInBBox: .stopsInBBox
+        }
+    }
+}
+
+/// The kinds of `StaticQuery`, one per case: the one table of the static service's query names. The raw value
+/// is the kind's position in `allCases` (declaration order), so values kept per kind live in arrays made from
+/// `allCases` and are found by `rawValue` without a lookup.
+public enum StaticQueryKind: Int, Sendable, Hashable, CaseIterable {
+    case stop
+    case search
+    case nearby
+    case routes
+    case departures
+    case trip
+    case tripSchedules
+    case feedInfo
+    case shape
+    case route
+    case stopsInBBox
+
+    /// The kind's name (protocol/transit.proto's field of the query): the `query` label of the static service's
+    /// metrics and the `query` field of its log lines.
+    public var name: String {
+        switch self {
+        case .stop: "stop"
+        case .search: "search"
+        case .nearby: "nearby"
+        case .routes: "routes"
+        case .departures: "departures"
+        case .trip: "trip"
+        case .tripSchedules: "trip_schedules"
+        case .feedInfo: "feed_info"
+        case .shape: "shape"
+        case .route: "route"
+        case .stopsInBBox: "stops_in_bbox"
+        }
+    }
 }
 
 /// A request to the static-data service (REQ/REP); answered by a `StaticResponse` with the same id.

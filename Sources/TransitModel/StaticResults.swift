@@ -716,8 +716,9 @@ public enum StaticResult: Sendable, Hashable {
     case route(RouteDetail)
 }
 
-/// Error statuses shared by the services (protocol/transit.proto `Status`).
-public enum ServiceStatus: Int, Sendable, Hashable {
+/// Error statuses shared by the services (protocol/transit.proto `Status`). The raw values run from 0 without a
+/// gap, so each is also the status's position in `allCases`.
+public enum ServiceStatus: Int, Sendable, Hashable, CaseIterable {
     case ok = 0
     case notFound = 1
     case invalidArgument = 2

@@ -489,7 +489,7 @@ import TransitModel
     }
 
     @Test func staticAnswersForEveryResult() throws {
-        let cases: [(GatewayOpName, StaticResult, String)] = [
+        let cases: [(GatewayOpKind, StaticResult, String)] = [
             (.stop, .stop(F.stopResult), "stop"),
             (.search, .stops([F.central]), "stops"),
             (.routes, .routes([F.t1]), "routes"),
@@ -501,7 +501,7 @@ import TransitModel
                 GatewayResponse.staticAnswer(id: .null, op: op, result: .success(result), at: F.at, elapsedMicros: 1))
             #expect(o["ok"] as? Bool == true)
             #expect(try sub(o, "data")[field] != nil, "\(op)")
-            #expect(try sub(o, "meta")["op"] as? String == op.rawValue)
+            #expect(try sub(o, "meta")["op"] as? String == op.name)
         }
         let notFound = try parseLine(
             GatewayResponse.staticAnswer(

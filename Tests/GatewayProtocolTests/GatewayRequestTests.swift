@@ -305,7 +305,7 @@ import TransitModel
         ] {
             #expect(try ok(line).op.staticQuery == nil)
         }
-        let staticNames = GatewayOpName.allCases.filter(\.isStatic).map(\.rawValue)
+        let staticNames = GatewayOpKind.allCases.filter(\.isStatic).map(\.name)
         #expect(
             staticNames == [
                 "feed_info", "stop", "search", "nearby", "routes", "route", "shape", "stops_in_bbox", "departures",

@@ -7,7 +7,7 @@ import TransitModel
 /// The map ops' examples of EncoderExamples.md (answers once taken from the launcher over the sample feed)
 /// are what the encoder writes for the same values, and their requests parse into the queries they describe.
 @Suite struct MapDocExampleTests {
-    private func check(_ name: String, _ op: GatewayOpName, elapsed: Int64, _ data: (inout JSONWriter) -> Void) throws
+    private func check(_ name: String, _ op: GatewayOpKind, elapsed: Int64, _ data: (inout JSONWriter) -> Void) throws
         -> GatewayRequest
     {
         let request = try GatewayRequest.parse(try ExampleBlocks.encoder.request(name)).get()

@@ -76,7 +76,7 @@ func list(_ object: [String: Any], _ key: String) throws -> [[String: Any]] {
 func string(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
 /// The success line of a data writer, with fixed meta.
-func answer(_ op: GatewayOpName, live: LiveMeta? = nil, _ data: (inout JSONWriter) -> Void) throws -> [String: Any] {
+func answer(_ op: GatewayOpKind, live: LiveMeta? = nil, _ data: (inout JSONWriter) -> Void) throws -> [String: Any] {
     let line = GatewayResponse.success(
         id: RawJSON(bytes: Array("1".utf8)), meta: ResponseMeta(op: op, elapsedMicros: 5, live: live), data: data)
     return try parseLine(line)

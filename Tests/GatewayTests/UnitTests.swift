@@ -105,6 +105,29 @@ import TransitModel
     }
 }
 
+/// The stats and metrics of answers cover every op of the table, each under its own name.
+@Suite struct GatewayStatsOpTests {
+    @Test func everyOpHasItsOwnMetricsLabel() {
+        let labels = GatewayOpKind.allCases.map { GatewayStats.metricsLabel($0) }
+        #expect(labels == GatewayOpKind.allCases.map(\.name))
+        #expect(Set(labels).count == labels.count)
+        #expect(!labels.contains(GatewayStats.metricsLabel(nil)), "a line without an op has a label of its own")
+    }
+
+    @Test func theStatsListEveryOpAnsweredInTheTablesOrder() {
+        let stats = GatewayStats()
+        for op in GatewayOpKind.allCases.reversed() {
+            stats.record(op: op, error: op == .auth ? .unauthenticated : nil, micros: 10)
+        }
+        stats.record(op: nil, error: .badJSON, micros: 1)
+        let summary = stats.summary()
+        #expect(summary.requests == UInt64(GatewayOpKind.allCases.count + 1))
+        #expect(summary.ops.map(\.0) == GatewayOpKind.allCases)
+        #expect(summary.ops.allSatisfy { $0.1.count == 1 })
+        #expect(summary.ops.filter { $0.1.errors > 0 }.map(\.0) == [.auth])
+    }
+}
+
 @Suite struct LatencyHistogramTests {
     @Test func percentilesOfAKnownDistribution() {
         var h = LatencyHistogram()

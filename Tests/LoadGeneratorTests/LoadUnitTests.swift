@@ -125,6 +125,22 @@ import Testing
         #expect(try OpMix(parsing: "departures").ops == [.departures])
     }
 
+    /// The load ops' names are the gateway ops' (from their table), plus `echo`; each round-trips.
+    @Test func loadOpsAreNamedAfterTheGatewaysOps() {
+        #expect(
+            LoadOp.allCases.map(\.name) == [
+                "departures", "trip", "alerts", "search", "stop", "shape", "route", "stops_in_bbox", "reliability",
+                "echo",
+            ])
+        for op in LoadOp.allCases {
+            #expect(LoadOp(name: op.name) == op)
+            #expect(op.gatewayOp.map(\.name) ?? "echo" == op.name)
+        }
+        #expect(LoadOp.allCases.filter { $0.gatewayOp == nil } == [.echo])
+        #expect(LoadOp.allCases.sorted() == LoadOp.allCases, "ordered as declared")
+        #expect(LoadOp(name: "stopsInBBox") == nil)
+    }
+
     @Test func badMixesSayWhy() {
         #expect(throws: WorkloadError.self) { try OpMix(parsing: "departure=60") }
         #expect(throws: WorkloadError.self) { try OpMix(parsing: "departures=x") }

@@ -46,7 +46,7 @@ import TransitTesting
     @Test func theDefaultMixNeverAsksTheNewOps() {
         let drawn = Set(stride(from: 0.0, to: 1.0, by: 0.001).map { OpMix.standard.op(at: $0) })
         #expect(drawn == [.departures, .trip, .alerts, .search, .stop])
-        #expect(LoadOp(rawValue: "stops_in_bbox") == .stopsInBBox)
+        #expect(LoadOp(name: "stops_in_bbox") == .stopsInBBox)
     }
 
     @Test func shapeAsksByShapeOrTripAndSometimesGeoJSON() throws {

@@ -4,11 +4,11 @@ import GatewayProtocol
 struct Answer: Sendable {
     var bytes: [UInt8]
     /// nil when the line was not a request with a known op (BAD_JSON, UNKNOWN_OP, LINE_TOO_LONG …).
-    var op: GatewayOpName?
+    var op: GatewayOpKind?
     var error: GatewayErrorCode?
     var micros: Int64
 
-    static func failure(id: RawJSON, op: GatewayOpName?, _ error: GatewayError, received: ContinuousClock.Instant)
+    static func failure(id: RawJSON, op: GatewayOpKind?, _ error: GatewayError, received: ContinuousClock.Instant)
         -> Answer
     {
         Answer(
@@ -18,7 +18,7 @@ struct Answer: Sendable {
 
     /// A success line; `data` writes the `data` value. `elapsed_us` is taken just before encoding.
     static func success(
-        id: RawJSON, op: GatewayOpName, live: LiveMeta? = nil, received: ContinuousClock.Instant, capacity: Int = 2048,
+        id: RawJSON, op: GatewayOpKind, live: LiveMeta? = nil, received: ContinuousClock.Instant, capacity: Int = 2048,
         data: (inout JSONWriter) -> Void
     ) -> Answer {
         let micros = received.microsecondsElapsed

@@ -60,7 +60,7 @@ final class RequestDispatcher: Sendable {
         logger.debug(
             "request",
             metadata: [
-                "request_id": "\(traceId)", "op": "\(request.op.name.rawValue)",
+                "request_id": "\(traceId)", "op": "\(request.op.kind.name)",
                 "status": "\(answer.error.map { "\($0)" } ?? "ok")", "elapsed_us": "\(answer.micros)",
             ])
         return answer
@@ -80,8 +80,8 @@ final class RequestDispatcher: Sendable {
         case .reliability(let query): answer = await reliability(request, query, received: received)
         case .subscribe, .unsubscribe, .auth:
             answer = .failure(
-                id: request.id, op: request.op.name,
-                GatewayError(.internal, "op \(request.op.name.rawValue) reached the shared dispatcher"),
+                id: request.id, op: request.op.kind,
+                GatewayError(.internal, "op \(request.op.kind.name) reached the shared dispatcher"),
                 received: received)
         }
         if answer.error == .internal {
@@ -97,7 +97,7 @@ final class RequestDispatcher: Sendable {
 
     /// An error answer to `request`.
     func failure(_ request: GatewayRequest, _ error: GatewayError, received: ContinuousClock.Instant) -> Answer {
-        .failure(id: request.id, op: request.op.name, error, received: received)
+        .failure(id: request.id, op: request.op.kind, error, received: received)
     }
 
     /// A static result of an unexpected kind: the service and the gateway disagree (a bug).
@@ -106,7 +106,7 @@ final class RequestDispatcher: Sendable {
             request,
             GatewayError(
                 .internal,
-                "the static service answered \(request.op.name.rawValue) with another kind of result (\(result.kindName))"
+                "the static service answered \(request.op.kind.name) with another kind of result (\(result.kindName))"
             ), received: received)
     }
 }

@@ -135,7 +135,7 @@ extension RequestDispatcher {
             w.endObject()
             w.key("ops"); w.beginObject()
             for (op, o) in s.ops {
-                w.key(op.rawValue); w.beginObject()
+                w.key(op.name); w.beginObject()
                 w.key("count"); w.int(o.count)
                 w.key("errors"); w.int(o.errors)
                 w.key("p50_us"); w.int(o.p50)

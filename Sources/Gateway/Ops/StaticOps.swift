@@ -9,7 +9,7 @@ extension RequestDispatcher {
     func staticOp(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
         guard let query = request.op.staticQuery else {
             return failure(
-                request, GatewayError(.internal, "op \(request.op.name.rawValue) has no static query"),
+                request, GatewayError(.internal, "op \(request.op.kind.name) has no static query"),
                 received: received)
         }
         var generation: BoardWindowCache.Generation?
@@ -47,7 +47,7 @@ extension RequestDispatcher {
                 return keptAnswer(request, data, received: received)
             case (.nearby, .stops(let stops)), (.stopsInBBox, .stops(let stops)):
                 return .success(
-                    id: request.id, op: request.op.name, received: received, capacity: 512 + 400 * stops.count
+                    id: request.id, op: request.op.kind, received: received, capacity: 512 + 400 * stops.count
                 ) {
                     $0.stopListData(stops)
                 }
@@ -80,7 +80,7 @@ extension RequestDispatcher {
 
     /// A success answer whose `data` is already encoded.
     private func keptAnswer(_ request: GatewayRequest, _ data: [UInt8], received: ContinuousClock.Instant) -> Answer {
-        .success(id: request.id, op: request.op.name, received: received, capacity: 256 + data.count) {
+        .success(id: request.id, op: request.op.kind, received: received, capacity: 256 + data.count) {
             $0.raw(RawJSON(bytes: data))
         }
     }

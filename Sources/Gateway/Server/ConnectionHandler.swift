@@ -20,7 +20,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// A request being worked on, by slot.
     struct Pending {
         var id: RawJSON
-        var op: GatewayOpName
+        var op: GatewayOpKind
         var received: ContinuousClock.Instant
         var task: Task<Void, Never>?
     }
@@ -265,7 +265,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 let (id, op) =
                     switch parsed {
                     case .failure(let failure): (failure.id, failure.op)
-                    case .success(let request): (request.id, Optional(request.op.name))
+                    case .success(let request): (request.id, Optional(request.op.kind))
                     }
                 complete(slot, .failure(id: id, op: op, error, received: received))
                 return
@@ -278,7 +278,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                     authenticate(request, token, slot: slot, received: received)
                 } else if !authenticated {
                     let error = GatewayError(.unauthenticated, "send {\"op\":\"auth\",\"token\":…} first")
-                    complete(slot, .failure(id: request.id, op: request.op.name, error, received: received))
+                    complete(slot, .failure(id: request.id, op: request.op.kind, error, received: received))
                 } else {
                     start(request, slot: slot, received: received, context: context)
                 }
@@ -337,10 +337,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         guard services.stats.tryStartRequest(limit: config.maxInFlight) else {
             let error = GatewayError(.overloaded, "more than \(config.maxInFlight) requests in flight; retry later")
-            complete(slot, .failure(id: request.id, op: request.op.name, error, received: received))
+            complete(slot, .failure(id: request.id, op: request.op.kind, error, received: received))
             return
         }
-        var entry = Pending(id: request.id, op: request.op.name, received: received)
+        var entry = Pending(id: request.id, op: request.op.kind, received: received)
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
         let dispatcher = services.dispatcher

@@ -78,7 +78,7 @@ extension ConnectionHandler {
             let ack = Answer.success(id: request.id, op: .subscribe, received: pending[slot]?.received ?? .now) { w in
                 w.beginObject()
                 w.key("sub"); w.int(sub)
-                w.key("topic"); w.string(query.topic)
+                w.key("topic"); w.string(query.topic.name)
                 w.key("stop_id"); w.string(query.stopId)
                 w.key("limit"); w.int(query.limit)
                 w.endObject()

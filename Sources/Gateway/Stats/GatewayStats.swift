@@ -28,7 +28,7 @@ final class GatewayStats: Sendable {
         /// In a stable order (the codes' declaration order).
         var errors: [(GatewayErrorCode, UInt64)]
         /// In the ops' declaration order.
-        var ops: [(GatewayOpName, OpSummary)]
+        var ops: [(GatewayOpKind, OpSummary)]
     }
 
     private struct OpCounters: Sendable {
@@ -39,14 +39,14 @@ final class GatewayStats: Sendable {
     private struct Answers: Sendable {
         var requests: UInt64 = 0
         var errors: [GatewayErrorCode: UInt64] = [:]
-        var ops: [GatewayOpName: OpCounters] = [:]
+        var ops: [GatewayOpKind: OpCounters] = [:]
         /// swift-metrics handles (`serve --metrics`), made on first use: answers by op and code, latency by op.
         var answerCounters: [AnswerKey: Counter] = [:]
-        var latencyTimers: [GatewayOpName: Timer] = [:]
+        var latencyTimers: [GatewayOpKind: Timer] = [:]
     }
 
     private struct AnswerKey: Hashable {
-        var op: GatewayOpName?
+        var op: GatewayOpKind?
         var error: GatewayErrorCode?
     }
 
@@ -69,6 +69,9 @@ final class GatewayStats: Sendable {
         self.limits = limits
         self.switches = switches
     }
+
+    /// The `op` label of the answer metrics: the op's name, `none` for a line with no known op.
+    static func metricsLabel(_ op: GatewayOpKind?) -> String { op?.name ?? "none" }
 
     // MARK: connections
 
@@ -129,7 +132,7 @@ final class GatewayStats: Sendable {
 
     /// One answered request: its op when known (a line that is not JSON has none), the error code if it
     /// failed, and its latency.
-    func record(op: GatewayOpName?, error: GatewayErrorCode?, micros: Int64) {
+    func record(op: GatewayOpKind?, error: GatewayErrorCode?, micros: Int64) {
         answers.withLock { a in
             a.requests += 1
             if let error { a.errors[error, default: 0] += 1 }
@@ -139,7 +142,7 @@ final class GatewayStats: Sendable {
             } else {
                 let counter = Counter(
                     label: "transit_gateway_answers_total",
-                    dimensions: [("op", op?.rawValue ?? "none"), ("code", error?.rawValue ?? "OK")])
+                    dimensions: [("op", Self.metricsLabel(op)), ("code", error?.rawValue ?? "OK")])
                 a.answerCounters[key] = counter
                 counter.increment()
             }
@@ -150,7 +153,7 @@ final class GatewayStats: Sendable {
                 timer.recordMicroseconds(micros)
             } else {
                 let timer = Timer(
-                    label: "transit_gateway_answer_duration_seconds", dimensions: [("op", op.rawValue)],
+                    label: "transit_gateway_answer_duration_seconds", dimensions: [("op", Self.metricsLabel(op))],
                     preferredDisplayUnit: .seconds)
                 a.latencyTimers[op] = timer
                 timer.recordMicroseconds(micros)
@@ -163,7 +166,7 @@ final class GatewayStats: Sendable {
     func summary() -> Summary {
         let (requests, errors, ops) = answers.withLock { a in
             let errors = GatewayErrorCode.allCases.compactMap { code in a.errors[code].map { (code, $0) } }
-            let ops = GatewayOpName.allCases.compactMap { op -> (GatewayOpName, OpSummary)? in
+            let ops = GatewayOpKind.allCases.compactMap { op -> (GatewayOpKind, OpSummary)? in
                 guard let c = a.ops[op] else { return nil }
                 let summary = OpSummary(
                     count: c.latency.count, errors: c.errors, p50: c.latency.percentile(0.50),
