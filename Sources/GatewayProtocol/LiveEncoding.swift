@@ -31,6 +31,8 @@ extension JSONWriter {
         key("air_conditioned"); bool(v.airConditioned)
         key("wheelchair_accessible"); bool(v.wheelchairAccessible)
         key("model"); string(v.model)
+        key("license_plate"); string(v.licensePlate)
+        key("odometer_m"); double(v.odometerMetres)
         key("carriages"); carriages(v.carriages, departure: false)
         endObject()
     }

@@ -208,6 +208,10 @@ public struct VehicleSnapshot: Sendable, Hashable {
     public var wheelchairAccessible: Bool?
     /// Transport for NSW's vehicle model, e.g. "Alstom Metropolis".
     public var model: String?
+    /// VehicleDescriptor.license_plate.
+    public var licensePlate: String?
+    /// Position.odometer: metres the vehicle has travelled (the producer's count).
+    public var odometerMetres: Double?
     /// From the static data of the vehicle's route (`routeId`, else its trip's): short name, "#RRGGBB", mode.
     public var routeShortName: String?
     public var routeColor: String?

@@ -622,8 +622,11 @@ import TransitModel
     // MARK: vehicles and alerts
 
     @Test func vehicleObject() throws {
+        var plated = VehicleSnapshot(vehicleId: "plated")
+        plated.licensePlate = "BUS 123"
+        plated.odometerMetres = 123_456.5
         let o = try answer(.vehicles, live: F.liveMeta12) {
-            $0.vehicleListData([F.vehicle, VehicleSnapshot(vehicleId: "bare")])
+            $0.vehicleListData([F.vehicle, VehicleSnapshot(vehicleId: "bare"), plated])
         }
         let vehicles = try list(try sub(o, "data"), "vehicles")
         let fields: [String: [Kind]] = [
@@ -636,9 +639,14 @@ import TransitModel
             "current_stop_sequence": [.int, .null], "stop_id": [.string, .null], "current_status": [.string, .null],
             "occupancy_status": [.string, .null], "occupancy_percentage": [.int, .null],
             "congestion_level": [.string, .null], "timestamp": [.int, .null], "air_conditioned": [.bool, .null],
-            "wheelchair_accessible": [.bool, .null], "model": [.string, .null], "carriages": [.array],
+            "wheelchair_accessible": [.bool, .null], "model": [.string, .null], "license_plate": [.string, .null],
+            "odometer_m": [.double, .null],
+            "carriages": [.array],
         ]
         for v in vehicles { expectFields(v, fields) }
+        #expect(vehicles[2]["license_plate"] as? String == "BUS 123")
+        #expect(vehicles[2]["odometer_m"] as? Double == 123_456.5)
+        #expect(vehicles[1]["license_plate"] is NSNull && vehicles[1]["odometer_m"] is NSNull)
         // Carriages: every field, occupancy now; a vehicle without any has [].
         let carriages = try #require(vehicles[0]["carriages"] as? [[String: Any]])
         for c in carriages { expectFields(c, Self.carriageFields) }

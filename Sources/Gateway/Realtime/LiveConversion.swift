@@ -38,7 +38,7 @@ extension TripPrediction {
 extension VehicleEntry {
     init(_ live: LiveVehicle) {
         let instance = live.trip
-        let vehicle = VehicleSnapshot(
+        var vehicle = VehicleSnapshot(
             vehicleId: live.vehicleId, label: live.label, tripId: live.trip?.tripId ?? live.tripId,
             routeId: live.routeId,
             serviceDate: live.trip?.serviceDate ?? live.startDate.flatMap { ServiceDate($0) },
@@ -53,6 +53,8 @@ extension VehicleEntry {
             airConditioned: live.features?.airConditioned,
             wheelchairAccessible: live.features?.wheelchairAccessible ?? Self.accessible(live.wheelchairAccessible),
             model: live.features?.model)
+        vehicle.licensePlate = live.licensePlate
+        vehicle.odometerMetres = live.position?.odometer
         self.init(vehicle: vehicle, instance: instance)
     }
 
