@@ -368,9 +368,9 @@ let package = Package(
         .testTarget(
             name: "StaticServiceTests",
             dependencies: [
-                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "GatewayProtocol",
-                "SQLiteKit",
-                "TransitTesting",
+                "transit-static", "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel",
+                "GatewayProtocol", "SQLiteKit", "TransitTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

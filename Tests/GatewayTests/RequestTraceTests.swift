@@ -14,7 +14,8 @@ import TransitTesting
         let staticLog = LogRecorder(), gatewayLog = LogRecorder()
         let url = UniqueURL.ipc("trace-static")
         let server = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: url, contexts: 2, logger: staticLog.logger)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: url, contexts: 2),
+            logger: staticLog.logger)
         defer { server.stop() }
         let gateway = try await GatewayServer.start(
             config: GatewayConfig(host: "127.0.0.1", port: 0, staticURL: url, logger: gatewayLog.logger))
@@ -44,7 +45,8 @@ import TransitTesting
         let realtimeLog = LogRecorder(), gatewayLog = LogRecorder()
         let staticURL = UniqueURL.ipc("trace-rt-static")
         let server = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: staticURL, contexts: 2, logger: LogRecorder().logger)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: staticURL, contexts: 2),
+            logger: LogRecorder().logger)
         defer { server.stop() }
         let rep = UniqueURL.ipc("trace-rt-rep")
         let sockets = try RealtimeSockets(

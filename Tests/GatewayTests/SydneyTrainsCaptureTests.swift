@@ -168,7 +168,8 @@ struct SydneyTrainsCaptureTests {
 
         let staticURL = UniqueURL.ipc("sydstatic")
         let staticServer = try StaticServer(
-            databasePath: db, listen: staticURL, contexts: 2, logger: GatewayFixture.quietLogger)
+            configuration: .init(databasePath: db, listenURL: staticURL, contexts: 2),
+            logger: GatewayFixture.quietLogger)
         defer { staticServer.stop() }
         let pub = UniqueURL.ipc("sydpub")
         let rep = UniqueURL.ipc("sydrep")

@@ -88,7 +88,8 @@ import TransitTesting
         let expectedTrips = written[0].tripUpdates.entities.count + 1
 
         let staticServer = try StaticServer(
-            databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
@@ -203,7 +204,8 @@ import TransitTesting
         try Data(#"{"sources": [{"name": "demo", "replay": "replay", "pace_s": 0.2, "loop": true}]}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
         let staticServer = try StaticServer(
-            databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
         var options = Self.fastOptions
         options.clock = ServiceClock(start: Double(now))
@@ -241,7 +243,8 @@ import TransitTesting
             try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: SampleTimes.mondayMorning),
             to: setup.folder + "/fx")
         let staticServer = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
         let configPath = try setup.writeConfig()
         let service = try await RealtimeServiceRunner(
@@ -283,7 +286,8 @@ import TransitTesting
     @Test func runsInAServiceGroupUntilGracefulShutdown() async throws {
         let setup = try Setup()
         let staticServer = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
             configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,

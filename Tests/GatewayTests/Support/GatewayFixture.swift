@@ -36,7 +36,8 @@ final class GatewayFixture: @unchecked Sendable {
 
     private static func makeStaticServer(_ url: String, databasePath: String? = nil) throws -> StaticServer {
         try StaticServer(
-            databasePath: try databasePath ?? SampleDatabase.path(), listen: url, contexts: 4, logger: quietLogger)
+            configuration: .init(databasePath: try databasePath ?? SampleDatabase.path(), listenURL: url, contexts: 4),
+            logger: quietLogger)
     }
 
     /// Starts the static service (again), over the sample database or the one at `databasePath`.
