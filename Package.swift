@@ -379,8 +379,10 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel",
+                "transit-gateway", "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit",
+                "TransitProto", "TransitModel",
                 "RealtimeService", "GTFSRealtime", "ProcessSupport", "TransitTesting", "SQLiteKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings

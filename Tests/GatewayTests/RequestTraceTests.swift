@@ -18,7 +18,7 @@ import TransitTesting
             logger: staticLog.logger)
         defer { server.stop() }
         let gateway = try await GatewayServer.start(
-            config: GatewayConfig(host: "127.0.0.1", port: 0, staticURL: url, logger: gatewayLog.logger))
+            config: GatewayConfiguration(host: "127.0.0.1", port: 0, staticURL: url, logger: gatewayLog.logger))
         let client = try LineClient(port: gateway.port)
         let answer = try await client.ask(#"{"id":1,"op":"stop","stop_id":"200060"}"#)
         let missing = try await client.ask(#"{"id":2,"op":"stop","stop_id":"NOPE"}"#)
@@ -52,7 +52,7 @@ import TransitTesting
         let sockets = try RealtimeSockets(
             listen: rep, publish: UniqueURL.ipc("trace-rt-pub"), logger: realtimeLog.logger)
         defer { sockets.stop() }
-        var config = GatewayConfig(host: "127.0.0.1", port: 0, staticURL: staticURL, logger: gatewayLog.logger)
+        var config = GatewayConfiguration(host: "127.0.0.1", port: 0, staticURL: staticURL, logger: gatewayLog.logger)
         config.realtimeURL = rep
         let gateway = try await GatewayServer.start(config: config)
         let client = try LineClient(port: gateway.port)
