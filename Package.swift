@@ -411,10 +411,12 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "DelayStore", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
+                "transit-realtime", "RealtimeService", "DelayStore", "RealtimeFixtures", "RealtimeCore",
+                "RealtimeSources", "GTFSRealtime",
                 "StaticService",
                 "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ProcessSupport",
                 "TransitTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -179,7 +179,7 @@ struct SydneyTrainsCaptureTests {
         defer { schedules.close() }
         let engine = try RealtimeEngine(
             sources: [SourceSettings(name: "sydneytrains", kind: .tripUpdates, timeZone: "Australia/Sydney")],
-            hub: sockets.hub, schedules: schedules, options: .init(timeZone: "Australia/Sydney"),
+            hub: sockets.hub, schedules: schedules, timeZone: "Australia/Sydney",
             logger: GatewayFixture.quietLogger, clock: { header })
         await engine.handle(.fetched(source: "sydneytrains", bytes: bytes, at: header))
 
