@@ -156,6 +156,13 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         _ = try configuration()
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
+        }
     }
 
     /// The gateway configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
@@ -194,13 +201,6 @@ struct Serve: AsyncParsableCommand {
         }
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
-        }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        guard LogFormat(rawValue: logFormat) != nil else {
-            throw ValidationError("--log-format must be text or json, got \(logFormat)")
-        }
-        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
-            throw ValidationError("--metrics must be host:port, got \(metrics)")
         }
         return GatewayConfiguration(
             host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,

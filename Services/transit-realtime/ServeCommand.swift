@@ -117,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The service configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
     func configuration() throws -> RealtimeServiceConfiguration {
         if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
-        let minimumTakeoverAfter = RealtimeServiceConfiguration.Defaults.minimumTakeoverAfter.inSeconds
+        let minimumTakeoverAfter = RealtimeServiceConfiguration.Standby.minimumTakeoverAfter.inSeconds
         guard takeoverAfter >= minimumTakeoverAfter, takeoverAfter.isFinite else {
             throw ValidationError(
                 "--takeover-after must be at least \(Int(minimumTakeoverAfter)) seconds (heartbeats come every 2 s)")

@@ -79,9 +79,9 @@ struct ServeCommand: AsyncParsableCommand {
     /// The service configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
     /// Without --name the replica is named host:pid.
     func configuration() throws -> StaticServiceConfiguration {
-        guard (1...StaticServiceConfiguration.Defaults.maxContexts).contains(contexts) else {
+        guard (1...StaticServiceConfiguration.maxContexts).contains(contexts) else {
             throw ValidationError(
-                "--contexts must be 1…\(StaticServiceConfiguration.Defaults.maxContexts), got \(contexts)")
+                "--contexts must be 1…\(StaticServiceConfiguration.maxContexts), got \(contexts)")
         }
         guard watchInterval >= 0, watchInterval.isFinite else { throw ValidationError("--watch-interval must be ≥ 0") }
         if let name, name.isEmpty || name.utf8.count > 200 {

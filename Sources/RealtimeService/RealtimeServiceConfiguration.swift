@@ -45,6 +45,9 @@ public struct RealtimeServiceConfiguration: Sendable {
     /// `--peer`: this instance stands by while the other one's heartbeats come and takes over (under a new
     /// epoch) once they have stopped (`StandbyRole`).
     public struct Standby: Sendable {
+        /// The least `takeoverAfter` (heartbeats come every `Defaults.heartbeatInterval`).
+        public static let minimumTakeoverAfter: Duration = .seconds(3)
+
         /// The PUB URL of the other realtime instance (`--peer`).
         public var peerURL: String
         /// Time without a heartbeat of the peer before this instance takes over (`--takeover-after`; at least
@@ -94,8 +97,6 @@ public struct RealtimeServiceConfiguration: Sendable {
         public static let tickInterval: Duration = .seconds(1)
         public static let staticTimeout: Duration = .seconds(2)
         public static let takeoverAfter: Duration = .seconds(6)
-        /// The least `Standby.takeoverAfter` (heartbeats come every `heartbeatInterval`).
-        public static let minimumTakeoverAfter: Duration = .seconds(3)
         public static let startsAsStandby = false
     }
 }

@@ -33,12 +33,13 @@ public struct StaticServiceConfiguration: Sendable {
         self.clock = clock
     }
 
+    /// The most `contexts` (each holds a SQLite connection).
+    public static let maxContexts = 256
+
     /// The default of every field that has one, read by the init's default arguments and by the flags' help
     /// (so the two cannot drift).
     public enum Defaults {
         public static let contexts = 8
         public static let watchInterval: Duration = .zero
-        /// The most `contexts` (each holds a SQLite connection).
-        public static let maxContexts = 256
     }
 }
