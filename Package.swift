@@ -368,9 +368,9 @@ let package = Package(
         .testTarget(
             name: "StaticServiceTests",
             dependencies: [
-                "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel", "GatewayProtocol",
-                "SQLiteKit",
-                "TransitTesting",
+                "transit-static", "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel",
+                "GatewayProtocol", "SQLiteKit", "TransitTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -379,8 +379,10 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel",
+                "transit-gateway", "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit",
+                "TransitProto", "TransitModel",
                 "RealtimeService", "GTFSRealtime", "ProcessSupport", "TransitTesting", "SQLiteKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -409,10 +411,12 @@ let package = Package(
         .testTarget(
             name: "RealtimeServiceTests",
             dependencies: [
-                "RealtimeService", "DelayStore", "RealtimeFixtures", "RealtimeCore", "RealtimeSources", "GTFSRealtime",
+                "transit-realtime", "RealtimeService", "DelayStore", "RealtimeFixtures", "RealtimeCore",
+                "RealtimeSources", "GTFSRealtime",
                 "StaticService",
                 "TransitStore", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ProcessSupport",
                 "TransitTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

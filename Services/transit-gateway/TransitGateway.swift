@@ -51,34 +51,34 @@ struct Serve: AsyncParsableCommand {
     var subscribe: String?
 
     @Option(help: ArgumentHelp("host:port to listen on (port 0: any free port).", valueName: "host:port"))
-    var listen = "127.0.0.1:7878"
+    var listen = "\(GatewayConfiguration.Defaults.host):\(GatewayConfiguration.Defaults.port)"
 
     @Option(help: "Open connections at most (beyond: one OVERLOADED line, then close).")
-    var maxConnections = 1024
+    var maxConnections = GatewayConfiguration.Defaults.maxConnections
 
     @Option(
         help:
             "Open connections from one client address at most (beyond: one OVERLOADED line, then close); loopback clients are exempt unless --limit-loopback."
     )
-    var maxConnectionsPerAddress = 64
+    var maxConnectionsPerAddress = GatewayConfiguration.Defaults.maxConnectionsPerAddress
 
     @Flag(help: "Apply --max-connections-per-address to loopback clients (127.0.0.0/8, ::1) too.")
-    var limitLoopback = false
+    var limitLoopback = GatewayConfiguration.Defaults.limitLoopback
 
     @Option(
         help:
             "Bytes of answers a client has not read yet, per connection, at most: beyond, its further requests wait and the gateway stops reading it."
     )
-    var maxUnwrittenBytes = 1 << 20
+    var maxUnwrittenBytes = GatewayConfiguration.Defaults.maxUnwrittenBytes
 
     @Option(help: "Requests read ahead (unanswered) per connection at most; beyond, the gateway stops reading it.")
-    var maxPipelined = 128
+    var maxPipelined = GatewayConfiguration.Defaults.maxPipelined
 
     @Option(help: "Requests in flight over all connections at most (beyond: OVERLOADED).")
-    var maxInFlight = 512
+    var maxInFlight = GatewayConfiguration.Defaults.maxInFlight
 
     @Option(help: "Seconds without a request (and without a subscription) before a connection is closed.")
-    var idleTimeout = 30.0
+    var idleTimeout = GatewayConfiguration.Defaults.idleTimeout.inSeconds
 
     @Option(
         help: ArgumentHelp(
@@ -88,45 +88,45 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: "Requests per second one connection may send, in bursts of as many (beyond: RATE_LIMITED); 0: no limit.")
-    var requestRate = 0
+    var requestRate = GatewayConfiguration.Defaults.requestRate
 
     @Option(help: "Seconds a whole request may take (beyond: TIMEOUT).")
-    var requestTimeout = 2.0
+    var requestTimeout = GatewayConfiguration.Defaults.requestTimeout.inSeconds
 
     @Option(help: "Seconds to wait for the static service (beyond: STATIC_UNAVAILABLE).")
-    var staticTimeout = 1.0
+    var staticTimeout = GatewayConfiguration.Defaults.staticTimeout.inSeconds
 
     @Option(
         help:
             "Seconds between two requests let through to a static service found down (the others get STATIC_UNAVAILABLE at once; 0: every request asks)."
     )
-    var staticProbeInterval = 0.5
+    var staticProbeInterval = GatewayConfiguration.Defaults.staticProbeInterval.inSeconds
 
     @Option(help: "Seconds to wait for the realtime service (beyond: REALTIME_UNAVAILABLE; also each snapshot).")
-    var realtimeTimeout = 1.0
+    var realtimeTimeout = GatewayConfiguration.Defaults.realtimeTimeout.inSeconds
 
     @Option(
         help: "Seconds without a message from the realtime publisher before it counts as silent (static_only, stale).")
-    var realtimeSilence = 15.0
+    var realtimeSilence = GatewayConfiguration.Defaults.realtimeSilence.inSeconds
 
     @Option(help: "Stops whose forward-board static rows are kept (least recently used dropped; 0: no cache).")
-    var boardCacheStops = 512
+    var boardCacheStops = GatewayConfiguration.Defaults.boardCacheStops
 
     @Option(
         help: "Board windows (up to 100 static rows each) kept per stop at most, for boards asked at different times.")
-    var boardWindowsPerStop = 32
+    var boardWindowsPerStop = GatewayConfiguration.Defaults.boardWindowsPerStop
 
     @Option(help: "Board windows kept in all stops together (the cache's memory bound; busy stops hold the most).")
-    var boardCacheWindows = 4096
+    var boardCacheWindows = GatewayConfiguration.Defaults.boardCacheWindows
 
     @Option(help: "Event-loop threads (0: one per core).")
-    var threads = 0
+    var threads = GatewayConfiguration.Defaults.threads
 
     @Option(
         help:
             "Seconds open connections get, at SIGTERM/SIGINT, to receive the answers of requests sent before it (subscribers get {\"event\":\"closing\"}); then the rest are closed."
     )
-    var drainTimeout = 4.0
+    var drainTimeout = GatewayConfiguration.Defaults.drainTimeout.inSeconds
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
@@ -151,8 +151,27 @@ struct Serve: AsyncParsableCommand {
             "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
     var logFile: String?
 
+    // Flags with a configuration field take their default from `GatewayConfiguration.Defaults` (shown by
+    // --help); `configuration()` maps them onto the struct. README.md "Configuring a service".
+
     func validate() throws {
-        guard parsedListen != nil else { throw ValidationError("--listen must be host:port, got \(listen)") }
+        _ = try configuration()
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got \(logFormat)")
+        }
+        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
+            throw ValidationError("--metrics must be host:port, got \(metrics)")
+        }
+    }
+
+    /// The gateway configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
+    /// The token of `--token-file` is read at start (`run`), not here: a file that cannot be read is a start
+    /// failure, not a usage error.
+    func configuration(logger: Logger = Logger(label: "transit-gateway")) throws -> GatewayConfiguration {
+        guard let (host, port) = parsedListen else {
+            throw ValidationError("--listen must be host:port, got \(listen)")
+        }
         for (flag, value) in [("--static", `static`), ("--realtime", realtime), ("--subscribe", subscribe)] {
             if let value, NNGURLList.split(value).isEmpty {
                 throw ValidationError(
@@ -171,29 +190,28 @@ struct Serve: AsyncParsableCommand {
         guard staticProbeInterval >= 0, staticProbeInterval.isFinite else {
             throw ValidationError("--static-probe-interval must be 0 or a positive number of seconds")
         }
-        guard maxConnections >= 1, maxInFlight >= 1, threads >= 0, boardCacheStops >= 0, boardWindowsPerStop >= 1,
-            boardCacheWindows >= 1
-        else {
-            throw ValidationError(
-                "--max-connections, --max-in-flight, --board-windows-per-stop and --board-cache-windows must be at least 1, --threads and "
-                    + "--board-cache-stops at least 0"
-            )
-        }
-        guard maxConnectionsPerAddress >= 1, maxPipelined >= 1, maxUnwrittenBytes >= 1024, requestRate >= 0 else {
-            throw ValidationError(
-                "--max-connections-per-address and --max-pipelined must be at least 1, --max-unwritten-bytes at least 1024, --request-rate at least 0"
-            )
+        for (flag, value, least) in [
+            ("--max-connections", maxConnections, 1), ("--max-in-flight", maxInFlight, 1),
+            ("--max-pipelined", maxPipelined, 1), ("--max-connections-per-address", maxConnectionsPerAddress, 1),
+            ("--max-unwritten-bytes", maxUnwrittenBytes, 1024), ("--request-rate", requestRate, 0),
+            ("--board-cache-stops", boardCacheStops, 0), ("--board-windows-per-stop", boardWindowsPerStop, 1),
+            ("--board-cache-windows", boardCacheWindows, 1), ("--threads", threads, 0),
+        ] where value < least {
+            throw ValidationError("\(flag) must be at least \(least), got \(value)")
         }
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        guard LogFormat(rawValue: logFormat) != nil else {
-            throw ValidationError("--log-format must be text or json, got \(logFormat)")
-        }
-        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
-            throw ValidationError("--metrics must be host:port, got \(metrics)")
-        }
+        return GatewayConfiguration(
+            host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,
+            maxConnections: maxConnections, maxInFlight: maxInFlight, maxPipelined: maxPipelined,
+            maxUnwrittenBytes: maxUnwrittenBytes, maxConnectionsPerAddress: maxConnectionsPerAddress,
+            limitLoopback: limitLoopback, idleTimeout: .seconds(idleTimeout), requestRate: requestRate,
+            requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
+            staticProbeInterval: .seconds(staticProbeInterval), realtimeTimeout: .seconds(realtimeTimeout),
+            realtimeSilence: .seconds(realtimeSilence), boardCacheStops: boardCacheStops,
+            boardWindowsPerStop: boardWindowsPerStop, boardCacheWindows: boardCacheWindows, threads: threads,
+            drainTimeout: .seconds(drainTimeout), clock: clock.serviceClock, logger: logger)
     }
 
     private var parsedListen: (host: String, port: Int)? {
@@ -218,29 +236,15 @@ struct Serve: AsyncParsableCommand {
             level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
         tls.apply()
         let logger = Logger(label: "transit-gateway")
-        let (host, port) = parsedListen!
-        var token: [UInt8]?
+        var config = try configuration(logger: logger)
         if let tokenFile {
             do {
-                token = try Self.readToken(tokenFile)
+                config.authToken = try Self.readToken(tokenFile)
             } catch {
                 logger.critical("cannot start: \(error)")
                 throw ExitCode.failure
             }
         }
-        let config = GatewayConfig(
-            host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,
-            maxConnections: maxConnections, maxInFlight: maxInFlight, maxPipelined: maxPipelined,
-            maxUnwrittenBytes: maxUnwrittenBytes, maxConnectionsPerAddress: maxConnectionsPerAddress,
-            limitLoopback: limitLoopback, idleTimeout: .seconds(idleTimeout), authToken: token,
-            requestRate: requestRate,
-            requestTimeout: .seconds(requestTimeout), staticTimeout: .seconds(staticTimeout),
-            staticProbeInterval: .seconds(staticProbeInterval),
-            realtimeTimeout: .seconds(realtimeTimeout), realtimeSilence: .seconds(realtimeSilence),
-            boardCacheStops: boardCacheStops, boardWindowsPerStop: boardWindowsPerStop,
-            boardCacheWindows: boardCacheWindows, threads: threads,
-            drainTimeout: .seconds(drainTimeout),
-            clock: clock.serviceClock, logger: logger)
 
         // Before the server makes its first metric handles.
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }

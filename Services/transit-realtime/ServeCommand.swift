@@ -55,13 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
     var peer: String?
 
     @Option(help: "With --peer: seconds without a heartbeat of the peer before this instance takes over.")
-    var takeoverAfter = 6.0
+    var takeoverAfter = RealtimeServiceConfiguration.Defaults.takeoverAfter.inSeconds
 
     @Flag(
         help:
             "With --peer: start as the standby (wait --takeover-after longer at start, so that the primary started at the same time wins)."
     )
-    var standby = false
+    var standby = RealtimeServiceConfiguration.Defaults.startsAsStandby
 
     @Option(
         help: ArgumentHelp(
@@ -73,7 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "IANA time zone of the schedule dates when the static service does not answer at start (otherwise its "
                 + "first feed's zone is used).", valueName: "zone"))
-    var defaultTimeZone = "Australia/Sydney"
+    var defaultTimeZone = RealtimeServiceConfiguration.Defaults.defaultTimeZone
 
     @Option(
         help: ArgumentHelp(
@@ -100,17 +100,27 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "TLS (tls+tcp:// URLs)")
     var tls: TLSOptions
 
+    // Flags with a configuration field take their default from `RealtimeServiceConfiguration.Defaults` (shown
+    // by --help); `configuration()` maps them onto the struct. README.md "Configuring a service".
+
     func validate() throws {
+        _ = try configuration()
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
         guard LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json, got \(logFormat)")
         }
         if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
             throw ValidationError("--metrics must be host:port, got \(metrics)")
         }
-        guard takeoverAfter >= 3, takeoverAfter.isFinite else {
-            throw ValidationError("--takeover-after must be at least 3 seconds (heartbeats come every 2 s)")
+    }
+
+    /// The service configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
+    func configuration() throws -> RealtimeServiceConfiguration {
+        if let staleAfter, staleAfter < 1 { throw ValidationError("--stale-after must be at least 1 second") }
+        let minimumTakeoverAfter = RealtimeServiceConfiguration.Standby.minimumTakeoverAfter.inSeconds
+        guard takeoverAfter >= minimumTakeoverAfter, takeoverAfter.isFinite else {
+            throw ValidationError(
+                "--takeover-after must be at least \(Int(minimumTakeoverAfter)) seconds (heartbeats come every 2 s)")
         }
         if peer == nil, standby { throw ValidationError("--standby needs --peer") }
         guard !NNGURLList.split(staticURL).isEmpty else {
@@ -121,6 +131,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(
                 "unknown --default-time-zone \(defaultTimeZone) (expected an IANA name such as Australia/Sydney)")
         }
+        return RealtimeServiceConfiguration(
+            sourcesConfigPath: config, staticURL: staticURL, listenURL: listen, publishURL: publish,
+            defaultTimeZone: defaultTimeZone, defaultStaleAfterSecs: staleAfter, delayStorePath: delayStore,
+            clock: clock.serviceClock,
+            standby: peer.map {
+                .init(peerURL: $0, takeoverAfter: .seconds(takeoverAfter), startsAsStandby: standby)
+            })
     }
 
     func run() async throws {
@@ -131,24 +148,14 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "transit-realtime")
 
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
-        let runnerOptions = RealtimeServiceRunner.Options(
-            defaultTimeZone: defaultTimeZone, staleAfterSecs: staleAfter, clock: clock.serviceClock,
-            delayStorePath: delayStore)
-        let (configPath, staticURL, listen, publish) = (config, self.staticURL, self.listen, self.publish)
-        let makeRunner: @Sendable () async throws -> RealtimeServiceRunner = {
-            try await RealtimeServiceRunner(
-                configPath: configPath, staticURL: staticURL, listen: listen, publish: publish,
-                options: runnerOptions, logger: logger)
-        }
+        let configuration = try self.configuration()
         // The running service: made now, or (with --peer) once this instance takes over.
         let current: @Sendable () -> RealtimeServiceRunner?
         let role: any Service
-        if let peer {
+        if let peer = configuration.standby?.peerURL {
             let standbyRole: StandbyRole
             do {
-                standbyRole = StandbyRole(
-                    peer: try PeerWatch(peerURL: peer), takeoverAfter: .seconds(takeoverAfter),
-                    initialGrace: standby ? .seconds(takeoverAfter) : .zero, logger: logger, makeRunner: makeRunner)
+                standbyRole = try StandbyRole(configuration: configuration, logger: logger)
             } catch {
                 printError("serve: cannot dial the peer \(peer): \(error)")
                 throw ExitCode.failure
@@ -158,7 +165,7 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             let service: RealtimeServiceRunner
             do {
-                service = try await makeRunner()
+                service = try await RealtimeServiceRunner(configuration: configuration, logger: logger)
             } catch {
                 printError("serve: \(error)")
                 throw ExitCode.failure
@@ -166,7 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
             role = service
             current = { service }
         }
-        let config = self.config
+        let config = configuration.sourcesConfigPath
         let hangup = await SignalAction(.sighup) {
             guard let service = current() else {
                 logger.info("SIGHUP: standing by, nothing to re-read yet (the config is read at takeover)")
@@ -178,7 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = [role, hangup]
         if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
             do {
-                let clock = self.clock.serviceClock
+                let clock = configuration.clock
                 let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
                     scraped in
                     if let rss = ProcessMemory.residentBytes() {

@@ -29,14 +29,14 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "url"))
     var listen: String
 
-    @Option(help: "Requests answered at once (REP contexts, each with its own database connection).")
-    var contexts = 8
+    @Option(help: "Requests answered at once (REP contexts, each with its own database connection; 1…256).")
+    var contexts = StaticServiceConfiguration.Defaults.contexts
 
     @Option(
         help: ArgumentHelp(
             "Also reopen when the database file is replaced, checking every N seconds "
                 + "(0: only on SIGHUP).", valueName: "seconds"))
-    var watchInterval = 0.0
+    var watchInterval = StaticServiceConfiguration.Defaults.watchInterval.inSeconds
 
     @Option(
         help: ArgumentHelp(
@@ -62,9 +62,11 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "TLS (tls+tcp:// URLs)")
     var tls: TLSOptions
 
+    // Flags with a configuration field take their default from `StaticServiceConfiguration.Defaults` (shown by
+    // --help); `configuration()` maps them onto the struct. README.md "Configuring a service".
+
     func validate() throws {
-        guard contexts >= 1, contexts <= 256 else { throw ValidationError("--contexts must be 1…256, got \(contexts)") }
-        guard watchInterval >= 0, watchInterval.isFinite else { throw ValidationError("--watch-interval must be ≥ 0") }
+        _ = try configuration()
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json, got \(logFormat)")
@@ -72,9 +74,22 @@ struct ServeCommand: AsyncParsableCommand {
         if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
             throw ValidationError("--metrics must be host:port, got \(metrics)")
         }
+    }
+
+    /// The service configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
+    /// Without --name the replica is named host:pid.
+    func configuration() throws -> StaticServiceConfiguration {
+        guard (1...StaticServiceConfiguration.maxContexts).contains(contexts) else {
+            throw ValidationError(
+                "--contexts must be 1…\(StaticServiceConfiguration.maxContexts), got \(contexts)")
+        }
+        guard watchInterval >= 0, watchInterval.isFinite else { throw ValidationError("--watch-interval must be ≥ 0") }
         if let name, name.isEmpty || name.utf8.count > 200 {
             throw ValidationError("--name must be 1…200 bytes, got \(name.utf8.count)")
         }
+        return StaticServiceConfiguration(
+            databasePath: db, listenURL: listen, contexts: contexts, watchInterval: .seconds(watchInterval),
+            replicaName: name ?? "\(ProcessInfo.processInfo.hostName):\(getpid())", clock: clock.serviceClock)
     }
 
     func run() async throws {
@@ -87,9 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let server: StaticServer
         do {
-            server = try StaticServer(
-                databasePath: db, listen: listen, contexts: contexts, clock: clock.serviceClock,
-                name: name ?? "\(ProcessInfo.processInfo.hostName):\(getpid())", logger: logger)
+            server = try StaticServer(configuration: try configuration(), logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure
@@ -100,7 +113,6 @@ struct ServeCommand: AsyncParsableCommand {
             server.reload()
         }
         var services: [any Service] = [server, hangup]
-        if watchInterval > 0 { services.append(ReplacedFileWatch(server: server, interval: .seconds(watchInterval))) }
         if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
             do {
                 let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
@@ -120,22 +132,5 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         try await runUntilStopped(services, logger: logger)
-    }
-}
-
-/// `--watch-interval`: reopens the database when its file was replaced, checking every `interval`, until
-/// graceful shutdown.
-private struct ReplacedFileWatch: Service {
-    let server: StaticServer
-    let interval: Duration
-
-    func run() async throws {
-        let server = self.server, interval = self.interval
-        try? await cancelWhenGracefulShutdown {
-            while true {
-                try await Task.sleep(for: interval)
-                server.reloadIfReplaced()
-            }
-        }
     }
 }

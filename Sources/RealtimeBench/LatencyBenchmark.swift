@@ -79,7 +79,7 @@ public enum LatencyBenchmark {
         let now = feed.at
         let engine = try RealtimeEngine(
             sources: [SourceSettings(name: "buses", kind: .tripUpdates, timeZone: feed.timeZone)], hub: hub,
-            schedules: StoreScheduleSource(store: store), options: .init(timeZone: feed.timeZone), logger: logger,
+            schedules: StoreScheduleSource(store: store), timeZone: feed.timeZone, logger: logger,
             clock: { now })
         for run in -1..<fullUpdates {  // run -1 warms up (schedules fetched)
             let body = bodies[(run + 2) % 2]

@@ -81,7 +81,7 @@ public enum UpdateBenchmark {
         let now = o.at
         let engine = try RealtimeEngine(
             sources: [settings], hub: hub, schedules: schedules,
-            options: .init(timeZone: feed.timeZone), logger: logger, clock: { now })
+            timeZone: feed.timeZone, logger: logger, clock: { now })
         let clock = ContinuousClock()
         log("first update (schedules fetched) …")
         let cold = await clock.measure { await engine.handle(.fetched(source: "buses", bytes: bodies[1], at: now)) }

@@ -12,77 +12,37 @@ import TransitModel
 /// applying their feeds against the static service, the PUB and REP sockets, the heartbeat and the periodic
 /// checks. `transit-realtime serve` runs it as a `Service` in a `ServiceGroup`, with `reloadSources` on SIGHUP.
 public final class RealtimeServiceRunner: Service, Sendable {
-    public struct Options: Sendable {
-        /// Heartbeat period (protocol/README.md: at most 5 s).
-        public var heartbeatInterval: Duration
-        /// Period of the engine's checks (staleness, date window, database version every `versionCheckSecs`).
-        public var tickInterval: Duration
-        public var versionCheckSecs: Int64
-        /// Timeout of each request to the static service.
-        public var staticTimeout: Duration
-        /// Zone for the schedule date window when the static service cannot tell (its first feed's zone is used).
-        public var defaultTimeZone: String
-        /// Staleness limit for every source without its own `stale_after_s` in the config (nil: by kind,
-        /// 90 s for trip updates and vehicle positions, 10 min for alerts).
-        public var staleAfterSecs: Int64?
-        /// The wall clock of fetch times, staleness, the schedule date window, replay re-stamps and the
-        /// published messages' send times (`serve --clock`); timers stay monotonic.
-        public var clock: ServiceClock
-        /// The SQLite file departure delays are recorded in (`serve --delay-store`; nil: none recorded).
-        public var delayStorePath: String?
-
-        public init(
-            heartbeatInterval: Duration = .seconds(2), tickInterval: Duration = .seconds(1),
-            versionCheckSecs: Int64 = 30, staticTimeout: Duration = .seconds(2),
-            defaultTimeZone: String, staleAfterSecs: Int64? = nil, clock: ServiceClock = .system,
-            delayStorePath: String? = nil
-        ) {
-            self.delayStorePath = delayStorePath
-            self.heartbeatInterval = heartbeatInterval
-            self.tickInterval = tickInterval
-            self.versionCheckSecs = versionCheckSecs
-            self.staticTimeout = staticTimeout
-            self.defaultTimeZone = defaultTimeZone
-            self.staleAfterSecs = staleAfterSecs
-            self.clock = clock
-        }
-    }
-
     public let engine: RealtimeEngine
     public let sockets: RealtimeSockets
     public let timeZone: String
+    public let configuration: RealtimeServiceConfiguration
     /// The config file the sources come from (read again by `reloadSources`).
-    public let configPath: String
+    public var configPath: String { configuration.sourcesConfigPath }
     /// The sources being polled; replaced by `reloadSources`.
     private let sources: Mutex<SourceGroup>
     private let schedules: StaticScheduleClient
-    private let options: Options
     private let logger: Logger
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    private let urls: (listen: String, publish: String, staticURL: String)
 
     /// Loads the config, dials the static service, binds both sockets. Nothing is polled before `start()`.
-    public init(
-        configPath: String, staticURL: String, listen: String, publish: String, options: Options,
-        logger: Logger
-    ) async throws {
-        let config = try RealtimeConfig.load(path: configPath)
-        let schedules = try StaticScheduleClient(url: staticURL, timeout: options.staticTimeout)
+    public init(configuration: RealtimeServiceConfiguration, logger: Logger) async throws {
+        let config = try RealtimeConfig.load(path: configuration.sourcesConfigPath)
+        let schedules = try StaticScheduleClient(url: configuration.staticURL, timeout: configuration.staticTimeout)
         // The static feed's zone bounds the schedule queries and dates added trips; ask once at start.
-        var zone = options.defaultTimeZone
+        var zone = configuration.defaultTimeZone
         let info = try? await schedules.feedInfo()
         if let first = info?.feeds.first?.timezone {
             zone = first
         } else {
             logger.warning(
                 "static service not answering at start; assuming time zone \(zone)",
-                metadata: ["static": "\(staticURL)"])
+                metadata: ["static": "\(configuration.staticURL)"])
         }
         var delays: TypicalDelays?
-        if let path = options.delayStorePath {
+        if let path = configuration.delayStorePath {
             do {
                 delays = try TypicalDelays(
-                    path: path, timeZone: zone, clock: { [clock = options.clock] in clock.unixSeconds })
+                    path: path, timeZone: zone, clock: { [clock = configuration.clock] in clock.unixSeconds })
                 if let info { delays?.setDayTypes(info.dayTypes) }
             } catch {
                 schedules.close()
@@ -92,27 +52,26 @@ public final class RealtimeServiceRunner: Service, Sendable {
         let sockets: RealtimeSockets
         do {
             sockets = try RealtimeSockets(
-                listen: listen, publish: publish, clock: options.clock, logger: logger, delays: delays)
+                listen: configuration.listenURL, publish: configuration.publishURL, clock: configuration.clock,
+                logger: logger, delays: delays)
         } catch {
             schedules.close()
             throw error
         }
         let settings = config.sources.map {
-            SourceSettings($0, timeZone: zone, defaultStaleAfterSecs: options.staleAfterSecs)
+            SourceSettings($0, timeZone: zone, defaultStaleAfterSecs: configuration.defaultStaleAfterSecs)
         }
         let engine = try RealtimeEngine(
             sources: settings, hub: sockets.hub, schedules: schedules,
-            options: .init(timeZone: zone, versionCheckSecs: options.versionCheckSecs), logger: logger,
-            clock: { [clock = options.clock] in clock.unixSeconds })
-        self.sources = Mutex(try Self.sourceGroup(config, engine: engine, clock: options.clock, logger: logger))
+            timeZone: zone, options: configuration.engine, logger: logger,
+            clock: { [clock = configuration.clock] in clock.unixSeconds })
+        self.sources = Mutex(try Self.sourceGroup(config, engine: engine, clock: configuration.clock, logger: logger))
         self.engine = engine
         self.sockets = sockets
         self.schedules = schedules
         self.timeZone = zone
-        self.options = options
+        self.configuration = configuration
         self.logger = logger
-        self.configPath = configPath
-        urls = (listen, publish, staticURL)
     }
 
     private static func sourceGroup(
@@ -133,9 +92,10 @@ public final class RealtimeServiceRunner: Service, Sendable {
         logger.info(
             "ready",
             metadata: [
-                "listen": "\(urls.listen)", "publish": "\(urls.publish)", "static": "\(urls.staticURL)",
+                "listen": "\(configuration.listenURL)", "publish": "\(configuration.publishURL)",
+                "static": "\(configuration.staticURL)",
                 "epoch": "\(sockets.hub.epoch)", "sources": "\(sourceNames.joined(separator: ","))",
-                "time_zone": "\(timeZone)", "clock": "\(options.clock)",
+                "time_zone": "\(timeZone)", "clock": "\(configuration.clock)",
                 "pid": "\(ProcessInfo.processInfo.processIdentifier)",
             ])
         try? await gracefulShutdown()
@@ -155,7 +115,7 @@ public final class RealtimeServiceRunner: Service, Sendable {
         let next: SourceGroup
         do {
             config = try RealtimeConfig.load(path: configPath)
-            next = try Self.sourceGroup(config, engine: engine, clock: options.clock, logger: logger)
+            next = try Self.sourceGroup(config, engine: engine, clock: configuration.clock, logger: logger)
         } catch {
             logger.error(
                 "re-reading the sources config failed; the sources are unchanged",
@@ -171,7 +131,7 @@ public final class RealtimeServiceRunner: Service, Sendable {
         do {
             try await engine.replaceSources(
                 with: config.sources.map {
-                    SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: options.staleAfterSecs)
+                    SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: configuration.defaultStaleAfterSecs)
                 })
         } catch {
             current.start()  // the config checks make this unreachable; keep polling what was polled
@@ -190,7 +150,7 @@ public final class RealtimeServiceRunner: Service, Sendable {
 
     /// Starts polling, the heartbeat and the periodic checks.
     public func start() {
-        let hub = sockets.hub, engine = self.engine, options = self.options
+        let hub = sockets.hub, engine = self.engine, options = self.configuration
         let heartbeat = Task {
             while !Task.isCancelled {
                 hub.heartbeat()

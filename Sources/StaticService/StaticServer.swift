@@ -6,20 +6,22 @@ import ServiceLifecycle
 import Synchronization
 import TransitStore
 
-/// The static-data service: a REP socket on `url` whose `contexts` workers answer `StaticRequest`s from the
-/// database at `databasePath` (up to `contexts` queries at once, each on its own SQLite connection).
+/// The static-data service: a REP socket on `configuration.listenURL` whose `contexts` workers answer
+/// `StaticRequest`s from the database at `configuration.databasePath` (up to `contexts` queries at once, each on
+/// its own SQLite connection).
 ///
 /// `reload()` reopens the database (SIGHUP): queries already running finish on the old file. As a `Service`
-/// (`transit-static serve` runs it in a `ServiceGroup`) it serves until graceful shutdown.
+/// (`transit-static serve` runs it in a `ServiceGroup`) it serves until graceful shutdown, reopening the database
+/// when its file was replaced if `configuration.watchInterval` is not zero.
 public final class StaticServer: Service, Sendable {
     /// Largest request accepted (protocol/README.md: a bulk request of 10,000 trip ids is ≈ 300 KB).
     public static let maxRequestBytes = 4 << 20
 
-    public let url: String
+    public let configuration: StaticServiceConfiguration
+    public var url: String { configuration.listenURL }
     public let stores: ReloadableStore
     private let server: NNGReplyServer
     private let logger: Logger
-    private let clock: ServiceClock
     /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
     private let failedAttempt = Mutex<FailedReload?>(nil)
 
@@ -28,21 +30,20 @@ public final class StaticServer: Service, Sendable {
         var file: FileIdentity?
     }
 
-    /// Opens the database, then listens. Throws `StaticServerError` when either fails. `clock` is "now" of
-    /// requests without `at` (`serve --clock`); `name` goes into every answer's `served_by` (replicas).
-    public init(
-        databasePath: String, listen url: String, contexts: Int = 8, clock: ServiceClock = .system,
-        name: String? = nil, logger: Logger
-    ) throws(StaticServerError) {
+    /// Opens the database, then listens. Throws `StaticServerError` when either fails.
+    public init(configuration: StaticServiceConfiguration, logger: Logger) throws(StaticServerError) {
+        let contexts = configuration.contexts
         guard contexts >= 1 else { throw .invalidOption("--contexts must be at least 1, got \(contexts)") }
         let stores: ReloadableStore
         do {
-            stores = try ReloadableStore(path: databasePath, connections: contexts)
+            stores = try ReloadableStore(path: configuration.databasePath, connections: contexts)
         } catch {
-            throw .database(path: databasePath, error)
+            throw .database(path: configuration.databasePath, error)
         }
+        let clock = configuration.clock
         let handler = StaticRequestHandler(
-            stores: stores, logger: logger, servedBy: name, now: { clock.unixSeconds })
+            stores: stores, logger: logger, servedBy: configuration.replicaName, now: { clock.unixSeconds })
+        let url = configuration.listenURL
         do {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)
@@ -51,10 +52,9 @@ public final class StaticServer: Service, Sendable {
         } catch {
             throw .listen(url: url, error)
         }
-        self.url = url
+        self.configuration = configuration
         self.stores = stores
         self.logger = logger
-        self.clock = clock
     }
 
     /// The version of the database being served.
@@ -101,16 +101,27 @@ public final class StaticServer: Service, Sendable {
         server.stop()
     }
 
-    /// Logs "ready", serves until graceful shutdown (or cancellation), then stops (`stop()`).
+    /// Logs "ready", serves until graceful shutdown (or cancellation), checking every `watchInterval` (when
+    /// not zero) whether the database file was replaced, then stops (`stop()`).
     public func run() async throws {
         logger.info(
             "ready",
             metadata: [
                 "listen": "\(url)", "db": "\(stores.path)", "database_version": "\(databaseVersion)",
-                "contexts": "\(stores.connections)", "clock": "\(clock)",
+                "contexts": "\(stores.connections)", "clock": "\(configuration.clock)",
                 "pid": "\(ProcessInfo.processInfo.processIdentifier)",
             ])
-        try? await gracefulShutdown()
+        let interval = configuration.watchInterval
+        if interval > .zero {
+            try? await cancelWhenGracefulShutdown {
+                while true {
+                    try await Task.sleep(for: interval)
+                    self.reloadIfReplaced()
+                }
+            }
+        } else {
+            try? await gracefulShutdown()
+        }
         logger.info("stopping")
         stop()
         logger.info("stopped")

@@ -14,10 +14,11 @@ import TransitTesting
         let staticLog = LogRecorder(), gatewayLog = LogRecorder()
         let url = UniqueURL.ipc("trace-static")
         let server = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: url, contexts: 2, logger: staticLog.logger)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: url, contexts: 2),
+            logger: staticLog.logger)
         defer { server.stop() }
         let gateway = try await GatewayServer.start(
-            config: GatewayConfig(host: "127.0.0.1", port: 0, staticURL: url, logger: gatewayLog.logger))
+            config: GatewayConfiguration(host: "127.0.0.1", port: 0, staticURL: url, logger: gatewayLog.logger))
         let client = try LineClient(port: gateway.port)
         let answer = try await client.ask(#"{"id":1,"op":"stop","stop_id":"200060"}"#)
         let missing = try await client.ask(#"{"id":2,"op":"stop","stop_id":"NOPE"}"#)
@@ -44,13 +45,14 @@ import TransitTesting
         let realtimeLog = LogRecorder(), gatewayLog = LogRecorder()
         let staticURL = UniqueURL.ipc("trace-rt-static")
         let server = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: staticURL, contexts: 2, logger: LogRecorder().logger)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: staticURL, contexts: 2),
+            logger: LogRecorder().logger)
         defer { server.stop() }
         let rep = UniqueURL.ipc("trace-rt-rep")
         let sockets = try RealtimeSockets(
             listen: rep, publish: UniqueURL.ipc("trace-rt-pub"), logger: realtimeLog.logger)
         defer { sockets.stop() }
-        var config = GatewayConfig(host: "127.0.0.1", port: 0, staticURL: staticURL, logger: gatewayLog.logger)
+        var config = GatewayConfiguration(host: "127.0.0.1", port: 0, staticURL: staticURL, logger: gatewayLog.logger)
         config.realtimeURL = rep
         let gateway = try await GatewayServer.start(config: config)
         let client = try LineClient(port: gateway.port)

@@ -168,7 +168,8 @@ struct SydneyTrainsCaptureTests {
 
         let staticURL = UniqueURL.ipc("sydstatic")
         let staticServer = try StaticServer(
-            databasePath: db, listen: staticURL, contexts: 2, logger: GatewayFixture.quietLogger)
+            configuration: .init(databasePath: db, listenURL: staticURL, contexts: 2),
+            logger: GatewayFixture.quietLogger)
         defer { staticServer.stop() }
         let pub = UniqueURL.ipc("sydpub")
         let rep = UniqueURL.ipc("sydrep")
@@ -178,7 +179,7 @@ struct SydneyTrainsCaptureTests {
         defer { schedules.close() }
         let engine = try RealtimeEngine(
             sources: [SourceSettings(name: "sydneytrains", kind: .tripUpdates, timeZone: "Australia/Sydney")],
-            hub: sockets.hub, schedules: schedules, options: .init(timeZone: "Australia/Sydney"),
+            hub: sockets.hub, schedules: schedules, timeZone: "Australia/Sydney",
             logger: GatewayFixture.quietLogger, clock: { header })
         await engine.handle(.fetched(source: "sydneytrains", bytes: bytes, at: header))
 

@@ -106,10 +106,11 @@ import TransitTesting
         var logger = Logger(label: "load-tests")
         logger.logLevel = .critical
         let url = UniqueURL.ipc("load-static")
-        let staticServer = try StaticServer(databasePath: db, listen: url, contexts: 4, logger: logger)
+        let staticServer = try StaticServer(
+            configuration: .init(databasePath: db, listenURL: url, contexts: 4), logger: logger)
         defer { staticServer.stop() }
         let gateway = try await GatewayServer.start(
-            config: GatewayConfig(host: "127.0.0.1", port: 0, staticURL: url, logger: logger))
+            config: GatewayConfiguration(host: "127.0.0.1", port: 0, staticURL: url, logger: logger))
         let sydney = TimeZone(identifier: "Australia/Sydney")!
         let window = try TimeWindow(parsing: "07:00-09:00", date: SampleTimes.mondayDate, timeZone: sydney, now: 0)
         let pool = try IdPool(databasePath: db, window: window, seed: 1)

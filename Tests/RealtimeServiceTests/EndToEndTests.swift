@@ -19,9 +19,13 @@ import TransitTesting
 
 @Suite(.serialized) struct EndToEndTests {
     let quiet = quietLogger
-    static let fastOptions = RealtimeServiceRunner.Options(
-        heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200),
-        defaultTimeZone: SampleDatabase.timeZone)
+    /// The service of `setup`, with fast heartbeats and ticks.
+    static func fastConfiguration(_ setup: Setup, sourcesConfig: String) -> RealtimeServiceConfiguration {
+        RealtimeServiceConfiguration(
+            sourcesConfigPath: sourcesConfig, staticURL: setup.url.static, listenURL: setup.url.rep,
+            publishURL: setup.url.pub, defaultTimeZone: SampleDatabase.timeZone,
+            heartbeatInterval: .milliseconds(200), tickInterval: .milliseconds(200))
+    }
 
     /// Sockets and files of one test run.
     struct Setup {
@@ -51,11 +55,11 @@ import TransitTesting
         }
     }
 
-    /// `options` with the service's clock stopped at `at`.
-    func pinned(_ options: RealtimeServiceRunner.Options, at: Int64) -> RealtimeServiceRunner.Options {
-        var options = options
-        options.clock = ServiceClock(start: Double(at), rate: 0)
-        return options
+    /// `configuration` with the service's clock stopped at `at`.
+    func pinned(_ configuration: RealtimeServiceConfiguration, at: Int64) -> RealtimeServiceConfiguration {
+        var configuration = configuration
+        configuration.clock = ServiceClock(start: Double(at), rate: 0)
+        return configuration
     }
 
     /// Asks `query` until `done` accepts the answer (or 10 s pass).
@@ -88,12 +92,12 @@ import TransitTesting
         let expectedTrips = written[0].tripUpdates.entities.count + 1
 
         let staticServer = try StaticServer(
-            databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
-            configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
-            publish: setup.url.pub,
-            options: pinned(Self.fastOptions, at: now), logger: quiet)
+            configuration: pinned(Self.fastConfiguration(setup, sourcesConfig: try setup.writeConfig()), at: now),
+            logger: quiet)
         #expect(service.timeZone == "Australia/Sydney")  // from the static service's feed_info
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
@@ -203,13 +207,12 @@ import TransitTesting
         try Data(#"{"sources": [{"name": "demo", "replay": "replay", "pace_s": 0.2, "loop": true}]}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
         let staticServer = try StaticServer(
-            databasePath: SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
-        var options = Self.fastOptions
-        options.clock = ServiceClock(start: Double(now))
-        let service = try await RealtimeServiceRunner(
-            configPath: config, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: options, logger: quiet)
+        var configuration = Self.fastConfiguration(setup, sourcesConfig: config)
+        configuration.clock = ServiceClock(start: Double(now))
+        let service = try await RealtimeServiceRunner(configuration: configuration, logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2))
@@ -241,12 +244,12 @@ import TransitTesting
             try FixtureSchedule.read(databasePath: try SampleDatabase.path(), at: SampleTimes.mondayMorning),
             to: setup.folder + "/fx")
         let staticServer = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
         let configPath = try setup.writeConfig()
         let service = try await RealtimeServiceRunner(
-            configPath: configPath, staticURL: setup.url.static, listen: setup.url.rep, publish: setup.url.pub,
-            options: Self.fastOptions, logger: quiet)
+            configuration: Self.fastConfiguration(setup, sourcesConfig: configPath), logger: quiet)
         service.start()
         let requester = try NNGRequester(dialing: setup.url.rep, defaultTimeout: .seconds(2), maxReplySize: 256 << 20)
         defer { requester.close() }
@@ -283,11 +286,11 @@ import TransitTesting
     @Test func runsInAServiceGroupUntilGracefulShutdown() async throws {
         let setup = try Setup()
         let staticServer = try StaticServer(
-            databasePath: try SampleDatabase.path(), listen: setup.url.static, contexts: 2, logger: quiet)
+            configuration: .init(databasePath: try SampleDatabase.path(), listenURL: setup.url.static, contexts: 2),
+            logger: quiet)
         defer { staticServer.stop() }
         let service = try await RealtimeServiceRunner(
-            configPath: try setup.writeConfig(), staticURL: setup.url.static, listen: setup.url.rep,
-            publish: setup.url.pub, options: Self.fastOptions, logger: quiet)
+            configuration: Self.fastConfiguration(setup, sourcesConfig: try setup.writeConfig()), logger: quiet)
         let group = ServiceGroup(
             services: [service], gracefulShutdownSignals: [], cancellationSignals: [], logger: quiet)
         let running = Task { try await group.run() }

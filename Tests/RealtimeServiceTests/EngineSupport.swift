@@ -115,7 +115,7 @@ struct EngineHarness {
         let clock = self.clock
         engine = try RealtimeEngine(
             sources: sources, hub: hub, schedules: schedules,
-            options: .init(maxFeedBytes: maxFeedBytes, timeZone: "UTC"), logger: quietLogger, clock: { clock.now })
+            timeZone: "UTC", options: .init(maxFeedBytes: maxFeedBytes), logger: quietLogger, clock: { clock.now })
     }
 
     func feed(_ feed: FeedMessage, source: String = "tu") async {

@@ -46,7 +46,7 @@ import TransitTesting
         let now = at
         let engine = try RealtimeEngine(
             sources: ["tu", "vp", "al"].map { SourceSettings(name: $0, timeZone: SampleDatabase.timeZone) }, hub: hub,
-            schedules: StoreSchedules(store: SampleDatabase.store), options: .init(timeZone: SampleDatabase.timeZone),
+            schedules: StoreSchedules(store: SampleDatabase.store), timeZone: SampleDatabase.timeZone,
             logger: quietLogger, clock: { now })
         await engine.handle(.fetched(source: "tu", bytes: GTFSRealtimeCodec.encode(feeds.tripUpdates), at: now))
         await engine.handle(.fetched(source: "vp", bytes: GTFSRealtimeCodec.encode(feeds.vehiclePositions), at: now))

@@ -18,7 +18,8 @@ import TransitTesting
             .databaseVersion
         let urls = [UniqueURL.ipc("pin-static-a"), UniqueURL.ipc("pin-static-b")]
         let servers = try zip(dbs, urls).map { db, url in
-            try StaticServer(databasePath: db, listen: url, contexts: 2, logger: quietLogger)
+            try StaticServer(
+                configuration: .init(databasePath: db, listenURL: url, contexts: 2), logger: quietLogger)
         }
         defer { for server in servers { server.stop() } }
         let oldVersion = servers[0].databaseVersion

@@ -28,7 +28,7 @@ struct RealCaptureTests {
             let hub = RealtimeHub(sink: RecordingSink())
             let engine = try RealtimeEngine(
                 sources: [SourceSettings(name: "capture", timeZone: "UTC")], hub: hub,
-                schedules: FakeSchedules(tripIds: []), options: .init(timeZone: "UTC"), logger: quietLogger,
+                schedules: FakeSchedules(tripIds: []), timeZone: "UTC", logger: quietLogger,
                 clock: { header })
             await engine.handle(.fetched(source: "capture", bytes: bytes, at: header))
             let status = try #require(await engine.statuses().first)
@@ -57,7 +57,7 @@ struct RealCaptureTests {
         let now = Mutex(header)
         let engine = try RealtimeEngine(
             sources: [SourceSettings(name: "sydneytrains", kind: .tripUpdates, timeZone: "Australia/Sydney")], hub: hub,
-            schedules: FakeSchedules(tripIds: []), options: .init(timeZone: "Australia/Sydney"), logger: quietLogger,
+            schedules: FakeSchedules(tripIds: []), timeZone: "Australia/Sydney", logger: quietLogger,
             clock: { now.withLock { $0 } })
         await engine.handle(.fetched(source: "sydneytrains", bytes: bytes, at: header))
         var status = try #require(await engine.statuses().first)

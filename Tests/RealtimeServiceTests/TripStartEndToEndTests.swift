@@ -18,7 +18,7 @@ import TransitTesting
         let now = at
         let engine = try RealtimeEngine(
             sources: [SourceSettings(name: "tu", timeZone: SampleDatabase.timeZone)], hub: hub,
-            schedules: StoreSchedules(store: SampleDatabase.store), options: .init(timeZone: SampleDatabase.timeZone),
+            schedules: StoreSchedules(store: SampleDatabase.store), timeZone: SampleDatabase.timeZone,
             logger: quietLogger, clock: { now })
         await engine.handle(.fetched(source: "tu", bytes: GTFSRealtimeCodec.encode(feed), at: now))
         return (snapshotTrips(try #require(hub.snapshot(.tripUpdates))), await engine.statuses()[0])

@@ -138,7 +138,8 @@ import TransitTesting
         try Database(path: db).exec("DROP TABLE stop_routes")
         let log = LogRecorder()
         let url = "ipc://\(folder.path("s.sock"))"
-        let server = try StaticServer(databasePath: db, listen: url, contexts: 2, logger: log.logger)
+        let server = try StaticServer(
+            configuration: .init(databasePath: db, listenURL: url, contexts: 2), logger: log.logger)
         defer { server.stop() }
         let client = try NNGRequester(dialing: url, defaultTimeout: .seconds(10))
         defer { client.close() }

@@ -84,7 +84,7 @@ import TransitTesting
         let folder = try TemporaryFolder()
         let error = #expect(throws: StaticServerError.self) {
             try StaticServer(
-                databasePath: folder.path("none.db"), listen: "ipc://\(folder.path("s.sock"))",
+                configuration: .init(databasePath: folder.path("none.db"), listenURL: "ipc://\(folder.path("s.sock"))"),
                 logger: LogRecorder().logger)
         }
         #expect(error?.description.contains("none.db") == true)
@@ -95,7 +95,9 @@ import TransitTesting
         let path = folder.path("corrupt.db")
         try Data("SQLite format 3\u{0}".utf8 + [UInt8](repeating: 7, count: 4000)).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: StaticServerError.self) {
-            try StaticServer(databasePath: path, listen: "ipc://\(folder.path("s.sock"))", logger: LogRecorder().logger)
+            try StaticServer(
+                configuration: .init(databasePath: path, listenURL: "ipc://\(folder.path("s.sock"))"),
+                logger: LogRecorder().logger)
         }
         #expect(error?.description.contains("corrupt.db") == true)
     }

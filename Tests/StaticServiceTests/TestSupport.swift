@@ -107,7 +107,8 @@ final class ServiceFixture: Sendable {
         db = folder.path("static.db")
         url = "ipc://\(folder.path("static.sock"))"
         try importFeed(feed, folder: folder, into: db)
-        server = try StaticServer(databasePath: db, listen: url, contexts: contexts, logger: log.logger)
+        server = try StaticServer(
+            configuration: .init(databasePath: db, listenURL: url, contexts: contexts), logger: log.logger)
         client = try NNGRequester(dialing: url, defaultTimeout: .seconds(10))
     }
 

@@ -3,7 +3,7 @@ import NNGKit
 
 /// What every connection shares: configuration, the static client, the realtime view and the statistics.
 final class GatewayServices: Sendable {
-    let config: GatewayConfig
+    let config: GatewayConfiguration
     let staticClient: StaticClient
     let realtimeClient: RealtimeClient?
     let realtime: RealtimeView
@@ -13,7 +13,7 @@ final class GatewayServices: Sendable {
     /// The open connections, for draining at shutdown.
     let connections = OpenConnections()
 
-    init(config: GatewayConfig, realtime: RealtimeView) throws(NNGError) {
+    init(config: GatewayConfiguration, realtime: RealtimeView) throws(NNGError) {
         self.config = config
         staticClient = try StaticClient(
             urls: config.staticURLs, timeout: config.staticTimeout, probeInterval: config.staticProbeInterval,

@@ -26,7 +26,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     let services: GatewayServices
-    var config: GatewayConfig { services.config }
+    var config: GatewayConfiguration { services.config }
     var splitter: LineSplitter
     var answers = OrderedAnswers()
     var pending: [UInt64: Pending] = [:]

@@ -9,7 +9,7 @@ import ServiceLifecycle
 /// service (nng REQ) and the realtime view. As a `Service` (`transit-gateway serve` runs it in a
 /// `ServiceGroup`) it serves until graceful shutdown.
 public final class GatewayServer: Service, Sendable {
-    public let config: GatewayConfig
+    public let config: GatewayConfiguration
     /// The live state the answers merge in, fed by `subscriber`.
     public let realtime: RealtimeView
     /// The realtime PUB subscriber (nil without `subscribeURL`).
@@ -22,7 +22,8 @@ public final class GatewayServer: Service, Sendable {
     private let listener: any Channel
 
     private init(
-        config: GatewayConfig, realtime: RealtimeView, subscriber: RealtimeSubscriber?, services: GatewayServices,
+        config: GatewayConfiguration, realtime: RealtimeView, subscriber: RealtimeSubscriber?,
+        services: GatewayServices,
         group: MultiThreadedEventLoopGroup, listener: any Channel, port: Int
     ) {
         self.config = config
@@ -36,7 +37,8 @@ public final class GatewayServer: Service, Sendable {
 
     /// Dials the services (non-blocking: they may come up later), starts the realtime subscriber when
     /// `subscribeURL` is set, and listens. A given `realtime` view is fed instead of a new one (tests).
-    public static func start(config: GatewayConfig, realtime: RealtimeView? = nil) async throws -> GatewayServer {
+    public static func start(config: GatewayConfiguration, realtime: RealtimeView? = nil) async throws -> GatewayServer
+    {
         if config.subscribeURL != nil, config.realtimeURL == nil {
             throw GatewayStartError.configuration(
                 "a realtime PUB URL (--subscribe) needs the realtime REP URL (--realtime) for snapshots")

@@ -29,22 +29,23 @@ public actor RealtimeEngine {
     public static let trimInterval: Duration = .seconds(60)
     private var lastTrim: ContinuousClock.Instant?
 
+    /// The engine's tunables (`RealtimeServiceConfiguration.engine`). A type of the engine's own, not fields of
+    /// the service's configuration, because tests and the benchmarks (RealtimeBench) make engines without a
+    /// service.
     public struct Options: Sendable {
-        /// Largest feed body decoded from any source (64 MiB; a source may set less).
+        /// Largest feed body decoded from any source, bytes (a source may set less). Default 64 MiB
+        /// (`GTFSRealtimeCodec.defaultMaxBytes`).
         public var maxFeedBytes: Int
-        /// IANA zone whose calendar dates bound the schedule queries (yesterday … tomorrow around now).
-        public var timeZone: String
-        /// How often `tick` asks the static service for its database version (seconds).
+        /// How often `tick` asks the static service for its database version, seconds. Default 30.
         public var versionCheckSecs: Int64
-        /// Most trip ids per bulk request.
+        /// Most trip ids per bulk request. Default 10,000.
         public var scheduleChunk: Int
 
         public init(
-            maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, timeZone: String,
-            versionCheckSecs: Int64 = 60, scheduleChunk: Int = 10_000
+            maxFeedBytes: Int = GTFSRealtimeCodec.defaultMaxBytes, versionCheckSecs: Int64 = 30,
+            scheduleChunk: Int = 10_000
         ) {
             self.maxFeedBytes = maxFeedBytes
-            self.timeZone = timeZone
             self.versionCheckSecs = versionCheckSecs
             self.scheduleChunk = scheduleChunk
         }
@@ -53,6 +54,8 @@ public actor RealtimeEngine {
     public let hub: RealtimeHub
     private let schedules: any ScheduleSource
     private let options: Options
+    /// IANA zone whose calendar dates bound the schedule queries (yesterday … tomorrow around now).
+    private let timeZone: String
     private let logger: Logger
     private let clock: @Sendable () -> Int64
     private var state: LiveState
@@ -72,13 +75,15 @@ public actor RealtimeEngine {
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     public init(
-        sources: [SourceSettings], hub: RealtimeHub, schedules: any ScheduleSource, options: Options, logger: Logger,
+        sources: [SourceSettings], hub: RealtimeHub, schedules: any ScheduleSource, timeZone: String,
+        options: Options = Options(), logger: Logger,
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) throws(LiveStateError) {
         state = try LiveState(sources: sources)
         self.hub = hub
         self.schedules = schedules
         self.options = options
+        self.timeZone = timeZone
         self.logger = logger
         self.clock = clock
     }
@@ -99,7 +104,7 @@ public actor RealtimeEngine {
         defer { release() }
         let now = clock()
         if state.refreshStaleness(now: now) { publishStatuses(now: now) }
-        if let window = TripUpdateResolver.serviceDates(around: now, timeZone: options.timeZone) {
+        if let window = TripUpdateResolver.serviceDates(around: now, timeZone: timeZone) {
             cache.use(dates: window)
         }
         if lastVersionCheck.map({ now - $0 >= options.versionCheckSecs }) ?? true {
@@ -198,8 +203,8 @@ public actor RealtimeEngine {
     /// not cached (with the matched trips' schedules, in the same answer). Returns true when an answer
     /// carried a new database version (the cache was emptied: everything held must be resolved again).
     private func fetchSchedules(_ needs: ScheduleNeeds, now: Int64) async -> Bool {
-        guard let window = TripUpdateResolver.serviceDates(around: now, timeZone: options.timeZone) else {
-            note(staticError: "unknown time zone \"\(options.timeZone)\"")
+        guard let window = TripUpdateResolver.serviceDates(around: now, timeZone: timeZone) else {
+            note(staticError: "unknown time zone \"\(timeZone)\"")
             return false
         }
         cache.use(dates: window)

@@ -1,4 +1,5 @@
 import Logging
+import NNGKit
 import ServiceLifecycle
 import Synchronization
 
@@ -13,15 +14,17 @@ public final class StandbyRole: Service, Sendable {
     private let logger: Logger
     private let runner = Mutex<RealtimeServiceRunner?>(nil)
 
-    public init(
-        peer: PeerWatch, takeoverAfter: Duration, initialGrace: Duration, logger: Logger,
-        makeRunner: @escaping @Sendable () async throws -> RealtimeServiceRunner
-    ) {
-        self.peer = peer
-        self.takeoverAfter = takeoverAfter
-        self.initialGrace = initialGrace
+    /// Dials the peer of `configuration.standby`, which must be set; the service it takes over with is made
+    /// from `configuration`.
+    public init(configuration: RealtimeServiceConfiguration, logger: Logger) throws(NNGError) {
+        guard let standby = configuration.standby else {
+            preconditionFailure("StandbyRole needs configuration.standby (serve --peer)")
+        }
+        self.peer = try PeerWatch(peerURL: standby.peerURL)
+        self.takeoverAfter = standby.takeoverAfter
+        self.initialGrace = standby.startsAsStandby ? standby.takeoverAfter : .zero
         self.logger = logger
-        self.makeRunner = makeRunner
+        self.makeRunner = { try await RealtimeServiceRunner(configuration: configuration, logger: logger) }
     }
 
     /// The running service once this instance took over; nil while standing by.

@@ -5,7 +5,7 @@ import RealtimeService
 /// Runs `body` with a gateway that follows the realtime hub behind `sockets` (subscribes to `pub`, asks `rep`),
 /// once the gateway has heard it: heartbeats are sent until its realtime view is live.
 func withGatewayFollowing<T>(
-    _ sockets: RealtimeSockets, pub: String, rep: String, configure: (inout GatewayConfig) -> Void = { _ in },
+    _ sockets: RealtimeSockets, pub: String, rep: String, configure: (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (GatewayFixture) async throws -> T
 ) async throws -> T {
     try await withGateway(configure: { config in

@@ -23,20 +23,24 @@ final class GatewayFixture: @unchecked Sendable {
     }()
 
     /// `startStatic: false` points the gateway at a URL where nothing listens (yet).
-    init(startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfig) -> Void = { _ in })
+    init(
+        startStatic: Bool = true, realtime: RealtimeView? = nil,
+        configure: (inout GatewayConfiguration) -> Void = { _ in }
+    )
         async throws
     {
         let url = UniqueURL.ipc("gwt-static")
         staticURL = url
         if startStatic { staticServer = try Self.makeStaticServer(url) }
-        var config = GatewayConfig(host: "127.0.0.1", port: 0, staticURL: url, logger: Self.quietLogger)
+        var config = GatewayConfiguration(host: "127.0.0.1", port: 0, staticURL: url, logger: Self.quietLogger)
         configure(&config)
         gateway = try await GatewayServer.start(config: config, realtime: realtime)
     }
 
     private static func makeStaticServer(_ url: String, databasePath: String? = nil) throws -> StaticServer {
         try StaticServer(
-            databasePath: try databasePath ?? SampleDatabase.path(), listen: url, contexts: 4, logger: quietLogger)
+            configuration: .init(databasePath: try databasePath ?? SampleDatabase.path(), listenURL: url, contexts: 4),
+            logger: quietLogger)
     }
 
     /// Starts the static service (again), over the sample database or the one at `databasePath`.
@@ -59,7 +63,7 @@ final class GatewayFixture: @unchecked Sendable {
 
 /// Runs `body` with a fixture and always shuts it down.
 func withGateway<T>(
-    startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfig) -> Void = { _ in },
+    startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in },
     _ body: (GatewayFixture) async throws -> T
 ) async throws -> T {
     let fixture = try await GatewayFixture(startStatic: startStatic, realtime: realtime, configure: configure)

@@ -1,0 +1,180 @@
+import Logging
+import NNGKit
+import ProcessSupport
+import TransitModel
+
+/// Everything `transit-gateway serve` can be told, passed whole to `GatewayServer.start`. Every default is in
+/// `Defaults` (the init's default arguments and the serve command's flags read them); they are the contract's
+/// (protocol/GATEWAY.md §1, protocol/README.md "timeouts (gateway)"). README.md "Configuring a service" has the
+/// convention.
+public struct GatewayConfiguration: Sendable {
+    /// TCP host to listen on (`--listen` host). Default 127.0.0.1.
+    public var host: String
+    /// TCP port to listen on (`--listen` port); 0 picks a free one (tests). Default 7878.
+    public var port: Int
+    /// nng URL of the static service's REP socket (`--static`, required); replicas of one database: their URLs
+    /// separated by commas (one REQ socket dials them all, see `staticURLs`).
+    public var staticURL: String
+    /// The URLs of `staticURL`, one per replica.
+    public var staticURLs: [String] {
+        NNGURLList.split(staticURL)
+    }
+    /// nng URLs of the realtime service (`--realtime`, `--subscribe`): REP (snapshots, the `vehicles` fallback)
+    /// and PUB (the live stream). A PUB URL needs the REP URL too (the snapshot handshake). Default: none.
+    public var realtimeURL: String?
+    public var subscribeURL: String?
+    /// No message from the realtime publisher for this long: it counts as dead (static_only, stale). Default 15 s.
+    public var realtimeSilence: Duration
+    /// Longest wait between two attempts at a realtime snapshot that failed (no flag). Default 2 s.
+    public var snapshotRetryMax: Duration
+
+    /// Bytes of one request line, without its terminator (no flag). Default 64 KiB.
+    public var maxLineBytes: Int
+    /// Open TCP connections; one more gets an OVERLOADED line and is closed. Default 1024.
+    public var maxConnections: Int
+    /// Requests being answered over all connections; beyond, OVERLOADED. Default 512.
+    public var maxInFlight: Int
+    /// Requests read ahead per connection before the gateway stops reading (TCP back-pressure). Default 128.
+    public var maxPipelined: Int
+    /// Bytes of answers written to one connection and not yet taken by its client (TCP) at most: beyond,
+    /// the gateway starts no more of its requests and stops reading it until the client reads. Default 1 MiB.
+    public var maxUnwrittenBytes: Int
+    /// Open connections from one client address; one more gets an OVERLOADED line and is closed. Default 64.
+    public var maxConnectionsPerAddress: Int
+    /// Whether `maxConnectionsPerAddress` holds for loopback clients too (off: the local launcher and
+    /// benchmarks open hundreds of connections from 127.0.0.1). Default off.
+    public var limitLoopback: Bool
+    /// A connection with no request and no subscription for this long is closed. Default 30 s.
+    public var idleTimeout: Duration
+    /// The shared token of `auth` (nil: no authentication). With a token, every request of a connection
+    /// before a successful `auth` gets UNAUTHENTICATED. From the file `--token-file` names. Default nil.
+    public var authToken: [UInt8]?
+    /// Requests per second one connection may send (a burst of as many; beyond: RATE_LIMITED); 0: no limit.
+    /// Default 0.
+    public var requestRate: Int
+    /// Longest time for the whole request (TIMEOUT). Default 2 s.
+    public var requestTimeout: Duration
+    /// Longest time for one round trip to the static service (STATIC_UNAVAILABLE). Default 1 s.
+    public var staticTimeout: Duration
+    /// While the static service is down, requests needing it are refused at once except one per this
+    /// interval, which asks (StaticBreaker). Zero: every request asks. Default 0.5 s.
+    public var staticProbeInterval: Duration
+    /// Longest time for one round trip to the realtime service (REALTIME_UNAVAILABLE; also each snapshot).
+    /// Default 1 s.
+    public var realtimeTimeout: Duration
+    /// Subscriptions per connection at most (no flag). Default 16.
+    public var maxSubscriptions: Int
+    /// Shortest time between two pushed events of one subscription (no flag). Default 1 s.
+    public var subscriptionInterval: Duration
+    /// Stops whose board window (static rows of a forward board) the gateway keeps; 0 turns the cache off.
+    /// Default 512.
+    public var boardCacheStops: Int
+    /// Board windows kept per stop at most (boards asked at times further apart than a window spans need their
+    /// own). At least 1. Default 32.
+    public var boardWindowsPerStop: Int
+    /// Board windows kept in all (the memory bound: each holds up to `boardWindowRows` rows). At least 1.
+    /// Default 4096.
+    public var boardCacheWindows: Int
+    /// Rows of a board window (1 … the static service's largest page, `StaticRequestLimits.maxLimit`; no flag).
+    /// Default `StaticRequestLimits.maxLimit`.
+    public var boardWindowRows: Int
+    /// A kept board window is used only while the static database version was confirmed this recently (no
+    /// flag). Default 1 s.
+    public var staticVersionCheck: Duration
+    /// Event-loop threads (0: one per core). Default 0.
+    public var threads: Int
+    /// Graceful shutdown: how long open connections get to receive the answers of the requests they sent
+    /// before it began; the ones still open then are closed. Default 4 s.
+    public var drainTimeout: Duration
+    /// "Now" of requests without `at` (and of subscriptions' boards), of feed ages and of `health` (`serve
+    /// --clock`); timeouts stay monotonic. Tests pin it (a frozen clock) so that what a board holds does not
+    /// depend on the time of day they run at. Default: the machine's clock.
+    public var clock: ServiceClock
+    /// Where the gateway logs (a runtime object rather than a setting; kept here since the gateway's parts all
+    /// reach it through the configuration).
+    public var logger: Logger
+
+    public init(
+        host: String = Defaults.host, port: Int = Defaults.port, staticURL: String, realtimeURL: String? = nil,
+        subscribeURL: String? = nil, maxLineBytes: Int = Defaults.maxLineBytes,
+        maxConnections: Int = Defaults.maxConnections, maxInFlight: Int = Defaults.maxInFlight,
+        maxPipelined: Int = Defaults.maxPipelined, maxUnwrittenBytes: Int = Defaults.maxUnwrittenBytes,
+        maxConnectionsPerAddress: Int = Defaults.maxConnectionsPerAddress, limitLoopback: Bool = Defaults.limitLoopback,
+        idleTimeout: Duration = Defaults.idleTimeout, authToken: [UInt8]? = nil,
+        requestRate: Int = Defaults.requestRate,
+        requestTimeout: Duration = Defaults.requestTimeout, staticTimeout: Duration = Defaults.staticTimeout,
+        staticProbeInterval: Duration = Defaults.staticProbeInterval,
+        realtimeTimeout: Duration = Defaults.realtimeTimeout, realtimeSilence: Duration = Defaults.realtimeSilence,
+        snapshotRetryMax: Duration = Defaults.snapshotRetryMax, maxSubscriptions: Int = Defaults.maxSubscriptions,
+        subscriptionInterval: Duration = Defaults.subscriptionInterval,
+        boardCacheStops: Int = Defaults.boardCacheStops, boardWindowsPerStop: Int = Defaults.boardWindowsPerStop,
+        boardCacheWindows: Int = Defaults.boardCacheWindows, boardWindowRows: Int = Defaults.boardWindowRows,
+        staticVersionCheck: Duration = Defaults.staticVersionCheck, threads: Int = Defaults.threads,
+        drainTimeout: Duration = Defaults.drainTimeout, clock: ServiceClock = .system,
+        logger: Logger = Logger(label: "transit-gateway")
+    ) {
+        self.host = host
+        self.port = port
+        self.staticURL = staticURL
+        self.realtimeURL = realtimeURL
+        self.subscribeURL = subscribeURL
+        self.maxLineBytes = maxLineBytes
+        self.maxConnections = maxConnections
+        self.maxInFlight = maxInFlight
+        self.maxPipelined = maxPipelined
+        self.maxUnwrittenBytes = maxUnwrittenBytes
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.limitLoopback = limitLoopback
+        self.idleTimeout = idleTimeout
+        self.authToken = authToken
+        self.requestRate = requestRate
+        self.requestTimeout = requestTimeout
+        self.staticTimeout = staticTimeout
+        self.staticProbeInterval = staticProbeInterval
+        self.realtimeTimeout = realtimeTimeout
+        self.realtimeSilence = realtimeSilence
+        self.snapshotRetryMax = snapshotRetryMax
+        self.maxSubscriptions = maxSubscriptions
+        self.subscriptionInterval = subscriptionInterval
+        self.boardCacheStops = boardCacheStops
+        self.boardWindowsPerStop = max(1, boardWindowsPerStop)
+        self.boardCacheWindows = max(1, boardCacheWindows)
+        self.boardWindowRows = max(1, min(StaticRequestLimits.maxLimit, boardWindowRows))
+        self.staticVersionCheck = staticVersionCheck
+        self.threads = threads
+        self.drainTimeout = drainTimeout
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// The default of every field that has one, read by the init's default arguments and by the flags' help
+    /// (so the two cannot drift). The fields' comments say what each one is.
+    public enum Defaults {
+        public static let host = "127.0.0.1"
+        public static let port = 7878
+        public static let maxLineBytes = 64 * 1024
+        public static let maxConnections = 1024
+        public static let maxInFlight = 512
+        public static let maxPipelined = 128
+        public static let maxUnwrittenBytes = 1 << 20
+        public static let maxConnectionsPerAddress = 64
+        public static let limitLoopback = false
+        public static let idleTimeout: Duration = .seconds(30)
+        public static let requestRate = 0
+        public static let requestTimeout: Duration = .seconds(2)
+        public static let staticTimeout: Duration = .seconds(1)
+        public static let staticProbeInterval: Duration = .milliseconds(500)
+        public static let realtimeTimeout: Duration = .seconds(1)
+        public static let realtimeSilence: Duration = .seconds(15)
+        public static let snapshotRetryMax: Duration = .seconds(2)
+        public static let maxSubscriptions = 16
+        public static let subscriptionInterval: Duration = .seconds(1)
+        public static let boardCacheStops = 512
+        public static let boardWindowsPerStop = 32
+        public static let boardCacheWindows = 4096
+        public static let boardWindowRows = StaticRequestLimits.maxLimit
+        public static let staticVersionCheck: Duration = .seconds(1)
+        public static let threads = 0
+        public static let drainTimeout: Duration = .seconds(4)
+    }
+}

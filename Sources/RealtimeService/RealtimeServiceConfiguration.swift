@@ -1,0 +1,102 @@
+import ProcessSupport
+
+/// Everything `transit-realtime serve` can be told about the service, passed whole to `RealtimeServiceRunner`
+/// (and to `StandbyRole` with `--peer`). Every default is in `Defaults` (the init's default arguments and the
+/// serve command's flags read them); the engine's tunables are `RealtimeEngine.Options`, with their defaults
+/// there. README.md "Configuring a service" has the convention.
+public struct RealtimeServiceConfiguration: Sendable {
+    /// The sources' config file, JSON (`--config`, required; see config/realtime-tfnsw.json). Read at start and
+    /// again by `reloadSources` (SIGHUP).
+    public var sourcesConfigPath: String
+    /// The static service's nng URL (`--static`, required); replicas of one database: their URLs separated by
+    /// commas.
+    public var staticURL: String
+    /// nng URL of the REP socket: queries, snapshots (`--listen`, required).
+    public var listenURL: String
+    /// nng URL of the PUB socket: the change stream (`--publish`, required).
+    public var publishURL: String
+    /// IANA zone of the schedule dates when the static service does not answer at start; otherwise its first
+    /// feed's zone is used (`--default-time-zone`). Default Australia/Sydney.
+    public var defaultTimeZone: String
+    /// Seconds after which a source's data is stale, for every source without its own `stale_after_s` in the
+    /// sources config (`--stale-after`); nil: by kind, 90 s for trip updates and vehicle positions, 600 s for
+    /// alerts. Default nil.
+    public var defaultStaleAfterSecs: Int64?
+    /// The SQLite file departure delays are recorded in, created when missing (`--delay-store`); nil: none are
+    /// recorded and the gateway's typical delays are null. Default nil.
+    public var delayStorePath: String?
+    /// The wall clock of fetch times, staleness, the schedule date window, replay re-stamps and the published
+    /// messages' send times (`--clock`); timers stay monotonic. Default: the machine's clock.
+    public var clock: ServiceClock
+    /// Hot standby with a peer instance (`--peer`, `--takeover-after`, `--standby`); nil: this instance is active
+    /// from the start. Default nil.
+    public var standby: Standby?
+    /// Period of the heartbeat on the PUB socket (no flag; protocol/README.md: at most 5 s). Default 2 s.
+    public var heartbeatInterval: Duration
+    /// Period of the engine's checks: staleness, the date window, the database version every
+    /// `engine.versionCheckSecs` (no flag). Default 1 s.
+    public var tickInterval: Duration
+    /// Timeout of each request to the static service (no flag). Default 2 s.
+    public var staticTimeout: Duration
+    /// The engine's tunables (no flags; defaults in `RealtimeEngine.Options`). The engine's time zone is not
+    /// among them: it is known only once the static service answered at start (or `defaultTimeZone`).
+    public var engine: RealtimeEngine.Options
+
+    /// `--peer`: this instance stands by while the other one's heartbeats come and takes over (under a new
+    /// epoch) once they have stopped (`StandbyRole`).
+    public struct Standby: Sendable {
+        /// The least `takeoverAfter` (heartbeats come every `Defaults.heartbeatInterval`).
+        public static let minimumTakeoverAfter: Duration = .seconds(3)
+
+        /// The PUB URL of the other realtime instance (`--peer`).
+        public var peerURL: String
+        /// Time without a heartbeat of the peer before this instance takes over (`--takeover-after`; at least
+        /// 3 s, heartbeats come every 2 s). Default 6 s.
+        public var takeoverAfter: Duration
+        /// Whether to start as the standby: wait `takeoverAfter` longer at start, so that the primary started at
+        /// the same time wins (`--standby`). Default false.
+        public var startsAsStandby: Bool
+
+        public init(
+            peerURL: String, takeoverAfter: Duration = Defaults.takeoverAfter,
+            startsAsStandby: Bool = Defaults.startsAsStandby
+        ) {
+            self.peerURL = peerURL
+            self.takeoverAfter = takeoverAfter
+            self.startsAsStandby = startsAsStandby
+        }
+    }
+
+    public init(
+        sourcesConfigPath: String, staticURL: String, listenURL: String, publishURL: String,
+        defaultTimeZone: String = Defaults.defaultTimeZone, defaultStaleAfterSecs: Int64? = nil,
+        delayStorePath: String? = nil, clock: ServiceClock = .system, standby: Standby? = nil,
+        heartbeatInterval: Duration = Defaults.heartbeatInterval, tickInterval: Duration = Defaults.tickInterval,
+        staticTimeout: Duration = Defaults.staticTimeout, engine: RealtimeEngine.Options = .init()
+    ) {
+        self.sourcesConfigPath = sourcesConfigPath
+        self.staticURL = staticURL
+        self.listenURL = listenURL
+        self.publishURL = publishURL
+        self.defaultTimeZone = defaultTimeZone
+        self.defaultStaleAfterSecs = defaultStaleAfterSecs
+        self.delayStorePath = delayStorePath
+        self.clock = clock
+        self.standby = standby
+        self.heartbeatInterval = heartbeatInterval
+        self.tickInterval = tickInterval
+        self.staticTimeout = staticTimeout
+        self.engine = engine
+    }
+
+    /// The default of every field that has one, read by the init's default arguments and by the flags' help
+    /// (so the two cannot drift).
+    public enum Defaults {
+        public static let defaultTimeZone = "Australia/Sydney"
+        public static let heartbeatInterval: Duration = .seconds(2)
+        public static let tickInterval: Duration = .seconds(1)
+        public static let staticTimeout: Duration = .seconds(2)
+        public static let takeoverAfter: Duration = .seconds(6)
+        public static let startsAsStandby = false
+    }
+}

@@ -1,0 +1,45 @@
+import ProcessSupport
+
+/// Everything `transit-static serve` can be told about the service, passed whole to `StaticServer`. Every
+/// default is in `Defaults` (the init's default arguments and the serve command's flags read them). README.md
+/// "Configuring a service" has the convention.
+public struct StaticServiceConfiguration: Sendable {
+    /// The SQLite database written by `transit-static import` (`--db`, required).
+    public var databasePath: String
+    /// nng URL of the REP socket to listen on (`--listen`, required), e.g. ipc:///tmp/static.sock.
+    public var listenURL: String
+    /// Requests answered at once (`--contexts`): REP contexts, each with its own database connection. 1…256.
+    /// Default 8.
+    public var contexts: Int
+    /// How often to check whether the database file was replaced, and reopen it if so (`--watch-interval`);
+    /// zero: only on SIGHUP. Default zero.
+    public var watchInterval: Duration
+    /// This replica's name, sent with every answer as `served_by` (`--name`; the gateway counts answers per
+    /// replica); nil: answers carry none. Default nil (the serve command sends host:pid when `--name` is not
+    /// given).
+    public var replicaName: String?
+    /// "Now" of requests without `at` (`--clock`). Default: the machine's clock.
+    public var clock: ServiceClock
+
+    public init(
+        databasePath: String, listenURL: String, contexts: Int = Defaults.contexts,
+        watchInterval: Duration = Defaults.watchInterval, replicaName: String? = nil, clock: ServiceClock = .system
+    ) {
+        self.databasePath = databasePath
+        self.listenURL = listenURL
+        self.contexts = contexts
+        self.watchInterval = watchInterval
+        self.replicaName = replicaName
+        self.clock = clock
+    }
+
+    /// The most `contexts` (each holds a SQLite connection).
+    public static let maxContexts = 256
+
+    /// The default of every field that has one, read by the init's default arguments and by the flags' help
+    /// (so the two cannot drift).
+    public enum Defaults {
+        public static let contexts = 8
+        public static let watchInterval: Duration = .zero
+    }
+}
