@@ -2,6 +2,7 @@
 //   transit-static import <feed.zip|folder|name=path>... --db <file> [--prefix name=B:]... [--strict]
 //   transit-static serve --db <file> --listen <nng url> [--contexts N]
 //   transit-static query --connect <nng url> '<json>'... | -
+//   transit-static describe --db <file>
 import ArgumentParser
 import TransitModel
 
@@ -11,6 +12,6 @@ struct TransitStatic: AsyncParsableCommand {
         commandName: "transit-static",
         abstract: "GTFS static data: import feeds into SQLite, serve queries over nng, query a running service.",
         version: TransitVersion.current,
-        subcommands: [ImportCommand.self, ServeCommand.self, QueryCommand.self]
+        subcommands: [ImportCommand.self, ServeCommand.self, QueryCommand.self, DescribeCommand.self]
     )
 }

@@ -223,6 +223,7 @@ extension GatewayRequest {
         try args.requireKnownFields(["q", "limit", "mode", "include_platforms"])
         guard let value = args.value("q") else { throw args.missing("q", "a non-empty string") }
         guard case .string(let raw) = value else { throw args.mistyped("q", "a non-empty string", value) }
+        try args.rejectControlCharacters("q", raw)
         let text = raw.trimmingWhitespace()
         if text.isEmpty { throw args.invalid("field \"q\": expected a non-empty string (not only spaces)") }
         let length = text.count

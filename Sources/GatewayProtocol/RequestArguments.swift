@@ -39,7 +39,24 @@ struct RequestArguments {
         if text.utf8.count > maxLength {
             throw invalid("field \(quote(name)): expected at most \(maxLength) bytes, got \(text.utf8.count)")
         }
+        try rejectControlCharacters(name, text)
         return text
+    }
+
+    /// No id or text holds a control character (U+0000–U+001F, U+007F). The static service's C strings end
+    /// at a NUL, so "200060\u0000anything" answered as the stop 200060 while the gateway cached it under the
+    /// whole string: any number of cache entries for one stop (GATEWAY.md "Error codes").
+    func rejectControlCharacters(_ name: String, _ text: String) throws(GatewayError) {
+        var offset = 0
+        for byte in text.utf8 {
+            if byte < 0x20 || byte == 0x7F {
+                let hex = String(byte, radix: 16, uppercase: true)
+                throw invalid(
+                    "field \(quote(name)): control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) "
+                        + "at byte \(offset); ids and texts take printable characters only")
+            }
+            offset += 1
+        }
     }
 
     /// One of the given strings.

@@ -118,6 +118,24 @@ import TransitModel
             "field \"include_platforms\": expected true or false, got 1")
     }
 
+    /// An escaped NUL (or any control character) in an id or a text is refused, naming the field and where:
+    /// "200060\u0000anything" once answered as Central while the gateway cached it under the whole string.
+    @Test func controlCharactersInIdsAndTextsAreRefused() throws {
+        try expectError(
+            #"{"op":"stop","stop_id":"200060\u0000anything"}"#, .invalidArgument,
+            "field \"stop_id\": control character U+0000 at byte 6")
+        try expectError(
+            #"{"op":"departures","stop_id":"200060","cursor":"ab\u001fc"}"#, .invalidArgument,
+            "field \"cursor\": control character U+001F at byte 2")
+        try expectError(
+            #"{"op":"search","q":"town\u0007hall"}"#, .invalidArgument, "field \"q\": control character U+0007")
+        try expectError(#"{"op":"trip","trip_id":"T1\u007f"}"#, .invalidArgument, "field \"trip_id\"", "U+007F")
+        try expectError(#"{"op":"search","q":"\ttown hall"}"#, .invalidArgument, "field \"q\"", "U+0009")
+        // Printable text beyond ASCII stays welcome.
+        _ = try ok(#"{"op":"search","q":"Köln Hbf — λ"}"#)
+        _ = try ok(#"{"op":"stop","stop_id":"200060"}"#)
+    }
+
     @Test func limitIsCheckedNotClamped() throws {
         let base = #"{"op":"departures","stop_id":"200060","limit":"#
         try expectError(base + "0}", .invalidArgument, "field \"limit\": expected an integer from 1 to 100, got 0")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitStore
 import TransitTesting
 
 /// End to end through the built `transit-static` executable: import, serve in a child process, query.
@@ -44,6 +45,39 @@ import TransitTesting
         let answer = try json(line)
         #expect(answer["ok"] as? Bool == true, "answer \(line)")
         return try #require(answer["data"] as? [String: Any])
+    }
+
+    /// `describe` names what a first query of any city's database can use (the launcher prints its paste lines
+    /// from it): the stop with the most trips, a word that finds it, a point inside the network and the route
+    /// with the most trips. Here of a feed that is not Sydney's: none of the sample's ids may appear.
+    @Test func describeNamesTheFeedsOwnBusiestStopWordPointAndRoute() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the executable first")
+        let folder = try TemporaryFolder()
+        let db = folder.path("static.db")
+        let feed = try folder.writeFeed("test", TestFeed().files)
+        #expect(try Self.run(["import", feed, "--db", db]).status == 0)
+        let run = try Self.run(["describe", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        var values: [String: String] = [:]
+        for line in run.lines {
+            let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { values[parts[0]] = parts[1] }
+        }
+        #expect(Set(values.keys) == ["stop_id", "stop_name", "search", "lat", "lon", "route_id", "mode"])
+        // END is the last stop of every trip (the frequency-based bus counts once per run).
+        #expect(values["stop_id"] == "END")
+        #expect(values["stop_name"] == "Harbour End")
+        #expect(values["search"] == "harbour")
+        #expect(values["route_id"] == "R1" && values["mode"] == "train")
+        let lat = try #require(values["lat"].flatMap(Double.init)),
+            lon = try #require(values["lon"].flatMap(Double.init))
+        #expect((-33.8832)...(-33.8617) ~= lat && (151.2065)...(151.2108) ~= lon, "\(lat), \(lon)")
+        // The word finds the stop.
+        let store = try StaticStore(path: db, connections: 1)
+        #expect(try store.search(values["search"] ?? "", limit: 5).map(\.stopId).contains("END"))
+
+        let empty = try Self.run(["describe", "--db", folder.path("missing.db")])
+        #expect(empty.status == 1 && empty.stderr.contains("describe:"), "\(empty.stderr)")
     }
 
     @Test func importServeQueryAndStop() throws {
