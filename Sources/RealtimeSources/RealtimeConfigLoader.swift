@@ -5,7 +5,7 @@
 //   "max_requests_per_second": 5,             optional, default 5
 //   "sources": [
 //     { "name": "sydneytrains.trip_updates", "kind": "trip_updates",   trip_updates|vehicle_positions|alerts|auto
-//       "url": "https://…" | "http://…" | "file:///…",
+//       "url": "https://…" | "http://…" | "file:///…",  $VAR / ${VAR} in an http(s) URL's user info or query
 //       "headers": { "Authorization": "apikey $TFNSW_API_KEY" },      $VAR / ${VAR} from the environment
 //       "poll_interval_s": 30, "prefix": "ST:", "timeout_s": 8, "max_bytes": 67108864,
 //       "stale_after_s": 90 },                optional, whole seconds 1 … 604,800; default by kind (90 s, alerts 600 s)
@@ -200,19 +200,20 @@ struct SourceEntryReader {
     private func urlSource(_ name: String, _ fields: ConfigFields) throws(RealtimeConfigError) -> SourceConfig {
         try fields.checkKnown(Self.urlFields)
         let kind = try kind(fields, default: nil)
-        let text = try fields.string("url") ?? ""
+        let (text, urlUsesVariables) = try url(fields)
         guard let interval = try fields.positiveNumber("poll_interval_s") else {
             throw fields.error("poll_interval_s", "is missing")
         }
         let location = try location(text, fields)
-        let (headers, usesVariables) = try headers(fields)
+        var (headers, usesVariables) = try headers(fields)
+        usesVariables = usesVariables || urlUsesVariables
         if !headers.isEmpty, case .file = location {
             throw fields.error("headers", "apply to http(s) sources only")
         }
         if usesVariables, case .http(let url) = location, url.scheme?.lowercased() == "http", !Self.isLoopback(url.host)
         {
             throw fields.error(
-                "headers",
+                urlUsesVariables ? "url" : "headers",
                 "values from environment variables are sent over https only (or plain http to 127.0.0.1 / localhost)")
         }
         return SourceConfig(
@@ -258,6 +259,56 @@ struct SourceEntryReader {
             return .file(path: url.path)
         }
         throw fields.error("url", "must start with https://, http:// or file:///, got \"\(text)\"")
+    }
+
+    /// The URL with `$VAR` / `${VAR}` of its user info and query expanded from the environment (an API key given
+    /// in the query, as many agencies take it, or as a password); also whether it used any. Only those two parts
+    /// may use them: the rest of a URL is shown in `sources`, `health` and logs (`SourceLocation
+    /// .redactedDescription` leaves user info and query out).
+    private func url(_ fields: ConfigFields) throws(RealtimeConfigError) -> (String, Bool) {
+        let raw = try fields.string("url") ?? ""
+        guard raw.contains("$") else { return (raw, false) }
+        // scheme://[userinfo@]host[:port][/path][?query]
+        guard raw.lowercased().hasPrefix("http"), let schemeEnd = raw.range(of: "://") else {
+            throw fields.error("url", "environment variables go in an http(s) URL's user info or query only")
+        }
+        let afterScheme = raw[schemeEnd.upperBound...]
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        let authority = afterScheme[..<authorityEnd]
+        let at = authority.lastIndex(of: "@")
+        let userInfo = at.map { authority[..<$0] } ?? ""
+        let hostAndPort = at.map { authority[authority.index(after: $0)...] } ?? authority
+        let rest = afterScheme[authorityEnd...]
+        let queryStart = rest.firstIndex(of: "?")
+        let path = queryStart.map { rest[..<$0] } ?? rest
+        let query = queryStart.map { rest[$0...] } ?? ""
+        guard !hostAndPort.contains("$"), !path.contains("$") else {
+            throw fields.error(
+                "url",
+                "environment variables go in an http(s) URL's user info or query only (e.g. ?api_key=$KEY): its "
+                    + "host and path are shown in status and logs")
+        }
+        var used = false
+        func expand(_ part: Substring) throws(RealtimeConfigError) -> String {
+            do {
+                let (text, variables) = try EnvironmentExpansion.expand(String(part), environment: environment)
+                used = used || !variables.isEmpty
+                return text
+            } catch {
+                switch error {
+                case .missing(let variable): throw fields.error("url", "environment variable \(variable) is not set")
+                case .empty(let variable): throw fields.error("url", "environment variable \(variable) is empty")
+                case .syntax:
+                    throw fields.error("url", "has a '$' not followed by a variable name; write $$ for a literal $")
+                }
+            }
+        }
+        let expandedUserInfo = try expand(userInfo)
+        let expandedQuery = try expand(query)
+        let text =
+            String(raw[..<schemeEnd.upperBound]) + (at == nil ? "" : expandedUserInfo + "@") + String(hostAndPort)
+            + String(path) + expandedQuery
+        return (text, used)
     }
 
     /// The headers, values expanded; also whether any value came from an environment variable.

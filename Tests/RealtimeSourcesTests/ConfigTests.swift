@@ -23,6 +23,37 @@ import TransitTesting
         }
     }
 
+    /// An API key given in the URL's query (as many agencies take it) comes from the environment, as in headers;
+    /// an unset variable is named; a variable outside the query (shown in status and logs) is refused, and so is
+    /// a key sent over plain http to another host. The status shows the URL without its query.
+    @Test func environmentVariablesInTheURLQuery() throws {
+        let config = try parse(
+            """
+            {"sources": [{"name": "tu", "kind": "trip_updates", "poll_interval_s": 30,
+              "url": "https://api.example.org/gtfsrt/tripupdates?api_key=${AGENCY_KEY}&format=pb"}]}
+            """, env: ["AGENCY_KEY": "s3cret"])
+        guard case .http(let url) = config.sources[0].location else {
+            Issue.record("not an http source")
+            return
+        }
+        #expect(url.absoluteString == "https://api.example.org/gtfsrt/tripupdates?api_key=s3cret&format=pb")
+        #expect(!config.sources[0].description.contains("s3cret"))
+        #expect(config.sources[0].location.redactedDescription == "https://api.example.org/gtfsrt/tripupdates?…")
+
+        let unset = error(
+            #"{"sources": [{"name": "tu", "kind": "trip_updates", "poll_interval_s": 30, "url": "https://a.example/x?key=$NOPE"}]}"#
+        )
+        #expect(unset?.description.contains("url") == true && unset?.description.contains("NOPE is not set") == true)
+        let inPath = error(
+            #"{"sources": [{"name": "tu", "kind": "trip_updates", "poll_interval_s": 30, "url": "https://a.example/$K/x"}]}"#,
+            env: ["K": "v"])
+        #expect(inPath?.description.contains("user info or query only") == true, "\(String(describing: inPath))")
+        let plain = error(
+            #"{"sources": [{"name": "tu", "kind": "trip_updates", "poll_interval_s": 30, "url": "http://a.example/x?k=$K"}]}"#,
+            env: ["K": "v"])
+        #expect(plain?.description.contains("https only") == true, "\(String(describing: plain))")
+    }
+
     @Test func readsEveryFieldAndDefaults() throws {
         let config = try parse(
             """
