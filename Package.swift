@@ -149,7 +149,7 @@ let package = Package(
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
         .target(
             name: "GatewayProtocol",
-            dependencies: ["StrictJSON", "TransitModel", "TransitCore", "TransitPresentation"],
+            dependencies: ["StrictJSON", "TransitModel", "TransitCore", "ProcessSupport", "TransitPresentation"],
             swiftSettings: swiftSettings),
         .target(
             name: "StaticService",

@@ -1,3 +1,4 @@
+import ProcessSupport
 import StrictJSON
 import TransitCore
 import TransitModel
@@ -253,7 +254,35 @@ extension GatewayRequest {
     }
 
     private static func at(_ args: RequestArguments) throws(GatewayError) -> Int64? {
-        try args.optionalInt("at", in: 0...GatewayLimits.maxAt)
+        do {
+            return try args.optionalInt("at", in: 0...GatewayLimits.maxAt)
+        } catch {
+            throw atHint(args, error)
+        }
+    }
+
+    /// The error of a bad `at`, with the unix seconds it probably meant when it looks like milliseconds or an
+    /// ISO 8601 time (what a JavaScript or Java client sends by default).
+    private static func atHint(_ args: RequestArguments, _ error: GatewayError) -> GatewayError {
+        let expected = "expected unix seconds, an integer from 0 to \(GatewayLimits.maxAt)"
+        switch args.value("at") {
+        case .number(let number)?:
+            if let ms = number.int64, ms > GatewayLimits.maxAt, ms / 1000 <= GatewayLimits.maxAt {
+                return args.invalid(
+                    "field \"at\": \(expected), got \(number.text): milliseconds? In seconds that is \(ms / 1000)")
+            }
+        case .string(let text)?:
+            if let seconds = ServiceClock.parseInstant(text), seconds.isFinite, seconds >= 0,
+                seconds <= Double(GatewayLimits.maxAt)
+            {
+                return args.invalid(
+                    "field \"at\": \(expected), got the string \(quote(text)): that instant is \(Int64(seconds.rounded(.down)))"
+                )
+            }
+        default:
+            break
+        }
+        return error
     }
 
     private static func mode(_ args: RequestArguments) throws(GatewayError) -> String? {

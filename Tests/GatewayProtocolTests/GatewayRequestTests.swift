@@ -136,6 +136,18 @@ import TransitModel
         _ = try ok(#"{"op":"stop","stop_id":"200060"}"#)
     }
 
+    /// An `at` in milliseconds or as an ISO 8601 string says "unix seconds" and what it probably meant.
+    @Test func atInMillisecondsOrISOGetsTheSecondsItMeant() throws {
+        try expectError(
+            #"{"op":"departures","stop_id":"200060","at":1766394000000}"#, .invalidArgument,
+            "expected unix seconds", "milliseconds? In seconds that is 1766394000")
+        try expectError(
+            #"{"op":"departures","stop_id":"200060","at":"2025-12-22T20:00:00+11:00"}"#, .invalidArgument,
+            "expected unix seconds", "that instant is 1766394000")
+        try expectError(#"{"op":"departures","stop_id":"200060","at":"tomorrow"}"#, .invalidArgument, "field \"at\"")
+        try expectError(#"{"op":"departures","stop_id":"200060","at":-5}"#, .invalidArgument, "got -5")
+    }
+
     @Test func limitIsCheckedNotClamped() throws {
         let base = #"{"op":"departures","stop_id":"200060","limit":"#
         try expectError(base + "0}", .invalidArgument, "field \"limit\": expected an integer from 1 to 100, got 0")
