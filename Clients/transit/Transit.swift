@@ -12,6 +12,65 @@ import Darwin
 
 @main
 struct Transit: AsyncParsableCommand {
+    /// Parses and runs as ArgumentParser would, with two differences the README and `--help` promise: a usage
+    /// error exits 2 (ArgumentParser's is 64), and `transit nearby -33.87 151.20` reads the negative latitude as
+    /// a number, not as an option.
+    static func main() async {
+        do {
+            var command = try parseAsRoot(Self.negativeNumbersAsValues(Array(CommandLine.arguments.dropFirst())))
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }
+                Foundation.exit(0)
+            }
+            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+
+    /// The arguments with each negative number that is not an option's value moved behind a `--`, in order, so
+    /// ArgumentParser takes it as a positional value (`nearby -33.87 151.20 --radius 400` becomes
+    /// `nearby 151.20 --radius 400 -- -33.87`, positional values keeping their order). Options that take a
+    /// value are those of `GatewayOptions` and the commands' own.
+    static func negativeNumbersAsValues(_ arguments: [String]) -> [String] {
+        guard !arguments.contains("--"),
+            arguments.contains(where: { $0.count > 1 && $0.hasPrefix("-") && Double($0) != nil })
+        else { return arguments }
+        let takesValue: Set<String> = [
+            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--at", "--date", "--start-time",
+            "--lang", "--route", "--mode", "--trip", "--vehicle", "--stop",
+        ]
+        var kept: [String] = []
+        var positional: [String] = []
+        var sawCommand = false
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            if takesValue.contains(argument), i + 1 < arguments.count {
+                kept += [argument, arguments[i + 1]]
+                i += 2
+                continue
+            }
+            if argument.hasPrefix("-"), Double(argument) == nil {
+                kept.append(argument)
+            } else if !sawCommand {
+                kept.append(argument)  // the subcommand's name
+                sawCommand = true
+            } else {
+                positional.append(argument)
+            }
+            i += 1
+        }
+        return kept + ["--"] + positional
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "transit",
         abstract: "Departure boards, trips, stops and alerts from a transit gateway, in the terminal.",

@@ -158,6 +158,32 @@ struct BoardEndToEndTests {
             printed.status == 0 && printed.output.contains("ROUTE  DESTINATION") && !printed.output.contains("\u{1B}["))
     }
 
+    /// README's `transit nearby -33.8731 151.2067` reads the negative latitude as a number (it used to be taken
+    /// for an option), and usage errors exit 2 as `--help` and README say (ArgumentParser's own code is 64).
+    @Test func negativeCoordinatesParseAndUsageErrorsExit2() throws {
+        let transit = try #require(BuiltExecutables.path("transit"))
+        let scratch = try TemporaryFolder("transit-usage")
+        let port = try FreePort.tcp()
+        // Parsed: it gets as far as the gateway, which is not there (3).
+        let parsed = try Self.run(
+            transit, ["nearby", "-33.8731", "151.2067", "--gateway", "127.0.0.1:\(port)", "--timeout", "1"],
+            scratch: scratch.path)
+        #expect(parsed.status == 3, "\(parsed.output)")
+        #expect(parsed.output.contains("cannot reach the gateway"))
+        let lonFirst = try Self.run(
+            transit,
+            ["nearby", "--radius", "300", "-33.8731", "-70.6", "--gateway", "127.0.0.1:\(port)", "--timeout", "1"],
+            scratch: scratch.path)
+        #expect(lonFirst.status == 3, "\(lonFirst.output)")
+        for arguments in [
+            ["nearby"], ["nearby", "--bogus", "1", "2"], ["nearby", "north", "151.2"], ["no-such-command"],
+        ] {
+            let usage = try Self.run(transit, arguments, scratch: scratch.path)
+            #expect(usage.status == 2, "\(arguments): \(usage.status) \(usage.output)")
+        }
+        #expect(try Self.run(transit, ["--help"], scratch: scratch.path).status == 0)
+    }
+
     /// No gateway: a message that says how to start one, exit code 3.
     @Test func aGatewayThatIsDownIsSaidSo() throws {
         let transit = try #require(BuiltExecutables.path("transit"))
