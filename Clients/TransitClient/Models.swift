@@ -2,6 +2,7 @@
 // (`stop_id` → `stopId`). They tolerate older and newer servers: every field the protocol allows to be null,
 // and every field added after the first release, is optional or defaults when missing (lists to `[]`), and
 // unknown fields are ignored.
+import Foundation
 
 /// A list that decodes as `[]` when its field is missing (an older server) or null.
 @propertyWrapper
@@ -62,6 +63,11 @@ public struct Answer<Payload: Decodable & Sendable>: Decodable, Sendable {
     public var data: Payload
     /// Timing and, for live ops, where the answer came from.
     public var meta: AnswerMeta
+    /// The gateway's answer line as it came (what `transit --json` prints: every field, in the gateway's
+    /// order, nulls included, whatever this library's models know of it). Empty for an answer made in code.
+    public var line: Data = Data()
+
+    private enum CodingKeys: String, CodingKey { case data, meta }
 }
 
 /// `delay_badge` and the `banner` of an alert share these three.

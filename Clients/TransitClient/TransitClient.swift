@@ -227,7 +227,9 @@ public actor TransitClient {
     ) async throws -> Answer<Payload> {
         let line = try await send(op, fields)
         do {
-            return try LineCoding.decoder().decode(Answer<Payload>.self, from: line)
+            var answer = try LineCoding.decoder().decode(Answer<Payload>.self, from: line)
+            answer.line = line
+            return answer
         } catch {
             throw TransitClientError.badAnswer(op: op, reason: "\(error)")
         }

@@ -63,7 +63,7 @@ struct BoardCommand: AsyncParsableCommand {
     func printOnce(_ client: TransitClient, stopId: String, name: String?) async throws {
         let board = try await client.departures(stopId: stopId, limit: limit)
         let alerts = (try? await client.alerts(stopId: stopId).data.alerts) ?? []
-        if options.json { return try options.printJSON(board.data) }
+        if options.json { return options.printLine(board.line) }
         let now = board.meta.at ?? Int64(Date().timeIntervalSince1970)
         let renderer = BoardRenderer(mode: options.colorMode, width: Terminal.columns() ?? 80)
         options.print(

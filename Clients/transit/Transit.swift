@@ -157,11 +157,11 @@ struct GatewayOptions: ParsableArguments {
         Swift.print(lines.joined(separator: "\n"))
     }
 
-    func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    /// `--json`: the gateway's answer line as it came (not re-encoded: every field in its order, nulls kept).
+    func printLine(_ line: Data) {
+        var text = String(decoding: line, as: UTF8.self)
+        while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+        Swift.print(text)
     }
 }
 
@@ -225,7 +225,7 @@ struct SearchCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.search(text, limit: limit)
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).stops(answer.data.stops))
             }
         }
@@ -245,7 +245,7 @@ struct NearbyCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.nearby(lat: lat, lon: lon, radius: radius, limit: limit)
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).stops(answer.data.stops))
             }
         }
@@ -262,7 +262,7 @@ struct StopCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.stop(stopId)
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).stop(answer.data))
             }
         }
@@ -285,7 +285,7 @@ struct RoutesCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.routes(mode: filter == .all ? nil : filter.rawValue)
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).routes(answer.data.routes, filter: filter))
             }
         }
@@ -302,7 +302,7 @@ struct TripCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.trip(tripId, date: date)
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 let now = answer.meta.at ?? Int64(Date().timeIntervalSince1970)
                 options.print(ListRenderer(mode: options.colorMode).trip(answer.data, now: now))
             }
@@ -319,7 +319,7 @@ struct AlertsCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.alerts(stopId: stopId)
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).alerts(answer.data.alerts))
             }
         }
@@ -335,7 +335,7 @@ struct VehiclesCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.vehicles(routeId: routeId)
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).vehicles(answer.data.vehicles))
             }
         }
@@ -351,7 +351,7 @@ struct HealthCommand: AsyncParsableCommand {
         try await guarded {
             try await options.run { client in
                 let answer = try await client.health()
-                if options.json { return try options.printJSON(answer.data) }
+                if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).health(answer.data))
             }
         }

@@ -40,6 +40,26 @@ import Testing
         await client.close()
     }
 
+    /// An answer keeps the gateway's line as it came (`transit --json` prints it): fields this library's models
+    /// do not know, their order and their nulls survive.
+    @Test func anAnswerKeepsTheGatewaysLine() async throws {
+        let sent = NIOLockedValueBox<String>("")
+        let gateway = try await FakeGateway { request, peer in
+            let line = FakeGateway.ok(
+                request, data: #"{"stops":[{"stop_id":"S","name":"Stop","zeta":null,"alpha":[1,2],"code":null}]}"#)
+            sent.withLockedValue { $0 = line }
+            peer.send(line)
+        }
+        defer { Task { await gateway.stop() } }
+        let client = TransitClient(port: gateway.port, configuration: Self.fast)
+        let answer = try await client.search("s")
+        #expect(answer.data.stops.first?.name == "Stop")
+        let line = String(decoding: answer.line, as: UTF8.self)
+        #expect(line.trimmingCharacters(in: .newlines) == sent.withLockedValue { $0 }.trimmingCharacters(in: .newlines))
+        #expect(line.contains(#""zeta":null,"alpha":[1,2]"#))
+        await client.close()
+    }
+
     @Test func aRequestWithoutAnswerTimesOut() async throws {
         let gateway = try await FakeGateway { _, _ in }
         defer { Task { await gateway.stop() } }
