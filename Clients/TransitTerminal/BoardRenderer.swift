@@ -46,6 +46,18 @@ public struct BoardRenderer: Sendable {
     static let routeWidth = 6, timeWidth = 8, countdownWidth = 9, statusWidth = 13, platformWidth = 6
     /// "▅ Standing room only" and "  ♿" (a wide character: two columns).
     static let seatsWidth = 25
+    /// The occupancy glyph and "  ♿" alone, on a narrow terminal.
+    static let compactSeatsWidth = 5
+    /// The destination gets at least this much (the renderer is never narrower than 60 columns).
+    static let destinationMinimum = 12
+
+    /// Whether the occupancy shows its words: only where the destination keeps 20 columns beside them (at 100
+    /// columns it does; at 80 and 60 the occupancy is its glyph alone, so no row runs past the width).
+    var fullSeats: Bool {
+        width
+            - (Self.routeWidth + 1 + Self.timeWidth + Self.countdownWidth + Self.statusWidth + Self.platformWidth
+                + Self.seatsWidth) >= 20
+    }
 
     public func render(_ board: Board, _ context: Context) -> [String] {
         let clock = DepartureClock(timeZone: board.timezone)
@@ -62,7 +74,8 @@ public struct BoardRenderer: Sendable {
         let header =
             Columns.pad("ROUTE", Self.routeWidth + 1) + Columns.pad("DESTINATION", destinationWidth)
             + Columns.pad("DEPARTS", Self.timeWidth) + Columns.pad("IN", Self.countdownWidth)
-            + Columns.pad("STATUS", Self.statusWidth) + Columns.pad("PLAT", Self.platformWidth) + "SEATS"
+            + Columns.pad("STATUS", Self.statusWidth) + Columns.pad("PLAT", Self.platformWidth)
+            + (fullSeats ? "SEATS" : "")
         lines.append(TextStyle(dim: true).apply(header, mode: mode))
         if board.departures.isEmpty {
             lines.append("No departures.")
@@ -80,11 +93,12 @@ public struct BoardRenderer: Sendable {
     }
 
     var destinationColumn: Int {
-        max(
-            12,
+        let seats = fullSeats ? Self.seatsWidth : Self.compactSeatsWidth
+        return max(
+            Self.destinationMinimum,
             width
                 - (Self.routeWidth + 1 + Self.timeWidth + Self.countdownWidth + Self.statusWidth + Self.platformWidth
-                    + Self.seatsWidth))
+                    + seats))
     }
 
     func render(_ row: Departure, clock: DepartureClock, now: Int64, destinationWidth: Int) -> String {
@@ -98,7 +112,8 @@ public struct BoardRenderer: Sendable {
         line += String(repeating: " ", count: Self.routeWidth + 1 - badge.count)
 
         let rowStyle = TextStyle(dim: cancelled, strikethrough: cancelled)
-        let headsign = Columns.pad(row.headsign ?? name, destinationWidth)
+        // One column always stays blank before the time, so a long destination never runs into it.
+        let headsign = Columns.pad(row.headsign ?? name, destinationWidth - 1) + " "
         line += rowStyle.apply(headsign, mode: mode)
         let departs = row.time.map(clock.time) ?? "--:--"
         line += rowStyle.apply(Columns.pad(departs, Self.timeWidth), mode: mode)
@@ -112,7 +127,7 @@ public struct BoardRenderer: Sendable {
         line += statusCell(row, status: status)
         let platform = (row.platform ?? "") + (row.platformChanged == true ? "*" : "")
         line += Columns.pad(platform, Self.platformWidth)
-        line += occupancyCell(row)
+        line += occupancyCell(row, compact: !fullSeats)
         if row.wheelchairAccessible == 1 { line += "  ♿" }
         return line.trimmingTrailingSpaces()
     }
@@ -142,8 +157,14 @@ public struct BoardRenderer: Sendable {
 
     /// The carriages as a bar (one glyph per carriage, its height how full) where sent, else the trip's
     /// occupancy as a glyph and its label.
-    func occupancyCell(_ row: Departure) -> String {
+    func occupancyCell(_ row: Departure, compact: Bool = false) -> String {
         let carriages = row.carriages.sorted { ($0.position ?? 0) < ($1.position ?? 0) }
+        if compact, !carriages.isEmpty {
+            // One glyph: the fullest carriage's.
+            let fullest = carriages.compactMap { OccupancyPresentation(status: $0.occupancyStatus) }
+                .max { $0.level < $1.level }
+            return TextStyle(foreground: occupancyColor(fullest)).apply(Self.glyph(fullest), mode: mode)
+        }
         if !carriages.isEmpty {
             return carriages.map { carriage in
                 let occupancy = OccupancyPresentation(status: carriage.occupancyStatus)
@@ -152,7 +173,7 @@ public struct BoardRenderer: Sendable {
         }
         guard let occupancy = OccupancyPresentation(status: row.occupancyStatus) else { return "" }
         return TextStyle(foreground: occupancyColor(occupancy)).apply(
-            Self.glyph(occupancy) + " " + occupancy.label, mode: mode)
+            Self.glyph(occupancy) + (compact ? "" : " " + occupancy.label), mode: mode)
     }
 
     static func glyph(_ occupancy: OccupancyPresentation?) -> String {
@@ -182,6 +203,17 @@ public struct BoardRenderer: Sendable {
         let label = alert.banner?.accessibilityLabel ?? computed.accessibilityLabel
         let text = Columns.pad("▲ " + label, width)
         return TextStyle(foreground: RGB(color), bold: true).apply(text.trimmingTrailingSpaces(), mode: mode)
+    }
+
+    /// The live screen's footer word for a board that came by subscription or poll: `live` only while the
+    /// answer is; a board of schedule times (static only, or live data left out as stale) says so, so a
+    /// rider never reads timetable times under "live".
+    public static func liveState(_ meta: AnswerMeta?) -> String {
+        switch (meta?.source, meta?.stale) {
+        case ("static_only", _): return "timetable only"
+        case (_, true): return "live data out of date"
+        default: return "live"
+        }
     }
 
     func sourceNote(_ meta: AnswerMeta?) -> String? {

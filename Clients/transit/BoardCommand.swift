@@ -173,7 +173,7 @@ actor LiveScreen {
         self.board = board
         self.meta = meta
         receivedAt = .now
-        status = via
+        status = via == "live" ? BoardRenderer.liveState(meta) : via
         draw()
     }
 

@@ -94,6 +94,32 @@ import TransitPresentation
         #expect(first.contains("20:03") && first.contains("1 min"))  // 3 min at 20:00, 1 min at 20:02
     }
 
+    /// At 80 and 60 columns no row runs past the width (the occupancy shrinks to its glyph; it used to wrap at
+    /// 60), and a destination too long for its column ends in "…" and a blank, never running into the time.
+    @Test(arguments: [80, 60])
+    func narrowTerminalsKeepEveryRowWithinTheWidth(width: Int) throws {
+        let (board, meta, _) = try Self.centralBoard()
+        var long = board
+        long.departures[0].headsign = String(repeating: "Very Long Destination Name ", count: 4)
+        let lines = BoardRenderer(mode: .none, width: width).render(long, .init(now: meta.at!, meta: meta))
+        func columns(_ line: String) -> Int { line.reduce(0) { $0 + ($1 == "♿" ? 2 : 1) } }
+        for line in lines where !line.hasPrefix("▲") {
+            #expect(columns(line) <= width, "\(width): \(columns(line)) columns: \(line)")
+        }
+        let first = try #require(lines.first { $0.contains("Very Long") })
+        #expect(first.contains("… "), "\(first)")
+        let header = try #require(lines.first { $0.hasPrefix("ROUTE") })
+        #expect(header.contains("STATUS") && header.contains("PLAT") && !header.contains("SEATS"), "\(header)")
+    }
+
+    /// The live screen's footer says "live" only while the answer is live.
+    @Test func theFooterSaysLiveOnlyWhileTheBoardIs() {
+        #expect(BoardRenderer.liveState(AnswerMeta(source: "static+rt", stale: false)) == "live")
+        #expect(BoardRenderer.liveState(AnswerMeta(source: "static+rt", stale: true)) == "live data out of date")
+        #expect(BoardRenderer.liveState(AnswerMeta(source: "static_only")) == "timetable only")
+        #expect(BoardRenderer.liveState(AnswerMeta(source: "rt_only", stale: true)) == "live data out of date")
+    }
+
     @Test func aBoardFromAnOlderGatewayComputesWhatItLacks() throws {
         // No badge, countdown, colours or status text from the gateway: computed from delay_s and the times.
         let line =
