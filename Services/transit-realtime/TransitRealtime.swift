@@ -3,6 +3,7 @@
 //   transit-realtime query --connect <nng url> '<json>'... | -
 //   transit-realtime fixtures --db <static db> --out <dir> [--at <unix>] [--replay <n>]
 //   transit-realtime bench --db <static db> [--at <unix>] (release build; scripts/bench-realtime)
+//   transit-realtime feed-time <file|folder>...   (when a recorded capture was made)
 import ArgumentParser
 import TransitModel
 
@@ -14,6 +15,7 @@ struct TransitRealtime: AsyncParsableCommand {
         version: TransitVersion.current,
         subcommands: [
             ServeCommand.self, QueryCommand.self, FixturesCommand.self, BenchCommand.self, BenchSubscriberCommand.self,
+            FeedTimeCommand.self,
         ]
     )
 }
