@@ -22,8 +22,8 @@ extension RequestDispatcher {
         -> Answer
     {
         switch await board(query, allowRealtimeOnly: true) {
-        case .failure(let error) where error.code == .notFound && error.message.hasPrefix("stop "):
-            return failure(request, await withSearchHint(error, stopId: query.stopId), received: received)
+        case .failure(let error) where error.code == .notFound:
+            return failure(request, await hinted(error, request), received: received)
         case .failure(let error):
             return failure(request, error, received: received)
         case .success(let board):

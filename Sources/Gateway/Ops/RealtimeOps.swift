@@ -36,7 +36,7 @@ extension RequestDispatcher {
             matcher = .idOnly(query.selector)
             staticAnswered = false
         case .failure(let error):
-            return failure(request, error, received: received)
+            return failure(request, await hinted(error, request), received: received)
         }
 
         guard reading.holdsState else {
@@ -207,7 +207,9 @@ extension RequestDispatcher {
         switch await knownToStatic(query.selector) {
         case .success(false):
             let (field, id) = query.selector.fieldAndId
-            return failure(request, GatewayError(.notFound, "unknown \(field) \"\(id)\""), received: received)
+            return failure(
+                request, await hinted(GatewayError(.notFound, "unknown \(field) \"\(id)\""), request),
+                received: received)
         case .failure(let error) where error.code != .staticUnavailable:
             return failure(request, error, received: received)
         default:

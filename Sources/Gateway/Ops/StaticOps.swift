@@ -30,7 +30,7 @@ extension RequestDispatcher {
         if !reply.cacheable { generation = nil }
         switch reply.result {
         case .failure(let error):
-            return failure(request, error, received: received)
+            return failure(request, await hinted(error, request), received: received)
         case .success(let result):
             switch (request.op, result) {
             case (.stop, .stop(let stop)):

@@ -350,9 +350,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
             subscriptions.nextSub += 1
             subscriptions.starting[sub] = []
             entry.task = Task {
-                let board = await dispatcher.board(
+                var board = await dispatcher.board(
                     DeparturesQuery(stopId: query.stopId, limit: query.limit), wantStops: true)
-                loop.execute { handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
+                if case .failure(let error) = board, error.code == .notFound {
+                    board = .failure(await dispatcher.hinted(error, request))
+                }
+                loop.execute { [board] in handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
             }
         } else {
             entry.task = Task(executorPreference: taskExecutor) {

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import TransitTesting
+
+/// Every op that takes a stop or a route says what a rider probably meant (issue 25 §3): a stop's name where
+/// its id goes names the `search` op and its best match; a route's short name where its route_id goes names
+/// that route_id. The error stays NOT_FOUND.
+@Suite struct NotFoundHintTests {
+    @Test func aStopNameOrARouteNameWhereAnIdGoesIsAnsweredWithTheId() async throws {
+        try await withGateway { fixture in
+            let client = try fixture.client()
+            for line in [
+                #"{"op":"stop","stop_id":"Central Station"}"#,
+                #"{"op":"departures","stop_id":"Central Station"}"#,
+                #"{"op":"alerts","stop_id":"Central Station"}"#,
+                #"{"op":"subscribe","topic":"departures","stop_id":"Central Station"}"#,
+            ] {
+                let answer = try await client.ask(line)
+                #expect(answer.errorCode == "NOT_FOUND", "\(line): \(answer)")
+                let message = answer.errorMessage ?? ""
+                #expect(
+                    message.contains("the \"search\" op") && message.contains("stop_id \"200060\""),
+                    "\(line): \(message)")
+            }
+            for line in [
+                #"{"op":"route","route_id":"T1"}"#,
+                #"{"op":"alerts","route_id":"t1"}"#,
+            ] {
+                let answer = try await client.ask(line)
+                #expect(answer.errorCode == "NOT_FOUND", "\(line): \(answer)")
+                let message = answer.errorMessage ?? ""
+                #expect(message.contains("route_id \"ST_T1\""), "\(line): \(message)")
+            }
+            // Nothing like it: the plain NOT_FOUND.
+            let unknown = try await client.ask(#"{"op":"route","route_id":"NO_SUCH_ROUTE"}"#)
+            #expect(unknown.errorCode == "NOT_FOUND" && unknown.errorMessage?.contains("route_id takes") == false)
+        }
+    }
+}
