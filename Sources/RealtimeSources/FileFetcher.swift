@@ -87,12 +87,17 @@ enum FileReader {
 
     /// The bytes and the version read; `.success(nil)` when the file changed or was replaced meanwhile.
     static func read(path: String, maxBytes: Int) -> Result<Read?, FetchError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO without a writer would otherwise block the poller for good (and reading
+        // it blocks too); only a regular file is read (O_NONBLOCK changes nothing for those).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure(FileFetcher.error(errno: errno, path: path)) }
         defer { close(fd) }
-        guard let before = FileSignature.of(descriptor: fd) else {
-            return .failure(FileFetcher.error(errno: errno, path: path))
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(FileFetcher.error(errno: errno, path: path)) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(.fileUnreadable(path: path, reason: "\(fileTypeName(info.st_mode)), not a regular file"))
         }
+        let before = FileSignature(info)
         guard before.size <= Int64(maxBytes) else { return .failure(.tooLarge(limit: maxBytes)) }
         // One byte more than the size, to notice a file still growing.
         let capacity = Int(before.size) + 1
@@ -114,6 +119,18 @@ enum FileReader {
         else { return .success(nil) }
         bytes.removeLast(capacity - count)
         return .success(Read(bytes: bytes, signature: before))
+    }
+}
+
+/// What a file that is not a regular file is, for the error message.
+private func fileTypeName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: "a FIFO (named pipe)"
+    case S_IFDIR: "a directory"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    default: "a special file"
     }
 }
 

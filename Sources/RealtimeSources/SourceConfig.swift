@@ -98,7 +98,8 @@ public struct SourceConfig: Sendable, Hashable, CustomStringConvertible {
     /// Seconds after which this source's data is stale (from its feed header timestamp, else the fetch);
     /// nil: the service's default (90 s for trip updates and vehicle positions, 10 min for alerts).
     public var staleAfterSecs: Int?
-    /// Longest an HTTP request may take, from sending to the last body byte.
+    /// Longest an HTTP request may take, from sending to the last body byte. (File sources do not use it: a
+    /// path that is not a regular file, e.g. a FIFO that would block, fails at once.)
     public var timeout: Duration
     /// Largest body accepted; a larger one is aborted with an error.
     public var maxBytes: Int

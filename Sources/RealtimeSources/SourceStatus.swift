@@ -1,4 +1,6 @@
 // What a source has been doing, for the service's status replies and logs. Holds no header values.
+// Fetching only: whether the bytes decode is the consumer's verdict (the realtime service's `SourceStatus`
+// in protocol/README.md keeps a broken feed an error through "not modified" polls; this one cannot know).
 import Foundation
 
 public struct SourceStatus: Sendable, Hashable {

@@ -57,6 +57,55 @@ import TransitModel
         #expect(status.lastError?.contains("512") == true)
     }
 
+    /// A broken body that stays (an unchanged file, a 304 carrying the broken body's ETag) stays an error: each
+    /// "not modified" is one more failure in the run, keeping the first error's message and time, never a
+    /// recovery; the first feed that decodes and is applied ends the run.
+    @Test func anUnchangedBrokenFeedStaysAnErrorUntilAGoodFeedIsApplied() async throws {
+        let h = try EngineHarness()
+        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1"))], timestamp: UInt64(h.clock.now)))
+        let good = GTFSRealtimeCodec.encode(F.feed([F.entity("a", F.tripUpdate("T1", delay: 90))]))
+        h.clock.advance(30)
+        let brokenAt = h.clock.now
+        await h.bytes(Array(good.prefix(good.count - 7)))
+        let firstError = try #require(await h.status().lastError)
+        for poll in 1...2 {
+            h.clock.advance(30)
+            await h.engine.handle(.notModified(source: "tu", at: h.clock.now))
+            let status = await h.status()
+            #expect(status.consecutiveErrors == UInt64(1 + poll) && status.errors == UInt64(1 + poll))
+            #expect(status.recoveredUnix == nil)
+            #expect(status.lastError == firstError && status.lastErrorUnix == brokenAt)
+            #expect(status.notModified == UInt64(poll))
+        }
+        // A failed fetch meanwhile leaves the broken body the one held: "not modified" is still a failure.
+        h.clock.advance(30)
+        await h.engine.handle(.failed(source: "tu", message: "cannot read x: a FIFO", at: h.clock.now))
+        h.clock.advance(30)
+        await h.engine.handle(.notModified(source: "tu", at: h.clock.now))
+        #expect(await h.status().consecutiveErrors == 5 && h.hub.snapshot(.tripUpdates) != nil)
+
+        h.clock.advance(30)
+        let recoveredAt = h.clock.now
+        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1", delay: 120))], timestamp: UInt64(recoveredAt)))
+        var status = await h.status()
+        #expect(status.consecutiveErrors == 0 && status.recoveredUnix == recoveredAt)
+        #expect(status.updatesApplied == 2)
+        #expect(status.lastError == "cannot read x: a FIFO" && status.errors == 5)
+        // "Not modified" now means the good feed: a success that keeps the recovery's time.
+        h.clock.advance(30)
+        await h.engine.handle(.notModified(source: "tu", at: h.clock.now))
+        status = await h.status()
+        #expect(status.consecutiveErrors == 0 && status.recoveredUnix == recoveredAt)
+        #expect(status.lastSuccessUnix == h.clock.now)
+        // After a failed fetch, "not modified" of a good feed is a recovery (that feed is still the one applied).
+        h.clock.advance(30)
+        await h.engine.handle(.failed(source: "tu", message: "HTTP 503 Service Unavailable", at: h.clock.now))
+        h.clock.advance(30)
+        await h.engine.handle(.notModified(source: "tu", at: h.clock.now))
+        status = await h.status()
+        #expect(status.consecutiveErrors == 0 && status.recoveredUnix == h.clock.now)
+    }
+
     @Test func fetchFailureMessageIsKept() async throws {
         let h = try EngineHarness()
         await h.feed(F.feed([F.entity("a", F.tripUpdate("T1"))]))

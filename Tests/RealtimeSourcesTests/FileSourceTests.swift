@@ -101,6 +101,43 @@ import TransitTesting
         #expect(path == folder.path && reason.lowercased().contains("directory"), "\(reason)")
     }
 
+    /// A FIFO in place of the feed file used to block its poller in open(2) for good, silently. Now the poll
+    /// fails at once, saying what the path is; nothing blocks (the test writes to the FIFO before stopping, so a
+    /// blocked opener could not hang it, and the time limit bounds it anyway).
+    @Test(.timeLimit(.minutes(1))) func aFIFOInPlaceOfTheFileIsAnErrorWithinTheTimeout() async throws {
+        let folder = try TemporaryFolder("rtsources")
+        let path = folder.path("TripUpdates.pb")
+        try #require(mkfifo(path, 0o600) == 0)
+        let recorder = EventRecorder()
+        let timeout = Duration.seconds(2)
+        let source = SourceConfig(
+            name: "fifo", kind: .auto, location: .file(path: path), pollInterval: .milliseconds(50),
+            timeout: timeout)
+        let group = try SourceGroup(
+            config: testConfig([source]), logger: LogRecorder().logger, handler: recorder.handler)
+        let started = ContinuousClock.now
+        group.start()
+        let failed = await eventually(timeout: .seconds(10)) { recorder.failures.count >= 2 }
+        let firstFailure = recorder.all.first.map { $0.at - started }
+        unblockFIFOOpeners(path)
+        await group.stop()
+        #expect(failed, "events: \(recorder.events)")
+        #expect(try #require(firstFailure) < timeout)
+        #expect(recorder.fetched.isEmpty && recorder.notModifiedCount == 0)
+        #expect(
+            recorder.failures.first == .fileUnreadable(path: path, reason: "a FIFO (named pipe), not a regular file"))
+        let status = try #require(group.status().first)
+        #expect(status.lastError == "cannot read \(path): a FIFO (named pipe), not a regular file")
+        #expect(status.consecutiveFailures == recorder.failures.count)
+    }
+
+    /// Opens the FIFO for writing without blocking and closes it: a reader blocked in open(2) gets its open
+    /// done and then end of file (no reader: ENXIO, nothing to do).
+    private func unblockFIFOOpeners(_ path: String) {
+        let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd >= 0 { close(fd) }
+    }
+
     @Test func aStoppedGroupStartsAfresh() async throws {
         let folder = try TemporaryFolder("rtsources")
         let path = folder.path("Alerts.pb")

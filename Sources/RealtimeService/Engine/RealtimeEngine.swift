@@ -165,7 +165,7 @@ public actor RealtimeEngine {
         } catch {
             logger.info(
                 "feed refused", metadata: ["source": "\(state.settings(of: source).name)", "error": "\(error)"])
-            publish(state.recordFailure(source: source, message: error.description, at: fetchedAt))
+            publish(state.recordRefusedBody(source: source, message: error.description, at: fetchedAt))
             return
         }
         let hash = Self.hash(bytes)

@@ -105,11 +105,19 @@ public struct LiveState: Sendable {
         return changes
     }
 
-    /// The server said the feed did not change (HTTP 304, or an unchanged file).
+    /// A fetched body that could not be used (it did not decode): a failure that lasts through "not
+    /// modified" answers until a body that decodes arrives; the source's state is kept.
+    public mutating func recordRefusedBody(source: Int, message: String, at unix: Int64) -> LiveChanges {
+        sources[source].refuse(message, at: unix)
+        var changes = LiveChanges()
+        changes.sourcesChanged = true
+        return changes
+    }
+
+    /// The server said the feed did not change (HTTP 304, or an unchanged file): a success when the body held
+    /// is one that decoded, one more failure when it is a refused one (`recordRefusedBody`).
     public mutating func recordNotModified(source: Int, at unix: Int64) -> LiveChanges {
-        sources[source].notModified += 1
-        sources[source].lastFetchUnix = unix
-        sources[source].succeed(at: unix)
+        sources[source].unchanged(at: unix)
         var changes = LiveChanges()
         changes.sourcesChanged = true
         return changes
@@ -121,7 +129,7 @@ public struct LiveState: Sendable {
     public mutating func screen(_ feed: FeedMessage, bodyHash: Int, source s: Int, fetchedAt: Int64) -> Bool {
         sources[s].lastFetchUnix = fetchedAt
         if case .unknown(let value) = feed.header.incrementality {
-            sources[s].fail("unsupported incrementality \(value) in the feed header", at: fetchedAt)
+            sources[s].refuse("unsupported incrementality \(value) in the feed header", at: fetchedAt)
             return false
         }
         sources[s].succeed(at: fetchedAt)

@@ -43,6 +43,9 @@ struct SourceState {
     /// Failures since the last success, and the first success after the last failure.
     var consecutiveErrors: UInt64 = 0
     var recoveredUnix: Int64?
+    /// The last body fetched was refused (it did not decode, or its header is unusable): "not modified"
+    /// answers mean that body is still there, so they stay failures until a body that decodes arrives.
+    var refusedBodyHeld = false
     var drops: [DropReason: UInt64] = [:]
     var lastDrop: String?
     var stopMismatches: UInt64 = 0
@@ -85,8 +88,30 @@ struct SourceState {
         lastFetchUnix = unix
     }
 
+    /// A fetched body that cannot be used: a failure, and one that lasts while the source answers "not
+    /// modified" (`unchanged`).
+    mutating func refuse(_ message: String, at unix: Int64) {
+        fail(message, at: unix)
+        refusedBodyHeld = true
+    }
+
+    /// The source answered "not modified" (HTTP 304, an unchanged file). After a refused body that is the
+    /// same broken body again: one more failure in the run, keeping the first failure's message and time
+    /// (the broken file was found then). Otherwise the feed held is a good one: a success.
+    mutating func unchanged(at unix: Int64) {
+        notModified += 1
+        lastFetchUnix = unix
+        guard refusedBodyHeld else {
+            succeed(at: unix)
+            return
+        }
+        errors += 1
+        consecutiveErrors += 1
+    }
+
     /// A body that decoded (applied, unchanged or ignored as older): ends a run of failures.
     mutating func succeed(at unix: Int64) {
+        refusedBodyHeld = false
         lastSuccessUnix = unix
         if consecutiveErrors > 0 {
             consecutiveErrors = 0
