@@ -15,7 +15,7 @@ extension RequestDispatcher {
     /// Static pages fetched at most per board (more only when delays push many rows out of a page).
     static let maxStaticPages = 4
     /// Windows of `DepartureBoard.horizon` a board looks at when the first one holds no row at all (a
-    /// weekday-only stop asked on Saturday still answers Monday's first departure).
+    /// weekday-only stop asked on Saturday still answers Monday's departures).
     static let maxLookAheadWindows = 7
 
     func departures(_ request: GatewayRequest, _ query: DeparturesQuery, received: ContinuousClock.Instant) async
@@ -120,6 +120,22 @@ extension RequestDispatcher {
                 wantStops: wantStops)
             guard case .success(var found) = result else { return first }
             guard found.answer.rows.isEmpty else {
+                // The window's rows start anywhere in it, so its end cuts them short (asked Saturday 07:14, the
+                // window to Monday 07:14 holds Monday 07:13 alone, flagged as nothing more). Unless the page is
+                // full with more beyond, the board is asked again as from its first departure (past: up to its
+                // last), the same rows and flags as a board asked there.
+                let page = found.answer.page
+                if found.answer.rows.count < query.limit
+                    || !(direction == .future ? page.hasMoreFuture : page.hasMorePast),
+                    let edge = direction == .future
+                        ? found.answer.rows.first?.time : found.answer.rows.last.map({ $0.time + 1 }),
+                    case .success(let again) = await boardWindow(
+                        query, now: now, at: at, direction: direction, position: .before(.timeOnly(edge)),
+                        allowRealtimeOnly: false, wantStops: wantStops),
+                    !again.answer.rows.isEmpty
+                {
+                    found = again
+                }
                 if direction == .future {
                     found.answer.page.hasMorePast = empty.answer.page.hasMorePast
                 } else {

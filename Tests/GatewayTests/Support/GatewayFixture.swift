@@ -22,16 +22,17 @@ final class GatewayFixture: @unchecked Sendable {
         return logger
     }()
 
-    /// `startStatic: false` points the gateway at a URL where nothing listens (yet).
+    /// `startStatic: false` points the gateway at a URL where nothing listens (yet); `databasePath`: the static
+    /// service serves that database (a test's own feed) instead of the sample one.
     init(
-        startStatic: Bool = true, realtime: RealtimeView? = nil,
+        startStatic: Bool = true, databasePath: String? = nil, realtime: RealtimeView? = nil,
         configure: (inout GatewayConfiguration) -> Void = { _ in }
     )
         async throws
     {
         let url = UniqueURL.ipc("gwt-static")
         staticURL = url
-        if startStatic { staticServer = try Self.makeStaticServer(url) }
+        if startStatic { staticServer = try Self.makeStaticServer(url, databasePath: databasePath) }
         var config = GatewayConfiguration(host: "127.0.0.1", port: 0, staticURL: url, logger: Self.quietLogger)
         configure(&config)
         gateway = try await GatewayServer.start(config: config, realtime: realtime)
@@ -63,10 +64,11 @@ final class GatewayFixture: @unchecked Sendable {
 
 /// Runs `body` with a fixture and always shuts it down.
 func withGateway<T>(
-    startStatic: Bool = true, realtime: RealtimeView? = nil, configure: (inout GatewayConfiguration) -> Void = { _ in },
-    _ body: (GatewayFixture) async throws -> T
+    startStatic: Bool = true, databasePath: String? = nil, realtime: RealtimeView? = nil,
+    configure: (inout GatewayConfiguration) -> Void = { _ in }, _ body: (GatewayFixture) async throws -> T
 ) async throws -> T {
-    let fixture = try await GatewayFixture(startStatic: startStatic, realtime: realtime, configure: configure)
+    let fixture = try await GatewayFixture(
+        startStatic: startStatic, databasePath: databasePath, realtime: realtime, configure: configure)
     do {
         let result = try await body(fixture)
         await fixture.shutdown()
