@@ -86,6 +86,12 @@ struct Serve: AsyncParsableCommand {
             valueName: "file"))
     var tokenFile: String?
 
+    @Flag(
+        help:
+            "Accept a --token-file that its group or others may read (refused by default: the token is the gateway's only secret)."
+    )
+    var allowReadableTokenFile = false
+
     @Option(
         help: "Requests per second one connection may send, in bursts of as many (beyond: RATE_LIMITED); 0: no limit.")
     var requestRate = GatewayConfiguration.Defaults.requestRate
@@ -239,7 +245,7 @@ struct Serve: AsyncParsableCommand {
         var config = try configuration(logger: logger)
         if let tokenFile {
             do {
-                config.authToken = try Self.readToken(tokenFile)
+                config.authToken = try Self.readToken(tokenFile, allowReadable: allowReadableTokenFile)
             } catch {
                 logger.critical("cannot start: \(error)")
                 throw ExitCode.failure
@@ -295,8 +301,15 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The token in `path`, without surrounding whitespace; an empty file is an error (the message never
-    /// shows the file's content).
-    static func readToken(_ path: String) throws -> [UInt8] {
+    /// shows the file's content), and so is a file its group or others may read, unless `allowReadable`.
+    static func readToken(_ path: String, allowReadable: Bool = false) throws -> [UInt8] {
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & 0o077 != 0, !allowReadable {
+            let mode = String(status.st_mode & 0o777, radix: 8)
+            throw ValidationError(
+                "--token-file \(path) may be read by its group or others (mode \(mode)): chmod 600 it, or pass "
+                    + "--allow-readable-token-file")
+        }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)

@@ -102,6 +102,7 @@ struct ProcessEndToEndTests {
         let folder = try makeFolder("token")
         let token = "t0ken-\(UUID().uuidString)"
         try "\(token)\n".write(toFile: "\(folder)/token", atomically: true, encoding: .utf8)
+        chmod("\(folder)/token", 0o600)
         let gateway = try ChildProcess(
             BuiltExecutables.path("transit-gateway")!,
             [
@@ -126,11 +127,30 @@ struct ProcessEndToEndTests {
         #expect(!gateway.stderr.contains(token))
 
         try "\n".write(toFile: "\(folder)/empty", atomically: true, encoding: .utf8)
+        chmod("\(folder)/empty", 0o600)
         let refused = try ChildProcess(
             BuiltExecutables.path("transit-gateway")!,
             ["serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--token-file", "\(folder)/empty"])
         #expect(try await refused.waitForExit(timeout: .seconds(5)) != 0)
         #expect(refused.stderr.contains("is empty"))
+
+        // A token file its group or others may read is refused at start (the message names the mode and the
+        // way out, never the token), unless --allow-readable-token-file.
+        chmod("\(folder)/token", 0o644)
+        let readable = try ChildProcess(
+            BuiltExecutables.path("transit-gateway")!,
+            ["serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--token-file", "\(folder)/token"])
+        #expect(try await readable.waitForExit(timeout: .seconds(5)) != 0)
+        #expect(readable.stderr.contains("may be read by its group or others (mode 644)"), "\(readable.stderr)")
+        #expect(readable.stderr.contains("--allow-readable-token-file") && !readable.stderr.contains(token))
+        let allowed = try ChildProcess(
+            BuiltExecutables.path("transit-gateway")!,
+            [
+                "serve", "--static", UniqueURL.ipc("none"), "--listen", "127.0.0.1:0", "--token-file",
+                "\(folder)/token", "--allow-readable-token-file",
+            ])
+        defer { allowed.signal(SIGKILL) }
+        #expect(try await allowed.waitForStderr(timeout: .seconds(10)) { $0.contains(" ready") })
     }
 
     /// A folder of its own under the test run's folder.
