@@ -43,9 +43,9 @@ struct Transit: AsyncParsableCommand {
         guard !arguments.contains("--"),
             arguments.contains(where: { $0.count > 1 && $0.hasPrefix("-") && Double($0) != nil })
         else { return arguments }
+        // The options that take a value (GatewayOptions' and the commands' own).
         let takesValue: Set<String> = [
-            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--at", "--date", "--start-time",
-            "--lang", "--route", "--mode", "--trip", "--vehicle", "--stop",
+            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--date", "--mode",
         ]
         var kept: [String] = []
         var positional: [String] = []

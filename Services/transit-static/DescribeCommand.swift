@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ServiceSupport
 import TransitStore
 
@@ -35,8 +36,8 @@ struct DescribeCommand: ParsableCommand {
         line("stop_id", h.busiestStopId)
         line("stop_name", h.busiestStopName)
         line("search", h.searchWord)
-        line("lat", String(format4: h.centreLat))
-        line("lon", String(format4: h.centreLon))
+        line("lat", String(format: "%.4f", h.centreLat))
+        line("lon", String(format: "%.4f", h.centreLon))
         line("route_id", h.routeId)
         line("mode", h.routeMode)
     }
@@ -45,14 +46,5 @@ struct DescribeCommand: ParsableCommand {
 extension String {
     fileprivate func replacingNewlines() -> String {
         String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
-    }
-
-    /// A coordinate with 4 decimals (about 10 m), as the launcher's paste lines show them.
-    fileprivate init(format4 value: Double) {
-        let scaled = (value * 10_000).rounded()
-        let sign = scaled < 0 ? "-" : ""
-        let magnitude = Int64(abs(scaled))
-        let fraction = String(magnitude % 10_000)
-        self = "\(sign)\(magnitude / 10_000).\(String(repeating: "0", count: 4 - fraction.count))\(fraction)"
     }
 }
