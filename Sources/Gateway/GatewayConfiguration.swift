@@ -12,6 +12,12 @@ public struct GatewayConfiguration: Sendable {
     public var host: String
     /// TCP port to listen on (`--listen` port); 0 picks a free one (tests). Default 7878.
     public var port: Int
+    /// Where the HTTP and WebSocket port listens (`--http`, GATEWAY.md §8; module GatewayHTTP); nil: no HTTP
+    /// port. Port 0 picks a free one (tests). Default nil.
+    public var http: ListenAddress?
+    /// The browser origin the HTTP answers allow (`--cors-origin`, one origin or "*"); nil: no CORS headers.
+    /// Default nil.
+    public var corsOrigin: String?
     /// nng URL of the static service's REP socket (`--static`, required); replicas of one database: their URLs
     /// separated by commas (one REQ socket dials them all, see `staticURLs`).
     public var staticURL: String
@@ -95,7 +101,8 @@ public struct GatewayConfiguration: Sendable {
     public var logger: Logger
 
     public init(
-        host: String = Defaults.host, port: Int = Defaults.port, staticURL: String, realtimeURL: String? = nil,
+        host: String = Defaults.host, port: Int = Defaults.port, http: ListenAddress? = nil,
+        corsOrigin: String? = nil, staticURL: String, realtimeURL: String? = nil,
         subscribeURL: String? = nil, maxLineBytes: Int = Defaults.maxLineBytes,
         maxConnections: Int = Defaults.maxConnections, maxInFlight: Int = Defaults.maxInFlight,
         maxPipelined: Int = Defaults.maxPipelined, maxUnwrittenBytes: Int = Defaults.maxUnwrittenBytes,
@@ -115,6 +122,8 @@ public struct GatewayConfiguration: Sendable {
     ) {
         self.host = host
         self.port = port
+        self.http = http
+        self.corsOrigin = corsOrigin
         self.staticURL = staticURL
         self.realtimeURL = realtimeURL
         self.subscribeURL = subscribeURL
@@ -177,4 +186,26 @@ public struct GatewayConfiguration: Sendable {
         public static let threads = 0
         public static let drainTimeout: Duration = .seconds(4)
     }
+}
+
+/// A TCP address to listen on: `host:port` of a flag.
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    /// 0: any free port.
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// "host:port" (the port 0 … 65535, the host not empty); nil when malformed.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), colon > text.startIndex,
+            let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
+        else { return nil }
+        self.init(host: String(text[..<colon]), port: port)
+    }
+
+    public var description: String { "\(host):\(port)" }
 }

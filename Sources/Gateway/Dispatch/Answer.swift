@@ -1,14 +1,16 @@
 import GatewayProtocol
 
 /// One answer line and what the statistics record about it.
-struct Answer: Sendable {
-    var bytes: [UInt8]
+package struct Answer: Sendable {
+    package var bytes: [UInt8]
     /// nil when the line was not a request with a known op (BAD_JSON, UNKNOWN_OP, LINE_TOO_LONG …).
-    var op: GatewayOpKind?
-    var error: GatewayErrorCode?
-    var micros: Int64
+    package var op: GatewayOpKind?
+    package var error: GatewayErrorCode?
+    package var micros: Int64
 
-    static func failure(id: RawJSON, op: GatewayOpKind?, _ error: GatewayError, received: ContinuousClock.Instant)
+    package static func failure(
+        id: RawJSON, op: GatewayOpKind?, _ error: GatewayError, received: ContinuousClock.Instant
+    )
         -> Answer
     {
         Answer(

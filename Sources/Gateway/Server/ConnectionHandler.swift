@@ -54,6 +54,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var closeWhenAnswered = false
     /// Graceful shutdown: no further lines are read; the connection closes once the ones read are answered.
     var draining = false
+    /// `activate` ran (from `channelActive`, or `handlerAdded` on an open channel).
+    var activated = false
     /// Counted in the connection statistics (balanced in `channelInactive`).
     var admitted = false
     /// A `read` was held back because too many answers are pending.
@@ -74,20 +76,21 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var addressKey: String?
     /// `auth` succeeded (or no token is configured).
     var authenticated: Bool
-    /// Requests the rate limit still allows now, refilled at `requestRate` per second up to `requestRate`.
-    var rateTokens: Double
-    var rateRefilled = ContinuousClock.now
+    /// The request rate limit (`requestRate`).
+    var rate: RequestRateBucket
 
     var lastActivity = NIODeadline.now()
     var idleCheck: Scheduled<Void>?
 
     var subscriptions = ConnectionSubscriptions()
 
-    init(services: GatewayServices) {
+    /// `authenticated`: the connection proved the token already (a WebSocket upgrade with a good
+    /// `Authorization: Bearer`).
+    init(services: GatewayServices, authenticated: Bool = false) {
         self.services = services
         splitter = LineSplitter(limit: services.config.maxLineBytes)
-        authenticated = services.config.authToken == nil
-        rateTokens = Double(services.config.requestRate)
+        self.authenticated = authenticated || services.config.authToken == nil
+        rate = RequestRateBucket(rate: services.config.requestRate)
     }
 
     // MARK: lifecycle
@@ -95,9 +98,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         taskExecutor = EventLoopTaskExecutor(context.eventLoop)
+        // Added to a channel that is already open (a WebSocket after its upgrade): start now.
+        if context.channel.isActive { activate(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        activate(context: context)
+        context.fireChannelActive()
+    }
+
+    /// Admits the connection (counted, per-address bound) or refuses it with one OVERLOADED line.
+    private func activate(context: ChannelHandlerContext) {
+        guard !activated else { return }
+        activated = true
         admitted = true
         let open = services.stats.connectionOpened()
         addressKey = ConnectionsPerAddress.key(of: context.remoteAddress, limitLoopback: config.limitLoopback)
@@ -118,7 +131,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
             services.connections.opened(context.channel)
             scheduleIdleCheck(context: context)
         }
-        context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -259,9 +271,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let received = ContinuousClock.now
             let slot = answers.reserve()
             let parsed = GatewayRequest.parse(line)
-            if !takeRateToken(now: received) {
-                let error = GatewayError(
-                    .rateLimited, "more than \(config.requestRate) requests per second on this connection; slow down")
+            if !rate.take(now: received) {
+                let error = rate.exceeded
                 let (id, op) =
                     switch parsed {
                     case .failure(let failure): (failure.id, failure.op)
@@ -284,19 +295,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 }
             }
         }
-    }
-
-    /// Takes one request from the rate limit's bucket; false when it is empty (always true without a limit).
-    private func takeRateToken(now: ContinuousClock.Instant) -> Bool {
-        guard config.requestRate > 0 else { return true }
-        let rate = Double(config.requestRate)
-        let elapsed = now - rateRefilled
-        rateRefilled = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        rateTokens = min(rate, rateTokens + seconds * rate)
-        guard rateTokens >= 1 else { return false }
-        rateTokens -= 1
-        return true
     }
 
     /// `auth`: a wrong token is answered UNAUTHENTICATED and the connection closed after it (one guess per

@@ -18,7 +18,7 @@ public final class GatewayServer: Service, Sendable {
     public let port: Int
 
     let services: GatewayServices
-    private let group: MultiThreadedEventLoopGroup
+    let group: MultiThreadedEventLoopGroup
     private let listener: any Channel
 
     private init(

@@ -1,0 +1,63 @@
+import GatewayProtocol
+import NIOCore
+
+/// What another transport of the gateway (GatewayHTTP) asks of it: requests answered one at a time, under the
+/// limits the line port shares between its connections (the in-flight bound, the per-request deadline) and
+/// counted in the statistics and metrics as its lines are; and WebSocket connections, which are line
+/// connections (`ConnectionHandler`) with another framing below.
+extension GatewayServer {
+    /// The token of `--token-file` (nil: none required).
+    package var authToken: [UInt8]? { config.authToken }
+
+    /// Answers a request line parsed elsewhere (its bytes built from an HTTP request), as the line port would:
+    /// OVERLOADED beyond the in-flight bound, TIMEOUT after the request deadline. The answer is recorded.
+    /// `subscribe`, `unsubscribe` and `auth` belong to a connection: the caller refuses them first.
+    package func answerAlone(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
+        let config = self.config
+        guard services.stats.tryStartRequest(limit: config.maxInFlight) else {
+            let error = GatewayError(.overloaded, "more than \(config.maxInFlight) requests in flight; retry later")
+            return recorded(.failure(id: request.id, op: request.op.kind, error, received: received))
+        }
+        defer { services.stats.finishRequest() }
+        let dispatcher = services.dispatcher
+        let deadline = received + config.requestTimeout
+        let answer = await withTaskGroup(of: Answer?.self) { group in
+            group.addTask { await dispatcher.answer(request, received: received) }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        return recorded(
+            answer
+                ?? .failure(
+                    id: request.id, op: request.op.kind,
+                    GatewayError(.timeout, "no answer within \(config.requestTimeout.milliseconds) ms"),
+                    received: received))
+    }
+
+    /// Counts an answer made without the dispatcher (a request refused before it: bad JSON, auth, rate) as
+    /// `stats` and the metrics count lines; returns it.
+    @discardableResult
+    package func recorded(_ answer: Answer) -> Answer {
+        services.stats.record(op: answer.op, error: answer.error, micros: answer.micros)
+        return answer
+    }
+
+    /// A handler of the line protocol for a channel whose inbound bytes are request lines and whose outbound
+    /// bytes are answer lines (a WebSocket, once its framing is translated): the line port's connection with
+    /// every limit of it. Added to an active channel, it starts at once.
+    /// `authenticated`: the client proved the token already (on the WebSocket's upgrade request).
+    package func lineConnectionHandler(authenticated: Bool) -> any ChannelHandler {
+        ConnectionHandler(services: services, authenticated: authenticated)
+    }
+
+    /// The event loops of the line port, which the other transports share.
+    package var eventLoopGroup: any EventLoopGroup { group }
+
+    /// The user event that starts a connection's drain (graceful shutdown), as the line port's get it.
+    package static var drainEvent: any Sendable { OpenConnections.Drain() }
+}
