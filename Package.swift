@@ -42,6 +42,9 @@ import PackageDescription
 //                          the experimental detour entities (trip modifications, shapes, stops); its alert texts
 //                          are TransitModel's TranslatedText, the one type of them in every process
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
+//   GatewayHTTP            the gateway's HTTP/1.1 and WebSocket port (`--http`, GATEWAY.md §8) on HummingbirdCore:
+//                          GET/POST /v1/<op> through Gateway's dispatcher, the status table, CORS, Bearer, gzip,
+//                          /v1/ws as a line connection of Gateway, the OpenAPI document (scripts/gen-openapi)
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);
@@ -56,6 +59,7 @@ import PackageDescription
 //                          answer checks, HdrHistogram reports, CPU per answer
 //   FuzzTargets            the fuzz targets over the parsers of untrusted bytes (transit-fuzz, scripts/fuzz, and the
 //                          replay of Tests/FuzzRegressions in FuzzTargetsTests)
+//   ServiceMetrics         the services' Prometheus endpoint (`--metrics`), on HummingbirdCore's HTTP server
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
 //                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run,
 //                          the --clock options
@@ -93,6 +97,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.1.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // HTTP: HummingbirdCore's server (its default traits off: no swift-configuration), NIO's WebSocket
+        // upgrade, compress-nio's gzip. Not hummingbird-websocket: its server side hands frames to an async
+        // handler where the gateway needs its line connection's channel handler on the upgraded channel, and its
+        // client brings swift-nio-ssl's BoringSSL into the test build (the tests' client is a small raw one).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -216,7 +228,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
@@ -231,6 +245,24 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "GatewayHTTP",
+            dependencies: [
+                "Gateway", "GatewayProtocol", "StrictJSON",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["openapi.json"],  // served from OpenAPIDocument.swift (both written by scripts/gen-openapi)
             swiftSettings: swiftSettings
         ),
         .target(
@@ -282,7 +314,7 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "TransitModel", "TransitCore", "ServiceSupport", "ServiceMetrics", "NNGKit",
+                "Gateway", "GatewayHTTP", "TransitModel", "TransitCore", "ServiceSupport", "ServiceMetrics", "NNGKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -379,11 +411,14 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "transit-gateway", "Gateway", "StaticService", "TransitStore", "GatewayProtocol", "NNGKit",
+                "transit-gateway", "Gateway", "GatewayHTTP", "StaticService", "TransitStore", "GatewayProtocol",
+                "NNGKit",
                 "TransitProto", "TransitModel",
                 "RealtimeService", "GTFSRealtime", "ProcessSupport", "TransitTesting", "SQLiteKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gateway
+import GatewayHTTP
 import Logging
 import NNGKit
 import ServiceLifecycle
@@ -52,6 +53,18 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("host:port to listen on (port 0: any free port).", valueName: "host:port"))
     var listen = "\(GatewayConfiguration.Defaults.host):\(GatewayConfiguration.Defaults.port)"
+
+    @Option(
+        help: ArgumentHelp(
+            "Also serve HTTP/1.1 and WebSocket on host:port (GET/POST /v1/<op>, /v1/ws, /v1/openapi.json; protocol/GATEWAY.md §8). Default: off.",
+            valueName: "host:port"))
+    var http: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The browser origin whose pages may read the HTTP answers (CORS), or '*' for any. Default: no CORS headers.",
+            valueName: "origin"))
+    var corsOrigin: String?
 
     @Option(help: "Open connections at most (beyond: one OVERLOADED line, then close).")
     var maxConnections = GatewayConfiguration.Defaults.maxConnections
@@ -178,6 +191,17 @@ struct Serve: AsyncParsableCommand {
         guard let (host, port) = parsedListen else {
             throw ValidationError("--listen must be host:port, got \(listen)")
         }
+        let httpAddress = try http.map { text in
+            guard let address = ListenAddress(text) else {
+                throw ValidationError("--http must be host:port, got \(text)")
+            }
+            return address
+        }
+        if corsOrigin != nil, http == nil { throw ValidationError("--cors-origin needs --http") }
+        if let corsOrigin, corsOrigin.isEmpty || corsOrigin.contains(where: { $0 == " " || $0 == "," }) {
+            throw ValidationError(
+                "--cors-origin takes one origin (e.g. https://example.org) or '*', got \"\(corsOrigin)\"")
+        }
         for (flag, value) in [("--static", `static`), ("--realtime", realtime), ("--subscribe", subscribe)] {
             if let value, NNGURLList.split(value).isEmpty {
                 throw ValidationError(
@@ -209,7 +233,8 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
         return GatewayConfiguration(
-            host: host, port: port, staticURL: `static`, realtimeURL: realtime, subscribeURL: subscribe,
+            host: host, port: port, http: httpAddress, corsOrigin: corsOrigin, staticURL: `static`,
+            realtimeURL: realtime, subscribeURL: subscribe,
             maxConnections: maxConnections, maxInFlight: maxInFlight, maxPipelined: maxPipelined,
             maxUnwrittenBytes: maxUnwrittenBytes, maxConnectionsPerAddress: maxConnectionsPerAddress,
             limitLoopback: limitLoopback, idleTimeout: .seconds(idleTimeout), requestRate: requestRate,
@@ -276,6 +301,13 @@ struct Serve: AsyncParsableCommand {
             }
         }
         var services: [any Service] = [server, hangup]
+        do {
+            if let http = try GatewayHTTPServer(gateway: server) { services.append(http) }
+        } catch {
+            logger.critical("cannot start: --http: \(error)")
+            await server.stop()
+            throw ExitCode.failure
+        }
         if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
             do {
                 let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
