@@ -109,6 +109,21 @@ final class LineClient: @unchecked Sendable {
         }
     }
 
+    /// The next `count` bytes, whatever they hold (an HTTP body).
+    func readBytes(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
+        while buffer.count < count {
+            if sawEOF { throw Closed() }
+            if try !fill() {
+                if ContinuousClock.now >= deadline { throw TimedOut(waited: timeout) }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let bytes = Array(buffer[..<count])
+        buffer.removeFirst(count)
+        return bytes
+    }
+
     func readLines(_ count: Int, timeout: Duration = .seconds(5)) async throws -> [String] {
         var lines: [String] = []
         for _ in 0..<count { lines.append(try await readLine(timeout: timeout)) }
