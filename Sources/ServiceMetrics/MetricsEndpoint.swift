@@ -1,6 +1,8 @@
 import CoreMetrics
+import HTTPTypes
+import HummingbirdCore
+import Logging
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 import Prometheus
 import ServiceLifecycle
@@ -8,14 +10,16 @@ import Synchronization
 
 /// `serve --metrics host:port`: the Prometheus text endpoint of a service. The services record through
 /// swift-metrics (counters, timers); `bootstrap` makes swift-prometheus their backend, and this small HTTP
-/// listener (ours, on SwiftNIO: swift-prometheus renders text but serves nothing) answers `GET /metrics` with
-/// the registry's text, after `refresh` has set the gauges that are read at scrape time (RSS, feed ages, …).
-/// Any other path is 404; any other method 405. It serves until graceful shutdown.
+/// listener (HummingbirdCore's HTTP/1.1 server, the one the gateway's HTTP port runs on: swift-prometheus
+/// renders text but serves nothing) answers `GET /metrics` with the registry's text, after `refresh` has set
+/// the gauges that are read at scrape time (RSS, feed ages, …). Any other path is 404; any other method 405.
+/// It serves until graceful shutdown.
 public final class MetricsEndpoint: Service, Sendable {
     public let registry: PrometheusCollectorRegistry
     /// The port it listens on (the chosen one when asked for port 0).
     public let port: Int
-    private let channel: any Channel
+    private let server: Server<HTTP1Channel>
+    private let serving: Task<Void, any Error>
     private let group: MultiThreadedEventLoopGroup
 
     /// Latency buckets of every timer: 50 µs … 5 s (the services answer in tens of µs to seconds).
@@ -44,23 +48,40 @@ public final class MetricsEndpoint: Service, Sendable {
         self.registry = registry
         let scraped = ScrapedValues()
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-                    try channel.pipeline.syncOperations.addHandler(
-                        ScrapeHandler(registry: registry, refresh: { refresh(scraped) }))
-                }
-            }
-        do {
-            channel = try await bootstrap.bind(host: host, port: port).get()
-        } catch {
-            try? await group.shutdownGracefully()
-            throw error
+        var logger = Logger(label: "metrics")
+        logger.logLevel = .warning
+        let (bound, boundContinuation) = AsyncStream<Int>.makeStream()
+        server = Server(
+            childChannelSetup: HTTP1Channel(responder: { request, writer, _ in
+                try await Self.answer(request, writer: writer, registry: registry) { refresh(scraped) }
+            }),
+            configuration: ServerConfiguration(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                boundContinuation.yield(channel.localAddress?.port ?? port)
+                boundContinuation.finish()
+            },
+            eventLoopGroup: group, logger: logger)
+        let server = self.server
+        serving = Task {
+            defer { boundContinuation.finish() }
+            try await server.run()
         }
-        self.port = channel.localAddress?.port ?? port
+        var ports = bound.makeAsyncIterator()
+        guard let boundPort = await ports.next() else {
+            let failure: any Error
+            do {
+                try await serving.value
+                failure = CannotListen()
+            } catch {
+                failure = error
+            }
+            try? await group.shutdownGracefully()
+            throw failure
+        }
+        self.port = boundPort
     }
+
+    struct CannotListen: Error {}
 
     public func run() async throws {
         try? await gracefulShutdown()
@@ -68,7 +89,8 @@ public final class MetricsEndpoint: Service, Sendable {
     }
 
     public func stop() async {
-        try? await channel.close()
+        try? await server.shutdownGracefully()
+        _ = await serving.result
         try? await group.shutdownGracefully()
     }
 
@@ -79,58 +101,30 @@ public final class MetricsEndpoint: Service, Sendable {
         else { return nil }
         return (String(text[..<colon]), port)
     }
-}
 
-/// One HTTP/1.1 request at a time: GET /metrics → the registry's text.
-private final class ScrapeHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    let registry: PrometheusCollectorRegistry
-    let refresh: @Sendable () -> Void
-    /// The request head being read (the body, if any, is ignored).
-    private let head = Mutex<HTTPRequestHead?>(nil)
-
-    init(registry: PrometheusCollectorRegistry, refresh: @escaping @Sendable () -> Void) {
-        self.registry = registry
-        self.refresh = refresh
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let request): head.withLock { $0 = request }
-        case .body: break
-        case .end:
-            guard let request = head.withLock({ $0.take() }) else { return }
-            let path = request.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.uri
-            let status: HTTPResponseStatus
-            let body: [UInt8]
-            var contentType = "text/plain; charset=utf-8"
-            if path != "/metrics" {
-                (status, body) = (.notFound, Array("not found: try /metrics\n".utf8))
-            } else if request.method != .GET && request.method != .HEAD {
-                (status, body) = (.methodNotAllowed, Array("GET /metrics\n".utf8))
-            } else {
-                refresh()
-                (status, body) = (.ok, registry.emitToBuffer())
-                contentType = "text/plain; version=0.0.4; charset=utf-8"
-            }
-            var headers = HTTPHeaders()
-            headers.add(name: "Content-Type", value: contentType)
-            headers.add(name: "Content-Length", value: "\(body.count)")
-            let keepAlive = request.isKeepAlive
-            if !keepAlive { headers.add(name: "Connection", value: "close") }
-            context.write(
-                wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
-                promise: nil)
-            if request.method != .HEAD {
-                context.write(
-                    wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
-            }
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-                if !keepAlive { channel.close(promise: nil) }
-            }
+    /// GET /metrics → the registry's text.
+    private static func answer(
+        _ request: Request, writer: consuming ResponseWriter, registry: PrometheusCollectorRegistry,
+        refresh: () -> Void
+    ) async throws {
+        let status: HTTPResponse.Status
+        let body: [UInt8]
+        var contentType = "text/plain; charset=utf-8"
+        if request.uri.path != "/metrics" {
+            (status, body) = (.notFound, Array("not found: try /metrics\n".utf8))
+        } else if request.method != .get && request.method != .head {
+            (status, body) = (.methodNotAllowed, Array("GET /metrics\n".utf8))
+        } else {
+            refresh()
+            (status, body) = (.ok, registry.emitToBuffer())
+            contentType = "text/plain; version=0.0.4; charset=utf-8"
+        }
+        let head = HTTPResponse(
+            status: status, headerFields: [.contentType: contentType, .contentLength: "\(body.count)"])
+        if request.method == .head {
+            try await writer.writeResponse(head)
+        } else {
+            try await writer.write(response: head, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
     }
 }

@@ -7,10 +7,10 @@ import TransitTesting
 /// static service's answers by query, scrape-time gauges; other paths 404; the realtime service's feeds.
 @Suite(.enabled(if: BuiltExecutables.available, "build the executables first (swift build)"))
 struct MetricsEndpointTests {
-    /// One HTTP/1.0 GET over a plain socket: (status line, body).
+    /// One HTTP/1.1 GET (and `Connection: close`) over a plain socket: (status line, body).
     private static func get(port: Int, path: String) async throws -> (String, String) {
         let client = try LineClient(port: port)
-        try client.send("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+        try client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         let lines = try await client.readUntilClosed()
         let blank = lines.firstIndex(of: "\r") ?? lines.endIndex
         let body = lines[min(blank + 1, lines.endIndex)...].joined(separator: "\n")
