@@ -25,12 +25,15 @@ struct LoadCommand: AsyncParsableCommand {
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case gateway
+        /// The gateway's HTTP port (`--http`): the same requests as keep-alive POST /v1/<op>.
+        case gatewayHTTP = "gateway-http"
         case lineEcho = "line-echo"
         case `static`
         case nngEcho = "nng-echo"
     }
 
-    @Option(help: "gateway | line-echo (TCP host:port) | static | nng-echo (nng URL)") var mode: Mode = .gateway
+    @Option(help: "gateway | gateway-http | line-echo (TCP host:port) | static | nng-echo (nng URL)")
+    var mode: Mode = .gateway
     @Option(help: "host:port (gateway, line-echo) or nng URL (static, nng-echo)") var connect: String?
     @Option(help: "connections") var connections: Int = 8
     @Option(help: "closed loop: requests in flight per connection") var depth: Int = 1
@@ -169,13 +172,13 @@ struct LoadCommand: AsyncParsableCommand {
         }
         let recorder: LoadRecorder
         switch mode {
-        case .gateway, .lineEcho:
+        case .gateway, .gatewayHTTP, .lineEcho:
             guard let colon = connect.lastIndex(of: ":"), let port = Int(connect[connect.index(after: colon)...]) else {
                 throw ValidationError("--connect must be host:port for mode \(mode.rawValue)")
             }
             recorder = try await LineLoad.run(
                 host: String(connect[..<colon]), port: port, plan: plan, workload: lines, group: group,
-                onWindow: onWindow)
+                overHTTP: mode == .gatewayHTTP, onWindow: onWindow)
         case .static:
             recorder = try NNGLoad.run(
                 url: connect, plan: plan, workload: StaticLoadWorkload(lines: lines), onWindow: onWindow)

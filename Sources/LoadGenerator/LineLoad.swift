@@ -50,9 +50,10 @@ public struct RunClock: Sendable {
 public enum LineLoad {
     /// Runs `plan` against the line server at host:port. `onWindow(true)` runs when the measured window starts,
     /// `onWindow(false)` when it ends (CPU snapshots), both on an event loop thread.
+    /// `overHTTP`: the requests go to the gateway's HTTP port as keep-alive `POST /v1/<op>` (`HTTPLineCodec`).
     public static func run(
         host: String, port: Int, plan: LoadPlan, workload: LineWorkload, group: any EventLoopGroup,
-        onWindow: @escaping @Sendable (Bool) -> Void = { _ in }
+        overHTTP: Bool = false, onWindow: @escaping @Sendable (Bool) -> Void = { _ in }
     ) async throws -> LoadRecorder {
         guard plan.connections >= 1 else { throw WorkloadError("--connections must be at least 1") }
         if case .closed(let depth) = plan.pacing, depth < 1 { throw WorkloadError("--depth must be at least 1") }
@@ -68,6 +69,7 @@ public enum LineLoad {
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if overHTTP { try channel.pipeline.syncOperations.addHandler(HTTPLineCodec(host: host)) }
                     try channel.pipeline.syncOperations.addHandler(
                         LoadConnection(workload: workload, state: lookup[ObjectIdentifier(channel.eventLoop)]!))
                 }
