@@ -461,8 +461,9 @@ let package = Package(
         .testTarget(
             name: "LoadGeneratorTests",
             dependencies: [
-                "LoadGenerator", "Gateway", "StaticService", "TransitTesting", "SQLiteKit",
+                "LoadGenerator", "Gateway", "GatewayHTTP", "StaticService", "TransitTesting", "SQLiteKit",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -1,7 +1,9 @@
 import Foundation
+import GatewayHTTP
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import StaticService
 import Synchronization
 import Testing
@@ -155,6 +157,43 @@ import TransitTesting
         #expect(report.timeline.map(\.answers).reduce(0, +) == Int(o.overall.latency.count))
         #expect(report.timelineSVG().hasPrefix("<svg"))
         #expect(try report.json().count > 100)
+    }
+
+    /// `--mode gateway-http`: the same workload as keep-alive POSTs on the HTTP port (pipelined at depth 2),
+    /// every answer parsed whole, none an error.
+    @Test func aShortRunOverTheHTTPPortAnswersEveryRequest() async throws {
+        let db = try SampleDatabase.path()
+        var logger = Logger(label: "load-tests")
+        logger.logLevel = .critical
+        let url = UniqueURL.ipc("load-http-static")
+        let staticServer = try StaticServer(
+            configuration: .init(databasePath: db, listenURL: url, contexts: 4), logger: logger)
+        defer { staticServer.stop() }
+        let gateway = try await GatewayServer.start(
+            config: GatewayConfiguration(
+                host: "127.0.0.1", port: 0, http: ListenAddress(host: "127.0.0.1", port: 0), staticURL: url,
+                logger: logger))
+        let http = try #require(try GatewayHTTPServer(gateway: gateway))
+        let services = ServiceGroup(services: [http], gracefulShutdownSignals: [], logger: logger)
+        let serving = Task { try await services.run() }
+        let sydney = TimeZone(identifier: "Australia/Sydney")!
+        let window = try TimeWindow(parsing: "07:00-09:00", date: SampleTimes.mondayDate, timeZone: sydney, now: 0)
+        let workload = try LineWorkload(
+            mix: .standard, pool: try IdPool(databasePath: db, window: window, seed: 1), window: window)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var plan = LoadPlan(
+            connections: 4, pacing: .closed(depth: 2), warmup: .milliseconds(200), duration: .seconds(1))
+        plan.fullCheckEvery = 1
+        let recorder = try await LineLoad.run(
+            host: "127.0.0.1", port: try await http.port(), plan: plan, workload: workload, group: group,
+            overHTTP: true)
+        try? await group.shutdownGracefully()
+        await services.triggerGracefulShutdown()
+        _ = await serving.result
+        await gateway.stop()
+        #expect(recorder.overall.errors.isEmpty, "\(recorder.ops.mapValues(\.errors))")
+        #expect(Set(recorder.ops.keys) == [.departures, .trip, .alerts, .search, .stop])
+        #expect(recorder.overall.latency.count > 50)
     }
 }
 
