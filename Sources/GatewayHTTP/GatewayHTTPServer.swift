@@ -11,12 +11,15 @@ import Synchronization
 public final class GatewayHTTPServer: Service, Sendable {
     private let server: any Service
     private let listening = ListeningPort()
+    /// Where it listens (`--http`).
+    private let address: ListenAddress
     let endpoints: HTTPEndpoints
 
     /// The server of `gateway.config.http` (nil when the configuration has no HTTP port).
     public init?(gateway: GatewayServer) throws {
         let config = gateway.config
         guard let listen = config.http else { return nil }
+        address = listen
         endpoints = try HTTPEndpoints(
             gateway: gateway, openAPI: OpenAPIDocument.bytes, cors: config.corsOrigin.map(CORSPolicy.init))
         let listening = self.listening
@@ -47,8 +50,9 @@ public final class GatewayHTTPServer: Service, Sendable {
             try await server.run()
             listening.settle(.failure(ListenFailed(reason: "stopped before it listened")))
         } catch {
-            listening.settle(.failure(ListenFailed(reason: "\(error)")))
-            throw error
+            let failure = ListenFailed(reason: "\(address): \(error)")
+            listening.settle(.failure(failure))
+            throw failure
         }
     }
 
@@ -59,7 +63,7 @@ public final class GatewayHTTPServer: Service, Sendable {
 
     struct ListenFailed: Error, CustomStringConvertible {
         let reason: String
-        var description: String { "cannot listen for HTTP: \(reason)" }
+        var description: String { "cannot serve --http \(reason)" }
     }
 }
 

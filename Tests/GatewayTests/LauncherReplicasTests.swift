@@ -16,7 +16,8 @@ struct LauncherReplicasTests {
     private static func freePortBlock() throws -> Int {
         for _ in 0..<50 {
             let base = Int.random(in: 20_000...50_000)
-            if ([0, 1] + Array(101...105)).allSatisfy({ isFree(base + $0) }) { return base }
+            // The line ports, the HTTP ports (--port + 1000 on) and the services' tcp ports.
+            if ([0, 1, 1000, 1001] + Array(101...105)).allSatisfy({ isFree(base + $0) }) { return base }
         }
         throw POSIXError(.EADDRINUSE)
     }

@@ -99,7 +99,10 @@ struct BoardEndToEndTests {
         let log = state.path + "/launch.log"
         let launcher = try Self.spawn(
             Repository.path("Services/launch"),
-            ["--clock", "1766394000", "--clock-rate", "0", "--port", "\(port)", "--state", state.path + "/state"],
+            [
+                "--clock", "1766394000", "--clock-rate", "0", "--port", "\(port)", "--http-port",
+                "\(try FreePort.tcp())", "--state", state.path + "/state",
+            ],
             environment: environment, output: log)
         defer { Self.stop(launcher) }
         let ready = await eventually(timeout: .seconds(15), interval: .milliseconds(100)) {
