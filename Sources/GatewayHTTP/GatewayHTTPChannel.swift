@@ -83,7 +83,11 @@ struct GatewayHTTPChannel: ServerChildChannel, HTTPChannelHandler {
         do {
             switch try await value.negotiated.get() {
             case .http(let channel):
-                await handleHTTP(asyncChannel: channel, logger: logger)
+                // The connection's request loop (reading, answering, writing) runs on its event loop, as the
+                // line port's request tasks do: no hand-over to the cooperative pool and back per request.
+                await withTaskExecutorPreference(EventLoopTaskExecutor(channel.channel.eventLoop)) {
+                    await handleHTTP(asyncChannel: channel, logger: logger)
+                }
             case .webSocket(let channel):
                 // The line connection runs on the channel's event loop; this task only waits for its end.
                 try? await channel.closeFuture.get()

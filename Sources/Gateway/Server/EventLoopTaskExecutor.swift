@@ -4,14 +4,14 @@ import NIOCore
 /// short and never blocks (every wait on a service is an async nng round trip), and on the loop it costs no
 /// hand-over to the cooperative pool and back: two thread wake-ups per request less, most of a board answered
 /// from the board window cache.
-final class EventLoopTaskExecutor: TaskExecutor {
-    let loop: any EventLoop
+package final class EventLoopTaskExecutor: TaskExecutor {
+    package let loop: any EventLoop
 
-    init(_ loop: any EventLoop) {
+    package init(_ loop: any EventLoop) {
         self.loop = loop
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
