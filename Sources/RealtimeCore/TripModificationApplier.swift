@@ -25,11 +25,17 @@ public struct TripModificationApplier: Sendable {
     private var locations: [String: GeoPoint]
     /// Stop entities of the feed without coordinates (only to say so in a problem).
     private var stopsWithoutCoordinates: Set<String>
+    /// Whether a replacement stop with no known coordinates is kept (without a location) instead of left
+    /// out: for a caller that does not know the static stops (the realtime service reaches the static data
+    /// only through the static service; the gateway places such a stop from the static stop of that id).
+    private var keepsUnlocatedStops = false
 
     /// `feedStops`: the feed's Stop entities; `staticStops`: the static stops' coordinates by stop id (those
     /// a replacement stop may name).
-    public init(feedStops: [RealtimeStop], staticStops: [String: GeoPoint] = [:]) {
+    /// `keepsUnlocatedStops`: see the property.
+    public init(feedStops: [RealtimeStop], staticStops: [String: GeoPoint] = [:], keepsUnlocatedStops: Bool = false) {
         locations = staticStops
+        self.keepsUnlocatedStops = keepsUnlocatedStops
         stopsWithoutCoordinates = []
         for stop in feedStops {
             if let lat = stop.stopLat, let lon = stop.stopLon, lat.isFinite, lon.isFinite {
@@ -123,7 +129,8 @@ public struct TripModificationApplier: Sendable {
                             role: .detoured(originalSequence: stops[k].stopSequence, modification: span.modification)))
                 }
                 for (r, replacement) in modification.replacementStops.enumerated() {
-                    guard let location = locations[replacement.stopId] else {
+                    let location = locations[replacement.stopId]
+                    if location == nil, !keepsUnlocatedStops {
                         let why =
                             stopsWithoutCoordinates.contains(replacement.stopId)
                             ? "its Stop entity has no stop_lat/stop_lon" : "no Stop entity or static stop has that id"
