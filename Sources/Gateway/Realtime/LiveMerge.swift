@@ -49,7 +49,7 @@ enum LiveMerge {
         return (realtime, reading.meta(.tripUpdates, at: at, now: now, leftOut: stale))
     }
 
-    /// The trip as its detour runs it, when one is in effect for the instance (and its source is not stale):
+    /// The trip as its detour runs it, when one is in effect for the instance:
     /// the static stops in the detour's travel order (detoured ones kept, so a rider sees what is not
     /// served), the replacement stops between them with their modified schedule (times from the detour's
     /// offsets, placed by a kept stop; coordinates from the feed, names unknown) and their predictions when
@@ -63,9 +63,8 @@ enum LiveMerge {
         let key = TripInstanceKey(
             tripId: trip.tripId, serviceDate: trip.serviceDate,
             staticStartTime: trip.frequencyBased ? trip.startTime : nil)
-        guard let detour = state.detour(for: key), !state.isStale(source: detour.source) else {
-            return (trip, realtime)
-        }
+        // A detour is a lasting fact (it names its dates): kept while its source is stale, like a skipped stop.
+        guard let detour = state.detour(for: key) else { return (trip, realtime) }
         var byOriginal: [UInt32: Int] = [:]
         for (i, stop) in trip.stops.enumerated() { byOriginal[stop.stopSequence] = i }
         // Offset 0 in unix time, from a kept stop (its static time is its modified offset less the delay).
