@@ -810,7 +810,9 @@ public struct LiveSourceStatus: Sendable, Hashable {
 /// and runs where that entity selects it (protocol/realtime.proto `TripDetour`). Keyed
 /// "<source>/<modifications id>/<trip id>".
 public struct LiveDetour: Sendable, Hashable {
+    /// "<source>/<modifications id>/<trip id>".
     public var key: String
+    /// The realtime source whose feed carried the TripModifications.
     public var source: String
     /// The TripModifications entity's id.
     public var modificationsId: String
@@ -822,15 +824,16 @@ public struct LiveDetour: Sendable, Hashable {
     public var startSecs: [Int32]
     /// The static trip's first departure (GTFS seconds): the one run of a fixed-time trip.
     public var tripStartSecs: Int32?
-    /// The path while detoured (SelectedTrips.shape_id), and its encoded polyline when a Shape entity of the
-    /// feed gave it.
+    /// The path while detoured (SelectedTrips.shape_id).
     public var shapeId: String?
+    /// The encoded polyline of `shapeId` when a Shape entity of the feed gave it.
     public var shapePolyline: String?
     /// The alerts describing it (Modification.service_alert_id), once each.
     public var alertIds: [String]
     /// Every stop in travel order: kept, detoured and replacement.
     public var stops: [LiveDetourStop]
 
+    /// A detour; no run limits, shape or alerts unless told.
     public init(
         key: String, source: String, modificationsId: String, tripId: String, serviceDates: [ServiceDate],
         startSecs: [Int32] = [], tripStartSecs: Int32? = nil, shapeId: String? = nil, shapePolyline: String? = nil,
@@ -871,6 +874,7 @@ public struct LiveDetour: Sendable, Hashable {
 
 /// One stop of a `LiveDetour`.
 public struct LiveDetourStop: Sendable, Hashable {
+    /// What the detour makes of the stop.
     public enum Role: String, Sendable, Hashable, CaseIterable {
         /// An original stop still served.
         case kept
@@ -880,7 +884,9 @@ public struct LiveDetourStop: Sendable, Hashable {
         case replacement
     }
 
+    /// The stop (a static stop, or a Stop entity of the feed for a replacement stop).
     public var stopId: String
+    /// What the detour makes of it.
     public var role: Role
     /// Kept and detoured stops: the static stop_sequence.
     public var originalSequence: UInt32?
@@ -888,13 +894,16 @@ public struct LiveDetourStop: Sendable, Hashable {
     public var stopSequence: UInt32?
     /// Seconds after the trip's start, as the modified schedule has them (detoured: the original's).
     public var arrivalOffset: Int32
+    /// As `arrivalOffset`; a replacement stop's equals its arrival (the spec's rule).
     public var departureOffset: Int32
     /// Kept stops: what the modifications before it add to its original times.
     public var propagatedDelay: Int32
-    /// Replacement stops: where they are.
+    /// Replacement stops: where they are (nil when the feed's Stop entity gives no coordinates).
     public var lat: Double?
+    /// As `lat`.
     public var lon: Double?
 
+    /// A stop of a detour; no sequences, delay or position unless told.
     public init(
         stopId: String, role: Role, originalSequence: UInt32? = nil, stopSequence: UInt32? = nil,
         arrivalOffset: Int32, departureOffset: Int32, propagatedDelay: Int32 = 0, lat: Double? = nil,

@@ -143,3 +143,32 @@ import TransitModel
         #expect(trip.stops.last?.departureSecs == base + 720)
     }
 }
+
+/// Through a real gateway: a detour's Shape entity is answered by `shape` (GATEWAY.md "shape").
+@Suite struct DetourShapeTests {
+    @Test func aDetoursShapeIsAnsweredFromTheLiveState() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(realtime: view) { fixture in
+            var assembler = LiveStateAssembler()
+            assembler.applySnapshot(
+                .detours(
+                    LiveDetourBatch(detours: [
+                        LiveDetour(
+                            key: "tu/M1/T", source: "tu", modificationsId: "M1", tripId: "T",
+                            serviceDates: [20_251_222],
+                            shapeId: "DETOUR_SH", shapePolyline: "_p~iF~ps|U_ulLnnqC_mqNvxq`@", stops: [])
+                    ])))
+            assembler.applySnapshot(
+                .sources([LiveFixtures.freshSource("tu", now: Int64(Date().timeIntervalSince1970))]))
+            view.replace(assembler.state)
+            let client = try fixture.client()
+            let shape = try await client.ask(#"{"id":1,"op":"shape","shape_id":"DETOUR_SH","format":"geojson"}"#)
+            #expect(shape.ok, "\(shape)")
+            #expect(shape.data["source"] as? String == "detour")
+            #expect(shape.data["point_count"] as? Int == 3)
+            #expect(shape.data["polyline"] as? String == "_p~iF~ps|U_ulLnnqC_mqNvxq`@")
+            let unknown = try await client.ask(#"{"id":2,"op":"shape","shape_id":"NOPE"}"#)
+            #expect(unknown.errorCode == "NOT_FOUND")
+        }
+    }
+}

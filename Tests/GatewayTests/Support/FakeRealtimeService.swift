@@ -84,6 +84,13 @@ final class FakeRealtimeService: Sendable {
         }
     }
 
+    func publishDetours(_ detours: [LiveDetour], removed: [String] = [], send: Bool = true) {
+        publish(.detours(LiveDetourBatch(detours: detours, removed: removed)), send: send) { t in
+            for key in removed { t.detours[key] = nil }
+            for detour in detours { t.detours[detour.key] = detour }
+        }
+    }
+
     func publishSources(_ sources: [LiveSourceStatus], send: Bool = true) {
         publish(.sources(sources), send: send) { $0.sources = sources }
     }
