@@ -145,3 +145,22 @@ import TransitProto
         #expect(batch.detours == changes.detours)
     }
 }
+
+extension DetourStateTests {
+    /// A replacement stop whose Stop entity has no coordinates is left out (counted); one no Stop entity
+    /// defines is taken for a static stop and kept without a location (the service does not know static
+    /// stops' coordinates).
+    @Test func replacementStopsWithoutCoordinates() throws {
+        var state = F.state()
+        var entities = Self.detourEntities()
+        entities[0] = FeedEntity(id: "R1", stop: RealtimeStop(stopId: "R1"))  // no stop_lat/stop_lon
+        guard var modifications = entities[1].tripModifications else { return }
+        modifications.modifications[0].replacementStops.append(ReplacementStop(travelTimeToStop: 250, stopId: "S9"))
+        entities[1] = FeedEntity(id: "M1", tripModifications: modifications)
+        _ = try mustApply(&state, F.feed(entities))
+        let detour = try #require(state.detours["tu/M1/T1"])
+        #expect(detour.stops.filter { $0.role == .replacement }.map(\.stopId) == ["S9"])
+        #expect(detour.stops.first { $0.stopId == "S9" }?.lat == nil)
+        #expect(state.statuses(now: F.now)[0].drops["detour_stop_without_coordinates"] == 1)
+    }
+}
