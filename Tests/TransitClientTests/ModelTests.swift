@@ -145,12 +145,14 @@ import TransitPresentation
 
     /// A detour on a row and on a trip (GATEWAY.md "Detours") decodes; an older gateway's answers have none.
     @Test func detoursDecode() throws {
-        let row = #"{"data":{"stop_id":"S","departures":[{"trip_id":"t","route_id":"r","stop_id":"S","#
+        let row =
+            #"{"data":{"stop_id":"S","departures":[{"trip_id":"t","route_id":"r","stop_id":"S","#
             + #""detour":{"modifications_id":"M1","alert_ids":["A1"]}}]},"meta":{}}"#
         let board = try Self.decode(Board.self, Data(row.utf8))
         #expect(board.data.departures.first?.detour?.modificationsId == "M1")
         #expect(board.data.departures.first?.detour?.alertIds == ["A1"])
-        let trip = #"{"data":{"trip_id":"t","detour":{"modifications_id":"M1","alert_ids":[],"shape_id":"SH","#
+        let trip =
+            #"{"data":{"trip_id":"t","detour":{"modifications_id":"M1","alert_ids":[],"shape_id":"SH","#
             + #""polyline":"_p~iF"},"stops":[{"stop_id":"r1","stop_sequence":null,"detour_role":"replacement","#
             + #""status":"late"}]},"meta":{}}"#
         let answer = try Self.decode(Trip.self, Data(trip.utf8))
