@@ -369,7 +369,7 @@ let package = Package(
             name: "StaticServiceTests",
             dependencies: [
                 "transit-static", "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel",
-                "GatewayProtocol", "SQLiteKit", "TransitTesting",
+                "GatewayProtocol", "SQLiteKit", "ProcessSupport", "TransitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
