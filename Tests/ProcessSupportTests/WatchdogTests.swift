@@ -62,6 +62,7 @@ private final class ManualClock: Sendable {
         #expect(watchdog.componentNames.isEmpty)
     }
 
+    #if canImport(Glibc)
     /// The notifier beats (file and systemd datagram) while nothing is late; when something is, the file keeps
     /// the last beat's time and says which component is late, no `WATCHDOG=1` is sent, and the report says it
     /// once.
@@ -102,8 +103,10 @@ private final class ManualClock: Sendable {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "1007 ok\n")
         #expect(reports.withLock { $0 }.last == "watchdog: every component moves again")
     }
+    #endif
 }
 
+#if canImport(Glibc)
 /// A unix datagram socket standing in for systemd's notify socket.
 private final class DatagramReceiver {
     private let fd: Int32
@@ -134,3 +137,4 @@ private final class DatagramReceiver {
         _ = Glibc.close(fd)
     }
 }
+#endif
