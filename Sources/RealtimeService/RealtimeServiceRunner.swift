@@ -154,6 +154,8 @@ public final class RealtimeServiceRunner: Service, Sendable {
     /// The watchdog's components (with each source's poll loop, `SourcePoller`).
     static let publisherComponent = "publisher"
     static let ticksComponent = "engine ticks"
+    /// The longest the delay store's flush may take before the ticks count as stuck.
+    static let flushAllowance: Duration = .seconds(300)
 
     /// Starts polling, the heartbeat and the periodic checks.
     public func start() {
@@ -172,6 +174,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
                 // A tick may wait on the static service (its version check): allow its timeout.
                 watchdog?.advance(Self.ticksComponent, nextWithin: options.tickInterval + options.staticTimeout)
                 await engine.tick()
+                // The delay store's flush rewrites every row once per 14-day block (not measured at NSW scale):
+                // allow it minutes, not seconds.
+                watchdog?.advance(Self.ticksComponent, nextWithin: Self.flushAllowance)
                 if let error = hub.delays?.flushIfDue() {
                     logger.warning("writing the delay store failed", metadata: ["error": "\(error)"])
                 }
