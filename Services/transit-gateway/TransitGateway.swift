@@ -3,6 +3,7 @@ import Foundation
 import Gateway
 import Logging
 import NNGKit
+import ProcessSupport
 import ServiceLifecycle
 import ServiceMetrics
 import ServiceSupport
@@ -152,6 +153,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "TLS (tls+tcp:// URLs)")
     var tls: TLSOptions
 
+    @OptionGroup(title: "Hang detection")
+    var watchdogOptions: WatchdogOptions
+
     @Option(
         help: ArgumentHelp(
             "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
@@ -243,6 +247,8 @@ struct Serve: AsyncParsableCommand {
         tls.apply()
         let logger = Logger(label: "transit-gateway")
         var config = try configuration(logger: logger)
+        let watchdog = Watchdog()
+        config.watchdog = watchdog
         if let tokenFile {
             do {
                 config.authToken = try Self.readToken(tokenFile, allowReadable: allowReadableTokenFile)
@@ -297,6 +303,8 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+        // Last: it stops first, so loops stopping on purpose are not reported late.
+        services.append(watchdogOptions.service(watchdog, logger: logger))
         try await runUntilStopped(services, logger: logger)
     }
 
