@@ -18,8 +18,9 @@ import PackageDescription
 //   ProcessSupport         what a service process asks of the machine: the services' wall clock (ServiceClock:
 //                          the machine's, or a replayed day's), the process's memory (ProcessMemory: resident
 //                          size, giving freed heap memory back), a thread's priority (ThreadPriority: background
-//                          work yields the CPU to answering threads; the gateway's subscriber). No dependencies,
-//                          so the service libraries (Gateway, StaticService, RealtimeService, RealtimeSources,
+//                          work yields the CPU to answering threads; the gateway's subscriber), proof that the
+//                          process moves (Watchdog; WatchdogNotifier's heartbeat file and sd_notify). No
+//                          dependencies, so the service libraries (Gateway, StaticService, RealtimeService, RealtimeSources,
 //                          RealtimeFixtures) use it without ServiceSupport's ArgumentParser, nng and lifecycle,
 //                          and ServiceSupport's --clock options build on it
 //   GTFSCSV                streaming byte-level CSV reader
@@ -62,7 +63,7 @@ import PackageDescription
 //   ServiceMetrics         the services' Prometheus endpoint (`--metrics`), on HummingbirdCore's HTTP server
 //   ServiceSupport         what the services' mains share beyond swift-service-lifecycle: error lines, unbuffered
 //                          output, logging set-up, a reopenable log file, SIGHUP actions, the ServiceGroup run,
-//                          the --clock options
+//                          the --clock and --watchdog-file options
 //   TransitTesting         helpers the test targets share (only test targets depend on it): temporary folders,
 //                          the imported sample database, protobuf wire writer, polling, log recorder
 // protobuf-c pointers (TransitProtoC) are touched by exactly two modules: TransitProto (the messages between the
@@ -314,7 +315,8 @@ let package = Package(
         .executableTarget(
             name: "transit-gateway",
             dependencies: [
-                "Gateway", "GatewayHTTP", "TransitModel", "TransitCore", "ServiceSupport", "ServiceMetrics", "NNGKit",
+                "Gateway", "GatewayHTTP", "TransitModel", "TransitCore", "ProcessSupport", "ServiceSupport",
+                "ServiceMetrics", "NNGKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -401,7 +403,7 @@ let package = Package(
             name: "StaticServiceTests",
             dependencies: [
                 "transit-static", "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel",
-                "GatewayProtocol", "SQLiteKit", "TransitTesting",
+                "GatewayProtocol", "SQLiteKit", "ProcessSupport", "TransitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

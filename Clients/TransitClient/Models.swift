@@ -152,7 +152,8 @@ public struct Departure: Codable, Sendable, Hashable {
     public var realtimeUnix: Int64?
     public var delayS: Int?
     public var realtime: Bool?
-    /// `scheduled`, `early`, `on_time`, `late`, `very_late`, `cancelled`, `skipped`, `added`.
+    /// `scheduled`, `early`, `on_time`, `late`, `very_late`, `cancelled`, `skipped`, `added` (trip stops also
+    /// `detoured`).
     public var status: String?
     public var delayBadge: Badge?
     public var minutesUntil: Int?
@@ -171,9 +172,21 @@ public struct Departure: Codable, Sendable, Hashable {
     @DefaultEmpty public var alertIds: [String]
     /// How late this route usually leaves this stop at this hour; nil when too few departures were recorded.
     public var typicalDelay: TypicalDelay?
+    /// The detour in effect for the row's trip (GATEWAY.md "Detours"); nil without one.
+    public var detour: Detour?
 
     /// The row's time: predicted, else scheduled (nil only for a row with neither, which the gateway never sends).
     public var time: Int64? { realtimeUnix ?? scheduledUnix }
+}
+
+/// A detour (GTFS-Realtime trip modifications) in effect for a row's or a trip's instance.
+public struct Detour: Codable, Sendable, Hashable {
+    public var modificationsId: String
+    /// The alerts describing it (also in the row's or stop's `alertIds`).
+    @DefaultEmpty public var alertIds: [String]
+    /// Trips only: the path while detoured, and its encoded polyline when the feed gave one.
+    public var shapeId: String?
+    public var polyline: String?
 }
 
 /// `page` of a departure board.
@@ -298,6 +311,8 @@ public struct TripStop: Codable, Sendable, Hashable {
     public var predictionAgeS: Int?
     @DefaultEmpty public var alertIds: [String]
     public var typicalDelay: TypicalDelay?
+    /// With a detour: `kept`, `detoured` (not served) or `replacement` (served instead; no stop_sequence).
+    public var detourRole: String?
 
     /// Departure (else arrival) time: predicted, else scheduled.
     public var time: Int64? {
@@ -322,6 +337,8 @@ public struct Trip: Codable, Sendable, Hashable {
     public var vehicle: Vehicle?
     @DefaultEmpty public var stops: [TripStop]
     public var shapeId: String?
+    /// The detour in effect for this instance; nil without one.
+    public var detour: Detour?
     /// The alerts the stops' `alert_ids` name, once each.
     @DefaultEmpty public var alerts: [Alert]
 }

@@ -4,6 +4,7 @@ import Gateway
 import GatewayHTTP
 import Logging
 import NNGKit
+import ProcessSupport
 import ServiceLifecycle
 import ServiceMetrics
 import ServiceSupport
@@ -165,6 +166,9 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup(title: "TLS (tls+tcp:// URLs)")
     var tls: TLSOptions
 
+    @OptionGroup(title: "Hang detection")
+    var watchdogOptions: WatchdogOptions
+
     @Option(
         help: ArgumentHelp(
             "Append the log (all of standard error) to this file instead; SIGHUP reopens it.", valueName: "file"))
@@ -268,6 +272,8 @@ struct Serve: AsyncParsableCommand {
         tls.apply()
         let logger = Logger(label: "transit-gateway")
         var config = try configuration(logger: logger)
+        let watchdog = Watchdog()
+        config.watchdog = watchdog
         if let tokenFile {
             do {
                 config.authToken = try Self.readToken(tokenFile, allowReadable: allowReadableTokenFile)
@@ -329,6 +335,8 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+        // Last: it stops first, so loops stopping on purpose are not reported late.
+        services.append(watchdogOptions.service(watchdog, logger: logger))
         try await runUntilStopped(services, logger: logger)
     }
 

@@ -110,9 +110,35 @@ extension JSONWriter {
             key("alerts"); beginArray(); for a in b.alerts.sorted(by: { $0.key < $1.key }) { alert(a) }; endArray()
         case .sources(let s):
             key("sources"); beginArray(); for x in s { source(x) }; endArray()
+        case .detours(let b):
+            key("detours"); beginArray(); for d in b.detours.sorted(by: { $0.key < $1.key }) { detour(d) }; endArray()
         case .heartbeat:
             break
         }
+    }
+
+    private mutating func detour(_ d: LiveDetour) {
+        beginObject()
+        key("key"); string(d.key)
+        key("modifications_id"); string(d.modificationsId)
+        key("trip_id"); string(d.tripId)
+        key("service_dates"); beginArray(); for date in d.serviceDates { serviceDate(date) }; endArray()
+        key("start_times"); beginArray(); for s in d.startSecs { string(GTFSTime.format(Int(s))) }; endArray()
+        key("shape_id"); string(d.shapeId)
+        key("alert_ids"); beginArray(); for id in d.alertIds { string(id) }; endArray()
+        key("stops"); beginArray()
+        for stop in d.stops {
+            beginObject()
+            key("stop_id"); string(stop.stopId)
+            key("role"); string(stop.role.rawValue)
+            key("original_sequence"); int(stop.originalSequence.map { Int64($0) })
+            key("stop_sequence"); int(stop.stopSequence.map { Int64($0) })
+            key("arrival_offset_s"); int(Int64(stop.arrivalOffset))
+            key("departure_offset_s"); int(Int64(stop.departureOffset))
+            endObject()
+        }
+        endArray()
+        endObject()
     }
 
     private mutating func instance(_ i: TripInstanceKey) {

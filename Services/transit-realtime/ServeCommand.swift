@@ -100,6 +100,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "TLS (tls+tcp:// URLs)")
     var tls: TLSOptions
 
+    @OptionGroup(title: "Hang detection")
+    var watchdogOptions: WatchdogOptions
+
     // Flags with a configuration field take their default from `RealtimeServiceConfiguration.Defaults` (shown
     // by --help); `configuration()` maps them onto the struct. README.md "Configuring a service".
 
@@ -148,7 +151,9 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "transit-realtime")
 
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
-        let configuration = try self.configuration()
+        var configuration = try self.configuration()
+        let watchdog = Watchdog()
+        configuration.watchdog = watchdog
         // The running service: made now, or (with --peer) once this instance takes over.
         let current: @Sendable () -> RealtimeServiceRunner?
         let role: any Service
@@ -220,6 +225,8 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+        // Last: it stops first, so loops stopping on purpose are not reported late.
+        services.append(watchdogOptions.service(watchdog, logger: logger))
         try await runUntilStopped(services, logger: logger)
     }
 }

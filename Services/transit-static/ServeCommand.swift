@@ -62,6 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup(title: "TLS (tls+tcp:// URLs)")
     var tls: TLSOptions
 
+    @OptionGroup(title: "Hang detection")
+    var watchdogOptions: WatchdogOptions
+
     // Flags with a configuration field take their default from `StaticServiceConfiguration.Defaults` (shown by
     // --help); `configuration()` maps them onto the struct. README.md "Configuring a service".
 
@@ -101,8 +104,11 @@ struct ServeCommand: AsyncParsableCommand {
         // Before the request handler makes its metric handles.
         let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
         let server: StaticServer
+        let watchdog = Watchdog()
         do {
-            server = try StaticServer(configuration: try configuration(), logger: logger)
+            var configuration = try configuration()
+            configuration.watchdog = watchdog
+            server = try StaticServer(configuration: configuration, logger: logger)
         } catch {
             printError("serve: \(error)")
             throw ExitCode.failure
@@ -131,6 +137,8 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+        // Last: it stops first, so loops stopping on purpose are not reported late.
+        services.append(watchdogOptions.service(watchdog, logger: logger))
         try await runUntilStopped(services, logger: logger)
     }
 }

@@ -99,6 +99,10 @@ public struct GatewayConfiguration: Sendable {
     /// Where the gateway logs (a runtime object rather than a setting; kept here since the gateway's parts all
     /// reach it through the configuration).
     public var logger: Logger
+    /// The watchdog its event loops advance (`EventLoopHeartbeats`; a runtime object, like the logger: `serve`
+    /// makes one and beats from it for `--watchdog-file` and systemd); nil: nothing is watched (tests). Not an
+    /// init argument: set it on the value.
+    public var watchdog: Watchdog? = nil
 
     public init(
         host: String = Defaults.host, port: Int = Defaults.port, http: ListenAddress? = nil,

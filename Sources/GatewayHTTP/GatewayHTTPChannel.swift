@@ -40,7 +40,7 @@ struct GatewayHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
                 maxFrameSize: maxFrameSize,
                 shouldUpgrade: { channel, head in
-                    refusal.value = Self.refusal(of: head, gateway: gateway)
+                    refusal.value = Self.refusal(of: head, from: channel.remoteAddress?.ipAddress, gateway: gateway)
                     return channel.eventLoop.makeSucceededFuture(refusal.value == nil ? HTTPHeaders() : nil)
                 },
                 upgradePipelineHandler: { channel, head in
@@ -100,21 +100,18 @@ struct GatewayHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     /// Why a WebSocket upgrade request is refused (nil: accepted): it is accepted on `/v1/ws` only, and with a
-    /// token configured, only when the request has no `Authorization` (the in-band `auth` op follows) or a good
-    /// Bearer one.
-    static func refusal(of head: HTTPRequestHead, gateway: GatewayServer) -> GatewayError? {
+    /// token configured, only when the request has no `Authorization` (the in-band `auth` op follows) or a
+    /// Bearer one the gateway accepts (through the `auth` op's per-address throttle).
+    static func refusal(of head: HTTPRequestHead, from address: String?, gateway: GatewayServer) -> GatewayError? {
         let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard path == "/v1/ws" else {
             return GatewayError(.notFound, "no WebSocket at \(path): it is at /v1/ws")
         }
-        guard let expected = gateway.authToken, let header = head.headers.first(name: "authorization") else {
-            return nil
+        guard gateway.authToken != nil, let header = head.headers.first(name: "authorization") else { return nil }
+        guard let token = Bearer.token(in: header) else {
+            return GatewayError(.unauthenticated, "send the token as Authorization: Bearer <token>")
         }
-        switch Bearer.check(header, expected: expected) {
-        case .matches: return nil
-        case .missing: return GatewayError(.unauthenticated, "send the token as Authorization: Bearer <token>")
-        case .wrong: return GatewayError(.unauthenticated, "wrong token; the connection is closed")
-        }
+        return gateway.refusal(ofToken: AuthToken(Array(token.utf8)), from: address ?? "unknown")?.error
     }
 
     /// Answers a refused upgrade with its error (counted as any answer) and closes.
@@ -126,6 +123,7 @@ struct GatewayHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             .contentType: "application/json", .contentLength: "\(answer.bytes.count)", .connection: "close",
         ]
         if error.code == .unauthenticated { headers[.wwwAuthenticate] = "Bearer" }
+        if error.code == .rateLimited { headers[.retryAfter] = "1" }
         try await channel.executeThenClose { _, outbound in
             try await outbound.write(.head(HTTPResponse(status: error.code.httpStatus, headerFields: headers)))
             try await outbound.write(.body(ByteBuffer(bytes: answer.bytes)))

@@ -64,17 +64,18 @@ final class HTTPEndpoints: Sendable {
             return
         }
         // The token first: nothing else is told to a client without it.
-        if let expected = gateway.authToken {
-            switch Bearer.check(request.headers[.authorization], expected: expected) {
-            case .matches: break
-            case .missing:
+        if gateway.authToken != nil {
+            guard let token = request.headers[.authorization].flatMap(Bearer.token(in:)) else {
                 let error = GatewayError(.unauthenticated, "send the token as Authorization: Bearer <token>")
                 try await answer(.failure(id: .null, op: nil, error, received: received), request, writer, channel)
                 return
-            case .wrong:
-                let error = GatewayError(.unauthenticated, "wrong token; the connection is closed")
+            }
+            let address = channel.remoteAddress?.ipAddress ?? "unknown"
+            if let refusal = gateway.refusal(ofToken: AuthToken(Array(token.utf8)), from: address) {
+                // A refused token closes the connection (one guess per connection, as `auth`).
                 try await answer(
-                    .failure(id: .null, op: nil, error, received: received), request, writer, channel, close: true)
+                    .failure(id: .null, op: nil, refusal.error, received: received), request, writer, channel,
+                    close: true, retryAfter: refusal.retryAfter)
                 return
             }
         }
@@ -147,12 +148,12 @@ final class HTTPEndpoints: Sendable {
     /// Writes an answer line with the status of its error; counts it unless the dispatcher did.
     private func answer(
         _ answer: Answer, _ request: Request, _ writer: consuming ResponseWriter, _ channel: any Channel,
-        status: HTTPResponse.Status? = nil, recorded: Bool = false, close: Bool = false
+        status: HTTPResponse.Status? = nil, recorded: Bool = false, close: Bool = false, retryAfter: Int? = nil
     ) async throws {
         if !recorded { gateway.recorded(answer) }
         var headers = HTTPFields()
         switch answer.error {
-        case .overloaded?, .rateLimited?: headers[.retryAfter] = "1"
+        case .overloaded?, .rateLimited?: headers[.retryAfter] = "\(retryAfter ?? 1)"
         case .unauthenticated?: headers[.wwwAuthenticate] = "Bearer"
         default: break
         }
@@ -189,15 +190,8 @@ final class HTTPEndpoints: Sendable {
     }
 }
 
-/// `Authorization: Bearer <token>` against the configured token (constant time, as `auth`).
+/// `Authorization: Bearer <token>` (RFC 6750): the token, compared by `GatewayServer.refusal(ofToken:from:)`.
 enum Bearer {
-    enum Check { case matches, missing, wrong }
-
-    static func check(_ header: String?, expected: [UInt8]) -> Check {
-        guard let header, let token = token(in: header) else { return .missing }
-        return AuthToken(Array(token.utf8)).matches(expected) ? .matches : .wrong
-    }
-
     /// The token of a `Bearer` credential (the scheme's case does not matter); nil for another scheme.
     static func token(in header: String) -> Substring? {
         let trimmed = header.drop(while: { $0 == " " })

@@ -67,6 +67,21 @@ extension JSONWriter {
         key("carriages"); carriages(rt?.carriages ?? [], departure: true)
         key("alert_ids"); strings(row.alertIds)
         key("typical_delay"); typicalDelay(row.typicalDelay)
+        key("detour"); detour(row.detour, withShape: false)
+        endObject()
+    }
+
+    /// GATEWAY.md "detour": null, or the TripModifications entity's id and its alerts; on a trip also the
+    /// detour's shape.
+    mutating func detour(_ view: DetourView?, withShape: Bool) {
+        guard let view else { return null() }
+        beginObject()
+        key("modifications_id"); string(view.modificationsId)
+        key("alert_ids"); strings(view.alertIds)
+        if withShape {
+            key("shape_id"); string(view.shapeId)
+            key("polyline"); string(view.polyline)
+        }
         endObject()
     }
 
@@ -162,6 +177,7 @@ extension JSONWriter {
         key("wheelchair_accessible"); int(trip.wheelchairAccessible)
         key("bikes_allowed"); int(trip.bikesAllowed)
         key("timezone"); string(trip.timezone)
+        key("detour"); detour(realtime?.detour, withShape: true)
         key("realtime"); bool(rows.appliesToTrip)
         key("status"); string(rows.tripStatus(at: at).rawValue)
         key("vehicle")
@@ -190,10 +206,13 @@ extension JSONWriter {
         let arrivalOrigin = stop.arrivalUnix - Int64(stop.arrivalSecs)
         let departureOrigin = stop.departureUnix - Int64(stop.departureSecs)
 
+        let role = rows.detourRole(index)
+        let replacement = role == .replacement
         beginObject()
         key("stop_id"); string(stop.stopId)
-        key("stop_name"); string(stop.stopName)
-        key("stop_sequence"); int(stop.stopSequence)
+        key("stop_name"); string(replacement && stop.stopName.isEmpty ? nil : stop.stopName)
+        key("stop_sequence"); int(replacement ? nil : Int64(stop.stopSequence))
+        key("detour_role"); string(role?.rawValue)
         key("scheduled_arrival_secs"); int(added ? nil : Int64(stop.arrivalSecs))
         key("scheduled_arrival_unix"); int(added ? nil : stop.arrivalUnix)
         key("scheduled_departure_secs"); int(added ? nil : Int64(stop.departureSecs))
@@ -209,8 +228,8 @@ extension JSONWriter {
         prediction(predicted ? rt?.predictionSource : nil, age: rows.tripRealtime?.predictionAgeSeconds)
         platform(scheduled: stop.platformCode, change: rows.cancelled ? nil : rt?.platformChange)
         key("wheelchair_accessible"); int(stop.wheelchairBoarding)
-        key("lat"); double(stop.lat)
-        key("lon"); double(stop.lon)
+        key("lat"); double(replacement && !stop.lat.isFinite ? nil : stop.lat)
+        key("lon"); double(replacement && !stop.lon.isFinite ? nil : stop.lon)
         key("parent_station"); string(stop.parentStation)
         key("pickup_type"); int(rt?.pickupType.map(Int.init) ?? stop.pickupType)
         key("drop_off_type"); int(rt?.dropOffType.map(Int.init) ?? stop.dropOffType)
@@ -253,12 +272,19 @@ struct TripRows {
 
     func status(_ index: Int) -> DepartureStatus {
         DepartureStatus(
-            delay: delay(index), cancelled: cancelled, skipped: realtime(index)?.skipped ?? false, added: added)
+            delay: delay(index), cancelled: cancelled, skipped: realtime(index)?.skipped ?? false, added: added,
+            detoured: detourRole(index) == .detoured)
+    }
+
+    /// The stop's part in the trip's detour; nil without one.
+    func detourRole(_ index: Int) -> LiveDetourStop.Role? {
+        guard let roles = tripRealtime?.detourRoles, index < roles.count else { return nil }
+        return roles[index]
     }
 
     var appliesToTrip: Bool {
         guard let tripRealtime else { return false }
-        if tripRealtime.cancelled || tripRealtime.added { return true }
+        if tripRealtime.cancelled || tripRealtime.added || tripRealtime.detour != nil { return true }
         return tripRealtime.stops.contains { rt in
             guard let rt else { return false }
             return rt.isPredicted || rt.skipped
@@ -275,7 +301,7 @@ struct TripRows {
         for index in trip.stops.indices {
             let stop = trip.stops[index]
             let rt = realtime(index)
-            if rt?.skipped ?? false { continue }
+            if rt?.skipped ?? false || detourRole(index) == .detoured { continue }
             let time =
                 index == last
                 ? (rt?.predictedArrival ?? stop.arrivalUnix)

@@ -25,11 +25,18 @@ public struct TripModificationApplier: Sendable {
     private var locations: [String: GeoPoint]
     /// Stop entities of the feed without coordinates (only to say so in a problem).
     private var stopsWithoutCoordinates: Set<String>
+    /// Whether a replacement stop that no Stop entity of the feed defines, and whose coordinates are not
+    /// known, is kept (without a location) instead of left out: for a caller that does not know the static
+    /// stops (the realtime service reaches the static data only through the static service). A Stop entity
+    /// without coordinates is left out either way.
+    private var keepsUnlocatedStops = false
 
     /// `feedStops`: the feed's Stop entities; `staticStops`: the static stops' coordinates by stop id (those
     /// a replacement stop may name).
-    public init(feedStops: [RealtimeStop], staticStops: [String: GeoPoint] = [:]) {
+    /// `keepsUnlocatedStops`: see the property.
+    public init(feedStops: [RealtimeStop], staticStops: [String: GeoPoint] = [:], keepsUnlocatedStops: Bool = false) {
         locations = staticStops
+        self.keepsUnlocatedStops = keepsUnlocatedStops
         stopsWithoutCoordinates = []
         for stop in feedStops {
             if let lat = stop.stopLat, let lon = stop.stopLon, lat.isFinite, lon.isFinite {
@@ -123,7 +130,10 @@ public struct TripModificationApplier: Sendable {
                             role: .detoured(originalSequence: stops[k].stopSequence, modification: span.modification)))
                 }
                 for (r, replacement) in modification.replacementStops.enumerated() {
-                    guard let location = locations[replacement.stopId] else {
+                    let location = locations[replacement.stopId]
+                    // A Stop entity without coordinates is refused either way; an id no Stop entity defines is
+                    // kept unlocated when the caller cannot know the static stops.
+                    if location == nil, !keepsUnlocatedStops || stopsWithoutCoordinates.contains(replacement.stopId) {
                         let why =
                             stopsWithoutCoordinates.contains(replacement.stopId)
                             ? "its Stop entity has no stop_lat/stop_lon" : "no Stop entity or static stop has that id"

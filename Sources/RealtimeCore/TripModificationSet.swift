@@ -32,9 +32,10 @@ public struct TripModificationSet: Sendable {
     /// The detours of `entities` (a decoded feed's), applied to the trips of `schedules`. `idPrefix` is the
     /// static import's prefix of this feed's trip ids (see `TripUpdateResolver.Options.idPrefix`);
     /// `staticStops` the coordinates of static stops a replacement stop may name.
+    /// `keepsUnlocatedStops`: `TripModificationApplier`'s.
     public init(
         entities: [FeedEntity], schedules: some TripScheduleLookup, idPrefix: String = "",
-        staticStops: [String: GeoPoint] = [:]
+        staticStops: [String: GeoPoint] = [:], keepsUnlocatedStops: Bool = false
     ) {
         let ids = RealtimeIds(prefix: idPrefix)
         var feedStops: [RealtimeStop] = []
@@ -51,7 +52,8 @@ public struct TripModificationSet: Sendable {
                 }
             }
         }
-        let applier = TripModificationApplier(feedStops: feedStops, staticStops: staticStops)
+        let applier = TripModificationApplier(
+            feedStops: feedStops, staticStops: staticStops, keepsUnlocatedStops: keepsUnlocatedStops)
         for entity in entities where entity.isDeleted != true {
             guard let modifications = entity.tripModifications else { continue }
             add(modifications, entityId: entity.id, applier: applier, schedules: schedules, ids: ids)
@@ -151,6 +153,26 @@ public struct TripModificationSet: Sendable {
             }
         }
         if !trips.isEmpty { entries[entityId] = trips }
+    }
+
+    /// Every modified trip with where it is in effect: the dates its entity selects it on (ascending) and
+    /// the runs (nil: every run), ordered by entity id and trip id.
+    public var inEffect: [(trip: ModifiedTrip, dates: [ServiceDate], startSecs: Set<Int32>?)] {
+        var byEntityTrip: [String: [String: (dates: [ServiceDate], starts: Set<Int32>?)]] = [:]
+        for (tripDate, selecting) in selections {
+            for selection in selecting {
+                byEntityTrip[selection.entityId, default: [:]][tripDate.tripId, default: ([], selection.startSecs)]
+                    .dates.append(tripDate.date)
+            }
+        }
+        var out: [(trip: ModifiedTrip, dates: [ServiceDate], startSecs: Set<Int32>?)] = []
+        for entityId in byEntityTrip.keys.sorted() {
+            for (tripId, found) in byEntityTrip[entityId]!.sorted(by: { $0.key < $1.key }) {
+                guard let trip = entries[entityId]?[tripId] else { continue }
+                out.append((trip, found.dates.sorted(), found.starts))
+            }
+        }
+        return out
     }
 
     /// Whether no entity selects the trip on `date` for any of `startSecs` (nil: every run) yet.

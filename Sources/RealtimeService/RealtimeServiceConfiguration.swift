@@ -41,6 +41,10 @@ public struct RealtimeServiceConfiguration: Sendable {
     /// The engine's tunables (no flags; defaults in `RealtimeEngine.Options`). The engine's time zone is not
     /// among them: it is known only once the static service answered at start (or `defaultTimeZone`).
     public var engine: RealtimeEngine.Options
+    /// The watchdog its poll loops, publisher and engine ticks advance (a runtime object: `serve` makes one and beats from it for
+    /// `--watchdog-file` and systemd's `WATCHDOG=1`); nil: nothing is watched. Not an init argument: set it on
+    /// the value. Default nil.
+    public var watchdog: Watchdog? = nil
 
     /// `--peer`: this instance stands by while the other one's heartbeats come and takes over (under a new
     /// epoch) once they have stopped (`StandbyRole`).

@@ -65,7 +65,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
             sources: settings, hub: sockets.hub, schedules: schedules,
             timeZone: zone, options: configuration.engine, logger: logger,
             clock: { [clock = configuration.clock] in clock.unixSeconds })
-        self.sources = Mutex(try Self.sourceGroup(config, engine: engine, clock: configuration.clock, logger: logger))
+        self.sources = Mutex(
+            try Self.sourceGroup(
+                config, engine: engine, clock: configuration.clock, watchdog: configuration.watchdog, logger: logger))
         self.engine = engine
         self.sockets = sockets
         self.schedules = schedules
@@ -75,10 +77,10 @@ public final class RealtimeServiceRunner: Service, Sendable {
     }
 
     private static func sourceGroup(
-        _ config: RealtimeConfig, engine: RealtimeEngine, clock: ServiceClock, logger: Logger
+        _ config: RealtimeConfig, engine: RealtimeEngine, clock: ServiceClock, watchdog: Watchdog?, logger: Logger
     ) throws -> SourceGroup {
         try SourceGroup(
-            config: config, options: PollingOptions(clock: clock),
+            config: config, options: PollingOptions(clock: clock, watchdog: watchdog),
             restamp: { bytes, timestamp in try GTFSRealtimeCodec.restamp(bytes, timestamp: timestamp) },
             logger: logger
         ) { event in await engine.handle(FeedEvent(event, now: clock.unixSeconds)) }
@@ -115,7 +117,8 @@ public final class RealtimeServiceRunner: Service, Sendable {
         let next: SourceGroup
         do {
             config = try RealtimeConfig.load(path: configPath)
-            next = try Self.sourceGroup(config, engine: engine, clock: configuration.clock, logger: logger)
+            next = try Self.sourceGroup(
+                config, engine: engine, clock: configuration.clock, watchdog: configuration.watchdog, logger: logger)
         } catch {
             logger.error(
                 "re-reading the sources config failed; the sources are unchanged",
@@ -148,19 +151,32 @@ public final class RealtimeServiceRunner: Service, Sendable {
             ])
     }
 
+    /// The watchdog's components (with each source's poll loop, `SourcePoller`).
+    static let publisherComponent = "publisher"
+    static let ticksComponent = "engine ticks"
+    /// The longest the delay store's flush may take before the ticks count as stuck.
+    static let flushAllowance: Duration = .seconds(300)
+
     /// Starts polling, the heartbeat and the periodic checks.
     public func start() {
         let hub = sockets.hub, engine = self.engine, options = self.configuration
+        let watchdog = configuration.watchdog
         let heartbeat = Task {
             while !Task.isCancelled {
                 hub.heartbeat()
+                watchdog?.advance(Self.publisherComponent, nextWithin: options.heartbeatInterval)
                 try? await Task.sleep(for: options.heartbeatInterval)
             }
         }
         let logger = self.logger
         let ticks = Task {
             while !Task.isCancelled {
+                // A tick may wait on the static service (its version check): allow its timeout.
+                watchdog?.advance(Self.ticksComponent, nextWithin: options.tickInterval + options.staticTimeout)
                 await engine.tick()
+                // The delay store's flush rewrites every row once per 14-day block (not measured at NSW scale):
+                // allow it minutes, not seconds.
+                watchdog?.advance(Self.ticksComponent, nextWithin: Self.flushAllowance)
                 if let error = hub.delays?.flushIfDue() {
                     logger.warning("writing the delay store failed", metadata: ["error": "\(error)"])
                 }
@@ -180,6 +196,8 @@ public final class RealtimeServiceRunner: Service, Sendable {
         }
         for task in running { task.cancel() }
         for task in running { await task.value }
+        configuration.watchdog?.remove(Self.publisherComponent)
+        configuration.watchdog?.remove(Self.ticksComponent)
         sockets.stop()
         do {
             try sockets.hub.delays?.close()

@@ -11,11 +11,17 @@ public struct PollingOptions: Sendable {
     public var initialDelay: Duration
     /// The wall clock of fetch times, statuses and replay re-stamps (the schedule of polls stays monotonic).
     public var clock: ServiceClock
+    /// The watchdog each poll loop advances ("poll <source>"); nil: not watched.
+    public var watchdog: Watchdog?
 
-    public init(backoffCap: Duration = .seconds(600), initialDelay: Duration = .zero, clock: ServiceClock = .system) {
+    public init(
+        backoffCap: Duration = .seconds(600), initialDelay: Duration = .zero, clock: ServiceClock = .system,
+        watchdog: Watchdog? = nil
+    ) {
         self.backoffCap = backoffCap
         self.initialDelay = initialDelay
         self.clock = clock
+        self.watchdog = watchdog
     }
 }
 
@@ -42,7 +48,8 @@ public final class SourceGroup: Sendable {
             SourcePoller(
                 source: source, startOffset: options.initialDelay + offset, backoffCap: options.backoffCap,
                 pacer: pacer,
-                client: client, restamp: restamp, clock: options.clock, logger: logger, handler: handler
+                client: client, restamp: restamp, clock: options.clock, watchdog: options.watchdog, logger: logger,
+                handler: handler
             )
         }
     }

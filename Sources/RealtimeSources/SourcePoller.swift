@@ -19,6 +19,7 @@ public final class SourcePoller: Sendable {
     private let client: HTTPClient?
     private let restamp: FeedRestamp?
     private let wallClock: ServiceClock
+    private let watchdog: Watchdog?
     private let handler: SourceEventHandler
     private let logger: Logger
     private let state: Mutex<SourceStatus>
@@ -26,7 +27,8 @@ public final class SourcePoller: Sendable {
 
     init(
         source: SourceConfig, startOffset: Duration, backoffCap: Duration, pacer: RequestPacer?, client: HTTPClient?,
-        restamp: FeedRestamp?, clock: ServiceClock = .system, logger: Logger, handler: @escaping SourceEventHandler
+        restamp: FeedRestamp?, clock: ServiceClock = .system, watchdog: Watchdog? = nil, logger: Logger,
+        handler: @escaping SourceEventHandler
     ) {
         self.source = source
         self.startOffset = startOffset
@@ -35,6 +37,7 @@ public final class SourcePoller: Sendable {
         self.client = client
         self.restamp = restamp
         wallClock = clock
+        self.watchdog = watchdog
         self.handler = handler
         self.logger = logger
         state = Mutex(SourceStatus(name: source.name, kind: source.kind, location: source.location.redactedDescription))
@@ -62,7 +65,14 @@ public final class SourcePoller: Sendable {
         state.withLock { $0.nextPoll = nil }
     }
 
+    /// The poll loop's watchdog component.
+    public var watchdogComponent: String { "poll \(source.name)" }
+    /// How long the steps around a fetch may take before the loop counts as stuck: the group's request pacer,
+    /// and the handling of a fetched feed (decode, resolve, publish; seconds for the biggest feeds).
+    static let stepAllowance: Duration = .seconds(30)
+
     private func run() async {
+        defer { watchdog?.remove(watchdogComponent) }
         let clock = ContinuousClock()
         var fetcher = makeFetcher()
         var tick = clock.now + startOffset
@@ -71,6 +81,7 @@ public final class SourcePoller: Sendable {
         var dayCounter = DayCounter()
         while !Task.isCancelled {
             state.withLock { $0.nextPoll = wallClock.date + (tick - clock.now).seconds }
+            watchdog?.advance(watchdogComponent, nextWithin: max(.zero, tick - clock.now) + Self.stepAllowance)
             do {
                 try await clock.sleep(until: tick)
                 if let pacer, source.isNetwork { try await pacer.acquire() }
@@ -84,6 +95,7 @@ public final class SourcePoller: Sendable {
                 // The API's quota counts days of the machine's clock, whatever the service clock says.
                 if source.isNetwork { status.requestsToday = dayCounter.count(at: Date()) }
             }
+            watchdog?.advance(watchdogComponent, nextWithin: source.timeout + Self.stepAllowance)
             let outcome = await fetcher.fetch(now: started)
             if Task.isCancelled { break }
             var retryAfter: Duration?

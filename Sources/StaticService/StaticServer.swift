@@ -21,6 +21,7 @@ public final class StaticServer: Service, Sendable {
     public var url: String { configuration.listenURL }
     public let stores: ReloadableStore
     private let server: NNGReplyServer
+    private let probe: WorkerProbe?
     private let logger: Logger
     /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
     private let failedAttempt = Mutex<FailedReload?>(nil)
@@ -49,6 +50,11 @@ public final class StaticServer: Service, Sendable {
             try socket.setMaxReceiveSize(Self.maxRequestBytes)
             try socket.listen(url)
             server = try NNGReplyServer(socket: socket, contexts: contexts) { handler.handle($0) }
+            if let watchdog = configuration.watchdog {
+                probe = try WorkerProbe(socket: socket, watchdog: watchdog)
+            } else {
+                probe = nil
+            }
         } catch {
             throw .listen(url: url, error)
         }
@@ -111,6 +117,7 @@ public final class StaticServer: Service, Sendable {
                 "contexts": "\(stores.connections)", "clock": "\(configuration.clock)",
                 "pid": "\(ProcessInfo.processInfo.processIdentifier)",
             ])
+        probe?.start()
         let interval = configuration.watchInterval
         if interval > .zero {
             try? await cancelWhenGracefulShutdown {
@@ -123,6 +130,7 @@ public final class StaticServer: Service, Sendable {
             try? await gracefulShutdown()
         }
         logger.info("stopping")
+        await probe?.stop()
         stop()
         logger.info("stopped")
     }

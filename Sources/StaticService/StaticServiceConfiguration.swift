@@ -20,6 +20,10 @@ public struct StaticServiceConfiguration: Sendable {
     public var replicaName: String?
     /// "Now" of requests without `at` (`--clock`). Default: the machine's clock.
     public var clock: ServiceClock
+    /// The watchdog its request workers answer (`WorkerProbe`) (a runtime object: `serve` makes one and beats from it for
+    /// `--watchdog-file` and systemd's `WATCHDOG=1`); nil: nothing is watched. Not an init argument: set it on
+    /// the value. Default nil.
+    public var watchdog: Watchdog? = nil
 
     public init(
         databasePath: String, listenURL: String, contexts: Int = Defaults.contexts,

@@ -21,6 +21,8 @@ public enum ShapeSource: String, Sendable, Hashable {
     case shapes
     /// The trip has no shape in shapes.txt: a straight line through its stops, in order.
     case stops
+    /// A Shape entity of a realtime feed that a detour names (the gateway's answer; never the static service's).
+    case detour
 }
 
 /// The answer to a `shape` query.

@@ -12,12 +12,14 @@ public enum RealtimeTopic: String, Sendable, Hashable, CaseIterable {
     case sources = "st"
     /// Periodic heartbeat (`LiveHeartbeat`); no state, no snapshot.
     case heartbeat = "hb"
+    /// Trips a GTFS-Realtime TripModifications entity changes (`LiveDetourBatch`).
+    case detours = "dt"
 
     /// The bytes a subscriber subscribes to: the topic and its 0x00 separator.
     public var prefix: [UInt8] { Array(rawValue.utf8) + [0] }
 
     /// The topics that have state (a snapshot) and a sequence a subscriber follows.
-    public static let stateful: [RealtimeTopic] = [.tripUpdates, .vehicles, .alerts, .sources]
+    public static let stateful: [RealtimeTopic] = [.tripUpdates, .vehicles, .alerts, .sources, .detours]
 }
 
 /// New or changed trip instances, and instances gone from the live state.
@@ -42,6 +44,19 @@ public struct LiveVehicleBatch: Sendable, Hashable {
     /// A batch; empty unless told.
     public init(vehicles: [LiveVehicle] = [], removed: [String] = []) {
         self.vehicles = vehicles
+        self.removed = removed
+    }
+}
+
+/// New or changed detours, and the keys of detours gone from the live state.
+public struct LiveDetourBatch: Sendable, Hashable {
+    /// New or changed detours, each in full.
+    public var detours: [LiveDetour]
+    /// Keys.
+    public var removed: [String]
+    /// A batch; empty unless told.
+    public init(detours: [LiveDetour] = [], removed: [String] = []) {
+        self.detours = detours
         self.removed = removed
     }
 }
@@ -88,6 +103,7 @@ public enum LivePayload: Sendable, Hashable {
     case vehicles(LiveVehicleBatch)
     case alerts(LiveAlertBatch)
     case sources([LiveSourceStatus])
+    case detours(LiveDetourBatch)
     /// PUB only.
     case heartbeat(LiveHeartbeat)
 
@@ -98,6 +114,7 @@ public enum LivePayload: Sendable, Hashable {
         case .vehicles: .vehicles
         case .alerts: .alerts
         case .sources: .sources
+        case .detours: .detours
         case .heartbeat: .heartbeat
         }
     }

@@ -352,6 +352,9 @@ public struct LiveTrip: Sendable, Hashable {
     public var entityId: String?
     /// TripProperties.trip_headsign from the update, when given (an added trip's only headsign).
     public var tripHeadsign: String?
+    /// Set when the update named a modified trip (a detour): the TripModifications entity's id. The stops
+    /// are then the modified trip's served stops, numbered 1...n as `LiveDetourStop.stopSequence`.
+    public var modificationsId: String?
 
     /// A live trip instance; unknown fields and no stops unless told.
     @inlinable
@@ -359,8 +362,9 @@ public struct LiveTrip: Sendable, Hashable {
         instance: TripInstanceKey, relationship: LiveTripRelationship, staticTripId: String? = nil,
         routeId: String? = nil, directionId: Int? = nil, vehicleId: String? = nil, vehicleLabel: String? = nil,
         timestamp: UInt64? = nil, tripDelay: Int32? = nil, stops: [LiveStop] = [], source: String,
-        entityId: String? = nil, tripHeadsign: String? = nil
+        entityId: String? = nil, tripHeadsign: String? = nil, modificationsId: String? = nil
     ) {
+        self.modificationsId = modificationsId
         self.instance = instance
         self.relationship = relationship
         self.staticTripId = staticTripId
@@ -799,5 +803,120 @@ public struct LiveSourceStatus: Sendable, Hashable {
         self.lastDrop = lastDrop
         self.statusUnix = statusUnix
         self.skippedFields = skippedFields
+    }
+}
+
+/// A static trip as a GTFS-Realtime TripModifications entity changes it (a detour), with the service dates
+/// and runs where that entity selects it (protocol/realtime.proto `TripDetour`). Keyed
+/// "<source>/<modifications id>/<trip id>".
+public struct LiveDetour: Sendable, Hashable {
+    /// "<source>/<modifications id>/<trip id>".
+    public var key: String
+    /// The realtime source whose feed carried the TripModifications.
+    public var source: String
+    /// The TripModifications entity's id.
+    public var modificationsId: String
+    /// The static trip (with the source's id prefix).
+    public var tripId: String
+    /// Where the entity selects the trip, ascending.
+    public var serviceDates: [ServiceDate]
+    /// Empty: every run; else only the runs starting then (GTFS seconds; frequency-based trips).
+    public var startSecs: [Int32]
+    /// The static trip's first departure (GTFS seconds): the one run of a fixed-time trip.
+    public var tripStartSecs: Int32?
+    /// The path while detoured (SelectedTrips.shape_id).
+    public var shapeId: String?
+    /// The encoded polyline of `shapeId` when a Shape entity of the feed gave it.
+    public var shapePolyline: String?
+    /// The alerts describing it (Modification.service_alert_id), once each.
+    public var alertIds: [String]
+    /// Every stop in travel order: kept, detoured and replacement.
+    public var stops: [LiveDetourStop]
+
+    /// A detour; no run limits, shape or alerts unless told.
+    public init(
+        key: String, source: String, modificationsId: String, tripId: String, serviceDates: [ServiceDate],
+        startSecs: [Int32] = [], tripStartSecs: Int32? = nil, shapeId: String? = nil, shapePolyline: String? = nil,
+        alertIds: [String] = [], stops: [LiveDetourStop]
+    ) {
+        self.key = key
+        self.source = source
+        self.modificationsId = modificationsId
+        self.tripId = tripId
+        self.serviceDates = serviceDates
+        self.startSecs = startSecs
+        self.tripStartSecs = tripStartSecs
+        self.shapeId = shapeId
+        self.shapePolyline = shapePolyline
+        self.alertIds = alertIds
+        self.stops = stops
+    }
+
+    /// Whether it is in effect for the run of the trip on `serviceDate` starting at `runStartSecs` (a
+    /// frequency-based instance's start; nil: the trip's own).
+    public func applies(serviceDate: ServiceDate, runStartSecs: Int32?) -> Bool {
+        guard serviceDates.contains(serviceDate) else { return false }
+        guard !startSecs.isEmpty else { return true }
+        guard let start = runStartSecs ?? tripStartSecs else { return false }
+        return startSecs.contains(start)
+    }
+
+    /// The role of the static stop at `originalSequence`; nil when the detour does not list it.
+    public func role(ofOriginal originalSequence: UInt32) -> LiveDetourStop.Role? {
+        stops.first { $0.originalSequence == originalSequence }?.role
+    }
+
+    /// The modified trip's stop_sequence of the static stop at `originalSequence` (kept stops only).
+    public func modifiedSequence(ofOriginal originalSequence: UInt32) -> UInt32? {
+        stops.first { $0.originalSequence == originalSequence && $0.role == .kept }?.stopSequence
+    }
+}
+
+/// One stop of a `LiveDetour`.
+public struct LiveDetourStop: Sendable, Hashable {
+    /// What the detour makes of the stop.
+    public enum Role: String, Sendable, Hashable, CaseIterable {
+        /// An original stop still served.
+        case kept
+        /// An original stop the detour leaves out.
+        case detoured
+        /// A stop served instead.
+        case replacement
+    }
+
+    /// The stop (a static stop, or a Stop entity of the feed for a replacement stop).
+    public var stopId: String
+    /// What the detour makes of it.
+    public var role: Role
+    /// Kept and detoured stops: the static stop_sequence.
+    public var originalSequence: UInt32?
+    /// Kept and replacement stops: 1...n along the stops the modified trip serves.
+    public var stopSequence: UInt32?
+    /// Seconds after the trip's start, as the modified schedule has them (detoured: the original's).
+    public var arrivalOffset: Int32
+    /// As `arrivalOffset`; a replacement stop's equals its arrival (the spec's rule).
+    public var departureOffset: Int32
+    /// Kept stops: what the modifications before it add to its original times.
+    public var propagatedDelay: Int32
+    /// Replacement stops: where they are (nil when the feed's Stop entity gives no coordinates).
+    public var lat: Double?
+    /// As `lat`.
+    public var lon: Double?
+
+    /// A stop of a detour; no sequences, delay or position unless told.
+    public init(
+        stopId: String, role: Role, originalSequence: UInt32? = nil, stopSequence: UInt32? = nil,
+        arrivalOffset: Int32, departureOffset: Int32, propagatedDelay: Int32 = 0, lat: Double? = nil,
+        lon: Double? = nil
+    ) {
+        self.stopId = stopId
+        self.role = role
+        self.originalSequence = originalSequence
+        self.stopSequence = stopSequence
+        self.arrivalOffset = arrivalOffset
+        self.departureOffset = departureOffset
+        self.propagatedDelay = propagatedDelay
+        self.lat = lat
+        self.lon = lon
     }
 }

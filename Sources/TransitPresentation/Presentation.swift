@@ -45,11 +45,18 @@ public enum DepartureStatus: String, Sendable, Hashable, CaseIterable {
     case cancelled
     case skipped
     case added
+    /// A stop a detour leaves out (GTFS-Realtime trip modifications): the trip does not call there.
+    case detoured
 
-    /// First match wins: cancelled, skipped, added, then by delay; no delay (no usable prediction) → scheduled.
-    public init(delay: Int?, cancelled: Bool = false, skipped: Bool = false, added: Bool = false) {
+    /// First match wins: cancelled, detoured, skipped, added, then by delay; no delay (no usable prediction)
+    /// → scheduled.
+    public init(
+        delay: Int?, cancelled: Bool = false, skipped: Bool = false, added: Bool = false, detoured: Bool = false
+    ) {
         if cancelled {
             self = .cancelled
+        } else if detoured {
+            self = .detoured
         } else if skipped {
             self = .skipped
         } else if added {
@@ -73,7 +80,7 @@ public enum DepartureStatus: String, Sendable, Hashable, CaseIterable {
     public var isDelayStatus: Bool {
         switch self {
         case .early, .onTime, .late, .veryLate: return true
-        case .scheduled, .cancelled, .skipped, .added: return false
+        case .scheduled, .cancelled, .skipped, .added, .detoured: return false
         }
     }
 }

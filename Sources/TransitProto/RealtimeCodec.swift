@@ -122,6 +122,7 @@ public enum RealtimeCodec {
         case .alerts(let b): return 4096 + b.alerts.count * 1024
         case .sources(let s): return 4096 + s.count * 512
         case .heartbeat(let h): return 4096 + h.sources.count * 512
+        case .detours(let b): return 4096 + b.detours.reduce(0) { $0 + 512 + $1.stops.count * 96 }
         }
     }
 
@@ -154,6 +155,9 @@ extension ProtoArena {
             case .sources(let list):
                 m.payload_case = TRANSIT__PUB_MESSAGE__PAYLOAD_SOURCES
                 m.sources = proto(sources: list)
+            case .detours(let b):
+                m.payload_case = TRANSIT__PUB_MESSAGE__PAYLOAD_DETOURS
+                m.detours = proto(b)
             case .heartbeat(let h):
                 m.payload_case = TRANSIT__PUB_MESSAGE__PAYLOAD_HEARTBEAT
                 m.heartbeat = proto(h)
@@ -289,6 +293,8 @@ extension PubMessage {
             payload = .alerts(try requiredMessage(m.alerts, "alerts", LiveAlertBatch.init(proto:)))
         case TRANSIT__PUB_MESSAGE__PAYLOAD_SOURCES:
             payload = .sources(try requiredMessage(m.sources, "sources", liveSources(proto:)))
+        case TRANSIT__PUB_MESSAGE__PAYLOAD_DETOURS:
+            payload = .detours(try requiredMessage(m.detours, "detours", LiveDetourBatch.init(proto:)))
         case TRANSIT__PUB_MESSAGE__PAYLOAD_HEARTBEAT:
             payload = .heartbeat(try requiredMessage(m.heartbeat, "heartbeat", LiveHeartbeat.init(proto:)))
         default:

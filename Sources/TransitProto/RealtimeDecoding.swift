@@ -78,7 +78,45 @@ extension LiveTrip {
             stops: try repeatedMessages(m.n_stops, m.stops, "stops", LiveStop.init(proto:)),
             source: try requiredString(m.source, "source"),
             entityId: optionalString(m.entity_id),
-            tripHeadsign: optionalString(m.trip_headsign))
+            tripHeadsign: optionalString(m.trip_headsign),
+            modificationsId: optionalString(m.modifications_id))
+    }
+}
+
+extension LiveDetour {
+    init(proto m: borrowing Transit__TripDetour) throws(ProtoDecodeError) {
+        self.init(
+            key: try requiredString(m.key, "key"),
+            source: try requiredString(m.source, "source"),
+            modificationsId: try requiredString(m.modifications_id, "modifications_id"),
+            tripId: try requiredString(m.trip_id, "trip_id"),
+            serviceDates: repeatedValues(m.n_service_dates, m.service_dates),
+            startSecs: repeatedValues(m.n_start_secs, m.start_secs),
+            tripStartSecs: optionalValue(m.has_trip_start_secs, m.trip_start_secs),
+            shapeId: optionalString(m.shape_id),
+            shapePolyline: optionalString(m.shape_polyline),
+            alertIds: repeatedStrings(m.n_alert_ids, m.alert_ids),
+            stops: try repeatedMessages(m.n_stops, m.stops, "stops", LiveDetourStop.init(proto:)))
+    }
+}
+
+extension LiveDetourStop {
+    init(proto m: borrowing Transit__DetourStop) throws(ProtoDecodeError) {
+        let role: Role
+        switch try requiredValue(m.has_role, m.role, "role") {
+        case TRANSIT__DETOUR_STOP_ROLE__DETOUR_KEPT: role = .kept
+        case TRANSIT__DETOUR_STOP_ROLE__DETOUR_DETOURED: role = .detoured
+        case TRANSIT__DETOUR_STOP_ROLE__DETOUR_REPLACEMENT: role = .replacement
+        default: throw .missing("role")
+        }
+        self.init(
+            stopId: try requiredString(m.stop_id, "stop_id"), role: role,
+            originalSequence: optionalValue(m.has_original_sequence, m.original_sequence),
+            stopSequence: optionalValue(m.has_stop_sequence, m.stop_sequence),
+            arrivalOffset: try requiredValue(m.has_arrival_offset, m.arrival_offset, "arrival_offset"),
+            departureOffset: try requiredValue(m.has_departure_offset, m.departure_offset, "departure_offset"),
+            propagatedDelay: optionalValue(m.has_propagated_delay, m.propagated_delay) ?? 0,
+            lat: optionalValue(m.has_lat, m.lat), lon: optionalValue(m.has_lon, m.lon))
     }
 }
 
@@ -260,6 +298,14 @@ extension LiveVehicleBatch {
     }
 }
 
+extension LiveDetourBatch {
+    init(proto m: borrowing Transit__DetoursBatch) throws(ProtoDecodeError) {
+        self.init(
+            detours: try repeatedMessages(m.n_detours, m.detours, "detours", LiveDetour.init(proto:)),
+            removed: repeatedStrings(m.n_removed, m.removed))
+    }
+}
+
 extension LiveAlertBatch {
     init(proto m: borrowing Transit__AlertsBatch) throws(ProtoDecodeError) {
         self.init(
@@ -318,6 +364,8 @@ extension RealtimeSnapshot {
             payload = .alerts(try requiredMessage(m.alerts, "alerts", LiveAlertBatch.init(proto:)))
         case TRANSIT__SNAPSHOT__STATE_SOURCES:
             payload = .sources(try requiredMessage(m.sources, "sources", liveSources(proto:)))
+        case TRANSIT__SNAPSHOT__STATE_DETOURS:
+            payload = .detours(try requiredMessage(m.detours, "detours", LiveDetourBatch.init(proto:)))
         default:
             throw .missing("state")
         }

@@ -73,6 +73,7 @@ extension ProtoArena {
             m.source = string(t.source)
             m.entity_id = string(t.entityId)
             m.trip_headsign = string(t.tripHeadsign)
+            m.modifications_id = string(t.modificationsId)
         }
     }
 
@@ -244,6 +245,51 @@ extension ProtoArena {
         }
     }
 
+    func proto(_ b: LiveDetourBatch) -> UnsafeMutablePointer<Transit__DetoursBatch> {
+        message(transit__detours_batch__init) { m in
+            (m.n_detours, m.detours) = messages(b.detours, proto)
+            (m.n_removed, m.removed) = strings(b.removed)
+        }
+    }
+
+    func proto(_ d: LiveDetour) -> UnsafeMutablePointer<Transit__TripDetour> {
+        message(transit__trip_detour__init) { m in
+            m.key = string(d.key)
+            m.source = string(d.source)
+            m.modifications_id = string(d.modificationsId)
+            m.trip_id = string(d.tripId)
+            (m.n_service_dates, m.service_dates) = values(d.serviceDates)
+            (m.n_start_secs, m.start_secs) = values(d.startSecs)
+            (m.has_trip_start_secs, m.trip_start_secs) = ifPresent(d.tripStartSecs)
+            m.shape_id = string(d.shapeId)
+            m.shape_polyline = string(d.shapePolyline)
+            (m.n_alert_ids, m.alert_ids) = strings(d.alertIds)
+            (m.n_stops, m.stops) = messages(d.stops, proto)
+        }
+    }
+
+    func proto(_ s: LiveDetourStop) -> UnsafeMutablePointer<Transit__DetourStop> {
+        message(transit__detour_stop__init) { m in
+            m.stop_id = string(s.stopId)
+            let role: Transit__DetourStopRole
+            switch s.role {
+            case .kept: role = TRANSIT__DETOUR_STOP_ROLE__DETOUR_KEPT
+            case .detoured: role = TRANSIT__DETOUR_STOP_ROLE__DETOUR_DETOURED
+            case .replacement: role = TRANSIT__DETOUR_STOP_ROLE__DETOUR_REPLACEMENT
+            }
+            (m.has_role, m.role) = present(role)
+            (m.has_original_sequence, m.original_sequence) = ifPresent(s.originalSequence)
+            (m.has_stop_sequence, m.stop_sequence) = ifPresent(s.stopSequence)
+            (m.has_arrival_offset, m.arrival_offset) = present(s.arrivalOffset)
+            (m.has_departure_offset, m.departure_offset) = present(s.departureOffset)
+            if s.propagatedDelay != 0 { (m.has_propagated_delay, m.propagated_delay) = present(s.propagatedDelay) }
+            if let lat = s.lat, let lon = s.lon {
+                (m.has_lat, m.lat) = present(lat)
+                (m.has_lon, m.lon) = present(lon)
+            }
+        }
+    }
+
     func proto(_ b: LiveAlertBatch) -> UnsafeMutablePointer<Transit__AlertsBatch> {
         message(transit__alerts_batch__init) { m in
             (m.n_alerts, m.alerts) = messages(b.alerts, proto)
@@ -307,6 +353,9 @@ extension ProtoArena {
             case .sources(let list):
                 m.state_case = TRANSIT__SNAPSHOT__STATE_SOURCES
                 m.sources = proto(sources: list)
+            case .detours(let b):
+                m.state_case = TRANSIT__SNAPSHOT__STATE_DETOURS
+                m.detours = proto(b)
             case .heartbeat:
                 break  // not a state: encodes without one, and so does not decode (see RealtimeCodec)
             }

@@ -21,7 +21,7 @@ enum TripUpdatesWire {
     private enum Trip {
         static let trip = 1, relationship = 2, staticTripId = 3, routeId = 4, directionId = 5, vehicleId = 6,
             vehicleLabel = 7, timestamp = 8, tripDelay = 9, stops = 10, source = 11, entityId = 12,
-            tripHeadsign = 13
+            tripHeadsign = 13, modificationsId = 14
     }
     private enum Stop {
         static let stopId = 1, stopSequence = 2, assignedStopId = 3, scheduledArrival = 4, scheduledDeparture = 5,
@@ -263,6 +263,7 @@ enum TripUpdatesWire {
         }
         return size + WireSize.string(Trip.source, t.pointee.source) + optionalString(Trip.entityId, t.pointee.entityId)
             + optionalString(Trip.tripHeadsign, t.pointee.tripHeadsign)
+            + optionalString(Trip.modificationsId, t.pointee.modificationsId)
     }
 
     // MARK: writing
@@ -295,6 +296,7 @@ enum TripUpdatesWire {
         out.string(Trip.source, t.pointee.source)
         if let s = t.pointee.entityId { out.string(Trip.entityId, s) }
         if let s = t.pointee.tripHeadsign { out.string(Trip.tripHeadsign, s) }
+        if let s = t.pointee.modificationsId { out.string(Trip.modificationsId, s) }
     }
 
     private static func write(_ s: UnsafePointer<LiveStop>, _ out: inout WireOutput) {

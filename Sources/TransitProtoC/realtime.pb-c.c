@@ -232,6 +232,96 @@ void   transit__trip_prediction__free_unpacked
   assert(message->base.descriptor == &transit__trip_prediction__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__trip_detour__init
+                     (Transit__TripDetour         *message)
+{
+  static const Transit__TripDetour init_value = TRANSIT__TRIP_DETOUR__INIT;
+  *message = init_value;
+}
+size_t transit__trip_detour__get_packed_size
+                     (const Transit__TripDetour *message)
+{
+  assert(message->base.descriptor == &transit__trip_detour__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__trip_detour__pack
+                     (const Transit__TripDetour *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__trip_detour__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__trip_detour__pack_to_buffer
+                     (const Transit__TripDetour *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__trip_detour__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__TripDetour *
+       transit__trip_detour__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__TripDetour *)
+     protobuf_c_message_unpack (&transit__trip_detour__descriptor,
+                                allocator, len, data);
+}
+void   transit__trip_detour__free_unpacked
+                     (Transit__TripDetour *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__trip_detour__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__detour_stop__init
+                     (Transit__DetourStop         *message)
+{
+  static const Transit__DetourStop init_value = TRANSIT__DETOUR_STOP__INIT;
+  *message = init_value;
+}
+size_t transit__detour_stop__get_packed_size
+                     (const Transit__DetourStop *message)
+{
+  assert(message->base.descriptor == &transit__detour_stop__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__detour_stop__pack
+                     (const Transit__DetourStop *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__detour_stop__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__detour_stop__pack_to_buffer
+                     (const Transit__DetourStop *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__detour_stop__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__DetourStop *
+       transit__detour_stop__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__DetourStop *)
+     protobuf_c_message_unpack (&transit__detour_stop__descriptor,
+                                allocator, len, data);
+}
+void   transit__detour_stop__free_unpacked
+                     (Transit__DetourStop *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__detour_stop__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__position__init
                      (Transit__Position         *message)
 {
@@ -821,6 +911,51 @@ void   transit__vehicles_batch__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &transit__vehicles_batch__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__detours_batch__init
+                     (Transit__DetoursBatch         *message)
+{
+  static const Transit__DetoursBatch init_value = TRANSIT__DETOURS_BATCH__INIT;
+  *message = init_value;
+}
+size_t transit__detours_batch__get_packed_size
+                     (const Transit__DetoursBatch *message)
+{
+  assert(message->base.descriptor == &transit__detours_batch__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__detours_batch__pack
+                     (const Transit__DetoursBatch *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__detours_batch__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__detours_batch__pack_to_buffer
+                     (const Transit__DetoursBatch *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__detours_batch__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__DetoursBatch *
+       transit__detours_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__DetoursBatch *)
+     protobuf_c_message_unpack (&transit__detours_batch__descriptor,
+                                allocator, len, data);
+}
+void   transit__detours_batch__free_unpacked
+                     (Transit__DetoursBatch *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__detours_batch__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   transit__alerts_batch__init
@@ -2285,7 +2420,7 @@ const ProtobufCMessageDescriptor transit__vehicle_features__descriptor =
   (ProtobufCMessageInit) transit__vehicle_features__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptors[13] =
+static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptors[14] =
 {
   {
     "trip",
@@ -2443,10 +2578,23 @@ static const ProtobufCFieldDescriptor transit__trip_prediction__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "modifications_id",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripPrediction, modifications_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__trip_prediction__field_indices_by_name[] = {
   4,   /* field[4] = direction_id */
   11,   /* field[11] = entity_id */
+  13,   /* field[13] = modifications_id */
   1,   /* field[1] = relationship */
   3,   /* field[3] = route_id */
   10,   /* field[10] = source */
@@ -2462,7 +2610,7 @@ static const unsigned transit__trip_prediction__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__trip_prediction__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor transit__trip_prediction__descriptor =
 {
@@ -2472,11 +2620,321 @@ const ProtobufCMessageDescriptor transit__trip_prediction__descriptor =
   "Transit__TripPrediction",
   "transit",
   sizeof(Transit__TripPrediction),
-  13,
+  14,
   transit__trip_prediction__field_descriptors,
   transit__trip_prediction__field_indices_by_name,
   1,  transit__trip_prediction__number_ranges,
   (ProtobufCMessageInit) transit__trip_prediction__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__trip_detour__field_descriptors[11] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripDetour, key),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "source",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripDetour, source),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "modifications_id",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripDetour, modifications_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "trip_id",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripDetour, trip_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "service_dates",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TripDetour, n_service_dates),
+    offsetof(Transit__TripDetour, service_dates),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "start_secs",
+    6,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__TripDetour, n_start_secs),
+    offsetof(Transit__TripDetour, start_secs),
+    NULL,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_PACKED,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "trip_start_secs",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__TripDetour, has_trip_start_secs),
+    offsetof(Transit__TripDetour, trip_start_secs),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "shape_id",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripDetour, shape_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "shape_polyline",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TripDetour, shape_polyline),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "alert_ids",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Transit__TripDetour, n_alert_ids),
+    offsetof(Transit__TripDetour, alert_ids),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stops",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__TripDetour, n_stops),
+    offsetof(Transit__TripDetour, stops),
+    &transit__detour_stop__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__trip_detour__field_indices_by_name[] = {
+  9,   /* field[9] = alert_ids */
+  0,   /* field[0] = key */
+  2,   /* field[2] = modifications_id */
+  4,   /* field[4] = service_dates */
+  7,   /* field[7] = shape_id */
+  8,   /* field[8] = shape_polyline */
+  1,   /* field[1] = source */
+  5,   /* field[5] = start_secs */
+  10,   /* field[10] = stops */
+  3,   /* field[3] = trip_id */
+  6,   /* field[6] = trip_start_secs */
+};
+static const ProtobufCIntRange transit__trip_detour__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 11 }
+};
+const ProtobufCMessageDescriptor transit__trip_detour__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.TripDetour",
+  "TripDetour",
+  "Transit__TripDetour",
+  "transit",
+  sizeof(Transit__TripDetour),
+  11,
+  transit__trip_detour__field_descriptors,
+  transit__trip_detour__field_indices_by_name,
+  1,  transit__trip_detour__number_ranges,
+  (ProtobufCMessageInit) transit__trip_detour__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__detour_stop__field_descriptors[9] =
+{
+  {
+    "stop_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__DetourStop, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "role",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_ENUM,
+    offsetof(Transit__DetourStop, has_role),
+    offsetof(Transit__DetourStop, role),
+    &transit__detour_stop_role__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "original_sequence",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__DetourStop, has_original_sequence),
+    offsetof(Transit__DetourStop, original_sequence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stop_sequence",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__DetourStop, has_stop_sequence),
+    offsetof(Transit__DetourStop, stop_sequence),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "arrival_offset",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__DetourStop, has_arrival_offset),
+    offsetof(Transit__DetourStop, arrival_offset),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "departure_offset",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__DetourStop, has_departure_offset),
+    offsetof(Transit__DetourStop, departure_offset),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "propagated_delay",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT32,
+    offsetof(Transit__DetourStop, has_propagated_delay),
+    offsetof(Transit__DetourStop, propagated_delay),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lat",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__DetourStop, has_lat),
+    offsetof(Transit__DetourStop, lat),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lon",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__DetourStop, has_lon),
+    offsetof(Transit__DetourStop, lon),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__detour_stop__field_indices_by_name[] = {
+  4,   /* field[4] = arrival_offset */
+  5,   /* field[5] = departure_offset */
+  7,   /* field[7] = lat */
+  8,   /* field[8] = lon */
+  2,   /* field[2] = original_sequence */
+  6,   /* field[6] = propagated_delay */
+  1,   /* field[1] = role */
+  0,   /* field[0] = stop_id */
+  3,   /* field[3] = stop_sequence */
+};
+static const ProtobufCIntRange transit__detour_stop__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor transit__detour_stop__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.DetourStop",
+  "DetourStop",
+  "Transit__DetourStop",
+  "transit",
+  sizeof(Transit__DetourStop),
+  9,
+  transit__detour_stop__field_descriptors,
+  transit__detour_stop__field_indices_by_name,
+  1,  transit__detour_stop__number_ranges,
+  (ProtobufCMessageInit) transit__detour_stop__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__position__field_descriptors[5] =
@@ -4091,6 +4549,57 @@ const ProtobufCMessageDescriptor transit__vehicles_batch__descriptor =
   (ProtobufCMessageInit) transit__vehicles_batch__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor transit__detours_batch__field_descriptors[2] =
+{
+  {
+    "detours",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__DetoursBatch, n_detours),
+    offsetof(Transit__DetoursBatch, detours),
+    &transit__trip_detour__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "removed",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Transit__DetoursBatch, n_removed),
+    offsetof(Transit__DetoursBatch, removed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__detours_batch__field_indices_by_name[] = {
+  0,   /* field[0] = detours */
+  1,   /* field[1] = removed */
+};
+static const ProtobufCIntRange transit__detours_batch__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__detours_batch__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.DetoursBatch",
+  "DetoursBatch",
+  "Transit__DetoursBatch",
+  "transit",
+  sizeof(Transit__DetoursBatch),
+  2,
+  transit__detours_batch__field_descriptors,
+  transit__detours_batch__field_indices_by_name,
+  1,  transit__detours_batch__number_ranges,
+  (ProtobufCMessageInit) transit__detours_batch__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor transit__alerts_batch__field_descriptors[2] =
 {
   {
@@ -4334,7 +4843,7 @@ const ProtobufCMessageDescriptor transit__heartbeat__descriptor =
   (ProtobufCMessageInit) transit__heartbeat__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__pub_message__field_descriptors[9] =
+static const ProtobufCFieldDescriptor transit__pub_message__field_descriptors[10] =
 {
   {
     "epoch",
@@ -4444,9 +4953,22 @@ static const ProtobufCFieldDescriptor transit__pub_message__field_descriptors[9]
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "detours",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__PubMessage, payload_case),
+    offsetof(Transit__PubMessage, detours),
+    &transit__detours_batch__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__pub_message__field_indices_by_name[] = {
   6,   /* field[6] = alerts */
+  9,   /* field[9] = detours */
   0,   /* field[0] = epoch */
   8,   /* field[8] = heartbeat */
   3,   /* field[3] = sent_unix_ms */
@@ -4460,7 +4982,7 @@ static const ProtobufCIntRange transit__pub_message__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 4 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor transit__pub_message__descriptor =
 {
@@ -4470,7 +4992,7 @@ const ProtobufCMessageDescriptor transit__pub_message__descriptor =
   "Transit__PubMessage",
   "transit",
   sizeof(Transit__PubMessage),
-  9,
+  10,
   transit__pub_message__field_descriptors,
   transit__pub_message__field_indices_by_name,
   2,  transit__pub_message__number_ranges,
@@ -5086,7 +5608,7 @@ const ProtobufCMessageDescriptor transit__realtime_request__descriptor =
   (ProtobufCMessageInit) transit__realtime_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__snapshot__field_descriptors[7] =
+static const ProtobufCFieldDescriptor transit__snapshot__field_descriptors[8] =
 {
   {
     "epoch",
@@ -5172,9 +5694,22 @@ static const ProtobufCFieldDescriptor transit__snapshot__field_descriptors[7] =
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "detours",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__Snapshot, state_case),
+    offsetof(Transit__Snapshot, detours),
+    &transit__detours_batch__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__snapshot__field_indices_by_name[] = {
   5,   /* field[5] = alerts */
+  7,   /* field[7] = detours */
   0,   /* field[0] = epoch */
   2,   /* field[2] = seq */
   6,   /* field[6] = sources */
@@ -5186,7 +5721,7 @@ static const ProtobufCIntRange transit__snapshot__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 3 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor transit__snapshot__descriptor =
 {
@@ -5196,7 +5731,7 @@ const ProtobufCMessageDescriptor transit__snapshot__descriptor =
   "Transit__Snapshot",
   "transit",
   sizeof(Transit__Snapshot),
-  7,
+  8,
   transit__snapshot__field_descriptors,
   transit__snapshot__field_indices_by_name,
   2,  transit__snapshot__number_ranges,
@@ -5757,6 +6292,36 @@ const ProtobufCEnumDescriptor transit__prediction_source__descriptor =
   transit__prediction_source__enum_values_by_name,
   1,
   transit__prediction_source__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue transit__detour_stop_role__enum_values_by_number[3] =
+{
+  { "DETOUR_KEPT", "TRANSIT__DETOUR_STOP_ROLE__DETOUR_KEPT", 0 },
+  { "DETOUR_DETOURED", "TRANSIT__DETOUR_STOP_ROLE__DETOUR_DETOURED", 1 },
+  { "DETOUR_REPLACEMENT", "TRANSIT__DETOUR_STOP_ROLE__DETOUR_REPLACEMENT", 2 },
+};
+static const ProtobufCIntRange transit__detour_stop_role__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex transit__detour_stop_role__enum_values_by_name[3] =
+{
+  { "DETOUR_DETOURED", 1 },
+  { "DETOUR_KEPT", 0 },
+  { "DETOUR_REPLACEMENT", 2 },
+};
+const ProtobufCEnumDescriptor transit__detour_stop_role__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "transit.DetourStopRole",
+  "DetourStopRole",
+  "Transit__DetourStopRole",
+  "transit",
+  3,
+  transit__detour_stop_role__enum_values_by_number,
+  3,
+  transit__detour_stop_role__enum_values_by_name,
+  1,
+  transit__detour_stop_role__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue transit__source_kind__enum_values_by_number[4] =

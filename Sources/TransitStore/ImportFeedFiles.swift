@@ -6,8 +6,10 @@ import ZIPFoundation
 /// Zip entries are inflated on a helper thread while the reader parses (see `ZipEntryByteSource`), so
 /// nothing is extracted to disk and the import uses the second core for decompression.
 ///
-/// The caps of `ImportLimits` on file size and compression ratio are checked here twice: against the sizes a
-/// zip declares (before anything is read) and against the bytes actually inflated (a zip may lie).
+/// The caps of `ImportLimits` on file size and compression ratio are checked here against the sizes a zip
+/// declares, before anything is read; while inflating, an entry may not pass the size it declared (a zip may
+/// lie), so memory and time stay bounded by the declared sizes whatever the bytes say. A zip whose central
+/// directory cannot be read through, or that holds a file twice, is refused with its own error.
 final class FeedFiles {
     static let requiredFiles = ["agency.txt", "stops.txt", "routes.txt", "trips.txt", "stop_times.txt"]
 
@@ -43,19 +45,41 @@ final class FeedFiles {
             } catch {
                 throw ImportError("\(path): not a readable zip archive (\(error))")
             }
-            // Feeds are sometimes zipped with a top folder: take the shallowest entry of each name.
+            // Feeds are sometimes zipped with a top folder: take the shallowest entry of each name. Two entries
+            // of one name at that depth (the same path twice, or two top folders) leave the feed ambiguous.
             var depths: [String: Int] = [:]
-            for entry in archive where entry.type == .file {
+            var ambiguous: [String: [String]] = [:]
+            var entriesRead: UInt64 = 0
+            for entry in archive {
+                entriesRead += 1
+                guard entry.type == .file else { continue }
                 let components = entry.path.split(separator: "/")
                 guard let last = components.last, last.hasSuffix(".txt"),
                     !components.contains("__MACOSX")
                 else { continue }
                 let name = String(last)
-                if let depth = depths[name], depth <= components.count { continue }
+                if let depth = depths[name] {
+                    if depth == components.count { ambiguous[name, default: [files[name]!]].append(entry.path) }
+                    if depth <= components.count { continue }
+                    ambiguous[name] = nil
+                }
                 depths[name] = components.count
                 files[name] = entry.path
                 sizes[name] = Int(clamping: entry.uncompressedSize)
                 compressedSizes[name] = Int(clamping: entry.compressedSize)
+            }
+            // ZIPFoundation's iteration ends quietly at the first record it cannot read: compare with the count
+            // the end-of-central-directory record declares.
+            if let declared = ZipEndRecord.entryCount(ofZipAt: path), entriesRead < declared {
+                throw ImportError(
+                    "\(path): corrupt zip archive: its central directory lists \(declared) entries but entry "
+                        + "\(entriesRead + 1) cannot be read (the file is damaged or truncated; fetch it again)")
+            }
+            if let (name, paths) = ambiguous.min(by: { $0.key < $1.key }) {
+                let listed = paths.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw ImportError(
+                    "\(path): the zip holds \(paths.count) entries named \(name) (\(listed)): it is ambiguous "
+                        + "which one is the feed's; remove all but one")
             }
         }
         let missing = Self.requiredFiles.filter { files[$0] == nil }
@@ -101,18 +125,13 @@ final class FeedFiles {
         guard let location = files[name] else { return nil }
         let source: CSVByteSource
         if let zipURL {
-            // Inflating stops at the ratio cap (or the size cap), whatever the zip declared.
-            let compressed = compressedSizes[name] ?? 0
-            let ratio = limits.maxCompressionRatio
-            let (product, overflow) = max(compressed, 1).multipliedReportingOverflow(by: ratio)
-            let ratioCap = max(overflow ? .max : product, ImportLimits.ratioExemptBytes)
-            let declared = CSVLimits.describe(bytes: sizes[name] ?? 0, approximately: true)
+            // The declared size passed the caps (`checkDeclaredSize`); inflating stops just past it, so an entry
+            // that lies costs at most its declared size and one chunk.
+            let declared = sizes[name] ?? 0
             source = ZipEntryByteSource(
-                archiveURL: zipURL, entryPath: location, maxBytes: ratioCap,
-                refusal: "\(displayName(name)): inflates to more than \(ratio)× its compressed size of "
-                    + "\(CSVLimits.describe(bytes: compressed, approximately: true)) (the zip declared \(declared)), "
-                    + "over the compression-ratio cap of \(ratio)× per zip entry "
-                    + "(raise it with \(ImportLimits.compressionRatioFlag))")
+                archiveURL: zipURL, entryPath: location, declaredBytes: declared,
+                refusal: "\(displayName(name)): inflates past the \(CSVLimits.describe(bytes: declared)) its zip "
+                    + "headers declare (the zip is damaged or lies about its sizes); refused while inflating")
         } else {
             source = try FileByteSource(path: location)
         }
@@ -128,11 +147,13 @@ final class FeedFiles {
 final class ZipEntryByteSource: CSVByteSource {
     private let stream = ZipStream()
 
-    /// Fails with `refusal` once the entry inflates to more than `maxBytes`.
-    init(archiveURL: URL, entryPath: String, maxBytes: Int = .max, refusal: String = "") {
+    /// Fails with `refusal` once the entry inflates past `declaredBytes`; one that ends short of it, or whose
+    /// CRC-32 differs from the one the zip declares, fails as damaged.
+    init(archiveURL: URL, entryPath: String, declaredBytes: Int, refusal: String) {
         let stream = self.stream
         let thread = Thread {
-            stream.produce(archiveURL: archiveURL, entryPath: entryPath, maxBytes: maxBytes, refusal: refusal)
+            stream.produce(
+                archiveURL: archiveURL, entryPath: entryPath, declaredBytes: declaredBytes, refusal: refusal)
         }
         thread.name = "zip-inflate"
         thread.start()
@@ -163,16 +184,17 @@ private final class ZipStream: @unchecked Sendable {
 
     private struct OverCap: Error {}
 
-    func produce(archiveURL: URL, entryPath: String, maxBytes: Int, refusal: String) {
+    func produce(archiveURL: URL, entryPath: String, declaredBytes: Int, refusal: String) {
         var produced = 0
         do {
             let archive = try Archive(url: archiveURL, accessMode: .read)
             guard let entry = archive[entryPath] else {
                 throw ImportError("\(archiveURL.path): entry \(entryPath) disappeared")
             }
-            _ = try archive.extract(entry, bufferSize: 1 << 20, skipCRC32: false) { data in
+            // Chunks of 256 KiB: a lying entry is stopped at most that far past its declared size.
+            let checksum = try archive.extract(entry, bufferSize: 256 << 10, skipCRC32: false) { data in
                 produced += data.count
-                if produced > maxBytes { throw OverCap() }
+                if produced > declaredBytes { throw OverCap() }
                 self.condition.lock()
                 defer { self.condition.unlock() }
                 while self.chunks.count >= Self.maxQueuedChunks, !self.cancelled { self.condition.wait() }
@@ -180,11 +202,24 @@ private final class ZipStream: @unchecked Sendable {
                 self.chunks.append(data)
                 self.condition.broadcast()
             }
+            // ZIPFoundation computes the checksum but leaves the comparison to its caller.
+            if produced < declaredBytes {
+                throw ImportError(
+                    "\(archiveURL.path): \(entryPath) inflates to \(produced) bytes, fewer than the "
+                        + "\(declaredBytes) its zip headers declare (the zip is damaged)")
+            }
+            // (0: ZIPFoundation found no data descriptor to read it from; nothing to compare with.)
+            if entry.checksum != 0, checksum != entry.checksum {
+                throw ImportError(
+                    "\(archiveURL.path): \(entryPath) fails its CRC-32 check (the zip is damaged; fetch it again)")
+            }
             finish(nil)
         } catch is Cancelled {
             finish(nil)
         } catch is OverCap {
             finish(ImportError(refusal))
+        } catch let error as ImportError {
+            finish(error)
         } catch {
             finish(ImportError("\(archiveURL.path): cannot inflate \(entryPath): \(error)"))
         }

@@ -32,14 +32,14 @@ import TransitModel
         "countdown_text": [.string], "platform": [.string, .null], "platform_changed": [.bool],
         "scheduled_platform": [.string, .null], "wheelchair_accessible": [.int],
         "occupancy_status": [.string, .null], "carriages": [.array], "alert_ids": [.array],
-        "typical_delay": [.object, .null],
+        "typical_delay": [.object, .null], "detour": [.object, .null],
     ]
     static let carriageFields: [String: [Kind]] = [
         "position": [.int, .null], "name": [.string, .null], "occupancy_status": [.string, .null],
         "quiet": [.bool, .null], "toilet": [.string, .null], "luggage_rack": [.bool, .null],
     ]
     static let tripStopFields: [String: [Kind]] = [
-        "stop_id": [.string], "stop_name": [.string], "stop_sequence": [.int],
+        "stop_id": [.string], "stop_name": [.string], "stop_sequence": [.int], "detour_role": [.string, .null],
         "scheduled_arrival_secs": [.int, .null], "scheduled_arrival_unix": [.int, .null],
         "scheduled_departure_secs": [.int, .null], "scheduled_departure_unix": [.int, .null],
         "realtime_arrival_secs": [.int, .null], "realtime_arrival_unix": [.int, .null],
@@ -526,7 +526,8 @@ import TransitModel
                 "trip_id": [.string], "service_date": [.string], "start_time": [.string], "frequency_based": [.bool],
                 "route": [.object], "headsign": [.string, .null], "short_name": [.string, .null],
                 "direction_id": [.int, .null], "block_id": [.string, .null], "shape_id": [.string, .null],
-                "wheelchair_accessible": [.int], "bikes_allowed": [.int], "timezone": [.string], "realtime": [.bool],
+                "wheelchair_accessible": [.int], "bikes_allowed": [.int], "timezone": [.string],
+                "detour": [.object, .null], "realtime": [.bool],
                 "status": [.string],
                 "vehicle": [.object, .null], "stops": [.array], "alerts": [.array],
             ])

@@ -147,6 +147,18 @@ import Testing
             #expect(wrong.status == 401)
             #expect(wrong.headers["connection"] == "close")
             #expect(try await http.client.waitForClose(timeout: .seconds(5)))
+            // Wrong tokens count per address with the `auth` op's: after the fifth in a row the address is
+            // blocked, answered 429 without the token being compared.
+            for _ in 0..<4 {
+                let guess = try await gateway.connection().send(
+                    "GET", "/v1/health", headers: ["Authorization": "Bearer guess"])
+                #expect(guess.status == 401)
+            }
+            let blocked = try await gateway.connection().send(
+                "GET", "/v1/health", headers: ["Authorization": "Bearer s3cret"])
+            #expect(blocked.status == 429, "\(blocked)")
+            #expect(try blocked.json.errorCode == "RATE_LIMITED")
+            #expect(Int(blocked.headers["retry-after"] ?? "") ?? 0 >= 1)
         }
     }
 

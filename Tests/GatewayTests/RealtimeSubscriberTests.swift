@@ -71,6 +71,30 @@ import TransitTesting
         }
     }
 
+    /// Detours (`dt`) arrive by the same handshake: in the snapshot of a late join, then message by message.
+    @Test func detoursFollowTheirTopic() async throws {
+        let fake = try FakeRealtimeService()
+        defer { fake.stop() }
+        func detour(_ trip: String) -> LiveDetour {
+            LiveDetour(
+                key: "tu/M1/\(trip)", source: "tu", modificationsId: "M1", tripId: trip, serviceDates: [date],
+                stops: [
+                    LiveDetourStop(
+                        stopId: "a", role: .detoured, originalSequence: 1, arrivalOffset: 0, departureOffset: 0)
+                ])
+        }
+        fake.publishDetours([detour("A")])
+        fake.publishSources([LiveFixtures.freshSource(now: now)])
+        try await withSubscriber(fake) { view in
+            try await beatUntilLive(fake, view)
+            #expect(view.read().state.detours.map(\.tripId) == ["A"])
+            #expect(view.read().state.detour(for: TripInstanceKey(tripId: "A", serviceDate: date)) != nil)
+            fake.publishDetours([detour("B")], removed: ["tu/M1/A"])
+            try await eventually("B replaces A") { view.read().state.detours.map(\.tripId) == ["B"] }
+            #expect(fake.snapshotRequests(.detours) == 1)
+        }
+    }
+
     @Test func aGapOrALostTailTakesANewSnapshot() async throws {
         let fake = try FakeRealtimeService()
         defer { fake.stop() }

@@ -212,6 +212,9 @@ import TransitTesting
         defer { staticServer.stop() }
         var configuration = Self.fastConfiguration(setup, sourcesConfig: config)
         configuration.clock = ServiceClock(start: Double(now))
+        // Hang detection: each poll loop, the publisher and the engine's ticks advance the watchdog.
+        let watchdog = Watchdog(grace: 1.5)
+        configuration.watchdog = watchdog
         let service = try await RealtimeServiceRunner(configuration: configuration, logger: quiet)
         #expect(service.sourceNames == ["demo.trip_updates", "demo.vehicle_positions", "demo.alerts"])
         service.start()
@@ -231,7 +234,14 @@ import TransitTesting
             #expect(status.drops.isEmpty, "\(status.name): \(status.drops) \(status.lastDrop ?? "")")
             #expect(status.entities > 0, "\(status.name)")
         }
+        #expect(
+            watchdog.componentNames == [
+                "engine ticks", "poll demo.alerts", "poll demo.trip_updates", "poll demo.vehicle_positions",
+                "publisher",
+            ])
+        #expect(watchdog.late().isEmpty)
         await service.stop()
+        #expect(watchdog.componentNames.isEmpty)
     }
 
     /// SIGHUP's work (`reloadSources`), called directly: the sources of the rewritten config are the ones

@@ -135,6 +135,7 @@ struct SubscriberReplica {
     var trips: [TripInstanceKey: LiveTrip] = [:]
     var vehicles: [String: LiveVehicle] = [:]
     var alerts: [String: LiveAlert] = [:]
+    var detours: [String: LiveDetour] = [:]
     var sources: [LiveSourceStatus] = []
     var epoch: UInt64?
     var applied: [RealtimeTopic: UInt64] = [:]
@@ -147,6 +148,7 @@ struct SubscriberReplica {
         case .tripUpdates(let b): trips = [:]; apply(.tripUpdates(b))
         case .vehicles(let b): vehicles = [:]; apply(.vehicles(b))
         case .alerts(let b): alerts = [:]; apply(.alerts(b))
+        case .detours(let b): detours = [:]; apply(.detours(b))
         case .sources(let s): sources = s
         case .heartbeat: break
         }
@@ -186,6 +188,9 @@ struct SubscriberReplica {
         case .alerts(let b):
             for k in b.removed { alerts[k] = nil }
             for a in b.alerts { alerts[a.key] = a }
+        case .detours(let b):
+            for k in b.removed { detours[k] = nil }
+            for d in b.detours { detours[d.key] = d }
         case .sources(let s): sources = s
         case .heartbeat: break
         }

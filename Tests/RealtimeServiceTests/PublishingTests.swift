@@ -66,8 +66,8 @@ import TransitModel
         guard case .heartbeat(let first) = beats[0].payload, case .heartbeat(let second) = beats[1].payload else {
             Issue.record("not heartbeats"); return
         }
-        #expect(first.sequences == [.tripUpdates: 0, .vehicles: 0, .alerts: 0, .sources: 0])
-        #expect(second.sequences == [.tripUpdates: 1, .vehicles: 0, .alerts: 0, .sources: 1])
+        #expect(first.sequences == [.tripUpdates: 0, .vehicles: 0, .alerts: 0, .sources: 0, .detours: 0])
+        #expect(second.sequences == [.tripUpdates: 1, .vehicles: 0, .alerts: 0, .sources: 1, .detours: 0])
         #expect(second.sources.map(\.name) == ["tu"])
         #expect(second.sources.first?.updatesApplied == 1)
     }
@@ -137,7 +137,10 @@ import TransitModel
 
     @Test func snapshotOfEveryStatefulTopic() async throws {
         let h = try EngineHarness()
-        await h.feed(F.feed([F.entity("a", F.tripUpdate("T1")), F.vehicle("v", trip: "T1"), F.alert("x")]))
+        await h.feed(
+            F.feed(
+                [F.entity("a", F.tripUpdate("T1")), F.vehicle("v", trip: "T1"), F.alert("x")]
+                    + DetourStateTests.detourEntities()))
         for topic in RealtimeTopic.stateful {
             let snapshot = try #require(h.hub.snapshot(topic))
             #expect(snapshot.topic == topic)

@@ -1,5 +1,6 @@
 import Foundation
 import NNGKit
+import ProcessSupport
 import StaticService
 import TransitModel
 import TransitProto
@@ -102,13 +103,14 @@ final class ServiceFixture: Sendable {
     let client: NNGRequester
     let log = LogRecorder()
 
-    init(feed: TestFeed = TestFeed(), contexts: Int = 8) throws {
+    init(feed: TestFeed = TestFeed(), contexts: Int = 8, watchdog: Watchdog? = nil) throws {
         folder = try TemporaryFolder("sst")
         db = folder.path("static.db")
         url = "ipc://\(folder.path("static.sock"))"
         try importFeed(feed, folder: folder, into: db)
-        server = try StaticServer(
-            configuration: .init(databasePath: db, listenURL: url, contexts: contexts), logger: log.logger)
+        var configuration = StaticServiceConfiguration(databasePath: db, listenURL: url, contexts: contexts)
+        configuration.watchdog = watchdog
+        server = try StaticServer(configuration: configuration, logger: log.logger)
         client = try NNGRequester(dialing: url, defaultTimeout: .seconds(10))
     }
 

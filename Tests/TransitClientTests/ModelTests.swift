@@ -142,4 +142,21 @@ import TransitPresentation
         #expect(row.carriages.isEmpty && row.delayBadge == nil && row.time == nil)
         #expect(board.meta.at == nil)
     }
+
+    /// A detour on a row and on a trip (GATEWAY.md "Detours") decodes; an older gateway's answers have none.
+    @Test func detoursDecode() throws {
+        let row =
+            #"{"data":{"stop_id":"S","departures":[{"trip_id":"t","route_id":"r","stop_id":"S","#
+            + #""detour":{"modifications_id":"M1","alert_ids":["A1"]}}]},"meta":{}}"#
+        let board = try Self.decode(Board.self, Data(row.utf8))
+        #expect(board.data.departures.first?.detour?.modificationsId == "M1")
+        #expect(board.data.departures.first?.detour?.alertIds == ["A1"])
+        let trip =
+            #"{"data":{"trip_id":"t","detour":{"modifications_id":"M1","alert_ids":[],"shape_id":"SH","#
+            + #""polyline":"_p~iF"},"stops":[{"stop_id":"r1","stop_sequence":null,"detour_role":"replacement","#
+            + #""status":"late"}]},"meta":{}}"#
+        let answer = try Self.decode(Trip.self, Data(trip.utf8))
+        #expect(answer.data.detour?.shapeId == "SH" && answer.data.detour?.polyline == "_p~iF")
+        #expect(answer.data.stops.first?.detourRole == "replacement" && answer.data.stops.first?.stopSequence == nil)
+    }
 }

@@ -51,7 +51,7 @@ import Testing
     @Test func jsonNames() {
         #expect(
             DepartureStatus.allCases.map(\.rawValue)
-                == ["scheduled", "early", "on_time", "late", "very_late", "cancelled", "skipped", "added"])
+                == ["scheduled", "early", "on_time", "late", "very_late", "cancelled", "skipped", "added", "detoured"])
     }
 
     @Test func delayStatuses() {

@@ -115,21 +115,81 @@ import ZIPFoundation
         #expect(stopTimes?.rowsImported == 19)
     }
 
-    /// A zip that declares a small size for an entry that inflates far more is stopped while inflating.
-    @Test func aZipLyingAboutItsSizeIsStoppedWhileInflating() throws {
+    /// A zip that declares a small size for an entry that inflates far more is stopped while inflating, just
+    /// past the declared size: whatever the ratio cap (raised here so that it cannot be what stops it), the
+    /// import reads at most the declared bytes and one chunk.
+    @Test func aZipLyingAboutItsSizeIsStoppedAtItsDeclaredSize() throws {
         let folder = try TemporaryFolder()
-        var files = SampleFeed.files
-        files["stop_times.txt"]! += String(repeating: "T1a,08:00:00,08:00:00,CEN1,1,,\n", count: 100_000)
-        let zip = try folder.writeZip("liar.zip", files)
-        try declareUncompressedSize(2000, of: "stop_times.txt", in: zip)
+        let zip = try writeLyingZip(folder, rows: 100_000, declared: 2000)
+        let expected =
+            "\(zip)/stop_times.txt: inflates past the 2000 bytes (2.0 KiB) its zip headers declare (the zip is damaged or "
+            + "lies about its sizes); refused while inflating"
+        #expect(try refusal(zip, folder) == expected)
+        #expect(try refusal(zip, folder, limits: ImportLimits(maxCompressionRatio: 100_000)) == expected)
+    }
+
+    /// An entry that inflates to fewer bytes than declared is damaged.
+    @Test func aZipEntryShorterThanDeclaredIsDamaged() throws {
+        let folder = try TemporaryFolder()
+        let zip = try folder.writeZip("short.zip", SampleFeed.files)
+        try declareUncompressedSize(UInt32(SampleFeed.stopTimes.utf8.count + 10), of: "stop_times.txt", in: zip)
         let message = try refusal(zip, folder)
         #expect(
-            message?.hasPrefix("\(zip)/stop_times.txt: inflates to more than 100× its compressed size of ") == true,
-            "\(message ?? "")")
+            message
+                == "\(zip): stop_times.txt inflates to \(SampleFeed.stopTimes.utf8.count) bytes, fewer than the "
+                + "\(SampleFeed.stopTimes.utf8.count + 10) its zip headers declare (the zip is damaged)")
+    }
+
+    /// Two entries of one name (the same path twice, or two top folders) leave the feed ambiguous.
+    @Test func aZipHoldingAFileTwiceIsRefused() throws {
+        let folder = try TemporaryFolder()
+        let zip = try folder.writeZip("twice.zip", SampleFeed.files)
+        let archive = try Archive(url: URL(fileURLWithPath: zip), accessMode: .update)
+        let other = Data(SampleFeed.files["stops.txt"]!.utf8)
+        try archive.addEntry(
+            with: "stops.txt", type: .file, uncompressedSize: Int64(other.count), compressionMethod: .deflate
+        ) { position, size in other.subdata(in: Int(position)..<Int(position) + size) }
         #expect(
-            message?.hasSuffix(
-                "(the zip declared 2.0 KiB), over the compression-ratio cap of 100× "
-                    + "per zip entry (raise it with --max-compression-ratio)") == true, "\(message ?? "")")
+            try refusal(zip, folder)
+                == "\(zip): the zip holds 2 entries named stops.txt (\"stops.txt\", \"stops.txt\"): it is ambiguous "
+                + "which one is the feed's; remove all but one")
+
+        var files: [String: String] = [:]
+        for (name, text) in SampleFeed.files {
+            files["a/\(name)"] = text
+            files["b/\(name)"] = text
+        }
+        let folders = try folder.writeZip("folders.zip", files)
+        #expect(
+            try refusal(folders, folder)?.hasPrefix(
+                "\(folders): the zip holds 2 entries named agency.txt (\"a/agency.txt\", \"b/agency.txt\")") == true)
+        // A deeper copy is still ignored (feeds zipped with a stray folder inside).
+        var nested = SampleFeed.files
+        nested["old/stops.txt"] = "stop_id\n"
+        let summary = try importing(try folder.writeZip("nested.zip", nested), folder)
+        #expect(summary.feeds[0].stops == 7)
+    }
+
+    /// A central directory that cannot be read through is reported as such, not as a zip without .txt files.
+    @Test func aCorruptCentralDirectoryHasItsOwnError() throws {
+        let folder = try TemporaryFolder()
+        let zip = try folder.writeZip("corrupt.zip", SampleFeed.files)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zip)))
+        // Break the signature of the third central-directory record.
+        var records = 0
+        for at in 0..<(bytes.count - 4)
+        where bytes[at] == 0x50 && bytes[at + 1] == 0x4B && bytes[at + 2] == 1 && bytes[at + 3] == 2 {
+            records += 1
+            if records == 3 {
+                bytes[at] = 0
+                break
+            }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: zip))
+        #expect(
+            try refusal(zip, folder)
+                == "\(zip): corrupt zip archive: its central directory lists \(SampleFeed.files.count) entries but "
+                + "entry 3 cannot be read (the file is damaged or truncated; fetch it again)")
     }
 
     @Test func sizeFlagsAcceptBinaryUnits() {
@@ -295,6 +355,16 @@ extension TemporaryFolder {
         for (file, bytes) in raw { try Data(bytes).write(to: URL(fileURLWithPath: path).appendingPathComponent(file)) }
         return path
     }
+}
+
+/// The sample feed with `rows` identical stop_times rows appended (about 32 bytes each; they deflate about
+/// 1000×), zipped, its stop_times.txt declaring `declared` bytes: the lying-header zip of issue 26, small.
+private func writeLyingZip(_ folder: TemporaryFolder, rows: Int, declared: UInt32) throws -> String {
+    var files = SampleFeed.files
+    files["stop_times.txt"]! += String(repeating: "T1a,08:00:00,08:00:00,CEN1,1,,\n", count: rows)
+    let zip = try folder.writeZip("liar.zip", files)
+    try declareUncompressedSize(declared, of: "stop_times.txt", in: zip)
+    return zip
 }
 
 /// Rewrites the uncompressed size the zip declares for `entry` (local header and central directory), as a

@@ -41,10 +41,13 @@ struct LiveCandidate {
     var index: Int
     /// The board time (predicted, else scheduled).
     var time: Int64
+    /// The static stop_sequence of a kept stop of a modified trip (whose stops the update numbered as the
+    /// modified trip's); nil otherwise.
+    var originalSequence: UInt32? = nil
 
     var stop: LiveStop { trip.stops[index] }
     var identity: DepartureIdentity {
-        DepartureIdentity(trip.key, stopSequence: stop.stopSequence)
+        DepartureIdentity(trip.key, stopSequence: originalSequence ?? stop.stopSequence)
     }
 }
 
@@ -77,18 +80,26 @@ enum BoardAssembly {
             }
             let key = TripInstanceKey(
                 tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime)
-            guard state.mayBeLive(key) else {
-                merged.rows.append(DepartureRow(departure: d))
-                continue
+            // A detour leaves its stops off the board and marks the trip's other rows.
+            let detour = state.detour(for: key)
+            if let detour, detour.role(ofOriginal: d.stopSequence) == .detoured { continue }
+            var row: DepartureRow
+            if !state.mayBeLive(key) {
+                row = DepartureRow(departure: d)
+            } else if let at = state.trips.index(forKey: key) {
+                // The prediction is read in place (the dictionary's getter would copy it).
+                guard
+                    let withLive = merge(
+                        d, state.trips.values[at], detour: detour, state: state, usedStale: &merged.usedStale)
+                else { continue }
+                row = withLive
+            } else {
+                row = DepartureRow(departure: d, realtime: vehicleOnly(state, key))
             }
-            guard let at = state.trips.index(forKey: key) else {
-                merged.rows.append(DepartureRow(departure: d, realtime: vehicleOnly(state, key)))
-                continue
+            if let detour {
+                row.detour = DetourView(modificationsId: detour.modificationsId, alertIds: detour.alertIds)
             }
-            // The prediction is read in place (the dictionary's getter would copy it).
-            if let row = merge(d, state.trips.values[at], state: state, usedStale: &merged.usedStale) {
-                merged.rows.append(row)
-            }
+            merged.rows.append(row)
         }
         return merged
     }
@@ -97,17 +108,17 @@ enum BoardAssembly {
     /// set-down only (realtime pickup_type 1, a lasting fact like a skip: the static pickup_type 1 rows are
     /// never listed either).
     private static func merge(
-        _ d: Departure, _ trip: TripPrediction, state: RealtimeState, usedStale: inout Bool
+        _ d: Departure, _ trip: TripPrediction, detour: LiveDetour?, state: RealtimeState, usedStale: inout Bool
     ) -> DepartureRow? {
-        if trip.deleted || trip.stop(sequence: d.stopSequence)?.pickupType == 1 { return nil }
+        let stop = trip.stop(original: d.stopSequence, detour: detour)
+        if trip.deleted || stop?.pickupType == 1 { return nil }
         if state.isStale(source: trip.source) {
             usedStale = true
-            let skipped = trip.stop(sequence: d.stopSequence)?.skipped ?? false
+            let skipped = stop?.skipped ?? false
             let lasting =
                 trip.cancelled || skipped ? DepartureRealtime(cancelled: trip.cancelled, skipped: skipped) : nil
             return DepartureRow(departure: d, realtime: lasting)
         }
-        let stop = trip.stop(sequence: d.stopSequence)
         return DepartureRow(departure: d, realtime: realtime(trip, stop, state: state))
     }
 
@@ -188,7 +199,17 @@ enum BoardAssembly {
                 {
                     continue
                 }
-                let candidate = LiveCandidate(trip: state.trips.values[at], index: ref.index, time: time)
+                var candidate = LiveCandidate(trip: state.trips.values[at], index: ref.index, time: time)
+                if let detour = state.detour(for: ref.key) {
+                    // No departure where the detour does not call; a kept stop is known by its static number.
+                    let sequence = candidate.stop.stopSequence
+                    if candidate.trip.modificationsId == nil {
+                        if detour.role(ofOriginal: sequence) == .detoured { continue }
+                    } else {
+                        candidate.originalSequence =
+                            detour.stops.first { $0.role == .kept && $0.stopSequence == sequence }?.originalSequence
+                    }
+                }
                 if presentSet == nil { presentSet = present.identities() }
                 if presentSet!.contains(candidate.identity) { continue }
                 guard seen.insert(ref).inserted else { continue }

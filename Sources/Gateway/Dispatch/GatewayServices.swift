@@ -12,6 +12,8 @@ final class GatewayServices: Sendable {
     let dispatcher: RequestDispatcher
     /// The open connections, for draining at shutdown.
     let connections = OpenConnections()
+    /// Failed `auth` attempts per client address (slows guessing).
+    let authThrottle = AuthThrottle()
 
     init(config: GatewayConfiguration, realtime: RealtimeView) throws(NNGError) {
         self.config = config

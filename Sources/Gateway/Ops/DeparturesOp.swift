@@ -385,7 +385,7 @@ extension RequestDispatcher {
             return AlertIndex.Row(
                 stopId: d.stopId, parentStation: parent, routeId: d.route.routeId,
                 routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
-                tripId: d.tripId, time: row.time)
+                tripId: d.tripId, time: row.time, linkedAlertIds: row.detour?.alertIds ?? [])
         }
         let found = RowAlerts(rows, index: index)
         // Most boards carry no alert: their rows keep their empty ids untouched (writing them would copy the

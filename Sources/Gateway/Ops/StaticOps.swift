@@ -1,4 +1,5 @@
 import GatewayProtocol
+import TransitCore
 import TransitModel
 
 // stop, search, nearby, stops_in_bbox, routes, route, shape, feed_info: one static round trip each, encoded as the static service says.
@@ -30,6 +31,16 @@ extension RequestDispatcher {
         if !reply.cacheable { generation = nil }
         switch reply.result {
         case .failure(let error):
+            if error.code == .notFound, case .shape(let shapeQuery, let format) = request.op,
+                let shapeId = shapeQuery.shapeId, let shape = detourShape(shapeId)
+            {
+                return .success(
+                    id: request.id, op: .shape, received: received,
+                    capacity: 512 + shape.polyline.utf8.count + 48 * shape.pointCount
+                ) {
+                    $0.shapeData(shape, geojson: format == .geojson)
+                }
+            }
             return failure(request, await hinted(error, request), received: received)
         case .success(let result):
             switch (request.op, result) {
@@ -76,6 +87,17 @@ extension RequestDispatcher {
                 return unexpected(request, result, received: received)
             }
         }
+    }
+
+    /// The shape `shapeId` as a detour of the live state gives it (a Shape entity of a realtime feed), when the
+    /// static data has no such shape (GATEWAY.md "shape").
+    private func detourShape(_ shapeId: String) -> Shape? {
+        let reading = realtime.read()
+        guard reading.holdsState,
+            let polyline = reading.state.detours.first(where: { $0.shapeId == shapeId })?.shapePolyline,
+            let points = Polyline.decode(polyline)
+        else { return nil }
+        return Shape(shapeId: shapeId, source: .detour, polyline: polyline, pointCount: points.count)
     }
 
     /// A success answer whose `data` is already encoded.

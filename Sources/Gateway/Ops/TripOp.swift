@@ -55,7 +55,8 @@ extension RequestDispatcher {
         _ request: GatewayRequest, _ trip: TripDetail, at: Int64, now: Int64, received: ContinuousClock.Instant
     ) async -> Answer {
         let reading = self.realtime.read()
-        let (realtime, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
+        let (unmodified, live) = LiveMerge.trip(trip, reading: reading, at: at, now: now)
+        let (trip, realtime) = LiveMerge.detoured(trip, unmodified, reading: reading)
         let alerts =
             Self.holdsAlerts(reading, now: now)
             ? LiveMerge.alerts(trip, realtime, index: reading.state.alertIndex) : nil
@@ -86,7 +87,8 @@ extension RequestDispatcher {
 
         // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
         if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {
-            let (realtime, _) = LiveMerge.trip(detail, reading: reading, at: at, now: now)
+            let (unmodified, _) = LiveMerge.trip(detail, reading: reading, at: at, now: now)
+            let (detail, realtime) = LiveMerge.detoured(detail, unmodified, reading: reading)
             let alerts = LiveMerge.alerts(
                 detail, realtime, index: Self.holdsAlerts(reading, now: now) ? state.alertIndex : AlertIndex())
             return .success(

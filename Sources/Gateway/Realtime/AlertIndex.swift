@@ -25,6 +25,9 @@ struct AlertIndex: Sendable {
         var tripId: String
         /// When the row's vehicle leaves (its own departure time): the alert must be active then.
         var time: Int64
+        /// Alerts the row names itself (its trip's detour: Modification.service_alert_id), by feed entity id:
+        /// they apply whatever their informed entities say, while active.
+        var linkedAlertIds: [String] = []
     }
 
     private(set) var records: [AlertRecord] = []
@@ -78,6 +81,12 @@ struct AlertIndex: Sendable {
         if !byRoute.isEmpty { scan(byRoute[row.routeId]) }
         if !byRouteType.isEmpty { scan(byRouteType[row.routeType]) }
         if !byAgency.isEmpty, let agency = row.agencyId { scan(byAgency[agency]) }
+        for id in row.linkedAlertIds {
+            for (index, record) in records.enumerated()
+            where record.id == id && !found.contains(index) && record.isActive(at: row.time) {
+                found.append(index)
+            }
+        }
         if found.count < 2 { return found }
         return found.sorted()
     }

@@ -32,6 +32,7 @@ extension TripPrediction {
                 || (relationship == .replacement && live.staticTripId == nil),
             deleted: relationship == .deleted, staticTripId: live.staticTripId, stops: live.stops,
             source: live.source, timestamp: live.timestamp.map { Int64(clamping: $0) }, headsign: live.tripHeadsign)
+        modificationsId = live.modificationsId
     }
 }
 

@@ -15,6 +15,7 @@ enum LiveMerge {
         let vehicle = state.vehicle(for: key, frequencyBased: trip.frequencyBased)
         var realtime: TripRealtime?
         var stale = false
+        let detour = state.detour(for: key)
         if let prediction = state.trips[key], !prediction.deleted {
             if state.isStale(source: prediction.source) {
                 stale = true
@@ -24,7 +25,7 @@ enum LiveMerge {
                         cancelled: prediction.cancelled, added: prediction.added,
                         stops: trip.stops.map { stop in
                             // Only the lasting fact of a stale prediction: the stop is skipped.
-                            prediction.stop(sequence: stop.stopSequence).flatMap {
+                            prediction.stop(original: stop.stopSequence, detour: detour).flatMap {
                                 $0.skipped
                                     ? LiveStop(stopId: $0.stopId, stopSequence: $0.stopSequence, status: .skipped) : nil
                             }
@@ -34,7 +35,7 @@ enum LiveMerge {
                 // The live state's stops as they are, by the static stop they belong to.
                 var stops: [LiveStop?] = []
                 stops.reserveCapacity(trip.stops.count)
-                for stop in trip.stops { stops.append(prediction.stop(sequence: stop.stopSequence)) }
+                for stop in trip.stops { stops.append(prediction.stop(original: stop.stopSequence, detour: detour)) }
                 realtime = TripRealtime(
                     cancelled: prediction.cancelled, added: prediction.added, stops: stops,
                     predictionAgeSeconds: prediction.madeUnix(state).map { max(0, now - $0) })
@@ -48,18 +49,89 @@ enum LiveMerge {
         return (realtime, reading.meta(.tripUpdates, at: at, now: now, leftOut: stale))
     }
 
+    /// The trip as its detour runs it, when one is in effect for the instance:
+    /// the static stops in the detour's travel order (detoured ones kept, so a rider sees what is not
+    /// served), the replacement stops between them with their modified schedule (times from the detour's
+    /// offsets, placed by a kept stop; coordinates from the feed, names unknown) and their predictions when
+    /// the update named the modified trip; kept stops after a modification shifted by its propagated delay.
+    /// Otherwise the trip and its realtime part unchanged.
+    static func detoured(
+        _ trip: TripDetail, _ realtime: TripRealtime?, reading: RealtimeReading
+    ) -> (TripDetail, TripRealtime?) {
+        guard reading.holdsState else { return (trip, realtime) }
+        let state = reading.state
+        let key = TripInstanceKey(
+            tripId: trip.tripId, serviceDate: trip.serviceDate,
+            staticStartTime: trip.frequencyBased ? trip.startTime : nil)
+        // A detour is a lasting fact (it names its dates): kept while its source is stale, like a skipped stop.
+        guard let detour = state.detour(for: key) else { return (trip, realtime) }
+        var byOriginal: [UInt32: Int] = [:]
+        for (i, stop) in trip.stops.enumerated() { byOriginal[stop.stopSequence] = i }
+        // Offset 0 in unix time, from a kept stop (its static time is its modified offset less the delay).
+        var base: Int64?
+        for stop in detour.stops where stop.role == .kept {
+            guard let sequence = stop.originalSequence, let i = byOriginal[sequence] else { continue }
+            base = trip.stops[i].arrivalUnix - Int64(stop.arrivalOffset - stop.propagatedDelay)
+            break
+        }
+        let origin = trip.stops.first.map { $0.arrivalUnix - Int64($0.arrivalSecs) }
+        var prediction = state.trips[key]
+        if let p = prediction,
+            p.deleted || p.modificationsId != detour.modificationsId || state.isStale(source: p.source)
+        {
+            prediction = nil
+        }
+        let liveStops = realtime?.stops ?? []
+        var out = trip
+        out.stops = []
+        var stops: [LiveStop?] = []
+        var roles: [LiveDetourStop.Role] = []
+        for stop in detour.stops {
+            switch stop.role {
+            case .kept, .detoured:
+                guard let sequence = stop.originalSequence, let i = byOriginal[sequence] else { continue }
+                var shown = trip.stops[i]
+                if stop.role == .kept, stop.propagatedDelay != 0 {
+                    shown.arrivalSecs += stop.propagatedDelay
+                    shown.departureSecs += stop.propagatedDelay
+                    shown.arrivalUnix += Int64(stop.propagatedDelay)
+                    shown.departureUnix += Int64(stop.propagatedDelay)
+                }
+                out.stops.append(shown)
+                stops.append(stop.role == .detoured || i >= liveStops.count ? nil : liveStops[i])
+            case .replacement:
+                guard let base, let origin else { continue }
+                let arrival = base + Int64(stop.arrivalOffset), departure = base + Int64(stop.departureOffset)
+                out.stops.append(
+                    TripStop(
+                        stopId: stop.stopId, stopName: "", stopSequence: stop.stopSequence ?? 0,
+                        arrivalSecs: Int32(clamping: arrival - origin),
+                        departureSecs: Int32(clamping: departure - origin), arrivalUnix: arrival,
+                        departureUnix: departure, lat: stop.lat ?? .nan, lon: stop.lon ?? .nan))
+                stops.append(stop.stopSequence.flatMap { prediction?.stop(sequence: $0) })
+            }
+            roles.append(stop.role)
+        }
+        var merged = realtime ?? TripRealtime()
+        merged.stops = stops
+        merged.detour = DetourView(detour)
+        merged.detourRoles = roles
+        return (out, merged)
+    }
+
     /// Each stop's `alert_ids` and the trip's `alerts`: matched per stop at its own departure (predicted, else
-    /// scheduled).
+    /// scheduled); with a detour, its alerts on every stop.
     static func alerts(_ trip: TripDetail, _ realtime: TripRealtime?, index: AlertIndex) -> RowAlerts {
         var rows: [AlertIndex.Row] = []
         rows.reserveCapacity(trip.stops.count)
+        let linked = realtime?.detour?.alertIds ?? []
         for (i, stop) in trip.stops.enumerated() {
             let rt = realtime.flatMap { i < $0.stops.count ? $0.stops[i] : nil }
             rows.append(
                 AlertIndex.Row(
                     stopId: stop.stopId, parentStation: stop.parentStation, routeId: trip.route.routeId,
                     routeType: trip.route.routeType, agencyId: trip.route.agencyId, directionId: trip.directionId,
-                    tripId: trip.tripId, time: rt?.predictedUnix ?? stop.departureUnix))
+                    tripId: trip.tripId, time: rt?.predictedUnix ?? stop.departureUnix, linkedAlertIds: linked))
         }
         return RowAlerts(rows, index: index)
     }

@@ -38,6 +38,9 @@ struct LiveStateAssembler {
             everything = true  // boards carry the alerts of their rows
         case .sources(let list):
             setSources(list)
+        case .detours(let batch):
+            state.setDetours(batch.detours)
+            everything = true
         case .heartbeat(let beat):
             setSources(beat.sources)
         }
@@ -61,6 +64,10 @@ struct LiveStateAssembler {
             if !batch.alerts.isEmpty || !batch.removed.isEmpty { everything = true }
         case .sources(let list):
             setSources(list)
+        case .detours(let batch):
+            state.apply(detours: batch.detours, removed: batch.removed)
+            // Detours change rarely and touch the boards of every stop of their trips: all are looked at again.
+            if !batch.detours.isEmpty || !batch.removed.isEmpty { everything = true }
         case .heartbeat(let beat):
             setSources(beat.sources)
         }

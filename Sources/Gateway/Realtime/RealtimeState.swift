@@ -37,6 +37,10 @@ public struct RealtimeState: Sendable {
     /// The vehicle serving each resolved trip instance.
     private(set) var vehicleByTrip: [TripInstanceKey: VehicleSnapshot] = [:]
     private var alertsByKey: [String: AlertRecord] = [:]
+    /// Detours (GTFS-Realtime trip modifications) by key, and by static trip id: most states have none, and
+    /// a board row of a trip without one costs one dictionary miss (`detour(for:)`).
+    private var detoursByKey: [String: LiveDetour] = [:]
+    private(set) var detoursByTrip: [String: [LiveDetour]] = [:]
     /// `alerts` indexed for per-row matching, rebuilt when they change.
     private(set) var alertIndex = AlertIndex()
     /// The hash values of the instances `trips` and `vehicleByTrip` hold, rebuilt when either changes. Most of
@@ -225,6 +229,38 @@ public struct RealtimeState: Sendable {
         alertsByKey = Dictionary(list, uniquingKeysWith: { _, last in last })
         alerts = alertsByKey.sorted { $0.key < $1.key }.map(\.value)
         alertIndex = AlertIndex(alerts)
+    }
+
+    // MARK: detours
+
+    /// The detour in effect for the instance `key` (its trip on its date, for its run), if any.
+    func detour(for key: TripInstanceKey) -> LiveDetour? {
+        guard !detoursByTrip.isEmpty, let list = detoursByTrip[key.tripId] else { return nil }
+        return list.first { $0.applies(serviceDate: key.serviceDate, runStartSecs: key.startSecs) }
+    }
+
+    /// Every detour of this state, by key.
+    var detours: [LiveDetour] { detoursByKey.keys.sorted().map { detoursByKey[$0]! } }
+
+    /// Replaces every detour (a `dt` snapshot).
+    mutating func setDetours(_ list: [LiveDetour]) {
+        detoursByKey = Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+        indexDetours()
+    }
+
+    mutating func apply(detours changed: [LiveDetour], removed: [String]) {
+        for key in removed { detoursByKey[key] = nil }
+        for detour in changed { detoursByKey[detour.key] = detour }
+        indexDetours()
+    }
+
+    private mutating func indexDetours() {
+        var byTrip: [String: [LiveDetour]] = [:]
+        for key in detoursByKey.keys.sorted() {
+            let detour = detoursByKey[key]!
+            byTrip[detour.tripId, default: []].append(detour)
+        }
+        detoursByTrip = byTrip
     }
 
     mutating func apply(alerts changed: [(String, AlertRecord)], removed: [String]) {

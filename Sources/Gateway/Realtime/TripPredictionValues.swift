@@ -41,6 +41,9 @@ public struct TripPrediction: Sendable, Hashable {
     public var timestamp: Int64?
     /// The update's trip_headsign (TripProperties), when it gives one.
     public var headsign: String?
+    /// Set when the update named a modified trip: `stops` are numbered as the modified trip's (see
+    /// `stop(original:detour:)`).
+    public var modificationsId: String?
 
     public init(
         key: TripInstanceKey, routeId: String? = nil, directionId: Int? = nil, cancelled: Bool = false,
@@ -76,6 +79,16 @@ public struct TripPrediction: Sendable, Hashable {
             if stops[mid].stopSequence < sequence { low = mid + 1 } else { high = mid }
         }
         return low < stops.count && stops[low].stopSequence == sequence ? stops[low] : nil
+    }
+
+    /// The prediction at the static stop `sequence`: through the detour's numbering when the update named the
+    /// modified trip (nil for a stop the detour leaves out).
+    public func stop(original sequence: UInt32, detour: LiveDetour?) -> LiveStop? {
+        guard modificationsId != nil else { return stop(sequence: sequence) }
+        guard let detour, detour.modificationsId == modificationsId,
+            let modified = detour.modifiedSequence(ofOriginal: sequence)
+        else { return nil }
+        return stop(sequence: modified)
     }
 
     /// When the predictions were made: TripUpdate.timestamp (a vehicle estimate: the position's), else the

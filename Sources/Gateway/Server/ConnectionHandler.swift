@@ -298,15 +298,20 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     /// `auth`: a wrong token is answered UNAUTHENTICATED and the connection closed after it (one guess per
-    /// connection); without a configured token any token is accepted.
+    /// connection), logged and counted per address (`AuthThrottle`): an address that failed too often lately is
+    /// answered RATE_LIMITED without the token being compared. Without a configured token any token is accepted.
     private func authenticate(
         _ request: GatewayRequest, _ token: AuthToken, slot: UInt64, received: ContinuousClock.Instant
     ) {
-        if let expected = config.authToken, !token.matches(expected) {
-            let error = GatewayError(.unauthenticated, "wrong token; the connection is closed")
-            closeWhenAnswered = true
-            complete(slot, .failure(id: request.id, op: .auth, error, received: received))
-            return
+        if let expected = config.authToken {
+            let address = context?.remoteAddress?.ipAddress ?? "unknown"
+            let outcome = services.authThrottle.authenticate(
+                token, expected: expected, from: address, logger: services.logger)
+            if let error = outcome.error {
+                closeWhenAnswered = true
+                complete(slot, .failure(id: request.id, op: .auth, error, received: received))
+                return
+            }
         }
         authenticated = true
         let required = config.authToken != nil

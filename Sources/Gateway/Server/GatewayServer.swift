@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NNGKit
+import ProcessSupport
 import ServiceLifecycle
 
 /// The query gateway: a TCP listener speaking the line protocol (protocol/GATEWAY.md) in front of the static
@@ -48,6 +49,7 @@ public final class GatewayServer: Service, Sendable {
         let services = try GatewayServices(config: config, realtime: realtime)
         let threads = config.threads > 0 ? config.threads : System.coreCount
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        if let watchdog = config.watchdog { EventLoopHeartbeats.start(on: group, watchdog: watchdog) }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -119,6 +121,7 @@ public final class GatewayServer: Service, Sendable {
         // Closing the service sockets first ends the requests still waiting on them, so their tasks finish
         // before the event loops go away.
         services.close()
+        if let watchdog = config.watchdog { EventLoopHeartbeats.stop(on: group, watchdog: watchdog) }
         try? await group.shutdownGracefully()
     }
 

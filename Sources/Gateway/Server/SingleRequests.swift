@@ -9,6 +9,21 @@ extension GatewayServer {
     /// The token of `--token-file` (nil: none required).
     package var authToken: [UInt8]? { config.authToken }
 
+    /// A token another transport was given (`Authorization: Bearer`) by a client at `address`, through the same
+    /// per-address throttle as the `auth` op (`AuthThrottle`: logged, counted, blocked after repeated failures):
+    /// nil when accepted (or when no token is configured), else the error to answer (UNAUTHENTICATED, or
+    /// RATE_LIMITED while the address is blocked, with the seconds left).
+    package func refusal(ofToken token: AuthToken, from address: String)
+        -> (error: GatewayError, retryAfter: Int?)?
+    {
+        guard let expected = config.authToken else { return nil }
+        let outcome = services.authThrottle.authenticate(
+            token, expected: expected, from: address, logger: config.logger)
+        guard let error = outcome.error else { return nil }
+        if case .refused(let seconds) = outcome { return (error, Int(seconds.rounded(.up))) }
+        return (error, nil)
+    }
+
     /// Answers a request line parsed elsewhere (its bytes built from an HTTP request), as the line port would:
     /// OVERLOADED beyond the in-flight bound, TIMEOUT after the request deadline. The answer is recorded.
     /// `subscribe`, `unsubscribe` and `auth` belong to a connection: the caller refuses them first.

@@ -30,6 +30,8 @@ extension GatewayServer {
             total("transit_gateway_connections_total", Double(s.totalConnections)),
             total("transit_gateway_connections_refused_per_address_total", Double(s.refusedPerAddress)),
             total("transit_gateway_connections_closed_idle_total", Double(s.idleClosed)),
+            total("transit_gateway_auth_failures_total", Double(services.authThrottle.counts.failures)),
+            total("transit_gateway_auth_refused_total", Double(services.authThrottle.counts.refusals)),
             level("transit_gateway_requests_in_flight", Double(s.inFlight)),
             level("transit_gateway_subscriptions", Double(s.subscriptions)),
             level("transit_gateway_unwritten_bytes", Double(s.unwrittenBytes)),

@@ -7,6 +7,7 @@ struct PublishedState: Sendable {
     var trips: [TripInstanceKey: LiveTrip] = [:]
     var vehicles: [String: LiveVehicle] = [:]
     var alerts: [String: LiveAlert] = [:]
+    var detours: [String: LiveDetour] = [:]
     var sources: [LiveSourceStatus] = []
     var databaseVersion: String?
 
@@ -25,6 +26,12 @@ struct PublishedState: Sendable {
         _ changes: LiveChanges, sources statuses: [LiveSourceStatus]?, retired: inout [LiveTrip]
     ) -> [LivePayload] {
         var payloads: [LivePayload] = []
+        // Detours first: a subscriber reads the trips of modified trips through them.
+        if changes.hasDetours {
+            for key in changes.removedDetours { detours[key] = nil }
+            for detour in changes.detours { detours[detour.key] = detour }
+            payloads.append(.detours(LiveDetourBatch(detours: changes.detours, removed: changes.removedDetours)))
+        }
         if changes.hasTrips {
             retired.reserveCapacity(changes.trips.count + changes.removedTrips.count)
             for instance in changes.removedTrips {
@@ -59,6 +66,7 @@ struct PublishedState: Sendable {
         case .vehicles: .vehicles(LiveVehicleBatch(vehicles: Array(vehicles.values)))
         case .alerts: .alerts(LiveAlertBatch(alerts: Array(alerts.values)))
         case .sources: .sources(sources)
+        case .detours: .detours(LiveDetourBatch(detours: Array(detours.values)))
         case .heartbeat: nil
         }
     }

@@ -29,6 +29,19 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable {
     case scheduleUnavailable = "schedule_unavailable"
     /// Stop time updates that matched no stop of their trip (the trip itself is kept).
     case unmatchedStopUpdate = "unmatched_stop_update"
+    /// A TripModifications entity selects a trip the static schedule does not have (that trip is left out).
+    case detourUnknownTrip = "detour_unknown_trip"
+    /// A TripModifications service date or start time that does not parse.
+    case detourBadDate = "detour_bad_date"
+    /// A trip already selected by another TripModifications on that date (the later selection is left out).
+    case detourOverlap = "detour_overlap"
+    /// A TripModifications the trip's stops do not fit (a selector naming no stop of it, overlapping
+    /// modifications, decreasing travel times): the trip keeps its schedule.
+    case detourNotApplicable = "detour_not_applicable"
+    /// A replacement stop without coordinates (left out of its detour).
+    case detourStopWithoutCoordinates = "detour_stop_without_coordinates"
+    /// A Shape entity whose encoded polyline does not parse.
+    case unparsableShape = "unparsable_shape"
 
     init(_ reason: TripUpdateDrop.Reason) {
         switch reason {
@@ -38,6 +51,18 @@ public enum DropReason: String, Sendable, Hashable, CaseIterable {
         case .absurdDelay: self = .absurdDelay
         case .malformed: self = .malformedTripUpdate
         case .scheduleUnavailable: self = .scheduleUnavailable
+        }
+    }
+
+    init(_ reason: TripModificationProblem.Reason) {
+        switch reason {
+        case .unknownTrip: self = .detourUnknownTrip
+        case .badDateOrTime: self = .detourBadDate
+        case .tripSelectedTwice, .overlappingModifications:
+            self = reason == .tripSelectedTwice ? .detourOverlap : .detourNotApplicable
+        case .stopNotInTrip, .badTravelTime: self = .detourNotApplicable
+        case .replacementStopWithoutCoordinates: self = .detourStopWithoutCoordinates
+        case .unparsableShape: self = .unparsableShape
         }
     }
 

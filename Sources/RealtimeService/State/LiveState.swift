@@ -10,6 +10,8 @@ public struct LiveChanges: Sendable, Hashable {
     public var removedVehicles: [String] = []
     public var alerts: [LiveAlert] = []
     public var removedAlerts: [String] = []
+    public var detours: [LiveDetour] = []
+    public var removedDetours: [String] = []
     /// Some source's status changed (counters, timestamps, staleness).
     public var sourcesChanged = false
 
@@ -18,6 +20,7 @@ public struct LiveChanges: Sendable, Hashable {
     public var hasTrips: Bool { !trips.isEmpty || !removedTrips.isEmpty }
     public var hasVehicles: Bool { !vehicles.isEmpty || !removedVehicles.isEmpty }
     public var hasAlerts: Bool { !alerts.isEmpty || !removedAlerts.isEmpty }
+    public var hasDetours: Bool { !detours.isEmpty || !removedDetours.isEmpty }
 }
 
 public struct LiveStateError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -39,6 +42,8 @@ public struct LiveState: Sendable {
     public private(set) var trips: [TripInstanceKey: LiveTrip] = [:]
     public private(set) var vehicles: [String: LiveVehicle] = [:]
     public private(set) var alerts: [String: LiveAlert] = [:]
+    /// By key ("<source>/<modifications id>/<trip id>").
+    public private(set) var detours: [String: LiveDetour] = [:]
 
     public init(sources settings: [SourceSettings]) throws(LiveStateError) {
         indexByName = try Self.index(settings)
@@ -84,6 +89,9 @@ public struct LiveState: Sendable {
             }
             for key in source.alerts.keys {
                 if alerts.removeValue(forKey: key) != nil { changes.removedAlerts.append(key) }
+            }
+            for key in source.detours.keys {
+                if detours.removeValue(forKey: key) != nil { changes.removedDetours.append(key) }
             }
         }
         mergeTrips(tripKeys, into: &changes)
@@ -172,7 +180,8 @@ public struct LiveState: Sendable {
     public mutating func apply(
         _ feed: FeedMessage, bodyHash: Int, source s: Int, fetchedAt: Int64, schedules: ScheduleCache, now: Int64
     ) -> LiveChanges {
-        let touched = sources[s].apply(feed, schedules: schedules, now: now)
+        let touched = sources[s].apply(
+            feed, schedules: schedules, otherModifications: otherModifications(than: s), now: now)
         sources[s].lastHeaderTimestamp = feed.header.timestamp ?? sources[s].lastHeaderTimestamp
         sources[s].lastBodyHash = bodyHash
         // Never in the future: a producer's clock ahead of ours must not keep data fresh longer.
@@ -188,7 +197,8 @@ public struct LiveState: Sendable {
     public mutating func resolveAgain(schedules: ScheduleCache, now: Int64) -> LiveChanges {
         var changes = LiveChanges()
         for s in sources.indices {
-            let touched = sources[s].resolveAgain(schedules: schedules, now: now)
+            let touched = sources[s].resolveAgain(
+                schedules: schedules, otherModifications: otherModifications(than: s), now: now)
             merge(touched, source: s, into: &changes)
         }
         return changes
@@ -207,6 +217,11 @@ public struct LiveState: Sendable {
         return flipped
     }
 
+    /// The detours of every source but `s` (a trip update may name a modified trip of another feed).
+    private func otherModifications(than s: Int) -> [TripModificationSet] {
+        sources.indices.compactMap { $0 == s || sources[$0].modifications.isEmpty ? nil : sources[$0].modifications }
+    }
+
     // MARK: merged view
 
     private mutating func merge(_ touched: TouchedKeys, source s: Int, into changes: inout LiveChanges) {
@@ -222,6 +237,12 @@ public struct LiveState: Sendable {
             guard current != alerts[key] else { continue }
             alerts[key] = current
             if let current { changes.alerts.append(current) } else { changes.removedAlerts.append(key) }
+        }
+        for key in touched.detours {
+            let current = sources[s].detours[key]
+            guard current != detours[key] else { continue }
+            detours[key] = current
+            if let current { changes.detours.append(current) } else { changes.removedDetours.append(key) }
         }
     }
 

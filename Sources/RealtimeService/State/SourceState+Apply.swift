@@ -8,13 +8,18 @@ struct TouchedKeys {
     var trips = Set<TripInstanceKey>()
     var vehicles = Set<String>()
     var alerts = Set<String>()
+    var detours = Set<String>()
 }
 
 extension SourceState {
     /// Applies a decoded feed (already screened): FULL_DATASET replaces everything the source said before;
     /// DIFFERENTIAL replaces entity by entity and removes entities marked is_deleted. Trip updates are
     /// resolved here, once, against `schedules`.
-    mutating func apply(_ feed: FeedMessage, schedules: ScheduleCache, now: Int64) -> TouchedKeys {
+    /// `otherModifications`: the other sources' detours, for trip updates naming a modified trip whose
+    /// TripModifications another feed carries.
+    mutating func apply(
+        _ feed: FeedMessage, schedules: ScheduleCache, otherModifications: [TripModificationSet] = [], now: Int64
+    ) -> TouchedKeys {
         let full: Bool
         switch feed.header.incrementality ?? .fullDataset {
         case .differential: full = false
@@ -25,8 +30,15 @@ extension SourceState {
         countSkipped(feed.skippedFields)
         var kinds = Set<LiveSourceKind>()
 
+        // Detours first: trip updates of modified trips are resolved against them.
+        if takeDetourEntities(of: feed, full: full) {
+            touched.detours = rebuildDetours(schedules: schedules, countDrops: true)
+        }
+        let modificationSets = [modifications] + otherModifications
+
         // Resolution first (it reads only the feed and the schedules; split across threads for big feeds).
-        var prepared = prepareTrips(feed, full: full, schedules: schedules, now: now)
+        var prepared = prepareTrips(
+            feed, full: full, schedules: schedules, modifications: modificationSets, now: now)
 
         var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?
         if full {
@@ -64,8 +76,9 @@ extension SourceState {
                     if settings.accepts(.tripUpdates) {
                         // Taken out of `prepared`: the live trip is then this apply's alone, changed in place.
                         applyTripUpdate(
-                            update, entityId: id, prepared: prepared[index].take(), schedules: schedules, now: now,
-                            previous: &previous, countDrops: true, &touched)
+                            update, entityId: id, prepared: prepared[index].take(), schedules: schedules,
+                            modifications: modificationSets, now: now, previous: &previous, countDrops: true,
+                            &touched)
                     } else {
                         drop(.wrongKind, "entity '\(id)': a trip update in a \(settings.kind.rawValue) source")
                     }
@@ -96,16 +109,20 @@ extension SourceState {
 
     /// Resolves every held trip update and vehicle again (a new static database): same rules as a full
     /// update from the stored raw entities; drops are not counted twice.
-    mutating func resolveAgain(schedules: ScheduleCache, now: Int64) -> TouchedKeys {
+    mutating func resolveAgain(
+        schedules: ScheduleCache, otherModifications: [TripModificationSet] = [], now: Int64
+    ) -> TouchedKeys {
         var touched = TouchedKeys()
+        touched.detours = rebuildDetours(schedules: schedules, countDrops: false)
+        let modificationSets = [modifications] + otherModifications
         touched.trips = Set(trips.keys)
         var previous: (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])? = (trips, tripKeyByEntity)
         trips = [:]
         tripKeyByEntity = [:]
         for (id, update) in rawTripUpdates {
             applyTripUpdate(
-                update, entityId: id, prepared: nil, schedules: schedules, now: now, previous: &previous,
-                countDrops: false, &touched)
+                update, entityId: id, prepared: nil, schedules: schedules, modifications: modificationSets, now: now,
+                previous: &previous, countDrops: false, &touched)
         }
         touched.trips.formUnion(vehicleTrips.keys)
         vehicleTrips = [:]
@@ -128,6 +145,11 @@ extension SourceState {
             if settings.accepts(.vehiclePositions), let trip = entity.vehicle?.trip {
                 needs.add(trip, idPrefix: settings.idPrefix)
             }
+            if let modifications = entity.tripModifications {
+                for selected in modifications.selectedTrips {
+                    for id in selected.tripIds { needs.tripIds.append(settings.idPrefix + id) }
+                }
+            }
         }
         return needs
     }
@@ -139,6 +161,7 @@ extension SourceState {
         for vehicle in rawVehicles.values {
             if let trip = vehicle.trip { needs.add(trip, idPrefix: settings.idPrefix) }
         }
+        needs.tripIds += detourTripIds
         return needs
     }
 
@@ -147,15 +170,16 @@ extension SourceState {
     /// `prepared`: the update already resolved (`prepareTrips`); nil resolves it here.
     private mutating func applyTripUpdate(
         _ update: TripUpdate, entityId id: String, prepared: consuming PreparedTrip?, schedules: ScheduleCache,
-        now: Int64, previous: inout (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?,
-        countDrops: Bool, _ touched: inout TouchedKeys
+        modifications: [TripModificationSet], now: Int64,
+        previous: inout (trips: [TripInstanceKey: LiveTrip], keys: [String: TripInstanceKey])?, countDrops: Bool,
+        _ touched: inout TouchedKeys
     ) {
         rawTripUpdates[id] = update
         var prepared =
             (consume prepared)
             ?? Self.prepare(
                 update, entityId: id, source: settings.name, resolver: &resolver,
-                schedules: schedules, now: now)
+                schedules: schedules, modifications: modifications, now: now)
         // The enum is taken apart and put back (not matched with `if case`, which copies the whole live trip).
         let resolution: TripResolution?
         switch consume prepared {

@@ -24,6 +24,12 @@ struct SourceState {
     var vehicleTrips: [TripInstanceKey: LiveTrip] = [:]
     var vehicleTripKey: [String: TripInstanceKey] = [:]
     var alerts: [String: LiveAlert] = [:]
+    /// The detour entities of the current state (TripModifications, Shape, Stop), in feed order, as received
+    /// (applied again after a new static import); what they make of the static trips; and the published
+    /// detours by key ("<source>/<modifications id>/<trip id>").
+    var detourEntities: [FeedEntity] = []
+    var modifications = TripModificationSet()
+    var detours: [String: LiveDetour] = [:]
 
     // MARK: bookkeeping
 

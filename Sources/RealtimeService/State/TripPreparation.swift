@@ -20,8 +20,9 @@ extension SourceState {
     /// `feed.entities` (nil for entities without one). Resolution reads only the feed and the schedules, so
     /// a big feed (a buses feed: 3,000 trips × 40 stops, ~40 % of an update's time) is split between two
     /// threads; the state is then changed sequentially from the results.
-    mutating func prepareTrips(_ feed: FeedMessage, full: Bool, schedules: ScheduleCache, now: Int64) -> [PreparedTrip?]
-    {
+    mutating func prepareTrips(
+        _ feed: FeedMessage, full: Bool, schedules: ScheduleCache, modifications: [TripModificationSet], now: Int64
+    ) -> [PreparedTrip?] {
         let entities = feed.entities
         guard settings.accepts(.tripUpdates), !entities.isEmpty else { return [] }
         let workers =
@@ -34,7 +35,7 @@ extension SourceState {
                 entities.withUnsafeBufferPointer { entities in
                     let job = PreparationJob(
                         out: out, resolvers: resolvers, entities: entities, full: full, source: source,
-                        schedules: schedules, now: now, workers: workers)
+                        schedules: schedules, modifications: modifications, now: now, workers: workers)
                     if workers == 1 {
                         job.run(worker: 0)
                     } else {
@@ -47,14 +48,30 @@ extension SourceState {
         return prepared
     }
 
-    /// One trip update, resolved and converted.
+    /// One trip update, resolved and converted. An update naming a modified trip (TripDescriptor.modified_trip)
+    /// is resolved against the modified trip of the first of `modifications` that has it (its stops then
+    /// numbered as the modified trip's, `LiveTrip.modificationsId` set).
     static func prepare(
         _ update: TripUpdate, entityId: String, source: String, resolver: inout TripUpdateResolver,
-        schedules: ScheduleCache, now: Int64
+        schedules: ScheduleCache, modifications: [TripModificationSet] = [], now: Int64
     ) -> PreparedTrip {
-        let resolution = resolver.resolve(update, schedules: schedules, now: now)
+        let resolution: TripResolution
+        var modificationsId: String?
+        if let selector = update.trip.modifiedTrip {
+            let tripId = resolver.options.idPrefix + (selector.affectedTripId ?? "")
+            let set =
+                modifications.first { set in
+                    selector.modificationsId.map { set.modifiedTrip(modificationsId: $0, tripId: tripId) != nil }
+                        ?? false
+                } ?? modifications.first ?? TripModificationSet()
+            resolution = resolver.resolveModified(update, modifications: set, schedules: schedules, now: now).resolution
+            modificationsId = selector.modificationsId
+        } else {
+            resolution = resolver.resolve(update, schedules: schedules, now: now)
+        }
         guard case .resolved(let resolved) = resolution else { return .other(resolution) }
         var live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
+        live.modificationsId = modificationsId
         if !schedules.stations.isEmpty {
             for i in live.stops.indices where live.stops[i].assignedStopId != nil {
                 live.stops[i].assignedPlatform = schedules.stations.platformCode(ofStop: live.stops[i].assignedStopId!)
@@ -75,6 +92,7 @@ private struct PreparationJob: @unchecked Sendable {
     let full: Bool
     let source: String
     let schedules: ScheduleCache
+    let modifications: [TripModificationSet]
     let now: Int64
     let workers: Int
 
@@ -86,7 +104,7 @@ private struct PreparationJob: @unchecked Sendable {
             guard let update = entity.pointee.tripUpdate else { continue }
             out[i] = SourceState.prepare(
                 update, entityId: entity.pointee.id, source: source, resolver: &resolvers[w],
-                schedules: schedules, now: now)
+                schedules: schedules, modifications: modifications, now: now)
         }
     }
 }

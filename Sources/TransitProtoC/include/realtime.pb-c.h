@@ -21,6 +21,8 @@ typedef struct Transit__StopPrediction Transit__StopPrediction;
 typedef struct Transit__Carriage Transit__Carriage;
 typedef struct Transit__VehicleFeatures Transit__VehicleFeatures;
 typedef struct Transit__TripPrediction Transit__TripPrediction;
+typedef struct Transit__TripDetour Transit__TripDetour;
+typedef struct Transit__DetourStop Transit__DetourStop;
 typedef struct Transit__Position Transit__Position;
 typedef struct Transit__VehicleState Transit__VehicleState;
 typedef struct Transit__Translation Transit__Translation;
@@ -35,6 +37,7 @@ typedef struct Transit__DropCount Transit__DropCount;
 typedef struct Transit__SourceStatus Transit__SourceStatus;
 typedef struct Transit__TripUpdatesBatch Transit__TripUpdatesBatch;
 typedef struct Transit__VehiclesBatch Transit__VehiclesBatch;
+typedef struct Transit__DetoursBatch Transit__DetoursBatch;
 typedef struct Transit__AlertsBatch Transit__AlertsBatch;
 typedef struct Transit__SourceStatusList Transit__SourceStatusList;
 typedef struct Transit__TopicSequence Transit__TopicSequence;
@@ -132,6 +135,21 @@ typedef enum _Transit__PredictionSource {
   TRANSIT__PREDICTION_SOURCE__PREDICTION_VEHICLE = 4
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__PREDICTION_SOURCE)
 } Transit__PredictionSource;
+typedef enum _Transit__DetourStopRole {
+  /*
+   * an original stop still served
+   */
+  TRANSIT__DETOUR_STOP_ROLE__DETOUR_KEPT = 0,
+  /*
+   * an original stop the detour leaves out
+   */
+  TRANSIT__DETOUR_STOP_ROLE__DETOUR_DETOURED = 1,
+  /*
+   * a stop served instead
+   */
+  TRANSIT__DETOUR_STOP_ROLE__DETOUR_REPLACEMENT = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__DETOUR_STOP_ROLE)
+} Transit__DetourStopRole;
 typedef enum _Transit__SourceKind {
   TRANSIT__SOURCE_KIND__SOURCE_AUTO = 0,
   TRANSIT__SOURCE_KIND__SOURCE_TRIP_UPDATES = 1,
@@ -348,10 +366,120 @@ struct  Transit__TripPrediction
    * TripProperties.trip_headsign, when the update gives one
    */
   char *trip_headsign;
+  /*
+   * Set when the update named a modified trip (TripDescriptor.modified_trip): the TripModifications entity's
+   * id. Its stops are then numbered as the modified trip serves them (TripDetour.stops' stop_sequence,
+   * 1...n, replacement stops included), not by the static stop_sequence.
+   */
+  char *modifications_id;
 };
 #define TRANSIT__TRIP_PREDICTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__trip_prediction__descriptor) \
-    , NULL, 0, TRANSIT__TRIP_RELATIONSHIP__TRIP_SCHEDULED, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0,NULL, NULL, NULL, NULL }
+    , NULL, 0, TRANSIT__TRIP_RELATIONSHIP__TRIP_SCHEDULED, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, 0,NULL, NULL, NULL, NULL, NULL }
+
+
+/*
+ * A static trip as a GTFS-Realtime TripModifications entity changes it (a detour), on the service dates and
+ * runs where that entity selects it (one entity per trip and date: TripModificationSet's rules). Published
+ * on `dt` whether or not any trip update names the trip: the detour is in effect on those dates all the same.
+ */
+struct  Transit__TripDetour
+{
+  ProtobufCMessage base;
+  /*
+   * "<source>/<modifications_id>/<trip_id>"
+   */
+  char *key;
+  char *source;
+  /*
+   * the TripModifications entity's id
+   */
+  char *modifications_id;
+  /*
+   * the static trip (with the source's id prefix)
+   */
+  char *trip_id;
+  /*
+   * YYYYMMDD
+   */
+  size_t n_service_dates;
+  uint32_t *service_dates;
+  /*
+   * empty: every run; else only the runs starting then
+   */
+  size_t n_start_secs;
+  int32_t *start_secs;
+  /*
+   * the static trip's first departure: the run a fixed-time trip makes
+   */
+  protobuf_c_boolean has_trip_start_secs;
+  int32_t trip_start_secs;
+  /*
+   * SelectedTrips.shape_id: the path while detoured
+   */
+  char *shape_id;
+  /*
+   * encoded polyline of shape_id, when a Shape entity of the feed gave it
+   */
+  char *shape_polyline;
+  /*
+   * the modifications' service_alert_id (alert entity ids)
+   */
+  size_t n_alert_ids;
+  char **alert_ids;
+  /*
+   * every stop in travel order: kept, detoured and replacement
+   */
+  size_t n_stops;
+  Transit__DetourStop **stops;
+};
+#define TRANSIT__TRIP_DETOUR__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__trip_detour__descriptor) \
+    , NULL, NULL, NULL, NULL, 0,NULL, 0,NULL, 0, 0, NULL, NULL, 0,NULL, 0,NULL }
+
+
+struct  Transit__DetourStop
+{
+  ProtobufCMessage base;
+  char *stop_id;
+  protobuf_c_boolean has_role;
+  Transit__DetourStopRole role;
+  /*
+   * KEPT, DETOURED: the static stop_sequence
+   */
+  protobuf_c_boolean has_original_sequence;
+  uint32_t original_sequence;
+  /*
+   * KEPT, REPLACEMENT: 1...n along the stops the modified trip serves
+   */
+  protobuf_c_boolean has_stop_sequence;
+  uint32_t stop_sequence;
+  /*
+   * seconds after the trip's start, as the modified schedule has it
+   */
+  protobuf_c_boolean has_arrival_offset;
+  int32_t arrival_offset;
+  /*
+   * (DETOURED: the original schedule's)
+   */
+  protobuf_c_boolean has_departure_offset;
+  int32_t departure_offset;
+  /*
+   * KEPT: what the modifications before it add to its original times
+   */
+  protobuf_c_boolean has_propagated_delay;
+  int32_t propagated_delay;
+  /*
+   * REPLACEMENT: where it is (its Stop entity, or the static stop)
+   */
+  protobuf_c_boolean has_lat;
+  double lat;
+  protobuf_c_boolean has_lon;
+  double lon;
+};
+#define TRANSIT__DETOUR_STOP__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__detour_stop__descriptor) \
+    , NULL, 0, TRANSIT__DETOUR_STOP_ROLE__DETOUR_KEPT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 struct  Transit__Position
@@ -762,6 +890,22 @@ struct  Transit__VehiclesBatch
     , 0,NULL, 0,NULL }
 
 
+struct  Transit__DetoursBatch
+{
+  ProtobufCMessage base;
+  size_t n_detours;
+  Transit__TripDetour **detours;
+  /*
+   * keys
+   */
+  size_t n_removed;
+  char **removed;
+};
+#define TRANSIT__DETOURS_BATCH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__detours_batch__descriptor) \
+    , 0,NULL, 0,NULL }
+
+
 struct  Transit__AlertsBatch
 {
   ProtobufCMessage base;
@@ -817,7 +961,7 @@ struct  Transit__Heartbeat
   size_t n_sources;
   Transit__SourceStatus **sources;
   /*
-   * the current seq of every topic (tu, vp, al, st)
+   * the current seq of every topic (tu, vp, al, st, dt)
    */
   size_t n_topics;
   Transit__TopicSequence **topics;
@@ -842,7 +986,8 @@ typedef enum {
   TRANSIT__PUB_MESSAGE__PAYLOAD_VEHICLES = 11,
   TRANSIT__PUB_MESSAGE__PAYLOAD_ALERTS = 12,
   TRANSIT__PUB_MESSAGE__PAYLOAD_SOURCES = 13,
-  TRANSIT__PUB_MESSAGE__PAYLOAD_HEARTBEAT = 14
+  TRANSIT__PUB_MESSAGE__PAYLOAD_HEARTBEAT = 14,
+  TRANSIT__PUB_MESSAGE__PAYLOAD_DETOURS = 15
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__PUB_MESSAGE__PAYLOAD__CASE)
 } Transit__PubMessage__PayloadCase;
 
@@ -855,7 +1000,7 @@ struct  Transit__PubMessage
   protobuf_c_boolean has_epoch;
   uint64_t epoch;
   /*
-   * tu, vp, al, st, hb
+   * tu, vp, al, st, dt, hb
    */
   char *topic;
   /*
@@ -887,6 +1032,10 @@ struct  Transit__PubMessage
      * hb
      */
     Transit__Heartbeat *heartbeat;
+    /*
+     * dt
+     */
+    Transit__DetoursBatch *detours;
   };
 };
 #define TRANSIT__PUB_MESSAGE__INIT \
@@ -898,7 +1047,7 @@ struct  Transit__SnapshotQuery
 {
   ProtobufCMessage base;
   /*
-   * tu, vp, al or st
+   * tu, vp, al, st or dt
    */
   char *topic;
 };
@@ -1085,7 +1234,8 @@ typedef enum {
   TRANSIT__SNAPSHOT__STATE_TRIP_UPDATES = 10,
   TRANSIT__SNAPSHOT__STATE_VEHICLES = 11,
   TRANSIT__SNAPSHOT__STATE_ALERTS = 12,
-  TRANSIT__SNAPSHOT__STATE_SOURCES = 13
+  TRANSIT__SNAPSHOT__STATE_SOURCES = 13,
+  TRANSIT__SNAPSHOT__STATE_DETOURS = 14
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__SNAPSHOT__STATE__CASE)
 } Transit__Snapshot__StateCase;
 
@@ -1109,6 +1259,7 @@ struct  Transit__Snapshot
     Transit__VehiclesBatch *vehicles;
     Transit__AlertsBatch *alerts;
     Transit__SourceStatusList *sources;
+    Transit__DetoursBatch *detours;
   };
 };
 #define TRANSIT__SNAPSHOT__INIT \
@@ -1338,6 +1489,44 @@ Transit__TripPrediction *
                       const uint8_t       *data);
 void   transit__trip_prediction__free_unpacked
                      (Transit__TripPrediction *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__TripDetour methods */
+void   transit__trip_detour__init
+                     (Transit__TripDetour         *message);
+size_t transit__trip_detour__get_packed_size
+                     (const Transit__TripDetour   *message);
+size_t transit__trip_detour__pack
+                     (const Transit__TripDetour   *message,
+                      uint8_t             *out);
+size_t transit__trip_detour__pack_to_buffer
+                     (const Transit__TripDetour   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__TripDetour *
+       transit__trip_detour__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__trip_detour__free_unpacked
+                     (Transit__TripDetour *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__DetourStop methods */
+void   transit__detour_stop__init
+                     (Transit__DetourStop         *message);
+size_t transit__detour_stop__get_packed_size
+                     (const Transit__DetourStop   *message);
+size_t transit__detour_stop__pack
+                     (const Transit__DetourStop   *message,
+                      uint8_t             *out);
+size_t transit__detour_stop__pack_to_buffer
+                     (const Transit__DetourStop   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__DetourStop *
+       transit__detour_stop__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__detour_stop__free_unpacked
+                     (Transit__DetourStop *message,
                       ProtobufCAllocator *allocator);
 /* Transit__Position methods */
 void   transit__position__init
@@ -1588,6 +1777,25 @@ Transit__VehiclesBatch *
                       const uint8_t       *data);
 void   transit__vehicles_batch__free_unpacked
                      (Transit__VehiclesBatch *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__DetoursBatch methods */
+void   transit__detours_batch__init
+                     (Transit__DetoursBatch         *message);
+size_t transit__detours_batch__get_packed_size
+                     (const Transit__DetoursBatch   *message);
+size_t transit__detours_batch__pack
+                     (const Transit__DetoursBatch   *message,
+                      uint8_t             *out);
+size_t transit__detours_batch__pack_to_buffer
+                     (const Transit__DetoursBatch   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__DetoursBatch *
+       transit__detours_batch__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__detours_batch__free_unpacked
+                     (Transit__DetoursBatch *message,
                       ProtobufCAllocator *allocator);
 /* Transit__AlertsBatch methods */
 void   transit__alerts_batch__init
@@ -2005,6 +2213,12 @@ typedef void (*Transit__VehicleFeatures_Closure)
 typedef void (*Transit__TripPrediction_Closure)
                  (const Transit__TripPrediction *message,
                   void *closure_data);
+typedef void (*Transit__TripDetour_Closure)
+                 (const Transit__TripDetour *message,
+                  void *closure_data);
+typedef void (*Transit__DetourStop_Closure)
+                 (const Transit__DetourStop *message,
+                  void *closure_data);
 typedef void (*Transit__Position_Closure)
                  (const Transit__Position *message,
                   void *closure_data);
@@ -2046,6 +2260,9 @@ typedef void (*Transit__TripUpdatesBatch_Closure)
                   void *closure_data);
 typedef void (*Transit__VehiclesBatch_Closure)
                  (const Transit__VehiclesBatch *message,
+                  void *closure_data);
+typedef void (*Transit__DetoursBatch_Closure)
+                 (const Transit__DetoursBatch *message,
                   void *closure_data);
 typedef void (*Transit__AlertsBatch_Closure)
                  (const Transit__AlertsBatch *message,
@@ -2119,6 +2336,7 @@ typedef void (*Transit__RealtimeResponse_Closure)
 extern const ProtobufCEnumDescriptor    transit__trip_relationship__descriptor;
 extern const ProtobufCEnumDescriptor    transit__stop_status__descriptor;
 extern const ProtobufCEnumDescriptor    transit__prediction_source__descriptor;
+extern const ProtobufCEnumDescriptor    transit__detour_stop_role__descriptor;
 extern const ProtobufCEnumDescriptor    transit__source_kind__descriptor;
 extern const ProtobufCEnumDescriptor    transit__day_type__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_instance__descriptor;
@@ -2126,6 +2344,8 @@ extern const ProtobufCMessageDescriptor transit__stop_prediction__descriptor;
 extern const ProtobufCMessageDescriptor transit__carriage__descriptor;
 extern const ProtobufCMessageDescriptor transit__vehicle_features__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_prediction__descriptor;
+extern const ProtobufCMessageDescriptor transit__trip_detour__descriptor;
+extern const ProtobufCMessageDescriptor transit__detour_stop__descriptor;
 extern const ProtobufCMessageDescriptor transit__position__descriptor;
 extern const ProtobufCMessageDescriptor transit__vehicle_state__descriptor;
 extern const ProtobufCMessageDescriptor transit__translation__descriptor;
@@ -2140,6 +2360,7 @@ extern const ProtobufCMessageDescriptor transit__drop_count__descriptor;
 extern const ProtobufCMessageDescriptor transit__source_status__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_updates_batch__descriptor;
 extern const ProtobufCMessageDescriptor transit__vehicles_batch__descriptor;
+extern const ProtobufCMessageDescriptor transit__detours_batch__descriptor;
 extern const ProtobufCMessageDescriptor transit__alerts_batch__descriptor;
 extern const ProtobufCMessageDescriptor transit__source_status_list__descriptor;
 extern const ProtobufCMessageDescriptor transit__topic_sequence__descriptor;

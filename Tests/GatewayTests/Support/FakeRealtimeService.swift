@@ -16,6 +16,7 @@ final class FakeRealtimeService: Sendable {
         var trips: [TripInstanceKey: LiveTrip] = [:]
         var vehicles: [String: LiveVehicle] = [:]
         var alerts: [String: LiveAlert] = [:]
+        var detours: [String: LiveDetour] = [:]
         var sources: [LiveSourceStatus] = []
         var snapshotRequests: [RealtimeTopic: Int] = [:]
         /// REP answers nothing while false (a hung service: requests time out).
@@ -28,6 +29,7 @@ final class FakeRealtimeService: Sendable {
             case .vehicles: .vehicles(LiveVehicleBatch(vehicles: vehicles.keys.sorted().map { vehicles[$0]! }))
             case .alerts: .alerts(LiveAlertBatch(alerts: alerts.keys.sorted().map { alerts[$0]! }))
             case .sources: .sources(sources)
+            case .detours: .detours(LiveDetourBatch(detours: detours.keys.sorted().map { detours[$0]! }))
             case .heartbeat: nil
             }
         }
@@ -79,6 +81,13 @@ final class FakeRealtimeService: Sendable {
     func publishVehicles(_ vehicles: [LiveVehicle], send: Bool = true) {
         publish(.vehicles(LiveVehicleBatch(vehicles: vehicles)), send: send) { t in
             for vehicle in vehicles { t.vehicles[vehicle.key] = vehicle }
+        }
+    }
+
+    func publishDetours(_ detours: [LiveDetour], removed: [String] = [], send: Bool = true) {
+        publish(.detours(LiveDetourBatch(detours: detours, removed: removed)), send: send) { t in
+            for key in removed { t.detours[key] = nil }
+            for detour in detours { t.detours[detour.key] = detour }
         }
     }
 
