@@ -98,7 +98,8 @@ extension SourceState {
         switch resolution {
         case nil, .resolved?, .deleted?:
             guard let id = descriptor.tripId.nonEmptyText else { return true }  // matched by route and start
-            return schedules.schedule(tripId: settings.idPrefix + id) != nil
+            let prefix = settings.idPrefix
+            return schedules.schedule(tripId: prefix.isEmpty ? id : prefix + id) != nil
         case .dropped(let drop)?:
             return classify(drop, schedules) == .scheduleUnavailable ? nil : false
         }
