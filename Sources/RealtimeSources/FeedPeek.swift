@@ -11,8 +11,10 @@ struct FeedPeek: Equatable {
     /// The kinds of the entities read: trip_update, vehicle, alert.
     var kinds: Set<SourceKind> = []
 
-    /// How much of a file is read: the header comes first and the first entities tell the kinds.
-    static let prefixBytes = 256 << 10
+    /// How much of a file is read: the header comes first, and the start of the first entity (its id, then its
+    /// trip_update, vehicle or alert field) tells the kinds; an entity cut off by the prefix is read as far as
+    /// it goes. Small, because a folder of a day of one-minute captures is peeked at file by file.
+    static let prefixBytes = 16 << 10
 
     /// Peeks at the start of `bytes`; a cut-off or malformed part ends the walk with what was read.
     init(_ bytes: [UInt8]) {
