@@ -387,6 +387,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["Fixtures"],  // read from the source tree by path (TimedReplayEndToEndTests)
             swiftSettings: swiftSettings
         ),
         .testTarget(
