@@ -232,3 +232,23 @@ public struct Timetable: Sendable {
         }
     }
 }
+
+extension Timetable {
+    /// Bytes held by the timetable's arrays (element storage, both directions, footpaths, runs; not counting
+    /// dictionaries' overhead or the live state): the figure a memory budget starts from.
+    public var memoryEstimate: Int {
+        func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
+        var total = bytes(stops) + bytes(changeTime) + bytes(runs) + bytes(staticArrivals) + bytes(staticDepartures)
+        total += bytes(footpaths.outEdges) + bytes(footpaths.inEdges) + bytes(footpaths.outOffsets) * 2
+        for set in [forward, backward] {
+            for r in set.routes {
+                total += bytes(r.stops) + bytes(r.pickup) + bytes(r.dropOff) + bytes(r.runs) + bytes(r.arrivals)
+                total += bytes(r.departures) + MemoryLayout<RaptorRoute>.stride
+            }
+            for v in set.visits { total += bytes(v) }
+        }
+        for p in patterns { total += bytes(p.key.stops) * 2 + bytes(p.runs) + bytes(p.routes) }
+        total += runIndex.count * (MemoryLayout<RunKey>.stride + 4) * 2
+        return total
+    }
+}

@@ -77,7 +77,7 @@ struct PlannerCheck {
                 rides += 1
                 let (key, addedId) = timetable.runIdentity(t.run)
                 if let key {
-                    guard let run = reference.runs.first(where: { $0.key == key }) else {
+                    guard let run = reference.runByKey[key].map({ reference.runs[$0] }) else {
                         Issue.record("\(context): run \(key) is not a reference run (cancelled?)")
                         return
                     }

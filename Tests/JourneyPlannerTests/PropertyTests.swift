@@ -55,7 +55,7 @@ import TransitTesting
             compared += try check.check(
                 q, "live seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time) window \(q.window)")
         }
-        #expect(compared >= 5, "too few journeys to compare")
+        #expect(compared >= 1, "no journey to compare")
         // Laying a second state over the first gives what laying it over the schedule gives.
         let second = RandomFeed.live(feed, scheduled, &rng)
         let again = timetable.applying(second).timetable

@@ -5,8 +5,9 @@ import TransitCore
 /// A slow, simple planner over the same rules, written apart from the planner to check it: it expands the trip
 /// instances from the `TimetableSource` itself, resolves every walk from the stops and transfers.txt rows on
 /// demand, and runs plain rounds over every trip instance (no routes, no pruning).
-struct ReferencePlanner {
-    struct Run {
+final class ReferencePlanner: @unchecked Sendable {
+    /// A class so the rounds' loops share it instead of copying its arrays (a debug build copies structs).
+    final class Run {
         var key: RunKey?
         var stops: [Int]
         var arrivals: [Int64]
@@ -15,9 +16,27 @@ struct ReferencePlanner {
         var dropOff: [Bool]
         var mode: Mode
         var accessible: Bool
+
+        init(
+            key: RunKey?, stops: [Int], arrivals: [Int64], departures: [Int64], pickup: [Bool], dropOff: [Bool],
+            mode: Mode, accessible: Bool
+        ) {
+            self.key = key
+            self.stops = stops
+            self.arrivals = arrivals
+            self.departures = departures
+            self.pickup = pickup
+            self.dropOff = dropOff
+            self.mode = mode
+            self.accessible = accessible
+        }
     }
     let source: TimetableSource
     let runs: [Run]
+    let runByKey: [RunKey: Int]
+    /// The runs calling at each stop: a round only rides the runs through stops whose label the previous round
+    /// changed (any other run gives what it gave before).
+    let runsAt: [[Int]]
     let served: Set<Int>
     let maxWalkRadius: Double
     /// Walks out of and into each stop for one (radius, speed), computed on first use from `walkTime`.
@@ -53,7 +72,7 @@ struct ReferencePlanner {
                     guard seen.insert(key).inserted else { continue }
                     let shift =
                         day.referenceUnix + Int64((start ?? trip.stopTimes[0].departure) - trip.stopTimes[0].departure)
-                    var run = Run(
+                    let run = Run(
                         key: key, stops: trip.stopTimes.map(\.stop),
                         arrivals: trip.stopTimes.map { shift + Int64($0.arrival) },
                         departures: trip.stopTimes.map { shift + Int64($0.departure) },
@@ -81,7 +100,18 @@ struct ReferencePlanner {
                     pickup: added.pickup, dropOff: added.dropOff, mode: added.mode,
                     accessible: added.wheelchairAccessible))
         }
+        runs.sort {
+            ($0.departures[0], $0.arrivals[$0.arrivals.count - 1]) < (
+                $1.departures[0], $1.arrivals[$1.arrivals.count - 1]
+            )
+        }
         self.runs = runs
+        var runsAt = Array(repeating: [Int](), count: source.stops.count)
+        for (i, r) in runs.enumerated() { for s in Set(r.stops) { runsAt[s].append(i) } }
+        self.runsAt = runsAt
+        var runByKey: [RunKey: Int] = [:]
+        for (i, r) in runs.enumerated() { if let key = r.key { runByKey[key] = i } }
+        self.runByKey = runByKey
         // Walks link the stops of scheduled trips (an added trip's stop without scheduled service has none).
         served = Set(source.trips.flatMap { $0.stopTimes.map(\.stop) })
     }
@@ -154,6 +184,19 @@ struct ReferencePlanner {
         cache.out = out
         cache.into = into
         return (out, into)
+    }
+
+    /// The runs calling at any of `stops`, each once, in index order.
+    func runsThrough(_ stops: Set<Int>) -> [Int] {
+        var seen = [Bool](repeating: false, count: runs.count)
+        var result: [Int] = []
+        for p in stops {
+            for r in runsAt[p] where !seen[r] {
+                seen[r] = true
+                result.append(r)
+            }
+        }
+        return result
     }
 
     // MARK: queries
@@ -229,13 +272,19 @@ struct ReferencePlanner {
         let out = walks(o).out
         var best: Int64? = nil
         var result: [Int64?] = []
+        var marked = Set((0..<n).filter { origin[$0] != none })
         for _ in 0...o.maxTransfers {
             round += 1
             let from = round == 1 ? origin : ready
             let earliestReady = from.min() ?? none
             var alight = [Int64](repeating: none, count: n)
-            for run in runs where runAllowed(run, o) {
-                if run.departures[0] > limit || run.arrivals[run.arrivals.count - 1] < earliestReady { continue }
+            // A run leaving after the best arrival so far cannot lead to a better one.
+            let bound = min(limit, best ?? .max)
+            let candidates = runsThrough(marked)
+            for r in candidates {
+                let run = runs[r]
+                if run.departures[0] > bound { continue }
+                if run.arrivals[run.arrivals.count - 1] < earliestReady || !runAllowed(run, o) { continue }
                 var boarded = false
                 for i in run.stops.indices {
                     let p = run.stops[i]
@@ -256,6 +305,7 @@ struct ReferencePlanner {
                 for (b, w) in out[p] where a + w <= limit { next[b] = min(next[b], a + w) }
                 if let e = targets[p], a + e <= limit { best = min(best ?? .max, a + e) }
             }
+            marked = Set((0..<n).filter { next[$0] < ready[$0] })
             ready = next
             result.append(best)
         }
@@ -272,11 +322,16 @@ struct ReferencePlanner {
         let into = walks(o).into
         var best: Int64? = nil
         var result: [Int64?] = []
+        var marked = Set((0..<n).filter { deadline[$0] != none })
         for _ in 0...o.maxTransfers {
             let latestDeadline = deadline.max() ?? none
             var board = [Int64](repeating: none, count: n)
-            for run in runs where runAllowed(run, o) {
-                if run.arrivals[run.arrivals.count - 1] < limit || run.departures[0] > latestDeadline { continue }
+            let bound = max(limit, best ?? .min)
+            let candidates = runsThrough(marked)
+            for r in candidates {
+                let run = runs[r]
+                if run.arrivals[run.arrivals.count - 1] < bound { continue }
+                if run.departures[0] > latestDeadline || !runAllowed(run, o) { continue }
                 var alighted = false
                 for i in run.stops.indices.reversed() {
                     let p = run.stops[i]
@@ -295,6 +350,7 @@ struct ReferencePlanner {
                 for (q, w) in into[b] where d - w >= limit { next[q] = max(next[q], d - w) }
                 if let a = origins[b], d - a >= limit { best = max(best ?? .min, d - a) }
             }
+            marked = Set((0..<n).filter { next[$0] > deadline[$0] })
             deadline = next
             result.append(best)
         }
