@@ -171,6 +171,10 @@ public struct Timetable: Sendable {
     public var runCount: Int { runs.count }
     /// Number of RAPTOR routes (patterns split into FIFO groups).
     public var routeCount: Int { forward.routes.count }
+    /// Number of scheduled stops of all runs (a run of 30 stops counts 30).
+    public var runStopCount: Int { staticArrivals.count }
+    /// Number of walks between stops (each direction of a pair counts).
+    public var footpathCount: Int { footpaths.outEdges.count }
 
     /// The stops a place named by stop index means: a station's served platforms (and itself if served), else
     /// the stop.

@@ -31,6 +31,7 @@ import TransitTesting
         let built = clock.now
         print(
             "Vilnius timetable (debug build): load \(loaded - started), build \(built - loaded); \(timetable.runCount) runs,"
+                + " \(timetable.runStopCount) run stops, \(timetable.footpathCount) walks,"
                 + " \(timetable.routeCount) routes; timetable arrays \(timetable.memoryEstimate >> 20) MiB,"
                 + " process resident \(Self.residentBytes() >> 20) MiB")
         #expect(timetable.runCount > 10_000)
