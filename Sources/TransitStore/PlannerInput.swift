@@ -9,8 +9,7 @@ import TransitCore
 /// - Trip index i is trip `tripIds[i]` of route `routeIds[i]`: only trips whose service runs on a date of the window.
 /// - Each date is one service day per timezone of the feeds (a multi-feed database may have several), holding the
 ///   services of that timezone that run on it.
-/// - transfers.txt is not imported into the database yet, so `source.transfers` is empty: the planner applies the
-///   generated and same-station walks and the default slack.
+/// - `source.transfers`: the `transfers` table (stop-to-stop rows of transfers.txt).
 public struct PlannerInput: Sendable {
     public var source: TimetableSource
     public var stopIds: [String]
@@ -111,8 +110,17 @@ extension StaticStore {
                 tripIds.append(tripRows.string(1) ?? "")
                 routeIds.append(route?.routeId ?? "")
             }
+            var transfers: [TimetableSource.Transfer] = []
+            let transferRows = try c.db.prepare(
+                "SELECT from_stop_pk, to_stop_pk, transfer_type, min_transfer_time FROM transfers")
+            while try transferRows.step() {
+                let from = transferRows.int(0), to = transferRows.int(1)
+                guard stops.indices.contains(from), stops.indices.contains(to) else { continue }
+                transfers.append(
+                    .init(from: from, to: to, type: transferRows.int(2), minTime: transferRows.optionalInt(3)))
+            }
             return PlannerInput(
-                source: TimetableSource(stops: stops, trips: trips, transfers: [], days: days), stopIds: stopIds,
+                source: TimetableSource(stops: stops, trips: trips, transfers: transfers, days: days), stopIds: stopIds,
                 tripIds: tripIds, routeIds: routeIds)
         }
     }
