@@ -11,7 +11,11 @@ import TransitCore
 /// - Arrive by: the Pareto set over (departure later, transfers) by the same search over the reversed routes.
 /// Journeys arrive at most `PlanQuery.horizon` after `at` (depart at most that before `arrive_by`).
 public enum JourneyPlanner {
-    public static func plan(_ query: PlanQuery, on timetable: Timetable) throws(PlanError) -> PlanResult {
+    /// `workspace`: the search's arrays kept between the queries of one thread (a static service worker keeps one);
+    /// without it each query allocates its own.
+    public static func plan(_ query: PlanQuery, on timetable: Timetable, workspace: PlannerWorkspace? = nil)
+        throws(PlanError) -> PlanResult
+    {
         try query.validate()
         if query.walkRadius > timetable.maxWalkRadius {
             throw .invalidArgument(
@@ -61,8 +65,8 @@ public enum JourneyPlanner {
             return PlanResult(journeys: Array(journeys.prefix(query.limit)), cut: search.cut, laterAt: laterAt)
         case .arriveBy(let by):
             let end = by - timetable.epoch
-            let search = RaptorSearch(
-                timetable: timetable, reverse: true, options: options(limit: -end + PlanQuery.horizon))
+            let search = PlannerWorkspace.search(
+                workspace, timetable: timetable, reverse: true, options: options(limit: -end + PlanQuery.horizon))
             // In the reversed frame the destination is where the search starts (with the optional last walk
             // walked backwards first) and the origin is its target (no walk before the first trip from a stop).
             search.setEndpoints(
@@ -178,4 +182,25 @@ public enum JourneyPlanner {
     }
 
     private static func walkDuration(_ leg: Leg) -> Int { if case .walk(let w) = leg { w.duration } else { 0 } }
+}
+
+/// The arrays of a search, kept between the queries of one thread so that a query does not allocate and clear
+/// rounds × stops labels (tens of MiB at NSW scale). Not thread-safe: one per worker thread.
+public final class PlannerWorkspace {
+    var search: RaptorSearch?
+
+    public init() {}
+
+    static func search(
+        _ workspace: PlannerWorkspace?, timetable: Timetable, reverse: Bool, options: RaptorSearch.Options
+    ) -> RaptorSearch {
+        guard let workspace else { return RaptorSearch(timetable: timetable, reverse: reverse, options: options) }
+        if let search = workspace.search {
+            search.prepare(timetable: timetable, reverse: reverse, options: options)
+            return search
+        }
+        let search = RaptorSearch(timetable: timetable, reverse: reverse, options: options)
+        workspace.search = search
+        return search
+    }
 }

@@ -38,12 +38,17 @@ final class RaptorSearch {
     }
 
     static let infinity = Int32.max
-    let set: RouteSet
-    let timetable: Timetable
-    let reverse: Bool
-    let options: Options
-    let n: Int
-    let rounds: Int
+    private(set) var set: RouteSet
+    private(set) var timetable: Timetable
+    private(set) var reverse: Bool
+    private(set) var options: Options
+    private(set) var n = 0
+    private(set) var rounds = 0
+    /// Rounds the label arrays have room for (rows 0…capacity).
+    private var capacity = -1
+    /// Stops whose labels this search wrote: the next search resets only those.
+    private var touched: [Int32] = []
+    private var touchedFlag: [Bool] = []
 
     var alight: [Int32]
     var alightRoute: [Int32]  // −1: inherited from the round below
@@ -75,23 +80,81 @@ final class RaptorSearch {
         self.reverse = reverse
         self.options = options
         set = reverse ? timetable.backward : timetable.forward
-        n = timetable.stopCount
+        alight = []
+        alightRoute = []
+        alightTrip = []
+        alightBoard = []
+        alightPosition = []
+        walk = []
+        walkFrom = []
+        target = []
+        targetStop = []
+        egress = []
+        sourceCap = []
+        marked = []
+        improved = []
+        queue = []
+        prepare(timetable: timetable, reverse: reverse, options: options)
+    }
+
+    /// Readies the search for another query: the arrays are kept (allocated again only for more stops or rounds)
+    /// and only the labels the previous query wrote are reset, so a worker's queries do not allocate and clear
+    /// rounds × stops arrays each time.
+    func prepare(timetable: Timetable, reverse: Bool, options: Options) {
+        self.timetable = timetable
+        self.reverse = reverse
+        self.options = options
+        set = reverse ? timetable.backward : timetable.forward
         rounds = options.maxTrips
-        let size = (rounds + 1) * n
-        alight = Array(repeating: Self.infinity, count: size)
-        alightRoute = Array(repeating: -1, count: size)
-        alightTrip = Array(repeating: -1, count: size)
-        alightBoard = Array(repeating: -1, count: size)
-        alightPosition = Array(repeating: -1, count: size)
-        walk = Array(repeating: Self.infinity, count: size)
-        walkFrom = Array(repeating: -2, count: size)
+        let stops = timetable.stopCount
+        if stops != n || rounds > capacity {
+            n = stops
+            capacity = max(rounds, capacity)
+            let size = (capacity + 1) * n
+            alight = Array(repeating: Self.infinity, count: size)
+            alightRoute = Array(repeating: -1, count: size)
+            alightTrip = Array(repeating: -1, count: size)
+            alightBoard = Array(repeating: -1, count: size)
+            alightPosition = Array(repeating: -1, count: size)
+            walk = Array(repeating: Self.infinity, count: size)
+            walkFrom = Array(repeating: -2, count: size)
+            egress = Array(repeating: Self.infinity, count: n)
+            sourceCap = Array(repeating: Self.infinity, count: n)
+            marked = Array(repeating: false, count: n)
+            improved = Array(repeating: false, count: n)
+            touchedFlag = Array(repeating: false, count: n)
+            touched = []
+        } else {
+            for p32 in touched {
+                let p = Int(p32)
+                for k in 0...capacity {
+                    let i = k * n + p
+                    alight[i] = Self.infinity
+                    alightRoute[i] = -1
+                    walk[i] = Self.infinity
+                    walkFrom[i] = -2
+                }
+                touchedFlag[p] = false
+            }
+            touched.removeAll(keepingCapacity: true)
+            for s in sourceEndpoint.keys { sourceCap[Int(s)] = Self.infinity }
+            for t in targetEndpoint.keys { egress[Int(t)] = Self.infinity }
+        }
         target = Array(repeating: Self.infinity, count: rounds + 1)
         targetStop = Array(repeating: -1, count: rounds + 1)
-        egress = Array(repeating: Self.infinity, count: n)
-        sourceCap = Array(repeating: Self.infinity, count: n)
-        marked = Array(repeating: false, count: n)
-        improved = Array(repeating: false, count: n)
-        queue = Array(repeating: -1, count: set.routes.count)
+        sources = []
+        sourceEndpoint.removeAll(keepingCapacity: true)
+        targetEndpoint.removeAll(keepingCapacity: true)
+        if queue.count != set.routes.count { queue = Array(repeating: -1, count: set.routes.count) }
+        cut = false
+    }
+
+    @inline(__always)
+    private func touch(_ stop: Int) {
+        if !touchedFlag[stop] {
+            touchedFlag[stop] = true
+            touched.append(Int32(stop))
+        }
     }
 
     func setEndpoints(sources: [Endpoint], targets: [Endpoint]) {
@@ -165,6 +228,7 @@ final class RaptorSearch {
             guard value <= options.limit, value < walk[i] else { continue }
             walk[i] = value
             walkFrom[i] = -1
+            touch(i)
             mark(i)
         }
         for k in 1...rounds {
@@ -226,6 +290,7 @@ final class RaptorSearch {
             if trip >= 0 && route.dropOff[i] && ok {
                 let arr = route.arrivals[trip * count + i]
                 if arr <= options.limit && arr < alight[base + p] && arr < target[k] {
+                    touch(p)
                     alight[base + p] = arr
                     alightRoute[base + p] = Int32(r)
                     alightTrip[base + p] = Int32(trip)
@@ -285,6 +350,7 @@ final class RaptorSearch {
                 let b = Int(e.stop)
                 let t = a &+ w
                 guard t <= options.limit, t < target[k], t < ready(k, b) else { continue }
+                touch(b)
                 walk[base + b] = t
                 walkFrom[base + b] = p32
                 propagateWalk(k, b, t)

@@ -6,6 +6,8 @@ import TransitCore
 struct PlannerCheck {
     let timetable: Timetable
     let reference: ReferencePlanner
+    /// One workspace for every query of the check: a label a query leaves behind would show in the next.
+    let workspace = PlannerWorkspace()
 
     func options(_ q: PlanQuery) -> ReferencePlanner.Options {
         ReferencePlanner.Options(
@@ -16,7 +18,7 @@ struct PlannerCheck {
     /// Checks one query; returns the number of journeys compared. `context` names the query in failures.
     @discardableResult
     func check(_ q: PlanQuery, _ context: String) throws -> Int {
-        let result = try JourneyPlanner.plan(q, on: timetable)
+        let result = try JourneyPlanner.plan(q, on: timetable, workspace: workspace)
         #expect(!result.cut, "\(context)")
         for j in result.journeys { validate(j, q, context) }
         let o = options(q)
@@ -41,7 +43,7 @@ struct PlannerCheck {
                 query.time = .departAt(later)
                 query.window = Int(at + Int64(q.window) - later)
                 // The horizon stays that of the first page's `at`: the continuation asks with a shorter one.
-                result = try JourneyPlanner.plan(query, on: timetable)
+                result = try JourneyPlanner.plan(query, on: timetable, workspace: workspace)
             }
             let expected = reference.range(
                 from: q.from, to: q.to, at: at, window: Int64(q.window), limit: at + PlanQuery.horizon, o)

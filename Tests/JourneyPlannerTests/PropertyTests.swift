@@ -65,4 +65,22 @@ import TransitTesting
             try check2.check(q, "second live seed \(seed) query \(i)")
         }
     }
+
+    /// One workspace carried across feeds of different sizes and queries of different rounds and directions
+    /// answers exactly what a fresh search answers.
+    @Test func aReusedWorkspaceAnswersAsAFreshSearch() throws {
+        let workspace = PlannerWorkspace()
+        var rng = SplitMix64(seed: 99)
+        for seed in 0..<6 {
+            let feed = RandomFeed(seed: UInt64(seed) &+ 4242)
+            let timetable = Timetable(feed.source)
+            for _ in 0..<20 {
+                guard var q = Self.randomQuery(feed, &rng) else { continue }
+                q.maxTransfers = Int.random(in: 0...8, using: &rng)
+                let reused = try JourneyPlanner.plan(q, on: timetable, workspace: workspace)
+                let fresh = try JourneyPlanner.plan(q, on: timetable)
+                #expect(reused == fresh, "feed \(seed): \(q.from) → \(q.to) \(q.time)")
+            }
+        }
+    }
 }
