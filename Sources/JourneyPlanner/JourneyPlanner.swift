@@ -23,6 +23,18 @@ public enum JourneyPlanner {
         }
         let origin = try endpoints(query.from, on: timetable, query: query, name: "from")
         let destination = try endpoints(query.to, on: timetable, query: query, name: "to")
+        let instant: Int64
+        switch query.time {
+        case .departAt(let at): instant = at
+        case .arriveBy(let by): instant = by
+        }
+        guard timetable.coveredUnix.contains(instant) else {
+            let first = timetable.dates.first.map(String.init(describing:)) ?? "none"
+            let last = timetable.dates.last.map(String.init(describing:)) ?? "none"
+            return PlanResult(
+                journeys: [], cut: false,
+                reason: "the time is outside the timetable's service dates (\(first) to \(last))")
+        }
         let deadline = query.budget.map { ContinuousClock.now + $0 }
         let modeMask = query.modes.isEmpty ? UInt8.max : UInt8(query.modes.reduce(0) { $0 | $1.bit })
         func options(limit: Int64, latestDeparture: Int64? = nil) -> RaptorSearch.Options {
@@ -104,6 +116,19 @@ public enum JourneyPlanner {
             }
             return result
         case .coordinate(let lat, let lon):
+            guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+                throw .invalidArgument("\(name): (\(lat), \(lon)) is not a coordinate")
+            }
+            if let b = timetable.bounds {
+                let near = Walking.distance(
+                    lat1: lat, lon1: lon, lat2: min(max(lat, b.minLat), b.maxLat),
+                    lon2: min(max(lon, b.minLon), b.maxLon))
+                guard near <= PlanQuery.maxDistanceOutsideStops else {
+                    throw .invalidArgument(
+                        "\(name): (\(lat), \(lon)) is \(Int(near / 1000)) km outside the area of the feed's stops (at most 5 km)"
+                    )
+                }
+            }
             var result: [Access] = []
             for (i, s) in timetable.stops.enumerated() where s.served {
                 guard let slat = s.lat, let slon = s.lon else { continue }

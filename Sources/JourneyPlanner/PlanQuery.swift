@@ -48,6 +48,8 @@ public struct PlanQuery: Sendable {
     public static let limitRange = 1...20
     /// Journeys may arrive up to this long after `at` (or depart this long before `arrive_by`).
     public static let horizon: Int64 = 86_400
+    /// How far outside the served stops' bounding box a coordinate may lie.
+    public static let maxDistanceOutsideStops = 5000.0
 
     /// The first value out of its range, as a message naming the range.
     public func validate() throws(PlanError) {
@@ -127,4 +129,16 @@ public struct PlanResult: Sendable, Equatable {
     public var journeys: [Journey]
     public var cut: Bool
     public var laterAt: Int64?
+    /// Why `journeys` is empty: nothing connects within the horizon, or the time is outside the timetable's days.
+    public var reason: String?
+
+    public init(journeys: [Journey], cut: Bool, laterAt: Int64? = nil, reason: String? = nil) {
+        self.journeys = journeys
+        self.cut = cut
+        self.laterAt = laterAt
+        self.reason = journeys.isEmpty ? (reason ?? (cut ? Self.outOfBudget : Self.noConnection)) : nil
+    }
+
+    public static let noConnection = "nothing connects within 24 h"
+    public static let outOfBudget = "the search ran out of its time budget before finding a journey"
 }

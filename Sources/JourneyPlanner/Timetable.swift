@@ -23,6 +23,10 @@ public struct Timetable: Sendable {
     public let epoch: Int64
     /// The window's service dates, first to last.
     public let dates: [GTFSDate]
+    /// The instants the window's service days cover: from the first day's reference to 24 h after the last's.
+    public let coveredUnix: Range<Int64>
+    /// The bounding box of the served stops (nil when none has coordinates).
+    public let bounds: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)?
     /// Largest walking radius the footpaths were generated for.
     public let maxWalkRadius: Double
 
@@ -85,7 +89,9 @@ public struct Timetable: Sendable {
         self.maxWalkRadius = maxWalkRadius
         let epoch = source.days.map(\.referenceUnix).min() ?? 0
         self.epoch = epoch
-        dates = source.days.map(\.date).sorted()
+        dates = Array(Set(source.days.map(\.date))).sorted()
+        let lastReference = source.days.map(\.referenceUnix).max() ?? epoch
+        coveredUnix = epoch..<(lastReference + 86_400)
         let n = source.stops.count
         var served = [Bool](repeating: false, count: n)
         for trip in source.trips {
@@ -98,6 +104,11 @@ public struct Timetable: Sendable {
             return StopPoint(
                 lat: s.lat, lon: s.lon, station: Int32(station ?? -1), accessible: accessible, served: served[index])
         }
+        let located = source.stops.indices.filter {
+            served[$0] && source.stops[$0].lat != nil && source.stops[$0].lon != nil
+        }
+        let lats = located.map { source.stops[$0].lat! }, lons = located.map { source.stops[$0].lon! }
+        bounds = located.isEmpty ? nil : (lats.min()!, lats.max()!, lons.min()!, lons.max()!)
         var platforms: [Int: [Int]] = [:]
         for (i, s) in stops.enumerated() where s.station >= 0 && s.served {
             platforms[Int(s.station), default: []].append(i)

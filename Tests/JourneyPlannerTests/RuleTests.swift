@@ -356,6 +356,27 @@ import TransitCore
         #expect(try feed.arrivals(query(s[0], s[1], "07:00")) == [0: TinyFeed.at("31:00")])
     }
 
+    @Test func anEmptyAnswerSaysWhy() throws {
+        var feed = TinyFeed()
+        let s = feed.line(2, spacing: 0.05)
+        feed.trip([(s[0], "08:00"), (s[1], "08:10")])
+        let none = try JourneyPlanner.plan(query(s[1], s[0], "07:00"), on: feed.timetable)
+        #expect(none.journeys.isEmpty && none.reason == PlanResult.noConnection)
+        let outside = try JourneyPlanner.plan(query(s[0], s[1], "07:00", day: 5), on: feed.timetable)
+        #expect(outside.journeys.isEmpty)
+        #expect(outside.reason == "the time is outside the timetable's service dates (20251222 to 20251223)")
+        #expect(try JourneyPlanner.plan(query(s[0], s[1], "07:00"), on: feed.timetable).reason == nil)
+        // A coordinate in the sea, far from every stop, is refused.
+        let sea = PlanQuery(
+            from: .coordinate(lat: 0, lon: 1), to: .stops([s[1]]), time: .departAt(TinyFeed.at("07:00")))
+        #expect(
+            throws: PlanError.invalidArgument(
+                "from: (0.0, 1.0) is 105 km outside the area of the feed's stops (at most 5 km)")
+        ) {
+            try JourneyPlanner.plan(sea, on: feed.timetable)
+        }
+    }
+
     @Test func outOfRangeOptionsAreErrorsNamingTheRange() throws {
         var feed = TinyFeed()
         let s = feed.line(2)
