@@ -103,74 +103,74 @@ struct FootpathGraph: Sendable {
     }
 
     /// Builds the graph over `served` stops: generated walks within `maxRadius`, the stations' walks, and the
-    /// transfers.txt entries, by the rules of `TransferRules`.
+    /// transfers.txt entries, by the rules of `TransferRules`. One stop at a time, so the only map is that stop's.
     init(stops: [TimetableSource.Stop], served: [Bool], rules: TransferRules, maxRadius: Double) {
         let n = stops.count
-        var pairs: [Int: [Int: Edge]] = [:]
         func distance(_ a: Int, _ b: Int) -> Double {
             guard let la = stops[a].lat, let lo = stops[a].lon, let lb = stops[b].lat, let lob = stops[b].lon
             else { return 0 }
             return Walking.distance(lat1: la, lon1: lo, lat2: lb, lon2: lob)
         }
-        func add(_ a: Int, _ b: Int, _ d: Double, generated: Bool) {
-            if let e = rules.entry(from: a, to: b) {
-                if e.type == 3 { return }
-                pairs[a, default: [:]][b] = Edge(
-                    stop: Int32(b), distance: d, fixedTime: e.minTime.map { Int32(max(0, $0)) } ?? -1,
-                    always: true)
-            } else {
-                let sameStation = stops[a].station != nil && stops[a].station == stops[b].station
-                if !sameStation && !generated { return }
-                pairs[a, default: [:]][b] = Edge(stop: Int32(b), distance: d, fixedTime: -1, always: sameStation)
-            }
+        // Served platforms of each station, and the entries by the stop or station they leave from.
+        var platforms: [Int: [Int]] = [:]
+        for s in 0..<n where served[s] { if let st = stops[s].station { platforms[st, default: []].append(s) } }
+        var entriesFrom: [Int: [TimetableSource.Transfer]] = [:]
+        for e in rules.entries.values where e.from != e.to { entriesFrom[e.from, default: []].append(e) }
+        func expand(_ s: Int) -> [Int] { served[s] ? [s] : (platforms[s] ?? []) }
+
+        // A grid of cells at least `maxRadius` wide: a stop's neighbours are in the 3×3 cells around it.
+        struct Cell: Hashable {
+            var x: Int
+            var y: Int
         }
-        // Generated walks: a grid of cells at least `maxRadius` wide, neighbours in the 3×3 cells around.
-        if maxRadius > 0 {
-            let located = (0..<n).filter { served[$0] && stops[$0].lat != nil && stops[$0].lon != nil }
-            let maxLat = located.map { abs(stops[$0].lat!) }.max() ?? 0
-            let latCell = maxRadius / 110_000
-            let lonCell = latCell / max(cos(min(89, maxLat) * Double.pi / 180), 0.01)
-            struct Cell: Hashable {
-                var x: Int
-                var y: Int
+        let located = (0..<n).filter { served[$0] && stops[$0].lat != nil && stops[$0].lon != nil }
+        let maxLat = located.map { abs(stops[$0].lat!) }.max() ?? 0
+        let latCell = max(maxRadius, 1) / 110_000
+        let lonCell = latCell / max(cos(min(89, maxLat) * Double.pi / 180), 0.01)
+        func cell(_ s: Int) -> Cell {
+            Cell(x: Int((stops[s].lon! / lonCell).rounded(.down)), y: Int((stops[s].lat! / latCell).rounded(.down)))
+        }
+        var grid: [Cell: [Int]] = [:]
+        if maxRadius > 0 { for s in located { grid[cell(s), default: []].append(s) } }
+
+        var outOffsets = [Int32](repeating: 0, count: n + 1)
+        var outEdges: [Edge] = []
+        var incoming: [[Edge]] = Array(repeating: [], count: n)
+        var edges: [Int: Edge] = [:]
+        for a in 0..<n {
+            defer { outOffsets[a + 1] = Int32(outEdges.count) }
+            guard served[a] else { continue }
+            edges.removeAll(keepingCapacity: true)
+            func add(_ b: Int, generated: Bool) {
+                guard b != a else { return }
+                let d = distance(a, b)
+                if let e = rules.entry(from: a, to: b) {
+                    if e.type == 3 { return }
+                    edges[b] = Edge(
+                        stop: Int32(b), distance: d, fixedTime: e.minTime.map { Int32(max(0, $0)) } ?? -1, always: true)
+                } else {
+                    let sameStation = stops[a].station != nil && stops[a].station == stops[b].station
+                    if !sameStation && !generated { return }
+                    edges[b] = Edge(stop: Int32(b), distance: d, fixedTime: -1, always: sameStation)
+                }
             }
-            var grid: [Cell: [Int]] = [:]
-            func cell(_ s: Int) -> Cell {
-                Cell(x: Int((stops[s].lon! / lonCell).rounded(.down)), y: Int((stops[s].lat! / latCell).rounded(.down)))
-            }
-            for s in located { grid[cell(s), default: []].append(s) }
-            for a in located {
+            if maxRadius > 0, stops[a].lat != nil, stops[a].lon != nil {
                 let c = cell(a)
                 for dx in -1...1 {
                     for dy in -1...1 {
-                        for b in grid[Cell(x: c.x + dx, y: c.y + dy)] ?? [] where b != a {
-                            let d = distance(a, b)
-                            if d <= maxRadius { add(a, b, d, generated: true) }
+                        for b in grid[Cell(x: c.x + dx, y: c.y + dy)] ?? [] where b != a && distance(a, b) <= maxRadius
+                        {
+                            add(b, generated: true)
                         }
                     }
                 }
             }
-        }
-        // Stations' walks between their served platforms.
-        var platforms: [Int: [Int]] = [:]
-        for s in 0..<n where served[s] { if let st = stops[s].station { platforms[st, default: []].append(s) } }
-        for members in platforms.values {
-            for a in members { for b in members where a != b { add(a, b, distance(a, b), generated: false) } }
-        }
-        // transfers.txt entries between different stops, expanded to the platforms of stations they name.
-        func expand(_ s: Int) -> [Int] { served[s] ? [s] : (platforms[s] ?? []) }
-        for e in rules.entries.values where e.from != e.to {
-            for a in expand(e.from) {
-                for b in expand(e.to) where a != b { add(a, b, distance(a, b), generated: false) }
+            if let st = stops[a].station { for b in platforms[st] ?? [] { add(b, generated: false) } }
+            for from in [a] + (stops[a].station.map { [$0] } ?? []) {
+                for e in entriesFrom[from] ?? [] { for b in expand(e.to) { add(b, generated: false) } }
             }
-        }
-        var outOffsets = [Int32](repeating: 0, count: n + 1)
-        var outEdges: [Edge] = []
-        var incoming: [[Edge]] = Array(repeating: [], count: n)
-        for a in 0..<n {
-            let list = (pairs[a] ?? [:]).values.sorted { ($0.distance, $0.stop) < ($1.distance, $1.stop) }
+            let list = edges.values.sorted { ($0.distance, $0.stop) < ($1.distance, $1.stop) }
             outEdges.append(contentsOf: list)
-            outOffsets[a + 1] = Int32(outEdges.count)
             for e in list {
                 incoming[Int(e.stop)].append(
                     Edge(stop: Int32(a), distance: e.distance, fixedTime: e.fixedTime, always: e.always))
@@ -178,6 +178,7 @@ struct FootpathGraph: Sendable {
         }
         var inOffsets = [Int32](repeating: 0, count: n + 1)
         var inEdges: [Edge] = []
+        inEdges.reserveCapacity(outEdges.count)
         for b in 0..<n {
             inEdges.append(contentsOf: incoming[b].sorted { ($0.distance, $0.stop) < ($1.distance, $1.stop) })
             inOffsets[b + 1] = Int32(inEdges.count)
