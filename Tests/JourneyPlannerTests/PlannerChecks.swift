@@ -8,6 +8,9 @@ struct PlannerCheck {
     let reference: ReferencePlanner
     /// One workspace for every query of the check: a label a query leaves behind would show in the next.
     let workspace = PlannerWorkspace()
+    /// Time spent in the planner's first answer to each query.
+    final class Clock: @unchecked Sendable { var planner = Duration.zero }
+    let clock = Clock()
 
     func options(_ q: PlanQuery) -> ReferencePlanner.Options {
         ReferencePlanner.Options(
@@ -18,7 +21,9 @@ struct PlannerCheck {
     /// Checks one query; returns the number of journeys compared. `context` names the query in failures.
     @discardableResult
     func check(_ q: PlanQuery, _ context: String) throws -> Int {
+        let started = ContinuousClock.now
         let result = try JourneyPlanner.plan(q, on: timetable, workspace: workspace)
+        clock.planner += ContinuousClock.now - started
         #expect(!result.cut, "\(context)")
         for j in result.journeys { validate(j, q, context) }
         let o = options(q)

@@ -188,16 +188,19 @@ final class ReferencePlanner: @unchecked Sendable {
 
     /// The runs calling at any of `stops`, each once, in index order.
     func runsThrough(_ stops: Set<Int>) -> [Int] {
-        var seen = [Bool](repeating: false, count: runs.count)
+        if runStamp.count != runs.count { runStamp = Array(repeating: 0, count: runs.count) }
+        generation += 1
         var result: [Int] = []
         for p in stops {
-            for r in runsAt[p] where !seen[r] {
-                seen[r] = true
+            for r in runsAt[p] where runStamp[r] != generation {
+                runStamp[r] = generation
                 result.append(r)
             }
         }
         return result
     }
+    private var runStamp: [Int] = []
+    private var generation = 0
 
     // MARK: queries
 
@@ -259,6 +262,7 @@ final class ReferencePlanner: @unchecked Sendable {
     ) -> [Int64?] {
         let n = source.stops.count
         let none = Int64.max
+        let usable = (0..<n).map { stopAllowed($0, o) }
         // Round 1 boards at the origin; later rounds only where a trip or a walk brought the rider.
         var origin = [Int64](repeating: none, count: n)
         var cap = [Int64](repeating: none, count: n)
@@ -285,14 +289,17 @@ final class ReferencePlanner: @unchecked Sendable {
                 let run = runs[r]
                 if run.departures[0] > bound { continue }
                 if run.arrivals[run.arrivals.count - 1] < earliestReady || !runAllowed(run, o) { continue }
+                let (stops, arrivals, departures) = (run.stops, run.arrivals, run.departures)
+                let (pickup, dropOff) = (run.pickup, run.dropOff)
                 var boarded = false
-                for i in run.stops.indices {
-                    let p = run.stops[i]
-                    if boarded && run.dropOff[i] && stopAllowed(p, o) && run.arrivals[i] <= limit {
-                        alight[p] = min(alight[p], run.arrivals[i])
+                for i in 0..<stops.count {
+                    let p = stops[i]
+                    let allowed = usable[p]
+                    if boarded && dropOff[i] && allowed && arrivals[i] <= limit {
+                        alight[p] = min(alight[p], arrivals[i])
                     }
-                    if !boarded && run.pickup[i] && stopAllowed(p, o) && from[p] <= run.departures[i]
-                        && (round > 1 || run.departures[i] <= cap[p])
+                    if !boarded && pickup[i] && allowed && from[p] <= departures[i]
+                        && (round > 1 || departures[i] <= cap[p])
                     {
                         boarded = true
                     }
@@ -316,6 +323,7 @@ final class ReferencePlanner: @unchecked Sendable {
     func latest(from: PlanPlace, to: PlanPlace, by: Int64, limit: Int64, _ o: Options) -> [Int64?] {
         let n = source.stops.count
         let none = Int64.min
+        let usable = (0..<n).map { stopAllowed($0, o) }
         var deadline = [Int64](repeating: none, count: n)
         for (s, e) in egress(to, o) where by - e >= limit { deadline[s] = by - e }
         let origins = places(from, o)
@@ -332,13 +340,16 @@ final class ReferencePlanner: @unchecked Sendable {
                 let run = runs[r]
                 if run.arrivals[run.arrivals.count - 1] < bound { continue }
                 if run.departures[0] > latestDeadline || !runAllowed(run, o) { continue }
+                let (stops, arrivals, departures) = (run.stops, run.arrivals, run.departures)
+                let (pickup, dropOff) = (run.pickup, run.dropOff)
                 var alighted = false
-                for i in run.stops.indices.reversed() {
-                    let p = run.stops[i]
-                    if alighted && run.pickup[i] && stopAllowed(p, o) && run.departures[i] >= limit {
-                        board[p] = max(board[p], run.departures[i])
+                for i in stride(from: stops.count - 1, through: 0, by: -1) {
+                    let p = stops[i]
+                    let allowed = usable[p]
+                    if alighted && pickup[i] && allowed && departures[i] >= limit {
+                        board[p] = max(board[p], departures[i])
                     }
-                    if !alighted && run.dropOff[i] && stopAllowed(p, o) && run.arrivals[i] <= deadline[p] {
+                    if !alighted && dropOff[i] && allowed && arrivals[i] <= deadline[p] {
                         alighted = true
                     }
                 }
