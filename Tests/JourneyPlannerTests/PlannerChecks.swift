@@ -47,7 +47,8 @@ struct PlannerCheck {
                 guard let later = result.laterAt else { break }
                 query.time = .departAt(later)
                 query.window = Int(at + Int64(q.window) - later)
-                // The horizon stays that of the first page's `at`: the continuation asks with a shorter one.
+                // The continuation's 24 h horizon runs from its own `at` (later than the first page's): a journey
+                // arriving between the two horizons would show here and not in the reference, which would fail.
                 result = try JourneyPlanner.plan(query, on: timetable, workspace: workspace)
             }
             let expected = reference.range(
