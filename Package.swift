@@ -15,6 +15,9 @@ import PackageDescription
 //                          time zones, calendars, frequencies, timetable weekdays, natural sort, polylines,
 //                          base64url (board cursors); protobuf's varint (Varint: the one implementation the
 //                          hand-written wire code shares)
+//   JourneyPlanner         journey planning (RAPTOR, its range and arrive-by variants) over an in-memory timetable of a
+//                          window of service days, with the live trips laid over it; pure, built from plain inputs
+//                          (TransitStore loads them from the static database)
 //   ProcessSupport         what a service process asks of the machine: the services' wall clock (ServiceClock:
 //                          the machine's, or a replayed day's), the process's memory (ProcessMemory: resident
 //                          size, giving freed heap memory back), a thread's priority (ThreadPriority: background
@@ -117,6 +120,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("protobuf-c")]
         ),
         .target(name: "TransitCore", swiftSettings: swiftSettings),
+        .target(name: "JourneyPlanner", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .target(name: "ProcessSupport", swiftSettings: swiftSettings),
         .target(name: "TransitPresentation", swiftSettings: swiftSettings),
         .target(
@@ -154,7 +158,7 @@ let package = Package(
         .target(
             name: "TransitStore",
             dependencies: [
-                "TransitCore", "TransitPresentation", "GTFSCSV", "SQLiteKit", "TransitModel",
+                "TransitCore", "TransitPresentation", "GTFSCSV", "SQLiteKit", "TransitModel", "JourneyPlanner",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
@@ -361,6 +365,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "JourneyPlannerTests",
+            dependencies: ["JourneyPlanner", "TransitCore", "TransitStore", "TransitTesting", "SQLiteKit"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "TransitPresentationTests", dependencies: ["TransitPresentation"], swiftSettings: swiftSettings),
@@ -422,6 +431,7 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
+            exclude: ["Fixtures"],  // read from the source tree by path (TimedReplayEndToEndTests)
             swiftSettings: swiftSettings
         ),
         .testTarget(

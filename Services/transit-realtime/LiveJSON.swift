@@ -318,6 +318,9 @@ extension JSONWriter {
         for (reason, count) in s.drops.sorted(by: { $0.key < $1.key }) { key(reason); int(count) }
         endObject()
         key("last_drop"); string(s.lastDrop)
+        key("feed_version"); string(s.feedVersion)
+        key("id_prefix"); string(s.idPrefix)
+        key("match"); timetableMatch(s.match)
         key("stop_mismatch"); beginObject()
         key("count"); int(s.stopMismatches)
         key("first"); string(s.firstStopMismatch)

@@ -71,6 +71,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The least share (0…1) of a source's update, among the entities naming a scheduled trip, that must match "
+                + "the timetable; below it, or 30 points below the source's median of the last hour, the source's "
+                + "timetable match is a mismatch (the gateway's health: degraded).", valueName: "rate"))
+    var minMatchRate = RealtimeServiceConfiguration.Defaults.minMatchRate
+
+    @Option(
+        help: ArgumentHelp(
             "IANA time zone of the schedule dates when the static service does not answer at start (otherwise its "
                 + "first feed's zone is used).", valueName: "zone"))
     var defaultTimeZone = RealtimeServiceConfiguration.Defaults.defaultTimeZone
@@ -126,6 +133,9 @@ struct ServeCommand: AsyncParsableCommand {
                 "--takeover-after must be at least \(Int(minimumTakeoverAfter)) seconds (heartbeats come every 2 s)")
         }
         if peer == nil, standby { throw ValidationError("--standby needs --peer") }
+        guard (0...1).contains(minMatchRate) else {
+            throw ValidationError("--min-match-rate must be between 0 and 1, got \(minMatchRate)")
+        }
         guard !NNGURLList.split(staticURL).isEmpty else {
             throw ValidationError(
                 "--static needs at least one nng URL (several: separated by commas), got \"\(staticURL)\"")
@@ -136,7 +146,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return RealtimeServiceConfiguration(
             sourcesConfigPath: config, staticURL: staticURL, listenURL: listen, publishURL: publish,
-            defaultTimeZone: defaultTimeZone, defaultStaleAfterSecs: staleAfter, delayStorePath: delayStore,
+            defaultTimeZone: defaultTimeZone, defaultStaleAfterSecs: staleAfter, minMatchRate: minMatchRate,
+            delayStorePath: delayStore,
             clock: clock.serviceClock,
             standby: peer.map {
                 .init(peerURL: $0, takeoverAfter: .seconds(takeoverAfter), startsAsStandby: standby)
@@ -215,6 +226,17 @@ struct ServeCommand: AsyncParsableCommand {
                         for (reason, count) in source.drops {
                             scraped.total(
                                 "transit_realtime_drops_total", name + [("reason", reason)], Int64(count))
+                        }
+                        if let match = source.match {
+                            for (kind, count) in [("trip_updates", match.tripUpdates), ("vehicles", match.vehicles)] {
+                                let labels = name + [("kind", kind)]
+                                scraped.gauge("transit_realtime_match_considered", labels, Double(count.considered))
+                                scraped.gauge("transit_realtime_match_matched", labels, Double(count.matched))
+                            }
+                            if let rate = match.ratePermille {
+                                scraped.gauge("transit_realtime_match_rate", name, Double(rate) / 1000)
+                            }
+                            scraped.gauge("transit_realtime_match_mismatch", name, match.mismatch ? 1 : 0)
                         }
                     }
                 }

@@ -22,6 +22,13 @@ public struct RealtimeServiceConfiguration: Sendable {
     /// sources config (`--stale-after`); nil: by kind, 90 s for trip updates and vehicle positions, 600 s for
     /// alerts. Default nil.
     public var defaultStaleAfterSecs: Int64?
+    /// The least share of a source's update, among the entities that name a scheduled trip, that must resolve
+    /// to a trip of the static data (`--min-match-rate`, 0…1): below it, or 30 points below the source's own
+    /// median of the last hour, the source's `TimetableMatch.mismatch` is set (protocol/README.md, "Timetable
+    /// match"). Default 0.5.
+    public var minMatchRate: Double
+    /// `minMatchRate` per-mille, as the sources' settings hold it.
+    var minMatchPermille: UInt32 { UInt32((min(max(minMatchRate, 0), 1) * 1000).rounded()) }
     /// The SQLite file departure delays are recorded in, created when missing (`--delay-store`); nil: none are
     /// recorded and the gateway's typical delays are null. Default nil.
     public var delayStorePath: String?
@@ -74,7 +81,8 @@ public struct RealtimeServiceConfiguration: Sendable {
     public init(
         sourcesConfigPath: String, staticURL: String, listenURL: String, publishURL: String,
         defaultTimeZone: String = Defaults.defaultTimeZone, defaultStaleAfterSecs: Int64? = nil,
-        delayStorePath: String? = nil, clock: ServiceClock = .system, standby: Standby? = nil,
+        minMatchRate: Double = Defaults.minMatchRate, delayStorePath: String? = nil, clock: ServiceClock = .system,
+        standby: Standby? = nil,
         heartbeatInterval: Duration = Defaults.heartbeatInterval, tickInterval: Duration = Defaults.tickInterval,
         staticTimeout: Duration = Defaults.staticTimeout, engine: RealtimeEngine.Options = .init()
     ) {
@@ -84,6 +92,7 @@ public struct RealtimeServiceConfiguration: Sendable {
         self.publishURL = publishURL
         self.defaultTimeZone = defaultTimeZone
         self.defaultStaleAfterSecs = defaultStaleAfterSecs
+        self.minMatchRate = minMatchRate
         self.delayStorePath = delayStorePath
         self.clock = clock
         self.standby = standby
@@ -102,5 +111,6 @@ public struct RealtimeServiceConfiguration: Sendable {
         public static let staticTimeout: Duration = .seconds(2)
         public static let takeoverAfter: Duration = .seconds(6)
         public static let startsAsStandby = false
+        public static let minMatchRate = 0.5
     }
 }

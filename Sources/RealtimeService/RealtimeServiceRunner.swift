@@ -59,7 +59,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
             throw error
         }
         let settings = config.sources.map {
-            SourceSettings($0, timeZone: zone, defaultStaleAfterSecs: configuration.defaultStaleAfterSecs)
+            SourceSettings(
+                $0, timeZone: zone, defaultStaleAfterSecs: configuration.defaultStaleAfterSecs,
+                minMatchPermille: configuration.minMatchPermille)
         }
         let engine = try RealtimeEngine(
             sources: settings, hub: sockets.hub, schedules: schedules,
@@ -134,7 +136,9 @@ public final class RealtimeServiceRunner: Service, Sendable {
         do {
             try await engine.replaceSources(
                 with: config.sources.map {
-                    SourceSettings($0, timeZone: timeZone, defaultStaleAfterSecs: configuration.defaultStaleAfterSecs)
+                    SourceSettings(
+                        $0, timeZone: timeZone, defaultStaleAfterSecs: configuration.defaultStaleAfterSecs,
+                        minMatchPermille: configuration.minMatchPermille)
                 })
         } catch {
             current.start()  // the config checks make this unreachable; keep polling what was polled
@@ -210,12 +214,17 @@ public final class RealtimeServiceRunner: Service, Sendable {
 
 extension SourceSettings {
     /// The live state's settings of a configured source: its own `stale_after_s` wins over the service-wide
-    /// `defaultStaleAfterSecs` (`serve --stale-after`); without either the limit goes by kind.
-    init(_ source: SourceConfig, timeZone: String, defaultStaleAfterSecs: Int64?) {
+    /// `defaultStaleAfterSecs` (`serve --stale-after`); without either the limit goes by kind. The least match
+    /// rate is the service's (`serve --min-match-rate`).
+    init(
+        _ source: SourceConfig, timeZone: String, defaultStaleAfterSecs: Int64?,
+        minMatchPermille: UInt32 = SourceSettings.defaultMinMatchPermille
+    ) {
         self.init(
             name: source.name, kind: LiveSourceKind(source.kind), idPrefix: source.prefix ?? "",
             staleAfterSecs: source.staleAfterSecs.map(Int64.init) ?? defaultStaleAfterSecs, timeZone: timeZone,
             maxBytes: source.maxBytes)
+        self.minMatchPermille = minMatchPermille
     }
 }
 

@@ -36,7 +36,7 @@ public enum FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case .fileUnreadable(let path, let reason):
             return "cannot read \(path): \(reason)"
         case .replayEmpty(let folder):
-            return "replay folder \(folder) holds no numbered snapshot folders (0001/, 0002/, ...)"
+            return "replay folder \(folder) holds no numbered snapshot folders (0001/, 0002/, ...) nor .pb files"
         case .restampFailed(let path, let reason):
             return "cannot restamp \(path): \(reason)"
         case .cancelled:

@@ -9,12 +9,16 @@
 //       "headers": { "Authorization": "apikey $TFNSW_API_KEY" },      $VAR / ${VAR} from the environment
 //       "poll_interval_s": 30, "prefix": "ST:", "timeout_s": 8, "max_bytes": 67108864,
 //       "stale_after_s": 90 },                optional, whole seconds 1 … 604,800; default by kind (90 s, alerts 600 s)
-//     { "name": "demo", "replay": "replay-folder", "pace_s": 10, "loop": true, "kind": "auto", "stale_after_s": 60 }
+//     { "name": "demo", "replay": "replay-folder", "pace_s": 10, "loop": true, "kind": "auto", "stale_after_s": 60,
+//       "own_times": true }                  optional, default true (false: always paced and re-stamped)
 //   ]
 // }
 // A replay folder is relative to the config file's folder; the entry becomes one source per kind found in its
 // snapshots, named "<name>.trip_updates" etc. ("kind" other than auto keeps only that one); each file played
-// gets the current time as its header timestamp (only that: trip dates and stop times stay as recorded).
+// gets the current time as its header timestamp (only that: trip dates and stop times stay as recorded). With
+// the service clock replayed (`--clock`) at or before the first snapshot's header time, the snapshots are played
+// at their own times instead (ReplayFetcher). The folder holds numbered snapshot folders or plain .pb files
+// (ReplayFolder).
 // "comment" fields are ignored anywhere.
 import Foundation
 import StrictJSON
@@ -156,7 +160,7 @@ struct SourceEntryReader {
         "name", "kind", "url", "headers", "poll_interval_s", "prefix", "timeout_s", "max_bytes", "stale_after_s",
     ]
     private static let replayFields = [
-        "name", "kind", "replay", "pace_s", "loop", "prefix", "max_bytes", "stale_after_s",
+        "name", "kind", "replay", "pace_s", "loop", "own_times", "prefix", "max_bytes", "stale_after_s",
     ]
 
     func read(_ entry: JSONValue) throws(RealtimeConfigError) -> [SourceConfig] {
@@ -361,6 +365,7 @@ struct SourceEntryReader {
         }
         guard let pace = try fields.positiveNumber("pace_s") else { throw fields.error("pace_s", "is missing") }
         let loop = try fields.bool("loop") ?? true
+        let ownTimes = try fields.bool("own_times") ?? true
         let staleAfter = try staleAfter(fields)
         let folder = given.hasPrefix("/") ? given : (baseDirectory as NSString).appendingPathComponent(given)
         let snapshots: [String]
@@ -370,7 +375,8 @@ struct SourceEntryReader {
             throw fields.error("replay", "\(error) (resolved to \(folder))")
         }
         guard !snapshots.isEmpty else {
-            throw fields.error("replay", "the folder \(folder) holds no numbered snapshot folders (0001/, 0002/, ...)")
+            throw fields.error(
+                "replay", "the folder \(folder) holds no numbered snapshot folders (0001/, 0002/, ...) nor .pb files")
         }
         let present = ReplayFolder.kindsPresent(in: snapshots)
         let kinds = kind == .auto ? present : present.filter { $0 == kind }
@@ -381,10 +387,12 @@ struct SourceEntryReader {
         let prefix = try prefix(fields)
         let maxBytes = try maxBytes(fields)
         return kinds.map { kind in
-            SourceConfig(
+            var source = SourceConfig(
                 name: "\(name).\(kind.rawValue)", kind: kind, location: .replay(folder: folder, loop: loop),
                 pollInterval: .fromSeconds(pace), prefix: prefix, maxBytes: maxBytes, staleAfterSecs: staleAfter
             )
+            source.replayAtOwnTimes = ownTimes
+            return source
         }
     }
 

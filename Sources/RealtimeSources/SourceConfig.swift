@@ -103,6 +103,9 @@ public struct SourceConfig: Sendable, Hashable, CustomStringConvertible {
     public var timeout: Duration
     /// Largest body accepted; a larger one is aborted with an error.
     public var maxBytes: Int
+    /// A replay may play its snapshots at their own header times when the service clock (`--clock`) starts at
+    /// or before the first one (ReplayFetcher); false keeps the paced, re-stamped replay (config `own_times`).
+    public var replayAtOwnTimes = true
 
     public init(
         name: String, kind: SourceKind, location: SourceLocation, headers: [HTTPHeader] = [],

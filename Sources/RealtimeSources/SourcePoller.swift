@@ -134,6 +134,12 @@ public final class SourcePoller: Sendable {
             if !(backsOff || retryAfter != nil) {
                 tick = Self.nextTick(after: tick, interval: source.pollInterval, now: clock.now)
             }
+            // A replay at its snapshots' own times wakes when the next one becomes current (on the service
+            // clock, which may run at another rate), if that comes before the next tick.
+            if let due = fetcher.nextDue, wallClock.rate > 0 {
+                let wait = max(0, due.timeIntervalSince(wallClock.date)) / wallClock.rate
+                tick = min(tick, clock.now + .milliseconds(Int64((wait * 1000).rounded(.up)) + 1))
+            }
         }
     }
 
@@ -159,7 +165,8 @@ public final class SourcePoller: Sendable {
         case .replay(let folder, let loop):
             return .replay(
                 ReplayFetcher(
-                    folder: folder, kind: source.kind, loop: loop, maxBytes: source.maxBytes, restamp: restamp))
+                    folder: folder, kind: source.kind, loop: loop, maxBytes: source.maxBytes, restamp: restamp,
+                    clockIsReplayed: wallClock.isReplay && source.replayAtOwnTimes))
         }
     }
 
@@ -197,6 +204,12 @@ private enum AnyFetcher {
     case http(HTTPFetcher)
     case file(FileFetcher)
     case replay(ReplayFetcher)
+
+    /// When a replay at its snapshots' own times has its next one due.
+    var nextDue: Date? {
+        if case .replay(let fetcher) = self { return fetcher.nextDue }
+        return nil
+    }
 
     mutating func fetch(now: Date) async -> FetchOutcome {
         switch self {

@@ -775,6 +775,13 @@ public struct LiveSourceStatus: Sendable, Hashable {
     public var firstStopMismatch: String?
     /// Known fields skipped for their wire type, by path.
     public var skippedFields: [LiveSkippedField]
+    /// How much of the last applied update the timetable knows, and the service's verdict; nil before the first
+    /// update that names a scheduled trip.
+    public var match: LiveTimetableMatch?
+    /// FeedHeader.feed_version of the last applied feed, when it gave one.
+    public var feedVersion: String?
+    /// The source's static id prefix ("" for none): the static feed imported with it is the one it matches.
+    public var idPrefix = ""
 
     /// A status; a source that has fetched nothing yet (stale, counters 0) unless told.
     public init(
@@ -918,5 +925,63 @@ public struct LiveDetourStop: Sendable, Hashable {
         self.propagatedDelay = propagatedDelay
         self.lat = lat
         self.lon = lon
+    }
+}
+
+/// Entities of one update that name a scheduled trip, and how many of them resolved to a trip of the static data.
+public struct LiveMatchCount: Sendable, Hashable {
+    /// Entities that name a scheduled trip.
+    public var considered: UInt64
+    /// Of those, the ones resolved to a trip of the static data.
+    public var matched: UInt64
+
+    /// A count; none by default.
+    public init(considered: UInt64 = 0, matched: UInt64 = 0) {
+        self.considered = considered
+        self.matched = matched
+    }
+
+    /// matched / considered in per-mille (rounded); nil when nothing was considered.
+    public var permille: UInt32? {
+        guard considered > 0 else { return nil }
+        return UInt32((matched * 1000 + considered / 2) / considered)
+    }
+}
+
+/// A source's timetable match (protocol/realtime.proto `TimetableMatch`): the counts of its last applied update,
+/// the rate judged (trip updates', else vehicles'), its median over the last hour and the realtime service's
+/// verdict. Rates are per-mille.
+public struct LiveTimetableMatch: Sendable, Hashable {
+    /// The trip updates of the last applied update.
+    public var tripUpdates: LiveMatchCount
+    /// The vehicle positions with a trip id of the last applied update.
+    public var vehicles: LiveMatchCount
+    /// The judged rate; nil when the update named no scheduled trip.
+    public var ratePermille: UInt32?
+    /// Median of the judged rates of the updates applied in the last hour; nil without any.
+    public var medianPermille: UInt32?
+    /// Updates behind the median.
+    public var samples: UInt32
+    /// The least rate that is not a mismatch (`--min-match-rate`).
+    public var minPermille: UInt32
+    /// Below the minimum, or more than 30 points below the median: the static data no longer fits the feed.
+    public var mismatch: Bool
+    /// When the current mismatch began; nil without one.
+    public var mismatchSinceUnix: Int64?
+
+    /// A match; nothing counted and no mismatch by default.
+    public init(
+        tripUpdates: LiveMatchCount = .init(), vehicles: LiveMatchCount = .init(), ratePermille: UInt32? = nil,
+        medianPermille: UInt32? = nil, samples: UInt32 = 0, minPermille: UInt32 = 500, mismatch: Bool = false,
+        mismatchSinceUnix: Int64? = nil
+    ) {
+        self.tripUpdates = tripUpdates
+        self.vehicles = vehicles
+        self.ratePermille = ratePermille
+        self.medianPermille = medianPermille
+        self.samples = samples
+        self.minPermille = minPermille
+        self.mismatch = mismatch
+        self.mismatchSinceUnix = mismatchSinceUnix
     }
 }

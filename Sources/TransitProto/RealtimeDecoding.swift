@@ -277,6 +277,28 @@ extension LiveSourceStatus {
         firstStopMismatch = optionalString(m.first_stop_mismatch)
         consecutiveErrors = optionalValue(m.has_consecutive_errors, m.consecutive_errors) ?? 0
         recoveredUnix = optionalValue(m.has_recovered_unix, m.recovered_unix)
+        if let match = m.match { self.match = LiveTimetableMatch(proto: match.pointee) }
+        feedVersion = optionalString(m.feed_version)
+        idPrefix = optionalString(m.id_prefix) ?? ""
+    }
+}
+
+extension LiveTimetableMatch {
+    init(proto m: borrowing Transit__TimetableMatch) {
+        func count(_ c: UnsafeMutablePointer<Transit__MatchCount>?) -> LiveMatchCount {
+            guard let c else { return LiveMatchCount() }
+            return LiveMatchCount(
+                considered: optionalValue(c.pointee.has_considered, c.pointee.considered) ?? 0,
+                matched: optionalValue(c.pointee.has_matched, c.pointee.matched) ?? 0)
+        }
+        self.init(
+            tripUpdates: count(m.trip_updates), vehicles: count(m.vehicles),
+            ratePermille: optionalValue(m.has_rate_permille, m.rate_permille),
+            medianPermille: optionalValue(m.has_median_permille, m.median_permille),
+            samples: optionalValue(m.has_samples, m.samples) ?? 0,
+            minPermille: optionalValue(m.has_min_permille, m.min_permille) ?? 500,
+            mismatch: (optionalValue(m.has_mismatch, m.mismatch) ?? 0) != 0,
+            mismatchSinceUnix: optionalValue(m.has_mismatch_since_unix, m.mismatch_since_unix))
     }
 }
 

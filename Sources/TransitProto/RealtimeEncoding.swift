@@ -226,6 +226,29 @@ extension ProtoArena {
                     f.first = self.string(skipped.first)
                 }
             }
+            if let match = s.match { m.match = proto(match) }
+            m.feed_version = string(s.feedVersion)
+            m.id_prefix = string(s.idPrefix.isEmpty ? nil : s.idPrefix)
+        }
+    }
+
+    func proto(_ t: LiveTimetableMatch) -> UnsafeMutablePointer<Transit__TimetableMatch> {
+        message(transit__timetable_match__init) { m in
+            m.trip_updates = proto(t.tripUpdates)
+            m.vehicles = proto(t.vehicles)
+            (m.has_rate_permille, m.rate_permille) = ifPresent(t.ratePermille)
+            (m.has_median_permille, m.median_permille) = ifPresent(t.medianPermille)
+            (m.has_samples, m.samples) = present(t.samples)
+            (m.has_min_permille, m.min_permille) = present(t.minPermille)
+            (m.has_mismatch, m.mismatch) = present(cBool(t.mismatch))
+            (m.has_mismatch_since_unix, m.mismatch_since_unix) = ifPresent(t.mismatchSinceUnix)
+        }
+    }
+
+    func proto(_ c: LiveMatchCount) -> UnsafeMutablePointer<Transit__MatchCount> {
+        message(transit__match_count__init) { m in
+            (m.has_considered, m.considered) = present(c.considered)
+            (m.has_matched, m.matched) = present(c.matched)
         }
     }
 

@@ -778,6 +778,96 @@ void   transit__drop_count__free_unpacked
   assert(message->base.descriptor == &transit__drop_count__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__match_count__init
+                     (Transit__MatchCount         *message)
+{
+  static const Transit__MatchCount init_value = TRANSIT__MATCH_COUNT__INIT;
+  *message = init_value;
+}
+size_t transit__match_count__get_packed_size
+                     (const Transit__MatchCount *message)
+{
+  assert(message->base.descriptor == &transit__match_count__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__match_count__pack
+                     (const Transit__MatchCount *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__match_count__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__match_count__pack_to_buffer
+                     (const Transit__MatchCount *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__match_count__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__MatchCount *
+       transit__match_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__MatchCount *)
+     protobuf_c_message_unpack (&transit__match_count__descriptor,
+                                allocator, len, data);
+}
+void   transit__match_count__free_unpacked
+                     (Transit__MatchCount *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__match_count__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__timetable_match__init
+                     (Transit__TimetableMatch         *message)
+{
+  static const Transit__TimetableMatch init_value = TRANSIT__TIMETABLE_MATCH__INIT;
+  *message = init_value;
+}
+size_t transit__timetable_match__get_packed_size
+                     (const Transit__TimetableMatch *message)
+{
+  assert(message->base.descriptor == &transit__timetable_match__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__timetable_match__pack
+                     (const Transit__TimetableMatch *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__timetable_match__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__timetable_match__pack_to_buffer
+                     (const Transit__TimetableMatch *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__timetable_match__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__TimetableMatch *
+       transit__timetable_match__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__TimetableMatch *)
+     protobuf_c_message_unpack (&transit__timetable_match__descriptor,
+                                allocator, len, data);
+}
+void   transit__timetable_match__free_unpacked
+                     (Transit__TimetableMatch *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__timetable_match__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__source_status__init
                      (Transit__SourceStatus         *message)
 {
@@ -4122,7 +4212,187 @@ const ProtobufCMessageDescriptor transit__drop_count__descriptor =
   (ProtobufCMessageInit) transit__drop_count__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[23] =
+static const ProtobufCFieldDescriptor transit__match_count__field_descriptors[2] =
+{
+  {
+    "considered",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__MatchCount, has_considered),
+    offsetof(Transit__MatchCount, considered),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "matched",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT64,
+    offsetof(Transit__MatchCount, has_matched),
+    offsetof(Transit__MatchCount, matched),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__match_count__field_indices_by_name[] = {
+  0,   /* field[0] = considered */
+  1,   /* field[1] = matched */
+};
+static const ProtobufCIntRange transit__match_count__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor transit__match_count__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.MatchCount",
+  "MatchCount",
+  "Transit__MatchCount",
+  "transit",
+  sizeof(Transit__MatchCount),
+  2,
+  transit__match_count__field_descriptors,
+  transit__match_count__field_indices_by_name,
+  1,  transit__match_count__number_ranges,
+  (ProtobufCMessageInit) transit__match_count__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__timetable_match__field_descriptors[8] =
+{
+  {
+    "trip_updates",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TimetableMatch, trip_updates),
+    &transit__match_count__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "vehicles",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__TimetableMatch, vehicles),
+    &transit__match_count__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rate_permille",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TimetableMatch, has_rate_permille),
+    offsetof(Transit__TimetableMatch, rate_permille),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "median_permille",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TimetableMatch, has_median_permille),
+    offsetof(Transit__TimetableMatch, median_permille),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "samples",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TimetableMatch, has_samples),
+    offsetof(Transit__TimetableMatch, samples),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "min_permille",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__TimetableMatch, has_min_permille),
+    offsetof(Transit__TimetableMatch, min_permille),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mismatch",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__TimetableMatch, has_mismatch),
+    offsetof(Transit__TimetableMatch, mismatch),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mismatch_since_unix",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__TimetableMatch, has_mismatch_since_unix),
+    offsetof(Transit__TimetableMatch, mismatch_since_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__timetable_match__field_indices_by_name[] = {
+  3,   /* field[3] = median_permille */
+  5,   /* field[5] = min_permille */
+  6,   /* field[6] = mismatch */
+  7,   /* field[7] = mismatch_since_unix */
+  2,   /* field[2] = rate_permille */
+  4,   /* field[4] = samples */
+  0,   /* field[0] = trip_updates */
+  1,   /* field[1] = vehicles */
+};
+static const ProtobufCIntRange transit__timetable_match__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor transit__timetable_match__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.TimetableMatch",
+  "TimetableMatch",
+  "Transit__TimetableMatch",
+  "transit",
+  sizeof(Transit__TimetableMatch),
+  8,
+  transit__timetable_match__field_descriptors,
+  transit__timetable_match__field_indices_by_name,
+  1,  transit__timetable_match__number_ranges,
+  (ProtobufCMessageInit) transit__timetable_match__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[26] =
 {
   {
     "name",
@@ -4400,6 +4670,42 @@ static const ProtobufCFieldDescriptor transit__source_status__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "match",
+    34,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__SourceStatus, match),
+    &transit__timetable_match__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "feed_version",
+    35,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__SourceStatus, feed_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "id_prefix",
+    36,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__SourceStatus, id_prefix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__source_status__field_indices_by_name[] = {
   21,   /* field[21] = consecutive_errors */
@@ -4408,13 +4714,16 @@ static const unsigned transit__source_status__field_indices_by_name[] = {
   14,   /* field[14] = entities */
   11,   /* field[11] = errors */
   3,   /* field[3] = feed_timestamp */
+  24,   /* field[24] = feed_version */
   20,   /* field[20] = first_stop_mismatch */
+  25,   /* field[25] = id_prefix */
   1,   /* field[1] = kind */
   16,   /* field[16] = last_drop */
   12,   /* field[12] = last_error */
   13,   /* field[13] = last_error_unix */
   4,   /* field[4] = last_fetch_unix */
   5,   /* field[5] = last_success_unix */
+  23,   /* field[23] = match */
   0,   /* field[0] = name */
   9,   /* field[9] = not_modified */
   10,   /* field[10] = older_ignored */
@@ -4430,7 +4739,7 @@ static const ProtobufCIntRange transit__source_status__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 30, 19 },
-  { 0, 23 }
+  { 0, 26 }
 };
 const ProtobufCMessageDescriptor transit__source_status__descriptor =
 {
@@ -4440,7 +4749,7 @@ const ProtobufCMessageDescriptor transit__source_status__descriptor =
   "Transit__SourceStatus",
   "transit",
   sizeof(Transit__SourceStatus),
-  23,
+  26,
   transit__source_status__field_descriptors,
   transit__source_status__field_indices_by_name,
   2,  transit__source_status__number_ranges,

@@ -126,6 +126,7 @@ public final class GTFSImporter {
                 try builder.readStops(feed)
             }
             try builder.resolveStopParents()
+            for feed in feeds { try builder.importTransfers(feed) }
         }
         for feed in feeds {
             var trips = try builder.timed("routes, calendars, trips") {

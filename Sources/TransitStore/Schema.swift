@@ -15,7 +15,7 @@ import SQLiteKit
 ///   never in WAL mode, so it can be opened read-only to serve.
 public enum Schema {
     /// Bumped whenever a table or column changes meaning. Stored in `meta` under `schema_version`.
-    public static let version = 3
+    public static let version = 4
 
     /// Keys of the `meta` table.
     public enum MetaKey {
@@ -290,6 +290,19 @@ public enum Schema {
         ) WITHOUT ROWID
         """
 
+    /// `transfers`: transfers.txt rows between stops (stop_pks; a station's entry applies to its platforms, see the
+    /// journey planner), `transfer_type` 0–3 as given, `min_transfer_time` in seconds (NULL when absent). Rows naming
+    /// trips or routes and in-seat transfers (types 4, 5) are not imported; a repeated pair keeps its first row.
+    public static let transfers = """
+        CREATE TABLE transfers (
+            from_stop_pk       INTEGER NOT NULL,
+            to_stop_pk         INTEGER NOT NULL,
+            transfer_type      INTEGER NOT NULL,
+            min_transfer_time  INTEGER,
+            PRIMARY KEY (from_stop_pk, to_stop_pk)
+        ) WITHOUT ROWID
+        """
+
     /// `departures`: the scheduled departures index, clustered so that a stop's (or a whole station's,
     /// platforms included) departures in a time window are ONE range scan:
     /// `WHERE board_pk = ? AND departure_secs BETWEEN ? AND ?` (ORDER BY departure_secs [DESC] for past).
@@ -383,7 +396,7 @@ public enum Schema {
     public static let tables: [String] = [
         meta, feeds, feedInfo, agency, stops, routes, services, calendar, calendarDates, trips, shapes, patterns,
         patternStops,
-        departures, frequencies, frequencyStops, stopRoutes, stopSearch, stopRtree,
+        departures, frequencies, frequencyStops, stopRoutes, stopSearch, stopRtree, transfers,
     ]
 
     /// Creates every table and index in an empty database.

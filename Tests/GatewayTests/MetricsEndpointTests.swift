@@ -116,5 +116,9 @@ struct MetricsEndpointTests {
         #expect(body.contains(#"transit_realtime_feed_entities{source="trips"} 1"#))
         #expect(body.contains(#"transit_realtime_feed_age_seconds{source="trips"} "#))
         #expect(body.contains("transit_realtime_publish_failures_total "))
+        // The capture's one trip update names a trip of the static feed: all of it matches the timetable.
+        #expect(body.contains(#"transit_realtime_match_rate{source="trips"} 1"#), "\(body.prefix(3000))")
+        #expect(body.contains(#"transit_realtime_match_mismatch{source="trips"} 0"#))
+        #expect(body.contains("transit_realtime_match_considered{"))
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import GTFSRealtime
-import RealtimeService
 import Testing
 
+@testable import RealtimeService
 @testable import transit_realtime
 
 /// `RealtimeServiceConfiguration`'s defaults are the documented ones, and `transit-realtime serve` maps its flags
@@ -18,6 +18,7 @@ import Testing
             publishURL: "ipc:///pub")
         #expect(config.defaultTimeZone == "Australia/Sydney")
         #expect(config.defaultStaleAfterSecs == nil)
+        #expect(config.minMatchRate == 0.5)
         #expect(config.delayStorePath == nil)
         #expect(config.standby == nil)
         #expect(config.heartbeatInterval == .seconds(2))
@@ -38,6 +39,15 @@ import Testing
         #expect(config.listenURL == "ipc:///rep" && config.publishURL == "ipc:///pub")
         #expect(config.defaultTimeZone == RealtimeServiceConfiguration.Defaults.defaultTimeZone)
         #expect(config.defaultStaleAfterSecs == nil && config.delayStorePath == nil && config.standby == nil)
+        #expect(config.minMatchRate == RealtimeServiceConfiguration.Defaults.minMatchRate)
+    }
+
+    /// --min-match-rate reaches every source's settings as per-mille (outside 0…1 it is refused, naming the flag:
+    /// `badValuesNameTheirFlag`).
+    @Test func theMinimumMatchRateIsAShareAndReachesTheSources() throws {
+        let config = try ServeCommand.parse(Self.required + ["--min-match-rate", "0.8"]).configuration()
+        #expect(config.minMatchRate == 0.8)
+        #expect(config.minMatchPermille == 800)
     }
 
     @Test func flagsMapOntoTheConfiguration() throws {
@@ -61,6 +71,7 @@ import Testing
     @Test(arguments: [
         (["--takeover-after", "2"], "--takeover-after"), (["--standby"], "--standby"),
         (["--stale-after", "0"], "--stale-after"), (["--default-time-zone", "Mars/Olympus"], "--default-time-zone"),
+        (["--min-match-rate", "1.5"], "--min-match-rate"), (["--min-match-rate=-0.1"], "--min-match-rate"),
     ])
     func badValuesNameTheirFlag(flags: [String], named flag: String) {
         do {

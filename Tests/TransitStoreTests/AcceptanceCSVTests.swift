@@ -6,7 +6,7 @@ import TransitModel
 
 /// A feed that is valid GTFS but written unlike the project's samples: CRLF + BOM, quoted and padded header
 /// names, columns in odd order, an unknown column, quotes and commas inside fields, empty and extra empty
-/// trailing fields, a header-only file without line end, an unknown file (transfers.txt), a shapes.txt whose one
+/// trailing fields, a header-only file without line end, a station-level transfers.txt row, a shapes.txt whose one
 /// shape has a single point (no line to draw: skipped and counted, even strict), no
 /// calendar.txt (services only in calendar_dates), no feed_info.txt, one agency without agency_id and routes
 /// without it, intermediate stops without times (timepoint 0, interpolated), times written "5:07:00", an
@@ -79,7 +79,7 @@ enum OddFeed {
         """,
         "transfers.txt": """
         from_stop_id,to_stop_id,transfer_type
-        US,NOWHERE,2
+        US,X1,2
 
         """,
     ]

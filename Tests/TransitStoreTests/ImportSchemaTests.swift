@@ -14,7 +14,7 @@ import Testing
         for expected in [
             "meta", "feeds", "agency", "stops", "routes", "services", "calendar", "calendar_dates",
             "trips", "patterns", "pattern_stops", "departures", "frequencies", "frequency_stops",
-            "stop_routes", "stop_search", "stop_rtree",
+            "stop_routes", "stop_search", "stop_rtree", "transfers",
         ] {
             #expect(names.contains(expected), "missing table \(expected)")
         }

@@ -21,16 +21,9 @@ extension RequestDispatcher {
         let reading = realtime.read()
         let now = clock.unixSeconds
 
-        let status: String
-        if info == nil {
-            status = "down"
-        } else if reading.status == .notConfigured
-            || (reading.status == .ok && !reading.sources.contains { $0.stale || $0.failing })
-        {
-            status = "ok"
-        } else {
-            status = "degraded"
-        }
+        let (status, reasons) = HealthJudgement.judge(
+            feedInfo: info, staticError: staticError, realtime: reading.status, heartbeatAge: reading.heartbeatAge,
+            sources: reading.sources, now: now)
         let uptime = stats.uptimeSeconds
         let connections = stats.connections
         let subscriptions = stats.subscriptionCount
@@ -38,6 +31,15 @@ extension RequestDispatcher {
         return .success(id: request.id, op: .health, received: received) { w in
             w.beginObject()
             w.key("status"); w.string(status)
+            w.key("reasons"); w.beginArray()
+            for reason in reasons {
+                w.beginObject()
+                w.key("source"); w.string(reason.source)
+                w.key("code"); w.string(reason.code.rawValue)
+                w.key("message"); w.string(reason.message)
+                w.endObject()
+            }
+            w.endArray()
             w.key("static"); w.beginObject()
             w.key("status"); w.string(info == nil ? "unavailable" : "ok")
             w.key("down_since_unix"); w.int(outage?.sinceUnix)
@@ -72,6 +74,8 @@ extension RequestDispatcher {
                 w.key("consecutive_errors"); w.int(source.consecutiveErrors)
                 w.key("recovered_unix"); w.int(source.recoveredUnix)
                 w.key("entities"); w.int(source.entities)
+                w.key("feed_version"); w.string(source.feedVersion)
+                w.key("match"); w.timetableMatch(source.match)
                 w.key("stop_mismatch"); w.beginObject()
                 w.key("count"); w.int(source.stopMismatches)
                 w.key("first"); w.string(source.firstStopMismatch)

@@ -95,5 +95,8 @@ extension RealtimeSourceStatus {
         lastErrorUnix = live.lastErrorUnix
         consecutiveErrors = Int(clamping: live.consecutiveErrors)
         recoveredUnix = live.recoveredUnix
+        match = live.match
+        feedVersion = live.feedVersion
+        idPrefix = live.idPrefix
     }
 }

@@ -33,6 +33,12 @@ public struct RealtimeSourceStatus: Sendable, Hashable {
     public var drops: [String: UInt64]
     /// Known fields its feeds sent with another wire type than the schema's (skipped), by path.
     public var skippedFields: [LiveSkippedField]
+    /// How much of its last update the timetable knows, and the realtime service's verdict (nil: not yet).
+    public var match: LiveTimetableMatch?
+    /// FeedHeader.feed_version of its last applied feed.
+    public var feedVersion: String?
+    /// Its static id prefix ("" none): the static feed imported with this prefix is the one it matches.
+    public var idPrefix = ""
 
     /// Failing repeatedly: this many failures in a row make `health` degraded before the data goes stale.
     public static let failingAfter = 2

@@ -66,6 +66,18 @@ extension GatewayServer {
                     total(
                         "transit_realtime_drops_total", Double(count), [("source", source.name), ("reason", reason)]))
             }
+            if let match = source.match {
+                for (kind, count) in [("trip_updates", match.tripUpdates), ("vehicles", match.vehicles)] {
+                    let labels = [("source", source.name), ("kind", kind)]
+                    values.append(level("transit_realtime_match_considered", Double(count.considered), labels))
+                    values.append(level("transit_realtime_match_matched", Double(count.matched), labels))
+                }
+                if let rate = match.ratePermille {
+                    values.append(level("transit_realtime_match_rate", Double(rate) / 1000, [("source", source.name)]))
+                }
+                values.append(
+                    level("transit_realtime_match_mismatch", match.mismatch ? 1 : 0, [("source", source.name)]))
+            }
         }
         if let rss = ProcessMemory.residentBytes() {
             values.append(level("transit_gateway_resident_bytes", Double(rss)))

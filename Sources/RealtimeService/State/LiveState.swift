@@ -180,8 +180,11 @@ public struct LiveState: Sendable {
     public mutating func apply(
         _ feed: FeedMessage, bodyHash: Int, source s: Int, fetchedAt: Int64, schedules: ScheduleCache, now: Int64
     ) -> LiveChanges {
+        sources[s].beginMatchTally()
         let touched = sources[s].apply(
             feed, schedules: schedules, otherModifications: otherModifications(than: s), now: now)
+        sources[s].finishMatchTally(now: now)
+        sources[s].feedVersion = feed.header.feedVersion
         sources[s].lastHeaderTimestamp = feed.header.timestamp ?? sources[s].lastHeaderTimestamp
         sources[s].lastBodyHash = bodyHash
         // Never in the future: a producer's clock ahead of ours must not keep data fresh longer.
@@ -197,10 +200,13 @@ public struct LiveState: Sendable {
     public mutating func resolveAgain(schedules: ScheduleCache, now: Int64) -> LiveChanges {
         var changes = LiveChanges()
         for s in sources.indices {
+            sources[s].beginMatchTally()
             let touched = sources[s].resolveAgain(
                 schedules: schedules, otherModifications: otherModifications(than: s), now: now)
+            sources[s].finishMatchTally(now: now)
             merge(touched, source: s, into: &changes)
         }
+        changes.sourcesChanged = true  // their timetable match was counted again
         return changes
     }
 

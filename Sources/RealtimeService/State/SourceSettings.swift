@@ -17,6 +17,9 @@ public struct SourceSettings: Sendable, Hashable {
     public var timeZone: String
     /// Largest feed body decoded (64 MiB by default).
     public var maxBytes: Int
+    /// The least share of an update's scheduled trips the timetable must know, per-mille (`serve
+    /// --min-match-rate`); below it the source's match is a mismatch (SourceState+Match.swift).
+    public var minMatchPermille: UInt32 = Self.defaultMinMatchPermille
 
     public init(
         name: String, kind: LiveSourceKind = .auto, idPrefix: String = "", staleAfterSecs: Int64? = nil,
@@ -32,6 +35,7 @@ public struct SourceSettings: Sendable, Hashable {
 
     public static let defaultStaleAfterSecs: Int64 = 90
     public static let defaultAlertsStaleAfterSecs: Int64 = 600
+    public static let defaultMinMatchPermille: UInt32 = 500
 
     /// The staleness limit: the configured one, else by kind (an `auto` source holding only alerts counts as
     /// an alerts source).

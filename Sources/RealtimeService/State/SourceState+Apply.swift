@@ -200,6 +200,7 @@ extension SourceState {
             prepared = .other(other)
             resolution = other
         }
+        tallyTripUpdate(update.trip, resolution, schedules)
         // What this entity said before: in the previous full state, or still in place (differential).
         let oldKey = previous?.keys[id] ?? tripKeyByEntity[id]
         if previous == nil, let oldKey {
@@ -297,7 +298,7 @@ extension SourceState {
 
     /// A trip update the resolver refused: an unknown trip whose schedule was never fetched (the static
     /// service did not answer) is "schedule_unavailable", not "unknown_trip".
-    private func classify(_ d: TripUpdateDrop, _ schedules: ScheduleCache) -> DropReason {
+    func classify(_ d: TripUpdateDrop, _ schedules: ScheduleCache) -> DropReason {
         let reason = DropReason(d.reason)
         guard reason == .unknownTrip, let tripId = d.tripId else { return reason }
         let staticId = settings.idPrefix + tripId
@@ -321,7 +322,9 @@ extension SourceState {
             // The vehicle's trip instance, by the same rules as a trip update's (start date inferred from the
             // position's timestamp when the descriptor has none). A vehicle on an unknown trip is kept.
             let probe = TripUpdate(trip: descriptor, timestamp: vehicle.timestamp)
-            if case .resolved(let trip) = resolver.resolve(probe, schedules: schedules, now: now) {
+            let resolution = resolver.resolve(probe, schedules: schedules, now: now)
+            tallyVehicle(descriptor, resolution, schedules)
+            if case .resolved(let trip) = resolution {
                 instance = trip.key
                 instanceStart = Self.startTime(of: trip.key, schedules: schedules)
                 estimate = Self.vehicleEstimate(

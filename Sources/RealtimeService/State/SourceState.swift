@@ -61,6 +61,13 @@ struct SourceState {
     var skippedFields: [String: LiveSkippedField] = [:]
     /// The stale flag last reported, to notice when it flips.
     var reportedStale = true
+    /// FeedHeader.feed_version of the last applied feed.
+    var feedVersion: String?
+    /// The timetable match being counted (`beginMatchTally` … `finishMatchTally`), the last judgement, and the
+    /// judged rates of the last hour (SourceState+Match.swift).
+    var matchTally = (tripUpdates: LiveMatchCount(), vehicles: LiveMatchCount())
+    var match: LiveTimetableMatch?
+    var matchHistory = MatchHistory()
 
     init(settings: SourceSettings) {
         self.settings = settings
@@ -146,6 +153,9 @@ struct SourceState {
         status.firstStopMismatch = firstStopMismatch
         status.consecutiveErrors = consecutiveErrors
         status.recoveredUnix = recoveredUnix
+        status.match = match
+        status.feedVersion = feedVersion
+        status.idPrefix = settings.idPrefix
         return status
     }
 }

@@ -34,6 +34,8 @@ typedef struct Transit__InformedEntity Transit__InformedEntity;
 typedef struct Transit__AlertState Transit__AlertState;
 typedef struct Transit__SkippedFieldCount Transit__SkippedFieldCount;
 typedef struct Transit__DropCount Transit__DropCount;
+typedef struct Transit__MatchCount Transit__MatchCount;
+typedef struct Transit__TimetableMatch Transit__TimetableMatch;
 typedef struct Transit__SourceStatus Transit__SourceStatus;
 typedef struct Transit__TripUpdatesBatch Transit__TripUpdatesBatch;
 typedef struct Transit__VehiclesBatch Transit__VehiclesBatch;
@@ -753,6 +755,76 @@ struct  Transit__DropCount
 
 
 /*
+ * How much of a source's last applied update the timetable knows: of its entities that name a scheduled trip
+ * (schedule_relationship ADDED, NEW, DUPLICATED and UNSCHEDULED left out; a trip the static service could not
+ * be asked about is left out too), how many resolved to a trip of the static data. A new static database counts
+ * again over what the source holds.
+ */
+struct  Transit__MatchCount
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_considered;
+  uint64_t considered;
+  protobuf_c_boolean has_matched;
+  uint64_t matched;
+};
+#define TRANSIT__MATCH_COUNT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__match_count__descriptor) \
+    , 0, 0, 0, 0 }
+
+
+/*
+ * The timetable match of one source and the realtime service's verdict on it (protocol/README.md, "Timetable
+ * match"): `mismatch` is the signal a static-feed refresher reads.
+ */
+struct  Transit__TimetableMatch
+{
+  ProtobufCMessage base;
+  /*
+   * of the last applied update
+   */
+  Transit__MatchCount *trip_updates;
+  /*
+   * vehicle positions with a trip, of the last applied update
+   */
+  Transit__MatchCount *vehicles;
+  /*
+   * the judged rate: trip updates', else vehicles' (absent: nothing judged)
+   */
+  protobuf_c_boolean has_rate_permille;
+  uint32_t rate_permille;
+  /*
+   * median of the judged rates of the updates applied in the last hour
+   */
+  protobuf_c_boolean has_median_permille;
+  uint32_t median_permille;
+  /*
+   * updates behind that median
+   */
+  protobuf_c_boolean has_samples;
+  uint32_t samples;
+  /*
+   * serve --min-match-rate
+   */
+  protobuf_c_boolean has_min_permille;
+  uint32_t min_permille;
+  /*
+   * below the minimum, or more than 30 points below the median
+   */
+  protobuf_c_boolean has_mismatch;
+  protobuf_c_boolean mismatch;
+  /*
+   * when the current mismatch began (absent: no mismatch)
+   */
+  protobuf_c_boolean has_mismatch_since_unix;
+  int64_t mismatch_since_unix;
+};
+#define TRANSIT__TIMETABLE_MATCH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__timetable_match__descriptor) \
+    , NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+
+/*
  * Health of one realtime source. Counters count since the service started.
  */
 struct  Transit__SourceStatus
@@ -849,10 +921,22 @@ struct  Transit__SourceStatus
    */
   size_t n_skipped_fields;
   Transit__SkippedFieldCount **skipped_fields;
+  /*
+   * absent before the first update that names a scheduled trip
+   */
+  Transit__TimetableMatch *match;
+  /*
+   * FeedHeader.feed_version of the last applied feed, when given
+   */
+  char *feed_version;
+  /*
+   * the source's static id prefix ("" none): which static feed it matches
+   */
+  char *id_prefix;
 };
 #define TRANSIT__SOURCE_STATUS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__source_status__descriptor) \
-    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0, 0, NULL, 0,NULL }
+    , NULL, 0, TRANSIT__SOURCE_KIND__SOURCE_AUTO, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL, NULL, 0, 0, 0, 0, NULL, 0,NULL, NULL, NULL, NULL }
 
 
 struct  Transit__TripUpdatesBatch
@@ -1721,6 +1805,44 @@ Transit__DropCount *
 void   transit__drop_count__free_unpacked
                      (Transit__DropCount *message,
                       ProtobufCAllocator *allocator);
+/* Transit__MatchCount methods */
+void   transit__match_count__init
+                     (Transit__MatchCount         *message);
+size_t transit__match_count__get_packed_size
+                     (const Transit__MatchCount   *message);
+size_t transit__match_count__pack
+                     (const Transit__MatchCount   *message,
+                      uint8_t             *out);
+size_t transit__match_count__pack_to_buffer
+                     (const Transit__MatchCount   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__MatchCount *
+       transit__match_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__match_count__free_unpacked
+                     (Transit__MatchCount *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__TimetableMatch methods */
+void   transit__timetable_match__init
+                     (Transit__TimetableMatch         *message);
+size_t transit__timetable_match__get_packed_size
+                     (const Transit__TimetableMatch   *message);
+size_t transit__timetable_match__pack
+                     (const Transit__TimetableMatch   *message,
+                      uint8_t             *out);
+size_t transit__timetable_match__pack_to_buffer
+                     (const Transit__TimetableMatch   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__TimetableMatch *
+       transit__timetable_match__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__timetable_match__free_unpacked
+                     (Transit__TimetableMatch *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__SourceStatus methods */
 void   transit__source_status__init
                      (Transit__SourceStatus         *message);
@@ -2252,6 +2374,12 @@ typedef void (*Transit__SkippedFieldCount_Closure)
 typedef void (*Transit__DropCount_Closure)
                  (const Transit__DropCount *message,
                   void *closure_data);
+typedef void (*Transit__MatchCount_Closure)
+                 (const Transit__MatchCount *message,
+                  void *closure_data);
+typedef void (*Transit__TimetableMatch_Closure)
+                 (const Transit__TimetableMatch *message,
+                  void *closure_data);
 typedef void (*Transit__SourceStatus_Closure)
                  (const Transit__SourceStatus *message,
                   void *closure_data);
@@ -2357,6 +2485,8 @@ extern const ProtobufCMessageDescriptor transit__informed_entity__descriptor;
 extern const ProtobufCMessageDescriptor transit__alert_state__descriptor;
 extern const ProtobufCMessageDescriptor transit__skipped_field_count__descriptor;
 extern const ProtobufCMessageDescriptor transit__drop_count__descriptor;
+extern const ProtobufCMessageDescriptor transit__match_count__descriptor;
+extern const ProtobufCMessageDescriptor transit__timetable_match__descriptor;
 extern const ProtobufCMessageDescriptor transit__source_status__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_updates_batch__descriptor;
 extern const ProtobufCMessageDescriptor transit__vehicles_batch__descriptor;

@@ -1,0 +1,176 @@
+import TransitCore
+
+/// The live state of the trips, as the realtime service predicts them: what replaces the schedule of some runs
+/// and the trips it added. A full update replaces the previous state (`Timetable.applying(_:)`).
+public struct LiveTrips: Sendable, Equatable {
+    public var runs: [RunKey: LiveRun]
+    /// Added trips by their realtime trip id.
+    public var added: [String: AddedTrip]
+
+    public init(runs: [RunKey: LiveRun] = [:], added: [String: AddedTrip] = [:]) {
+        self.runs = runs
+        self.added = added
+    }
+}
+
+/// What became of a scheduled run.
+public enum LiveRun: Sendable, Equatable {
+    case cancelled
+    /// Predicted times at each stop of the run, in order (as many as it has stops).
+    case times([LiveStopTime])
+}
+
+/// A predicted stop: unix times, or skipped (neither boarding nor alighting there).
+public struct LiveStopTime: Sendable, Equatable {
+    public var arrival: Int64
+    public var departure: Int64
+    public var skipped: Bool
+
+    public init(arrival: Int64, departure: Int64, skipped: Bool = false) {
+        self.arrival = arrival
+        self.departure = departure
+        self.skipped = skipped
+    }
+}
+
+/// A trip the schedule does not have, with its stops and unix times.
+public struct AddedTrip: Sendable, Equatable {
+    public var mode: Mode
+    public var wheelchairAccessible: Bool
+    public var stops: [Int]
+    public var arrivals: [Int64]
+    public var departures: [Int64]
+    public var pickup: [Bool]
+    public var dropOff: [Bool]
+
+    public init(
+        mode: Mode, wheelchairAccessible: Bool = false, stops: [Int], arrivals: [Int64], departures: [Int64],
+        pickup: [Bool]? = nil, dropOff: [Bool]? = nil
+    ) {
+        self.mode = mode
+        self.wheelchairAccessible = wheelchairAccessible
+        self.stops = stops
+        self.arrivals = arrivals
+        self.departures = departures
+        self.pickup = pickup ?? Array(repeating: true, count: stops.count)
+        self.dropOff = dropOff ?? Array(repeating: true, count: stops.count)
+    }
+}
+
+/// Why a live state could not be laid over the timetable entirely (the rest was applied).
+public struct LiveTripsProblem: Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+}
+
+extension Timetable {
+    /// This timetable with `state` as its live trips (replacing the previous live state). Only the patterns of
+    /// runs whose live state changed are rebuilt (and re-split into FIFO groups where trips now overtake), so the
+    /// cost grows with the change, not with the timetable. Runs outside the window are ignored; a run whose times
+    /// do not match its stop count, and an added trip naming unknown stops or with mismatched arrays, are left
+    /// out and reported.
+    public func applying(_ state: LiveTrips) -> (timetable: Timetable, problems: [LiveTripsProblem]) {
+        var next = self
+        var problems: [LiveTripsProblem] = []
+        var touched = Set<Int32>()
+
+        // Scheduled runs whose live state changed (added, changed or gone).
+        var changed = Set<RunKey>()
+        for (key, value) in state.runs where live.runs[key] != value { changed.insert(key) }
+        for key in live.runs.keys where state.runs[key] == nil { changed.insert(key) }
+        for key in changed {
+            guard let run = runIndex[key] else { continue }
+            let old = liveRuns[run]?.pattern ?? runs[Int(run)].staticPattern
+            let staticPattern = runs[Int(run)].staticPattern
+            var newPattern: Int32? = staticPattern
+            var newTimes: LiveTimes?
+            switch state.runs[key] {
+            case nil:
+                break
+            case .cancelled:
+                newPattern = nil
+                newTimes = LiveTimes(pattern: -1, arrivals: [], departures: [])
+            case .times(let stops):
+                let base = patterns[Int(staticPattern)].key
+                guard stops.count == base.stops.count else {
+                    problems.append(
+                        LiveTripsProblem(
+                            description:
+                                "trip \(key.trip) of \(key.date): \(stops.count) live stops for \(base.stops.count)"))
+                    continue
+                }
+                var patternKey = base
+                for (i, s) in stops.enumerated() where s.skipped {
+                    patternKey.pickup[i] = false
+                    patternKey.dropOff[i] = false
+                }
+                let p = next.pattern(for: patternKey)
+                newPattern = p
+                newTimes = LiveTimes(
+                    pattern: p, arrivals: stops.map { Int32(clamping: $0.arrival - epoch) },
+                    departures: stops.map { Int32(clamping: $0.departure - epoch) })
+            }
+            next.liveRuns[run] = newTimes
+            if old >= 0 {
+                next.patterns[Int(old)].runs.removeAll { $0 == run }
+                touched.insert(old)
+            }
+            if let p = newPattern {
+                next.patterns[Int(p)].runs.append(run)
+                touched.insert(p)
+            }
+        }
+
+        // Added trips: new ones take a run (or reuse the slot of the same id), gone ones are emptied.
+        for (id, trip) in state.added where live.added[id] != trip {
+            let n = trip.stops.count
+            guard n >= 2, trip.arrivals.count == n, trip.departures.count == n, trip.pickup.count == n,
+                trip.dropOff.count == n, trip.stops.allSatisfy({ stops.indices.contains($0) })
+            else {
+                problems.append(LiveTripsProblem(description: "added trip \(id): stops and times do not match"))
+                continue
+            }
+            let key = PatternKey(
+                stops: trip.stops.map { Int32($0) }, pickup: trip.pickup, dropOff: trip.dropOff,
+                modeBit: UInt8(trip.mode.bit), accessible: trip.wheelchairAccessible)
+            let p = next.pattern(for: key)
+            let run: Int32
+            if let existing = next.addedRuns[id] {
+                run = existing
+                if let old = next.liveRuns[run]?.pattern, old >= 0 {
+                    next.patterns[Int(old)].runs.removeAll { $0 == run }
+                    touched.insert(old)
+                }
+            } else {
+                run = Int32(next.runs.count)
+                next.runs.append(Run(key: nil, addedId: id, staticPattern: -1, times: -1))
+                next.addedRuns[id] = run
+            }
+            next.liveRuns[run] = LiveTimes(
+                pattern: p, arrivals: trip.arrivals.map { Int32(clamping: $0 - epoch) },
+                departures: trip.departures.map { Int32(clamping: $0 - epoch) })
+            next.patterns[Int(p)].runs.append(run)
+            touched.insert(p)
+        }
+        for id in live.added.keys where state.added[id] == nil {
+            guard let run = next.addedRuns[id], let old = next.liveRuns[run]?.pattern, old >= 0 else { continue }
+            next.patterns[Int(old)].runs.removeAll { $0 == run }
+            next.liveRuns[run] = LiveTimes(pattern: -1, arrivals: [], departures: [])
+            touched.insert(old)
+        }
+        next.live = state
+        for p in touched { next.rebuildRoutes(ofPattern: Int(p)) }
+        return (next, problems)
+    }
+
+    /// The pattern of `key`, created (without routes yet) when it is new.
+    mutating func pattern(for key: PatternKey) -> Int32 {
+        if let p = patternIndex[key] { return p }
+        let p = Int32(patterns.count)
+        patterns.append(Pattern(key: key, runs: [], routes: []))
+        patternIndex[key] = p
+        return p
+    }
+
+    /// Whether a run's times come from the live state.
+    public func isLive(run: Int) -> Bool { liveRuns[Int32(run)] != nil }
+}

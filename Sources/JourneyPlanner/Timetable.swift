@@ -1,0 +1,269 @@
+import TransitCore
+
+/// One scheduled trip instance of the window: a trip on a service date (and, for a frequency-based trip, the
+/// instance starting at `start`, GTFS seconds; −1 otherwise). The realtime service names trips the same way.
+public struct RunKey: Hashable, Sendable {
+    public var trip: Int32
+    public var date: GTFSDate
+    public var start: Int32
+
+    public init(trip: Int, date: GTFSDate, start: Int = -1) {
+        self.trip = Int32(trip)
+        self.date = date
+        self.start = Int32(start)
+    }
+}
+
+/// The timetable the planner searches: every trip instance of a window of service days in absolute time,
+/// grouped into RAPTOR routes both ways (the reverse set answers arrive-by), the footpath graph and the change
+/// times, with the live trips laid over it (`applying(_:)`). A value: a live update returns a new timetable and
+/// queries running on the old one are not disturbed.
+public struct Timetable: Sendable {
+    /// Times inside are seconds after this unix instant (the window's first service-day reference).
+    public let epoch: Int64
+    /// The window's service dates, first to last.
+    public let dates: [GTFSDate]
+    /// The instants the window's service days cover: from the first day's reference to 24 h after the last's.
+    public let coveredUnix: Range<Int64>
+    /// The bounding box of the served stops (nil when none has coordinates).
+    public let bounds: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)?
+    /// Largest walking radius the footpaths were generated for.
+    public let maxWalkRadius: Double
+
+    struct StopPoint: Sendable {
+        var lat: Double?
+        var lon: Double?
+        var station: Int32
+        var accessible: Bool
+        var served: Bool
+    }
+    let stops: [StopPoint]
+    /// Platforms of each station (served ones), for queries naming a station.
+    let platforms: [Int: [Int]]
+    /// Change time at the same stop (`ChangeTime` values or seconds).
+    let changeTime: [Int32]
+    let footpaths: FootpathGraph
+
+    /// A trip instance. `times` indexes `staticArrivals`/`staticDepartures` (−1 for an added trip).
+    struct Run: Sendable {
+        var key: RunKey?
+        var addedId: String?
+        var staticPattern: Int32
+        var times: Int32
+    }
+    var runs: [Run]
+    let staticArrivals: [Int32]
+    let staticDepartures: [Int32]
+    var runIndex: [RunKey: Int32]
+
+    struct PatternKey: Hashable, Sendable {
+        var stops: [Int32]
+        var pickup: [Bool]
+        var dropOff: [Bool]
+        var modeBit: UInt8
+        var accessible: Bool
+    }
+    struct Pattern: Sendable {
+        var key: PatternKey
+        var runs: [Int32]
+        var routes: [Int32]
+    }
+    var patterns: [Pattern]
+    var patternIndex: [PatternKey: Int32]
+    var forward: RouteSet
+    var backward: RouteSet
+
+    /// The live state laid over the schedule, and each affected run's current times and pattern.
+    var live: LiveTrips
+    struct LiveTimes: Sendable, Equatable {
+        var pattern: Int32
+        var arrivals: [Int32]
+        var departures: [Int32]
+    }
+    var liveRuns: [Int32: LiveTimes]
+    var addedRuns: [String: Int32]
+
+    /// Builds the timetable of `source`'s days. `maxWalkRadius` bounds the generated footpaths (a query's
+    /// `walk_radius_m` may not exceed it).
+    public init(_ source: TimetableSource, maxWalkRadius: Double = 2000) {
+        self.maxWalkRadius = maxWalkRadius
+        let epoch = source.days.map(\.referenceUnix).min() ?? 0
+        self.epoch = epoch
+        dates = Array(Set(source.days.map(\.date))).sorted()
+        let lastReference = source.days.map(\.referenceUnix).max() ?? epoch
+        coveredUnix = epoch..<(lastReference + 86_400)
+        let n = source.stops.count
+        var served = [Bool](repeating: false, count: n)
+        for trip in source.trips {
+            for st in trip.stopTimes where st.stop >= 0 && st.stop < n { served[st.stop] = true }
+        }
+        stops = source.stops.enumerated().map { index, s in
+            let station = s.station.flatMap { source.stops.indices.contains($0) ? $0 : nil }
+            let own = s.wheelchairBoarding
+            let accessible = own == 1 || (own == 0 && station.map { source.stops[$0].wheelchairBoarding == 1 } ?? false)
+            return StopPoint(
+                lat: s.lat, lon: s.lon, station: Int32(station ?? -1), accessible: accessible, served: served[index])
+        }
+        let located = source.stops.indices.filter {
+            served[$0] && source.stops[$0].lat != nil && source.stops[$0].lon != nil
+        }
+        let lats = located.map { source.stops[$0].lat! }, lons = located.map { source.stops[$0].lon! }
+        bounds = located.isEmpty ? nil : (lats.min()!, lats.max()!, lons.min()!, lons.max()!)
+        var platforms: [Int: [Int]] = [:]
+        for (i, s) in stops.enumerated() where s.station >= 0 && s.served {
+            platforms[Int(s.station), default: []].append(i)
+        }
+        self.platforms = platforms
+        let stations = stops.map { $0.station >= 0 ? Int($0.station) : nil }
+        let rules = TransferRules(transfers: source.transfers, stations: stations)
+        changeTime = (0..<n).map { rules.sameStop($0) }
+        footpaths = FootpathGraph(stops: source.stops, served: served, rules: rules, maxRadius: maxWalkRadius)
+
+        // Every run of the window, its times after the epoch, grouped by pattern.
+        var runs: [Run] = []
+        var arrivals: [Int32] = []
+        var departures: [Int32] = []
+        var runIndex: [RunKey: Int32] = [:]
+        var patterns: [Pattern] = []
+        var patternIndex: [PatternKey: Int32] = [:]
+        var tripPattern = [Int32](repeating: -1, count: source.trips.count)
+        for day in source.days {
+            let base = day.referenceUnix - epoch
+            for (t, trip) in source.trips.enumerated() where day.services.contains(trip.service) {
+                let times = trip.stopTimes.filter { $0.stop >= 0 && $0.stop < n }
+                guard times.count >= 2 else { continue }
+                if tripPattern[t] < 0 {
+                    let key = PatternKey(
+                        stops: times.map { Int32($0.stop) }, pickup: times.map(\.pickup), dropOff: times.map(\.dropOff),
+                        modeBit: UInt8(trip.mode.bit), accessible: trip.wheelchairAccessible == 1)
+                    if let p = patternIndex[key] {
+                        tripPattern[t] = p
+                    } else {
+                        tripPattern[t] = Int32(patterns.count)
+                        patternIndex[key] = Int32(patterns.count)
+                        patterns.append(Pattern(key: key, runs: [], routes: []))
+                    }
+                }
+                let pattern = tripPattern[t]
+                let starts: [Int?] =
+                    trip.frequencies.isEmpty ? [nil] : TripFrequencies(trip.frequencies).startTimes.map { $0 }
+                for start in starts {
+                    let shift = base + Int64(start.map { $0 - times[0].departure } ?? 0)
+                    let key = RunKey(trip: t, date: day.date, start: start ?? -1)
+                    guard runIndex[key] == nil else { continue }
+                    let run = Int32(runs.count)
+                    runIndex[key] = run
+                    runs.append(Run(key: key, addedId: nil, staticPattern: pattern, times: Int32(arrivals.count)))
+                    for st in times {
+                        arrivals.append(Int32(clamping: shift + Int64(st.arrival)))
+                        departures.append(Int32(clamping: shift + Int64(st.departure)))
+                    }
+                    patterns[Int(pattern)].runs.append(run)
+                }
+            }
+        }
+        self.runs = runs
+        staticArrivals = arrivals
+        staticDepartures = departures
+        self.runIndex = runIndex
+        self.patterns = patterns
+        self.patternIndex = patternIndex
+        forward = RouteSet(stopCount: n)
+        backward = RouteSet(stopCount: n)
+        live = LiveTrips()
+        liveRuns = [:]
+        addedRuns = [:]
+        for p in patterns.indices { rebuildRoutes(ofPattern: p) }
+    }
+
+    /// Number of stops (the caller's indexes run below it).
+    public var stopCount: Int { stops.count }
+    /// Number of trip instances (scheduled and added).
+    public var runCount: Int { runs.count }
+    /// Number of RAPTOR routes (patterns split into FIFO groups).
+    public var routeCount: Int { forward.routes.count }
+    /// Number of scheduled stops of all runs (a run of 30 stops counts 30).
+    public var runStopCount: Int { staticArrivals.count }
+    /// Number of walks between stops (each direction of a pair counts).
+    public var footpathCount: Int { footpaths.outEdges.count }
+
+    /// The stops a place named by stop index means: a station's served platforms (and itself if served), else
+    /// the stop.
+    public func stopsMeant(by stop: Int) -> [Int] {
+        guard stops.indices.contains(stop) else { return [] }
+        if let members = platforms[stop] { return (stops[stop].served ? [stop] : []) + members }
+        return [stop]
+    }
+
+    /// The scheduled run of a trip instance, if it is in the window.
+    public func run(_ key: RunKey) -> Int? { runIndex[key].map(Int.init) }
+
+    /// Which trip instance a run is (nil key for an added trip, which has `addedId`).
+    public func runIdentity(_ run: Int) -> (key: RunKey?, addedId: String?) { (runs[run].key, runs[run].addedId) }
+
+    /// The current times of a run (live when it has them), seconds after the epoch.
+    func times(ofRun run: Int32) -> (pattern: Int32, arrivals: ArraySlice<Int32>, departures: ArraySlice<Int32>) {
+        if let live = liveRuns[run] { return (live.pattern, live.arrivals[...], live.departures[...]) }
+        let r = runs[Int(run)]
+        let n = patterns[Int(r.staticPattern)].key.stops.count
+        let lo = Int(r.times)
+        return (r.staticPattern, staticArrivals[lo..<lo + n], staticDepartures[lo..<lo + n])
+    }
+
+    /// Splits a pattern's current runs into FIFO groups and writes them into the pattern's route slots (both
+    /// directions), taking new slots when it needs more and emptying the ones it no longer needs.
+    mutating func rebuildRoutes(ofPattern p: Int) {
+        let key = patterns[p].key
+        let trips = patterns[p].runs.map { run in
+            let t = times(ofRun: run)
+            return FIFOSplit.Trip(run: run, arrivals: t.arrivals, departures: t.departures)
+        }
+        let groups = FIFOSplit.groups(trips)
+        for (g, group) in groups.enumerated() {
+            let route = RaptorRoute(
+                stops: key.stops, pickup: key.pickup, dropOff: key.dropOff, modeBit: key.modeBit,
+                accessible: key.accessible, runs: group.map(\.run), arrivals: group.flatMap(\.arrivals),
+                departures: group.flatMap(\.departures))
+            let slot: Int
+            if g < patterns[p].routes.count {
+                slot = Int(patterns[p].routes[g])
+            } else {
+                slot = forward.routes.count
+                patterns[p].routes.append(Int32(slot))
+            }
+            forward.set(slot, route)
+            backward.set(slot, route.reversed())
+        }
+        for g in groups.count..<max(groups.count, patterns[p].routes.count) {
+            let slot = Int(patterns[p].routes[g])
+            if forward.routes[slot].tripCount > 0 {
+                var emptied = forward.routes[slot]
+                emptied.runs = []
+                emptied.arrivals = []
+                emptied.departures = []
+                forward.set(slot, emptied)
+                backward.set(slot, emptied.reversed())
+            }
+        }
+    }
+}
+
+extension Timetable {
+    /// Bytes held by the timetable's arrays (element storage, both directions, footpaths, runs; not counting
+    /// dictionaries' overhead or the live state): the figure a memory budget starts from.
+    public var memoryEstimate: Int {
+        func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
+        var total = bytes(stops) + bytes(changeTime) + bytes(runs) + bytes(staticArrivals) + bytes(staticDepartures)
+        total += bytes(footpaths.outEdges) + bytes(footpaths.inEdges) + bytes(footpaths.outOffsets) * 2
+        for set in [forward, backward] {
+            for r in set.routes {
+                total += bytes(r.stops) + bytes(r.pickup) + bytes(r.dropOff) + bytes(r.runs) + bytes(r.arrivals)
+                total += bytes(r.departures) + MemoryLayout<RaptorRoute>.stride
+            }
+            for v in set.visits { total += bytes(v) }
+        }
+        for p in patterns { total += bytes(p.key.stops) * 2 + bytes(p.runs) + bytes(p.routes) }
+        total += runIndex.count * (MemoryLayout<RunKey>.stride + 4) * 2
+        return total
+    }
+}
