@@ -164,3 +164,28 @@ extension DetourStateTests {
         #expect(state.statuses(now: F.now)[0].drops["detour_stop_without_coordinates"] == 1)
     }
 }
+
+extension DetourStateTests {
+    /// A vehicle whose descriptor names the modified trip is on T1's instance; its current_stop_sequence is the
+    /// modified trip's (2 = R1, a replacement stop), and its estimate predicts the stops after it, numbered
+    /// as the modified trip's.
+    @Test func aVehicleOnTheModifiedTripEstimatesItsStops() throws {
+        var state = F.state()
+        let scheduledAtR1 = F.dayUnix + 8 * 3600 + 200
+        let vehicle = FeedEntity(
+            id: "v1",
+            vehicle: VehiclePosition(
+                trip: TripDescriptor(
+                    modifiedTrip: ModifiedTripSelector(
+                        modificationsId: "M1", affectedTripId: "T1", startDate: F.dayText)),
+                vehicle: VehicleDescriptor(id: "bus-1"), currentStopSequence: 2, stopId: "R1",
+                currentStatus: .stoppedAt, timestamp: UInt64(scheduledAtR1 + 120)))
+        _ = try mustApply(&state, F.feed(Self.detourEntities() + [vehicle]), now: scheduledAtR1 + 130)
+        #expect(state.vehicles["tu/v1"]?.trip == F.key(1))
+        let estimate = try #require(state.trips[F.key(1)])
+        #expect(estimate.modificationsId == "M1")
+        #expect(estimate.stops.map(\.stopId) == ["S1", "R1", "S3", "S4"])
+        // Stopped at R1 two minutes late: S3 is predicted two minutes late too.
+        #expect(estimate.stops[2].predictedDeparture.map { $0 - (F.dayUnix + 8 * 3600 + 600) } == 120)
+    }
+}

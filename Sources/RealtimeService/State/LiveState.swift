@@ -297,7 +297,10 @@ public struct LiveState: Sendable {
             if best == nil || timestamp > best!.timestamp { best = (trip, timestamp) }
         }
         guard var trip = best?.trip else { return estimate?.trip }
-        if let estimate, trip.relationship == .scheduled || trip.relationship == .unscheduled {
+        // Stops are combined by stop_sequence: only when both number them alike (a detour's or the schedule's).
+        if let estimate, trip.relationship == .scheduled || trip.relationship == .unscheduled,
+            estimate.trip.modificationsId == trip.modificationsId
+        {
             StopPredictions.combine(&trip.stops, with: estimate.trip.stops)
         }
         return trip

@@ -86,7 +86,9 @@ extension SourceState {
                 if let vehicle = entity.pointee.vehicle {
                     kinds.insert(.vehiclePositions)
                     if settings.accepts(.vehiclePositions) {
-                        applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
+                        applyVehicle(
+                            vehicle, entityId: id, schedules: schedules, modifications: modificationSets, now: now,
+                            &touched)
                     } else {
                         drop(.wrongKind, "entity '\(id)': a vehicle position in a \(settings.kind.rawValue) source")
                     }
@@ -128,7 +130,8 @@ extension SourceState {
         vehicleTrips = [:]
         vehicleTripKey = [:]
         for (id, vehicle) in rawVehicles {
-            applyVehicle(vehicle, entityId: id, schedules: schedules, now: now, &touched)
+            applyVehicle(
+                vehicle, entityId: id, schedules: schedules, modifications: modificationSets, now: now, &touched)
         }
         return touched
     }
@@ -308,9 +311,11 @@ extension SourceState {
         return reason
     }
 
+    /// `modifications`: the detours a descriptor naming a modified trip is resolved against (its
+    /// current_stop_sequence is then the modified trip's, and so are the estimate's stops).
     private mutating func applyVehicle(
-        _ vehicle: VehiclePosition, entityId id: String, schedules: ScheduleCache, now: Int64,
-        _ touched: inout TouchedKeys
+        _ vehicle: VehiclePosition, entityId id: String, schedules: ScheduleCache,
+        modifications: [TripModificationSet] = [], now: Int64, _ touched: inout TouchedKeys
     ) {
         rawVehicles[id] = vehicle
         var instance: TripInstanceKey?
@@ -318,11 +323,13 @@ extension SourceState {
         var estimate: LiveTrip?
         if let descriptor = vehicle.trip,
             descriptor.tripId.nonEmptyText != nil || descriptor.routeId.nonEmptyText != nil
+                || descriptor.modifiedTrip != nil
         {
             // The vehicle's trip instance, by the same rules as a trip update's (start date inferred from the
             // position's timestamp when the descriptor has none). A vehicle on an unknown trip is kept.
             let probe = TripUpdate(trip: descriptor, timestamp: vehicle.timestamp)
-            let resolution = resolver.resolve(probe, schedules: schedules, now: now)
+            let (resolution, modificationsId) = Self.resolve(
+                probe, resolver: &resolver, schedules: schedules, modifications: modifications, now: now)
             tallyVehicle(descriptor, resolution, schedules)
             if case .resolved(let trip) = resolution {
                 instance = trip.key
@@ -330,6 +337,7 @@ extension SourceState {
                 estimate = Self.vehicleEstimate(
                     trip, probe: probe, vehicle: vehicle, entityId: id, source: settings.name,
                     timepoints: Self.timepoints(of: trip, schedules: schedules))
+                estimate?.modificationsId = modificationsId
             }
         }
         var live = VehicleConversion.liveVehicle(vehicle, entityId: id, settings: settings, trip: instance)

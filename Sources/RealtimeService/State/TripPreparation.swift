@@ -49,26 +49,13 @@ extension SourceState {
     }
 
     /// One trip update, resolved and converted. An update naming a modified trip (TripDescriptor.modified_trip)
-    /// is resolved against the modified trip of the first of `modifications` that has it (its stops then
-    /// numbered as the modified trip's, `LiveTrip.modificationsId` set).
+    /// is resolved against it (`resolve(_:resolver:schedules:modifications:now:)`).
     static func prepare(
         _ update: TripUpdate, entityId: String, source: String, resolver: inout TripUpdateResolver,
         schedules: ScheduleCache, modifications: [TripModificationSet] = [], now: Int64
     ) -> PreparedTrip {
-        let resolution: TripResolution
-        var modificationsId: String?
-        if let selector = update.trip.modifiedTrip {
-            let tripId = resolver.options.idPrefix + (selector.affectedTripId ?? "")
-            let set =
-                modifications.first { set in
-                    selector.modificationsId.map { set.modifiedTrip(modificationsId: $0, tripId: tripId) != nil }
-                        ?? false
-                } ?? modifications.first ?? TripModificationSet()
-            resolution = resolver.resolveModified(update, modifications: set, schedules: schedules, now: now).resolution
-            modificationsId = selector.modificationsId
-        } else {
-            resolution = resolver.resolve(update, schedules: schedules, now: now)
-        }
+        let (resolution, modificationsId) = resolve(
+            update, resolver: &resolver, schedules: schedules, modifications: modifications, now: now)
         guard case .resolved(let resolved) = resolution else { return .other(resolution) }
         var live = TripConversion.liveTrip(resolved, update: update, source: source, entityId: entityId)
         live.modificationsId = modificationsId
@@ -80,6 +67,28 @@ extension SourceState {
         return .live(
             live, key: resolved.key, unmatchedStopUpdates: resolved.unmatchedStopUpdates,
             mismatches: resolved.stopMismatches, firstMismatch: resolved.firstStopMismatch)
+    }
+}
+
+extension SourceState {
+    /// `update` resolved; one naming a modified trip (TripDescriptor.modified_trip: a trip update, or a vehicle's
+    /// descriptor) against the modified trip of the first of `modifications` that has it, its stops then
+    /// numbered as the modified trip's, with the TripModifications entity's id returned (for
+    /// `LiveTrip.modificationsId`).
+    static func resolve(
+        _ update: TripUpdate, resolver: inout TripUpdateResolver, schedules: ScheduleCache,
+        modifications: [TripModificationSet], now: Int64
+    ) -> (TripResolution, modificationsId: String?) {
+        guard let selector = update.trip.modifiedTrip else {
+            return (resolver.resolve(update, schedules: schedules, now: now), nil)
+        }
+        let tripId = resolver.options.idPrefix + (selector.affectedTripId ?? "")
+        let set =
+            modifications.first { set in
+                selector.modificationsId.map { set.modifiedTrip(modificationsId: $0, tripId: tripId) != nil } ?? false
+            } ?? modifications.first ?? TripModificationSet()
+        let resolution = resolver.resolveModified(update, modifications: set, schedules: schedules, now: now)
+        return (resolution.resolution, selector.modificationsId)
     }
 }
 
