@@ -129,26 +129,10 @@ struct ReplayClockEndToEndTests {
         }
         try Data(#"{"sources": [\#(sources.joined(separator: ", "))]}"#.utf8)
             .write(to: URL(fileURLWithPath: folder + "/realtime.json"))
-        let staticURL = UniqueURL.ipc("rcs"), repURL = UniqueURL.ipc("rcr")
-        let pubURL = UniqueURL.ipc("rcp")
-
-        let staticService = try await ChildProcess.started(
-            "transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
-        defer { staticService.signal(SIGKILL) }
-        let realtime = try await ChildProcess.started(
-            "transit-realtime",
-            [
-                "serve", "--config", folder + "/realtime.json", "--static", staticURL, "--listen", repURL,
-                "--publish", pubURL,
-            ] + clock)
-        defer { realtime.signal(SIGKILL) }
-        let gateway = try await ChildProcess.started(
-            "transit-gateway",
-            [
-                "serve", "--static", staticURL, "--realtime", repURL, "--subscribe", pubURL, "--listen", "127.0.0.1:0",
-            ] + clock)
-        defer { gateway.signal(SIGKILL) }
-        let port = try #require(gateway.stderr.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) })
+        let services = try await ServiceTrio.started(
+            db: db, realtimeConfig: folder + "/realtime.json", clock: clock, urlPrefix: "rc")
+        defer { services.kill() }
+        let port = services.port
 
         // The board at S2, asked without `at`: the service clock's now, T1 predicted 2 minutes late.
         var row: [String: Any]?
@@ -174,7 +158,7 @@ struct ReplayClockEndToEndTests {
         let health = try await ask(#"{"id":2,"op":"health"}"#, port: port)
         #expect(health.data["status"] as? String == "ok", "\(health.text)")
 
-        for child in [gateway, realtime, staticService] {
+        for child in services.all {
             child.signal(SIGTERM)
             #expect(try await child.waitForExit(timeout: .seconds(10)) == 0)
         }

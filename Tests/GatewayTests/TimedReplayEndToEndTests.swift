@@ -61,24 +61,10 @@ struct TimedReplayEndToEndTests {
         // to poll first) before the first snapshot, at ten times real speed, one clock for all three.
         let origin = String(format: "%.3f", Date().timeIntervalSince1970)
         let clock = ["--clock", "2025-12-22T07:58:00+11:00", "--clock-rate", "10", "--clock-origin", origin]
-        let staticURL = UniqueURL.ipc("trs"), repURL = UniqueURL.ipc("trr"), pubURL = UniqueURL.ipc("trp")
-        let staticService = try await ChildProcess.started(
-            "transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
-        defer { staticService.signal(SIGKILL) }
-        let realtime = try await ChildProcess.started(
-            "transit-realtime",
-            [
-                "serve", "--config", folder + "/realtime.json", "--static", staticURL, "--listen", repURL,
-                "--publish", pubURL,
-            ] + clock)
-        defer { realtime.signal(SIGKILL) }
-        let gateway = try await ChildProcess.started(
-            "transit-gateway",
-            [
-                "serve", "--static", staticURL, "--realtime", repURL, "--subscribe", pubURL, "--listen", "127.0.0.1:0",
-            ] + clock)
-        defer { gateway.signal(SIGKILL) }
-        let port = try #require(gateway.stderr.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) })
+        let services = try await ServiceTrio.started(
+            db: db, realtimeConfig: folder + "/realtime.json", clock: clock, urlPrefix: "tr")
+        defer { services.kill() }
+        let port = services.port
 
         // The board's events: (push time on the service clock, the train's delay, stale).
         let subscriber = try LineClient(port: port)
@@ -125,7 +111,7 @@ struct TimedReplayEndToEndTests {
                 $0["code"] as? String == "source_stale" && $0["source"] as? String == "rec.trip_updates"
             })
 
-        for child in [gateway, realtime, staticService] {
+        for child in services.all {
             child.signal(SIGTERM)
             #expect(try await child.waitForExit(timeout: .seconds(10)) == 0)
         }

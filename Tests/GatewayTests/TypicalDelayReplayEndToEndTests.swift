@@ -100,23 +100,11 @@ struct TypicalDelayReplayEndToEndTests {
         let clock = ["--clock", Self.start, "--clock-rate", "120", "--clock-origin", origin]
         try Data(#"{"sources": [{"name": "tu", "replay": "replay", "pace_s": 0.5, "loop": false}]}"#.utf8)
             .write(to: URL(fileURLWithPath: folder + "/realtime.json"))
-        let staticURL = UniqueURL.ipc("tds"), repURL = UniqueURL.ipc("tdr"), pubURL = UniqueURL.ipc("tdp")
-        let staticService = try await ChildProcess.started(
-            "transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
-        defer { staticService.signal(SIGKILL) }
-        let realtime = try await ChildProcess.started(
-            "transit-realtime",
-            [
-                "serve", "--config", folder + "/realtime.json", "--static", staticURL, "--listen", repURL,
-                "--publish", pubURL, "--delay-store", folder + "/delays.db",
-            ] + clock)
-        defer { realtime.signal(SIGKILL) }
-        let gateway = try await ChildProcess.started(
-            "transit-gateway",
-            ["serve", "--static", staticURL, "--realtime", repURL, "--subscribe", pubURL, "--listen", "127.0.0.1:0"]
-                + clock)
-        defer { gateway.signal(SIGKILL) }
-        let port = try #require(gateway.stderr.firstMatch(of: /port=(\d+)/).flatMap { Int($0.1) })
+        let services = try await ServiceTrio.started(
+            db: db, realtimeConfig: folder + "/realtime.json", clock: clock,
+            realtimeArguments: ["--delay-store", folder + "/delays.db"], urlPrefix: "td")
+        defer { services.kill() }
+        let port = services.port
 
         // Each trip's departure from S1 is recorded once its predicted time has passed on the service clock.
         var reliability: JSONLine?
@@ -157,7 +145,7 @@ struct TypicalDelayReplayEndToEndTests {
         let bad = try await ask(#"{"id":4,"op":"reliability","hour":8}"#, port: port)
         #expect(bad.errorCode == "INVALID_ARGUMENT", "\(bad.text)")
 
-        for child in [gateway, realtime, staticService] {
+        for child in services.all {
             child.signal(SIGTERM)
             #expect(try await child.waitForExit(timeout: .seconds(10)) == 0)
         }
