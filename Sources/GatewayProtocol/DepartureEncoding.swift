@@ -73,14 +73,14 @@ extension JSONWriter {
 
     /// GATEWAY.md "detour": null, or the TripModifications entity's id and its alerts; on a trip also the
     /// detour's shape.
-    mutating func detour(_ view: DetourView?, withShape: Bool) {
-        guard let view else { return null() }
+    mutating func detour(_ detour: LiveDetour?, withShape: Bool) {
+        guard let detour else { return null() }
         beginObject()
-        key("modifications_id"); string(view.modificationsId)
-        key("alert_ids"); strings(view.alertIds)
+        key("modifications_id"); string(detour.modificationsId)
+        key("alert_ids"); strings(detour.alertIds)
         if withShape {
-            key("shape_id"); string(view.shapeId)
-            key("polyline"); string(view.polyline)
+            key("shape_id"); string(detour.shapeId)
+            key("polyline"); string(detour.shapePolyline)
         }
         endObject()
     }

@@ -56,31 +56,6 @@ public struct DepartureRealtime: Sendable, Hashable {
     public var appliesToRow: Bool { predictedUnix != nil || cancelled || skipped || added }
 }
 
-/// A detour (GTFS-Realtime trip modifications) in effect for a row's or a trip's instance (GATEWAY.md
-/// "detour").
-public struct DetourView: Sendable, Hashable {
-    /// The TripModifications entity's id.
-    public var modificationsId: String
-    /// The alerts describing it (their feed entity ids; also in the row's or stop's `alert_ids`).
-    public var alertIds: [String]
-    /// The path while detoured and, when the feed gave it as a Shape entity, its encoded polyline.
-    public var shapeId: String?
-    public var polyline: String?
-
-    public init(modificationsId: String, alertIds: [String], shapeId: String? = nil, polyline: String? = nil) {
-        self.modificationsId = modificationsId
-        self.alertIds = alertIds
-        self.shapeId = shapeId
-        self.polyline = polyline
-    }
-
-    public init(_ detour: LiveDetour) {
-        self.init(
-            modificationsId: detour.modificationsId, alertIds: detour.alertIds, shapeId: detour.shapeId,
-            polyline: detour.shapePolyline)
-    }
-}
-
 /// One row of a departure board: the static departure and what the live state says about it.
 public struct DepartureRow: Sendable, Hashable {
     public var departure: Departure
@@ -89,8 +64,9 @@ public struct DepartureRow: Sendable, Hashable {
     public var alertIds: [String] = []
     /// How late this route usually leaves this stop at this hour (GATEWAY.md "typical delay").
     public var typicalDelay: TypicalDelayView?
-    /// The detour in effect for the row's trip instance (the row's stop is one the detour keeps).
-    public var detour: DetourView?
+    /// The detour in effect for the row's trip instance (the row's stop is one the detour keeps); the row
+    /// shows its id and alerts (GATEWAY.md "detour").
+    public var detour: LiveDetour?
 
     public init(departure: Departure, realtime: DepartureRealtime? = nil) {
         self.departure = departure
@@ -195,7 +171,7 @@ public struct TripRealtime: Sendable, Hashable {
     public var vehicle: VehicleSnapshot?
     /// The detour in effect for the instance, and each stop's part in it (parallel to `TripDetail.stops`,
     /// which then holds the replacement stops too, in travel order; empty without a detour).
-    public var detour: DetourView?
+    public var detour: LiveDetour?
     public var detourRoles: [LiveDetourStop.Role] = []
 
     public init(

@@ -79,7 +79,7 @@ import TransitModel
         ]
         let merged = BoardAssembly.merge(rows, state: state()).rows
         #expect(merged.map { "\($0.departure.tripId)@\($0.departure.stopSequence)" } == ["T@1", "T@3", "U@2"])
-        #expect(merged[0].detour == DetourView(modificationsId: "M1", alertIds: ["A1"]))
+        #expect(merged[0].detour == detour && merged[1].detour == detour)
         #expect(merged[2].detour == nil)
         // On another date the detour is not in effect: the row stays.
         var other = departure("T", 2, stop: "p2")

@@ -189,3 +189,19 @@ extension DetourStateTests {
         #expect(estimate.stops[2].predictedDeparture.map { $0 - (F.dayUnix + 8 * 3600 + 600) } == 120)
     }
 }
+
+extension DetourStateTests {
+    /// DIFFERENTIAL: a trip update leaves the held detours alone; is_deleted on the TripModifications removes
+    /// its detours.
+    @Test func aDifferentialFeedChangesDetoursEntityByEntity() throws {
+        var state = F.state()
+        _ = try mustApply(&state, F.feed(Self.detourEntities(), differential: true))
+        let update = try mustApply(
+            &state, F.feed([F.entity("u", F.tripUpdate("T2"))], timestamp: UInt64(F.now + 30), differential: true))
+        #expect(!update.hasDetours && state.detours.count == 1)
+        let deleted = try mustApply(
+            &state, F.feed([FeedEntity(id: "M1", isDeleted: true)], timestamp: UInt64(F.now + 60), differential: true))
+        #expect(deleted.removedDetours == ["tu/M1/T1"])
+        #expect(state.detours.isEmpty)
+    }
+}

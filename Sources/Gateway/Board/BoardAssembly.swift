@@ -96,9 +96,7 @@ enum BoardAssembly {
             } else {
                 row = DepartureRow(departure: d, realtime: vehicleOnly(state, key))
             }
-            if let detour {
-                row.detour = DetourView(modificationsId: detour.modificationsId, alertIds: detour.alertIds)
-            }
+            row.detour = detour
             merged.rows.append(row)
         }
         return merged

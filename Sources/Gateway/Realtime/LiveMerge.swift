@@ -114,7 +114,7 @@ enum LiveMerge {
         }
         var merged = realtime ?? TripRealtime()
         merged.stops = stops
-        merged.detour = DetourView(detour)
+        merged.detour = detour
         merged.detourRoles = roles
         return (out, merged)
     }

@@ -13,25 +13,26 @@ extension FeedEntity {
 
 extension SourceState {
     /// Takes the detour entities of `feed` (FULL_DATASET: replacing all held; DIFFERENTIAL: entity by
-    /// entity, is_deleted removing). True when what is held changed.
+    /// entity, is_deleted removing). True when what is held changed (a feed repeating the same detours
+    /// changes nothing, so they are not applied again).
     mutating func takeDetourEntities(of feed: FeedMessage, full: Bool) -> Bool {
         var held = full ? [] : detourEntities
-        var changed = full && !detourEntities.isEmpty
         for entity in feed.entities {
-            let index = full ? nil : held.firstIndex { $0.id == entity.id }
-            if !full, entity.isDeleted == true {
-                if let index {
-                    held.remove(at: index)
-                    changed = true
-                }
-                continue
+            // Most entities are trip updates and vehicles: looked at once, never searched for among the held.
+            let deleted = !full && entity.isDeleted == true
+            guard deleted || entity.isDetourPart else { continue }
+            let index = held.isEmpty ? nil : held.firstIndex { $0.id == entity.id }
+            if deleted {
+                if let index { held.remove(at: index) }
+            } else if let index {
+                held[index] = entity
+            } else {
+                held.append(entity)
             }
-            guard entity.isDetourPart else { continue }
-            if let index { held[index] = entity } else { held.append(entity) }
-            changed = true
         }
-        if changed { detourEntities = held }
-        return changed
+        guard held != detourEntities else { return false }
+        detourEntities = held
+        return true
     }
 
     /// The trip ids (static, prefixed) the held detours select: their schedules are needed.
