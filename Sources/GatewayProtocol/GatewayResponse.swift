@@ -14,12 +14,18 @@ public struct LiveMeta: Sendable, Hashable {
     public var source: DataSource
     public var stale: Bool
     public var feedAgeSeconds: Int64?
+    /// Something the rider should know about an answer that looks ordinary (an empty board for a date no feed
+    /// covers); written only when set.
+    public var note: String?
 
-    public init(at: Int64, source: DataSource, stale: Bool = false, feedAgeSeconds: Int64? = nil) {
+    public init(
+        at: Int64, source: DataSource, stale: Bool = false, feedAgeSeconds: Int64? = nil, note: String? = nil
+    ) {
         self.at = at
         self.source = source
         self.stale = stale
         self.feedAgeSeconds = feedAgeSeconds
+        self.note = note
     }
 
     /// What the static debug client (or a gateway without realtime) reports.
@@ -133,6 +139,7 @@ extension JSONWriter {
             key("source"); string(live.source.rawValue)
             key("stale"); bool(live.stale)
             key("feed_age_s"); int(live.feedAgeSeconds)
+            if let note = live.note { key("note"); string(note) }
         }
         endObject()
     }

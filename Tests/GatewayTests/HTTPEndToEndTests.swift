@@ -205,8 +205,10 @@ import Testing
             // Everything it loads is its own: no script, style or image from elsewhere.
             #expect(!page.text.contains("src=\"http"), "the page loads nothing from elsewhere")
             #expect(page.text.contains("/v1/ws") && page.text.contains("\"subscribe\""))
-            let head = try await http.send("HEAD", "/index.html")
-            #expect(head.status == 200)
+            // HEAD: the headers alone.
+            try http.client.send("HEAD /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let head = try await http.readHead()
+            #expect(head.status == 200 && head.headers["content-length"] == "\(page.body.count)")
             let zipped = try await http.send("GET", "/", headers: ["Accept-Encoding": "gzip"])
             #expect(zipped.headers["content-encoding"] == "gzip")
             #expect(zipped.body.count < page.body.count)

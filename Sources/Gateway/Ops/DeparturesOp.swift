@@ -58,7 +58,8 @@ extension RequestDispatcher {
         LiveBoard, GatewayError
     > {
         let result = await mergedBoard(query, allowRealtimeOnly: allowRealtimeOnly, wantStops: wantStops)
-        guard case .success(var board) = result, !board.answer.rows.isEmpty else { return result }
+        guard case .success(var board) = result else { return result }
+        guard !board.answer.rows.isEmpty else { return .success(await withValidityNote(board)) }
         await addTypicalDelays(&board.answer.rows)
         return .success(board)
     }
