@@ -165,8 +165,11 @@ enum WebBoardPage {
             setConnection("Connected", "state-live");
             try {
               if (token) await send({ op: "auth", token });
-              if (current) await subscribe(current.stopId, current.name);
-            } catch (e) { say(e.message); }
+            } catch (e) {  // a wrong token: forget it and ask again (the gateway closes this connection)
+              token = ""; sessionStorage.removeItem("transit-token"); $("token-form").hidden = false; say(e.message);
+              return;
+            }
+            try { if (current) await subscribe(current.stopId, current.name); } catch (e) { say(e.message); }
           };
           socket.onmessage = (message) => {
             const line = JSON.parse(message.data);
@@ -190,8 +193,11 @@ enum WebBoardPage {
           return new Promise((resolve, reject) => {
             if (!socketReady) { reject(new Error("not connected")); return; }
             const id = nextId++;
-            pending.set(id, (answer) => answer.ok ? resolve(answer)
-              : reject(new Error(answer.error.code + ": " + answer.error.message)));
+            pending.set(id, (answer) => {
+              if (answer.ok) { resolve(answer); return; }
+              if (answer.error.code === "UNAUTHENTICATED") $("token-form").hidden = false;
+              reject(new Error(answer.error.code + ": " + answer.error.message));
+            });
             socket.send(JSON.stringify(Object.assign({ id }, request)));
           });
         }
