@@ -158,6 +158,7 @@ enum WebBoardPage {
 
         // ---- the WebSocket: one connection, requests matched to answers by id, events by sub ----
         function connect() {
+          if (socket) return;
           const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/ws";
           socket = new WebSocket(url);
           socket.onopen = async () => {
@@ -182,7 +183,12 @@ enum WebBoardPage {
             socketReady = false;
             for (const waiter of pending.values()) waiter({ ok: false, error: { code: "CLOSED", message: "connection lost" } });
             pending.clear();
-            if (current) current.sub = null;
+            socket = null;
+            if (!current) {  // closed for being idle (no subscription): connect again when a stop is opened
+              setConnection("Idle", "state-scheduled");
+              return;
+            }
+            current.sub = null;
             setConnection("Disconnected: reconnecting…", "state-offline");
             markBoardOffline();
             setTimeout(connect, retryMs);
@@ -248,6 +254,7 @@ enum WebBoardPage {
           $("results-section").hidden = true;
           $("board-title").focus();
           if (socketReady) { try { await subscribe(stopId, name); } catch (err) { say(err.message); } }
+          else if (!socket) connect();  // onopen subscribes
           ask("stop", { stop_id: stopId }).then((a) => {
             if (current && current.stopId === stopId) { current.stop = a.data.stop; $("board-title").textContent = a.data.stop.name; }
           }).catch(() => {});
