@@ -14,18 +14,12 @@ public struct LiveMeta: Sendable, Hashable {
     public var source: DataSource
     public var stale: Bool
     public var feedAgeSeconds: Int64?
-    /// Something the rider should know about an answer that looks ordinary (an empty board for a date no feed
-    /// covers); written only when set.
-    public var note: String?
 
-    public init(
-        at: Int64, source: DataSource, stale: Bool = false, feedAgeSeconds: Int64? = nil, note: String? = nil
-    ) {
+    public init(at: Int64, source: DataSource, stale: Bool = false, feedAgeSeconds: Int64? = nil) {
         self.at = at
         self.source = source
         self.stale = stale
         self.feedAgeSeconds = feedAgeSeconds
-        self.note = note
     }
 
     /// What the static debug client (or a gateway without realtime) reports.
@@ -39,11 +33,15 @@ public struct ResponseMeta: Sendable, Hashable {
     public var elapsedMicros: Int64
     /// Set for departures, trip, alerts, vehicles and subscription events.
     public var live: LiveMeta?
+    /// Something the rider should know about an answer that looks ordinary (an empty board, or a route without
+    /// service, for a date no feed covers; GATEWAY.md §2); written only when set.
+    public var note: String?
 
-    public init(op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil) {
+    public init(op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil, note: String? = nil) {
         self.op = op
         self.elapsedMicros = elapsedMicros
         self.live = live
+        self.note = note
     }
 }
 
@@ -139,8 +137,8 @@ extension JSONWriter {
             key("source"); string(live.source.rawValue)
             key("stale"); bool(live.stale)
             key("feed_age_s"); int(live.feedAgeSeconds)
-            if let note = live.note { key("note"); string(note) }
         }
+        if let note = meta.note { key("note"); string(note) }
         endObject()
     }
 

@@ -55,6 +55,11 @@ import TransitTesting
             #expect(trip.errorCode == "NOT_FOUND")
             let dates = "is outside the feed's dates: sample 20250101–20301231"
             #expect(trip.errorMessage?.contains(dates) == true, "\(trip)")
+            // A route without service on a date no feed covers says so; on a day it does not run, no note.
+            let route = try await client.ask(#"{"op":"route","route_id":"ST_T1","date":"20350105"}"#)
+            #expect(route.ok && (route.meta["note"] as? String)?.contains("20250101–20301231") == true, "\(route)")
+            let routeSaturday = try await client.ask(#"{"op":"route","route_id":"2440_2519","date":"20251227"}"#)
+            #expect(routeSaturday.ok && routeSaturday.meta["note"] == nil, "\(routeSaturday)")
             let tripInside = try await client.ask(#"{"op":"trip","trip_id":"T1.WKD.1.1940","date":"20251227"}"#)
             #expect(tripInside.errorMessage?.contains("outside the feed's dates") == false, "\(tripInside)")
         }

@@ -9,6 +9,8 @@ struct LiveBoard: Sendable {
     var answer: DeparturesAnswer
     var meta: LiveMeta
     var stops: Set<String>
+    /// `meta.note` (an empty board for a date no feed covers).
+    var note: String?
 }
 
 extension RequestDispatcher {
@@ -28,7 +30,7 @@ extension RequestDispatcher {
             return failure(request, error, received: received)
         case .success(let board):
             return .success(
-                id: request.id, op: .departures, live: board.meta, received: received,
+                id: request.id, op: .departures, live: board.meta, note: board.note, received: received,
                 capacity: 1024 + 900 * board.answer.rows.count
             ) {
                 $0.departuresData(board.answer, at: board.meta.at)

@@ -3,9 +3,9 @@ import TransitCore
 import TransitModel
 
 /// What a rider is told when they ask for a date no imported feed covers (feed_info.txt's start_date–end_date;
-/// GATEWAY.md §2 `meta.note`, §3 NOT_FOUND): an empty board's `meta.note`, a trip's NOT_FOUND names the
-/// feeds' dates, so neither reads as "no service". Asked only for an empty board or a NOT_FOUND, so the
-/// ordinary answer pays nothing.
+/// GATEWAY.md §2 `meta.note`, §3 NOT_FOUND): an empty board's and a route without service's `meta.note`, a
+/// trip's NOT_FOUND name the feeds' dates, so none reads as "no service". Asked only for an empty board, a
+/// route without service that day or a NOT_FOUND, so the ordinary answer pays nothing.
 enum FeedValidity {
     /// The feeds' dates ("sample-gtfs 20250101–20301231") when none covers `day` (YYYYMMDD); nil when one
     /// does, or no feed states its dates.
@@ -36,8 +36,14 @@ extension RequestDispatcher {
     func withValidityNote(_ board: LiveBoard) async -> LiveBoard {
         guard board.answer.rows.isEmpty, let feeds = await feeds() else { return board }
         var board = board
-        board.meta.note = FeedValidity.note(at: board.meta.at, timezone: board.answer.timezone, feeds: feeds)
+        board.note = FeedValidity.note(at: board.meta.at, timezone: board.answer.timezone, feeds: feeds)
         return board
+    }
+
+    /// `meta.note` of a route without service on `date` (YYYYMMDD) when no feed covers that date.
+    func validityNote(date: ServiceDate) async -> String? {
+        guard let feeds = await feeds(), let ranges = FeedValidity.uncovered(date, feeds: feeds) else { return nil }
+        return "\(date) is outside the feed's dates: \(ranges); pick a date inside them"
     }
 
     /// A NOT_FOUND for a trip on a date no feed covers, with the feeds' dates; unchanged otherwise.
