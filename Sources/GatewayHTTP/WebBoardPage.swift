@@ -304,6 +304,8 @@ enum WebBoardPage {
           rows.replaceChildren();
           for (const row of data.departures) rows.append(el("li", {}, departureRow(row, data.timezone)));
           $("empty").hidden = data.departures.length > 0;
+          // An empty board for a date no feed covers says so (meta.note), not "no departures".
+          $("empty").textContent = meta.note || "No departures in the coming hours.";
           const board = $("board");
           board.dataset.events = String(Number(board.dataset.events) + 1);
           board.dataset.rows = String(data.departures.length);
