@@ -21,6 +21,15 @@ final class HTTPEndpoints: Sendable {
     let requestRate: Int
     /// Answers this big or more are compressed when the client accepts gzip.
     static let gzipThreshold = 1024
+    /// The web board's headers: it loads nothing from elsewhere (the policy says so to the browser) and is
+    /// asked again after a restart (a new gateway may serve a new page).
+    static let pageHeaders: HTTPFields = [
+        .contentSecurityPolicy:
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+            + "img-src data:; base-uri 'none'; frame-ancestors 'none'",
+        .cacheControl: "no-cache",
+        .xContentTypeOptions: "nosniff",
+    ]
 
     init(gateway: GatewayServer, openAPI: [UInt8], cors: CORSPolicy?) throws {
         self.gateway = gateway
@@ -47,6 +56,13 @@ final class HTTPEndpoints: Sendable {
         if path == "/v1/openapi.json", request.method == .get || request.method == .head {
             try await write(
                 .ok, openAPI, contentType: "application/json", request: request, writer: writer, channel: channel)
+            return
+        }
+        if path == "/" || path == "/index.html", request.method == .get || request.method == .head {
+            // The web board needs no token (as openapi.json): it asks for one when an op answers UNAUTHENTICATED.
+            try await write(
+                .ok, WebBoardPage.bytes, contentType: "text/html; charset=utf-8", extraHeaders: Self.pageHeaders,
+                request: request, writer: writer, channel: channel)
             return
         }
         guard path.hasPrefix("/v1/"), path.count > 4 else {

@@ -33,11 +33,15 @@ public struct ResponseMeta: Sendable, Hashable {
     public var elapsedMicros: Int64
     /// Set for departures, trip, alerts, vehicles and subscription events.
     public var live: LiveMeta?
+    /// Something the rider should know about an answer that looks ordinary (an empty board, or a route without
+    /// service, for a date no feed covers; GATEWAY.md §2); written only when set.
+    public var note: String?
 
-    public init(op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil) {
+    public init(op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil, note: String? = nil) {
         self.op = op
         self.elapsedMicros = elapsedMicros
         self.live = live
+        self.note = note
     }
 }
 
@@ -134,6 +138,7 @@ extension JSONWriter {
             key("stale"); bool(live.stale)
             key("feed_age_s"); int(live.feedAgeSeconds)
         }
+        if let note = meta.note { key("note"); string(note) }
         endObject()
     }
 

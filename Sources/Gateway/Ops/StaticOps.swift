@@ -68,8 +68,10 @@ extension RequestDispatcher {
                 }
             case (.route, .route(let detail)):
                 let stops = detail.patterns.reduce(0) { $0 + $1.stops.count }
+                // No service on the date: say when that is because no feed covers it.
+                let note = detail.dateSpan == nil ? await validityNote(date: detail.date) : nil
                 return .success(
-                    id: request.id, op: .route, received: received,
+                    id: request.id, op: .route, note: note, received: received,
                     capacity: 1024 + 300 * detail.patterns.count + 200 * stops
                 ) {
                     $0.routeDetailData(detail)

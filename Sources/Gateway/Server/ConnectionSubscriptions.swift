@@ -83,8 +83,8 @@ extension ConnectionHandler {
                 w.key("limit"); w.int(query.limit)
                 w.endObject()
             }
-            let event = GatewayResponse.departuresEvent(
-                sub: sub, answer: answer, meta: ResponseMeta(op: .departures, elapsedMicros: ack.micros, live: live))
+            let meta = ResponseMeta(op: .departures, elapsedMicros: ack.micros, live: live, note: board.note)
+            let event = GatewayResponse.departuresEvent(sub: sub, answer: answer, meta: meta)
             subscriptions.live[sub] = ConnectionSubscriptions.Live(
                 query: query, lastRows: answer.rows, boardStops: board.stops, lastPush: .now())
             services.stats.subscriptionsChanged(by: 1)
@@ -194,7 +194,8 @@ extension ConnectionHandler {
             if board.answer.rows != subscriptions.live[sub]?.lastRows {
                 subscriptions.live[sub]?.lastRows = board.answer.rows
                 subscriptions.live[sub]?.lastPush = .now()
-                let meta = ResponseMeta(op: .departures, elapsedMicros: started.microsecondsElapsed, live: board.meta)
+                let meta = ResponseMeta(
+                    op: .departures, elapsedMicros: started.microsecondsElapsed, live: board.meta, note: board.note)
                 push(sub, GatewayResponse.departuresEvent(sub: sub, answer: board.answer, meta: meta))
             }
         }
