@@ -50,14 +50,16 @@ final class BoardWindow: Sendable {
         self.bytes = bytes
     }
 
-    /// A row's estimated memory: its box of fields (about 300 bytes with the route inline), its strings, and
-    /// the JSON encoding it caches once answered (about 400 bytes and its strings again).
+    /// A row's estimated memory: its box of fields (about 300 bytes with the route inline), its strings, the
+    /// JSON encoding it caches once answered (about 400 bytes and its strings again), and the allocator's share;
+    /// calibrated on the NSW-scale feed, where RSS grew about 1.4× the first estimate (704 + 2 × strings) as the
+    /// windows filled (RELIABILITY.md "Cache bytes").
     static func bytes(of row: Departure) -> Int {
         let strings =
             row.tripId.utf8.count + (row.headsign?.utf8.count ?? 0) + row.stopId.utf8.count
             + (row.platform?.utf8.count ?? 0) + row.route.routeId.utf8.count + (row.route.longName?.utf8.count ?? 0)
             + (row.route.shortName?.utf8.count ?? 0)
-        return 704 + 2 * strings
+        return 1056 + 3 * strings
     }
 
     /// Every departure scheduled in [anchor, anchor + horizon) is among the rows (the static service listed

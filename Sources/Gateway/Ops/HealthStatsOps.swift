@@ -159,6 +159,7 @@ extension RequestDispatcher {
             w.key("hits"); w.int(windows.hits)
             w.key("misses"); w.int(windows.misses)
             w.key("evictions"); w.int(windows.evictions)
+            w.key("bytes"); w.int(boardCache.heldBytes)
             w.endObject()
             w.key("static"); w.beginObject()
             w.key("status"); w.string(availability.outage == nil ? "up" : "down")
