@@ -45,6 +45,31 @@ import Testing
         }
     }
 
+    @Test func theHTTPPortReadsTheProxyHeaderToo() async throws {
+        try await withHTTPGateway(configure: {
+            $0.proxyProtocol = true
+            $0.maxConnectionsPerAddress = 1
+        }) { http in
+            let client = try LineClient(port: http.httpPort)
+            try client.send(Self.proxyHeader(from: [203, 0, 113, 9]))
+            let first = HTTPConnection(client)
+            #expect(try await first.send("GET", "/v1/health").status == 200)
+            // A second connection of the same client (behind the proxy) is over its bound of one.
+            let second = try LineClient(port: http.httpPort)
+            try second.send(Self.proxyHeader(from: [203, 0, 113, 9]))
+            #expect(try await HTTPConnection(second).read().status == 429)
+            // Another client behind the same proxy is served: two client addresses, the proxy none.
+            let other = try LineClient(port: http.httpPort)
+            try other.send(Self.proxyHeader(from: [203, 0, 113, 10]))
+            #expect(try await HTTPConnection(other).send("GET", "/v1/health").status == 200)
+            #expect(http.fixture.gateway.services.stats.summary().clientAddresses == 2)
+            // Without a header: closed without an answer.
+            let bare = try LineClient(port: http.httpPort)
+            try bare.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await bare.readUntilClosed() == [])
+        }
+    }
+
     @Test func httpConnectionsCountPerAddressWithLineConnections() async throws {
         try await withHTTPGateway(configure: {
             $0.limitLoopback = true
