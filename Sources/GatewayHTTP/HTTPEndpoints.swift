@@ -86,7 +86,7 @@ final class HTTPEndpoints: Sendable {
                 try await answer(.failure(id: .null, op: nil, error, received: received), request, writer, channel)
                 return
             }
-            let address = channel.remoteAddress?.ipAddress ?? "unknown"
+            let address = gateway.clientName(of: channel)
             if let refusal = gateway.refusal(ofToken: AuthToken(Array(token.utf8)), from: address) {
                 // A refused token closes the connection (one guess per connection, as `auth`).
                 try await answer(
@@ -138,7 +138,7 @@ final class HTTPEndpoints: Sendable {
             case .failure(let failure):
                 answered = .failure(id: failure.id, op: failure.op, failure.error, received: received)
             case .success(let parsed):
-                answered = await gateway.answerAlone(parsed, received: received)
+                answered = await gateway.answerAlone(parsed, received: received, channel: channel)
                 try await answer(answered, request, writer, channel, recorded: true)
                 return
             }

@@ -27,13 +27,16 @@ extension GatewayServer {
     /// Answers a request line parsed elsewhere (its bytes built from an HTTP request), as the line port would:
     /// OVERLOADED beyond the in-flight bound, TIMEOUT after the request deadline. The answer is recorded.
     /// `subscribe`, `unsubscribe` and `auth` belong to a connection: the caller refuses them first.
-    package func answerAlone(_ request: GatewayRequest, received: ContinuousClock.Instant) async -> Answer {
+    /// `channel`: the connection it came on, whose client address's budgets it counts against.
+    package func answerAlone(
+        _ request: GatewayRequest, received: ContinuousClock.Instant, channel: (any Channel)? = nil
+    ) async -> Answer {
         let config = self.config
-        guard services.stats.tryStartRequest(limit: config.maxInFlight) else {
-            let error = GatewayError(.overloaded, "more than \(config.maxInFlight) requests in flight; retry later")
+        let ticket = channel.flatMap(Self.ticket(of:))
+        if let error = services.budgets.startRequest(ticket) {
             return recorded(.failure(id: request.id, op: request.op.kind, error, received: received))
         }
-        defer { services.stats.finishRequest() }
+        defer { services.budgets.finishRequest(ticket) }
         let dispatcher = services.dispatcher
         let deadline = received + config.requestTimeout
         let answer = await withTaskGroup(of: Answer?.self) { group in
@@ -68,6 +71,25 @@ extension GatewayServer {
     /// `authenticated`: the client proved the token already (on the WebSocket's upgrade request).
     package func lineConnectionHandler(authenticated: Bool) -> any ChannelHandler {
         ConnectionHandler(services: services, authenticated: authenticated)
+    }
+
+    /// The handlers another transport puts first on each of its connections (before its own): the PROXY v2
+    /// header's reader under `--proxy-protocol`, and the admission in the per-address budgets (one over its
+    /// address's bound gets an HTTP 429 answer and is closed; one closed to make room gets no answer).
+    package func httpAdmissionHandlers() -> [any ChannelHandler] {
+        services.admissionHandlers(port: .http)
+    }
+
+    /// The client address a connection counts under (the PROXY header's, or its peer's).
+    package func clientName(of channel: any Channel) -> String {
+        Self.ticket(of: channel)?.name ?? channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+
+    /// The ticket of the `ClientAdmission` in front of `channel` (looked up on its event loop only: elsewhere
+    /// nil, and the request counts against the gateway-wide bounds only).
+    static func ticket(of channel: any Channel) -> ConnectionTicket? {
+        guard channel.eventLoop.inEventLoop else { return nil }
+        return try? channel.pipeline.syncOperations.handler(type: ClientAdmission.self).ticket
     }
 
     /// The event loops of the line port, which the other transports share.
