@@ -122,7 +122,7 @@ final class HTTPEndpoints: Sendable {
             case .failure(let failure):
                 answered = .failure(id: failure.id, op: failure.op, failure.error, received: received)
             case .success(let parsed):
-                answered = await gateway.answerAlone(parsed, received: received)
+                answered = await gateway.answerAlone(parsed, received: received, on: channel.eventLoop)
                 try await answer(answered, request, writer, channel, recorded: true)
                 return
             }
