@@ -97,7 +97,8 @@ public struct GatewayConfiguration: Sendable {
     /// Default 512.
     public var boardCacheStops: Int
     /// Board windows kept per stop at most (boards asked at times further apart than a window spans need their
-    /// own). At least 1. Default 32.
+    /// own: the 2-hour peak of the NSW-scale feed's busiest station takes 56 windows on its 128-second anchor
+    /// grid). At least 1. Default 64.
     public var boardWindowsPerStop: Int
     /// Board windows kept in all (the memory bound: each holds up to `boardWindowRows` rows). At least 1.
     /// Default 4096.
@@ -217,7 +218,7 @@ public struct GatewayConfiguration: Sendable {
         public static let maxSubscriptions = 16
         public static let subscriptionInterval: Duration = .seconds(1)
         public static let boardCacheStops = 512
-        public static let boardWindowsPerStop = 32
+        public static let boardWindowsPerStop = 64
         public static let boardCacheWindows = 4096
         public static let boardWindowRows = StaticRequestLimits.maxLimit
         public static let staticVersionCheck: Duration = .seconds(1)
