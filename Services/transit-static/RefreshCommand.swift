@@ -2,9 +2,12 @@ import ArgumentParser
 import FeedRefresh
 import Foundation
 import Logging
+import NNGKit
 import ProcessSupport
 import ServiceLifecycle
 import ServiceSupport
+import TransitModel
+import TransitProto
 import TransitStore
 
 struct RefreshCommand: AsyncParsableCommand {
@@ -20,7 +23,8 @@ struct RefreshCommand: AsyncParsableCommand {
             swap it in. Otherwise it is refused with the reason and the serving database keeps serving. \
             <db>.refresh/state.json holds each feed's version, source, last check, last change, next check and \
             last error (feed_info and health show them); <db>.refresh/feeds/ the last good download of each. \
-            Errors back off from 5 minutes up to the interval. SIGHUP checks every URL feed at once. \
+            Errors back off from 5 minutes up to the interval. SIGHUP checks every URL feed at once, and so does \
+            a realtime source of --realtime that stops matching the timetable (at most every 15 min per feed). \
             Header values and URLs expand $VAR / ${VAR} from the environment (sent over https only, or http to \
             localhost).
             """
@@ -56,6 +60,13 @@ struct RefreshCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Refuse a new version that lost more than this share of a feed's trips (0…1).", valueName: "ratio"))
     var gtfsMaxShrink = RefreshConfiguration.Defaults.maxShrink
+
+    @Option(
+        help: ArgumentHelp(
+            "The realtime service's REP URL: a source that stops matching the timetable (or names another "
+                + "feed_version) gets its static feed checked at once, at most every 15 min (flow 7).",
+            valueName: "url"))
+    var realtime: String?
 
     @Flag(
         help:
@@ -154,9 +165,10 @@ struct RefreshCommand: AsyncParsableCommand {
             logger.info("SIGHUP: checking every URL feed now")
             refresher.wake()
         }
-        try await runUntilStopped(
-            [RefreshLoop(refresher: refresher), hangup, watchdogOptions.service(Watchdog(), logger: logger)],
-            logger: logger)
+        var services: [any Service] = [RefreshLoop(refresher: refresher), hangup]
+        if let realtime { services.append(MismatchWatch(url: realtime, refresher: refresher, logger: logger)) }
+        services.append(watchdogOptions.service(Watchdog(), logger: logger))
+        try await runUntilStopped(services, logger: logger)
     }
 }
 
@@ -166,5 +178,48 @@ struct RefreshLoop: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await refresher.run() }
+    }
+}
+
+/// Asks the realtime service for its sources every minute and wakes the refresher when one of them stops
+/// matching its static feed (protocol/README.md flow 7's signal; `MismatchSignal` decides).
+struct MismatchWatch: Service {
+    let url: String
+    let refresher: FeedRefresher
+    let logger: Logger
+
+    func run() async throws {
+        let requester = try NNGRequester(dialing: url, defaultTimeout: .seconds(5))
+        defer { _ = requester.close() }
+        await cancelWhenGracefulShutdown {
+            var signal = MismatchSignal()
+            var id: UInt64 = 0
+            while !Task.isCancelled {
+                id += 1
+                if let sources = try? await Self.sources(requester, id: id) {
+                    let state = RefreshState.load(forDatabase: refresher.configuration.databasePath)
+                    let feeds = refresher.configuration.feeds.compactMap { feed -> (String, String, String?)? in
+                        guard case .url = feed.source else { return nil }
+                        return (feed.name, feed.prefix ?? "", state[feed: feed.name]?.version)
+                    }
+                    let due = signal.feedsToCheck(
+                        sources: sources, feeds: feeds.map { (name: $0.0, prefix: $0.1, version: $0.2) },
+                        now: Int64(Date().timeIntervalSince1970))
+                    if !due.isEmpty {
+                        logger.notice("realtime no longer matches \(due.joined(separator: ", ")): checking now")
+                        refresher.wake()
+                    }
+                }
+                try? await Task.sleep(for: .seconds(60))
+            }
+        }
+    }
+
+    private static func sources(_ requester: NNGRequester, id: UInt64) async throws -> [LiveSourceStatus] {
+        let reply = try await requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: .sources)))
+        guard case .success(.sources(let sources, _, _)) = try RealtimeCodec.decodeResponse(reply).result else {
+            return []
+        }
+        return sources
     }
 }

@@ -1,5 +1,6 @@
 import FeedRefresh
 import Testing
+import TransitModel
 
 @Suite struct RefreshValidationTests {
     let sydney = FeedProfile.Coordinate(lat: -33.88, lon: 151.2)
@@ -163,5 +164,44 @@ import Testing
             try RefreshConfiguration.feeds(
                 arguments: ["https://h/a/t.zip", "https://g/b/t.zip"], headers: [], prefixes: [], environment: [:])
         }
+    }
+}
+
+@Suite struct MismatchSignalTests {
+    func source(prefix: String = "", mismatchSince: Int64? = nil, feedVersion: String? = nil) -> LiveSourceStatus {
+        var status = LiveSourceStatus(name: "sydneytrains", kind: .tripUpdates)
+        status.idPrefix = prefix
+        status.feedVersion = feedVersion
+        if let mismatchSince {
+            status.match = LiveTimetableMatch(
+                tripUpdates: .init(considered: 560, matched: 101), ratePermille: 180, medianPermille: 970,
+                samples: 58, minPermille: 500, mismatch: true, mismatchSinceUnix: mismatchSince)
+        }
+        return status
+    }
+
+    @Test func aMismatchChecksItsFeedOnceAndAtMostEveryFifteenMinutes() {
+        var signal = MismatchSignal()
+        let feeds = [
+            (name: "trains", prefix: "", version: Optional("v1")), (name: "buses", prefix: "B:", version: nil),
+        ]
+        #expect(signal.feedsToCheck(sources: [source()], feeds: feeds, now: 1000).isEmpty)
+        #expect(signal.feedsToCheck(sources: [source(mismatchSince: 990)], feeds: feeds, now: 1000) == ["trains"])
+        // The same episode is not acted on again.
+        #expect(signal.feedsToCheck(sources: [source(mismatchSince: 990)], feeds: feeds, now: 5000).isEmpty)
+        // A new episode within 15 minutes waits; after them it checks.
+        #expect(signal.feedsToCheck(sources: [source(mismatchSince: 1500)], feeds: feeds, now: 1600).isEmpty)
+        #expect(signal.feedsToCheck(sources: [source(mismatchSince: 1500)], feeds: feeds, now: 1901) == ["trains"])
+        // Sources map to feeds by id prefix.
+        #expect(
+            signal.feedsToCheck(sources: [source(prefix: "B:", mismatchSince: 3)], feeds: feeds, now: 2000) == ["buses"]
+        )
+    }
+
+    @Test func anotherFeedVersionChecksToo() {
+        var signal = MismatchSignal()
+        let feeds = [(name: "trains", prefix: "", version: Optional("v1"))]
+        #expect(signal.feedsToCheck(sources: [source(feedVersion: "v1")], feeds: feeds, now: 10).isEmpty)
+        #expect(signal.feedsToCheck(sources: [source(feedVersion: "v2")], feeds: feeds, now: 10) == ["trains"])
     }
 }
