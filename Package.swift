@@ -50,6 +50,12 @@ import PackageDescription
 //                          GET/POST /v1/<op> through Gateway's dispatcher, the status table, CORS, Bearer, gzip,
 //                          /v1/ws as a line connection of Gateway, the OpenAPI document (scripts/gen-openapi),
 //                          the live web board at / (one page: WebBoardPage)
+//   HTTPFetching           the project's one HTTP client (AsyncHTTPClient): GET with a deadline over the whole
+//                          exchange, a body cap enforced while streaming (into memory or a file), same-host
+//                          redirects only; conditional-GET validators, `$VAR` expansion, retry backoff
+//   FeedRefresh            static feeds that refresh themselves: URL feeds checked on a schedule (conditional GET),
+//                          imported beside the serving database, validated against it, renamed into place; the
+//                          state file health and feed_info read (`transit-static refresh`)
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);
@@ -110,6 +116,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // The one HTTP client of the project (realtime polls, static feed downloads): HTTPFetching wraps it.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -173,6 +181,7 @@ let package = Package(
             name: "StaticService",
             dependencies: [
                 "TransitStore", "TransitCore", "ProcessSupport", "TransitProto", "NNGKit", "TransitModel",
+                "FeedRefresh",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -191,9 +200,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HTTPFetching",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "FeedRefresh",
+            dependencies: [
+                "HTTPFetching", "TransitStore", "TransitModel", "SQLiteKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "RealtimeSources",
             dependencies: [
-                "StrictJSON", "TransitCore", "ProcessSupport", .product(name: "Logging", package: "swift-log"),
+                "HTTPFetching", "StrictJSON", "TransitCore", "ProcessSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -302,7 +329,7 @@ let package = Package(
             name: "transit-static",
             dependencies: [
                 "StaticService", "TransitStore", "GatewayProtocol", "TransitProto", "TransitModel", "ProcessSupport",
-                "NNGKit",
+                "NNGKit", "FeedRefresh", "HTTPFetching",
                 "ServiceSupport", "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -361,7 +388,11 @@ let package = Package(
         // Test support shared by the test targets (a regular target that only test targets depend on).
         .target(
             name: "TransitTesting",
-            dependencies: ["TransitStore", "TransitCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "TransitStore", "TransitCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/TransitTesting",
             swiftSettings: swiftSettings
         ),
@@ -446,9 +477,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "FeedRefreshTests",
+            dependencies: [
+                "FeedRefresh", "HTTPFetching", "StaticService", "TransitStore", "TransitTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HTTPFetchingTests", dependencies: ["HTTPFetching", "TransitTesting"], swiftSettings: swiftSettings),
+        .testTarget(
             name: "RealtimeSourcesTests",
             dependencies: [
-                "RealtimeSources", "ProcessSupport", "TransitTesting",
+                "RealtimeSources", "HTTPFetching", "ProcessSupport", "TransitTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,14 +1,20 @@
 import ArgumentParser
+import FeedRefresh
 import Foundation
+import HTTPFetching
 import ServiceSupport
 import TransitStore
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import GTFS feeds into a new database, renamed over --db only when complete.",
         discussion: """
             Feeds are zip archives or folders; name=path names a feed (default: its file name). \
+            An http(s) URL (or name=URL) is downloaded first (at most --max-download bytes, streamed to a \
+            file beside --db; an answer that is not a zip is refused), with --header 'Name: value' request \
+            headers; $VAR / ${VAR} in URLs and header values are expanded from the environment (sent over https \
+            only, or http to localhost). `transit-static refresh` keeps such feeds current. \
             A running service picks up the new database on SIGHUP.
 
             Broken or hostile feeds are refused by caps, each refusal naming the file, the cap and the flag \
@@ -23,8 +29,16 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("GTFS feeds: feed.zip, a folder, or name=path.", valueName: "feed"))
+    @Argument(
+        help: ArgumentHelp(
+            "GTFS feeds: feed.zip, a folder, an http(s) URL, or name=path / name=URL.", valueName: "feed"))
     var feeds: [String]
+
+    @Option(help: ArgumentHelp("A request header for the URL feeds, `Name: value`; repeatable.", valueName: "header"))
+    var header: [String] = []
+
+    @Option(help: ArgumentHelp("Refuse a URL feed's download larger than this.", valueName: "size"))
+    var maxDownload = "1GiB"
 
     @Option(help: ArgumentHelp("The database file to create or replace.", valueName: "file"))
     var db: String
@@ -83,9 +97,20 @@ struct ImportCommand: ParsableCommand {
             maxFieldBytes: try size(maxFieldSize, ImportLimits.fieldSizeFlag))
     }
 
-    func run() throws {
+    func run() async throws {
+        var downloads: [String] = []
+        defer { for path in downloads { unlink(path) } }
+        var importFeeds: [ImportOptions.Feed] = []
+        for argument in feeds {
+            guard RemoteFeed.isURL(argument) else {
+                importFeeds.append(ImportOptions.Feed(argument: argument))
+                continue
+            }
+            let path = try await download(argument, into: &downloads)
+            importFeeds.append(ImportOptions.Feed(path: path, name: try remote(argument).name))
+        }
         var options = ImportOptions(
-            feeds: feeds.map { ImportOptions.Feed(argument: $0) }, databasePath: db, strict: strict,
+            feeds: importFeeds, databasePath: db, strict: strict,
             progress: TerminalProgress.standardErrorIfTerminal(), limits: try limits())
         do {
             try options.applyPrefixes(prefix)
@@ -97,6 +122,45 @@ struct ImportCommand: ParsableCommand {
             printError("the previous database (if any) at \(db) is unchanged")
             throw ExitCode.failure
         }
+    }
+
+    private func remote(_ argument: String) throws -> RemoteFeed {
+        do {
+            return try RemoteFeed(argument: argument, headers: header, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            printError("import failed: \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Downloads a URL feed to a file beside --db (removed after the import); its path.
+    private func download(_ argument: String, into downloads: inout [String]) async throws -> String {
+        let feed = try remote(argument)
+        guard let maxBytes = ImportLimits.parseSize(maxDownload) else {
+            printError("import failed: --max-download expects a size such as 1GiB, got \"\(maxDownload)\"")
+            throw ExitCode.failure
+        }
+        let folder = (db as NSString).deletingLastPathComponent
+        let path = (folder.isEmpty ? "." : folder) + "/.\(feed.name).download-\(getpid())"
+        downloads.append(path)
+        let request = HTTPFetchRequest(
+            url: feed.url, headers: feed.headers, maxBytes: maxBytes,
+            timeout: RefreshConfiguration.Defaults.downloadTimeout)
+        let failure: String?
+        switch await HTTPFetchClient.shared.fetch(request, to: .file(path)) {
+        case .failure(let error): failure = "\(error)"
+        case .success(let (response, _)) where !response.isSuccess: failure = "HTTP \(response.status)"
+        case .success:
+            failure = RefreshValidation.notZip(FeedRefresher.prefix(of: path)).map {
+                "the answer is not a zip archive (it looks like \($0))"
+            }
+        }
+        if let failure {
+            printError("import failed: \(feed.name) from \(feed.redactedURL): \(failure)")
+            printError("the previous database (if any) at \(db) is unchanged")
+            throw ExitCode.failure
+        }
+        return path
     }
 
     /// One warning line per feed whose validity dates do not cover the clock's date (the import goes ahead).

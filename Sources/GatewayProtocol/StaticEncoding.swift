@@ -124,9 +124,25 @@ extension JSONWriter {
             key("trips"); int(feed.trips)
             key("stop_times"); int(feed.stopTimes)
             key("source"); string(feed.source)
+            key("refresh"); feedRefresh(feed.refresh)
             endObject()
         }
         endArray()
+        endObject()
+    }
+
+    /// A feed's `refresh` object (GATEWAY.md `feed_info`), or null.
+    public mutating func feedRefresh(_ refresh: FeedRefreshStatus?) {
+        guard let refresh else { return null() }
+        beginObject()
+        key("source"); string(refresh.source)
+        key("last_check_unix"); int(refresh.lastCheck)
+        key("last_change_unix"); int(refresh.lastChange)
+        key("next_check_unix"); int(refresh.nextCheck)
+        key("last_error"); string(refresh.lastError)
+        key("last_error_unix"); int(refresh.lastErrorAt)
+        key("consecutive_failures"); int(refresh.consecutiveFailures)
+        key("refused"); string(refresh.refused)
         endObject()
     }
 }

@@ -1,20 +1,17 @@
-// Polls one http(s) source: conditional GET (remembering ETag and Last-Modified), status mapping.
+// Polls one http(s) source through the project's HTTP client: conditional GET (remembering ETag and
+// Last-Modified), status mapping.
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPFetching
 
 struct HTTPFetcher {
     let url: URL
     let headers: [HTTPHeader]
     let timeout: Duration
     let maxBytes: Int
-    let client: HTTPClient
-    private var etag: String?
-    private var lastModified: String?
+    let client: HTTPFetchClient
+    private var validators = CacheValidators()
 
-    init(url: URL, source: SourceConfig, client: HTTPClient) {
+    init(url: URL, source: SourceConfig, client: HTTPFetchClient) {
         self.url = url
         headers = source.headers
         timeout = source.timeout
@@ -23,33 +20,41 @@ struct HTTPFetcher {
     }
 
     mutating func fetch() async -> FetchOutcome {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.cachePolicy = .reloadIgnoringLocalCacheData
-        request.setValue(
-            "application/x-google-protobuf, application/x-protobuf, application/octet-stream, */*;q=0.1",
-            forHTTPHeaderField: "Accept")
-        for header in headers { request.setValue(header.value.revealed, forHTTPHeaderField: header.name) }
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
-
-        switch await client.perform(request, maxBytes: maxBytes, timeout: timeout) {
+        var requestHeaders: [(name: String, value: String)] = [
+            ("Accept", "application/x-google-protobuf, application/x-protobuf, application/octet-stream, */*;q=0.1")
+        ]
+        for header in headers { requestHeaders.append((header.name, header.value.revealed)) }
+        let request = HTTPFetchRequest(
+            url: url.absoluteString, headers: requestHeaders, validators: validators, maxBytes: maxBytes,
+            timeout: timeout)
+        switch await client.fetch(request) {
         case .failure(let error):
-            return .failed(error, retryAfter: nil)
-        case .success(let response):
+            return .failed(FetchError(error), retryAfter: nil)
+        case .success(let (response, body)):
             let httpDate = response.headers["date"].flatMap(HTTPDate.parse)
             switch response.status {
             case 304:
                 return .notModified
             case 200..<300:
-                // Remember the validators of these bytes; a server that drops them gets plain requests again.
-                etag = response.headers["etag"]
-                lastModified = response.headers["last-modified"]
-                return .fetched(bytes: response.body, httpDate: httpDate)
+                validators = CacheValidators(responseHeaders: response.headers)
+                return .fetched(bytes: body, httpDate: httpDate)
             default:
                 let retryAfter = response.headers["retry-after"].flatMap { HTTPDate.retryAfter($0, now: Date()) }
                 return .failed(.httpStatus(response.status), retryAfter: retryAfter)
             }
+        }
+    }
+}
+
+extension FetchError {
+    /// The HTTP client's failure as a source's.
+    init(_ error: HTTPFetchError) {
+        switch error {
+        case .timeout(let limit): self = .timeout(limit)
+        case .tooLarge(let limit): self = .tooLarge(limit: limit)
+        case .connection(let reason): self = .connection(reason)
+        case .destination(let reason): self = .connection(reason)
+        case .cancelled: self = .cancelled
         }
     }
 }

@@ -21,6 +21,7 @@
 // (ReplayFolder).
 // "comment" fields are ignored anywhere.
 import Foundation
+import HTTPFetching
 import StrictJSON
 
 extension RealtimeConfig {

@@ -16,7 +16,7 @@
 //
 // - RealtimeConfig: the JSON config (RealtimeConfigLoader.swift documents the format), validated with errors
 //   naming file, source and field; refused when its planned requests a day exceed daily_request_budget.
-// - SourceGroup: one SourcePoller per source, one shared URLSession and RequestPacer, staggered first polls.
+// - SourceGroup: one SourcePoller per source, one shared HTTP client (HTTPFetching) and RequestPacer, staggered first polls.
 // - SourcePoller: the loop of one source (a Task): schedule, backoff (Backoff), conditional requests, file
 //   change detection, replay. Events go to the handler, which polling awaits.
 // - Secrets: header values are SecretValue, shown as <redacted> in every description, dump and status; errors

@@ -1,5 +1,6 @@
 // All sources of a config, polled together: one shared HTTP session, one RequestPacer, staggered starts.
 import Foundation
+import HTTPFetching
 import Logging
 import ProcessSupport
 
@@ -41,7 +42,7 @@ public final class SourceGroup: Sendable {
         self.config = config
         self.logger = logger
         let hasNetwork = config.sources.contains(where: \.isNetwork)
-        let client = hasNetwork ? HTTPClient() : nil
+        let client = hasNetwork ? HTTPFetchClient.shared : nil
         let pacer = hasNetwork ? RequestPacer(requestsPerSecond: config.maxRequestsPerSecond) : nil
         let offsets = Self.startOffsets(config.sources, maxRequestsPerSecond: config.maxRequestsPerSecond)
         pollers = zip(config.sources, offsets).map { source, offset in

@@ -7,6 +7,7 @@
 // plans the next tick: on the fixed schedule start + offset + n * interval after a success (ticks missed
 // while a request or the handler ran are skipped, not made up), or now + backoff after an HTTP failure.
 import Foundation
+import HTTPFetching
 import Logging
 import ProcessSupport
 import Synchronization
@@ -16,7 +17,7 @@ public final class SourcePoller: Sendable {
     private let startOffset: Duration
     private let backoff: Backoff
     private let pacer: RequestPacer?
-    private let client: HTTPClient?
+    private let client: HTTPFetchClient?
     private let restamp: FeedRestamp?
     private let wallClock: ServiceClock
     private let watchdog: Watchdog?
@@ -26,7 +27,8 @@ public final class SourcePoller: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     init(
-        source: SourceConfig, startOffset: Duration, backoffCap: Duration, pacer: RequestPacer?, client: HTTPClient?,
+        source: SourceConfig, startOffset: Duration, backoffCap: Duration, pacer: RequestPacer?,
+        client: HTTPFetchClient?,
         restamp: FeedRestamp?, clock: ServiceClock = .system, watchdog: Watchdog? = nil, logger: Logger,
         handler: @escaping SourceEventHandler
     ) {
@@ -159,7 +161,7 @@ public final class SourcePoller: Sendable {
     private func makeFetcher() -> AnyFetcher {
         switch source.location {
         case .http(let url):
-            return .http(HTTPFetcher(url: url, source: source, client: client ?? HTTPClient()))
+            return .http(HTTPFetcher(url: url, source: source, client: client ?? .shared))
         case .file(let path):
             return .file(FileFetcher(path: path, maxBytes: source.maxBytes))
         case .replay(let folder, let loop):

@@ -20,6 +20,8 @@ public struct StaticRequestHandler: Sendable {
     let now: @Sendable () -> Int64
     /// swift-metrics handles (`serve --metrics`), made once: answers by query and status, latency by query.
     private let metrics = QueryMetrics()
+    /// The refresher's per-feed state, for feed_info.
+    private let refreshStatuses: RefreshStatuses
 
     public init(
         stores: ReloadableStore, logger: Logger, servedBy: String? = nil,
@@ -29,6 +31,7 @@ public struct StaticRequestHandler: Sendable {
         self.logger = logger
         self.servedBy = servedBy
         self.now = now
+        refreshStatuses = RefreshStatuses(databasePath: stores.path)
     }
 
     public func handle(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
@@ -72,7 +75,9 @@ public struct StaticRequestHandler: Sendable {
             return .failure(error)
         }
         do {
-            return .success(try store.answer(request.query, now: now()))
+            let result = try store.answer(request.query, now: now())
+            if case .feedInfo(let info) = result { return .success(.feedInfo(refreshStatuses.annotate(info))) }
+            return .success(result)
         } catch {
             let failure = error.serviceError
             if failure.status == .internal {

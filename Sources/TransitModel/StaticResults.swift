@@ -640,12 +640,15 @@ public struct FeedSummary: Sendable, Hashable {
     public var stopTimes: UInt64
     /// The path it was imported from.
     public var source: String?
+    /// What `transit-static refresh` last did with it; nil: not refreshed from a URL.
+    public var refresh: FeedRefreshStatus?
 
     /// A feed summary; feed_info.txt fields default to not given.
     public init(
         name: String, prefix: String? = nil, publisher: String? = nil, version: String? = nil,
         startDate: ServiceDate? = nil, endDate: ServiceDate? = nil, timezone: String, lang: String? = nil,
-        importedAt: Int64, stops: UInt64, routes: UInt64, trips: UInt64, stopTimes: UInt64, source: String? = nil
+        importedAt: Int64, stops: UInt64, routes: UInt64, trips: UInt64, stopTimes: UInt64, source: String? = nil,
+        refresh: FeedRefreshStatus? = nil
     ) {
         self.name = name
         self.prefix = prefix
@@ -661,6 +664,44 @@ public struct FeedSummary: Sendable, Hashable {
         self.trips = trips
         self.stopTimes = stopTimes
         self.source = source
+        self.refresh = refresh
+    }
+}
+
+/// What the refresher last did with one URL feed (protocol/README.md flow 9); times in unix seconds. Codable:
+/// the refresher's state file holds it, the static service reads it into `feed_info`.
+public struct FeedRefreshStatus: Sendable, Hashable, Codable {
+    /// The feed's URL without user info and query.
+    public var source: String
+    /// When it was last checked.
+    public var lastCheck: Int64?
+    /// When new bytes of the feed were last put in place.
+    public var lastChange: Int64?
+    /// When it is checked next (sooner on a wake).
+    public var nextCheck: Int64?
+    /// The last check's failure (network, HTTP status, not a zip, import error, refusal); nil after a good check.
+    public var lastError: String?
+    /// When `lastError` happened.
+    public var lastErrorAt: Int64?
+    /// Checks failed in a row.
+    public var consecutiveFailures: Int
+    /// Why the bytes the server offers now were refused (not fetched again until they change); nil once a
+    /// version is taken.
+    public var refused: String?
+
+    /// A status; a feed never checked has only its source.
+    public init(
+        source: String, lastCheck: Int64? = nil, lastChange: Int64? = nil, nextCheck: Int64? = nil,
+        lastError: String? = nil, lastErrorAt: Int64? = nil, consecutiveFailures: Int = 0, refused: String? = nil
+    ) {
+        self.source = source
+        self.lastCheck = lastCheck
+        self.lastChange = lastChange
+        self.nextCheck = nextCheck
+        self.lastError = lastError
+        self.lastErrorAt = lastErrorAt
+        self.consecutiveFailures = consecutiveFailures
+        self.refused = refused
     }
 }
 

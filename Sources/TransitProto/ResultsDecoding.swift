@@ -248,7 +248,23 @@ extension FeedSummary {
             routes: try requiredValue(m.has_routes, m.routes, "routes"),
             trips: try requiredValue(m.has_trips, m.trips, "trips"),
             stopTimes: try requiredValue(m.has_stop_times, m.stop_times, "stop_times"),
-            source: optionalString(m.source)
+            source: optionalString(m.source),
+            refresh: try optionalMessage(m.refresh, "refresh", FeedRefreshStatus.init(proto:))
+        )
+    }
+}
+
+extension FeedRefreshStatus {
+    init(proto m: borrowing Transit__FeedRefreshStatus) throws(ProtoDecodeError) {
+        self.init(
+            source: try requiredString(m.source, "source"),
+            lastCheck: optionalValue(m.has_last_check, m.last_check),
+            lastChange: optionalValue(m.has_last_change, m.last_change),
+            nextCheck: optionalValue(m.has_next_check, m.next_check),
+            lastError: optionalString(m.last_error),
+            lastErrorAt: optionalValue(m.has_last_error_at, m.last_error_at),
+            consecutiveFailures: Int(optionalValue(m.has_consecutive_failures, m.consecutive_failures) ?? 0),
+            refused: optionalString(m.refused)
         )
     }
 }

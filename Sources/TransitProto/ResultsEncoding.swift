@@ -212,6 +212,20 @@ extension ProtoArena {
             (m.has_trips, m.trips) = present(f.trips)
             (m.has_stop_times, m.stop_times) = present(f.stopTimes)
             m.source = string(f.source)
+            m.refresh = f.refresh.map { proto($0) }
+        }
+    }
+
+    func proto(_ r: FeedRefreshStatus) -> UnsafeMutablePointer<Transit__FeedRefreshStatus> {
+        message(transit__feed_refresh_status__init) { m in
+            m.source = string(r.source)
+            (m.has_last_check, m.last_check) = ifPresent(r.lastCheck)
+            (m.has_last_change, m.last_change) = ifPresent(r.lastChange)
+            (m.has_next_check, m.next_check) = ifPresent(r.nextCheck)
+            m.last_error = string(r.lastError)
+            (m.has_last_error_at, m.last_error_at) = ifPresent(r.lastErrorAt)
+            (m.has_consecutive_failures, m.consecutive_failures) = present(UInt32(clamping: r.consecutiveFailures))
+            m.refused = string(r.refused)
         }
     }
 

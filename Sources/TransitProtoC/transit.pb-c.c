@@ -1717,6 +1717,51 @@ void   transit__feed_summary__free_unpacked
   assert(message->base.descriptor == &transit__feed_summary__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__feed_refresh_status__init
+                     (Transit__FeedRefreshStatus         *message)
+{
+  static const Transit__FeedRefreshStatus init_value = TRANSIT__FEED_REFRESH_STATUS__INIT;
+  *message = init_value;
+}
+size_t transit__feed_refresh_status__get_packed_size
+                     (const Transit__FeedRefreshStatus *message)
+{
+  assert(message->base.descriptor == &transit__feed_refresh_status__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__feed_refresh_status__pack
+                     (const Transit__FeedRefreshStatus *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__feed_refresh_status__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__feed_refresh_status__pack_to_buffer
+                     (const Transit__FeedRefreshStatus *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__feed_refresh_status__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__FeedRefreshStatus *
+       transit__feed_refresh_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__FeedRefreshStatus *)
+     protobuf_c_message_unpack (&transit__feed_refresh_status__descriptor,
+                                allocator, len, data);
+}
+void   transit__feed_refresh_status__free_unpacked
+                     (Transit__FeedRefreshStatus *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__feed_refresh_status__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__feed_info__init
                      (Transit__FeedInfo         *message)
 {
@@ -5537,7 +5582,7 @@ const ProtobufCMessageDescriptor transit__route_detail__descriptor =
   (ProtobufCMessageInit) transit__route_detail__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__feed_summary__field_descriptors[14] =
+static const ProtobufCFieldDescriptor transit__feed_summary__field_descriptors[15] =
 {
   {
     "name",
@@ -5707,6 +5752,18 @@ static const ProtobufCFieldDescriptor transit__feed_summary__field_descriptors[1
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "refresh",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__FeedSummary, refresh),
+    &transit__feed_refresh_status__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__feed_summary__field_indices_by_name[] = {
   5,   /* field[5] = end_date */
@@ -5715,6 +5772,7 @@ static const unsigned transit__feed_summary__field_indices_by_name[] = {
   0,   /* field[0] = name */
   1,   /* field[1] = prefix */
   2,   /* field[2] = publisher */
+  14,   /* field[14] = refresh */
   10,   /* field[10] = routes */
   13,   /* field[13] = source */
   4,   /* field[4] = start_date */
@@ -5727,7 +5785,7 @@ static const unsigned transit__feed_summary__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__feed_summary__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor transit__feed_summary__descriptor =
 {
@@ -5737,11 +5795,140 @@ const ProtobufCMessageDescriptor transit__feed_summary__descriptor =
   "Transit__FeedSummary",
   "transit",
   sizeof(Transit__FeedSummary),
-  14,
+  15,
   transit__feed_summary__field_descriptors,
   transit__feed_summary__field_indices_by_name,
   1,  transit__feed_summary__number_ranges,
   (ProtobufCMessageInit) transit__feed_summary__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__feed_refresh_status__field_descriptors[8] =
+{
+  {
+    "source",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__FeedRefreshStatus, source),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_check",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__FeedRefreshStatus, has_last_check),
+    offsetof(Transit__FeedRefreshStatus, last_check),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_change",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__FeedRefreshStatus, has_last_change),
+    offsetof(Transit__FeedRefreshStatus, last_change),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "next_check",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__FeedRefreshStatus, has_next_check),
+    offsetof(Transit__FeedRefreshStatus, next_check),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_error",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__FeedRefreshStatus, last_error),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_error_at",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__FeedRefreshStatus, has_last_error_at),
+    offsetof(Transit__FeedRefreshStatus, last_error_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "consecutive_failures",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__FeedRefreshStatus, has_consecutive_failures),
+    offsetof(Transit__FeedRefreshStatus, consecutive_failures),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "refused",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__FeedRefreshStatus, refused),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__feed_refresh_status__field_indices_by_name[] = {
+  6,   /* field[6] = consecutive_failures */
+  2,   /* field[2] = last_change */
+  1,   /* field[1] = last_check */
+  4,   /* field[4] = last_error */
+  5,   /* field[5] = last_error_at */
+  3,   /* field[3] = next_check */
+  7,   /* field[7] = refused */
+  0,   /* field[0] = source */
+};
+static const ProtobufCIntRange transit__feed_refresh_status__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor transit__feed_refresh_status__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.FeedRefreshStatus",
+  "FeedRefreshStatus",
+  "Transit__FeedRefreshStatus",
+  "transit",
+  sizeof(Transit__FeedRefreshStatus),
+  8,
+  transit__feed_refresh_status__field_descriptors,
+  transit__feed_refresh_status__field_indices_by_name,
+  1,  transit__feed_refresh_status__number_ranges,
+  (ProtobufCMessageInit) transit__feed_refresh_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__feed_info__field_descriptors[9] =

@@ -227,10 +227,26 @@ import TransitModel
                 "name": [.string], "prefix": [.null], "publisher": [.string], "version": [.string],
                 "start_date": [.string],
                 "end_date": [.string], "timezone": [.string], "lang": [.string], "imported_at": [.int], "stops": [.int],
-                "routes": [.int], "trips": [.int], "stop_times": [.int], "source": [.string],
+                "routes": [.int], "trips": [.int], "stop_times": [.int], "source": [.string], "refresh": [.null],
             ])
         #expect(feed["start_date"] as? String == "20250101")
         #expect(feed["end_date"] as? String == "20301231")
+    }
+
+    @Test func feedInfoWithARefreshedFeed() throws {
+        var info = F.feedInfo
+        info.feeds[0].refresh = FeedRefreshStatus(
+            source: "https://api.example.com/gtfs", lastCheck: 100, lastChange: 50, nextCheck: 400,
+            lastError: "HTTP 503", lastErrorAt: 100, consecutiveFailures: 2, refused: nil)
+        let o = try answer(.feedInfo) { $0.feedInfoData(info) }
+        let refresh = try sub(try list(try sub(o, "data"), "feeds")[0], "refresh")
+        expectFields(
+            refresh,
+            [
+                "source": [.string], "last_check_unix": [.int], "last_change_unix": [.int], "next_check_unix": [.int],
+                "last_error": [.string], "last_error_unix": [.int], "consecutive_failures": [.int], "refused": [.null],
+            ])
+        #expect(refresh["last_error"] as? String == "HTTP 503" && refresh["consecutive_failures"] as? Int == 2)
     }
 
     // MARK: departures

@@ -16,7 +16,11 @@ struct DeployUnitsTests {
             .joined(separator: "/")
         let units = try FileManager.default.contentsOfDirectory(atPath: Repository.path("deploy"))
             .filter { $0.hasSuffix(".service") }.sorted()
-        #expect(units == ["transit-gateway@.service", "transit-realtime.service", "transit-static@.service"])
+        #expect(
+            units == [
+                "transit-gateway@.service", "transit-realtime.service", "transit-refresh.service",
+                "transit-static@.service",
+            ])
         var paths: [String] = []
         for unit in units {
             let text = try String(contentsOfFile: Repository.path("deploy/\(unit)"), encoding: .utf8)

@@ -40,6 +40,30 @@ import TransitTesting
             sources: sources, now: now)
     }
 
+    @Test func aFailedStaticRefreshIsAReasonAndTheServingVersionIsNamed() {
+        var info = feedInfo(version: "2026-03-01")
+        info.feeds[0].refresh = FeedRefreshStatus(
+            source: "https://api.example.com/sydneytrains", lastCheck: now - 60, lastChange: now - 86400,
+            nextCheck: now + 240,
+            lastError: "sydneytrains: the new version removes every train trip (the serving one has 2140)",
+            lastErrorAt: now - 60, consecutiveFailures: 1, refused: "…")
+        let verdict = judge([source()], info: info)
+        #expect(verdict.status == "degraded")
+        #expect(
+            verdict.reasons == [
+                HealthReason(
+                    source: "sydneytrains", code: .staticRefreshFailed,
+                    message:
+                        "static feed sydneytrains: refresh failed 1 time in a row, the serving version (2026-03-01) "
+                        + "is unchanged: sydneytrains: the new version removes every train trip (the serving one has 2140)"
+                )
+            ])
+        // A good check clears it.
+        info.feeds[0].refresh?.lastError = nil
+        info.feeds[0].refresh?.consecutiveFailures = 0
+        #expect(judge([source()], info: info).status == "ok")
+    }
+
     @Test func aSourceMostlyUnmatchedIsDegradedWithAReasonAPersonCanActOn() {
         let mismatch = LiveTimetableMatch(
             tripUpdates: .init(considered: 560, matched: 101), ratePermille: 180, medianPermille: 970, samples: 58,

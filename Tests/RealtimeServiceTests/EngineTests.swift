@@ -213,6 +213,33 @@ import TransitModel
         #expect(beat.databaseVersion == "db2")
     }
 
+    @Test func aTimetableThatRenamesItsTripsMatchesAgainAfterTheVersionMove() async throws {
+        // The producer publishes a new timetable (issue 24): its realtime feed names trips N1 (was T1) before the
+        // refresher has swapped the new database in. Once it is in, the next poll matches again, no restart.
+        let h = try EngineHarness()
+        let renamed = F.feed([F.entity("a", F.tripUpdate("N1", delay: 60))])
+        await h.feed(renamed)
+        await h.engine.tick()
+        #expect((h.hub.snapshot(.tripUpdates).map(snapshotTrips) ?? []).isEmpty)
+        #expect(await h.status().match?.tripUpdates.matched == 0)
+        h.schedules.data.withLock { d in
+            d.version = "db2"
+            var trip = d.trips.removeValue(forKey: "T1")!
+            trip.tripId = "N1"
+            d.trips["N1"] = trip
+        }
+        h.clock.advance(61)
+        await h.engine.tick()  // feed_info names db2: the move
+        #expect(await h.engine.databaseVersion == "db2")
+        h.clock.advance(30)
+        await h.feed(F.feed([F.entity("a", F.tripUpdate("N1", delay: 60))], timestamp: UInt64(h.clock.now)))
+        let trips = h.hub.snapshot(.tripUpdates).map(snapshotTrips) ?? []
+        #expect(trips.map(\.instance.tripId) == ["N1"])
+        #expect(trips.first?.stops.first?.departureDelay == 60)
+        let match = await h.status().match
+        #expect(match?.tripUpdates.considered == 1 && match?.tripUpdates.matched == 1)
+    }
+
     @Test func newVersionSeenInABulkAnswerAlsoResolvesAgain() async throws {
         let h = try EngineHarness()
         await h.feed(F.feed([F.entity("a", F.tripUpdate("T1"))], timestamp: UInt64(F.now)))

@@ -1,6 +1,7 @@
 // HTTP sources against a fake server on 127.0.0.1: bytes, conditional requests, backoff, timeouts, limits,
 // connection errors, redirects and stopping.
 import Foundation
+import HTTPFetching
 import Testing
 import TransitTesting
 

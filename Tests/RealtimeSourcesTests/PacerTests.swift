@@ -1,3 +1,4 @@
+import HTTPFetching
 import Testing
 import TransitTesting
 
@@ -58,7 +59,7 @@ import TransitTesting
         let config = RealtimeConfig(sources: sources, dailyRequestBudget: .max, maxRequestsPerSecond: 40)
         // Validation would refuse the sustained rate; the poller is built directly to test the pacer alone.
         let pacer = RequestPacer(requestsPerSecond: config.maxRequestsPerSecond)
-        let client = HTTPClient()
+        let client = HTTPFetchClient.shared
         let pollers = sources.map {
             SourcePoller(
                 source: $0, startOffset: .zero, backoffCap: .seconds(1), pacer: pacer, client: client, restamp: nil,

@@ -20,6 +20,8 @@ public struct HealthReason: Sendable, Hashable {
         case timetableMismatch = "timetable_mismatch"
         /// A source's feed_version differs from the feed_version of the static feed it matches.
         case feedVersionMismatch = "feed_version_mismatch"
+        /// A static feed's last refresh from its URL failed; the serving database is unchanged (flow 9).
+        case staticRefreshFailed = "static_refresh_failed"
     }
 
     public init(source: String?, code: Code, message: String) {
@@ -44,6 +46,18 @@ public enum HealthJudgement {
                     source: nil, code: .staticUnavailable,
                     message: "the static service does not answer: \(staticError ?? "no answer"); stops, boards and "
                         + "trips fail until it is back (is transit-static running? its log says why)"))
+        }
+        for feed in info?.feeds ?? [] {
+            guard let refresh = feed.refresh, let error = refresh.lastError else { continue }
+            let failures =
+                refresh.consecutiveFailures > 0
+                ? "refresh failed \(refresh.consecutiveFailures) time"
+                    + (refresh.consecutiveFailures == 1 ? "" : "s") + " in a row" : "refresh refused"
+            reasons.append(
+                .init(
+                    source: feed.name, code: .staticRefreshFailed,
+                    message: "static feed \(feed.name): \(failures), the serving version "
+                        + "(\(feed.version ?? "without feed_version")) is unchanged: \(error)"))
         }
         switch status {
         case .notConfigured: break

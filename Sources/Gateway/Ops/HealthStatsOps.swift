@@ -53,6 +53,7 @@ extension RequestDispatcher {
                 w.key("version"); w.string(feed.version)
                 w.key("start_date"); w.serviceDate(feed.startDate)
                 w.key("end_date"); w.serviceDate(feed.endDate)
+                w.key("refresh"); w.feedRefresh(feed.refresh)
                 w.endObject()
             }
             w.endArray()

@@ -53,6 +53,7 @@ typedef struct Transit__ServiceSpan Transit__ServiceSpan;
 typedef struct Transit__DayTypeSpans Transit__DayTypeSpans;
 typedef struct Transit__RouteDetail Transit__RouteDetail;
 typedef struct Transit__FeedSummary Transit__FeedSummary;
+typedef struct Transit__FeedRefreshStatus Transit__FeedRefreshStatus;
 typedef struct Transit__FeedInfo Transit__FeedInfo;
 typedef struct Transit__TimetableDay Transit__TimetableDay;
 
@@ -1089,10 +1090,52 @@ struct  Transit__FeedSummary
    * the path it was imported from
    */
   char *source;
+  /*
+   * absent: not refreshed from a URL (README.md flow 9)
+   */
+  Transit__FeedRefreshStatus *refresh;
 };
 #define TRANSIT__FEED_SUMMARY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__feed_summary__descriptor) \
-    , NULL, NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL }
+    , NULL, NULL, NULL, NULL, 0, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, NULL }
+
+
+/*
+ * What `transit-static refresh` last did with one URL feed (its state file beside the database, read with each
+ * feed_info). Times are unix seconds.
+ */
+struct  Transit__FeedRefreshStatus
+{
+  ProtobufCMessage base;
+  /*
+   * the URL without user info and query
+   */
+  char *source;
+  protobuf_c_boolean has_last_check;
+  int64_t last_check;
+  /*
+   * new bytes of the feed last put in place
+   */
+  protobuf_c_boolean has_last_change;
+  int64_t last_change;
+  protobuf_c_boolean has_next_check;
+  int64_t next_check;
+  /*
+   * absent after a good check
+   */
+  char *last_error;
+  protobuf_c_boolean has_last_error_at;
+  int64_t last_error_at;
+  protobuf_c_boolean has_consecutive_failures;
+  uint32_t consecutive_failures;
+  /*
+   * why the version the server offers now was refused
+   */
+  char *refused;
+};
+#define TRANSIT__FEED_REFRESH_STATUS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__feed_refresh_status__descriptor) \
+    , NULL, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, NULL }
 
 
 struct  Transit__FeedInfo
@@ -1870,6 +1913,25 @@ Transit__FeedSummary *
 void   transit__feed_summary__free_unpacked
                      (Transit__FeedSummary *message,
                       ProtobufCAllocator *allocator);
+/* Transit__FeedRefreshStatus methods */
+void   transit__feed_refresh_status__init
+                     (Transit__FeedRefreshStatus         *message);
+size_t transit__feed_refresh_status__get_packed_size
+                     (const Transit__FeedRefreshStatus   *message);
+size_t transit__feed_refresh_status__pack
+                     (const Transit__FeedRefreshStatus   *message,
+                      uint8_t             *out);
+size_t transit__feed_refresh_status__pack_to_buffer
+                     (const Transit__FeedRefreshStatus   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__FeedRefreshStatus *
+       transit__feed_refresh_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__feed_refresh_status__free_unpacked
+                     (Transit__FeedRefreshStatus *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__FeedInfo methods */
 void   transit__feed_info__init
                      (Transit__FeedInfo         *message);
@@ -2024,6 +2086,9 @@ typedef void (*Transit__RouteDetail_Closure)
 typedef void (*Transit__FeedSummary_Closure)
                  (const Transit__FeedSummary *message,
                   void *closure_data);
+typedef void (*Transit__FeedRefreshStatus_Closure)
+                 (const Transit__FeedRefreshStatus *message,
+                  void *closure_data);
 typedef void (*Transit__FeedInfo_Closure)
                  (const Transit__FeedInfo *message,
                   void *closure_data);
@@ -2076,6 +2141,7 @@ extern const ProtobufCMessageDescriptor transit__service_span__descriptor;
 extern const ProtobufCMessageDescriptor transit__day_type_spans__descriptor;
 extern const ProtobufCMessageDescriptor transit__route_detail__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_summary__descriptor;
+extern const ProtobufCMessageDescriptor transit__feed_refresh_status__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info__descriptor;
 extern const ProtobufCMessageDescriptor transit__timetable_day__descriptor;
 

@@ -1,7 +1,8 @@
-// `$NAME` / `${NAME}` in header values, expanded from the environment when the config is loaded.
+// `$NAME` / `${NAME}` in header values and URLs, expanded from the environment when a configuration is loaded
+// (the realtime sources' config, the static feeds' URLs and headers).
 
-enum EnvironmentExpansion {
-    enum Failure: Error, Equatable {
+public enum EnvironmentExpansion {
+    public enum Failure: Error, Equatable {
         /// The variable is not set.
         case missing(String)
         /// The variable is set to an empty string.
@@ -12,7 +13,7 @@ enum EnvironmentExpansion {
 
     /// Expands `$NAME` and `${NAME}` (NAME = letter or `_`, then letters, digits, `_`); `$$` is a literal `$`.
     /// Returns the expanded text and the names of the variables used.
-    static func expand(_ text: String, environment: [String: String]) throws(Failure) -> (
+    public static func expand(_ text: String, environment: [String: String]) throws(Failure) -> (
         text: String, variables: [String]
     ) {
         guard text.contains("$") else { return (text, []) }

@@ -1,4 +1,5 @@
-// A scriptable HTTP/1.1 server on 127.0.0.1 (ephemeral port) for the HTTP source tests: it records every
+// A scriptable HTTP/1.1 server on 127.0.0.1 (ephemeral port) for the HTTP tests (realtime sources, the
+// HTTP client, static feed refreshes): it records every
 // request and answers as the test's behaviour says, including never answering or trickling a body forever.
 import Foundation
 import NIOCore
@@ -6,21 +7,21 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-final class FakeHTTPServer: Sendable {
-    struct Request: Sendable {
+public final class FakeHTTPServer: Sendable {
+    public struct Request: Sendable {
         /// 0 for the first request the server saw, 1 for the second, ...
-        var index: Int
-        var method: String
-        var uri: String
-        var headers: [(String, String)]
-        var receivedAt: ContinuousClock.Instant
+        public var index: Int
+        public var method: String
+        public var uri: String
+        public var headers: [(String, String)]
+        public var receivedAt: ContinuousClock.Instant
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
     }
 
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// A complete answer; `chunked` sends the body in 16 KiB chunks without Content-Length.
         case respond(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], chunked: Bool = false)
         /// Reads the request and never answers.
@@ -29,9 +30,9 @@ final class FakeHTTPServer: Sendable {
         case trickle(every: Duration)
     }
 
-    typealias Behaviour = @Sendable (Request) -> Reply
+    public typealias Behaviour = @Sendable (Request) -> Reply
 
-    let port: Int
+    public let port: Int
     let behaviour: Behaviour
     private let channel: any Channel
     private let recorded = Mutex<[Request]>([])
@@ -42,7 +43,7 @@ final class FakeHTTPServer: Sendable {
         self.channel = channel
     }
 
-    static func start(_ behaviour: @escaping Behaviour) async throws -> FakeHTTPServer {
+    public static func start(_ behaviour: @escaping Behaviour) async throws -> FakeHTTPServer {
         let box = Mutex<FakeHTTPServer?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -58,9 +59,9 @@ final class FakeHTTPServer: Sendable {
         return server
     }
 
-    func url(_ path: String = "/feed") -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func url(_ path: String = "/feed") -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    var requests: [Request] { recorded.withLock { $0 } }
+    public var requests: [Request] { recorded.withLock { $0 } }
 
     fileprivate func record(_ head: HTTPRequestHead) -> Request {
         recorded.withLock { list in
@@ -73,7 +74,7 @@ final class FakeHTTPServer: Sendable {
         }
     }
 
-    func shutdown() async {
+    public func shutdown() async {
         try? await channel.close()
     }
 }

@@ -1,6 +1,5 @@
+import HTTPFetching
 import Testing
-
-@testable import RealtimeSources
 
 @Suite struct EnvironmentExpansionTests {
     let env = ["KEY": "abc", "K_2": "x", "EMPTY": ""]

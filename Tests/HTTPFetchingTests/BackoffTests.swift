@@ -1,7 +1,7 @@
 import Testing
 import TransitTesting
 
-@testable import RealtimeSources
+@testable import HTTPFetching
 
 @Suite struct BackoffTests {
     let backoff = Backoff(base: .seconds(30), cap: .seconds(600))

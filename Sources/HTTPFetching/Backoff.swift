@@ -30,3 +30,17 @@ public struct Backoff: Sendable, Hashable {
         return .fromSeconds(Double.random(in: low...high, using: &generator))
     }
 }
+
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    var seconds: Double {
+        let (whole, atto) = components
+        return Double(whole) + Double(atto) * 1e-18
+    }
+
+    /// A duration from seconds; negative and non-finite values become zero.
+    static func fromSeconds(_ seconds: Double) -> Duration {
+        guard seconds.isFinite, seconds > 0 else { return .zero }
+        return .nanoseconds(Int64(min(seconds, 9e9) * 1e9))
+    }
+}
