@@ -172,6 +172,7 @@ let package = Package(
             name: "StaticService",
             dependencies: [
                 "TransitStore", "TransitCore", "ProcessSupport", "TransitProto", "NNGKit", "TransitModel",
+                "JourneyPlanner",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

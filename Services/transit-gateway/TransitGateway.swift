@@ -122,6 +122,11 @@ struct Serve: AsyncParsableCommand {
     )
     var staticProbeInterval = GatewayConfiguration.Defaults.staticProbeInterval.inSeconds
 
+    @Option(
+        help: ArgumentHelp(
+            "How long one journey plan may search (the answer then says `cut`); 1…60000.", valueName: "ms"))
+    var planBudgetMs = PlanLimits.defaultBudgetMilliseconds
+
     @Option(help: "Seconds to wait for the realtime service (beyond: REALTIME_UNAVAILABLE; also each snapshot).")
     var realtimeTimeout = GatewayConfiguration.Defaults.realtimeTimeout.inSeconds
 
@@ -236,7 +241,10 @@ struct Serve: AsyncParsableCommand {
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
-        return GatewayConfiguration(
+        guard PlanLimits.budgetMilliseconds.contains(planBudgetMs) else {
+            throw ValidationError("--plan-budget-ms must be 1…60000, got \(planBudgetMs)")
+        }
+        var configuration = GatewayConfiguration(
             host: host, port: port, http: httpAddress, corsOrigin: corsOrigin, staticURL: `static`,
             realtimeURL: realtime, subscribeURL: subscribe,
             maxConnections: maxConnections, maxInFlight: maxInFlight, maxPipelined: maxPipelined,
@@ -247,6 +255,8 @@ struct Serve: AsyncParsableCommand {
             realtimeSilence: .seconds(realtimeSilence), boardCacheStops: boardCacheStops,
             boardWindowsPerStop: boardWindowsPerStop, boardCacheWindows: boardCacheWindows, threads: threads,
             drainTimeout: .seconds(drainTimeout), clock: clock.serviceClock, logger: logger)
+        configuration.planBudget = .milliseconds(planBudgetMs)
+        return configuration
     }
 
     private var parsedListen: (host: String, port: Int)? {

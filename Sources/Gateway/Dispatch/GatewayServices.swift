@@ -50,7 +50,7 @@ final class GatewayServices: Sendable {
                 windowsPerStop: config.boardWindowsPerStop, maxWindows: config.boardCacheWindows,
                 versionCheck: config.staticVersionCheck),
             realtime: realtime, realtimeClient: realtimeClient, stats: stats, clock: config.clock,
-            logger: config.logger)
+            planBudget: config.planBudget, logger: config.logger)
     }
 
     func close() {
