@@ -346,7 +346,8 @@ let package = Package(
         .executableTarget(
             name: "transit-bench",
             dependencies: [
-                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit", "LoadGenerator",
+                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit", "LoadGenerator", "TransitStore",
+                "JourneyPlanner", "TransitCore", "ProcessSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -45,7 +45,8 @@ struct Transit: AsyncParsableCommand {
         else { return arguments }
         // The options that take a value (GatewayOptions' and the commands' own).
         let takesValue: Set<String> = [
-            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--date", "--mode",
+            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--date", "--mode", "--at",
+            "--arrive-by", "--max-transfers",
         ]
         var kept: [String] = []
         var positional: [String] = []
@@ -81,7 +82,7 @@ struct Transit: AsyncParsableCommand {
             """,
         subcommands: [
             BoardCommand.self, TripCommand.self, SearchCommand.self, StopCommand.self, NearbyCommand.self,
-            RoutesCommand.self, AlertsCommand.self, VehiclesCommand.self, HealthCommand.self,
+            RoutesCommand.self, AlertsCommand.self, VehiclesCommand.self, PlanCommand.self, HealthCommand.self,
         ]
     )
 }
@@ -353,6 +354,44 @@ struct HealthCommand: AsyncParsableCommand {
                 let answer = try await client.health()
                 if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).health(answer.data))
+            }
+        }
+    }
+}
+
+struct PlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan", abstract: "Journeys from one stop (or lat,lon) to another, live.",
+        discussion: "FROM and TO: a stop id, or a coordinate written lat,lon (e.g. -33.8688,151.2093).")
+    @OptionGroup var options: GatewayOptions
+    @Argument(help: "Where from: a stop id or lat,lon.") var from: String
+    @Argument(help: "Where to: a stop id or lat,lon.") var to: String
+    @Option(help: "Depart at or after (unix seconds; default now).") var at: Int64?
+    @Option(help: "Arrive at or before (unix seconds).") var arriveBy: Int64?
+    @Option(help: "Changes at most (0–8).") var maxTransfers: Int?
+
+    func validate() throws {
+        if at != nil && arriveBy != nil { throw ValidationError("give --at or --arrive-by, not both") }
+    }
+
+    /// "lat,lon" is a coordinate; anything else a stop id.
+    static func place(_ text: String) -> PlanPlace {
+        let parts = text.split(separator: ",")
+        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
+            return .coordinate(lat: lat, lon: lon)
+        }
+        return .stop(text)
+    }
+
+    func run() async throws {
+        try await guarded {
+            try await options.run { client in
+                var fields: [String: RequestValue] = [:]
+                if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
+                let answer = try await client.plan(
+                    from: Self.place(from), to: Self.place(to), at: at, arriveBy: arriveBy, options: fields)
+                if options.json { return options.printLine(answer.line) }
+                options.print(ListRenderer(mode: options.colorMode).plan(answer.data))
             }
         }
     }

@@ -144,6 +144,7 @@ extension JSONWriter {
         key("added_trip_id"); string(ride.addedTripId)
         key("board")
         if let row = r.row { departure(row, at: at) } else { null() }
+        key("board_stop_name"); string(ride.stops.first?.stopName)
         key("alight")
         if let last = ride.stops.last {
             beginObject()
