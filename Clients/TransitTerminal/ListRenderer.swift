@@ -113,9 +113,11 @@ public struct ListRenderer: Sendable {
     /// A `plan` answer: each journey's summary line, then one line per leg, within 80 columns:
     ///
     ///     1. 08:00 → 08:25  25 min, 1 change
-    ///        08:00  101 Bee           Alpha → Bravo                 08:10
-    ///        08:15  202 Sea           Bravo → Charlie               08:25  2 min late
-    ///               walk 320 m, 5 min to Charlie
+    ///        08:00  101   Bee           Alpha                                 2 min late
+    ///        08:12                      → Bravo
+    ///               walk 320 m, 5 min to B2
+    ///        08:15  202   Sea           B2
+    ///        08:25                      → Charlie
     public func plan(_ plan: Plan) -> [String] {
         let clock = DepartureClock(timeZone: plan.timezone)
         var lines: [String] = []
@@ -138,11 +140,10 @@ public struct ListRenderer: Sendable {
                 let board = leg.board
                 let departure = leg.departureUnix.map(clock.time) ?? "--:--"
                 let arrival = leg.arrivalUnix.map(clock.time) ?? "--:--"
-                let line = Columns.pad(board?.routeShortName ?? leg.addedTripId ?? "?", 5)
-                let headsign = Columns.pad((board?.headsign ?? "").truncated(12), 12)
-                let from = leg.boardStopName ?? board?.stopId ?? "?"
-                let to = leg.alight?.stopName ?? leg.alight?.stopId ?? "?"
-                let stops = Columns.pad("\(from) → \(to)".truncated(30), 30)
+                let line = Columns.pad((board?.routeShortName ?? leg.addedTripId ?? "?").truncated(5), 5)
+                let headsign = Columns.pad((board?.headsign ?? "").truncated(13), 13)
+                let from = (leg.boardStopName ?? board?.stopId ?? "?").truncated(36)
+                let to = (leg.alight?.stopName ?? leg.alight?.stopId ?? "?").truncated(34)
                 var badge = ""
                 var color = PresentationColor.gray
                 if let b = board?.delayBadge, let semantic = PresentationColor(rawValue: b.color) {
@@ -150,8 +151,9 @@ public struct ListRenderer: Sendable {
                 }
                 let styled = TextStyle(foreground: RGB(color)).apply(badge.truncated(12), mode: mode)
                 lines.append(
-                    ("   " + departure + "  " + line + " " + headsign + " " + stops + " " + arrival + "  " + styled)
+                    ("   " + departure + "  " + line + " " + headsign + " " + Columns.pad(from, 36) + " " + styled)
                         .trimmingTrailingSpaces())
+                lines.append(("   " + arrival + "  " + String(repeating: " ", count: 20) + "→ " + to))
             }
         }
         if !plan.liveDropped.isEmpty {

@@ -41,7 +41,7 @@ struct Transit: AsyncParsableCommand {
     /// value are those of `GatewayOptions` and the commands' own.
     static func negativeNumbersAsValues(_ arguments: [String]) -> [String] {
         guard !arguments.contains("--"),
-            arguments.contains(where: { $0.count > 1 && $0.hasPrefix("-") && Double($0) != nil })
+            arguments.contains(where: { $0.count > 1 && $0.hasPrefix("-") && isNumeric($0) })
         else { return arguments }
         // The options that take a value (GatewayOptions' and the commands' own).
         let takesValue: Set<String> = [
@@ -59,7 +59,7 @@ struct Transit: AsyncParsableCommand {
                 i += 2
                 continue
             }
-            if argument.hasPrefix("-"), Double(argument) == nil {
+            if argument.hasPrefix("-"), !isNumeric(argument) {
                 kept.append(argument)
             } else if !sawCommand {
                 kept.append(argument)  // the subcommand's name
@@ -70,6 +70,12 @@ struct Transit: AsyncParsableCommand {
             i += 1
         }
         return kept + ["--"] + positional
+    }
+
+    /// A number, or a coordinate written lat,lon (`plan -33.87,151.2 200060`).
+    static func isNumeric(_ argument: String) -> Bool {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { Double($0) != nil }
     }
 
     static let configuration = CommandConfiguration(

@@ -13,8 +13,9 @@ import TransitStore
 ///   the database version or that window changes, a new one is built in the background while the old one keeps
 ///   answering (with the store it was built from: a plan's legs are named from the same database as its
 ///   search), then swapped in: no pause in answers.
-/// - At most `maxConcurrent` plans run at once; one more is refused at once with UNAVAILABLE, so plans never
-///   hold more than that many of the service's request workers (the others keep serving boards).
+/// - At most `maxConcurrent` plans search at once; one more waits for one of them at most its budget, then is
+///   refused with UNAVAILABLE (the service has `maxConcurrent` request workers added for plans, so boards keep
+///   their own while plans are answered at that rate).
 public final class JourneyPlanning: Sendable {
     /// A built timetable with the store it was read from and the names of its indexes.
     struct Built: Sendable {
@@ -35,7 +36,8 @@ public final class JourneyPlanning: Sendable {
     }
 
     private let state = Mutex(State())
-    private let running = Atomic<Int>(0)
+    /// The planner's workers: a plan takes one for its search.
+    private let workers: DispatchSemaphore
     public let maxConcurrent: Int
     /// How long a plan waits for the first timetable before answering UNAVAILABLE.
     let firstBuildWait: Duration
@@ -47,6 +49,7 @@ public final class JourneyPlanning: Sendable {
         now: @escaping @Sendable () -> Int64
     ) {
         self.maxConcurrent = max(1, maxConcurrent)
+        workers = DispatchSemaphore(value: self.maxConcurrent)
         self.logger = logger
         self.firstBuildWait = firstBuildWait
         self.now = now
@@ -111,16 +114,18 @@ public final class JourneyPlanning: Sendable {
     func answer(_ request: PlanRequest, servedStore store: StaticStore) -> (Result<StaticResult, ServiceError>, String?)
     {
         refresh(store)
-        guard running.add(1, ordering: .relaxed).newValue <= maxConcurrent else {
-            running.subtract(1, ordering: .relaxed)
+        // A plan waits for one of the planner's workers at most its own budget.
+        guard workers.wait(timeout: .now() + .milliseconds(request.budgetMilliseconds)) == .success else {
             return (
                 .failure(
                     ServiceError(
-                        .unavailable, "the planner is busy: \(maxConcurrent) plans are running; try again")),
+                        .unavailable,
+                        "the planner is busy: its \(maxConcurrent) workers stayed taken for the plan's budget (\(request.budgetMilliseconds) ms); try again"
+                    )),
                 nil
             )
         }
-        defer { running.subtract(1, ordering: .relaxed) }
+        defer { workers.signal() }
         guard let built = waitForTimetable() else {
             return (.failure(ServiceError(.unavailable, "the planner's timetable is being built; try again")), nil)
         }

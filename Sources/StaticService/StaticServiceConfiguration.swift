@@ -24,8 +24,8 @@ public struct StaticServiceConfiguration: Sendable {
     /// `--watchdog-file` and systemd's `WATCHDOG=1`); nil: nothing is watched. Not an init argument: set it on
     /// the value. Default nil.
     public var watchdog: Watchdog? = nil
-    /// Plans answered at once (`--plan-workers`), on request workers added to `contexts` for them: one more
-    /// plan is refused with UNAVAILABLE, so boards keep their `contexts` workers. 0: no planner (no timetable
+    /// Plans searched at once (`--plan-workers`), with as many request workers added to `contexts` for them: one
+    /// more plan waits for one at most its budget, then is refused with UNAVAILABLE. 0: no planner (no timetable
     /// in memory; `plan` is UNAVAILABLE). Not an init argument. Default 2.
     public var planWorkers: Int = Defaults.planWorkers
 
