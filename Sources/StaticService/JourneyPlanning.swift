@@ -38,6 +38,9 @@ public final class JourneyPlanning: Sendable {
     private let state = Mutex(State())
     /// The planner's workers: a plan takes one for its search.
     private let workers: DispatchSemaphore
+    /// The searches' arrays, one per worker, kept between plans (rounds × stops labels: tens of MiB at NSW
+    /// scale, allocated and cleared per query otherwise).
+    private let workspaces = Mutex<[WorkspaceBox]>([])
     public let maxConcurrent: Int
     /// How long a plan waits for the first timetable before answering UNAVAILABLE.
     let firstBuildWait: Duration
@@ -129,8 +132,10 @@ public final class JourneyPlanning: Sendable {
         guard let built = waitForTimetable() else {
             return (.failure(ServiceError(.unavailable, "the planner's timetable is being built; try again")), nil)
         }
+        let workspace = workspaces.withLock { $0.popLast() } ?? WorkspaceBox()
+        defer { workspaces.withLock { $0.append(workspace) } }
         do throws(ServiceError) {
-            return (.success(.plan(try plan(request, on: built))), built.version)
+            return (.success(.plan(try plan(request, on: built, workspace: workspace.workspace))), built.version)
         } catch {
             return (.failure(error), built.version)
         }
@@ -146,7 +151,9 @@ public final class JourneyPlanning: Sendable {
         }
     }
 
-    func plan(_ request: PlanRequest, on built: Built) throws(ServiceError) -> PlanAnswer {
+    func plan(_ request: PlanRequest, on built: Built, workspace: PlannerWorkspace? = nil) throws(ServiceError)
+        -> PlanAnswer
+    {
         /// A stop's index, or nil for a coordinate.
         func stop(_ p: TransitModel.PlanPlace, _ name: String) throws(ServiceError) -> Int? {
             guard case .stop(let id) = p else { return nil }
@@ -182,7 +189,7 @@ public final class JourneyPlanning: Sendable {
         query.budget = Duration.milliseconds(request.budgetMilliseconds)
         let result: PlanResult
         do throws(PlanError) {
-            result = try JourneyPlanner.plan(query, on: built.timetable)
+            result = try JourneyPlanner.plan(query, on: built.timetable, workspace: workspace)
         } catch {
             switch error {
             case .invalidArgument(let m): throw ServiceError(.invalidArgument, m)
@@ -194,6 +201,12 @@ public final class JourneyPlanning: Sendable {
             journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
             laterAt: result.laterAt, realtimeUsed: false, timezone: built.timezone)
     }
+}
+
+/// A `PlannerWorkspace` handed from one plan to the next: only one plan holds it at a time (taken from and
+/// given back to the pool under its lock), which is what its class, not thread-safe, asks.
+private final class WorkspaceBox: @unchecked Sendable {
+    let workspace = PlannerWorkspace()
 }
 
 /// Names a journey's legs from the database its timetable was built from: a ride's boarding stop as a board row,
