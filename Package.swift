@@ -182,6 +182,7 @@ let package = Package(
             dependencies: [
                 "TransitStore", "TransitCore", "ProcessSupport", "TransitProto", "NNGKit", "TransitModel",
                 "FeedRefresh",
+                "JourneyPlanner",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -373,7 +374,8 @@ let package = Package(
         .executableTarget(
             name: "transit-bench",
             dependencies: [
-                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit", "LoadGenerator",
+                "NNGKit", "TransitProto", "TransitModel", "SQLiteKit", "LoadGenerator", "TransitStore",
+                "JourneyPlanner", "TransitCore", "ProcessSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -41,10 +41,16 @@ public enum RequestValue: Encodable, Sendable, Hashable {
     case int(Int64)
     case double(Double)
     case bool(Bool)
+    /// A JSON object (`plan`'s `from` and `to`).
+    case object([String: RequestValue])
+    /// A JSON array (`plan`'s `modes`).
+    case array([RequestValue])
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
+        case .object(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
         case .double(let value): try container.encode(value)

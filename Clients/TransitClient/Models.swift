@@ -580,3 +580,88 @@ public struct Reliability: Codable, Sendable, Hashable {
         public var count: Int
     }
 }
+
+// MARK: plan
+
+/// Where a journey of `plan` starts or ends.
+public enum PlanPlace: Sendable, Hashable {
+    /// A stop, platform or station (any of its platforms).
+    case stop(String)
+    /// A point, walked to and from stops within the access radius.
+    case coordinate(lat: Double, lon: Double)
+
+    var requestValue: RequestValue {
+        switch self {
+        case .stop(let id): .object(["stop_id": .string(id)])
+        case .coordinate(let lat, let lon): .object(["lat": .double(lat), "lon": .double(lon)])
+        }
+    }
+}
+
+/// `plan`'s data (GATEWAY.md "plan").
+public struct Plan: Codable, Sendable, Hashable {
+    public var timezone: String?
+    @DefaultEmpty public var journeys: [PlanJourney]
+    /// Continues a range query (send as `cursor`).
+    public var laterCursor: String?
+    /// The search ran out of its time budget; the journeys are what it had found.
+    public var cut: Bool?
+    /// Why there is no journey.
+    public var reason: String?
+    /// Journeys found on the schedule that the live state makes impossible, each saying why.
+    @DefaultEmpty public var liveDropped: [String]
+    /// The alerts the rides' `alert_ids` name, once each.
+    @DefaultEmpty public var alerts: [Alert]
+}
+
+/// One journey: its legs in travel order.
+public struct PlanJourney: Codable, Sendable, Hashable {
+    public var departureUnix: Int64
+    public var arrivalUnix: Int64
+    public var durationS: Int?
+    public var transfers: Int
+    public var walkS: Int?
+    @DefaultEmpty public var legs: [PlanLeg]
+}
+
+/// A leg: a ride (`type` "transit": `board`, `alight`, …) or a walk (`type` "walk": `fromStopId`, …).
+public struct PlanLeg: Codable, Sendable, Hashable {
+    public var type: String
+    public var departureUnix: Int64?
+    public var arrivalUnix: Int64?
+    /// Whether the ride's times are live predictions.
+    public var live: Bool?
+    public var addedTripId: String?
+    /// The boarding stop as a departures row.
+    public var board: Departure?
+    /// The boarding stop's name.
+    public var boardStopName: String?
+    public var alight: PlanAlight?
+    @DefaultEmpty public var intermediateStops: [PlanStop]
+    public var polyline: String?
+    public var fromStopId: String?
+    public var toStopId: String?
+    public var distanceM: Double?
+    public var durationS: Int?
+
+    public var isWalk: Bool { type == "walk" }
+}
+
+/// Where a ride is left.
+public struct PlanAlight: Codable, Sendable, Hashable {
+    public var stopId: String
+    public var stopName: String?
+    public var platform: String?
+    public var stopSequence: Int?
+    public var scheduledUnix: Int64?
+    public var realtimeUnix: Int64?
+    public var delayS: Int?
+}
+
+/// A stop a ride passes.
+public struct PlanStop: Codable, Sendable, Hashable {
+    public var stopId: String
+    public var stopName: String?
+    public var scheduledArrivalUnix: Int64?
+    public var scheduledDepartureUnix: Int64?
+}

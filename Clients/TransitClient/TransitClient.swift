@@ -217,6 +217,21 @@ public actor TransitClient {
         return try await request("reliability", fields)
     }
 
+    /// `plan`: journeys from `from` to `to` (GATEWAY.md "plan"), departing at or after `at` (default: the
+    /// services' now) or arriving by `arriveBy`; `options` are further fields of the op (`max_transfers`,
+    /// `window_s`, `modes`, …) as they are written on the wire.
+    public func plan(
+        from: PlanPlace, to: PlanPlace, at: Int64? = nil, arriveBy: Int64? = nil,
+        options: [String: RequestValue] = [:]
+    ) async throws -> Answer<Plan> {
+        var fields = options
+        fields["from"] = from.requestValue
+        fields["to"] = to.requestValue
+        if let at { fields["at"] = .int(at) }
+        if let arriveBy { fields["arrive_by"] = .int(arriveBy) }
+        return try await request("plan", fields)
+    }
+
     /// `stats`: the gateway's counters.
     public func stats() async throws -> Answer<Stats> { try await request("stats") }
 

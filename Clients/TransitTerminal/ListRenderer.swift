@@ -110,6 +110,59 @@ public struct ListRenderer: Sendable {
         return lines
     }
 
+    /// A `plan` answer: each journey's summary line, then one line per leg, within 80 columns:
+    ///
+    ///     1. 08:00 → 08:25  25 min, 1 change
+    ///        08:00  101   Bee           Alpha                                 2 min late
+    ///        08:12                      → Bravo
+    ///               walk 320 m, 5 min to B2
+    ///        08:15  202   Sea           B2
+    ///        08:25                      → Charlie
+    public func plan(_ plan: Plan) -> [String] {
+        let clock = DepartureClock(timeZone: plan.timezone)
+        var lines: [String] = []
+        if plan.journeys.isEmpty { lines.append("No journey: \(plan.reason ?? "nothing connects")") }
+        for (n, journey) in plan.journeys.enumerated() {
+            let minutes = Int((journey.arrivalUnix - journey.departureUnix + 59) / 60)
+            let changes = journey.transfers == 1 ? "1 change" : "\(journey.transfers) changes"
+            lines.append(
+                bold(
+                    "\(n + 1). \(clock.time(journey.departureUnix)) → \(clock.time(journey.arrivalUnix))  "
+                        + "\(minutes) min, \(journey.transfers == 0 ? "direct" : changes)"))
+            for leg in journey.legs {
+                if leg.isWalk {
+                    let metres = Int((leg.distanceM ?? 0).rounded())
+                    let walkMinutes = ((leg.durationS ?? 0) + 59) / 60
+                    let target = leg.toStopId.map { " to \($0)" } ?? " to the destination"
+                    lines.append(dim(("          walk \(metres) m, \(walkMinutes) min" + target).truncated(80)))
+                    continue
+                }
+                let board = leg.board
+                let departure = leg.departureUnix.map(clock.time) ?? "--:--"
+                let arrival = leg.arrivalUnix.map(clock.time) ?? "--:--"
+                let line = Columns.pad((board?.routeShortName ?? leg.addedTripId ?? "?").truncated(5), 5)
+                let headsign = Columns.pad((board?.headsign ?? "").truncated(13), 13)
+                let from = (leg.boardStopName ?? board?.stopId ?? "?").truncated(36)
+                let to = (leg.alight?.stopName ?? leg.alight?.stopId ?? "?").truncated(34)
+                var badge = ""
+                var color = PresentationColor.gray
+                if let b = board?.delayBadge, let semantic = PresentationColor(rawValue: b.color) {
+                    (badge, color) = (b.text ?? "", semantic)
+                }
+                let styled = TextStyle(foreground: RGB(color)).apply(badge.truncated(12), mode: mode)
+                lines.append(
+                    ("   " + departure + "  " + line + " " + headsign + " " + Columns.pad(from, 36) + " " + styled)
+                        .trimmingTrailingSpaces())
+                lines.append(("   " + arrival + "  " + String(repeating: " ", count: 20) + "→ " + to))
+            }
+        }
+        if !plan.liveDropped.isEmpty {
+            lines.append(dim("Not offered (live data): " + plan.liveDropped.joined(separator: "; ")))
+        }
+        if plan.cut == true { lines.append(dim("The search ran out of time; more journeys may exist.")) }
+        return lines
+    }
+
     /// Alert banners with their description.
     public func alerts(_ alerts: [Alert]) -> [String] {
         guard !alerts.isEmpty else { return ["No alerts."] }
@@ -170,5 +223,12 @@ public struct ListRenderer: Sendable {
             lines.append("Gateway \(g.version ?? "?"), up \(g.uptimeS ?? 0) s, \(g.connections ?? 0) connections")
         }
         return lines
+    }
+}
+
+extension String {
+    /// At most `width` characters, the last one an ellipsis when cut.
+    fileprivate func truncated(_ width: Int) -> String {
+        count <= width ? self : String(prefix(max(0, width - 1))) + "…"
     }
 }

@@ -41,11 +41,12 @@ struct Transit: AsyncParsableCommand {
     /// value are those of `GatewayOptions` and the commands' own.
     static func negativeNumbersAsValues(_ arguments: [String]) -> [String] {
         guard !arguments.contains("--"),
-            arguments.contains(where: { $0.count > 1 && $0.hasPrefix("-") && Double($0) != nil })
+            arguments.contains(where: { $0.count > 1 && $0.hasPrefix("-") && isNumeric($0) })
         else { return arguments }
         // The options that take a value (GatewayOptions' and the commands' own).
         let takesValue: Set<String> = [
-            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--date", "--mode",
+            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--date", "--mode", "--at",
+            "--arrive-by", "--max-transfers",
         ]
         var kept: [String] = []
         var positional: [String] = []
@@ -58,7 +59,7 @@ struct Transit: AsyncParsableCommand {
                 i += 2
                 continue
             }
-            if argument.hasPrefix("-"), Double(argument) == nil {
+            if argument.hasPrefix("-"), !isNumeric(argument) {
                 kept.append(argument)
             } else if !sawCommand {
                 kept.append(argument)  // the subcommand's name
@@ -71,6 +72,12 @@ struct Transit: AsyncParsableCommand {
         return kept + ["--"] + positional
     }
 
+    /// A number, or a coordinate written lat,lon (`plan -33.87,151.2 200060`).
+    static func isNumeric(_ argument: String) -> Bool {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count) && parts.allSatisfy { Double($0) != nil }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "transit",
         abstract: "Departure boards, trips, stops and alerts from a transit gateway, in the terminal.",
@@ -81,7 +88,7 @@ struct Transit: AsyncParsableCommand {
             """,
         subcommands: [
             BoardCommand.self, TripCommand.self, SearchCommand.self, StopCommand.self, NearbyCommand.self,
-            RoutesCommand.self, AlertsCommand.self, VehiclesCommand.self, HealthCommand.self,
+            RoutesCommand.self, AlertsCommand.self, VehiclesCommand.self, PlanCommand.self, HealthCommand.self,
         ]
     )
 }
@@ -353,6 +360,44 @@ struct HealthCommand: AsyncParsableCommand {
                 let answer = try await client.health()
                 if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).health(answer.data))
+            }
+        }
+    }
+}
+
+struct PlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan", abstract: "Journeys from one stop (or lat,lon) to another, live.",
+        discussion: "FROM and TO: a stop id, or a coordinate written lat,lon (e.g. -33.8688,151.2093).")
+    @OptionGroup var options: GatewayOptions
+    @Argument(help: "Where from: a stop id or lat,lon.") var from: String
+    @Argument(help: "Where to: a stop id or lat,lon.") var to: String
+    @Option(help: "Depart at or after (unix seconds; default now).") var at: Int64?
+    @Option(help: "Arrive at or before (unix seconds).") var arriveBy: Int64?
+    @Option(help: "Changes at most (0–8).") var maxTransfers: Int?
+
+    func validate() throws {
+        if at != nil && arriveBy != nil { throw ValidationError("give --at or --arrive-by, not both") }
+    }
+
+    /// "lat,lon" is a coordinate; anything else a stop id.
+    static func place(_ text: String) -> PlanPlace {
+        let parts = text.split(separator: ",")
+        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
+            return .coordinate(lat: lat, lon: lon)
+        }
+        return .stop(text)
+    }
+
+    func run() async throws {
+        try await guarded {
+            try await options.run { client in
+                var fields: [String: RequestValue] = [:]
+                if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
+                let answer = try await client.plan(
+                    from: Self.place(from), to: Self.place(to), at: at, arriveBy: arriveBy, options: fields)
+                if options.json { return options.printLine(answer.line) }
+                options.print(ListRenderer(mode: options.colorMode).plan(answer.data))
             }
         }
     }

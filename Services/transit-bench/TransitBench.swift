@@ -10,6 +10,9 @@
 //                                                       answers checked, percentiles, CPU per answer, targets
 //   transit-bench line-echo-server --listen <host:port> a TCP line echo (the line protocol's floor)
 //   transit-bench load-summary --out <dir> <run.json>… the report of scripts/bench: tables and plots of many runs
+//   transit-bench plan --db <file> [--now <unix>] [--gateway <host:port>]
+//                                                       journey planning: timetable build and memory, a full live
+//                                                       update, plans in the planner and end to end (issue 27)
 import ArgumentParser
 import Foundation
 
@@ -21,7 +24,7 @@ struct TransitBench: AsyncParsableCommand {
         subcommands: [
             StaticBench.self, GatewayBench.self, ImportBench.self, EchoServer.self, LoadCommand.self,
             LineEchoCommand.self,
-            LoadSummaryCommand.self,
+            LoadSummaryCommand.self, PlanBench.self,
         ]
     )
 }

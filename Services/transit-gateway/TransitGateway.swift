@@ -150,6 +150,11 @@ struct Serve: AsyncParsableCommand {
     )
     var staticProbeInterval = GatewayConfiguration.Defaults.staticProbeInterval.inSeconds
 
+    @Option(
+        help: ArgumentHelp(
+            "How long one journey plan may search (the answer then says `cut`); 1…60000.", valueName: "ms"))
+    var planBudgetMs = PlanLimits.defaultBudgetMilliseconds
+
     @Option(help: "Seconds to wait for the realtime service (beyond: REALTIME_UNAVAILABLE; also each snapshot).")
     var realtimeTimeout = GatewayConfiguration.Defaults.realtimeTimeout.inSeconds
 
@@ -273,6 +278,9 @@ struct Serve: AsyncParsableCommand {
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
+        guard PlanLimits.budgetMilliseconds.contains(planBudgetMs) else {
+            throw ValidationError("--plan-budget-ms must be 1…60000, got \(planBudgetMs)")
+        }
         var configuration = GatewayConfiguration(
             host: host, port: port, http: httpAddress, corsOrigin: corsOrigin, staticURL: `static`,
             realtimeURL: realtime, subscribeURL: subscribe,
@@ -291,6 +299,7 @@ struct Serve: AsyncParsableCommand {
         configuration.lineTimeout = .seconds(lineTimeout)
         configuration.authTimeout = .seconds(authTimeout)
         configuration.maxCacheBytes = maxCacheBytes
+        configuration.planBudget = .milliseconds(planBudgetMs)
         return configuration
     }
 

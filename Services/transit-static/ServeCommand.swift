@@ -34,6 +34,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Journey plans answered at once, on request workers of their own (0: no planner; `plan` is "
+                + "UNAVAILABLE and no timetable is held in memory).", valueName: "n"))
+    var planWorkers = StaticServiceConfiguration.Defaults.planWorkers
+
+    @Option(
+        help: ArgumentHelp(
             "Also reopen when the database file is replaced, checking every N seconds "
                 + "(0: only on SIGHUP).", valueName: "seconds"))
     var watchInterval = StaticServiceConfiguration.Defaults.watchInterval.inSeconds
@@ -90,9 +96,14 @@ struct ServeCommand: AsyncParsableCommand {
         if let name, name.isEmpty || name.utf8.count > 200 {
             throw ValidationError("--name must be 1…200 bytes, got \(name.utf8.count)")
         }
-        return StaticServiceConfiguration(
+        guard (0...64).contains(planWorkers) else {
+            throw ValidationError("--plan-workers must be 0…64, got \(planWorkers)")
+        }
+        var configuration = StaticServiceConfiguration(
             databasePath: db, listenURL: listen, contexts: contexts, watchInterval: .seconds(watchInterval),
             replicaName: name ?? "\(ProcessInfo.processInfo.hostName):\(getpid())", clock: clock.serviceClock)
+        configuration.planWorkers = planWorkers
+        return configuration
     }
 
     func run() async throws {

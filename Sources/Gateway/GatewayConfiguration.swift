@@ -86,6 +86,9 @@ public struct GatewayConfiguration: Sendable {
     /// While the static service is down, requests needing it are refused at once except one per this
     /// interval, which asks (StaticBreaker). Zero: every request asks. Default 0.5 s.
     public var staticProbeInterval: Duration
+    /// How long one journey plan may search (`--plan-budget-ms`, sent with each `plan` to the static service;
+    /// past it the answer is what was found, with `cut`). 1 ms…60 s. Not an init argument. Default 500 ms.
+    public var planBudget: Duration = Defaults.planBudget
     /// Longest time for one round trip to the realtime service (REALTIME_UNAVAILABLE; also each snapshot).
     /// Default 1 s.
     public var realtimeTimeout: Duration
@@ -190,6 +193,7 @@ public struct GatewayConfiguration: Sendable {
     /// The default of every field that has one, read by the init's default arguments and by the flags' help
     /// (so the two cannot drift). The fields' comments say what each one is.
     public enum Defaults {
+        public static let planBudget: Duration = .milliseconds(PlanLimits.defaultBudgetMilliseconds)
         public static let host = "127.0.0.1"
         public static let port = 7878
         public static let maxLineBytes = 64 * 1024

@@ -28,6 +28,7 @@ public enum GatewayOp: Sendable, Hashable {
     case alerts(AlertsQuery)
     case vehicles(VehiclesQuery)
     case reliability(ReliabilityQuery)
+    case plan(PlanRequest)
     case subscribe(SubscribeQuery)
     case unsubscribe(sub: Int)
     case stats
@@ -50,6 +51,7 @@ public enum GatewayOp: Sendable, Hashable {
         case .alerts: return .alerts
         case .vehicles: return .vehicles
         case .reliability: return .reliability
+        case .plan: return .plan
         case .subscribe: return .subscribe
         case .unsubscribe: return .unsubscribe
         case .stats: return .stats
@@ -70,6 +72,7 @@ public enum GatewayOp: Sendable, Hashable {
         case .stopsInBBox(let q): return .stopsInBBox(q)
         case .departures(let q): return .departures(q)
         case .trip(let q): return .trip(q)
+        case .plan(let q): return .plan(q)
         case .health, .alerts, .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth: return nil
         }
     }

@@ -21,6 +21,7 @@ public enum GatewayOpKind: String, Sendable, Hashable, CaseIterable {
     case alerts
     case vehicles
     case reliability
+    case plan
     case subscribe
     case unsubscribe
     case stats
@@ -42,7 +43,7 @@ public enum GatewayOpKind: String, Sendable, Hashable, CaseIterable {
     public var isStatic: Bool {
         switch self {
         case .feedInfo, .stop, .search, .nearby, .routes, .route, .shape, .stopsInBBox, .departures, .trip: return true
-        case .health, .alerts, .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth: return false
+        case .health, .alerts, .vehicles, .reliability, .plan, .subscribe, .unsubscribe, .stats, .auth: return false
         }
     }
 
@@ -51,7 +52,7 @@ public enum GatewayOpKind: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .departures: return true
         case .health, .feedInfo, .stop, .search, .nearby, .routes, .route, .shape, .stopsInBBox, .trip, .alerts,
-            .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth:
+            .vehicles, .reliability, .plan, .subscribe, .unsubscribe, .stats, .auth:
             return false
         }
     }

@@ -151,6 +151,8 @@ extension GatewayRequest {
                         ?? Int64(GatewayLimits.maxLimit)))
             if let problem = query.problem { throw args.invalid(problem) }
             return .stopsInBBox(query)
+        case .plan:
+            return .plan(try parsePlan(args))
         case .departures:
             try args.requireKnownFields([
                 "stop_id", "at", "direction", "limit", "cursor", "route_id", "direction_id", "mode",
@@ -405,4 +407,107 @@ extension String {
         else { return "" }
         return String(scalars[first...last])
     }
+}
+
+// MARK: plan
+
+extension GatewayRequest {
+    /// `plan` (GATEWAY.md "plan"): every range of the op is INVALID_ARGUMENT naming it (limits are errors, not
+    /// clamps). The budget is the gateway's (`--plan-budget-ms`), set by the dispatcher.
+    fileprivate static func parsePlan(_ args: RequestArguments) throws(GatewayError) -> PlanRequest {
+        try args.requireKnownFields([
+            "from", "to", "at", "arrive_by", "max_transfers", "transfer_slack_s", "walk_radius_m", "walk_speed_mps",
+            "access_radius_m", "modes", "wheelchair", "window_s", "limit", "realtime", "cursor",
+        ])
+        let from = try planPlace(args, "from"), to = try planPlace(args, "to")
+        if from == to { throw args.invalid("fields \"from\" and \"to\": the same place; a journey needs two") }
+        var at = try args.optionalInt("at", in: 0...GatewayLimits.maxAt)
+        let arriveBy = try args.optionalInt("arrive_by", in: 0...GatewayLimits.maxAt)
+        var window = Int(try args.optionalInt("window_s", in: PlanLimits.window) ?? 0)
+        if let cursor = try args.optionalString("cursor") {
+            guard let page = PlanCursor(cursor) else {
+                throw args.invalid("field \"cursor\": not a later_cursor of a plan answer")
+            }
+            if args.has("at") || args.has("window_s") {
+                throw args.invalid("field \"cursor\": it sets at and window_s; send it without them")
+            }
+            at = page.at
+            window = Int(page.windowEnd - page.at)
+        }
+        if at != nil, arriveBy != nil { throw args.invalid("fields \"at\" and \"arrive_by\": give one of them") }
+        if arriveBy != nil, window > 0 {
+            throw args.invalid("field \"window_s\": a range query departs at \"at\", not with \"arrive_by\"")
+        }
+        var modes: [String] = []
+        if let value = args.value("modes") {
+            guard case .array(let items) = value else { throw args.mistyped("modes", "an array of modes", value) }
+            for item in items {
+                guard case .string(let m) = item, GatewayLimits.modes.contains(m) else {
+                    throw args.invalid(
+                        "field \"modes\": expected modes among \(GatewayLimits.modes.joined(separator: ", ")), got \(describe(item))"
+                    )
+                }
+                if !modes.contains(m) { modes.append(m) }
+            }
+        }
+        return PlanRequest(
+            from: from, to: to, at: at, arriveBy: arriveBy,
+            maxTransfers: Int(try args.optionalInt("max_transfers", in: PlanLimits.maxTransfers) ?? 4),
+            transferSlackSeconds: Int(try args.optionalInt("transfer_slack_s", in: PlanLimits.transferSlack) ?? 60),
+            walkRadiusMetres: try args.optionalNumber("walk_radius_m", in: PlanLimits.walkRadius)
+                ?? PlanLimits.defaultWalkRadius,
+            walkSpeed: try args.optionalNumber("walk_speed_mps", in: PlanLimits.walkSpeed)
+                ?? PlanLimits.defaultWalkSpeed,
+            accessRadiusMetres: try args.optionalNumber("access_radius_m", in: PlanLimits.accessRadius)
+                ?? PlanLimits.defaultAccessRadius,
+            modes: modes, wheelchair: try args.optionalBool("wheelchair") ?? false, windowSeconds: window,
+            limit: Int(try args.optionalInt("limit", in: PlanLimits.limit) ?? Int64(PlanLimits.defaultLimit)),
+            realtime: try args.optionalBool("realtime") ?? true)
+    }
+
+    /// `{"stop_id": string}` or `{"lat": number, "lon": number}`.
+    private static func planPlace(_ args: RequestArguments, _ name: String) throws(GatewayError) -> PlanPlace {
+        let expected = "{\"stop_id\": string} or {\"lat\": number, \"lon\": number}"
+        guard let value = args.value(name) else { throw args.missing(name, expected) }
+        guard case .object(let object) = value else { throw args.mistyped(name, expected, value) }
+        let place = RequestArguments(object: object, op: args.op)
+        for member in object.members where !["stop_id", "lat", "lon"].contains(member.key) {
+            throw args.invalid("field \(quote(name)): unknown field \(quote(member.key)); expected \(expected)")
+        }
+        do throws(GatewayError) {
+            if place.has("stop_id") {
+                if place.has("lat") || place.has("lon") {
+                    throw args.invalid("expected a stop_id or a coordinate, not both")
+                }
+                return .stop(try place.requiredString("stop_id"))
+            }
+            return .coordinate(
+                lat: try place.requiredNumber("lat", in: -90...90), lon: try place.requiredNumber("lon", in: -180...180)
+            )
+        } catch {
+            throw args.invalid("field \(quote(name)): " + error.message)
+        }
+    }
+}
+
+/// A plan answer's `later_cursor`: where the next page of a range query starts and where its window ends
+/// ("p1-<at>-<window end>", unix seconds).
+public struct PlanCursor: Sendable, Hashable {
+    public var at: Int64
+    public var windowEnd: Int64
+
+    public init(at: Int64, windowEnd: Int64) {
+        self.at = at
+        self.windowEnd = windowEnd
+    }
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "p1", let at = Int64(parts[1]), let end = Int64(parts[2]),
+            (0...GatewayLimits.maxAt).contains(at), end >= at, end - at <= PlanLimits.window.upperBound
+        else { return nil }
+        self.init(at: at, windowEnd: end)
+    }
+
+    public var text: String { "p1-\(at)-\(windowEnd)" }
 }

@@ -155,6 +155,7 @@ extension JSONWriter {
         case .tripSchedules: null()
         case .shape(let shape): shapeData(shape, geojson: false)
         case .route(let detail): routeDetailData(detail)
+        case .plan(let plan): planData(PlanView(schedule: plan), at: 0)
         }
     }
 }

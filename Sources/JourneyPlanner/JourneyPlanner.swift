@@ -48,8 +48,8 @@ public enum JourneyPlanner {
         switch query.time {
         case .departAt(let at):
             let start = at - timetable.epoch
-            let search = RaptorSearch(
-                timetable: timetable, reverse: false,
+            let search = PlannerWorkspace.search(
+                workspace, timetable: timetable, reverse: false,
                 options: options(
                     limit: start + PlanQuery.horizon,
                     latestDeparture: query.window > 0 ? start + Int64(query.window) : nil))

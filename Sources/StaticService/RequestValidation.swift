@@ -80,6 +80,41 @@ enum RequestValidation {
         case .stopsInBBox(let q):
             try checkLimit(q.limit)
             if let problem = q.problem { throw invalid(problem) }
+        case .plan(let q):
+            try checkPlan(q)
+        }
+    }
+
+    /// The ranges of `plan` (GATEWAY.md "plan"; the gateway checks them first, with the same messages).
+    private static func checkPlan(_ q: PlanRequest) throws(ServiceError) {
+        func check<T: Comparable>(_ name: String, _ value: T, _ range: ClosedRange<T>) throws(ServiceError) {
+            guard range.contains(value) else {
+                throw invalid(
+                    "field \"\(name)\": expected a number from \(range.lowerBound) to \(range.upperBound), got \(value)"
+                )
+            }
+        }
+        try check("max_transfers", Int64(q.maxTransfers), PlanLimits.maxTransfers)
+        try check("transfer_slack_s", Int64(q.transferSlackSeconds), PlanLimits.transferSlack)
+        try check("walk_radius_m", q.walkRadiusMetres, PlanLimits.walkRadius)
+        try check("walk_speed_mps", q.walkSpeed, PlanLimits.walkSpeed)
+        try check("access_radius_m", q.accessRadiusMetres, PlanLimits.accessRadius)
+        try check("window_s", Int64(q.windowSeconds), PlanLimits.window)
+        try check("limit", Int64(q.limit), PlanLimits.limit)
+        try check("budget_ms", q.budgetMilliseconds, PlanLimits.budgetMilliseconds)
+        try checkAt(q.at)
+        try checkAt(q.arriveBy)
+        if q.at != nil && q.arriveBy != nil { throw invalid("fields \"at\" and \"arrive_by\": give one of them") }
+        if q.arriveBy != nil && q.windowSeconds > 0 { throw invalid("field \"window_s\": not with \"arrive_by\"") }
+        if q.from == q.to { throw invalid("fields \"from\" and \"to\": the same place") }
+        for (name, place) in [("from", q.from), ("to", q.to)] {
+            switch place {
+            case .stop(let id): try checkId(id, name + ".stop_id")
+            case .coordinate(let lat, let lon):
+                guard lat.isFinite, (-90.0...90.0).contains(lat), lon.isFinite, (-180.0...180.0).contains(lon) else {
+                    throw invalid("field \"\(name)\": (\(lat), \(lon)) is not a coordinate")
+                }
+            }
         }
     }
 

@@ -16,6 +16,8 @@ public struct StaticRequestHandler: Sendable {
     public let logger: Logger
     /// This replica's name, put into every answer (`served_by`); nil: none.
     public let servedBy: String?
+    /// The journey planner answering `plan` (nil: `plan` is UNAVAILABLE).
+    public let planning: JourneyPlanning?
     /// Unix seconds for requests without `at`; a parameter so tests can pin it.
     let now: @Sendable () -> Int64
     /// swift-metrics handles (`serve --metrics`), made once: answers by query and status, latency by query.
@@ -24,10 +26,11 @@ public struct StaticRequestHandler: Sendable {
     private let refreshStatuses: RefreshStatuses
 
     public init(
-        stores: ReloadableStore, logger: Logger, servedBy: String? = nil,
+        stores: ReloadableStore, logger: Logger, servedBy: String? = nil, planning: JourneyPlanning? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.stores = stores
+        self.planning = planning
         self.logger = logger
         self.servedBy = servedBy
         self.now = now
@@ -55,7 +58,14 @@ public struct StaticRequestHandler: Sendable {
         let started = ContinuousClock.now
         // One store for the answer and the version it names (a reload may swap the store meanwhile).
         let store = stores.store
-        let result = answer(request, on: store)
+        var version = store.databaseVersion
+        let result: Result<StaticResult, ServiceError>
+        if case .plan(let plan) = request.query {
+            // Planned on the planner's timetable, named from the database it was built from (its version).
+            (result, version) = answerPlan(plan, servedStore: store)
+        } else {
+            result = answer(request, on: store)
+        }
         metrics.record(request.query, result, elapsed: started.duration(to: .now))
         // The gateway sends its own request's id (`request_id` in its log): one id across the services' logs.
         logger.debug(
@@ -65,7 +75,24 @@ public struct StaticRequestHandler: Sendable {
                 "status": "\(result.statusName)", "elapsed_us": "\(Int(started.duration(to: .now) / .microseconds(1)))",
             ])
         return StaticResponse(
-            requestId: request.requestId, result: result, servedBy: servedBy, databaseVersion: store.databaseVersion)
+            requestId: request.requestId, result: result, servedBy: servedBy, databaseVersion: version)
+    }
+
+    private func answerPlan(_ plan: PlanRequest, servedStore store: StaticStore) -> (
+        Result<StaticResult, ServiceError>, String
+    ) {
+        do throws(ServiceError) {
+            try RequestValidation.validate(.plan(plan))
+        } catch {
+            return (.failure(error), store.databaseVersion)
+        }
+        guard let planning else {
+            return (
+                .failure(ServiceError(.unavailable, "this static service plans no journeys")), store.databaseVersion
+            )
+        }
+        let (result, version) = planning.answer(plan, servedStore: store)
+        return (result, version ?? store.databaseVersion)
     }
 
     private func answer(_ request: StaticRequest, on store: StaticStore) -> Result<StaticResult, ServiceError> {

@@ -23,6 +23,8 @@ public final class StaticServer: Service, Sendable {
     private let server: NNGReplyServer
     private let probe: WorkerProbe?
     private let logger: Logger
+    /// The journey planner (nil with `planWorkers` 0).
+    public let planning: JourneyPlanning?
     /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
     private let failedAttempt = Mutex<FailedReload?>(nil)
 
@@ -37,19 +39,31 @@ public final class StaticServer: Service, Sendable {
         guard contexts >= 1 else { throw .invalidOption("--contexts must be at least 1, got \(contexts)") }
         let stores: ReloadableStore
         do {
-            stores = try ReloadableStore(path: configuration.databasePath, connections: contexts)
+            stores = try ReloadableStore(
+                path: configuration.databasePath, connections: contexts + max(0, configuration.planWorkers))
         } catch {
             throw .database(path: configuration.databasePath, error)
         }
         let clock = configuration.clock
+        guard configuration.planWorkers >= 0 else {
+            throw .invalidOption("--plan-workers must be at least 0, got \(configuration.planWorkers)")
+        }
+        let planning =
+            configuration.planWorkers > 0
+            ? JourneyPlanning(maxConcurrent: configuration.planWorkers, logger: logger, now: { clock.unixSeconds })
+            : nil
+        planning?.refresh(stores.store)
         let handler = StaticRequestHandler(
-            stores: stores, logger: logger, servedBy: configuration.replicaName, now: { clock.unixSeconds })
+            stores: stores, logger: logger, servedBy: configuration.replicaName, planning: planning,
+            now: { clock.unixSeconds })
         let url = configuration.listenURL
         do {
             let socket = try NNGSocket.rep()
             try socket.setMaxReceiveSize(Self.maxRequestBytes)
             try socket.listen(url)
-            server = try NNGReplyServer(socket: socket, contexts: contexts) { handler.handle($0) }
+            server = try NNGReplyServer(socket: socket, contexts: contexts + max(0, configuration.planWorkers)) {
+                handler.handle($0)
+            }
             if let watchdog = configuration.watchdog {
                 probe = try WorkerProbe(socket: socket, watchdog: watchdog)
             } else {
@@ -61,6 +75,7 @@ public final class StaticServer: Service, Sendable {
         self.configuration = configuration
         self.stores = stores
         self.logger = logger
+        self.planning = planning
     }
 
     /// The version of the database being served.
@@ -73,6 +88,8 @@ public final class StaticServer: Service, Sendable {
         let old = databaseVersion
         do {
             let store = try stores.reopen()
+            // The new database's timetable is built in the background; plans use the old one until then.
+            planning?.refresh(store)
             logger.info(
                 "database reopened",
                 metadata: [

@@ -24,6 +24,10 @@ public struct StaticServiceConfiguration: Sendable {
     /// `--watchdog-file` and systemd's `WATCHDOG=1`); nil: nothing is watched. Not an init argument: set it on
     /// the value. Default nil.
     public var watchdog: Watchdog? = nil
+    /// Plans searched at once (`--plan-workers`), with as many request workers added to `contexts` for them: one
+    /// more plan waits for one at most its budget, then is refused with UNAVAILABLE. 0: no planner (no timetable
+    /// in memory; `plan` is UNAVAILABLE). Not an init argument. Default 2.
+    public var planWorkers: Int = Defaults.planWorkers
 
     public init(
         databasePath: String, listenURL: String, contexts: Int = Defaults.contexts,
@@ -45,5 +49,6 @@ public struct StaticServiceConfiguration: Sendable {
     public enum Defaults {
         public static let contexts = 8
         public static let watchInterval: Duration = .zero
+        public static let planWorkers = 2
     }
 }

@@ -201,6 +201,7 @@ public enum StaticQuery: Sendable, Hashable {
     case shape(ShapeQuery)
     case route(RouteQuery)
     case stopsInBBox(StopsInBBoxQuery)
+    case plan(PlanRequest)
 
     /// The query's entry in the table of query kinds.
     public var kind: StaticQueryKind {
@@ -216,6 +217,7 @@ public enum StaticQuery: Sendable, Hashable {
         case .shape: .shape
         case .route: .route
         case .stopsInBBox: .stopsInBBox
+        case .plan: .plan
         }
     }
 }
@@ -235,6 +237,7 @@ public enum StaticQueryKind: Int, Sendable, Hashable, CaseIterable {
     case shape
     case route
     case stopsInBBox
+    case plan
 
     /// The kind's name (protocol/transit.proto's field of the query): the `query` label of the static service's
     /// metrics and the `query` field of its log lines.
@@ -251,6 +254,7 @@ public enum StaticQueryKind: Int, Sendable, Hashable, CaseIterable {
         case .shape: "shape"
         case .route: "route"
         case .stopsInBBox: "stops_in_bbox"
+        case .plan: "plan"
         }
     }
 }

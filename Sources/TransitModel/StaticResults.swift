@@ -755,6 +755,7 @@ public enum StaticResult: Sendable, Hashable {
     case feedInfo(FeedInfo)
     case shape(Shape)
     case route(RouteDetail)
+    case plan(PlanAnswer)
 }
 
 /// Error statuses shared by the services (protocol/transit.proto `Status`). The raw values run from 0 without a

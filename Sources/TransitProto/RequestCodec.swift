@@ -101,6 +101,9 @@ extension ProtoArena {
         case .stopsInBBox(let q):
             m.query_case = TRANSIT__STATIC_REQUEST__QUERY_STOPS_IN_BBOX
             m.stops_in_bbox = proto(q)
+        case .plan(let q):
+            m.query_case = TRANSIT__STATIC_REQUEST__QUERY_PLAN
+            m.plan = proto(q)
         }
     }
 }
@@ -136,6 +139,8 @@ extension StaticRequest {
         case TRANSIT__STATIC_REQUEST__QUERY_STOPS_IN_BBOX:
             query = .stopsInBBox(
                 try requiredMessage(m.stops_in_bbox, "stops_in_bbox", StopsInBBoxQuery.init(proto:)))
+        case TRANSIT__STATIC_REQUEST__QUERY_PLAN:
+            query = .plan(try requiredMessage(m.plan, "plan", PlanRequest.init(proto:)))
         default:
             throw .missing("query")
         }

@@ -76,6 +76,9 @@ extension ProtoArena {
             case .route(let route):
                 m.result_case = TRANSIT__STATIC_RESPONSE__RESULT_ROUTE
                 m.route = proto(route)
+            case .plan(let plan):
+                m.result_case = TRANSIT__STATIC_RESPONSE__RESULT_PLAN
+                m.plan = proto(plan)
             }
         }
     }
@@ -123,6 +126,8 @@ extension StaticResult {
             self = .shape(try requiredMessage(m.shape, "shape", Shape.init(proto:)))
         case TRANSIT__STATIC_RESPONSE__RESULT_ROUTE:
             self = .route(try requiredMessage(m.route, "route", RouteDetail.init(proto:)))
+        case TRANSIT__STATIC_RESPONSE__RESULT_PLAN:
+            self = .plan(try requiredMessage(m.plan, "plan", PlanAnswer.init(proto:)))
         default:
             throw .missing("result")
         }

@@ -1852,7 +1852,232 @@ void   transit__timetable_day__free_unpacked
   assert(message->base.descriptor == &transit__timetable_day__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor transit__static_request__field_descriptors[12] =
+void   transit__plan_place__init
+                     (Transit__PlanPlace         *message)
+{
+  static const Transit__PlanPlace init_value = TRANSIT__PLAN_PLACE__INIT;
+  *message = init_value;
+}
+size_t transit__plan_place__get_packed_size
+                     (const Transit__PlanPlace *message)
+{
+  assert(message->base.descriptor == &transit__plan_place__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__plan_place__pack
+                     (const Transit__PlanPlace *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__plan_place__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__plan_place__pack_to_buffer
+                     (const Transit__PlanPlace *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__plan_place__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__PlanPlace *
+       transit__plan_place__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__PlanPlace *)
+     protobuf_c_message_unpack (&transit__plan_place__descriptor,
+                                allocator, len, data);
+}
+void   transit__plan_place__free_unpacked
+                     (Transit__PlanPlace *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__plan_place__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__plan_request__init
+                     (Transit__PlanRequest         *message)
+{
+  static const Transit__PlanRequest init_value = TRANSIT__PLAN_REQUEST__INIT;
+  *message = init_value;
+}
+size_t transit__plan_request__get_packed_size
+                     (const Transit__PlanRequest *message)
+{
+  assert(message->base.descriptor == &transit__plan_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__plan_request__pack
+                     (const Transit__PlanRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__plan_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__plan_request__pack_to_buffer
+                     (const Transit__PlanRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__plan_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__PlanRequest *
+       transit__plan_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__PlanRequest *)
+     protobuf_c_message_unpack (&transit__plan_request__descriptor,
+                                allocator, len, data);
+}
+void   transit__plan_request__free_unpacked
+                     (Transit__PlanRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__plan_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__plan_leg__init
+                     (Transit__PlanLeg         *message)
+{
+  static const Transit__PlanLeg init_value = TRANSIT__PLAN_LEG__INIT;
+  *message = init_value;
+}
+size_t transit__plan_leg__get_packed_size
+                     (const Transit__PlanLeg *message)
+{
+  assert(message->base.descriptor == &transit__plan_leg__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__plan_leg__pack
+                     (const Transit__PlanLeg *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__plan_leg__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__plan_leg__pack_to_buffer
+                     (const Transit__PlanLeg *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__plan_leg__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__PlanLeg *
+       transit__plan_leg__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__PlanLeg *)
+     protobuf_c_message_unpack (&transit__plan_leg__descriptor,
+                                allocator, len, data);
+}
+void   transit__plan_leg__free_unpacked
+                     (Transit__PlanLeg *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__plan_leg__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__plan_journey__init
+                     (Transit__PlanJourney         *message)
+{
+  static const Transit__PlanJourney init_value = TRANSIT__PLAN_JOURNEY__INIT;
+  *message = init_value;
+}
+size_t transit__plan_journey__get_packed_size
+                     (const Transit__PlanJourney *message)
+{
+  assert(message->base.descriptor == &transit__plan_journey__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__plan_journey__pack
+                     (const Transit__PlanJourney *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__plan_journey__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__plan_journey__pack_to_buffer
+                     (const Transit__PlanJourney *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__plan_journey__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__PlanJourney *
+       transit__plan_journey__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__PlanJourney *)
+     protobuf_c_message_unpack (&transit__plan_journey__descriptor,
+                                allocator, len, data);
+}
+void   transit__plan_journey__free_unpacked
+                     (Transit__PlanJourney *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__plan_journey__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__plan_answer__init
+                     (Transit__PlanAnswer         *message)
+{
+  static const Transit__PlanAnswer init_value = TRANSIT__PLAN_ANSWER__INIT;
+  *message = init_value;
+}
+size_t transit__plan_answer__get_packed_size
+                     (const Transit__PlanAnswer *message)
+{
+  assert(message->base.descriptor == &transit__plan_answer__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__plan_answer__pack
+                     (const Transit__PlanAnswer *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__plan_answer__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__plan_answer__pack_to_buffer
+                     (const Transit__PlanAnswer *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__plan_answer__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__PlanAnswer *
+       transit__plan_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__PlanAnswer *)
+     protobuf_c_message_unpack (&transit__plan_answer__descriptor,
+                                allocator, len, data);
+}
+void   transit__plan_answer__free_unpacked
+                     (Transit__PlanAnswer *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__plan_answer__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor transit__static_request__field_descriptors[13] =
 {
   {
     "request_id",
@@ -1998,11 +2223,24 @@ static const ProtobufCFieldDescriptor transit__static_request__field_descriptors
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "plan",
+    21,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StaticRequest, query_case),
+    offsetof(Transit__StaticRequest, plan),
+    &transit__plan_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__static_request__field_indices_by_name[] = {
   5,   /* field[5] = departures */
   8,   /* field[8] = feed_info */
   3,   /* field[3] = nearby */
+  12,   /* field[12] = plan */
   0,   /* field[0] = request_id */
   10,   /* field[10] = route */
   4,   /* field[4] = routes */
@@ -2017,7 +2255,7 @@ static const ProtobufCIntRange transit__static_request__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor transit__static_request__descriptor =
 {
@@ -2027,14 +2265,14 @@ const ProtobufCMessageDescriptor transit__static_request__descriptor =
   "Transit__StaticRequest",
   "transit",
   sizeof(Transit__StaticRequest),
-  12,
+  13,
   transit__static_request__field_descriptors,
   transit__static_request__field_indices_by_name,
   2,  transit__static_request__number_ranges,
   (ProtobufCMessageInit) transit__static_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[14] =
+static const ProtobufCFieldDescriptor transit__static_response__field_descriptors[15] =
 {
   {
     "request_id",
@@ -2204,12 +2442,25 @@ static const ProtobufCFieldDescriptor transit__static_response__field_descriptor
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "plan",
+    20,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__StaticResponse, result_case),
+    offsetof(Transit__StaticResponse, plan),
+    &transit__plan_answer__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__static_response__field_indices_by_name[] = {
   4,   /* field[4] = database_version */
   8,   /* field[8] = departures */
   2,   /* field[2] = error_message */
   11,   /* field[11] = feed_info */
+  14,   /* field[14] = plan */
   0,   /* field[0] = request_id */
   13,   /* field[13] = route */
   7,   /* field[7] = routes */
@@ -2226,7 +2477,7 @@ static const ProtobufCIntRange transit__static_response__number_ranges[3 + 1] =
   { 1, 0 },
   { 10, 5 },
   { 13, 7 },
-  { 0, 14 }
+  { 0, 15 }
 };
 const ProtobufCMessageDescriptor transit__static_response__descriptor =
 {
@@ -2236,7 +2487,7 @@ const ProtobufCMessageDescriptor transit__static_response__descriptor =
   "Transit__StaticResponse",
   "transit",
   sizeof(Transit__StaticResponse),
-  14,
+  15,
   transit__static_response__field_descriptors,
   transit__static_response__field_indices_by_name,
   3,  transit__static_response__number_ranges,
@@ -6122,6 +6373,666 @@ const ProtobufCMessageDescriptor transit__timetable_day__descriptor =
   transit__timetable_day__field_indices_by_name,
   1,  transit__timetable_day__number_ranges,
   (ProtobufCMessageInit) transit__timetable_day__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__plan_place__field_descriptors[3] =
+{
+  {
+    "stop_id",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanPlace, stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lat",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PlanPlace, has_lat),
+    offsetof(Transit__PlanPlace, lat),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lon",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PlanPlace, has_lon),
+    offsetof(Transit__PlanPlace, lon),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__plan_place__field_indices_by_name[] = {
+  1,   /* field[1] = lat */
+  2,   /* field[2] = lon */
+  0,   /* field[0] = stop_id */
+};
+static const ProtobufCIntRange transit__plan_place__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor transit__plan_place__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.PlanPlace",
+  "PlanPlace",
+  "Transit__PlanPlace",
+  "transit",
+  sizeof(Transit__PlanPlace),
+  3,
+  transit__plan_place__field_descriptors,
+  transit__plan_place__field_indices_by_name,
+  1,  transit__plan_place__number_ranges,
+  (ProtobufCMessageInit) transit__plan_place__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const protobuf_c_boolean transit__plan_request__realtime__default_value = 1;
+static const ProtobufCFieldDescriptor transit__plan_request__field_descriptors[15] =
+{
+  {
+    "from",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanRequest, from),
+    &transit__plan_place__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanRequest, to),
+    &transit__plan_place__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "at",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__PlanRequest, has_at),
+    offsetof(Transit__PlanRequest, at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "arrive_by",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__PlanRequest, has_arrive_by),
+    offsetof(Transit__PlanRequest, arrive_by),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_transfers",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanRequest, has_max_transfers),
+    offsetof(Transit__PlanRequest, max_transfers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "transfer_slack_s",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanRequest, has_transfer_slack_s),
+    offsetof(Transit__PlanRequest, transfer_slack_s),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "walk_radius_m",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PlanRequest, has_walk_radius_m),
+    offsetof(Transit__PlanRequest, walk_radius_m),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "walk_speed_mps",
+    8,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PlanRequest, has_walk_speed_mps),
+    offsetof(Transit__PlanRequest, walk_speed_mps),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "access_radius_m",
+    9,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PlanRequest, has_access_radius_m),
+    offsetof(Transit__PlanRequest, access_radius_m),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "modes",
+    10,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Transit__PlanRequest, n_modes),
+    offsetof(Transit__PlanRequest, modes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wheelchair",
+    11,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PlanRequest, has_wheelchair),
+    offsetof(Transit__PlanRequest, wheelchair),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "window_s",
+    12,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanRequest, has_window_s),
+    offsetof(Transit__PlanRequest, window_s),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    13,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanRequest, has_limit),
+    offsetof(Transit__PlanRequest, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "realtime",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PlanRequest, has_realtime),
+    offsetof(Transit__PlanRequest, realtime),
+    NULL,
+    &transit__plan_request__realtime__default_value,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "budget_ms",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanRequest, has_budget_ms),
+    offsetof(Transit__PlanRequest, budget_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__plan_request__field_indices_by_name[] = {
+  8,   /* field[8] = access_radius_m */
+  3,   /* field[3] = arrive_by */
+  2,   /* field[2] = at */
+  14,   /* field[14] = budget_ms */
+  0,   /* field[0] = from */
+  12,   /* field[12] = limit */
+  4,   /* field[4] = max_transfers */
+  9,   /* field[9] = modes */
+  13,   /* field[13] = realtime */
+  1,   /* field[1] = to */
+  5,   /* field[5] = transfer_slack_s */
+  6,   /* field[6] = walk_radius_m */
+  7,   /* field[7] = walk_speed_mps */
+  10,   /* field[10] = wheelchair */
+  11,   /* field[11] = window_s */
+};
+static const ProtobufCIntRange transit__plan_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 15 }
+};
+const ProtobufCMessageDescriptor transit__plan_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.PlanRequest",
+  "PlanRequest",
+  "Transit__PlanRequest",
+  "transit",
+  sizeof(Transit__PlanRequest),
+  15,
+  transit__plan_request__field_descriptors,
+  transit__plan_request__field_indices_by_name,
+  1,  transit__plan_request__number_ranges,
+  (ProtobufCMessageInit) transit__plan_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__plan_leg__field_descriptors[12] =
+{
+  {
+    "board",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanLeg, board),
+    &transit__departure__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stops",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__PlanLeg, n_stops),
+    offsetof(Transit__PlanLeg, stops),
+    &transit__trip_stop__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "planned_departure_unix",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__PlanLeg, has_planned_departure_unix),
+    offsetof(Transit__PlanLeg, planned_departure_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "planned_arrival_unix",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__PlanLeg, has_planned_arrival_unix),
+    offsetof(Transit__PlanLeg, planned_arrival_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "live",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PlanLeg, has_live),
+    offsetof(Transit__PlanLeg, live),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "polyline",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanLeg, polyline),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "added_trip_id",
+    7,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanLeg, added_trip_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "walk",
+    10,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PlanLeg, has_walk),
+    offsetof(Transit__PlanLeg, walk),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_stop_id",
+    11,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanLeg, from_stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_stop_id",
+    12,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanLeg, to_stop_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "distance_m",
+    13,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_DOUBLE,
+    offsetof(Transit__PlanLeg, has_distance_m),
+    offsetof(Transit__PlanLeg, distance_m),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duration_s",
+    14,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanLeg, has_duration_s),
+    offsetof(Transit__PlanLeg, duration_s),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__plan_leg__field_indices_by_name[] = {
+  6,   /* field[6] = added_trip_id */
+  0,   /* field[0] = board */
+  10,   /* field[10] = distance_m */
+  11,   /* field[11] = duration_s */
+  8,   /* field[8] = from_stop_id */
+  4,   /* field[4] = live */
+  3,   /* field[3] = planned_arrival_unix */
+  2,   /* field[2] = planned_departure_unix */
+  5,   /* field[5] = polyline */
+  1,   /* field[1] = stops */
+  9,   /* field[9] = to_stop_id */
+  7,   /* field[7] = walk */
+};
+static const ProtobufCIntRange transit__plan_leg__number_ranges[2 + 1] =
+{
+  { 1, 0 },
+  { 10, 7 },
+  { 0, 12 }
+};
+const ProtobufCMessageDescriptor transit__plan_leg__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.PlanLeg",
+  "PlanLeg",
+  "Transit__PlanLeg",
+  "transit",
+  sizeof(Transit__PlanLeg),
+  12,
+  transit__plan_leg__field_descriptors,
+  transit__plan_leg__field_indices_by_name,
+  2,  transit__plan_leg__number_ranges,
+  (ProtobufCMessageInit) transit__plan_leg__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__plan_journey__field_descriptors[5] =
+{
+  {
+    "departure_unix",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__PlanJourney, has_departure_unix),
+    offsetof(Transit__PlanJourney, departure_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "arrival_unix",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__PlanJourney, has_arrival_unix),
+    offsetof(Transit__PlanJourney, arrival_unix),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "transfers",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanJourney, has_transfers),
+    offsetof(Transit__PlanJourney, transfers),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "walk_s",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_UINT32,
+    offsetof(Transit__PlanJourney, has_walk_s),
+    offsetof(Transit__PlanJourney, walk_s),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "legs",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__PlanJourney, n_legs),
+    offsetof(Transit__PlanJourney, legs),
+    &transit__plan_leg__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__plan_journey__field_indices_by_name[] = {
+  1,   /* field[1] = arrival_unix */
+  0,   /* field[0] = departure_unix */
+  4,   /* field[4] = legs */
+  2,   /* field[2] = transfers */
+  3,   /* field[3] = walk_s */
+};
+static const ProtobufCIntRange transit__plan_journey__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor transit__plan_journey__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.PlanJourney",
+  "PlanJourney",
+  "Transit__PlanJourney",
+  "transit",
+  sizeof(Transit__PlanJourney),
+  5,
+  transit__plan_journey__field_descriptors,
+  transit__plan_journey__field_indices_by_name,
+  1,  transit__plan_journey__number_ranges,
+  (ProtobufCMessageInit) transit__plan_journey__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__plan_answer__field_descriptors[6] =
+{
+  {
+    "journeys",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__PlanAnswer, n_journeys),
+    offsetof(Transit__PlanAnswer, journeys),
+    &transit__plan_journey__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "cut",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PlanAnswer, has_cut),
+    offsetof(Transit__PlanAnswer, cut),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanAnswer, reason),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "later_at",
+    4,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__PlanAnswer, has_later_at),
+    offsetof(Transit__PlanAnswer, later_at),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "realtime_used",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__PlanAnswer, has_realtime_used),
+    offsetof(Transit__PlanAnswer, realtime_used),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "timezone",
+    6,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanAnswer, timezone),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__plan_answer__field_indices_by_name[] = {
+  1,   /* field[1] = cut */
+  0,   /* field[0] = journeys */
+  3,   /* field[3] = later_at */
+  4,   /* field[4] = realtime_used */
+  2,   /* field[2] = reason */
+  5,   /* field[5] = timezone */
+};
+static const ProtobufCIntRange transit__plan_answer__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor transit__plan_answer__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.PlanAnswer",
+  "PlanAnswer",
+  "Transit__PlanAnswer",
+  "transit",
+  sizeof(Transit__PlanAnswer),
+  6,
+  transit__plan_answer__field_descriptors,
+  transit__plan_answer__field_indices_by_name,
+  1,  transit__plan_answer__number_ranges,
+  (ProtobufCMessageInit) transit__plan_answer__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue transit__status__enum_values_by_number[6] =

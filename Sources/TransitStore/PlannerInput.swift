@@ -18,6 +18,16 @@ public struct PlannerInput: Sendable {
 }
 
 extension StaticStore {
+    /// The service dates the planner's timetable holds around `unix` (protocol/README.md flow 8): from the day
+    /// before that day to the day after the next, in the first feed's timezone.
+    public func plannerDates(aroundUnix unix: Int64) -> ClosedRange<GTFSDate> {
+        let today = catalog.zones[0].localDate(atUnix: unix)
+        return today.adding(days: -1)...today.adding(days: 2)
+    }
+
+    /// The timezone of the planner's dates (the first feed's).
+    public var plannerTimezone: String { catalog.zones[0].identifier }
+
     /// The planner's input for the service dates `dates` (use the day before the first date of interest too, for
     /// the trips still running after midnight). Trips with fewer than two stops are left out.
     public func plannerInput(dates: ClosedRange<GTFSDate>) throws(StoreError) -> PlannerInput {

@@ -116,6 +116,9 @@ public final class StaticStore: Sendable {
                 try stopsInBBox(
                     minLat: q.minLat, minLon: q.minLon, maxLat: q.maxLat, maxLon: q.maxLon, mode: q.mode,
                     limit: q.limit))
+        case .plan:
+            // The static service's planner answers it (StaticService.JourneyPlanning), not a database query.
+            throw .invalidArgument("plan is answered by the static service's planner, not by the database")
         }
     }
 

@@ -22,7 +22,8 @@ import TransitModel
         #expect(
             GatewayOpKind.allCases.map(\.name) == [
                 "health", "feed_info", "stop", "search", "nearby", "routes", "route", "shape", "stops_in_bbox",
-                "departures", "trip", "alerts", "vehicles", "reliability", "subscribe", "unsubscribe", "stats", "auth",
+                "departures", "trip", "alerts", "vehicles", "reliability", "plan", "subscribe", "unsubscribe", "stats",
+                "auth",
             ])
         #expect(GatewayOpKind.nameList.hasPrefix("health, feed_info, stop, "))
         #expect(GatewayOpKind.subscriptionTopicNames == ["departures"])

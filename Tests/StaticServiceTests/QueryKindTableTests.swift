@@ -14,7 +14,7 @@ import TransitModel
         #expect(
             names == [
                 "stop", "search", "nearby", "routes", "departures", "trip", "trip_schedules", "feed_info", "shape",
-                "route", "stops_in_bbox",
+                "route", "stops_in_bbox", "plan",
             ])
     }
 
@@ -29,6 +29,7 @@ import TransitModel
             ), (.feedInfo, .feedInfo),
             (.shape(ShapeQuery(shapeId: "S")), .shape), (.route(RouteQuery(routeId: "R")), .route),
             (.stopsInBBox(StopsInBBoxQuery(minLat: 0, minLon: 0, maxLat: 1, maxLon: 1)), .stopsInBBox),
+            (.plan(PlanRequest(from: .stop("A"), to: .stop("B"))), .plan),
         ]
         #expect(queries.map(\.1) == StaticQueryKind.allCases)
         for (query, kind) in queries {

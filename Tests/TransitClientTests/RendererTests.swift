@@ -147,4 +147,21 @@ import TransitPresentation
         let health = try ModelTests.decode(Health.self, ModelTests.capture("health.json")).data
         #expect(ListRenderer(mode: .none).health(health).first == "Gateway: ok")
     }
+
+    /// `transit plan`: a captured answer (Blacktown to Wolli Creek at 20:00, one change at Town Hall) read at 80
+    /// columns: the summary, each ride's line, headsign, stops and times, the walk between the platforms.
+    @Test func planFitsEightyColumns() throws {
+        let plan = try ModelTests.decode(Plan.self, ModelTests.capture("plan.json")).data
+        let journey = try #require(plan.journeys.first)
+        #expect(journey.transfers == 1 && journey.legs.filter { !$0.isWalk }.count == 2)
+        let lines = ListRenderer(mode: .none).plan(plan)
+        for line in lines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
+        #expect(lines.first == "1. 20:08 → 21:30  82 min, 1 change", "\(lines)")
+        #expect(lines.contains { $0.contains("T1") && $0.contains("Hornsby") && $0.contains("Blacktown Station") })
+        #expect(lines.contains { $0.contains("21:30") && $0.contains("→ Wolli Creek Station") })
+        #expect(lines.contains { $0.contains("walk 12 m, 1 min") })
+        let empty = try ModelTests.decode(
+            Plan.self, Data(#"{"data":{"journeys":[],"reason":"nothing connects within 24 h"},"meta":{}}"#.utf8))
+        #expect(ListRenderer(mode: .none).plan(empty.data) == ["No journey: nothing connects within 24 h"])
+    }
 }

@@ -230,6 +230,30 @@ enum Fixtures {
             .route(
                 RouteDetail(route: Route(routeId: "R", routeType: 3, mode: "bus", section: "#"), patterns: [], date: 1))
         ),
+        (
+            "plan full",
+            .plan(
+                PlanAnswer(
+                    journeys: [
+                        PlanJourney(
+                            departureUnix: 1_766_394_000, arrivalUnix: 1_766_397_600, transfers: 1, walkSeconds: 90,
+                            legs: [
+                                .walk(
+                                    PlanWalk(fromStopId: nil, toStopId: "A", distanceMetres: 99.5, durationSeconds: 83)),
+                                .ride(
+                                    PlanRide(
+                                        board: fullDeparture(), stops: fullTrip().stops,
+                                        plannedDepartureUnix: 1_766_394_100, plannedArrivalUnix: 1_766_395_000,
+                                        live: true, polyline: "_p~iF~ps|U")),
+                                .ride(
+                                    PlanRide(
+                                        board: nil, stops: [], plannedDepartureUnix: 1_766_396_000,
+                                        plannedArrivalUnix: 1_766_397_500, live: true, addedTripId: unicodeName)),
+                                .walk(PlanWalk(fromStopId: "B", toStopId: nil, distanceMetres: 0, durationSeconds: 7)),
+                            ])
+                    ], cut: true, laterAt: 1_766_394_060, realtimeUsed: true, timezone: "Australia/Sydney"))
+        ),
+        ("plan minimal", .plan(PlanAnswer(journeys: [], reason: "nothing connects within 24 h"))),
     ]
 
     /// Every query kind, with every optional set and with every optional nil.
@@ -291,5 +315,15 @@ enum Fixtures {
                 StopsInBBoxQuery(minLat: -33.9, minLon: 151.1, maxLat: -33.8, maxLon: 151.3, mode: "ferry", limit: 7))
         ),
         ("stops in bbox minimal", .stopsInBBox(StopsInBBoxQuery(minLat: 0, minLon: 0, maxLat: 0, maxLon: 0))),
+        (
+            "plan full",
+            .plan(
+                PlanRequest(
+                    from: .stop(unicodeName), to: .coordinate(lat: -33.87, lon: 151.2), at: nil,
+                    arriveBy: 1_766_394_000, maxTransfers: 0, transferSlackSeconds: 1800, walkRadiusMetres: 0,
+                    walkSpeed: 3, accessRadiusMetres: 2000, modes: ["bus", "train"], wheelchair: true,
+                    windowSeconds: 10800, limit: 20, realtime: false, budgetMilliseconds: 60_000))
+        ),
+        ("plan minimal", .plan(PlanRequest(from: .stop("A"), to: .stop("B")))),
     ]
 }

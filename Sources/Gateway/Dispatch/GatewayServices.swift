@@ -72,7 +72,7 @@ final class GatewayServices: Sendable {
                 windowsPerStop: config.boardWindowsPerStop, maxWindows: config.boardCacheWindows,
                 maxBytes: config.cacheBytes.boardWindows, versionCheck: config.staticVersionCheck),
             realtime: realtime, realtimeClient: realtimeClient, stats: stats, clock: config.clock,
-            cacheBytes: config.cacheBytes, logger: config.logger)
+            cacheBytes: config.cacheBytes, planBudget: config.planBudget, logger: config.logger)
     }
 
     /// The handlers in front of a connection of `port`: the PROXY v2 header's reader (`--proxy-protocol`) and

@@ -25,14 +25,17 @@ final class RequestDispatcher: Sendable {
     let stats: GatewayStats
     /// "Now" of requests without `at`, of feed ages and of `health`.
     let clock: ServiceClock
+    /// How long a plan may search (`--plan-budget-ms`).
+    let planBudget: Duration
     let logger: Logger
 
     init(
         staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView,
         realtimeClient: RealtimeClient?,
         stats: GatewayStats, clock: ServiceClock = .system, cacheBytes: CacheBytes = CacheBytes(total: .max),
-        logger: Logger
+        planBudget: Duration = GatewayConfiguration.Defaults.planBudget, logger: Logger
     ) {
+        self.planBudget = planBudget
         self.staticClient = staticClient
         cache = StaticCache(client: staticClient, maxBytes: cacheBytes.staticDetails)
         staticAnswers = VersionedCache(maxBytes: cacheBytes.staticAnswers)
@@ -82,6 +85,7 @@ final class RequestDispatcher: Sendable {
         case .alerts(let query): answer = await alerts(request, query, received: received)
         case .vehicles(let query): answer = await vehicles(request, query, received: received)
         case .reliability(let query): answer = await reliability(request, query, received: received)
+        case .plan(let query): answer = await plan(request, query, received: received)
         case .subscribe, .unsubscribe, .auth:
             answer = .failure(
                 id: request.id, op: request.op.kind,
@@ -127,6 +131,7 @@ extension StaticResult {
         case .feedInfo: "feed_info"
         case .shape: "shape"
         case .route: "route"
+        case .plan: "plan"
         }
     }
 }

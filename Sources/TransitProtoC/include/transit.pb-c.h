@@ -56,6 +56,11 @@ typedef struct Transit__FeedSummary Transit__FeedSummary;
 typedef struct Transit__FeedRefreshStatus Transit__FeedRefreshStatus;
 typedef struct Transit__FeedInfo Transit__FeedInfo;
 typedef struct Transit__TimetableDay Transit__TimetableDay;
+typedef struct Transit__PlanPlace Transit__PlanPlace;
+typedef struct Transit__PlanRequest Transit__PlanRequest;
+typedef struct Transit__PlanLeg Transit__PlanLeg;
+typedef struct Transit__PlanJourney Transit__PlanJourney;
+typedef struct Transit__PlanAnswer Transit__PlanAnswer;
 
 
 /* --- enums --- */
@@ -104,7 +109,8 @@ typedef enum {
   TRANSIT__STATIC_REQUEST__QUERY_FEED_INFO = 17,
   TRANSIT__STATIC_REQUEST__QUERY_SHAPE = 18,
   TRANSIT__STATIC_REQUEST__QUERY_ROUTE = 19,
-  TRANSIT__STATIC_REQUEST__QUERY_STOPS_IN_BBOX = 20
+  TRANSIT__STATIC_REQUEST__QUERY_STOPS_IN_BBOX = 20,
+  TRANSIT__STATIC_REQUEST__QUERY_PLAN = 21
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__STATIC_REQUEST__QUERY__CASE)
 } Transit__StaticRequest__QueryCase;
 
@@ -126,6 +132,7 @@ struct  Transit__StaticRequest
     Transit__ShapeQuery *shape;
     Transit__RouteQuery *route;
     Transit__StopsInBBoxQuery *stops_in_bbox;
+    Transit__PlanRequest *plan;
   };
 };
 #define TRANSIT__STATIC_REQUEST__INIT \
@@ -143,7 +150,8 @@ typedef enum {
   TRANSIT__STATIC_RESPONSE__RESULT_TRIP_SCHEDULES = 16,
   TRANSIT__STATIC_RESPONSE__RESULT_FEED_INFO = 17,
   TRANSIT__STATIC_RESPONSE__RESULT_SHAPE = 18,
-  TRANSIT__STATIC_RESPONSE__RESULT_ROUTE = 19
+  TRANSIT__STATIC_RESPONSE__RESULT_ROUTE = 19,
+  TRANSIT__STATIC_RESPONSE__RESULT_PLAN = 20
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(TRANSIT__STATIC_RESPONSE__RESULT__CASE)
 } Transit__StaticResponse__ResultCase;
 
@@ -183,6 +191,7 @@ struct  Transit__StaticResponse
      * stops_in_bbox answers `stops`
      */
     Transit__RouteDetail *route;
+    Transit__PlanAnswer *plan;
   };
 };
 #define TRANSIT__STATIC_RESPONSE__INIT \
@@ -1191,6 +1200,186 @@ struct  Transit__TimetableDay
     , 0, 0, 0, 0 }
 
 
+/*
+ * A stop (a station: any of its platforms) or a coordinate: exactly one of stop_id and (lat, lon).
+ */
+struct  Transit__PlanPlace
+{
+  ProtobufCMessage base;
+  char *stop_id;
+  protobuf_c_boolean has_lat;
+  double lat;
+  protobuf_c_boolean has_lon;
+  double lon;
+};
+#define TRANSIT__PLAN_PLACE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__plan_place__descriptor) \
+    , NULL, 0, 0, 0, 0 }
+
+
+struct  Transit__PlanRequest
+{
+  ProtobufCMessage base;
+  Transit__PlanPlace *from;
+  Transit__PlanPlace *to;
+  /*
+   * depart at or after (unix s); neither at nor arrive_by: now
+   */
+  protobuf_c_boolean has_at;
+  int64_t at;
+  /*
+   * arrive at or before (unix s): a reverse search
+   */
+  protobuf_c_boolean has_arrive_by;
+  int64_t arrive_by;
+  /*
+   * default 4, 0-8
+   */
+  protobuf_c_boolean has_max_transfers;
+  uint32_t max_transfers;
+  /*
+   * default 60, 0-1800
+   */
+  protobuf_c_boolean has_transfer_slack_s;
+  uint32_t transfer_slack_s;
+  /*
+   * default 400, 0-2000
+   */
+  protobuf_c_boolean has_walk_radius_m;
+  double walk_radius_m;
+  /*
+   * default 1.2, 0.3-3
+   */
+  protobuf_c_boolean has_walk_speed_mps;
+  double walk_speed_mps;
+  /*
+   * default 600, 0-2000
+   */
+  protobuf_c_boolean has_access_radius_m;
+  double access_radius_m;
+  /*
+   * allowed modes; none: all
+   */
+  size_t n_modes;
+  char **modes;
+  protobuf_c_boolean has_wheelchair;
+  protobuf_c_boolean wheelchair;
+  /*
+   * default 0, 0-10800: a range query
+   */
+  protobuf_c_boolean has_window_s;
+  uint32_t window_s;
+  /*
+   * default 5, 1-20
+   */
+  protobuf_c_boolean has_limit;
+  uint32_t limit;
+  /*
+   * false: the schedule alone
+   */
+  protobuf_c_boolean has_realtime;
+  protobuf_c_boolean realtime;
+  /*
+   * how long the search may run (the gateway's --plan-budget-ms)
+   */
+  protobuf_c_boolean has_budget_ms;
+  uint32_t budget_ms;
+};
+#define TRANSIT__PLAN_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__plan_request__descriptor) \
+    , NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0 }
+
+
+/*
+ * A ride or a walk. A ride: `board` is its boarding stop as a board row holds it (the gateway decorates it
+ * like a departures row), `stops` its stops from boarding to alighting with their scheduled times,
+ * planned_* the times the plan used (live predictions when `live`), `polyline` its shape between the two.
+ * A walk: from/to stop ids (absent: the request's coordinate), distance and duration.
+ */
+struct  Transit__PlanLeg
+{
+  ProtobufCMessage base;
+  Transit__Departure *board;
+  size_t n_stops;
+  Transit__TripStop **stops;
+  protobuf_c_boolean has_planned_departure_unix;
+  int64_t planned_departure_unix;
+  protobuf_c_boolean has_planned_arrival_unix;
+  int64_t planned_arrival_unix;
+  protobuf_c_boolean has_live;
+  protobuf_c_boolean live;
+  char *polyline;
+  /*
+   * a ride on a trip the realtime feed added (no board row)
+   */
+  char *added_trip_id;
+  protobuf_c_boolean has_walk;
+  protobuf_c_boolean walk;
+  char *from_stop_id;
+  char *to_stop_id;
+  protobuf_c_boolean has_distance_m;
+  double distance_m;
+  protobuf_c_boolean has_duration_s;
+  uint32_t duration_s;
+};
+#define TRANSIT__PLAN_LEG__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__plan_leg__descriptor) \
+    , NULL, 0,NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0 }
+
+
+struct  Transit__PlanJourney
+{
+  ProtobufCMessage base;
+  protobuf_c_boolean has_departure_unix;
+  int64_t departure_unix;
+  protobuf_c_boolean has_arrival_unix;
+  int64_t arrival_unix;
+  protobuf_c_boolean has_transfers;
+  uint32_t transfers;
+  protobuf_c_boolean has_walk_s;
+  uint32_t walk_s;
+  size_t n_legs;
+  Transit__PlanLeg **legs;
+};
+#define TRANSIT__PLAN_JOURNEY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__plan_journey__descriptor) \
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL }
+
+
+struct  Transit__PlanAnswer
+{
+  ProtobufCMessage base;
+  size_t n_journeys;
+  Transit__PlanJourney **journeys;
+  /*
+   * the budget ran out: what was found by then
+   */
+  protobuf_c_boolean has_cut;
+  protobuf_c_boolean cut;
+  /*
+   * only with no journeys
+   */
+  char *reason;
+  /*
+   * range queries: where the next page starts
+   */
+  protobuf_c_boolean has_later_at;
+  int64_t later_at;
+  /*
+   * live trips were laid over the timetable
+   */
+  protobuf_c_boolean has_realtime_used;
+  protobuf_c_boolean realtime_used;
+  /*
+   * of the feed, for the legs' secs
+   */
+  char *timezone;
+};
+#define TRANSIT__PLAN_ANSWER__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__plan_answer__descriptor) \
+    , 0,NULL, 0, 0, NULL, 0, 0, 0, 0, NULL }
+
+
 /* Transit__StaticRequest methods */
 void   transit__static_request__init
                      (Transit__StaticRequest         *message);
@@ -1970,6 +2159,101 @@ Transit__TimetableDay *
 void   transit__timetable_day__free_unpacked
                      (Transit__TimetableDay *message,
                       ProtobufCAllocator *allocator);
+/* Transit__PlanPlace methods */
+void   transit__plan_place__init
+                     (Transit__PlanPlace         *message);
+size_t transit__plan_place__get_packed_size
+                     (const Transit__PlanPlace   *message);
+size_t transit__plan_place__pack
+                     (const Transit__PlanPlace   *message,
+                      uint8_t             *out);
+size_t transit__plan_place__pack_to_buffer
+                     (const Transit__PlanPlace   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__PlanPlace *
+       transit__plan_place__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__plan_place__free_unpacked
+                     (Transit__PlanPlace *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__PlanRequest methods */
+void   transit__plan_request__init
+                     (Transit__PlanRequest         *message);
+size_t transit__plan_request__get_packed_size
+                     (const Transit__PlanRequest   *message);
+size_t transit__plan_request__pack
+                     (const Transit__PlanRequest   *message,
+                      uint8_t             *out);
+size_t transit__plan_request__pack_to_buffer
+                     (const Transit__PlanRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__PlanRequest *
+       transit__plan_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__plan_request__free_unpacked
+                     (Transit__PlanRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__PlanLeg methods */
+void   transit__plan_leg__init
+                     (Transit__PlanLeg         *message);
+size_t transit__plan_leg__get_packed_size
+                     (const Transit__PlanLeg   *message);
+size_t transit__plan_leg__pack
+                     (const Transit__PlanLeg   *message,
+                      uint8_t             *out);
+size_t transit__plan_leg__pack_to_buffer
+                     (const Transit__PlanLeg   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__PlanLeg *
+       transit__plan_leg__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__plan_leg__free_unpacked
+                     (Transit__PlanLeg *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__PlanJourney methods */
+void   transit__plan_journey__init
+                     (Transit__PlanJourney         *message);
+size_t transit__plan_journey__get_packed_size
+                     (const Transit__PlanJourney   *message);
+size_t transit__plan_journey__pack
+                     (const Transit__PlanJourney   *message,
+                      uint8_t             *out);
+size_t transit__plan_journey__pack_to_buffer
+                     (const Transit__PlanJourney   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__PlanJourney *
+       transit__plan_journey__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__plan_journey__free_unpacked
+                     (Transit__PlanJourney *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__PlanAnswer methods */
+void   transit__plan_answer__init
+                     (Transit__PlanAnswer         *message);
+size_t transit__plan_answer__get_packed_size
+                     (const Transit__PlanAnswer   *message);
+size_t transit__plan_answer__pack
+                     (const Transit__PlanAnswer   *message,
+                      uint8_t             *out);
+size_t transit__plan_answer__pack_to_buffer
+                     (const Transit__PlanAnswer   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__PlanAnswer *
+       transit__plan_answer__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__plan_answer__free_unpacked
+                     (Transit__PlanAnswer *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Transit__StaticRequest_Closure)
@@ -2095,6 +2379,21 @@ typedef void (*Transit__FeedInfo_Closure)
 typedef void (*Transit__TimetableDay_Closure)
                  (const Transit__TimetableDay *message,
                   void *closure_data);
+typedef void (*Transit__PlanPlace_Closure)
+                 (const Transit__PlanPlace *message,
+                  void *closure_data);
+typedef void (*Transit__PlanRequest_Closure)
+                 (const Transit__PlanRequest *message,
+                  void *closure_data);
+typedef void (*Transit__PlanLeg_Closure)
+                 (const Transit__PlanLeg *message,
+                  void *closure_data);
+typedef void (*Transit__PlanJourney_Closure)
+                 (const Transit__PlanJourney *message,
+                  void *closure_data);
+typedef void (*Transit__PlanAnswer_Closure)
+                 (const Transit__PlanAnswer *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2144,6 +2443,11 @@ extern const ProtobufCMessageDescriptor transit__feed_summary__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_refresh_status__descriptor;
 extern const ProtobufCMessageDescriptor transit__feed_info__descriptor;
 extern const ProtobufCMessageDescriptor transit__timetable_day__descriptor;
+extern const ProtobufCMessageDescriptor transit__plan_place__descriptor;
+extern const ProtobufCMessageDescriptor transit__plan_request__descriptor;
+extern const ProtobufCMessageDescriptor transit__plan_leg__descriptor;
+extern const ProtobufCMessageDescriptor transit__plan_journey__descriptor;
+extern const ProtobufCMessageDescriptor transit__plan_answer__descriptor;
 
 PROTOBUF_C__END_DECLS
 

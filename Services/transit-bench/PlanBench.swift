@@ -1,0 +1,262 @@
+import ArgumentParser
+import Foundation
+import JourneyPlanner
+import ProcessSupport
+import Synchronization
+import TransitCore
+import TransitStore
+
+/// Journey planning's figures (issue 27, BENCHMARKS.md): the timetable's build time and memory over a static
+/// database, a full live update laid over it, one-to-one plans (`window_s` 0, 4 transfers) and 1-hour range
+/// plans inside the planner on one thread, and, with `--gateway`, `plan` end to end through a running gateway at
+/// 1 and 8 connections. Origins and destinations: stations (or stops without one) with departures in the hour
+/// of `at`, drawn uniformly and, in a second row, weighted by their departures; `at` uniform over 06:00–22:00 of
+/// the service clock's day (`--now`: the services' `--clock`, so that both plan the same day).
+struct PlanBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan", abstract: "Journey planning: build, memory, live update, plans in-process and end to end.")
+
+    @Option(help: "The static database (transit-static import).") var db: String
+    @Option(help: "Unix seconds of the services' now (their --clock); default the machine's.") var now: Int64?
+    @Option(help: "One-to-one plans per row.") var queries = 500
+    @Option(help: "Range plans (window 3600).") var rangeQueries = 50
+    @Option(help: "Full live updates applied (each delays a third of the day's trips afresh).") var updates = 10
+    @Option(help: "Seed of the draws.") var seed: UInt64 = 27
+    @Option(help: "A running gateway (host:port) for the end-to-end rows; its services on the same clock.")
+    var gateway: String?
+    @Option(help: "Plans per connection end to end.") var gatewayQueries = 200
+
+    func run() throws {
+        let now = self.now ?? Int64(Date().timeIntervalSince1970)
+        let store = try StaticStore(path: db, connections: 1)
+        let dates = store.plannerDates(aroundUnix: now)
+        let rssBefore = ProcessMemory.residentBytes() ?? 0
+        var started = monotonicNanos()
+        let input = try store.plannerInput(dates: dates)
+        let loaded = monotonicNanos()
+        var timetable = Timetable(input.source)
+        let built = monotonicNanos()
+        let rssAfter = ProcessMemory.residentBytes() ?? 0
+        let today = dates.lowerBound.adding(days: 1)
+        guard let day = input.source.days.first(where: { $0.date == today }) else {
+            throw BenchError("no service on \(today) (the day of --now): nothing to plan")
+        }
+        print("# plan bench: \(db), day \(today), \(timetable.runCount) runs, \(timetable.runStopCount) run stops")
+        print("| timetable | load s | build s | estimate MiB | RSS growth MiB | routes | footpaths |")
+        print("|---|---|---|---|---|---|---|")
+        print(
+            String(
+                format: "| %@ | %.2f | %.2f | %.0f | %.0f | %d | %d |", "\(dates.lowerBound)…\(dates.upperBound)",
+                Double(loaded - started) / 1e9, Double(built - loaded) / 1e9,
+                Double(timetable.memoryEstimate) / 1_048_576, Double(Int64(rssAfter) - Int64(rssBefore)) / 1_048_576,
+                timetable.routeCount, timetable.footpathCount))
+
+        // A full live update: a third of the day's trips delayed by 0–10 min (afresh each time), laid over the
+        // scheduled timetable; the last one stays for the plans below ("realtime fixtures applied").
+        var rng = SeededGenerator(seed: seed)
+        let scheduled = timetable
+        var applySamples = LatencySamples()
+        var liveRuns = 0
+        for _ in 0..<max(1, updates) {
+            var state = LiveTrips()
+            for (t, trip) in input.source.trips.enumerated()
+            where trip.frequencies.isEmpty && day.services.contains(trip.service) && rng.unit() < 1.0 / 3 {
+                let delay = Int64(rng.next() % 600)
+                state.runs[RunKey(trip: t, date: today)] = .times(
+                    trip.stopTimes.map {
+                        LiveStopTime(
+                            arrival: day.referenceUnix + Int64($0.arrival) + delay,
+                            departure: day.referenceUnix + Int64($0.departure) + delay)
+                    })
+            }
+            liveRuns = state.runs.count
+            started = monotonicNanos()
+            timetable = scheduled.applying(state).timetable
+            applySamples.add(monotonicNanos() - started)
+        }
+        let apply = applySamples.summary(wallSeconds: 0)
+        print("\n| live update | runs changed | p50 ms | p95 ms | max ms |")
+        print("|---|---|---|---|---|")
+        print(
+            String(
+                format: "| full (%d updates) | %d | %.1f | %.1f | %.1f |", applySamples.nanos.count, liveRuns,
+                apply.p50 / 1000, apply.p95 / 1000, apply.max / 1000))
+
+        // Places with departures per hour of the day.
+        var departuresByHour = [[Int: Int]](repeating: [:], count: 48)
+        for trip in input.source.trips where day.services.contains(trip.service) {
+            for st in trip.stopTimes.dropLast() where st.pickup {
+                let hour = st.departure / 3600
+                guard hour < 48 else { continue }
+                let place = input.source.stops[st.stop].station ?? st.stop
+                departuresByHour[hour][place, default: 0] += 1
+            }
+        }
+        func draw(weighted: Bool) -> (from: Int, to: Int, at: Int64)? {
+            for _ in 0..<100 {
+                let secs = 6 * 3600 + Int(rng.next() % UInt64(16 * 3600))
+                let places = departuresByHour[secs / 3600]
+                guard places.count >= 2 else { continue }
+                let keys = Array(places.keys)
+                func pick() -> Int {
+                    guard weighted else { return keys[Int(rng.next() % UInt64(keys.count))] }
+                    var r = Int(rng.next() % UInt64(places.values.reduce(0, +)))
+                    for k in keys {
+                        r -= places[k]!
+                        if r < 0 { return k }
+                    }
+                    return keys[0]
+                }
+                let a = pick(), b = pick()
+                if a != b { return (a, b, day.referenceUnix + Int64(secs)) }
+            }
+            return nil
+        }
+
+        print("\n| in the planner (1 thread) | plans | journeys | cut | p50 ms | p95 ms | p99 ms | max ms |")
+        print("|---|---|---|---|---|---|---|---|")
+        let workspace = PlannerWorkspace()
+        var drawn: [(from: Int, to: Int, at: Int64)] = []
+        for (label, weighted, window, count) in [
+            ("one-to-one, uniform", false, 0, queries), ("one-to-one, by departures", true, 0, queries),
+            ("range 3600 s, uniform", false, 3600, rangeQueries),
+        ] {
+            var samples = LatencySamples()
+            var found = 0
+            var cut = 0
+            for _ in 0..<count {
+                guard let q = draw(weighted: weighted) else { throw BenchError("no two places with departures") }
+                if window == 0 && !weighted { drawn.append(q) }
+                var query = PlanQuery(from: .stops([q.from]), to: .stops([q.to]), time: .departAt(q.at))
+                query.window = window
+                query.limit = 20
+                query.budget = .seconds(10)
+                let t0 = monotonicNanos()
+                let result = try JourneyPlanner.plan(query, on: timetable, workspace: workspace)
+                samples.add(monotonicNanos() - t0)
+                found += result.journeys.isEmpty ? 0 : 1
+                cut += result.cut ? 1 : 0
+            }
+            let s = samples.summary(wallSeconds: 0)
+            print(
+                String(
+                    format: "| %@ | %d | %d | %d | %.2f | %.2f | %.2f | %.2f |", label, count, found, cut,
+                    s.p50 / 1000, s.p95 / 1000, s.p99 / 1000, s.max / 1000))
+        }
+
+        guard let gateway else { return }
+        let lines = drawn.map { q in
+            "{\"op\":\"plan\",\"from\":{\"stop_id\":\"\(input.stopIds[q.from])\"},\"to\":{\"stop_id\":\"\(input.stopIds[q.to])\"},\"at\":\(q.at)}\n"
+        }
+        print("\n| end to end (\(gateway)) | connections | plans | errors | plans/s | p50 ms | p95 ms | p99 ms |")
+        print("|---|---|---|---|---|---|---|---|")
+        for connections in [1, 8] {
+            let result = try PlanLineClients.run(
+                gateway: gateway, connections: connections, lines: lines, perConnection: gatewayQueries)
+            let s = result.samples.summary(wallSeconds: result.seconds)
+            print(
+                String(
+                    format: "| plan | %d | %d | %d | %.1f | %.2f | %.2f | %.2f |", connections, s.count, result.errors,
+                    s.throughput, s.p50 / 1000, s.p95 / 1000, s.p99 / 1000))
+        }
+    }
+}
+
+/// Blocking line clients on threads of their own: each sends a plan and waits for its answer (closed loop).
+enum PlanLineClients {
+    struct Result {
+        var samples = LatencySamples()
+        var errors = 0
+        var seconds = 0.0
+    }
+
+    static func run(gateway: String, connections: Int, lines: [String], perConnection: Int) throws -> Result {
+        guard let colon = gateway.lastIndex(of: ":"), let port = UInt16(gateway[gateway.index(after: colon)...])
+        else { throw BenchError("--gateway expects host:port, got \(gateway)") }
+        let host = String(gateway[..<colon])
+        let shared = Mutex<(total: Result, failure: String?)>((Result(), nil))
+        let group = DispatchGroup()
+        let started = monotonicNanos()
+        for c in 0..<connections {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                var mine = Result()
+                do {
+                    let fd = try connect(host: host, port: port)
+                    defer { close(fd) }
+                    var buffer: [UInt8] = []
+                    for i in 0..<perConnection {
+                        let line = lines[(c * perConnection + i) % lines.count]
+                        let t0 = monotonicNanos()
+                        try send(fd, line)
+                        let answer = try readLine(fd, &buffer)
+                        mine.samples.add(monotonicNanos() - t0)
+                        if !answer.contains("\"ok\":true") { mine.errors += 1 }
+                    }
+                } catch {
+                    shared.withLock { $0.failure = "\(error)" }
+                }
+                shared.withLock {
+                    $0.total.samples.merge(mine.samples)
+                    $0.total.errors += mine.errors
+                }
+            }
+        }
+        group.wait()
+        var (total, failure) = shared.withLock { $0 }
+        total.seconds = Double(monotonicNanos() - started) / 1e9
+        if let failure { throw BenchError("gateway \(gateway): \(failure)") }
+        return total
+    }
+
+    private static func connect(host: String, port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else {
+            close(fd)
+            throw BenchError("not an IPv4 address: \(host)")
+        }
+        let ok = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard ok == 0 else {
+            close(fd)
+            throw BenchError("cannot connect to \(host):\(port)")
+        }
+        return fd
+    }
+
+    private static func send(_ fd: Int32, _ line: String) throws {
+        let bytes = Array(line.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw BenchError("send failed") }
+            sent += n
+        }
+    }
+
+    private static func readLine(_ fd: Int32, _ buffer: inout [UInt8]) throws -> String {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw BenchError("the gateway closed the connection") }
+            buffer += chunk[..<n]
+        }
+    }
+}
+
+extension SeededGenerator {
+    /// Uniform in [0, 1).
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

@@ -1,0 +1,214 @@
+import GatewayProtocol
+import TransitModel
+
+// plan: journeys from the static service's planner (protocol/README.md flow 8), each ride decorated as a
+// departures row at its boarding stop with the live view of the boards, then checked against that live view:
+// a journey with a cancelled ride, a skipped boarding or alighting stop, or a change a delay made impossible is
+// left out, and the rest carry their live times (GATEWAY.md "plan").
+
+extension RequestDispatcher {
+    func plan(_ request: GatewayRequest, _ query: PlanRequest, received: ContinuousClock.Instant) async -> Answer {
+        let now = clock.unixSeconds
+        var query = query
+        if query.at == nil && query.arriveBy == nil { query.at = now }
+        query.budgetMilliseconds =
+            Int(clamping: planBudget.components.seconds * 1000)
+            + Int(planBudget.components.attoseconds / 1_000_000_000_000_000)
+        let reply = await staticClient.reply(to: .plan(query))
+        switch reply.result {
+        case .success(.plan(let answer)):
+            let reading = realtime.read()
+            let live = query.realtime && reading.holdsState
+            var view = PlanLiveCheck.view(
+                answer, query: query, state: live ? reading.state : nil,
+                alerts: Self.holdsAlerts(reading, now: now) ? reading.state.alertIndex : AlertIndex(), now: now)
+            if let later = answer.laterAt, let at = query.at {
+                view.laterCursor = PlanCursor(at: later, windowEnd: at + Int64(query.windowSeconds)).text
+            }
+            let meta = LiveMeta(
+                at: query.at ?? query.arriveBy ?? now,
+                source: live && reading.usable ? .staticAndRealtime : .staticOnly,
+                stale: live && !reading.usable,
+                feedAgeSeconds: live ? LiveMerge.feedAge(reading.state, kind: .tripUpdates, now: now) : nil)
+            let capacity = 2048 + view.journeys.reduce(0) { $0 + 1500 * $1.legs.count }
+            return .success(id: request.id, op: .plan, live: meta, received: received, capacity: capacity) {
+                $0.planData(view, at: now)
+            }
+        case .success(let other):
+            return unexpected(request, other, received: received)
+        case .failure(let error):
+            return failure(request, error, received: received)
+        }
+    }
+}
+
+/// The live check of planned journeys (pure: the static answer and a realtime state in, the answer's view out).
+enum PlanLiveCheck {
+    static func view(
+        _ answer: PlanAnswer, query: PlanRequest, state: RealtimeState?, alerts: AlertIndex, now: Int64
+    ) -> PlanView {
+        var journeys: [PlanJourneyView] = []
+        var dropped: [String] = []
+        for journey in answer.journeys {
+            switch check(journey, query: query, state: state, now: now) {
+            case .success(let view): journeys.append(view)
+            case .failure(let why): dropped.append(why.message)
+            }
+        }
+        // Live times may reorder the journeys (fewest transfers first; a range by departure).
+        if query.windowSeconds > 0 {
+            journeys.sort { ($0.departureUnix, $0.transfers) < ($1.departureUnix, $1.transfers) }
+        }
+        var view = PlanView(
+            journeys: journeys, cut: answer.cut, timezone: answer.timezone, liveDropped: dropped)
+        if journeys.isEmpty {
+            view.reason =
+                answer.journeys.isEmpty
+                ? (answer.reason ?? "nothing connects within 24 h")
+                : "the live state made every journey found impossible: \(dropped.joined(separator: "; "))"
+        }
+        addAlerts(&view, index: alerts)
+        return view
+    }
+
+    struct Broken: Error {
+        var message: String
+    }
+
+    /// A journey with its rides' live rows and times, or why the live state breaks it.
+    static func check(_ journey: PlanJourney, query: PlanRequest, state: RealtimeState?, now: Int64)
+        -> Result<PlanJourneyView, Broken>
+    {
+        var legs: [PlanLegView] = []
+        var rideNumber = 0
+        // The live arrival of the last ride and the walking since it, to check the next change.
+        var lastArrival: Int64?
+        var walkedSince = 0
+        for leg in journey.legs {
+            switch leg {
+            case .walk(let w):
+                legs.append(.walk(w))
+                walkedSince += w.durationSeconds
+            case .ride(let ride):
+                rideNumber += 1
+                let view: PlanRideView
+                switch rideView(ride, state: state, now: now) {
+                case .success(let v): view = v
+                case .failure(let why):
+                    return .failure(Broken(message: "ride \(rideNumber): \(why.message)"))
+                }
+                if let lastArrival {
+                    let needed = walkedSince > 0 ? walkedSince : query.transferSlackSeconds
+                    // What the plan had between the rides is what the change needs at least (transfers.txt may
+                    // ask more than the slack); a live margin below both breaks it.
+                    let margin = view.departureUnix - lastArrival
+                    if margin < Int64(needed) {
+                        let trip = view.row?.departure.tripId ?? ride.addedTripId ?? "?"
+                        return .failure(
+                            Broken(
+                                message:
+                                    "ride \(rideNumber): the change to trip \(trip) broke (\(margin) s between the rides live, \(needed) s needed)"
+                            ))
+                    }
+                }
+                legs.append(.ride(view))
+                lastArrival = view.arrivalUnix
+                walkedSince = 0
+            }
+        }
+        // The journey's live ends: its first ride's live departure less the walk before, its last ride's
+        // live arrival plus the walk after.
+        var departure = journey.departureUnix, arrival = journey.arrivalUnix
+        if let first = legs.firstIndex(where: { if case .ride = $0 { true } else { false } }),
+            case .ride(let r) = legs[first]
+        {
+            departure = r.departureUnix - Int64(legs[..<first].reduce(0) { $0 + walkSeconds($1) })
+        }
+        if let last = legs.lastIndex(where: { if case .ride = $0 { true } else { false } }),
+            case .ride(let r) = legs[last]
+        {
+            arrival = r.arrivalUnix + Int64(legs[(last + 1)...].reduce(0) { $0 + walkSeconds($1) })
+        }
+        return .success(
+            PlanJourneyView(
+                departureUnix: departure, arrivalUnix: arrival, transfers: journey.transfers,
+                walkSeconds: journey.walkSeconds, legs: legs))
+    }
+
+    private static func walkSeconds(_ leg: PlanLegView) -> Int {
+        if case .walk(let w) = leg { w.durationSeconds } else { 0 }
+    }
+
+    /// A ride's boarding row merged with the live state as a board merges it, and its alighting prediction.
+    static func rideView(_ ride: PlanRide, state: RealtimeState?, now: Int64) -> Result<PlanRideView, Broken> {
+        guard let board = ride.board else {
+            return .success(
+                PlanRideView(
+                    ride: ride, row: nil, alightPredictedUnix: nil, departureUnix: ride.plannedDepartureUnix,
+                    arrivalUnix: ride.plannedArrivalUnix, live: ride.live))
+        }
+        let scheduledArrival = ride.stops.last?.arrivalUnix ?? ride.plannedArrivalUnix
+        guard let state else {
+            return .success(
+                PlanRideView(
+                    ride: ride, row: DepartureRow(departure: board), alightPredictedUnix: nil,
+                    departureUnix: board.scheduledUnix, arrivalUnix: scheduledArrival, live: false))
+        }
+        var rows = BoardAssembly.merge([board], state: state).rows
+        guard var row = rows.first else {
+            return .failure(
+                Broken(message: "trip \(board.tripId) no longer runs or no longer calls at \(board.stopId)"))
+        }
+        if let rt = row.realtime {
+            if rt.cancelled { return .failure(Broken(message: "trip \(board.tripId) is cancelled")) }
+            if rt.skipped { return .failure(Broken(message: "trip \(board.tripId) skips \(board.stopId)")) }
+        }
+        BoardAssembly.stampAges(&rows, now: now)
+        row = rows[0]
+        var alightPredicted: Int64?
+        if let last = ride.stops.last {
+            let instance = TripInstanceKey(
+                tripId: board.tripId, serviceDate: board.serviceDate, staticStartTime: board.instanceStartTime)
+            if let trip = state.trips[instance], !state.isStale(source: trip.source) {
+                let stop = trip.stop(original: last.stopSequence, detour: state.detour(for: instance))
+                if stop?.skipped == true || stop?.status == .skipped {
+                    return .failure(Broken(message: "trip \(board.tripId) skips \(last.stopId)"))
+                }
+                alightPredicted = stop?.predictedArrival ?? stop?.predictedDeparture
+            }
+        }
+        let departure = row.realtime?.predictedUnix ?? board.scheduledUnix
+        return .success(
+            PlanRideView(
+                ride: ride, row: row, alightPredictedUnix: alightPredicted, departureUnix: departure,
+                arrivalUnix: alightPredicted ?? scheduledArrival,
+                live: row.realtime?.predictedUnix != nil || alightPredicted != nil))
+    }
+
+    /// Each ride row's `alert_ids` and the answer's `alerts` once, matched as a board's rows are.
+    static func addAlerts(_ view: inout PlanView, index: AlertIndex) {
+        guard !index.isEmpty else { return }
+        var places: [(journey: Int, leg: Int)] = []
+        var rows: [AlertIndex.Row] = []
+        for (j, journey) in view.journeys.enumerated() {
+            for (l, leg) in journey.legs.enumerated() {
+                guard case .ride(let r) = leg, let row = r.row else { continue }
+                let d = row.departure
+                places.append((j, l))
+                rows.append(
+                    AlertIndex.Row(
+                        stopId: d.stopId, parentStation: r.ride.stops.first?.parentStation, routeId: d.route.routeId,
+                        routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
+                        tripId: d.tripId, time: row.time, linkedAlertIds: row.detour?.alertIds ?? []))
+            }
+        }
+        let found = RowAlerts(rows, index: index)
+        guard !found.views.isEmpty else { return }
+        view.alerts = found.views
+        for (i, place) in places.enumerated() {
+            guard case .ride(var r) = view.journeys[place.journey].legs[place.leg] else { continue }
+            r.row?.alertIds = found.idsByRow[i]
+            view.journeys[place.journey].legs[place.leg] = .ride(r)
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import JourneyPlanner
+import Logging
+import Synchronization
+import TransitCore
+import TransitModel
+import TransitStore
+
+/// The static service's journey planner (protocol/README.md flow 8): the `JourneyPlanner` timetable of the
+/// database being served, built in memory on a thread of its own, and the `plan` answers on it.
+///
+/// - The timetable holds the service dates around the service clock's today (`StaticStore.plannerDates`). When
+///   the database version or that window changes, a new one is built in the background while the old one keeps
+///   answering (with the store it was built from: a plan's legs are named from the same database as its
+///   search), then swapped in: no pause in answers.
+/// - At most `maxConcurrent` plans search at once; one more waits for one of them at most its budget, then is
+///   refused with UNAVAILABLE (the service has `maxConcurrent` request workers added for plans, so boards keep
+///   their own while plans are answered at that rate).
+public final class JourneyPlanning: Sendable {
+    /// A built timetable with the store it was read from and the names of its indexes.
+    struct Built: Sendable {
+        let store: StaticStore
+        let dates: ClosedRange<GTFSDate>
+        let timetable: Timetable
+        let stopIds: [String]
+        let tripIds: [String]
+        let stopIndex: [String: Int]
+        let timezone: String
+        var version: String { store.databaseVersion }
+    }
+
+    private struct State: Sendable {
+        var built: Built?
+        /// The version and dates being built now.
+        var building: (version: String, dates: ClosedRange<GTFSDate>)?
+    }
+
+    private let state = Mutex(State())
+    /// The planner's workers: a plan takes one for its search.
+    private let workers: DispatchSemaphore
+    /// The searches' arrays, one per worker, kept between plans (rounds × stops labels: tens of MiB at NSW
+    /// scale, allocated and cleared per query otherwise).
+    private let workspaces = Mutex<[WorkspaceBox]>([])
+    public let maxConcurrent: Int
+    /// How long a plan waits for the first timetable before answering UNAVAILABLE.
+    let firstBuildWait: Duration
+    private let logger: Logger
+    private let now: @Sendable () -> Int64
+
+    public init(
+        maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
+        now: @escaping @Sendable () -> Int64
+    ) {
+        self.maxConcurrent = max(1, maxConcurrent)
+        workers = DispatchSemaphore(value: self.maxConcurrent)
+        self.logger = logger
+        self.firstBuildWait = firstBuildWait
+        self.now = now
+    }
+
+    /// The version of the timetable plans are answered on (nil before the first is built).
+    public var timetableVersion: String? { state.withLock { $0.built?.version } }
+
+    /// Starts building the timetable of `store` in the background unless the current one (or the one being
+    /// built) is of its version and window.
+    public func refresh(_ store: StaticStore) {
+        let dates = store.plannerDates(aroundUnix: now())
+        let version = store.databaseVersion
+        let start = state.withLock { s -> Bool in
+            if let b = s.built, b.version == version, b.dates == dates { return false }
+            if let b = s.building, b.version == version, b.dates == dates { return false }
+            s.building = (version, dates)
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in build(store, dates: dates) }
+        thread.name = "planner-build"
+        thread.start()
+    }
+
+    private func build(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
+        let started = ContinuousClock.now
+        let version = store.databaseVersion
+        do {
+            let input = try store.plannerInput(dates: dates)
+            let timetable = Timetable(input.source)
+            var stopIndex: [String: Int] = [:]
+            stopIndex.reserveCapacity(input.stopIds.count)
+            for (i, id) in input.stopIds.enumerated() where !id.isEmpty { stopIndex[id] = i }
+            let built = Built(
+                store: store, dates: dates, timetable: timetable, stopIds: input.stopIds, tripIds: input.tripIds,
+                stopIndex: stopIndex, timezone: store.plannerTimezone)
+            state.withLock { s in
+                s.built = built
+                if let b = s.building, b.version == version, b.dates == dates { s.building = nil }
+            }
+            logger.info(
+                "planner timetable built",
+                metadata: [
+                    "database_version": "\(version)", "dates": "\(dates.lowerBound)…\(dates.upperBound)",
+                    "runs": "\(timetable.runCount)", "routes": "\(timetable.routeCount)",
+                    "footpaths": "\(timetable.footpathCount)", "bytes": "\(timetable.memoryEstimate)",
+                    "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+                ])
+        } catch {
+            state.withLock { s in
+                if let b = s.building, b.version == version, b.dates == dates { s.building = nil }
+            }
+            logger.error(
+                "building the planner timetable failed; plans use the previous one",
+                metadata: ["database_version": "\(version)", "error": "\(error)"])
+        }
+    }
+
+    /// The answer to `request` and the database version it was planned on. `store` is the database being
+    /// served (a newer one starts a rebuild; the plan is answered on the timetable at hand meanwhile).
+    func answer(_ request: PlanRequest, servedStore store: StaticStore) -> (Result<StaticResult, ServiceError>, String?)
+    {
+        refresh(store)
+        // A plan waits for one of the planner's workers at most its own budget.
+        guard workers.wait(timeout: .now() + .milliseconds(request.budgetMilliseconds)) == .success else {
+            return (
+                .failure(
+                    ServiceError(
+                        .unavailable,
+                        "the planner is busy: its \(maxConcurrent) workers stayed taken for the plan's budget (\(request.budgetMilliseconds) ms); try again"
+                    )),
+                nil
+            )
+        }
+        defer { workers.signal() }
+        guard let built = waitForTimetable() else {
+            return (.failure(ServiceError(.unavailable, "the planner's timetable is being built; try again")), nil)
+        }
+        let workspace = workspaces.withLock { $0.popLast() } ?? WorkspaceBox()
+        defer { workspaces.withLock { $0.append(workspace) } }
+        do throws(ServiceError) {
+            return (.success(.plan(try plan(request, on: built, workspace: workspace.workspace))), built.version)
+        } catch {
+            return (.failure(error), built.version)
+        }
+    }
+
+    private func waitForTimetable() -> Built? {
+        let deadline = ContinuousClock.now + firstBuildWait
+        while true {
+            let (built, building) = state.withLock { ($0.built, $0.building != nil) }
+            if let built { return built }
+            guard building, ContinuousClock.now < deadline else { return nil }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    func plan(_ request: PlanRequest, on built: Built, workspace: PlannerWorkspace? = nil) throws(ServiceError)
+        -> PlanAnswer
+    {
+        /// A stop's index, or nil for a coordinate.
+        func stop(_ p: TransitModel.PlanPlace, _ name: String) throws(ServiceError) -> Int? {
+            guard case .stop(let id) = p else { return nil }
+            guard let i = built.stopIndex[id] else { throw ServiceError(.notFound, "\(name): no stop \"\(id)\"") }
+            return i
+        }
+        func coordinate(_ p: TransitModel.PlanPlace) -> (lat: Double, lon: Double) {
+            if case .coordinate(let lat, let lon) = p { (lat, lon) } else { (0, 0) }
+        }
+        let fromStop = try stop(request.from, "from"), toStop = try stop(request.to, "to")
+        let fromPoint = coordinate(request.from), toPoint = coordinate(request.to)
+        let time: PlanQuery.Time =
+            if let by = request.arriveBy { .arriveBy(by) } else { .departAt(request.at ?? now()) }
+        var query = PlanQuery(
+            from: fromStop.map { .stops([$0]) } ?? .coordinate(lat: fromPoint.lat, lon: fromPoint.lon),
+            to: toStop.map { .stops([$0]) } ?? .coordinate(lat: toPoint.lat, lon: toPoint.lon), time: time)
+        query.maxTransfers = request.maxTransfers
+        query.transferSlack = request.transferSlackSeconds
+        query.walkRadius = request.walkRadiusMetres
+        query.walkSpeed = request.walkSpeed
+        query.accessRadius = request.accessRadiusMetres
+        var modes = Set<Mode>()
+        for name in request.modes {
+            guard let mode = Mode(rawValue: name) else {
+                throw ServiceError(.invalidArgument, "field \"modes\": unknown mode \"\(name)\"")
+            }
+            modes.insert(mode)
+        }
+        query.modes = modes
+        query.wheelchair = request.wheelchair
+        query.window = request.windowSeconds
+        query.limit = request.limit
+        query.budget = Duration.milliseconds(request.budgetMilliseconds)
+        let result: PlanResult
+        do throws(PlanError) {
+            result = try JourneyPlanner.plan(query, on: built.timetable, workspace: workspace)
+        } catch {
+            switch error {
+            case .invalidArgument(let m): throw ServiceError(.invalidArgument, m)
+            case .notFound(let m): throw ServiceError(.notFound, m)
+            }
+        }
+        let legs = LegNames(built: built)
+        return PlanAnswer(
+            journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
+            laterAt: result.laterAt, realtimeUsed: false, timezone: built.timezone)
+    }
+}
+
+/// A `PlannerWorkspace` handed from one plan to the next: only one plan holds it at a time (taken from and
+/// given back to the pool under its lock), which is what its class, not thread-safe, asks.
+private final class WorkspaceBox: @unchecked Sendable {
+    let workspace = PlannerWorkspace()
+}
+
+/// Names a journey's legs from the database its timetable was built from: a ride's boarding stop as a board row,
+/// its stops with their scheduled times, its shape between the two stops.
+private struct LegNames {
+    let built: JourneyPlanning.Built
+
+    func journey(_ j: Journey) -> PlanJourney {
+        PlanJourney(
+            departureUnix: j.departure, arrivalUnix: j.arrival, transfers: j.transfers, walkSeconds: j.walkSeconds,
+            legs: j.legs.map(leg))
+    }
+
+    func leg(_ leg: Leg) -> PlanLeg {
+        switch leg {
+        case .walk(let w):
+            return .walk(
+                PlanWalk(
+                    fromStopId: w.from.map { built.stopIds[$0] }, toStopId: w.to.map { built.stopIds[$0] },
+                    distanceMetres: (w.distance * 10).rounded() / 10, durationSeconds: w.duration))
+        case .transit(let t):
+            return .ride(ride(t))
+        }
+    }
+
+    private func ride(_ t: TransitLeg) -> PlanRide {
+        let identity = built.timetable.runIdentity(t.run)
+        var ride = PlanRide(
+            board: nil, stops: [], plannedDepartureUnix: t.departure, plannedArrivalUnix: t.arrival, live: t.isLive,
+            addedTripId: identity.addedId)
+        guard let key = identity.key else { return ride }
+        let tripId = built.tripIds[Int(key.trip)]
+        let startTime = key.start >= 0 ? GTFSTime.format(Int(key.start)) : nil
+        guard
+            let trip = try? built.store.trip(
+                id: tripId, serviceDate: UInt32(key.date.yyyymmdd), startTime: startTime, at: t.departure)
+        else { return ride }
+        let boardId = built.stopIds[t.boardStop], alightId = built.stopIds[t.alightStop]
+        // The planner's positions are the trip's stop times in order; checked against the ids all the same.
+        var b = t.boardPosition, a = t.alightPosition
+        if !(trip.stops.indices.contains(b) && trip.stops[b].stopId == boardId) {
+            guard let found = trip.stops.firstIndex(where: { $0.stopId == boardId }) else { return ride }
+            b = found
+        }
+        if !(trip.stops.indices.contains(a) && a > b && trip.stops[a].stopId == alightId) {
+            guard let found = trip.stops[(b + 1)...].firstIndex(where: { $0.stopId == alightId }) else { return ride }
+            a = found
+        }
+        let stop = trip.stops[b]
+        ride.board = Departure(
+            tripId: trip.tripId, startTime: trip.startTime, route: trip.route,
+            headsign: stop.stopHeadsign ?? trip.headsign, stopId: stop.stopId, stopSequence: stop.stopSequence,
+            stopIndex: UInt32(b), serviceDate: trip.serviceDate, scheduledSecs: stop.departureSecs,
+            scheduledUnix: stop.departureUnix, platform: stop.platformCode,
+            wheelchairAccessible: trip.wheelchairAccessible, directionId: trip.directionId,
+            frequencyBased: trip.frequencyBased)
+        ride.stops = Array(trip.stops[b...a])
+        if let shape = try? built.store.shape(shapeId: nil, tripId: trip.tripId) {
+            ride.polyline = Self.slice(shape.polyline, from: trip.stops[b], to: trip.stops[a])
+        }
+        return ride
+    }
+
+    /// The part of an encoded polyline between the points nearest to two stops (the second searched after the
+    /// first), encoded again.
+    static func slice(_ polyline: String, from: TripStop, to: TripStop) -> String? {
+        guard let points = Polyline.decode(polyline), points.count >= 2 else { return nil }
+        func nearest(_ s: TripStop, in range: Range<Int>) -> Int {
+            var best = range.lowerBound, bestDistance = Double.infinity
+            for i in range {
+                let d = Walking.distance(lat1: s.lat, lon1: s.lon, lat2: points[i].lat, lon2: points[i].lon)
+                if d < bestDistance {
+                    best = i
+                    bestDistance = d
+                }
+            }
+            return best
+        }
+        let start = nearest(from, in: 0..<points.count)
+        let end = nearest(to, in: start..<points.count)
+        guard end > start else { return Polyline.encode([(from.lat, from.lon), (to.lat, to.lon)]) }
+        return Polyline.encode(Array(points[start...end]))
+    }
+}

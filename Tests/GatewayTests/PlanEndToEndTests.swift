@@ -1,0 +1,207 @@
+import Foundation
+import GTFSRealtime
+import Testing
+import TransitModel
+import TransitTesting
+
+/// `plan` through the real executables (static service with its planner, realtime service, gateway) on one
+/// service clock: a journey with one change, the errors of the op, a live delay and a live cancellation that
+/// break the change (the journey is no longer offered and the answer says why), and a new database whose
+/// timetable replaces the old one without a pause in answers.
+@Suite(.enabled(if: BuiltExecutables.path("transit-realtime") != nil, "build the executables first (swift build)"))
+struct PlanEndToEndTests {
+    /// 2025-03-12 07:55:00 in Sydney (AEDT, +11:00).
+    static let clockTime = "2025-03-12T07:55:00+11:00"
+    static let clockUnix: Int64 = 1_741_726_500
+
+    /// A → B on T1 (08:00–08:10), B → C on U1 (08:15–08:25) or U2 (08:30–08:40); with `direct`, also V1 from A
+    /// straight to C (08:00–08:20). Valid 10–16 March 2025.
+    static func writeFeed(to folder: String, direct: Bool) throws {
+        var trips = "route_id,service_id,trip_id,trip_headsign\nR1,WK,T1,Bee\nR2,WK,U1,Sea\nR2,WK,U2,Sea\n"
+        var stopTimes = """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,08:00:00,08:00:00,A,1
+            T1,08:10:00,08:10:00,B,2
+            U1,08:15:00,08:15:00,B,1
+            U1,08:25:00,08:25:00,C,2
+            U2,08:30:00,08:30:00,B,1
+            U2,08:40:00,08:40:00,C,2
+
+            """
+        if direct {
+            trips += "R3,WK,V1,Sea direct\n"
+            stopTimes += "V1,08:00:00,08:00:00,A,1\nV1,08:20:00,08:20:00,C,2\n"
+        }
+        let files = [
+            "agency.txt":
+                "agency_id,agency_name,agency_url,agency_timezone\nA1,Plan Buses,https://example.org,Australia/Sydney\n",
+            "stops.txt": """
+            stop_id,stop_name,stop_lat,stop_lon
+            A,Alpha,-33.8700,151.2000
+            B,Bravo,-33.8800,151.2100
+            C,Charlie,-33.8900,151.2200
+
+            """,
+            "routes.txt": """
+            route_id,agency_id,route_short_name,route_long_name,route_type
+            R1,A1,101,First Line,3
+            R2,A1,202,Second Line,3
+            R3,A1,303,Direct Line,3
+
+            """,
+            "trips.txt": trips,
+            "stop_times.txt": stopTimes,
+            "calendar.txt": """
+            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+            WK,1,1,1,1,1,1,1,20250310,20250316
+
+            """,
+        ]
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
+    }
+
+    /// The trip updates feed the realtime service polls: `entities` replace the previous ones.
+    static func writeTripUpdates(_ entities: [FeedEntity], to path: String) throws {
+        let header = FeedHeader(gtfsRealtimeVersion: "2.0", incrementality: .fullDataset, timestamp: UInt64(clockUnix))
+        try Data(GTFSRealtimeCodec.encode(FeedMessage(header: header, entities: entities)))
+            .write(to: URL(fileURLWithPath: path + ".tmp"))
+        // Renamed into place: the poller reads the old file or the new one, never half of one.
+        #expect(rename(path + ".tmp", path) == 0)
+    }
+
+    static func delayed(_ tripId: String, at stopId: String, by seconds: Int32) -> FeedEntity {
+        FeedEntity(
+            id: "tu-\(tripId)",
+            tripUpdate: TripUpdate(
+                trip: TripDescriptor(tripId: tripId, startDate: "20250312"),
+                stopTimeUpdates: [
+                    StopTimeUpdate(
+                        stopId: stopId, arrival: StopTimeEvent(delay: seconds), departure: StopTimeEvent(delay: seconds)
+                    )
+                ],
+                timestamp: UInt64(clockUnix)))
+    }
+
+    static func cancelled(_ tripId: String) -> FeedEntity {
+        FeedEntity(
+            id: "tu-\(tripId)",
+            tripUpdate: TripUpdate(
+                trip: TripDescriptor(tripId: tripId, startDate: "20250312", scheduleRelationship: .canceled),
+                stopTimeUpdates: [], timestamp: UInt64(clockUnix)))
+    }
+
+    private func run(_ name: String, _ arguments: [String]) async throws {
+        let child = try ChildProcess(BuiltExecutables.path(name)!, arguments)
+        #expect(try await child.waitForExit(timeout: .seconds(60)) == 0, "\(name) \(arguments): \(child.stderr)")
+    }
+
+    private func ask(_ line: String, port: Int) async throws -> JSONLine {
+        let client = try LineClient(port: port)
+        try client.send(line + "\n")
+        client.shutdownWrite()
+        return try JSONLine(try #require(try await client.readUntilClosed(timeout: .seconds(30)).first))
+    }
+
+    static let planAtoC = #"{"id":1,"op":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"at":1741726500}"#
+
+    /// Asks `plan` A → C until `done` holds for its answer (every answer must be ok), at most 20 s.
+    private func planUntil(port: Int, _ what: String, _ done: (JSONLine) -> Bool) async throws -> JSONLine {
+        var last: JSONLine?
+        for _ in 0..<200 {
+            let answer = try await ask(Self.planAtoC, port: port)
+            #expect(answer.ok, "plan failed: \(answer.text)")
+            last = answer
+            if done(answer) { return answer }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("\(what): never came; last answer \(last?.text ?? "none")")
+        return try #require(last)
+    }
+
+    private static func tripIds(_ journey: [String: Any]) -> [String] {
+        (journey["legs"] as? [[String: Any]] ?? []).compactMap {
+            ($0["board"] as? [String: Any])?["trip_id"] as? String
+        }
+    }
+
+    @Test func plansAChangeThenLiveDataBreaksItThenANewDatabaseIsPlannedOn() async throws {
+        let folder = SampleDatabase.folder.path("plan-e2e-\(UUID().uuidString.prefix(8))")
+        try Self.writeFeed(to: folder + "/gtfs", direct: false)
+        try FileManager.default.createDirectory(atPath: folder + "/rt", withIntermediateDirectories: true)
+        let tripUpdates = folder + "/rt/TripUpdates.pb"
+        try Self.writeTripUpdates([], to: tripUpdates)
+        let db = folder + "/static.db"
+        try await run("transit-static", ["import", folder + "/gtfs", "--db", db, "--clock", Self.clockTime])
+
+        let origin = String(format: "%.3f", Date().timeIntervalSince1970)
+        let clock = ["--clock", Self.clockTime, "--clock-origin", origin]
+        try Data(
+            #"{"sources": [{"name": "TripUpdates", "kind": "auto", "url": "file://\#(tripUpdates)", "poll_interval_s": 1}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: folder + "/realtime.json"))
+        let services = try await ServiceTrio.started(
+            db: db, realtimeConfig: folder + "/realtime.json", clock: clock, urlPrefix: "pl")
+        defer { services.kill() }
+        let port = services.port
+
+        // On schedule: T1 then U1, one change at B, arriving 08:25.
+        let first = try await planUntil(port: port, "the journey T1 → U1") { $0.list("journeys").count == 1 }
+        let journey = try #require(first.list("journeys").first)
+        #expect(Self.tripIds(journey) == ["T1", "U1"], "\(first.text)")
+        #expect(journey["transfers"] as? Int == 1)
+        #expect(journey["departure_unix"] as? Int == 1_741_726_800)  // 08:00
+        #expect(journey["arrival_unix"] as? Int == 1_741_728_300)  // 08:25
+        let legs = journey["legs"] as? [[String: Any]] ?? []
+        let board = try #require(legs.first?["board"] as? [String: Any])
+        #expect(board["route_short_name"] as? String == "101")
+        #expect(board["headsign"] as? String == "Bee")
+        #expect(board["stop_id"] as? String == "A")
+        #expect((legs.first?["alight"] as? [String: Any])?["stop_id"] as? String == "B")
+        #expect(legs.first?["polyline"] is String)
+
+        // The errors of the op, each naming what is wrong; the connection's next request is answered.
+        let unknown = try await ask(#"{"id":2,"op":"plan","from":{"stop_id":"ZZ"},"to":{"stop_id":"C"}}"#, port: port)
+        #expect(unknown.errorCode == "NOT_FOUND" && unknown.errorMessage?.contains("ZZ") == true, "\(unknown.text)")
+        let same = try await ask(#"{"id":3,"op":"plan","from":{"stop_id":"A"},"to":{"stop_id":"A"}}"#, port: port)
+        #expect(same.errorCode == "INVALID_ARGUMENT", "\(same.text)")
+        let range = try await ask(
+            #"{"id":4,"op":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"max_transfers":9}"#, port: port)
+        #expect(
+            range.errorCode == "INVALID_ARGUMENT" && range.errorMessage?.contains("0 to 8") == true, "\(range.text)")
+        let sea = try await ask(#"{"id":5,"op":"plan","from":{"lat":0,"lon":0},"to":{"stop_id":"C"}}"#, port: port)
+        #expect(sea.errorCode == "INVALID_ARGUMENT" && sea.errorMessage?.contains("outside") == true, "\(sea.text)")
+        let later = try await ask(
+            #"{"id":6,"op":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"at":1800000000}"#, port: port)
+        #expect(later.ok && later.list("journeys").isEmpty && later.data["reason"] is String, "\(later.text)")
+
+        // T1 8 minutes late at B (08:18): the change to U1 (08:15) is broken; the journey is not offered.
+        try Self.writeTripUpdates([Self.delayed("T1", at: "B", by: 480)], to: tripUpdates)
+        let late = try await planUntil(port: port, "the broken change left out") {
+            !($0.data["live_dropped"] as? [String] ?? []).isEmpty
+        }
+        #expect(late.list("journeys").allSatisfy { Self.tripIds($0) != ["T1", "U1"] }, "\(late.text)")
+        let why = (late.data["live_dropped"] as? [String] ?? []).joined()
+        #expect(why.contains("U1") && why.contains("broke"), "\(late.text)")
+        #expect(late.meta["source"] as? String == "static+rt")
+
+        // U1 cancelled, T1 on time: the journey is not offered either.
+        try Self.writeTripUpdates([Self.cancelled("U1")], to: tripUpdates)
+        let cancelled = try await planUntil(port: port, "the cancelled ride left out") {
+            ($0.data["live_dropped"] as? [String] ?? []).joined().contains("cancelled")
+        }
+        #expect(cancelled.list("journeys").allSatisfy { Self.tripIds($0) != ["T1", "U1"] }, "\(cancelled.text)")
+
+        // A new database with a direct trip: its timetable is built and swapped in while plans keep being
+        // answered (planUntil requires every answer ok), and the direct trip is planned on.
+        try Self.writeTripUpdates([], to: tripUpdates)
+        try Self.writeFeed(to: folder + "/gtfs", direct: true)
+        try await run("transit-static", ["import", folder + "/gtfs", "--db", db, "--clock", Self.clockTime])
+        services.staticService.signal(SIGHUP)
+        let direct = try await planUntil(port: port, "the direct trip of the new database") {
+            $0.list("journeys").contains { Self.tripIds($0) == ["V1"] }
+        }
+        let v1 = try #require(direct.list("journeys").first { Self.tripIds($0) == ["V1"] })
+        #expect(v1["transfers"] as? Int == 0 && v1["arrival_unix"] as? Int == 1_741_728_000, "\(direct.text)")
+    }
+}
