@@ -148,6 +148,12 @@ struct Serve: AsyncParsableCommand {
     )
     var drainTimeout = GatewayConfiguration.Defaults.drainTimeout.inSeconds
 
+    @Option(
+        help:
+            "Seconds, at SIGTERM/SIGINT and before the drain, during which health answers status draining while everything is still served (a load balancer's checks take the gateway out first; deploy/haproxy.cfg wants 4)."
+    )
+    var drainAnnounce = GatewayConfiguration.Defaults.drainAnnounce.inSeconds
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -236,7 +242,10 @@ struct Serve: AsyncParsableCommand {
         if subscribe != nil, realtime == nil {
             throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
         }
-        return GatewayConfiguration(
+        guard drainAnnounce >= 0, drainAnnounce.isFinite else {
+            throw ValidationError("--drain-announce must be 0 or more seconds, got \(drainAnnounce)")
+        }
+        var configuration = GatewayConfiguration(
             host: host, port: port, http: httpAddress, corsOrigin: corsOrigin, staticURL: `static`,
             realtimeURL: realtime, subscribeURL: subscribe,
             maxConnections: maxConnections, maxInFlight: maxInFlight, maxPipelined: maxPipelined,
@@ -247,6 +256,8 @@ struct Serve: AsyncParsableCommand {
             realtimeSilence: .seconds(realtimeSilence), boardCacheStops: boardCacheStops,
             boardWindowsPerStop: boardWindowsPerStop, boardCacheWindows: boardCacheWindows, threads: threads,
             drainTimeout: .seconds(drainTimeout), clock: clock.serviceClock, logger: logger)
+        configuration.drainAnnounce = .seconds(drainAnnounce)
+        return configuration
     }
 
     private var parsedListen: (host: String, port: Int)? {

@@ -20,6 +20,8 @@ public struct HealthReason: Sendable, Hashable {
         case timetableMismatch = "timetable_mismatch"
         /// A source's feed_version differs from the feed_version of the static feed it matches.
         case feedVersionMismatch = "feed_version_mismatch"
+        /// The gateway got SIGTERM and announces it before draining: `health` is `draining`.
+        case draining
     }
 
     public init(source: String?, code: Code, message: String) {
