@@ -35,6 +35,14 @@ public struct EtcdKeyValue: Sendable, Equatable {
     public var modRevision: Int64
     /// The lease the key lives under; 0: none.
     public var lease: Int64
+
+    public init(key: [UInt8], value: [UInt8], createRevision: Int64, modRevision: Int64, lease: Int64) {
+        self.key = key
+        self.value = value
+        self.createRevision = createRevision
+        self.modRevision = modRevision
+        self.lease = lease
+    }
 }
 
 /// One endpoint as the client last found it (`health` and `stats` show it).

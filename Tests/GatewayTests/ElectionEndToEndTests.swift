@@ -36,7 +36,8 @@ struct ElectionEndToEndTests {
 
     /// The epoch an instance logged when it was elected (its last election).
     private func electedEpoch(_ instance: ChildProcess) -> Int? {
-        instance.stderr.matches(of: /leading: elected through etcd.*?epoch=(\d+)/).last.flatMap { Int($0.1) }
+        instance.stderr.split(separator: "\n").last { $0.contains("leading: elected") }
+            .flatMap { $0.firstMatch(of: /\bepoch=(\d+)/) }.flatMap { Int($0.1) }
     }
 
     @Test func oneLeaderAtATimeAndEpochsOnlyIncreaseAtTheGateway() async throws {
@@ -97,7 +98,8 @@ struct ElectionEndToEndTests {
         let followsFirst = try await eventually(timeout: .seconds(15), interval: .milliseconds(100)) {
             try await following(port: port) == Following(status: "ok", epoch: firstEpoch, leader: "rt\(first)")
         }
-        #expect(followsFirst, "\(try await following(port: port)) \(gateway.stderr.suffix(800))")
+        let firstSeen = try await following(port: port)
+        #expect(followsFirst, "\(firstSeen) \(gateway.stderr.suffix(800))")
         #expect(instances[other].stderr.contains("standing by: another instance leads"))
         let follows = try await instances[other].waitForStderr(timeout: .seconds(5)) {
             $0.contains("following the leader's stream")
@@ -119,7 +121,8 @@ struct ElectionEndToEndTests {
         let followsSecond = try await eventually(timeout: .seconds(15), interval: .milliseconds(100)) {
             try await following(port: port) == Following(status: "ok", epoch: secondEpoch, leader: "rt\(other)")
         }
-        #expect(followsSecond, "\(try await following(port: port))")
+        let secondSeen = try await following(port: port)
+        #expect(followsSecond, "\(secondSeen)")
 
         // 3. The killed instance comes back: it stands by. Then the leader is paused (SIGSTOP) past its lease:
         //    the restarted one leads under a higher epoch; woken up, the paused one steps down by itself.
@@ -135,7 +138,8 @@ struct ElectionEndToEndTests {
         let followsThird = try await eventually(timeout: .seconds(15), interval: .milliseconds(100)) {
             try await following(port: port) == Following(status: "ok", epoch: thirdEpoch, leader: "rt\(first)")
         }
-        #expect(followsThird, "\(try await following(port: port))")
+        let thirdSeen = try await following(port: port)
+        #expect(followsThird, "\(thirdSeen)")
         instances[paused].signal(SIGCONT)
         let steppedDown = try await instances[paused].waitForStderr(timeout: .seconds(10)) {
             $0.contains("stepping down")
@@ -168,7 +172,8 @@ struct ElectionEndToEndTests {
             let s = try await stats(port: witnessPort)
             return (s["realtime_lower_epoch_dropped"] as? Int ?? 0) > 0 && s["realtime_epoch"] as? Int == thirdEpoch
         }
-        #expect(dropped, "\(try await stats(port: witnessPort)) \(witness.stderr.suffix(800))")
+        let witnessStats = try await stats(port: witnessPort)
+        #expect(dropped, "\(witnessStats) \(witness.stderr.suffix(800))")
 
         sampler.cancel()
         let epochs = seen.withLock { $0 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NNGKit
 import Synchronization
 import Testing
 import TransitModel
@@ -18,9 +19,11 @@ struct LeaderFollowerTests {
         let followerDelays = try TypicalDelays(
             path: folder.path("follower.db"), timeZone: "Australia/Sydney", clock: now)
         let pub = "ipc://\(folder.path("pub"))"
-        let leader = try RealtimeSockets(
-            listen: "ipc://\(folder.path("rep"))", publish: pub, delays: leaderDelays, epoch: 9)
-        defer { leader.stop() }
+        // The leader's hub on a PUB socket, on the test's clock.
+        let publisher = try NNGPublisher(listeningOn: pub, sendBuffer: 64)
+        defer { publisher.close() }
+        let hub = RealtimeHub(
+            sink: PublisherSink(publisher: publisher), epoch: 9, nowMs: { now() * 1000 }, delays: leaderDelays)
         let follower = try LeaderFollower(
             publishURL: pub, delays: followerDelays, nowMs: { now() * 1000 }, logger: Logger(label: "test"))
         follower.start()
@@ -35,14 +38,14 @@ struct LeaderFollowerTests {
         let connected = try await eventually(timeout: .seconds(10), interval: .milliseconds(50)) {
             sent += 1
             changes.trips[0].vehicleLabel = "sight \(sent)"
-            leader.hub.publish(changes, sources: nil)
+            hub.publish(changes, sources: nil)
             return follower.appliedBatches > 0
         }
         try #require(connected)
         let before = follower.appliedBatches
         clock.withLock { $0 = departure + 200 }
         changes.trips[0].stops[0].predictedDeparture! += 1  // a new prediction after it left
-        leader.hub.publish(changes, sources: nil)
+        hub.publish(changes, sources: nil)
         let arrived = try await eventually(timeout: .seconds(10), interval: .milliseconds(20)) {
             follower.appliedBatches > before
         }
