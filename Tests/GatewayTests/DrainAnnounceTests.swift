@@ -11,7 +11,7 @@ struct DrainAnnounceTests {
             "transit-gateway",
             [
                 "serve", "--static", "tcp://127.0.0.1:\(try FreePort.tcp())", "--listen", "127.0.0.1:0",
-                "--drain-announce", "2",
+                "--drain-announce", "6",
             ], until: " ready")
         defer { gateway.signal(SIGKILL) }
         let port = try #require(gateway.stderr.firstMatch(of: /\bport=(\d+)/).flatMap { Int($0.1) })
