@@ -51,7 +51,8 @@ import PackageDescription
 //   Gateway                the query gateway: SwiftNIO TCP line server, op dispatch, static+realtime merge
 //   GatewayHTTP            the gateway's HTTP/1.1 and WebSocket port (`--http`, GATEWAY.md §8) on HummingbirdCore:
 //                          GET/POST /v1/<op> through Gateway's dispatcher, the status table, CORS, Bearer, gzip,
-//                          /v1/ws as a line connection of Gateway, the OpenAPI document (scripts/gen-openapi)
+//                          /v1/ws as a line connection of Gateway, the OpenAPI document (scripts/gen-openapi),
+//                          the live web board at / (one page: WebBoardPage)
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);

@@ -67,7 +67,10 @@ struct Serve: AsyncParsableCommand {
             valueName: "origin"))
     var corsOrigin: String?
 
-    @Option(help: "Open connections at most (beyond: one OVERLOADED line, then close).")
+    @Option(
+        help:
+            "Open connections at most, line and HTTP ports together (at the bound, the least recently active connection of the client address holding the most is closed to make room)."
+    )
     var maxConnections = GatewayConfiguration.Defaults.maxConnections
 
     @Option(
@@ -76,8 +79,33 @@ struct Serve: AsyncParsableCommand {
     )
     var maxConnectionsPerAddress = GatewayConfiguration.Defaults.maxConnectionsPerAddress
 
-    @Flag(help: "Apply --max-connections-per-address to loopback clients (127.0.0.0/8, ::1) too.")
+    @Option(
+        help:
+            "Connections from one client address waiting to authenticate (--token-file) at most (beyond: one OVERLOADED line, then close)."
+    )
+    var maxUnauthenticatedPerAddress = GatewayConfiguration.Defaults.maxUnauthenticatedPerAddress
+
+    @Option(help: "Subscriptions of one client address at most, over its connections (beyond: INVALID_ARGUMENT).")
+    var maxSubscriptionsPerAddress = GatewayConfiguration.Defaults.maxSubscriptionsPerAddress
+
+    @Option(help: "Requests in flight from one client address at most (beyond: OVERLOADED).")
+    var maxInFlightPerAddress = GatewayConfiguration.Defaults.maxInFlightPerAddress
+
+    @Flag(help: "Apply the per-address bounds to loopback clients (127.0.0.0/8, ::1) too.")
     var limitLoopback = GatewayConfiguration.Defaults.limitLoopback
+
+    @Flag(
+        help:
+            "Every connection (line and HTTP ports) starts with a PROXY protocol v2 header (HAProxy send-proxy-v2), whose source address is the client's; connections without one are closed."
+    )
+    var proxyProtocol = GatewayConfiguration.Defaults.proxyProtocol
+
+    @Option(help: "Seconds a request line may take from its first byte to its end (beyond: TIMEOUT, then close).")
+    var lineTimeout = GatewayConfiguration.Defaults.lineTimeout.inSeconds
+
+    @Option(
+        help: "Seconds a connection has to authenticate, with --token-file (beyond: UNAUTHENTICATED, then close).")
+    var authTimeout = GatewayConfiguration.Defaults.authTimeout.inSeconds
 
     @Option(
         help:
@@ -138,6 +166,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Board windows kept in all stops together (the cache's memory bound; busy stops hold the most).")
     var boardCacheWindows = GatewayConfiguration.Defaults.boardCacheWindows
+
+    @Option(
+        help:
+            "Bytes all the gateway's caches hold at most together (board windows 1/2, typical delays 1/4, stop and trip details 1/8, kept stop/search answers and static results 1/16 each)."
+    )
+    var maxCacheBytes = GatewayConfiguration.Defaults.maxCacheBytes
 
     @Option(help: "Event-loop threads (0: one per core).")
     var threads = GatewayConfiguration.Defaults.threads
@@ -221,7 +255,7 @@ struct Serve: AsyncParsableCommand {
         for (name, value) in [
             ("--idle-timeout", idleTimeout), ("--request-timeout", requestTimeout), ("--static-timeout", staticTimeout),
             ("--realtime-timeout", realtimeTimeout), ("--realtime-silence", realtimeSilence),
-            ("--drain-timeout", drainTimeout),
+            ("--drain-timeout", drainTimeout), ("--line-timeout", lineTimeout), ("--auth-timeout", authTimeout),
         ] {
             guard value > 0, value.isFinite else {
                 throw ValidationError("\(name) must be a positive number of seconds")
@@ -236,6 +270,9 @@ struct Serve: AsyncParsableCommand {
             ("--max-unwritten-bytes", maxUnwrittenBytes, 1024), ("--request-rate", requestRate, 0),
             ("--board-cache-stops", boardCacheStops, 0), ("--board-windows-per-stop", boardWindowsPerStop, 1),
             ("--board-cache-windows", boardCacheWindows, 1), ("--threads", threads, 0),
+            ("--max-unauthenticated-per-address", maxUnauthenticatedPerAddress, 1),
+            ("--max-subscriptions-per-address", maxSubscriptionsPerAddress, 1),
+            ("--max-in-flight-per-address", maxInFlightPerAddress, 1), ("--max-cache-bytes", maxCacheBytes, 1 << 20),
         ] where value < least {
             throw ValidationError("\(flag) must be at least \(least), got \(value)")
         }
@@ -257,6 +294,13 @@ struct Serve: AsyncParsableCommand {
             boardWindowsPerStop: boardWindowsPerStop, boardCacheWindows: boardCacheWindows, threads: threads,
             drainTimeout: .seconds(drainTimeout), clock: clock.serviceClock, logger: logger)
         configuration.drainAnnounce = .seconds(drainAnnounce)
+        configuration.maxUnauthenticatedPerAddress = maxUnauthenticatedPerAddress
+        configuration.maxSubscriptionsPerAddress = maxSubscriptionsPerAddress
+        configuration.maxInFlightPerAddress = maxInFlightPerAddress
+        configuration.proxyProtocol = proxyProtocol
+        configuration.lineTimeout = .seconds(lineTimeout)
+        configuration.authTimeout = .seconds(authTimeout)
+        configuration.maxCacheBytes = maxCacheBytes
         return configuration
     }
 

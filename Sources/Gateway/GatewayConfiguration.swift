@@ -36,7 +36,8 @@ public struct GatewayConfiguration: Sendable {
 
     /// Bytes of one request line, without its terminator (no flag). Default 64 KiB.
     public var maxLineBytes: Int
-    /// Open TCP connections; one more gets an OVERLOADED line and is closed. Default 1024.
+    /// Open connections over the line and HTTP ports; at the bound a newcomer is admitted by closing the least
+    /// recently active connection of the client address holding the most (`AddressLedger`). Default 1024.
     public var maxConnections: Int
     /// Requests being answered over all connections; beyond, OVERLOADED. Default 512.
     public var maxInFlight: Int
@@ -47,9 +48,29 @@ public struct GatewayConfiguration: Sendable {
     public var maxUnwrittenBytes: Int
     /// Open connections from one client address; one more gets an OVERLOADED line and is closed. Default 64.
     public var maxConnectionsPerAddress: Int
-    /// Whether `maxConnectionsPerAddress` holds for loopback clients too (off: the local launcher and
+    /// Line connections from one client address waiting to authenticate (with `authToken`); one more gets an
+    /// OVERLOADED line and is closed. Default 8.
+    public var maxUnauthenticatedPerAddress: Int = Defaults.maxUnauthenticatedPerAddress
+    /// Subscriptions of one client address, over its connections (beyond: INVALID_ARGUMENT). Default 256.
+    public var maxSubscriptionsPerAddress: Int = Defaults.maxSubscriptionsPerAddress
+    /// Requests in flight of one client address (beyond: OVERLOADED); the share rule of `InFlightShare` holds
+    /// too. Default 128.
+    public var maxInFlightPerAddress: Int = Defaults.maxInFlightPerAddress
+    /// Whether the per-address bounds hold for loopback clients too (off: the local launcher and
     /// benchmarks open hundreds of connections from 127.0.0.1). Default off.
     public var limitLoopback: Bool
+    /// With `authToken`, a line connection not authenticated this long after it opened gets UNAUTHENTICATED and
+    /// is closed. Default 5 s.
+    public var authTimeout: Duration = Defaults.authTimeout
+    /// A request line must be complete within this long of its first byte (else TIMEOUT, close); also the
+    /// time a PROXY header has. Default 10 s.
+    public var lineTimeout: Duration = Defaults.lineTimeout
+    /// A subscriber whose events wait unread beyond this many bytes (held by the gateway) is closed (no flag).
+    /// Default 256 KiB.
+    public var maxUnreadEventBytes: Int = Defaults.maxUnreadEventBytes
+    /// Every connection (line and HTTP ports) starts with a PROXY protocol v2 header, whose source address is
+    /// the client's (`--proxy-protocol`; `ProxyHeaderHandler`). Default off.
+    public var proxyProtocol: Bool = Defaults.proxyProtocol
     /// A connection with no request and no subscription for this long is closed. Default 30 s.
     public var idleTimeout: Duration
     /// The shared token of `auth` (nil: no authentication). With a token, every request of a connection
@@ -76,7 +97,8 @@ public struct GatewayConfiguration: Sendable {
     /// Default 512.
     public var boardCacheStops: Int
     /// Board windows kept per stop at most (boards asked at times further apart than a window spans need their
-    /// own). At least 1. Default 32.
+    /// own: the 2-hour peak of the NSW-scale feed's busiest station takes 56 windows on its 128-second anchor
+    /// grid). At least 1. Default 64.
     public var boardWindowsPerStop: Int
     /// Board windows kept in all (the memory bound: each holds up to `boardWindowRows` rows). At least 1.
     /// Default 4096.
@@ -84,6 +106,11 @@ public struct GatewayConfiguration: Sendable {
     /// Rows of a board window (1 … the static service's largest page, `StaticRequestLimits.maxLimit`; no flag).
     /// Default `StaticRequestLimits.maxLimit`.
     public var boardWindowRows: Int
+    /// Bytes the gateway's caches hold at most, all together (`--max-cache-bytes`; split by `cacheBytes`): no
+    /// request can grow them past it. Default 256 MiB.
+    public var maxCacheBytes: Int = Defaults.maxCacheBytes
+    /// The parts of `maxCacheBytes` (GATEWAY.md §1 "caches").
+    public var cacheBytes: CacheBytes { CacheBytes(total: maxCacheBytes) }
     /// A kept board window is used only while the static database version was confirmed this recently (no
     /// flag). Default 1 s.
     public var staticVersionCheck: Duration
@@ -176,6 +203,14 @@ public struct GatewayConfiguration: Sendable {
         public static let maxUnwrittenBytes = 1 << 20
         public static let maxConnectionsPerAddress = 64
         public static let limitLoopback = false
+        public static let maxUnauthenticatedPerAddress = 8
+        public static let maxSubscriptionsPerAddress = 256
+        public static let maxInFlightPerAddress = 128
+        public static let authTimeout: Duration = .seconds(5)
+        public static let lineTimeout: Duration = .seconds(10)
+        public static let maxUnreadEventBytes = 256 * 1024
+        public static let proxyProtocol = false
+        public static let maxCacheBytes = 256 << 20
         public static let idleTimeout: Duration = .seconds(30)
         public static let requestRate = 0
         public static let requestTimeout: Duration = .seconds(2)
@@ -187,13 +222,33 @@ public struct GatewayConfiguration: Sendable {
         public static let maxSubscriptions = 16
         public static let subscriptionInterval: Duration = .seconds(1)
         public static let boardCacheStops = 512
-        public static let boardWindowsPerStop = 32
+        public static let boardWindowsPerStop = 64
         public static let boardCacheWindows = 4096
         public static let boardWindowRows = StaticRequestLimits.maxLimit
         public static let staticVersionCheck: Duration = .seconds(1)
         public static let threads = 0
         public static let drainTimeout: Duration = .seconds(4)
         public static let drainAnnounce: Duration = .zero
+    }
+}
+
+/// How `--max-cache-bytes` is split between the gateway's caches: board windows (the static rows of boards)
+/// one half, typical delays one quarter, stop and trip details of live boards one eighth, kept `stop`/`search`
+/// answers and kept static results one sixteenth each. Each cache counts its entries' estimated bytes (keys
+/// included) as they are stored and dropped, in constant time per entry.
+public struct CacheBytes: Sendable, Equatable {
+    public var boardWindows: Int
+    public var typicalDelays: Int
+    public var staticDetails: Int
+    public var staticAnswers: Int
+    public var staticResults: Int
+
+    public init(total: Int) {
+        boardWindows = total / 2
+        typicalDelays = total / 4
+        staticDetails = total / 8
+        staticAnswers = total / 16
+        staticResults = total / 16
     }
 }
 

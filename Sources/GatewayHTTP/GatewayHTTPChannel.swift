@@ -36,11 +36,12 @@ struct GatewayHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             let gateway = self.gateway
+            try channel.pipeline.syncOperations.addHandlers(gateway.httpAdmissionHandlers())
             let refusal = NIOLoopBoundBox<GatewayError?>(nil, eventLoop: channel.eventLoop)
             let upgrader = NIOTypedWebSocketServerUpgrader<Negotiated>(
                 maxFrameSize: maxFrameSize,
                 shouldUpgrade: { channel, head in
-                    refusal.value = Self.refusal(of: head, from: channel.remoteAddress?.ipAddress, gateway: gateway)
+                    refusal.value = Self.refusal(of: head, from: gateway.clientName(of: channel), gateway: gateway)
                     return channel.eventLoop.makeSucceededFuture(refusal.value == nil ? HTTPHeaders() : nil)
                 },
                 upgradePipelineHandler: { channel, head in

@@ -31,11 +31,11 @@ public final class GatewayHTTPServer: Service, Sendable {
             gateway: gateway, maxFrameSize: max(1 << 20, 2 * config.maxLineBytes), idleTimeout: config.idleTimeout)
         let logger = config.logger
         server = channel.server(
-            // At most --max-connections open at once (WebSockets also count as line connections): beyond, the
-            // server accepts no more until one closes.
+            // Connections count against --max-connections with the line port's, in the gateway's per-address
+            // budgets (`httpAdmissionHandlers`): at the bound a newcomer makes room rather than waits.
             configuration: ServerConfiguration(
                 address: .hostname(listen.host, port: listen.port), serverName: nil, backlog: 256,
-                reuseAddress: true, availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections)),
+                reuseAddress: true),
             onServerRunning: { listener in
                 let port = listener.localAddress?.port ?? listen.port
                 logger.info("http listening", metadata: ["listen": "\(listen.host):\(port)"])

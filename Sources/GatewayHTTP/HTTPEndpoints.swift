@@ -21,6 +21,15 @@ final class HTTPEndpoints: Sendable {
     let requestRate: Int
     /// Answers this big or more are compressed when the client accepts gzip.
     static let gzipThreshold = 1024
+    /// The web board's headers: it loads nothing from elsewhere (the policy says so to the browser) and is
+    /// asked again after a restart (a new gateway may serve a new page).
+    static let pageHeaders: HTTPFields = [
+        .contentSecurityPolicy:
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; "
+            + "img-src data:; base-uri 'none'; frame-ancestors 'none'",
+        .cacheControl: "no-cache",
+        .xContentTypeOptions: "nosniff",
+    ]
 
     init(gateway: GatewayServer, openAPI: [UInt8], cors: CORSPolicy?) throws {
         self.gateway = gateway
@@ -49,6 +58,13 @@ final class HTTPEndpoints: Sendable {
                 .ok, openAPI, contentType: "application/json", request: request, writer: writer, channel: channel)
             return
         }
+        if path == "/" || path == "/index.html", request.method == .get || request.method == .head {
+            // The web board needs no token (as openapi.json): it asks for one when an op answers UNAUTHENTICATED.
+            try await write(
+                .ok, WebBoardPage.bytes, contentType: "text/html; charset=utf-8", extraHeaders: Self.pageHeaders,
+                request: request, writer: writer, channel: channel)
+            return
+        }
         guard path.hasPrefix("/v1/"), path.count > 4 else {
             let error = GatewayError(
                 .notFound, "no such path \(path): the ops are at /v1/<op> (GET or POST), the WebSocket at /v1/ws")
@@ -70,7 +86,7 @@ final class HTTPEndpoints: Sendable {
                 try await answer(.failure(id: .null, op: nil, error, received: received), request, writer, channel)
                 return
             }
-            let address = channel.remoteAddress?.ipAddress ?? "unknown"
+            let address = gateway.clientName(of: channel)
             if let refusal = gateway.refusal(ofToken: AuthToken(Array(token.utf8)), from: address) {
                 // A refused token closes the connection (one guess per connection, as `auth`).
                 try await answer(
@@ -122,7 +138,7 @@ final class HTTPEndpoints: Sendable {
             case .failure(let failure):
                 answered = .failure(id: failure.id, op: failure.op, failure.error, received: received)
             case .success(let parsed):
-                answered = await gateway.answerAlone(parsed, received: received)
+                answered = await gateway.answerAlone(parsed, received: received, channel: channel)
                 try await answer(answered, request, writer, channel, recorded: true)
                 return
             }

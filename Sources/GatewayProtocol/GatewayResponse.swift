@@ -38,13 +38,19 @@ public struct ResponseMeta: Sendable, Hashable {
     public var elapsedMicros: Int64
     /// Set for departures, trip, alerts, vehicles and subscription events.
     public var live: LiveMeta?
+    /// Something the rider should know about an answer that looks ordinary (an empty board, or a route without
+    /// service, for a date no feed covers; GATEWAY.md §2); written only when set.
+    public var note: String?
     /// `health`'s `meta.epoch` (answers with `live` carry theirs there): nil: no such field; `.some(nil)`: null.
     public var epoch: UInt64??
 
-    public init(op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil, epoch: UInt64?? = nil) {
+    public init(
+        op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil, note: String? = nil, epoch: UInt64?? = nil
+    ) {
         self.op = op
         self.elapsedMicros = elapsedMicros
         self.live = live
+        self.note = note
         self.epoch = epoch
     }
 }
@@ -146,6 +152,7 @@ extension JSONWriter {
         if let epoch = meta.epoch {
             key("epoch"); int(epoch.map { Int64(clamping: $0) })
         }
+        if let note = meta.note { key("note"); string(note) }
         endObject()
     }
 

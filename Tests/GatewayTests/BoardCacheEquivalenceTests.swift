@@ -139,4 +139,45 @@ import TransitTesting
             break
         }
     }
+
+    /// Boards asked at many different times of a busy stop share windows: anchored on the stop's grid
+    /// (`BoardWindow.anchorGrid`), a second round at other times of the same two hours is answered from the
+    /// windows the first fetched. (Anchored at each board's own time, windows overlapped at random and left
+    /// gaps: the NSW-scale peak asked the static service again for one board in 27.)
+    @Test func boardsAskedAtOtherTimesOfTheSameHoursShareWindows() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(
+            realtime: view,
+            configure: {
+                $0.boardCacheStops = 64
+                // Windows of 12 rows (about 36 minutes of the sample's Central) and room for 16 of them:
+                // enough for two hours on a grid, too few at random anchors.
+                $0.boardWindowRows = 12
+                $0.boardWindowsPerStop = 16
+            }
+        ) { fixture in
+            let client = try fixture.client()
+            _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at)}"#)
+            try await Task.sleep(for: .milliseconds(100))
+            var generator = SplitMix64(seed: 7)
+            func round() async throws -> Int {
+                let before = try await misses(client)
+                for _ in 0..<150 {
+                    let t = at + Int64(generator.next() % 7200)
+                    _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(t),"limit":3}"#)
+                }
+                return try await misses(client) - before
+            }
+            let first = try await round()
+            let second = try await round()
+            #expect(first > 10, "the first round fetched \(first) windows")
+            #expect(second * 10 <= first, "the second round missed \(second) times (the first \(first))")
+        }
+    }
+
+    private func misses(_ client: LineClient) async throws -> Int {
+        let stats = try await client.ask(#"{"op":"stats"}"#)
+        let cache = try #require(stats.data["board_cache"] as? [String: Any])
+        return try #require(cache["misses"] as? Int)
+    }
 }

@@ -30,7 +30,7 @@ import Testing
         #expect(config.maxSubscriptions == 16)
         #expect(config.subscriptionInterval == .seconds(1))
         #expect(config.boardCacheStops == 512)
-        #expect(config.boardWindowsPerStop == 32)
+        #expect(config.boardWindowsPerStop == 64)
         #expect(config.boardCacheWindows == 4096)
         #expect(config.boardWindowRows == 100)
         #expect(config.staticVersionCheck == .seconds(1))

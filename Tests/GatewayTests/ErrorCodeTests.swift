@@ -203,21 +203,22 @@ import Testing
         }
     }
 
-    @Test func connectionsBeyondTheLimitGetOneOverloadedLineAndAreClosed() async throws {
-        try await withGateway(configure: { $0.maxConnections = 1 }) { fixture in
+    @Test func atTheConnectionLimitTheLeastRecentlyActiveConnectionMakesRoom() async throws {
+        try await withGateway(configure: { $0.maxConnections = 2 }) { fixture in
             let first = try fixture.client()
             #expect(try await first.ask(#"{"id":1,"op":"stats"}"#).ok)
             let second = try fixture.client()
-            let lines = try await second.readUntilClosed()
-            #expect(lines.count == 1)
-            #expect(try JSONLine(lines[0]).errorCode == "OVERLOADED")
-            // The first connection is unaffected, and a new one is accepted once it is gone.
-            #expect(try await first.ask(#"{"id":2,"op":"stats"}"#).ok)
-            first.shutdownWrite()
-            _ = try await first.readUntilClosed()
-            try await Task.sleep(for: .milliseconds(50))
+            #expect(try await second.ask(#"{"id":2,"op":"stats"}"#).ok)
+            // A newcomer is served; the least recently active connection (the first) gets one OVERLOADED line
+            // and is closed.
             let third = try fixture.client()
             #expect(try await third.ask(#"{"id":3,"op":"stats"}"#).ok)
+            let lines = try await first.readUntilClosed()
+            #expect(lines.count == 1)
+            #expect(try JSONLine(lines[0]).errorCode == "OVERLOADED")
+            #expect(try JSONLine(lines[0]).errorMessage?.contains("make room") == true)
+            #expect(try await second.ask(#"{"id":4,"op":"stats"}"#).ok)
+            #expect(fixture.gateway.services.stats.summary().closedToMakeRoom == 1)
         }
     }
 

@@ -194,6 +194,27 @@ import Testing
         }
     }
 
+    @Test func webBoardIsServedWithoutAToken() async throws {
+        try await withHTTPGateway(configure: { $0.authToken = Array("s3cret".utf8) }) { gateway in
+            let http = try gateway.connection()
+            let page = try await http.send("GET", "/")
+            #expect(page.status == 200)
+            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
+            #expect(page.text.contains("<title>Transit board</title>"))
+            // Everything it loads is its own: no script, style or image from elsewhere.
+            #expect(!page.text.contains("src=\"http"), "the page loads nothing from elsewhere")
+            #expect(page.text.contains("/v1/ws") && page.text.contains("\"subscribe\""))
+            // HEAD: the headers alone.
+            try http.client.send("HEAD /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let head = try await http.readHead()
+            #expect(head.status == 200 && head.headers["content-length"] == "\(page.body.count)")
+            let zipped = try await http.send("GET", "/", headers: ["Accept-Encoding": "gzip"])
+            #expect(zipped.headers["content-encoding"] == "gzip")
+            #expect(zipped.body.count < page.body.count)
+        }
+    }
+
     // MARK: WebSocket
 
     @Test func webSocketSubscribeGetsItsEvent() async throws {

@@ -13,8 +13,9 @@ final class BoardWindow: Sendable {
     /// The board it belongs to: the stop and its filters (`DeparturesQuery.boardKey`); the cache's key.
     let key: String
     let anchor: Int64
-    /// The board time that asked for the window (`anchor` is earlier when the window looks back).
-    let askedAt: Int64
+    /// Fetched from `lookback` before the board time that asked for it (else from that time, or the grid point
+    /// before it: `grid`).
+    let lookedBack: Bool
     /// Ascending by scheduled time (ties in the static service's order).
     let rows: [Departure]
     /// The limit the rows were asked with: fewer rows means none is left within the board horizon.
@@ -27,22 +28,40 @@ final class BoardWindow: Sendable {
     let timezone: String?
     /// The database version the rows were read from (`laterCursor` belongs to it); nil: not named.
     let databaseVersion: String?
+    /// The memory it holds, estimated once when it is made (`BoardWindowCache` counts it against its bytes).
+    let bytes: Int
 
     init(
-        stopId: String, key: String? = nil, anchor: Int64, askedAt: Int64? = nil, fetchLimit: Int,
-        board: DepartureBoard, databaseVersion: String? = nil
+        stopId: String, key: String? = nil, anchor: Int64, lookedBack: Bool = false, grid: Int64 = 1,
+        fetchLimit: Int, board: DepartureBoard, databaseVersion: String? = nil
     ) {
         self.databaseVersion = databaseVersion
         self.stopId = stopId
         self.key = key ?? stopId
         self.anchor = anchor
-        self.askedAt = askedAt ?? anchor
+        self.lookedBack = lookedBack
+        self.grid = grid
         self.fetchLimit = fetchLimit
         rows = board.departures
         hasMorePast = board.hasMorePast
         hasMoreFuture = board.hasMoreFuture
         laterCursor = board.laterCursor
         timezone = board.timezone
+        var bytes = 512 + 2 * (self.key.utf8.count + stopId.utf8.count) + (board.laterCursor?.utf8.count ?? 0)
+        for row in board.departures { bytes += Self.bytes(of: row) }
+        self.bytes = bytes
+    }
+
+    /// A row's estimated memory: its box of fields (about 300 bytes with the route inline), its strings, the
+    /// JSON encoding it caches once answered (about 400 bytes and its strings again), and the allocator's share;
+    /// calibrated on the NSW-scale feed, where RSS grew about 1.4× the first estimate (704 + 2 × strings) as the
+    /// windows filled (RELIABILITY.md "Cache bytes").
+    static func bytes(of row: Departure) -> Int {
+        let strings =
+            row.tripId.utf8.count + (row.headsign?.utf8.count ?? 0) + row.stopId.utf8.count
+            + (row.platform?.utf8.count ?? 0) + row.route.routeId.utf8.count + (row.route.longName?.utf8.count ?? 0)
+            + (row.route.shortName?.utf8.count ?? 0)
+        return 1056 + 3 * strings
     }
 
     /// Every departure scheduled in [anchor, anchor + horizon) is among the rows (the static service listed
@@ -91,6 +110,25 @@ final class BoardWindow: Sendable {
         byDeparture.reserveCapacity(rows.count)
         for row in rows { byDeparture[DepartureIdentity(row)] = row }
         return byDeparture
+    }
+
+    /// The spacing of the anchors of this board's windows, in seconds (1: none): a window is anchored at the
+    /// grid point at or before the board time that asks for it, so boards asked at nearby times share it
+    /// (`anchorGrid(rows:pageRows:)`). The board's next windows keep it while their pages fit.
+    let grid: Int64
+
+    /// The largest power of two of seconds within which `rows` (a board's density) leave room for a page of
+    /// `pageRows` after them: a window anchored at the grid point at or before `t` then still holds the page
+    /// from `t`, and boards asked at any time fetch the same few windows. Anchored at `t` itself, a busy
+    /// station's windows (100 rows span 5 minutes of the NSW-scale feed's busiest peak) overlapped at random,
+    /// and the 32 a stop kept covered too little of a 2-hour peak: one board in 27 asked the static service
+    /// again, its window replacing another. 1: no grid (too few rows to tell).
+    static func anchorGrid(rows: [Departure], pageRows: Int) -> Int64 {
+        let spare = rows.count - pageRows
+        guard spare >= 2 else { return 1 }
+        let span = rows[spare - 1].scheduledUnix - rows[0].scheduledUnix
+        guard span >= 2 else { return 1 }
+        return Int64(1) << (Int64.bitWidth - 1 - span.leadingZeroBitCount)
     }
 
     /// The index of the first row scheduled at or after `t` (`rows.count` when none is).

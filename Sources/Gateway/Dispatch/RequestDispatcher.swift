@@ -14,9 +14,9 @@ final class RequestDispatcher: Sendable {
     /// The static rows of hot stops' forward boards.
     let boardCache: BoardWindowCache
     /// The `data` JSON of `stop` and `search` answers, per static query, while the database version holds.
-    let staticAnswers = VersionedCache<StaticQuery, [UInt8]>()
+    let staticAnswers: VersionedCache<StaticQuery, [UInt8]>
     /// Static results other ops resolve ids with (`alerts`' stop, the route list), while the version holds.
-    let staticResults = VersionedCache<StaticQuery, StaticResult>()
+    let staticResults: VersionedCache<StaticQuery, StaticResult>
     let realtime: RealtimeView
     /// The realtime service's REP, for `vehicles` while the view is not live; nil without `--realtime`.
     let realtimeClient: RealtimeClient?
@@ -30,14 +30,18 @@ final class RequestDispatcher: Sendable {
     init(
         staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView,
         realtimeClient: RealtimeClient?,
-        stats: GatewayStats, clock: ServiceClock = .system, logger: Logger
+        stats: GatewayStats, clock: ServiceClock = .system, cacheBytes: CacheBytes = CacheBytes(total: .max),
+        logger: Logger
     ) {
         self.staticClient = staticClient
-        cache = StaticCache(client: staticClient)
+        cache = StaticCache(client: staticClient, maxBytes: cacheBytes.staticDetails)
+        staticAnswers = VersionedCache(maxBytes: cacheBytes.staticAnswers)
+        staticResults = VersionedCache(maxBytes: cacheBytes.staticResults)
         self.boardCache = boardCache
         self.realtime = realtime
         self.realtimeClient = realtimeClient
-        typicalDelays = TypicalDelayCache(client: realtimeClient) { [staticClient] in
+        typicalDelays = TypicalDelayCache(client: realtimeClient, maxBytes: cacheBytes.typicalDelays) {
+            [staticClient] in
             guard case .success(.feedInfo(let info)) = await staticClient.query(.feedInfo) else { return nil }
             return info.dayTypes
         }

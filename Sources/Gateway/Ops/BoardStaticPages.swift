@@ -44,16 +44,25 @@ extension RequestDispatcher {
             wide.limit = max(boardCache.windowRows, query.limit)
             // From `lookback` before; so many rows there that the page does not fit: again from `t`, which
             // always holds the page (a window's own anchor). A stop where that happened last time (a busy one,
-            // or one with few departures a day) starts at `t` at once.
-            let lookBack = previous.map { $0.anchor < $0.askedAt } ?? true
-            let anchors = lookBack ? [t - boardCache.lookback, t] : [t]
-            for anchor in anchors {
+            // or one with few departures a day) starts at `t` at once. Both on the stop's grid
+            // (`BoardWindow.grid`: its last window's, else worked out from that window's rows), so boards asked
+            // at nearby times share windows; then at `t` itself, whose window starts a grid fitted to its rows.
+            let grid =
+                previous.map { $0.grid > 1 ? $0.grid : BoardWindow.anchorGrid(rows: $0.rows, pageRows: query.limit) }
+                ?? 1
+            let onGrid = { (time: Int64) in time - ((time % grid) + grid) % grid }
+            let lookBack = previous?.lookedBack ?? true
+            var anchors = lookBack ? [onGrid(t - boardCache.lookback)] : []
+            for anchor in [onGrid(t), t] where anchor != anchors.last { anchors.append(anchor) }
+            for (index, anchor) in anchors.enumerated() {
                 wide.at = anchor
                 let reply = await staticClient.reply(to: .departures(wide))
                 guard case .success(.departures(let board)) = reply.result else { return (reply.result, nil) }
+                let onItsGrid = grid > 1 && anchor != t
                 let window = BoardWindow(
-                    stopId: query.stopId, key: query.boardKey, anchor: anchor, askedAt: t, fetchLimit: wide.limit,
-                    board: board, databaseVersion: reply.version)
+                    stopId: query.stopId, key: query.boardKey, anchor: anchor, lookedBack: lookBack && index == 0,
+                    grid: onItsGrid ? grid : BoardWindow.anchorGrid(rows: board.departures, pageRows: query.limit),
+                    fetchLimit: wide.limit, board: board, databaseVersion: reply.version)
                 guard let slice = window.page(from: t, limit: query.limit) else { continue }
                 // Another version's rows (a rolling re-import) serve this board only.
                 if let generation, reply.cacheable { boardCache.store(window, generation: generation) }

@@ -9,6 +9,8 @@ struct LiveBoard: Sendable {
     var answer: DeparturesAnswer
     var meta: LiveMeta
     var stops: Set<String>
+    /// `meta.note` (an empty board for a date no feed covers).
+    var note: String?
 }
 
 extension RequestDispatcher {
@@ -28,7 +30,7 @@ extension RequestDispatcher {
             return failure(request, error, received: received)
         case .success(let board):
             return .success(
-                id: request.id, op: .departures, live: board.meta, received: received,
+                id: request.id, op: .departures, live: board.meta, note: board.note, received: received,
                 capacity: 1024 + 900 * board.answer.rows.count
             ) {
                 $0.departuresData(board.answer, at: board.meta.at)
@@ -58,7 +60,8 @@ extension RequestDispatcher {
         LiveBoard, GatewayError
     > {
         let result = await mergedBoard(query, allowRealtimeOnly: allowRealtimeOnly, wantStops: wantStops)
-        guard case .success(var board) = result, !board.answer.rows.isEmpty else { return result }
+        guard case .success(var board) = result else { return result }
+        guard !board.answer.rows.isEmpty else { return .success(await withValidityNote(board)) }
         await addTypicalDelays(&board.answer.rows)
         return .success(board)
     }

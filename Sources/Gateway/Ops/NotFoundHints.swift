@@ -3,7 +3,8 @@ import TransitModel
 
 // A NOT_FOUND that says what the rider probably meant, on every op that takes a stop or a route: a stop's name
 // given as stop_id names the `search` op and its best match; a route's short name given as route_id ("T1")
-// names the route_id ("ST_T1"). Asked only on the error path; the ordinary answer pays nothing.
+// names the route_id ("ST_T1"); a trip asked on a date no feed covers names the feeds' dates. Asked only on the
+// error path; the ordinary answer pays nothing.
 extension RequestDispatcher {
     /// `error` with the hint its request calls for; unchanged when it is no NOT_FOUND of a stop or a route, or
     /// nothing matches.
@@ -18,6 +19,9 @@ extension RequestDispatcher {
             let routeId = Self.askedRouteId(request.op)
         {
             return await withRouteHint(error, routeId: routeId)
+        }
+        if message.hasPrefix("trip "), case .trip(let query) = request.op, let date = query.serviceDate {
+            return await withValidityHint(error, date: date)
         }
         return error
     }

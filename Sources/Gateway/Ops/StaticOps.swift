@@ -48,13 +48,13 @@ extension RequestDispatcher {
                 var w = JSONWriter(capacity: 1024 + 400 * (stop.platforms.count + stop.routes.count))
                 w.stopData(stop)
                 let data = w.finish()
-                staticAnswers.store(data, for: query, generation: generation)
+                staticAnswers.store(data, for: query, bytes: 128 + data.count + query.keyBytes, generation: generation)
                 return keptAnswer(request, data, received: received)
             case (.search, .stops(let stops)):
                 var w = JSONWriter(capacity: 512 + 400 * stops.count)
                 w.stopListData(stops)
                 let data = w.finish()
-                staticAnswers.store(data, for: query, generation: generation)
+                staticAnswers.store(data, for: query, bytes: 128 + data.count + query.keyBytes, generation: generation)
                 return keptAnswer(request, data, received: received)
             case (.nearby, .stops(let stops)), (.stopsInBBox, .stops(let stops)):
                 return .success(
@@ -68,8 +68,10 @@ extension RequestDispatcher {
                 }
             case (.route, .route(let detail)):
                 let stops = detail.patterns.reduce(0) { $0 + $1.stops.count }
+                // No service on the date: say when that is because no feed covers it.
+                let note = detail.dateSpan == nil ? await validityNote(date: detail.date) : nil
                 return .success(
-                    id: request.id, op: .route, received: received,
+                    id: request.id, op: .route, note: note, received: received,
                     capacity: 1024 + 300 * detail.patterns.count + 200 * stops
                 ) {
                     $0.routeDetailData(detail)
@@ -114,8 +116,31 @@ extension RequestDispatcher {
         if let hit = staticResults.value(query, generation: generation) { return .success(hit) }
         let reply = await staticClient.reply(to: query)
         if case .success(let value) = reply.result, reply.cacheable {
-            staticResults.store(value, for: query, generation: generation)
+            staticResults.store(value, for: query, bytes: value.keptBytes + query.keyBytes, generation: generation)
         }
         return reply.result
+    }
+}
+
+extension StaticQuery {
+    /// The bytes of the texts a kept query holds as its key (the ids and search text a client chose).
+    var keyBytes: Int {
+        switch self {
+        case .stop(let q): 64 + q.stopId.utf8.count
+        case .search(let q): 64 + q.query.utf8.count
+        default: 256
+        }
+    }
+}
+
+extension StaticResult {
+    /// A kept static result's estimated memory (stops, routes and the like at about 320 bytes each).
+    var keptBytes: Int {
+        switch self {
+        case .stop(let stop): StaticCache.bytes(of: stop)
+        case .stops(let stops): 256 + 320 * stops.count
+        case .routes(let routes): 256 + 320 * routes.count
+        default: 4096
+        }
     }
 }

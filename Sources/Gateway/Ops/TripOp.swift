@@ -35,7 +35,7 @@ extension RequestDispatcher {
                 let live = LiveTripAssembly.instance(
                     tripId: query.tripId, serviceDate: query.serviceDate, startTime: query.startTime, at: at,
                     state: reading.state)
-            else { return failure(request, error, received: received) }
+            else { return failure(request, await hinted(error, request), received: received) }
             return await liveTrip(
                 request, live, reading: reading, staticUp: error.code == .notFound, at: at, now: now, received: received
             )

@@ -2,6 +2,12 @@ import GatewayProtocol
 import NIOCore
 import TransitModel
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One TCP connection of the line protocol (GATEWAY.md §1). Everything here runs on the channel's event
 /// loop: lines are split (`LineSplitter`), parsed, and each request gets a slot in `OrderedAnswers`; the work
 /// runs as a task off the loop and hops back to fill its slot; filled slots at the head are written in order.
@@ -9,8 +15,9 @@ import TransitModel
 /// Limits: at most `maxPipelined` unanswered requests and about `maxUnwrittenBytes` of answers the client has
 /// not taken yet (then no more requests start and reads stop: TCP back-pressure), the shared in-flight bound
 /// (OVERLOADED), a deadline per request (TIMEOUT), the idle timeout, the optional request rate (RATE_LIMITED),
-/// the optional `auth` (UNAUTHENTICATED), and the connection limits, overall and per client address (one
-/// OVERLOADED line, then close). After the client half-closes, the remaining lines are answered and the
+/// the optional `auth` (UNAUTHENTICATED) within `authTimeout`, a request line complete within `lineTimeout` of its
+/// first byte, and the budgets of its client address (`ClientBudgets`, through the `ClientAdmission` in front of
+/// it: connections, connections waiting to authenticate, subscriptions, requests in flight). After the client half-closes, the remaining lines are answered and the
 /// connection closes after the last answer is written.
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
@@ -72,10 +79,16 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var reportedUnwritten = 0
     /// Input paused for the bytes bound: a completed write resumes it.
     var pausedForBytes = false
-    /// The per-address connection count this connection holds (nil: not counted).
-    var addressKey: String?
+    /// The connection's place in the per-address budgets (nil: none, when no `ClientAdmission` is in front).
+    var ticket: ConnectionTicket?
     /// `auth` succeeded (or no token is configured).
     var authenticated: Bool
+    /// Counted among its address's connections waiting to authenticate.
+    var waitingToAuthenticate = false
+    var authTimer: Scheduled<Void>?
+    /// When the first byte of the request line not yet complete arrived (nil: none is partly received).
+    var partialLineSince: NIODeadline?
+    var lineTimer: Scheduled<Void>?
     /// The request rate limit (`requestRate`).
     var rate: RequestRateBucket
 
@@ -107,30 +120,60 @@ final class ConnectionHandler: ChannelDuplexHandler {
         context.fireChannelActive()
     }
 
-    /// Admits the connection (counted, per-address bound) or refuses it with one OVERLOADED line.
+    /// Starts the connection (admitted by the `ClientAdmission` in front): counted, the idle check, and without
+    /// a token yet its place among its address's connections waiting to authenticate and its `authTimeout`.
     private func activate(context: ChannelHandlerContext) {
         guard !activated else { return }
         activated = true
         admitted = true
-        let open = services.stats.connectionOpened()
-        addressKey = ConnectionsPerAddress.key(of: context.remoteAddress, limitLoopback: config.limitLoopback)
-        let fromAddress = addressKey.map { services.stats.addresses.opened($0) } ?? 0
-        var refusal: String?
-        if open > config.maxConnections {
-            refusal = "too many connections (limit \(config.maxConnections)); retry later"
-        } else if fromAddress > config.maxConnectionsPerAddress {
-            refusal = "too many connections from your address (limit \(config.maxConnectionsPerAddress)); retry later"
-            services.stats.addressRefused()
+        _ = services.stats.connectionOpened()
+        ticket = try? context.pipeline.syncOperations.handler(type: ClientAdmission.self).ticket
+        services.connections.opened(context.channel)
+        scheduleIdleCheck(context: context)
+        guard !authenticated else { return }
+        guard services.budgets.startUnauthenticated(ticket) else {
+            let limit = services.budgets.limits.unauthenticatedPerAddress
+            closeWithLine(
+                GatewayError(
+                    .overloaded,
+                    "too many connections waiting to authenticate from your address (limit \(limit)); retry later"),
+                context: context)
+            return
         }
-        if let refusal {
-            closing = true
-            services.stats.record(op: nil, error: .overloaded, micros: 0)
-            write([GatewayResponse.error(id: .null, GatewayError(.overloaded, refusal))], context: context)
-            closeAfterWrites(context: context)
-        } else {
-            services.connections.opened(context.channel)
-            scheduleIdleCheck(context: context)
+        waitingToAuthenticate = true
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        authTimer = context.eventLoop.scheduleTask(in: config.authTimeout.timeAmount) {
+            handler.value.authTimedOut()
         }
+    }
+
+    private func authTimedOut() {
+        guard !authenticated, !closing, let context else { return }
+        services.stats.closed(for: .authTimeout)
+        closeWithLine(
+            GatewayError(.unauthenticated, "not authenticated within \(config.authTimeout.secondsText) s"),
+            context: context)
+    }
+
+    private func endWaitingToAuthenticate() {
+        authTimer?.cancel()
+        authTimer = nil
+        if waitingToAuthenticate {
+            waitingToAuthenticate = false
+            services.budgets.endUnauthenticated(ticket)
+        }
+    }
+
+    /// Takes no further lines, writes `error` as a last line (answers not written yet are dropped), and closes
+    /// once it is written, or after a second when the client does not read it.
+    func closeWithLine(_ error: GatewayError, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        closing = true
+        services.stats.record(op: nil, error: error.code, micros: 0)
+        write([GatewayResponse.error(id: .null, error)], context: context)
+        closeAfterWrites(context: context)
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -138,9 +181,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
         idleCheck?.cancel()
         deadlineTimer?.cancel()
         deadlineTimer = nil
+        lineTimer?.cancel()
+        endWaitingToAuthenticate()
         for (_, request) in pending {
             request.task?.cancel()
-            services.stats.finishRequest()
+            services.budgets.finishRequest(ticket)
         }
         pending.removeAll()
         pendingOrder.removeAll()
@@ -151,7 +196,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if admitted {
             admitted = false
             services.stats.connectionClosed()
-            if let addressKey { services.stats.addresses.closed(addressKey) }
         }
         context.fireChannelInactive()
     }
@@ -167,8 +211,55 @@ final class ConnectionHandler: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         guard !closing, !draining else { return }
-        buffer.withUnsafeReadableBytes { splitter.append($0) }
+        buffer.withUnsafeReadableBytes { bytes in
+            splitter.append(bytes)
+            notePartialLine(bytes, context: context)
+        }
         takeLines(context: context)
+    }
+
+    /// Keeps `partialLineSince` for the line timeout: a read ending with `\n` leaves no partial line; otherwise
+    /// a partial line began in this read when none was pending or when this read holds a line end (the pending
+    /// one was completed, the new one began). Only reads that end inside a line are searched.
+    private func notePartialLine(_ bytes: UnsafeRawBufferPointer, context: ChannelHandlerContext) {
+        guard let last = bytes.last else { return }
+        if last == UInt8(ascii: "\n") {
+            partialLineSince = nil
+            return
+        }
+        if partialLineSince != nil, let base = bytes.baseAddress,
+            memchr(base, Int32(UInt8(ascii: "\n")), bytes.count) == nil
+        {
+            return
+        }
+        partialLineSince = .now()
+        armLineTimer(context: context)
+    }
+
+    private func armLineTimer(context: ChannelHandlerContext) {
+        guard lineTimer == nil, let since = partialLineSince else { return }
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        lineTimer = context.eventLoop.scheduleTask(deadline: since + config.lineTimeout.timeAmount) {
+            handler.value.lineDeadlinePassed()
+        }
+    }
+
+    /// The line timer fired: the partial line (if one is still pending since then) took too long, unless the
+    /// gateway itself holds the input back (then its time starts again).
+    private func lineDeadlinePassed() {
+        lineTimer = nil
+        guard let since = partialLineSince, let context, !closing, !draining, !inputClosed else { return }
+        if readHeld || pausedForBytes {
+            partialLineSince = .now()
+        } else if NIODeadline.now() >= since + config.lineTimeout.timeAmount {
+            services.stats.closed(for: .lineTimeout)
+            closeWithLine(
+                GatewayError(
+                    .timeout, "no complete request line within \(config.lineTimeout.secondsText) s of its first byte"),
+                context: context)
+            return
+        }
+        armLineTimer(context: context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -177,6 +268,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
             takeLines(context: context)
         } else if event is OpenConnections.Drain {
             drain(context: context)
+        } else if event is ClientAdmission.MakeRoom {
+            closeWithLine(
+                GatewayError(
+                    .overloaded,
+                    "closed to make room for another client (the gateway holds \(config.maxConnections) connections)"),
+                context: context)
         } else {
             context.fireUserInboundEventTriggered(event)
         }
@@ -304,7 +401,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         _ request: GatewayRequest, _ token: AuthToken, slot: UInt64, received: ContinuousClock.Instant
     ) {
         if let expected = config.authToken {
-            let address = context?.remoteAddress?.ipAddress ?? "unknown"
+            let address = ticket?.name ?? context?.remoteAddress?.ipAddress ?? "unknown"
             let outcome = services.authThrottle.authenticate(
                 token, expected: expected, from: address, logger: services.logger)
             if let error = outcome.error {
@@ -314,6 +411,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             }
         }
         authenticated = true
+        endWaitingToAuthenticate()
         let required = config.authToken != nil
         complete(
             slot,
@@ -338,8 +436,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
             complete(slot, refusal)
             return
         }
-        guard services.stats.tryStartRequest(limit: config.maxInFlight) else {
-            let error = GatewayError(.overloaded, "more than \(config.maxInFlight) requests in flight; retry later")
+        if let error = services.budgets.startRequest(ticket) {
+            if case .subscribe = request.op { services.budgets.releaseSubscriptions(ticket, 1) }
             complete(slot, .failure(id: request.id, op: request.op.kind, error, received: received))
             return
         }
@@ -381,7 +479,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         guard answers.fill(slot, answer.bytes) else { return }
         expectedAnswerBytes = max(answer.bytes.count, expectedAnswerBytes - expectedAnswerBytes / 8)
         if pending.removeValue(forKey: slot) != nil {
-            services.stats.finishRequest()
+            services.budgets.finishRequest(ticket)
             if pendingOrder.first == slot {
                 pendingOrder.removeFirst()
                 dropAnsweredFromOrder()
@@ -512,7 +610,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if busy { lastActivity = .now() }
         if !busy, NIODeadline.now() >= lastActivity + timeout {
             services.logger.debug("closing an idle connection")
-            services.stats.closedIdle()
+            services.stats.closed(for: .idle)
             closing = true
             context.close(promise: nil)
         } else {

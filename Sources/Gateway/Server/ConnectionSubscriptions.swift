@@ -48,12 +48,20 @@ struct ConnectionSubscriptions {
 }
 
 extension ConnectionHandler {
-    /// The answer refusing a `subscribe` beyond the per-connection limit; nil when it may go ahead.
+    /// The answer refusing a `subscribe` beyond the per-connection or the per-address limit; nil when it may go
+    /// ahead (then it holds a place of its address's subscriptions, given back when it fails or ends).
     func subscribeRefusal(_ request: GatewayRequest, received: ContinuousClock.Instant) -> Answer? {
-        guard subscriptions.live.count + subscriptions.starting.count >= config.maxSubscriptions else { return nil }
-        let error = GatewayError(
-            .invalidArgument, "at most \(config.maxSubscriptions) subscriptions per connection; unsubscribe one first")
-        return .failure(id: request.id, op: .subscribe, error, received: received)
+        var error: GatewayError?
+        if subscriptions.live.count + subscriptions.starting.count >= config.maxSubscriptions {
+            error = GatewayError(
+                .invalidArgument,
+                "at most \(config.maxSubscriptions) subscriptions per connection; unsubscribe one first")
+        } else if !services.budgets.reserveSubscription(ticket) {
+            error = GatewayError(
+                .invalidArgument,
+                "at most \(config.maxSubscriptionsPerAddress) subscriptions per client address; unsubscribe one first")
+        }
+        return error.map { .failure(id: request.id, op: .subscribe, $0, received: received) }
     }
 
     /// The first board of a new subscription is ready: answer with the ack and, right after it, the first event.
@@ -66,9 +74,13 @@ extension ConnectionHandler {
         defer {
             for d in deferred { unsubscribe(d.request, sub: sub, slot: d.slot, received: d.received) }
         }
-        guard answers.isOpen(slot), !closing, let context else { return }
+        guard answers.isOpen(slot), !closing, let context else {
+            services.budgets.releaseSubscriptions(ticket, 1)
+            return
+        }
         switch board {
         case .failure(let error):
+            services.budgets.releaseSubscriptions(ticket, 1)
             if error.code == .internal {
                 services.logger.error("internal error", metadata: ["request": "\(request)", "error": "\(error)"])
             }
@@ -83,8 +95,8 @@ extension ConnectionHandler {
                 w.key("limit"); w.int(query.limit)
                 w.endObject()
             }
-            let event = GatewayResponse.departuresEvent(
-                sub: sub, answer: answer, meta: ResponseMeta(op: .departures, elapsedMicros: ack.micros, live: live))
+            let meta = ResponseMeta(op: .departures, elapsedMicros: ack.micros, live: live, note: board.note)
+            let event = GatewayResponse.departuresEvent(sub: sub, answer: answer, meta: meta)
             subscriptions.live[sub] = ConnectionSubscriptions.Live(
                 query: query, lastRows: answer.rows, boardStops: board.stops, lastPush: .now())
             services.stats.subscriptionsChanged(by: 1)
@@ -110,6 +122,7 @@ extension ConnectionHandler {
         }
         removed.refreshTimer?.cancel()
         services.stats.subscriptionsChanged(by: -1)
+        services.budgets.releaseSubscriptions(ticket, 1)
         if subscriptions.live.isEmpty { stopObservingRealtime() }
         return .success(id: request.id, op: .unsubscribe, received: received) { w in
             w.beginObject()
@@ -122,6 +135,7 @@ extension ConnectionHandler {
     func endSubscriptions() {
         for (_, live) in subscriptions.live { live.refreshTimer?.cancel() }
         services.stats.subscriptionsChanged(by: -subscriptions.live.count)
+        services.budgets.releaseSubscriptions(ticket, subscriptions.live.count)
         subscriptions.live.removeAll()
         stopObservingRealtime()
     }
@@ -194,7 +208,8 @@ extension ConnectionHandler {
             if board.answer.rows != subscriptions.live[sub]?.lastRows {
                 subscriptions.live[sub]?.lastRows = board.answer.rows
                 subscriptions.live[sub]?.lastPush = .now()
-                let meta = ResponseMeta(op: .departures, elapsedMicros: started.microsecondsElapsed, live: board.meta)
+                let meta = ResponseMeta(
+                    op: .departures, elapsedMicros: started.microsecondsElapsed, live: board.meta, note: board.note)
                 push(sub, GatewayResponse.departuresEvent(sub: sub, answer: board.answer, meta: meta))
             }
         }
@@ -207,6 +222,16 @@ extension ConnectionHandler {
         if let queued = subscriptions.live[sub]?.queuedSlot, answers.replace(queued, event) { return }
         guard context.channel.isWritable else {
             subscriptions.live[sub]?.heldEvent = event
+            var unread = writingBytes + answers.heldBytes
+            for live in subscriptions.live.values { unread += live.heldEvent?.count ?? 0 }
+            if unread > config.maxUnreadEventBytes {
+                services.stats.closed(for: .unreadEvents)
+                endSubscriptions()
+                closeWithLine(
+                    GatewayError(
+                        .overloaded, "more than \(config.maxUnreadEventBytes) bytes of events unread; closing"),
+                    context: context)
+            }
             return
         }
         let slot = answers.reserve()

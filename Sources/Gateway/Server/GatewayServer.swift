@@ -59,6 +59,7 @@ public final class GatewayServer: Service, Sendable {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(services.admissionHandlers(port: .line))
                     try channel.pipeline.syncOperations.addHandler(ConnectionHandler(services: services))
                 }
             }

@@ -20,6 +20,10 @@ final class GatewayStats: Sendable {
         var totalConnections: UInt64
         var refusedPerAddress: UInt64
         var idleClosed: UInt64
+        var closedToMakeRoom: UInt64
+        var closedAuthTimeout: UInt64
+        var closedLineTimeout: UInt64
+        var closedUnreadEvents: UInt64
         var clientAddresses: Int
         var unwrittenBytes: Int
         var requests: UInt64
@@ -65,12 +69,15 @@ final class GatewayStats: Sendable {
     private let subscriptions = Atomic<Int>(0)
     private let refusedPerAddress = Atomic<UInt64>(0)
     private let idleClosed = Atomic<UInt64>(0)
+    private let closedToMakeRoom = Atomic<UInt64>(0)
+    private let closedAuthTimeout = Atomic<UInt64>(0)
+    private let closedLineTimeout = Atomic<UInt64>(0)
+    private let closedUnreadEvents = Atomic<UInt64>(0)
+    private let clientAddresses = Atomic<Int>(0)
     private let unwritten = Atomic<Int>(0)
     /// The configured bounds, in the order `stats` lists them (name, value).
     let limits: [(String, Int64)]
     let switches: [(String, Bool)]
-    /// Open connections per client address (the per-address cap).
-    let addresses = ConnectionsPerAddress()
 
     init(limits: [(String, Int64)] = [], switches: [(String, Bool)] = []) {
         self.limits = limits
@@ -94,7 +101,27 @@ final class GatewayStats: Sendable {
 
     var connections: Int { openConnections.load(ordering: .relaxed) }
 
-    /// A connection refused for the per-address cap.
+    /// Why the gateway closed a connection (besides its client, a drain or an error), as `stats` counts them.
+    enum CloseReason {
+        case idle, makeRoom, authTimeout, lineTimeout, unreadEvents
+    }
+
+    func closed(for reason: CloseReason) {
+        switch reason {
+        case .idle: idleClosed.add(1, ordering: .relaxed)
+        case .makeRoom: closedToMakeRoom.add(1, ordering: .relaxed)
+        case .authTimeout: closedAuthTimeout.add(1, ordering: .relaxed)
+        case .lineTimeout: closedLineTimeout.add(1, ordering: .relaxed)
+        case .unreadEvents: closedUnreadEvents.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Client addresses with a counted connection (`ClientBudgets` tells).
+    func clientAddressesChanged(to count: Int) {
+        clientAddresses.store(count, ordering: .relaxed)
+    }
+
+    /// A connection refused for a per-address cap.
     func addressRefused() {
         refusedPerAddress.add(1, ordering: .relaxed)
     }
@@ -102,11 +129,6 @@ final class GatewayStats: Sendable {
     /// Answer bytes over all connections that their clients have not taken yet changed by `delta`.
     func unwrittenChanged(by delta: Int) {
         unwritten.add(delta, ordering: .relaxed)
-    }
-
-    /// A connection closed for being idle.
-    func closedIdle() {
-        idleClosed.add(1, ordering: .relaxed)
     }
 
     // MARK: in flight
@@ -126,6 +148,8 @@ final class GatewayStats: Sendable {
     func finishRequest() {
         inFlight.subtract(1, ordering: .relaxed)
     }
+
+    var inFlightCount: Int { inFlight.load(ordering: .relaxed) }
 
     // MARK: subscriptions
 
@@ -187,7 +211,12 @@ final class GatewayStats: Sendable {
             totalConnections: totalConnections.load(ordering: .relaxed),
             refusedPerAddress: refusedPerAddress.load(ordering: .relaxed),
             idleClosed: idleClosed.load(ordering: .relaxed),
-            clientAddresses: addresses.addresses, unwrittenBytes: unwritten.load(ordering: .relaxed),
+            closedToMakeRoom: closedToMakeRoom.load(ordering: .relaxed),
+            closedAuthTimeout: closedAuthTimeout.load(ordering: .relaxed),
+            closedLineTimeout: closedLineTimeout.load(ordering: .relaxed),
+            closedUnreadEvents: closedUnreadEvents.load(ordering: .relaxed),
+            clientAddresses: clientAddresses.load(ordering: .relaxed),
+            unwrittenBytes: unwritten.load(ordering: .relaxed),
             requests: requests,
             inFlight: inFlight.load(ordering: .relaxed), subscriptions: subscriptions.load(ordering: .relaxed),
             errors: errors, ops: ops)

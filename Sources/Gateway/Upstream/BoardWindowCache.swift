@@ -9,7 +9,9 @@ import TransitModel
 /// about 20). Bounded in memory: at most `capacity` stops and `maxWindows` windows in all (a window holds up
 /// to `windowRows` rows), so busy stops hold many windows and quiet ones one or two; past either bound the
 /// least recently used stop is dropped (for stops), or that stop's least recently used window (for windows),
-/// and past `windowsPerStop` the stop's own least recently used window. Bounded in time: a window is used only while the static database version it was
+/// and past `windowsPerStop` the stop's own least recently used window; and at most `maxBytes` bytes of windows
+/// (each window's `bytes`, estimated when it was made: constant work per store and per drop), past which the
+/// least recently used stop gives up windows as for `maxWindows`. Bounded in time: a window is used only while the static database version it was
 /// fetched under has been confirmed within `versionCheck` (the gateway asks the static service's feed_info
 /// in the background before that runs out, see `wantsVersionCheck`), and for at most `lifetime` (each window for
 /// a keep drawn from its second half: `ExpirySpread`). A new
@@ -25,6 +27,8 @@ final class BoardWindowCache: Sendable {
     let windowsPerStop: Int
     /// Windows held in all stops together.
     let maxWindows: Int
+    /// Bytes of windows held in all stops together (their `bytes`).
+    let maxBytes: Int
     let versionCheck: Duration
     let lifetime: Duration
     private let expiry: ExpirySpread
@@ -75,8 +79,9 @@ final class BoardWindowCache: Sendable {
 
     private struct State {
         var entries: [String: StopEntry] = [:]
-        /// Windows in `entries`, all stops together.
+        /// Windows in `entries`, all stops together, and their bytes.
         var windows = 0
+        var bytes = 0
         var useCounter: UInt64 = 0
         var version: String?
         var generation: UInt64 = 0
@@ -90,9 +95,10 @@ final class BoardWindowCache: Sendable {
 
     init(
         capacity: Int = 512, windowRows: Int = StaticRequestLimits.maxLimit, lookback: Int64 = 900,
-        windowsPerStop: Int = 32, maxWindows: Int = 4096, versionCheck: Duration = .seconds(1),
+        windowsPerStop: Int = 32, maxWindows: Int = 4096, maxBytes: Int = .max, versionCheck: Duration = .seconds(1),
         lifetime: Duration = .seconds(600)
     ) {
+        self.maxBytes = max(1, maxBytes)
         self.capacity = capacity
         self.windowRows = windowRows
         self.lookback = lookback
@@ -174,13 +180,15 @@ final class BoardWindowCache: Sendable {
             var stop: StopEntry
             if let held = s.entries.removeValue(forKey: window.key) {
                 stop = held
-                let before = stop.windows.count
+                for gone in stop.windows where gone.anchor == window.anchor || gone.expires <= now {
+                    s.windows -= 1
+                    s.bytes -= gone.window.bytes
+                }
                 stop.windows.removeAll { $0.anchor == window.anchor || $0.expires <= now }
-                s.windows -= before - stop.windows.count
                 if stop.windows.count >= windowsPerStop,
                     let oldest = stop.windows.indices.min(by: { stop.windows[$0].lastUse < stop.windows[$1].lastUse })
                 {
-                    stop.windows.remove(at: oldest)
+                    s.bytes -= stop.windows.remove(at: oldest).window.bytes
                     s.windows -= 1
                 }
             } else {
@@ -189,10 +197,22 @@ final class BoardWindowCache: Sendable {
             }
             // The total: the other stops give up windows, the least recently used stop first (this one is out of
             // `entries` meanwhile, so it keeps what it holds).
-            while s.windows >= maxWindows, !s.entries.isEmpty { Self.dropOneWindowOfLeastRecentlyUsedStop(&s) }
+            while s.windows >= maxWindows || s.bytes + window.bytes > maxBytes, !s.entries.isEmpty {
+                Self.dropOneWindowOfLeastRecentlyUsedStop(&s)
+            }
+            // This stop's own windows make room last (a window larger than the whole bound is not kept).
+            while s.bytes + window.bytes > maxBytes, !stop.windows.isEmpty {
+                s.bytes -= stop.windows.removeFirst().window.bytes
+                s.windows -= 1
+            }
+            guard s.bytes + window.bytes <= maxBytes else {
+                if !stop.windows.isEmpty { s.entries[window.key] = stop }
+                return
+            }
             stop.lastUse = s.useCounter
             stop.windows.append(entry)
             s.windows += 1
+            s.bytes += window.bytes
             s.entries[window.key] = stop
         }
     }
@@ -204,6 +224,7 @@ final class BoardWindowCache: Sendable {
     private static func dropLeastRecentlyUsedStop(_ s: inout State) {
         guard let oldest = leastRecentlyUsedStop(s), let dropped = s.entries.removeValue(forKey: oldest) else { return }
         s.windows -= dropped.windows.count
+        for entry in dropped.windows { s.bytes -= entry.window.bytes }
         s.counts.evictions += 1
     }
 
@@ -216,7 +237,7 @@ final class BoardWindowCache: Sendable {
             dropLeastRecentlyUsedStop(&s)
             return
         }
-        stop.windows.remove(at: oldest)
+        s.bytes -= stop.windows.remove(at: oldest).window.bytes
         s.windows -= 1
         s.entries[key] = stop
     }
@@ -250,6 +271,7 @@ final class BoardWindowCache: Sendable {
                 s.generation += 1
                 s.entries.removeAll()
                 s.windows = 0
+                s.bytes = 0
             }
             s.confirmedAt = sentAt
             return moved
@@ -265,6 +287,7 @@ final class BoardWindowCache: Sendable {
             s.generation += 1
             s.entries.removeAll()
             s.windows = 0
+            s.bytes = 0
             s.confirmedAt = .now
         }
     }
@@ -281,6 +304,9 @@ final class BoardWindowCache: Sendable {
             return c
         }
     }
+
+    /// Bytes of the windows held (their estimates).
+    var heldBytes: Int { state.withLock { $0.bytes } }
 
     private static func confirmed(_ s: State, now: ContinuousClock.Instant, within: Duration) -> Bool {
         guard let at = s.confirmedAt else { return false }

@@ -6,13 +6,15 @@ import TransitModel
 /// (which stop ids a board covers), trip details of live trips outside the static window, the route list
 /// (routes of added trips). Entries expire after a keep drawn per entry from the second half of `lifetime`
 /// (`ExpirySpread`: entries stored together do not all expire together), all go when the static client moves to a new
-/// database version (`removeAll`), and the cache is emptied when it grows past `capacity`. Only answers
+/// database version (`removeAll`), and the stops (the trips) are emptied when they grow past `capacity` entries
+/// or half of `maxBytes` (each entry's size estimated when it is stored: `bytes(of:)`). Only answers
 /// read from the pinned version are kept (not another version's answer taken during a rolling re-import). With the static service down, the cached answers are what lets the
 /// gateway still name routes and platforms on rt_only boards.
 final class StaticCache: Sendable {
     struct Entry<Value: Sendable>: Sendable {
         var value: Value
         var expires: ContinuousClock.Instant
+        var bytes = 0
     }
 
     private struct Stored: Sendable {
@@ -21,6 +23,8 @@ final class StaticCache: Sendable {
         /// The instances held in `trips` (or once held), by trip id: for `undatedTrip`.
         var tripKeys: [String: [TripInstanceKey]] = [:]
         var routes: Entry<[String: Route]>?
+        var stopBytes = 0
+        var tripBytes = 0
         /// The timezone of the last board or trip answered: for rows built from live data alone.
         var lastTimezone: String?
     }
@@ -28,14 +32,16 @@ final class StaticCache: Sendable {
     let lifetime: Duration
     private let expiry: ExpirySpread
     let capacity: Int
+    let maxBytes: Int
     private let stored = Mutex(Stored())
     private let heldTripHits = Atomic<Int>(0)
     /// Trips `undatedTrip` found (answers the static service was not asked for).
     var heldTripAnswers: Int { heldTripHits.load(ordering: .relaxed) }
     private let client: StaticClient
 
-    init(client: StaticClient, lifetime: Duration = .seconds(600), capacity: Int = 50_000) {
+    init(client: StaticClient, lifetime: Duration = .seconds(600), capacity: Int = 50_000, maxBytes: Int = .max) {
         self.client = client
+        self.maxBytes = maxBytes
         self.lifetime = lifetime
         expiry = ExpirySpread(lifetime)
         self.capacity = capacity
@@ -56,9 +62,15 @@ final class StaticCache: Sendable {
         case .success(.stop(let result)):
             guard reply.cacheable else { return .success(result) }
             let expires = expiry.expiry(from: ContinuousClock.now)
+            let bytes = Self.bytes(of: result) + id.utf8.count
             stored.withLock { s in
-                if s.stops.count >= capacity { s.stops.removeAll() }
-                s.stops[id] = Entry(value: result, expires: expires)
+                s.stopBytes -= s.stops[id]?.bytes ?? 0
+                if s.stops.count >= capacity || s.stopBytes + bytes > maxBytes / 2 {
+                    s.stops.removeAll()
+                    s.stopBytes = 0
+                }
+                s.stops[id] = Entry(value: result, expires: expires, bytes: bytes)
+                s.stopBytes += bytes
                 if let zone = result.stop.timezone { s.lastTimezone = zone }
             }
             return .success(result)
@@ -93,6 +105,7 @@ final class StaticCache: Sendable {
 
     func remember(_ detail: TripDetail, as key: TripInstanceKey, now: ContinuousClock.Instant = .now) {
         let expires = expiry.expiry(from: now)
+        let bytes = Self.bytes(of: detail)
         stored.withLock { s in
             // Held with more than a quarter of the lifetime left: kept as it is (replacing it on every trip
             // answer freed a whole detail each time; a new database version empties the cache anyway). Keeps
@@ -102,15 +115,18 @@ final class StaticCache: Sendable {
                 s.lastTimezone = detail.timezone
                 return
             }
-            if s.trips.count >= capacity {
+            s.tripBytes -= s.trips[key]?.bytes ?? 0
+            if s.trips.count >= capacity || s.tripBytes + bytes > maxBytes / 2 {
                 s.trips.removeAll()
                 s.tripKeys.removeAll()
+                s.tripBytes = 0
             }
-            if s.trips.updateValue(Entry(value: detail, expires: expires), forKey: key) == nil,
+            if s.trips.updateValue(Entry(value: detail, expires: expires, bytes: bytes), forKey: key) == nil,
                 !(s.tripKeys[key.tripId]?.contains(key) ?? false)
             {
                 s.tripKeys[key.tripId, default: []].append(key)
             }
+            s.tripBytes += bytes
             s.lastTimezone = detail.timezone
         }
     }
@@ -177,7 +193,25 @@ final class StaticCache: Sendable {
             s.trips.removeAll()
             s.tripKeys.removeAll()
             s.routes = nil
+            s.stopBytes = 0
+            s.tripBytes = 0
         }
+    }
+
+    // MARK: bytes
+
+    /// Bytes of the stops and trips held, as counted.
+    var heldBytes: Int { stored.withLock { $0.stopBytes + $0.tripBytes } }
+
+    /// A stop answer's estimated memory: the stop, its station, platforms and routes (about 320 bytes each with
+    /// their strings; counted by entry, not by string).
+    static func bytes(of stop: StopResult) -> Int {
+        640 + 320 * (1 + stop.platforms.count + stop.routes.count) + stop.stop.name.utf8.count
+    }
+
+    /// A trip detail's estimated memory: the trip with its route (about 600 bytes) and 160 bytes a stop.
+    static func bytes(of trip: TripDetail) -> Int {
+        600 + trip.tripId.utf8.count * 2 + 160 * trip.stops.count
     }
 
     // MARK: timezone

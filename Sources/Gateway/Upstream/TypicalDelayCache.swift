@@ -105,10 +105,17 @@ final class TypicalDelayCache: Sendable {
     }
     private typealias TripTable = GenerationalTable<TripInstanceKey, TripEntry>
 
+    /// Bytes of one entry as the tables count them: a fixed part for the entry and the dictionary's slot, and
+    /// its key's strings (constant time per entry; a trip's list is counted as it is made).
+    static func bytes(of slice: DelaySlice) -> Int {
+        96 + (slice.routeId?.utf8.count ?? 0) + (slice.stopId?.utf8.count ?? 0)
+    }
+    static func bytes(of key: VisitKey) -> Int { 96 + key.routeId.utf8.count + key.stopId.utf8.count }
+
     private struct State {
-        var slices = SliceTable(generationSize: generationEntries)
-        var visits = VisitTable(generationSize: generationEntries)
-        var trips = TripTable(generationSize: generationTrips)
+        var slices: SliceTable
+        var visits: VisitTable
+        var trips: TripTable
         var unavailableUntil: ContinuousClock.Instant?
         var dayTypes = DayTypeCalendar()
         /// When the day types are asked again (nil: never asked).
@@ -140,15 +147,17 @@ final class TypicalDelayCache: Sendable {
     private let fetch: Fetch?
     /// Asks the static service's `feed_info` for the dates that run a weekend timetable (nil: no answer).
     private let askDayTypes: (@Sendable () async -> DayTypeCalendar?)?
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// A cache asking `client` (nil: no realtime service, every typical delay is nil).
-    convenience init(client: RealtimeClient?, askDayTypes: (@Sendable () async -> DayTypeCalendar?)? = nil) {
+    convenience init(
+        client: RealtimeClient?, maxBytes: Int = .max, askDayTypes: (@Sendable () async -> DayTypeCalendar?)? = nil
+    ) {
         guard let client else {
-            self.init(fetch: nil, askDayTypes: askDayTypes)
+            self.init(fetch: nil, maxBytes: maxBytes, askDayTypes: askDayTypes)
             return
         }
-        self.init(fetch: { slices in await Self.ask(client, slices) }, askDayTypes: askDayTypes)
+        self.init(fetch: { slices in await Self.ask(client, slices) }, maxBytes: maxBytes, askDayTypes: askDayTypes)
     }
 
     private static func ask(_ client: RealtimeClient, _ slices: [DelaySlice]) async -> [DelayHistogram]? {
@@ -160,10 +169,21 @@ final class TypicalDelayCache: Sendable {
 
     /// `askDayTypes` is asked at most every `ttl` (every `backoff` while it fails) while boards want
     /// typical delays; without it every date is its own weekday.
-    init(fetch: Fetch?, askDayTypes: (@Sendable () async -> DayTypeCalendar?)? = nil) {
+    /// `maxBytes`: the tables together hold about this many bytes at most (`GatewayConfiguration.CacheBytes`):
+    /// slices and visits two fifths each, trips' lists one fifth, each table two generations of half its part.
+    init(fetch: Fetch?, maxBytes: Int = .max, askDayTypes: (@Sendable () async -> DayTypeCalendar?)? = nil) {
         self.fetch = fetch
         self.askDayTypes = askDayTypes
+        let fifth = max(1, maxBytes / 10)  // a fifth, halved for two generations
+        state = Mutex(
+            State(
+                slices: SliceTable(generationSize: Self.generationEntries, generationBytes: 2 * fifth),
+                visits: VisitTable(generationSize: Self.generationEntries, generationBytes: 2 * fifth),
+                trips: TripTable(generationSize: Self.generationTrips, generationBytes: fifth)))
     }
+
+    /// Bytes the tables hold, as counted.
+    var heldBytes: Int { state.withLock { $0.slices.bytes + $0.visits.bytes + $0.trips.bytes } }
 
     /// The day types of service dates, asked again when they are older than `ttl`.
     func dayTypes(now: ContinuousClock.Instant = .now) async -> DayTypeCalendar {
@@ -280,9 +300,11 @@ final class TypicalDelayCache: Sendable {
         now: ContinuousClock.Instant
     ) {
         let entry = TripEntry(keys: keys, typicals: typicals, until: until)
+        // The list's keys share their strings with the visit keys counted in `visits`: counted by slot here.
+        let bytes = 128 + trip.tripId.utf8.count + keys.count * 64
         let dropped = state.withLock { s in
             var dropped: TripTable.Dropped = nil
-            s.trips.set(trip, entry, dropped: &dropped)
+            s.trips.set(trip, entry, bytes: bytes, dropped: &dropped)
             return dropped
         }
         _ = dropped
@@ -375,7 +397,9 @@ final class TypicalDelayCache: Sendable {
             found.merge(asked) { _, new in new }
             droppedSlices = state.withLock { s in
                 var dropped: SliceTable.Dropped = nil
-                for (slice, entry) in asked { s.slices.set(slice, entry, dropped: &dropped) }
+                for (slice, entry) in asked {
+                    s.slices.set(slice, entry, bytes: Self.bytes(of: slice), dropped: &dropped)
+                }
                 s.unavailableUntil = failed ? now + Self.backoff : nil
                 return dropped
             }
@@ -394,7 +418,7 @@ final class TypicalDelayCache: Sendable {
         if !resolved.isEmpty {
             let dropped = state.withLock { s in
                 var dropped: VisitTable.Dropped = nil
-                for (key, entry) in resolved { s.visits.set(key, entry, dropped: &dropped) }
+                for (key, entry) in resolved { s.visits.set(key, entry, bytes: Self.bytes(of: key), dropped: &dropped) }
                 return dropped
             }
             _ = dropped

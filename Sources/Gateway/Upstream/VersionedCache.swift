@@ -5,8 +5,9 @@ import Synchronization
 /// cache's `Generation`, which the gateway re-confirms in the background at least once per its
 /// `versionCheck`. So after a re-import the old answers are served for at most that long, like board
 /// windows; while no version is confirmed (or the board cache is off) nothing is kept. Nothing here comes
-/// from the live state, so realtime updates never make an entry wrong. Bounded: at most `capacity` entries
-/// (emptied when full) and `lifetime` each (a keep drawn from its second half: `ExpirySpread`).
+/// from the live state, so realtime updates never make an entry wrong. Bounded: at most `capacity` entries and
+/// `maxBytes` bytes (each entry counted as its writer estimates it, key included; emptied when either is full:
+/// constant work per store) and `lifetime` each (a keep drawn from its second half: `ExpirySpread`).
 final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     struct Counts: Sendable, Equatable {
         var hits = 0
@@ -15,6 +16,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     private struct Entry {
         var value: Value
+        var bytes: Int
         var generation: BoardWindowCache.Generation
         /// When it was stored and its drawn keep.
         var expires: ContinuousClock.Instant
@@ -22,16 +24,19 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     private struct State {
         var entries: [Key: Entry] = [:]
+        var bytes = 0
         var counts = Counts()
     }
 
     let capacity: Int
+    let maxBytes: Int
     let lifetime: Duration
     private let expiry: ExpirySpread
     private let state = Mutex(State())
 
-    init(capacity: Int = 20_000, lifetime: Duration = .seconds(600)) {
+    init(capacity: Int = 20_000, maxBytes: Int = .max, lifetime: Duration = .seconds(600)) {
         self.capacity = capacity
+        self.maxBytes = maxBytes
         self.lifetime = lifetime
         expiry = ExpirySpread(lifetime)
     }
@@ -46,6 +51,7 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
             }
             guard entry.generation == generation, now < entry.expires else {
                 s.entries[key] = nil
+                s.bytes -= entry.bytes
                 s.counts.misses += 1
                 return nil
             }
@@ -56,16 +62,27 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     /// Keeps `value` for `key`; `generation` is the one confirmed before the static service was asked, so an
     /// answer that crossed a version change is never used under the new version.
+    /// `bytes`: what the entry holds, its key included (estimated by the caller in constant time or as part of
+    /// making the value); one larger than `maxBytes` is not kept.
     func store(
-        _ value: Value, for key: Key, generation: BoardWindowCache.Generation?, now: ContinuousClock.Instant = .now
+        _ value: Value, for key: Key, bytes: Int = 256, generation: BoardWindowCache.Generation?,
+        now: ContinuousClock.Instant = .now
     ) {
-        guard let generation else { return }
+        guard let generation, bytes <= maxBytes else { return }
         state.withLock { s in
-            if s.entries.count >= capacity, s.entries[key] == nil { s.entries.removeAll(keepingCapacity: true) }
-            s.entries[key] = Entry(value: value, generation: generation, expires: expiry.expiry(from: now))
+            let replaced = s.entries[key]
+            s.bytes -= replaced?.bytes ?? 0
+            if (s.entries.count >= capacity && replaced == nil) || s.bytes + bytes > maxBytes {
+                s.entries.removeAll(keepingCapacity: true)
+                s.bytes = 0
+            }
+            s.entries[key] = Entry(
+                value: value, bytes: bytes, generation: generation, expires: expiry.expiry(from: now))
+            s.bytes += bytes
         }
     }
 
     var counts: Counts { state.withLock { $0.counts } }
     var count: Int { state.withLock { $0.entries.count } }
+    var heldBytes: Int { state.withLock { $0.bytes } }
 }

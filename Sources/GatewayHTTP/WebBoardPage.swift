@@ -1,0 +1,461 @@
+/// `GET /` on the HTTP port (GATEWAY.md §8): the live web board, one page with its style and script inline (no
+/// build step, nothing fetched from elsewhere, so it works offline). It searches stops (`search` over HTTP),
+/// shows a stop's live board over the WebSocket (`subscribe`), a trip's stops (`trip`) and an SVG map of the
+/// board's routes (`shape` by trip, `stops_in_bbox`). scripts/web-board-test drives it in headless Chromium.
+enum WebBoardPage {
+    static var bytes: [UInt8] { Array(html.utf8) }
+
+    static let html = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Transit board</title>
+        <link rel="icon" href="data:,">
+        <style>
+        :root { color-scheme: light dark; --fg: #1b1b1f; --bg: #fafafa; --muted: #5c5c66; --line: #d6d6dc;
+          --card: #fff; --green: #1a7f37; --gray: #5c5c66; --orange: #b35900; --red: #c62828; --yellow: #8a6d00;
+          --focus: #0b5fff; }
+        @media (prefers-color-scheme: dark) {
+          :root { --fg: #ececf1; --bg: #15151a; --muted: #a5a5b0; --line: #34343d; --card: #1f1f26;
+            --green: #4cc26a; --gray: #a5a5b0; --orange: #ff9f43; --red: #ff6b6b; --yellow: #f5d061; --focus: #7aa7ff; }
+        }
+        * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
+        body { margin: 0; font: 16px/1.4 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+        header, main { max-width: 52rem; margin: 0 auto; padding: 0.75rem 1rem; }
+        header { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: baseline; justify-content: space-between; }
+        h1 { font-size: 1.25rem; margin: 0; }
+        h2 { font-size: 1.15rem; margin: 0.25rem 0; }
+        :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+        .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        form { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: end; }
+        label { font-weight: 600; }
+        input[type=search], input[type=password] { flex: 1 1 12rem; min-width: 0; font: inherit; padding: 0.45rem 0.6rem;
+          border: 1px solid var(--line); border-radius: 6px; background: var(--card); color: var(--fg); }
+        button { font: inherit; padding: 0.45rem 0.8rem; border-radius: 6px; border: 1px solid var(--line);
+          background: var(--card); color: var(--fg); cursor: pointer; }
+        ul.plain { list-style: none; padding: 0; margin: 0.5rem 0; }
+        #results button { width: 100%; text-align: left; margin: 0.15rem 0; }
+        .muted { color: var(--muted); }
+        .pill { display: inline-block; padding: 0.1rem 0.5rem; border-radius: 999px; font-size: 0.85rem; font-weight: 600;
+          border: 1px solid currentColor; }
+        .state-live { color: var(--green); } .state-scheduled { color: var(--gray); } .state-stale { color: var(--orange); }
+        .state-offline { color: var(--red); }
+        .alert { border-left: 5px solid var(--gray); background: var(--card); padding: 0.5rem 0.75rem; margin: 0.5rem 0; }
+        .alert.c-red { border-color: var(--red); } .alert.c-orange { border-color: var(--orange); }
+        .alert.c-yellow { border-color: var(--yellow); } .alert.c-green { border-color: var(--green); }
+        .alert p { margin: 0.2rem 0 0; }
+        ol.rows { list-style: none; padding: 0; margin: 0.5rem 0; }
+        ol.rows > li { border-bottom: 1px solid var(--line); }
+        .row { display: grid; grid-template-columns: 3.5rem 3.75rem 1fr auto 4.75rem; gap: 0.5rem; align-items: center;
+          width: 100%; text-align: left; border: 0; border-radius: 0; padding: 0.5rem 0.25rem; background: transparent; }
+        .route { display: inline-block; min-width: 2.75rem; text-align: center; padding: 0.1rem 0.3rem; border-radius: 4px;
+          font-weight: 700; background: #555; color: #fff; }
+        .dest { min-width: 0; overflow-wrap: anywhere; }
+        .dest small { display: block; color: var(--muted); }
+        .countdown { text-align: right; font-weight: 700; font-variant-numeric: tabular-nums; }
+        .time { font-variant-numeric: tabular-nums; }
+        .badge { font-size: 0.85rem; font-weight: 600; white-space: nowrap; }
+        .c-green { color: var(--green); } .c-gray { color: var(--gray); } .c-orange { color: var(--orange); }
+        .c-red { color: var(--red); } .c-yellow { color: var(--yellow); }
+        .status-cancelled .dest, .status-skipped .dest { text-decoration: line-through; }
+        .scheduled-note { font-style: italic; }
+        .changed { font-weight: 700; color: var(--orange); }
+        #map svg { width: 100%; height: auto; max-height: 22rem; background: var(--card); border: 1px solid var(--line);
+          border-radius: 6px; }
+        .legend { display: flex; flex-wrap: wrap; gap: 0.5rem; font-size: 0.9rem; }
+        dialog { width: min(40rem, 96vw); max-height: 90vh; border: 1px solid var(--line); border-radius: 8px;
+          background: var(--bg); color: var(--fg); padding: 1rem; }
+        dialog ol { padding-left: 0; list-style: none; }
+        dialog li { display: grid; grid-template-columns: 3.5rem 1fr auto; gap: 0.5rem; padding: 0.3rem 0;
+          border-bottom: 1px solid var(--line); }
+        .error { color: var(--red); }
+        @media (max-width: 34rem) {
+          .row { grid-template-columns: 3.25rem 1fr 4.25rem; }
+          .row .route-cell { grid-column: 1; grid-row: 2; }
+          .row .dest { grid-column: 2 / 4; grid-row: 2; }
+          .row .badge { grid-column: 2; grid-row: 1; }
+          .row .countdown { grid-column: 3; grid-row: 1; }
+        }
+        </style>
+        </head>
+        <body>
+        <header>
+          <h1>Transit board</h1>
+          <span id="connection" class="pill state-offline" role="status">Connecting…</span>
+        </header>
+        <main>
+          <form id="search-form" role="search">
+            <label for="q">Stop or station</label>
+            <input id="q" name="q" type="search" autocomplete="off" placeholder="e.g. Central" required>
+            <button type="submit">Search</button>
+          </form>
+          <form id="token-form" hidden>
+            <label for="token">Access token</label>
+            <input id="token" type="password" autocomplete="off">
+            <button type="submit">Use token</button>
+          </form>
+          <p id="message" role="alert" class="error"></p>
+          <section id="results-section" aria-labelledby="results-title" hidden>
+            <h2 id="results-title">Stops found</h2>
+            <ul id="results" class="plain"></ul>
+          </section>
+          <section id="board" aria-labelledby="board-title" hidden data-events="0" data-rows="0">
+            <h2 id="board-title" tabindex="-1"></h2>
+            <p><span id="board-state" class="pill" aria-live="polite"></span>
+              <span id="board-updated" class="muted"></span></p>
+            <div id="alerts" role="region" aria-label="Service alerts"></div>
+            <ol id="rows" class="rows" aria-label="Departures"></ol>
+            <p id="empty" class="muted" hidden>No departures in the coming hours.</p>
+            <section id="map" aria-labelledby="map-title">
+              <h2 id="map-title">Routes from this stop</h2>
+              <div id="map-body"></div>
+            </section>
+          </section>
+          <dialog id="trip" aria-labelledby="trip-title">
+            <h2 id="trip-title">Trip</h2>
+            <p id="trip-summary" class="muted"></p>
+            <ol id="trip-stops" aria-label="Stops of this trip"></ol>
+            <form method="dialog"><button>Close</button></form>
+          </dialog>
+        </main>
+        <script>
+        "use strict";
+        // The gateway's web board (protocol/GATEWAY.md §8): one-shot ops over HTTP (/v1/<op>), the live board over
+        // the WebSocket (/v1/ws, `subscribe`). No dependencies; the page's state is in the DOM's data attributes.
+        const $ = (id) => document.getElementById(id);
+        const el = (tag, attrs, ...children) => {
+          const node = document.createElement(tag);
+          for (const [k, v] of Object.entries(attrs || {})) {
+            if (v === null || v === undefined || v === false) continue;
+            if (k === "class") node.className = v; else if (k === "text") node.textContent = v;
+            else if (k.startsWith("on")) node.addEventListener(k.slice(2), v); else node.setAttribute(k, v);
+          }
+          for (const c of children) if (c !== null && c !== undefined) node.append(c);
+          return node;
+        };
+        let token = sessionStorage.getItem("transit-token") || "";
+        let current = null;   // {stopId, name, sub, timezone, at, receivedMs}
+        let socket = null, socketReady = false, nextId = 1, retryMs = 1000;
+        const pending = new Map();
+
+        function say(text) { $("message").textContent = text || ""; }
+        function authHeaders() { return token ? { Authorization: "Bearer " + token } : {}; }
+
+        async function ask(op, fields) {
+          const query = new URLSearchParams();
+          for (const [k, v] of Object.entries(fields)) if (v !== null && v !== undefined) query.set(k, String(v));
+          const response = await fetch("/v1/" + op + "?" + query, { headers: authHeaders() });
+          const answer = await response.json();
+          if (!answer.ok) {
+            if (answer.error.code === "UNAUTHENTICATED") $("token-form").hidden = false;
+            throw new Error(answer.error.code + ": " + answer.error.message);
+          }
+          return answer;
+        }
+
+        // ---- the WebSocket: one connection, requests matched to answers by id, events by sub ----
+        function connect() {
+          if (socket) return;
+          const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/v1/ws";
+          socket = new WebSocket(url);
+          socket.onopen = async () => {
+            socketReady = true; retryMs = 1000;
+            setConnection("Connected", "state-live");
+            try {
+              if (token) await send({ op: "auth", token });
+            } catch (e) {  // a wrong token: forget it and ask again (the gateway closes this connection)
+              token = ""; sessionStorage.removeItem("transit-token"); $("token-form").hidden = false; say(e.message);
+              return;
+            }
+            try { if (current) await subscribe(current.stopId, current.name); } catch (e) { say(e.message); }
+          };
+          socket.onmessage = (message) => {
+            const line = JSON.parse(message.data);
+            if (line.event === "departures") { if (current && line.sub === current.sub) renderBoard(line); return; }
+            if (line.event === "closing") { setConnection("Server restarting…", "state-offline"); return; }
+            const waiter = pending.get(line.id);
+            if (waiter) { pending.delete(line.id); waiter(line); }
+          };
+          socket.onclose = () => {
+            socketReady = false;
+            for (const waiter of pending.values()) waiter({ ok: false, error: { code: "CLOSED", message: "connection lost" } });
+            pending.clear();
+            socket = null;
+            if (!current) {  // closed for being idle (no subscription): connect again when a stop is opened
+              setConnection("Idle", "state-scheduled");
+              return;
+            }
+            current.sub = null;
+            setConnection("Disconnected: reconnecting…", "state-offline");
+            markBoardOffline();
+            setTimeout(connect, retryMs);
+            retryMs = Math.min(retryMs * 2, 10000);
+          };
+        }
+        function send(request) {
+          return new Promise((resolve, reject) => {
+            if (!socketReady) { reject(new Error("not connected")); return; }
+            const id = nextId++;
+            pending.set(id, (answer) => {
+              if (answer.ok) { resolve(answer); return; }
+              if (answer.error.code === "UNAUTHENTICATED") $("token-form").hidden = false;
+              reject(new Error(answer.error.code + ": " + answer.error.message));
+            });
+            socket.send(JSON.stringify(Object.assign({ id }, request)));
+          });
+        }
+        function setConnection(text, cls) { const c = $("connection"); c.textContent = text; c.className = "pill " + cls; }
+
+        // ---- search ----
+        $("search-form").addEventListener("submit", async (e) => {
+          e.preventDefault();
+          const q = $("q").value.trim();
+          if (!q) return;
+          say("");
+          try {
+            const answer = await ask("search", { q, limit: 8 });
+            const list = $("results");
+            list.replaceChildren();
+            for (const stop of answer.data.stops) {
+              const detail = [stop.mode, stop.code ? "code " + stop.code : null, "id " + stop.stop_id].filter(Boolean);
+              list.append(el("li", {}, el("button", { type: "button", "data-stop-id": stop.stop_id,
+                onclick: () => openStop(stop.stop_id, stop.name) },
+                el("strong", { text: stop.name }), " ", el("span", { class: "muted", text: detail.join(" · ") }))));
+            }
+            if (!answer.data.stops.length) list.append(el("li", { class: "muted", text: "No stop matches “" + q + "”." }));
+            $("results-section").hidden = false;
+            const first = list.querySelector("button");
+            if (first) first.focus();
+          } catch (err) { say(err.message); }
+        });
+        $("token-form").addEventListener("submit", (e) => {
+          e.preventDefault();
+          token = $("token").value;
+          sessionStorage.setItem("transit-token", token);
+          $("token-form").hidden = true;
+          if (socket) socket.close();
+        });
+
+        // ---- the live board ----
+        async function openStop(stopId, name) {
+          say("");
+          location.hash = "stop=" + encodeURIComponent(stopId);
+          $("board").hidden = false;
+          $("board-title").textContent = name || stopId;
+          $("rows").replaceChildren();
+          $("alerts").replaceChildren();
+          $("map-body").replaceChildren();
+          const board = $("board");
+          board.dataset.events = "0"; board.dataset.rows = "0"; board.dataset.stopId = stopId;
+          current = { stopId, name, sub: null, mapDrawn: false };
+          $("results-section").hidden = true;
+          $("board-title").focus();
+          if (socketReady) { try { await subscribe(stopId, name); } catch (err) { say(err.message); } }
+          else if (!socket) connect();  // onopen subscribes
+          ask("stop", { stop_id: stopId }).then((a) => {
+            if (current && current.stopId === stopId) { current.stop = a.data.stop; $("board-title").textContent = a.data.stop.name; }
+          }).catch(() => {});
+        }
+        async function subscribe(stopId, name) {
+          const previous = current && current.sub;
+          if (previous) { current.sub = null; send({ op: "unsubscribe", sub: previous }).catch(() => {}); }
+          const answer = await send({ op: "subscribe", topic: "departures", stop_id: stopId, limit: 12 });
+          if (current && current.stopId === stopId) current.sub = answer.data.sub;
+          else send({ op: "unsubscribe", sub: answer.data.sub }).catch(() => {});
+        }
+
+        const OCCUPANCY = { EMPTY: "Many seats", MANY_SEATS_AVAILABLE: "Many seats", FEW_SEATS_AVAILABLE: "Few seats",
+          STANDING_ROOM_ONLY: "Standing room only", CRUSHED_STANDING_ROOM_ONLY: "Full", FULL: "Full",
+          NOT_ACCEPTING_PASSENGERS: "Not boarding", NOT_BOARDABLE: "Not boarding" };
+        const STATUS_TEXT = { scheduled: "Scheduled", cancelled: "Cancelled", skipped: "Skipped", added: "Extra service",
+          detoured: "Detoured" };
+
+        function clockText(unix, timezone) {
+          if (unix === null || unix === undefined) return "--:--";
+          return new Intl.DateTimeFormat("en-GB", { timeZone: timezone || "UTC", hour: "2-digit", minute: "2-digit",
+            hourCycle: "h23" }).format(new Date(unix * 1000));
+        }
+        // The services' clock: the last event's meta.at, run on by the browser's clock (it may be a replayed day).
+        function serviceNow() { return current && current.at ? current.at + (Date.now() - current.receivedMs) / 1000 : Date.now() / 1000; }
+        function countdownText(unix) {
+          const minutes = Math.trunc((unix - serviceNow()) / 60);
+          return minutes === 0 ? "Now" : minutes > 0 ? minutes + " min" : -minutes + " min ago";
+        }
+        function boardState(meta) {
+          if (!socketReady) return ["Offline: last board shown", "state-offline"];
+          if (meta.source === "rt_only") return ["Live (timetable unavailable)", "state-stale"];
+          if (meta.source === "static_only")
+            return meta.stale ? ["Realtime stale: scheduled times", "state-stale"] : ["Scheduled times only", "state-scheduled"];
+          return meta.stale ? ["Live, some data stale", "state-stale"] : ["Live", "state-live"];
+        }
+        function renderBoard(event) {
+          const data = event.data, meta = event.meta;
+          current.at = meta.at; current.receivedMs = Date.now(); current.timezone = data.timezone; current.meta = meta;
+          const [stateText, stateClass] = boardState(meta);
+          const state = $("board-state");
+          state.textContent = stateText; state.className = "pill " + stateClass;
+          const age = meta.feed_age_s === null ? "" : ", realtime " + meta.feed_age_s + " s old";
+          $("board-updated").textContent = "Updated " + clockText(meta.at, data.timezone) + age;
+          renderAlerts(data.alerts);
+          const rows = $("rows");
+          rows.replaceChildren();
+          for (const row of data.departures) rows.append(el("li", {}, departureRow(row, data.timezone)));
+          $("empty").hidden = data.departures.length > 0;
+          // An empty board for a date no feed covers says so (meta.note), not "no departures".
+          $("empty").textContent = meta.note || "No departures in the coming hours.";
+          const board = $("board");
+          board.dataset.events = String(Number(board.dataset.events) + 1);
+          board.dataset.rows = String(data.departures.length);
+          board.dataset.source = meta.source; board.dataset.stale = String(meta.stale);
+          if (!current.mapDrawn && data.departures.length) { current.mapDrawn = true; drawMap(data.departures); }
+        }
+        function departureRow(row, timezone) {
+          const when = row.realtime_unix ?? row.scheduled_unix;
+          const routeStyle = row.route_color ? "background:" + row.route_color + ";color:" + (row.route_text_color || "#FFFFFF") : null;
+          const label = [row.route_short_name || row.route_long_name, "to", row.headsign || "?", "at",
+            clockText(when, timezone), row.delay_badge ? row.delay_badge.accessibility_label : STATUS_TEXT[row.status] || "",
+            row.platform ? "platform " + row.platform : ""].join(" ");
+          const details = [];
+          if (row.platform) details.push(el("span", { class: row.platform_changed ? "changed" : null,
+            text: "Platform " + row.platform + (row.platform_changed ? " (changed from " + (row.scheduled_platform || "?") + ")" : "") }));
+          if (OCCUPANCY[row.occupancy_status]) details.push((details.length ? " · " : ""), OCCUPANCY[row.occupancy_status]);
+          if (row.alert_ids.length) details.push((details.length ? " · " : ""), "⚠ alert");
+          const badge = row.delay_badge
+            ? el("span", { class: "badge c-" + row.delay_badge.color, text: row.delay_badge.text })
+            : el("span", { class: "badge muted scheduled-note", text: STATUS_TEXT[row.status] || row.status });
+          return el("button", { type: "button", class: "row status-" + row.status, "aria-label": label,
+              "data-trip-id": row.trip_id, onclick: (e) => openTrip(row, e.currentTarget) },
+            el("span", { class: "time", text: clockText(when, timezone) }),
+            el("span", { class: "route-cell" }, el("span", { class: "route", style: routeStyle,
+              text: row.route_short_name || row.route_id })),
+            el("span", { class: "dest" }, row.headsign || row.route_long_name || "", details.length ? el("small", {}, ...details) : null),
+            badge,
+            el("span", { class: "countdown", "data-unix": String(when), "aria-hidden": "true", text: countdownText(when) }));
+        }
+        function renderAlerts(alerts) {
+          const box = $("alerts");
+          box.replaceChildren();
+          for (const a of alerts) {
+            box.append(el("div", { class: "alert c-" + a.banner.color, "aria-label": a.banner.accessibility_label },
+              el("strong", { text: a.header || a.effect }), a.description ? el("p", { text: a.description }) : null,
+              a.url && /^https?:/.test(a.url) ? el("p", {}, el("a", { href: a.url, rel: "noopener", text: "More" })) : null));
+          }
+        }
+        function markBoardOffline() {
+          if (!current || !current.meta) return;
+          const [t, c] = boardState(current.meta);
+          $("board-state").textContent = t; $("board-state").className = "pill " + c;
+        }
+        setInterval(() => {
+          for (const span of document.querySelectorAll(".countdown[data-unix]")) span.textContent = countdownText(Number(span.dataset.unix));
+        }, 1000);
+
+        // ---- a trip ----
+        async function openTrip(row, opener) {
+          const dialog = $("trip");
+          $("trip-title").textContent = (row.route_short_name || row.route_id) + " to " + (row.headsign || "?");
+          $("trip-summary").textContent = "Loading…";
+          $("trip-stops").replaceChildren();
+          dialog.showModal();
+          dialog.addEventListener("close", () => opener && opener.focus(), { once: true });
+          try {
+            const answer = await ask("trip", { trip_id: row.trip_id, date: row.service_date, start_time: row.start_time });
+            const trip = answer.data, tz = trip.timezone;
+            const v = trip.vehicle;
+            const parts = [trip.route.long_name, STATUS_TEXT[trip.status] || trip.status.replace("_", " ")];
+            if (v) parts.push("vehicle " + (v.label || v.vehicle_id || "") + (OCCUPANCY[v.occupancy_status] ? ", " + OCCUPANCY[v.occupancy_status] : ""));
+            $("trip-summary").textContent = parts.filter(Boolean).join(" · ");
+            const list = $("trip-stops");
+            for (const s of trip.stops) {
+              const when = s.realtime_departure_unix ?? s.realtime_arrival_unix ?? s.scheduled_departure_unix ?? s.scheduled_arrival_unix;
+              const badge = s.delay_badge ? el("span", { class: "badge c-" + s.delay_badge.color, text: s.delay_badge.text })
+                : el("span", { class: "badge muted", text: STATUS_TEXT[s.status] || s.status });
+              const here = current && (s.stop_id === current.stopId || s.parent_station === current.stopId);
+              list.append(el("li", { "aria-current": here ? "location" : null },
+                el("span", { class: "time", text: clockText(when, tz) }),
+                el("span", {}, here ? el("strong", { text: s.stop_name || s.stop_id }) : (s.stop_name || s.stop_id),
+                  s.platform && !(s.stop_name || "").includes("Platform " + s.platform)
+                    ? el("small", { class: "muted", text: " platform " + s.platform }) : null),
+                badge));
+            }
+          } catch (err) { $("trip-summary").textContent = err.message; }
+        }
+
+        // ---- the map: the board's routes (`shape` by trip) and the stops around (`stops_in_bbox`), plain SVG ----
+        function decodePolyline(text) {
+          const points = []; let index = 0, lat = 0, lon = 0;
+          const next = () => { let result = 0, shift = 0, b;
+            do { b = text.charCodeAt(index++) - 63; result |= (b & 0x1f) << shift; shift += 5; } while (b >= 0x20);
+            return (result & 1) ? ~(result >> 1) : (result >> 1); };
+          while (index < text.length) { lat += next(); lon += next(); points.push([lat / 1e5, lon / 1e5]); }
+          return points;
+        }
+        async function drawMap(rows) {
+          const stopId = current.stopId;
+          let centre = current.stop;
+          try { if (!centre) centre = (await ask("stop", { stop_id: stopId })).data.stop; } catch (e) { return; }
+          const W = 480, H = 320, halfLat = 0.02, cos = Math.cos(centre.lat * Math.PI / 180);
+          const halfLon = halfLat * (W / H) / cos;
+          const box = { min_lat: centre.lat - halfLat, max_lat: centre.lat + halfLat, min_lon: centre.lon - halfLon,
+            max_lon: centre.lon + halfLon };
+          const x = (lon) => ((lon - box.min_lon) / (2 * halfLon) * W).toFixed(1);
+          const y = (lat) => ((box.max_lat - lat) / (2 * halfLat) * H).toFixed(1);
+          const NS = "http://www.w3.org/2000/svg";
+          const svg = document.createElementNS(NS, "svg");
+          svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+          svg.setAttribute("role", "img");
+          const title = document.createElementNS(NS, "title");
+          svg.append(title);
+          const seen = new Map();
+          for (const r of rows) {
+            const key = r.route_id + "/" + r.direction_id;
+            if (!seen.has(key) && seen.size < 6) seen.set(key, r);
+          }
+          const legend = el("ul", { class: "legend plain", "aria-label": "Routes drawn" });
+          const names = [];
+          const shapes = await Promise.all([...seen.values()].map((r) => ask("shape", { trip_id: r.trip_id }).then(
+            (a) => ({ r, points: decodePolyline(a.data.polyline) }), () => null)));
+          for (const s of shapes.filter(Boolean)) {
+            const path = document.createElementNS(NS, "polyline");
+            path.setAttribute("points", s.points.map(([la, lo]) => x(lo) + "," + y(la)).join(" "));
+            path.setAttribute("fill", "none");
+            path.setAttribute("stroke", s.r.route_color || "#666");
+            path.setAttribute("stroke-width", "4");
+            path.setAttribute("stroke-linejoin", "round");
+            path.setAttribute("opacity", "0.8");
+            svg.append(path);
+            const name = (s.r.route_short_name || s.r.route_id) + " to " + (s.r.headsign || "?");
+            names.push(name);
+            legend.append(el("li", {}, el("span", { class: "route", style: "background:" + (s.r.route_color || "#666") +
+              ";color:" + (s.r.route_text_color || "#FFFFFF"), text: s.r.route_short_name || s.r.route_id }), " " + (s.r.headsign || "")));
+          }
+          let around = [];
+          try { around = (await ask("stops_in_bbox", Object.assign({ limit: 60 }, box))).data.stops; } catch (e) {}
+          for (const s of around) {
+            if (s.stop_id === stopId) continue;
+            const dot = document.createElementNS(NS, "circle");
+            dot.setAttribute("cx", x(s.lon)); dot.setAttribute("cy", y(s.lat)); dot.setAttribute("r", "3");
+            dot.setAttribute("fill", "var(--muted)");
+            const t = document.createElementNS(NS, "title"); t.textContent = s.name; dot.append(t);
+            svg.append(dot);
+          }
+          const here = document.createElementNS(NS, "circle");
+          here.setAttribute("cx", x(centre.lon)); here.setAttribute("cy", y(centre.lat)); here.setAttribute("r", "7");
+          here.setAttribute("fill", "var(--focus)"); here.setAttribute("stroke", "#fff"); here.setAttribute("stroke-width", "2");
+          svg.append(here);
+          title.textContent = "Map around " + centre.name + ": " + (names.join(", ") || "no route lines") + "; " +
+            around.length + " stops nearby";
+          if (current && current.stopId === stopId) $("map-body").replaceChildren(svg, legend);
+        }
+
+        connect();
+        const deepLink = /^#stop=(.+)$/.exec(location.hash);
+        if (deepLink) openStop(decodeURIComponent(deepLink[1]), null);
+        </script>
+        </body>
+        </html>
+        """#
+}
