@@ -35,6 +35,9 @@ import PackageDescription
 //   NNGKit                 Swift wrapper over nng (the only module calling nng)
 //   TransitStore           GTFS -> SQLite import and the static queries over it
 //   StrictJSON             exact JSON value tree and strict parser (gateway request lines, the realtime sources config)
+//   EtcdClient             a small client of etcd's v3 JSON gateway on AsyncHTTPClient (no gRPC): leases, the
+//                          compare-and-create transaction, reads; several endpoints failed over in turn, user and
+//                          password, client TLS (the realtime service's leader election, `serve --election`)
 //   GatewayProtocol        the gateway's line protocol and view model: the table of ops (GatewayOpKind), request
 //                          parsing, the live views merged into static answers, every answer's encoder, the
 //                          envelopes and the JSON writer
@@ -59,7 +62,8 @@ import PackageDescription
 //   RealtimeSources        realtime feed sources: config, HTTP polling with budget/backoff, file and replay sources
 //   DelayStore             the recorded departure delays: histograms per route, stop, hour and day type in SQLite
 //   RealtimeService        the realtime service: live state, nng PUB (changes) and REP (queries, snapshots);
-//                          reaches the static data only through the static service (no TransitStore/SQLiteKit)
+//                          reaches the static data only through the static service (no TransitStore/SQLiteKit);
+//                          leader election through etcd (LeaderElection's timing, ElectionRole) and epochs
 //   RealtimeFixtures       GTFS-Realtime feeds and a recorded delay history made to fit a static database
 //                          (`transit-realtime fixtures`, tests)
 //   RealtimeBench          the realtime benchmarks over a static database (`transit-realtime bench`)
@@ -118,6 +122,7 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         // The one HTTP client of the project (realtime polls, static feed downloads): HTTPFetching wraps it.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CNNG", path: "Sources/CNNG"),
@@ -174,6 +179,16 @@ let package = Package(
         ),
         .target(name: "StrictJSON", swiftSettings: swiftSettings),
         .target(
+            name: "EtcdClient",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "GatewayProtocol",
             dependencies: ["StrictJSON", "TransitModel", "TransitCore", "ProcessSupport", "TransitPresentation"],
             swiftSettings: swiftSettings),
@@ -229,7 +244,7 @@ let package = Package(
             name: "RealtimeService",
             dependencies: [
                 "DelayStore", "RealtimeCore", "RealtimeSources", "GTFSRealtime", "NNGKit", "TransitProto",
-                "TransitModel",
+                "TransitModel", "EtcdClient",
                 "TransitCore", "ProcessSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -362,7 +377,7 @@ let package = Package(
             dependencies: [
                 "RealtimeService", "RealtimeFixtures", "RealtimeBench", "RealtimeSources", "GTFSRealtime", "StrictJSON",
                 "GatewayProtocol", "NNGKit", "TransitProto", "TransitModel", "TransitCore", "ProcessSupport",
-                "ServiceSupport",
+                "ServiceSupport", "EtcdClient",
                 "ServiceMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -525,6 +540,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EtcdClientTests", dependencies: ["EtcdClient", "TransitTesting"], swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FeedGeneratorTests", dependencies: ["FeedGenerator", "TransitTesting"], swiftSettings: swiftSettings

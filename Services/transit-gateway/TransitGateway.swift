@@ -187,6 +187,12 @@ struct Serve: AsyncParsableCommand {
     )
     var drainTimeout = GatewayConfiguration.Defaults.drainTimeout.inSeconds
 
+    @Option(
+        help:
+            "Seconds, at SIGTERM/SIGINT and before the drain, during which health answers status draining while everything is still served (a load balancer's checks take the gateway out first; deploy/haproxy.cfg wants 4)."
+    )
+    var drainAnnounce = GatewayConfiguration.Defaults.drainAnnounce.inSeconds
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -281,6 +287,9 @@ struct Serve: AsyncParsableCommand {
         guard PlanLimits.budgetMilliseconds.contains(planBudgetMs) else {
             throw ValidationError("--plan-budget-ms must be 1…60000, got \(planBudgetMs)")
         }
+        guard drainAnnounce >= 0, drainAnnounce.isFinite else {
+            throw ValidationError("--drain-announce must be 0 or more seconds, got \(drainAnnounce)")
+        }
         var configuration = GatewayConfiguration(
             host: host, port: port, http: httpAddress, corsOrigin: corsOrigin, staticURL: `static`,
             realtimeURL: realtime, subscribeURL: subscribe,
@@ -292,6 +301,7 @@ struct Serve: AsyncParsableCommand {
             realtimeSilence: .seconds(realtimeSilence), boardCacheStops: boardCacheStops,
             boardWindowsPerStop: boardWindowsPerStop, boardCacheWindows: boardCacheWindows, threads: threads,
             drainTimeout: .seconds(drainTimeout), clock: clock.serviceClock, logger: logger)
+        configuration.drainAnnounce = .seconds(drainAnnounce)
         configuration.maxUnauthenticatedPerAddress = maxUnauthenticatedPerAddress
         configuration.maxSubscriptionsPerAddress = maxSubscriptionsPerAddress
         configuration.maxInFlightPerAddress = maxInFlightPerAddress

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EtcdClient
 import Foundation
 import Logging
 import NNGKit
@@ -50,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Hot standby: the PUB URL of the other realtime instance. This one binds nothing, polls nothing and publishes nothing while the peer's heartbeats come; it takes over (under a new epoch) once they have stopped for --takeover-after. Give each of the two instances the other's URL.",
+            "Hot standby without etcd (the fallback for a single pair; prefer --election): the PUB URL of the other realtime instance. This one binds nothing, polls nothing and publishes nothing while the peer's heartbeats come; it takes over (under a new epoch) once they have stopped for --takeover-after. Give each of the two instances the other's URL. Split brain: two instances that cannot hear each other (started together without --standby, a paused process, a partition) both become active; the gateways then follow the higher epoch.",
             valueName: "url"))
     var peer: String?
 
@@ -62,6 +63,51 @@ struct ServeCommand: AsyncParsableCommand {
             "With --peer: start as the standby (wait --takeover-after longer at start, so that the primary started at the same time wins)."
     )
     var standby = RealtimeServiceConfiguration.Defaults.startsAsStandby
+
+    @Option(
+        help: ArgumentHelp(
+            "Leader election through etcd's v3 API: the instance holding the election key under its lease polls, publishes and answers under the key's revision as its epoch; the others bind nothing and take over when the key is free. Several members: separated by commas; etcds:// for TLS.",
+            valueName: "etcd://host:2379[,host:2379…]"))
+    var election: String?
+
+    @Option(
+        help:
+            "With --election: the lease's TTL in seconds (renewed every TTL/3; the leader steps down 2·TTL/3 after its last renewal)."
+    )
+    var electionTTL = RealtimeServiceConfiguration.Defaults.electionTTL.inSeconds
+
+    @Option(help: ArgumentHelp("With --election: the election key.", valueName: "key"))
+    var electionKey = RealtimeServiceConfiguration.Defaults.electionKey
+
+    @Option(
+        help: ArgumentHelp(
+            "With --election: this instance's name (health, stats). Default: host:pid.", valueName: "name"))
+    var electionName: String?
+
+    @Option(help: ArgumentHelp("With --election: etcd user (etcd's authentication).", valueName: "user"))
+    var etcdUser: String?
+
+    @Option(help: ArgumentHelp("With --etcd-user: a file holding the user's password.", valueName: "file"))
+    var etcdPasswordFile: String?
+
+    @Option(
+        help: ArgumentHelp("With --election etcds://: the CA that signed etcd's certificates (PEM).", valueName: "file")
+    )
+    var etcdCA: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --election etcds://: this client's certificate (PEM; etcd's --client-cert-auth).", valueName: "file"))
+    var etcdCert: String?
+
+    @Option(help: ArgumentHelp("With --etcd-cert: its private key (PEM).", valueName: "file"))
+    var etcdKey: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Without --election: the file keeping the last epoch, so each start publishes under a higher one (the launcher uses STATE/realtime.epoch). Default: the start's unix milliseconds.",
+            valueName: "file"))
+    var epochFile: String?
 
     @Option(
         help: ArgumentHelp(
@@ -133,6 +179,8 @@ struct ServeCommand: AsyncParsableCommand {
                 "--takeover-after must be at least \(Int(minimumTakeoverAfter)) seconds (heartbeats come every 2 s)")
         }
         if peer == nil, standby { throw ValidationError("--standby needs --peer") }
+        let election = try electionConfiguration()
+        if election != nil, peer != nil { throw ValidationError("--election and --peer exclude each other") }
         guard (0...1).contains(minMatchRate) else {
             throw ValidationError("--min-match-rate must be between 0 and 1, got \(minMatchRate)")
         }
@@ -151,7 +199,52 @@ struct ServeCommand: AsyncParsableCommand {
             clock: clock.serviceClock,
             standby: peer.map {
                 .init(peerURL: $0, takeoverAfter: .seconds(takeoverAfter), startsAsStandby: standby)
-            })
+            }, election: election, epochFile: epochFile)
+    }
+
+    /// `--election` and its options; nil without `--election` (its options then refused).
+    private func electionConfiguration() throws -> RealtimeServiceConfiguration.Election? {
+        guard let election else {
+            let given = [
+                (etcdUser, "--etcd-user"), (etcdPasswordFile, "--etcd-password-file"), (etcdCA, "--etcd-ca"),
+                (etcdCert, "--etcd-cert"), (etcdKey, "--etcd-key"), (electionName, "--election-name"),
+            ].filter { $0.0 != nil }.map(\.1)
+            if let first = given.first { throw ValidationError("\(first) needs --election") }
+            return nil
+        }
+        let endpoints: [String]
+        do {
+            endpoints = try EtcdConfiguration.endpoints(of: election)
+        } catch {
+            throw ValidationError("--election: \(error)")
+        }
+        let minimum = RealtimeServiceConfiguration.Election.minimumTTL.inSeconds
+        guard electionTTL >= minimum, electionTTL.isFinite, electionTTL == electionTTL.rounded() else {
+            throw ValidationError("--election-ttl must be whole seconds, at least \(Int(minimum)), got \(electionTTL)")
+        }
+        if epochFile != nil { throw ValidationError("--epoch-file is for instances without --election") }
+        var password: String?
+        if let etcdPasswordFile {
+            guard etcdUser != nil else { throw ValidationError("--etcd-password-file needs --etcd-user") }
+            guard let data = FileManager.default.contents(atPath: etcdPasswordFile) else {
+                throw ValidationError("--etcd-password-file: cannot read \(etcdPasswordFile)")
+            }
+            password = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        } else if etcdUser != nil {
+            throw ValidationError("--etcd-user needs --etcd-password-file")
+        }
+        if (etcdCert == nil) != (etcdKey == nil) {
+            throw ValidationError("--etcd-cert and --etcd-key go together")
+        }
+        let tls: EtcdConfiguration.TLSFiles? =
+            etcdCA == nil && etcdCert == nil ? nil : .init(caPath: etcdCA, certificatePath: etcdCert, keyPath: etcdKey)
+        if tls != nil, !endpoints.allSatisfy({ $0.hasPrefix("https://") }) {
+            throw ValidationError("--etcd-ca/--etcd-cert need --election etcds://…")
+        }
+        return .init(
+            etcd: EtcdConfiguration(endpoints: endpoints, username: etcdUser, password: password, tls: tls),
+            ttl: .seconds(electionTTL), key: electionKey,
+            name: electionName ?? RealtimeServiceConfiguration.Defaults.instanceName)
     }
 
     func run() async throws {
@@ -168,7 +261,17 @@ struct ServeCommand: AsyncParsableCommand {
         // The running service: made now, or (with --peer) once this instance takes over.
         let current: @Sendable () -> RealtimeServiceRunner?
         let role: any Service
-        if let peer = configuration.standby?.peerURL {
+        if configuration.election != nil {
+            let electionRole: ElectionRole
+            do {
+                electionRole = try ElectionRole(configuration: configuration, logger: logger)
+            } catch {
+                printError("serve: \(error)")
+                throw ExitCode.failure
+            }
+            role = electionRole
+            current = { electionRole.current }
+        } else if let peer = configuration.standby?.peerURL {
             let standbyRole: StandbyRole
             do {
                 standbyRole = try StandbyRole(configuration: configuration, logger: logger)
@@ -181,7 +284,8 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             let service: RealtimeServiceRunner
             do {
-                service = try await RealtimeServiceRunner(configuration: configuration, logger: logger)
+                service = try await RealtimeServiceRunner(
+                    configuration: configuration, logger: logger, epoch: try configuration.nextEpochWithoutElection())
             } catch {
                 printError("serve: \(error)")
                 throw ExitCode.failure

@@ -122,6 +122,10 @@ public struct GatewayConfiguration: Sendable {
     /// Graceful shutdown: how long open connections get to receive the answers of the requests they sent
     /// before it began; the ones still open then are closed. Default 4 s.
     public var drainTimeout: Duration
+    /// Graceful shutdown, before the drain: how long `health` answers `draining` while the gateway still serves
+    /// every connection, new ones too (`--drain-announce`), so a load balancer's checks take it out of the
+    /// rotation before it stops accepting (deploy/haproxy.cfg: two failed checks 2 s apart). Default 0 s.
+    public var drainAnnounce: Duration = Defaults.drainAnnounce
     /// "Now" of requests without `at` (and of subscriptions' boards), of feed ages and of `health` (`serve
     /// --clock`); timeouts stay monotonic. Tests pin it (a frozen clock) so that what a board holds does not
     /// depend on the time of day they run at. Default: the machine's clock.
@@ -228,6 +232,7 @@ public struct GatewayConfiguration: Sendable {
         public static let staticVersionCheck: Duration = .seconds(1)
         public static let threads = 0
         public static let drainTimeout: Duration = .seconds(4)
+        public static let drainAnnounce: Duration = .zero
     }
 }
 

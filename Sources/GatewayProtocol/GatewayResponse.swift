@@ -14,12 +14,17 @@ public struct LiveMeta: Sendable, Hashable {
     public var source: DataSource
     public var stale: Bool
     public var feedAgeSeconds: Int64?
+    /// The realtime publisher's epoch the answer's live data came from (the highest heard); nil: none heard.
+    public var epoch: UInt64?
 
-    public init(at: Int64, source: DataSource, stale: Bool = false, feedAgeSeconds: Int64? = nil) {
+    public init(
+        at: Int64, source: DataSource, stale: Bool = false, feedAgeSeconds: Int64? = nil, epoch: UInt64? = nil
+    ) {
         self.at = at
         self.source = source
         self.stale = stale
         self.feedAgeSeconds = feedAgeSeconds
+        self.epoch = epoch
     }
 
     /// What the static debug client (or a gateway without realtime) reports.
@@ -36,12 +41,17 @@ public struct ResponseMeta: Sendable, Hashable {
     /// Something the rider should know about an answer that looks ordinary (an empty board, or a route without
     /// service, for a date no feed covers; GATEWAY.md §2); written only when set.
     public var note: String?
+    /// `health`'s `meta.epoch` (answers with `live` carry theirs there): nil: no such field; `.some(nil)`: null.
+    public var epoch: UInt64??
 
-    public init(op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil, note: String? = nil) {
+    public init(
+        op: GatewayOpKind, elapsedMicros: Int64, live: LiveMeta? = nil, note: String? = nil, epoch: UInt64?? = nil
+    ) {
         self.op = op
         self.elapsedMicros = elapsedMicros
         self.live = live
         self.note = note
+        self.epoch = epoch
     }
 }
 
@@ -137,6 +147,10 @@ extension JSONWriter {
             key("source"); string(live.source.rawValue)
             key("stale"); bool(live.stale)
             key("feed_age_s"); int(live.feedAgeSeconds)
+            key("epoch"); int(live.epoch.map { Int64(clamping: $0) })
+        }
+        if let epoch = meta.epoch {
+            key("epoch"); int(epoch.map { Int64(clamping: $0) })
         }
         if let note = meta.note { key("note"); string(note) }
         endObject()

@@ -1,3 +1,5 @@
+import EtcdClient
+import Foundation
 import ProcessSupport
 
 /// Everything `transit-realtime serve` can be told about the service, passed whole to `RealtimeServiceRunner`
@@ -35,9 +37,17 @@ public struct RealtimeServiceConfiguration: Sendable {
     /// The wall clock of fetch times, staleness, the schedule date window, replay re-stamps and the published
     /// messages' send times (`--clock`); timers stay monotonic. Default: the machine's clock.
     public var clock: ServiceClock
-    /// Hot standby with a peer instance (`--peer`, `--takeover-after`, `--standby`); nil: this instance is active
+    /// Hot standby with a peer instance (`--peer`, `--takeover-after`, `--standby`): the fallback for a single pair
+    /// without etcd (two instances that cannot hear each other both become active); nil: this instance is active
     /// from the start. Default nil.
     public var standby: Standby?
+    /// Leader election through etcd (`--election`, `--election-ttl`, `--election-name`, `--etcd-…`): the instance
+    /// that holds the election key polls, publishes and answers; nil: no election. Default nil.
+    public var election: Election?
+    /// The file holding the last epoch without etcd (`--epoch-file`; the launcher uses STATE/realtime.epoch): each
+    /// start publishes under the file's number + 1, so epochs only increase across restarts. nil: the start's
+    /// unix milliseconds (increasing as long as the machine's clock does not go back). Default nil.
+    public var epochFile: String?
     /// Period of the heartbeat on the PUB socket (no flag; protocol/README.md: at most 5 s). Default 2 s.
     public var heartbeatInterval: Duration
     /// Period of the engine's checks: staleness, the date window, the database version every
@@ -78,11 +88,38 @@ public struct RealtimeServiceConfiguration: Sendable {
         }
     }
 
+    /// `--election`: campaign for `key` in etcd under a lease of `ttl` (protocol/README.md "Leader election").
+    public struct Election: Sendable {
+        /// The least TTL: etcd's own minimum lease is its election timeout, and renewals come every TTL/3.
+        public static let minimumTTL: Duration = .seconds(3)
+
+        /// The etcd cluster (`--election etcd://host:2379,…`, `--etcd-user`, `--etcd-password-file`, `--etcd-ca`,
+        /// `--etcd-cert`, `--etcd-key`).
+        public var etcd: EtcdConfiguration
+        /// The lease's TTL (`--election-ttl`): renewals every TTL/3, a step-down 2·TTL/3 after the last one.
+        /// Default 6 s.
+        public var ttl: Duration
+        /// The election key (`--election-key`). Default `transit/realtime/leader`.
+        public var key: String
+        /// This instance's name in the key, `health` and `stats` (`--election-name`). Default host:pid.
+        public var name: String
+
+        public init(
+            etcd: EtcdConfiguration, ttl: Duration = Defaults.electionTTL, key: String = Defaults.electionKey,
+            name: String = Defaults.instanceName
+        ) {
+            self.etcd = etcd
+            self.ttl = ttl
+            self.key = key
+            self.name = name
+        }
+    }
+
     public init(
         sourcesConfigPath: String, staticURL: String, listenURL: String, publishURL: String,
         defaultTimeZone: String = Defaults.defaultTimeZone, defaultStaleAfterSecs: Int64? = nil,
         minMatchRate: Double = Defaults.minMatchRate, delayStorePath: String? = nil, clock: ServiceClock = .system,
-        standby: Standby? = nil,
+        standby: Standby? = nil, election: Election? = nil, epochFile: String? = nil,
         heartbeatInterval: Duration = Defaults.heartbeatInterval, tickInterval: Duration = Defaults.tickInterval,
         staticTimeout: Duration = Defaults.staticTimeout, engine: RealtimeEngine.Options = .init()
     ) {
@@ -96,6 +133,8 @@ public struct RealtimeServiceConfiguration: Sendable {
         self.delayStorePath = delayStorePath
         self.clock = clock
         self.standby = standby
+        self.election = election
+        self.epochFile = epochFile
         self.heartbeatInterval = heartbeatInterval
         self.tickInterval = tickInterval
         self.staticTimeout = staticTimeout
@@ -112,5 +151,11 @@ public struct RealtimeServiceConfiguration: Sendable {
         public static let takeoverAfter: Duration = .seconds(6)
         public static let startsAsStandby = false
         public static let minMatchRate = 0.5
+        public static let electionTTL: Duration = .seconds(6)
+        public static let electionKey = "transit/realtime/leader"
+        /// host:pid, as static replicas are named.
+        public static var instanceName: String {
+            "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+        }
     }
 }

@@ -25,7 +25,11 @@ public final class RealtimeServiceRunner: Service, Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// Loads the config, dials the static service, binds both sockets. Nothing is polled before `start()`.
-    public init(configuration: RealtimeServiceConfiguration, logger: Logger) async throws {
+    /// `epoch` and `lease`: `RealtimeHub`'s (the election key's revision and lease check with `--election`).
+    public init(
+        configuration: RealtimeServiceConfiguration, logger: Logger, epoch: UInt64 = EpochCounter.fromClock(),
+        lease: PublishingLease = .unelected
+    ) async throws {
         let config = try RealtimeConfig.load(path: configuration.sourcesConfigPath)
         let schedules = try StaticScheduleClient(url: configuration.staticURL, timeout: configuration.staticTimeout)
         // The static feed's zone bounds the schedule queries and dates added trips; ask once at start.
@@ -53,7 +57,7 @@ public final class RealtimeServiceRunner: Service, Sendable {
         do {
             sockets = try RealtimeSockets(
                 listen: configuration.listenURL, publish: configuration.publishURL, clock: configuration.clock,
-                logger: logger, delays: delays)
+                logger: logger, delays: delays, epoch: epoch, lease: lease)
         } catch {
             schedules.close()
             throw error

@@ -85,15 +85,52 @@ public struct LiveHeartbeat: Sendable, Hashable {
     public var databaseVersion: String?
     /// The realtime service's resident set size in bytes; nil where unknown.
     public var residentBytes: UInt64?
+    /// The publisher as the elected leader (`serve --election`); nil without election.
+    public var leader: LiveLeadership?
     /// A heartbeat.
     public init(
         sources: [LiveSourceStatus], sequences: [RealtimeTopic: UInt64], databaseVersion: String? = nil,
-        residentBytes: UInt64? = nil
+        residentBytes: UInt64? = nil, leader: LiveLeadership? = nil
     ) {
         self.sources = sources
         self.sequences = sequences
         self.databaseVersion = databaseVersion
         self.residentBytes = residentBytes
+        self.leader = leader
+    }
+}
+
+/// The elected realtime leader as it sees itself (the heartbeat's `leader`; the gateway's `health` and `stats`).
+public struct LiveLeadership: Sendable, Hashable {
+    /// Its `--election-name` (host:pid by default).
+    public var name: String
+    /// The least time its lease has left, in milliseconds.
+    public var leaseRemainingMs: Int64?
+    /// Each etcd endpoint as the leader last found it.
+    public var etcd: [Endpoint]
+
+    /// One etcd endpoint's state.
+    public struct Endpoint: Sendable, Hashable {
+        /// Its client URL.
+        public var url: String
+        /// nil: not asked yet.
+        public var reachable: Bool?
+        /// The last failure's message, kept after a recovery.
+        public var lastError: String?
+
+        /// An endpoint's state.
+        public init(url: String, reachable: Bool?, lastError: String?) {
+            self.url = url
+            self.reachable = reachable
+            self.lastError = lastError
+        }
+    }
+
+    /// A leader's description of itself.
+    public init(name: String, leaseRemainingMs: Int64?, etcd: [Endpoint]) {
+        self.name = name
+        self.leaseRemainingMs = leaseRemainingMs
+        self.etcd = etcd
     }
 }
 

@@ -355,7 +355,22 @@ extension LiveHeartbeat {
             sources: try repeatedMessages(m.n_sources, m.sources, "sources", LiveSourceStatus.init(proto:)),
             sequences: sequences,
             databaseVersion: optionalString(m.database_version),
-            residentBytes: optionalValue(m.has_rss_bytes, m.rss_bytes))
+            residentBytes: optionalValue(m.has_rss_bytes, m.rss_bytes),
+            leader: try optionalMessage(m.leader, "leader", LiveLeadership.init(proto:)))
+    }
+}
+
+extension LiveLeadership {
+    init(proto m: borrowing Transit__Leadership) throws(ProtoDecodeError) {
+        self.init(
+            name: optionalString(m.name) ?? "",
+            leaseRemainingMs: optionalValue(m.has_lease_remaining_ms, m.lease_remaining_ms),
+            etcd: try repeatedMessages(m.n_etcd, m.etcd, "etcd") { (e) throws(ProtoDecodeError) in
+                Endpoint(
+                    url: optionalString(e.url) ?? "",
+                    reachable: optionalValue(e.has_reachable, e.reachable).map { $0 != 0 },
+                    lastError: optionalString(e.last_error))
+            })
     }
 }
 

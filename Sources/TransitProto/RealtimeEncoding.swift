@@ -343,6 +343,21 @@ extension ProtoArena {
             }
             m.database_version = string(h.databaseVersion)
             (m.has_rss_bytes, m.rss_bytes) = ifPresent(h.residentBytes)
+            if let leader = h.leader { m.leader = proto(leader) }
+        }
+    }
+
+    func proto(_ l: LiveLeadership) -> UnsafeMutablePointer<Transit__Leadership> {
+        message(transit__leadership__init) { m in
+            m.name = string(l.name)
+            (m.has_lease_remaining_ms, m.lease_remaining_ms) = ifPresent(l.leaseRemainingMs)
+            (m.n_etcd, m.etcd) = messages(l.etcd) { e in
+                self.message(transit__etcd_endpoint__init) { p in
+                    p.url = self.string(e.url)
+                    (p.has_reachable, p.reachable) = ifPresent(e.reachable.map { $0 ? 1 : 0 })
+                    p.last_error = self.string(e.lastError)
+                }
+            }
         }
     }
 

@@ -1228,6 +1228,96 @@ void   transit__heartbeat__free_unpacked
   assert(message->base.descriptor == &transit__heartbeat__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   transit__leadership__init
+                     (Transit__Leadership         *message)
+{
+  static const Transit__Leadership init_value = TRANSIT__LEADERSHIP__INIT;
+  *message = init_value;
+}
+size_t transit__leadership__get_packed_size
+                     (const Transit__Leadership *message)
+{
+  assert(message->base.descriptor == &transit__leadership__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__leadership__pack
+                     (const Transit__Leadership *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__leadership__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__leadership__pack_to_buffer
+                     (const Transit__Leadership *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__leadership__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__Leadership *
+       transit__leadership__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__Leadership *)
+     protobuf_c_message_unpack (&transit__leadership__descriptor,
+                                allocator, len, data);
+}
+void   transit__leadership__free_unpacked
+                     (Transit__Leadership *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__leadership__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   transit__etcd_endpoint__init
+                     (Transit__EtcdEndpoint         *message)
+{
+  static const Transit__EtcdEndpoint init_value = TRANSIT__ETCD_ENDPOINT__INIT;
+  *message = init_value;
+}
+size_t transit__etcd_endpoint__get_packed_size
+                     (const Transit__EtcdEndpoint *message)
+{
+  assert(message->base.descriptor == &transit__etcd_endpoint__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t transit__etcd_endpoint__pack
+                     (const Transit__EtcdEndpoint *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &transit__etcd_endpoint__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t transit__etcd_endpoint__pack_to_buffer
+                     (const Transit__EtcdEndpoint *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &transit__etcd_endpoint__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Transit__EtcdEndpoint *
+       transit__etcd_endpoint__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Transit__EtcdEndpoint *)
+     protobuf_c_message_unpack (&transit__etcd_endpoint__descriptor,
+                                allocator, len, data);
+}
+void   transit__etcd_endpoint__free_unpacked
+                     (Transit__EtcdEndpoint *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &transit__etcd_endpoint__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   transit__pub_message__init
                      (Transit__PubMessage         *message)
 {
@@ -5075,7 +5165,7 @@ const ProtobufCMessageDescriptor transit__topic_sequence__descriptor =
   (ProtobufCMessageInit) transit__topic_sequence__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__heartbeat__field_descriptors[4] =
+static const ProtobufCFieldDescriptor transit__heartbeat__field_descriptors[5] =
 {
   {
     "sources",
@@ -5125,9 +5215,22 @@ static const ProtobufCFieldDescriptor transit__heartbeat__field_descriptors[4] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "leader",
+    5,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Heartbeat, leader),
+    &transit__leadership__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__heartbeat__field_indices_by_name[] = {
   2,   /* field[2] = database_version */
+  4,   /* field[4] = leader */
   3,   /* field[3] = rss_bytes */
   0,   /* field[0] = sources */
   1,   /* field[1] = topics */
@@ -5135,7 +5238,7 @@ static const unsigned transit__heartbeat__field_indices_by_name[] = {
 static const ProtobufCIntRange transit__heartbeat__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor transit__heartbeat__descriptor =
 {
@@ -5145,11 +5248,139 @@ const ProtobufCMessageDescriptor transit__heartbeat__descriptor =
   "Transit__Heartbeat",
   "transit",
   sizeof(Transit__Heartbeat),
-  4,
+  5,
   transit__heartbeat__field_descriptors,
   transit__heartbeat__field_indices_by_name,
   1,  transit__heartbeat__number_ranges,
   (ProtobufCMessageInit) transit__heartbeat__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__leadership__field_descriptors[3] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__Leadership, name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lease_remaining_ms",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_INT64,
+    offsetof(Transit__Leadership, has_lease_remaining_ms),
+    offsetof(Transit__Leadership, lease_remaining_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "etcd",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Transit__Leadership, n_etcd),
+    offsetof(Transit__Leadership, etcd),
+    &transit__etcd_endpoint__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__leadership__field_indices_by_name[] = {
+  2,   /* field[2] = etcd */
+  1,   /* field[1] = lease_remaining_ms */
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange transit__leadership__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor transit__leadership__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.Leadership",
+  "Leadership",
+  "Transit__Leadership",
+  "transit",
+  sizeof(Transit__Leadership),
+  3,
+  transit__leadership__field_descriptors,
+  transit__leadership__field_indices_by_name,
+  1,  transit__leadership__number_ranges,
+  (ProtobufCMessageInit) transit__leadership__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor transit__etcd_endpoint__field_descriptors[3] =
+{
+  {
+    "url",
+    1,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__EtcdEndpoint, url),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reachable",
+    2,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_BOOL,
+    offsetof(Transit__EtcdEndpoint, has_reachable),
+    offsetof(Transit__EtcdEndpoint, reachable),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_error",
+    3,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__EtcdEndpoint, last_error),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned transit__etcd_endpoint__field_indices_by_name[] = {
+  2,   /* field[2] = last_error */
+  1,   /* field[1] = reachable */
+  0,   /* field[0] = url */
+};
+static const ProtobufCIntRange transit__etcd_endpoint__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor transit__etcd_endpoint__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "transit.EtcdEndpoint",
+  "EtcdEndpoint",
+  "Transit__EtcdEndpoint",
+  "transit",
+  sizeof(Transit__EtcdEndpoint),
+  3,
+  transit__etcd_endpoint__field_descriptors,
+  transit__etcd_endpoint__field_indices_by_name,
+  1,  transit__etcd_endpoint__number_ranges,
+  (ProtobufCMessageInit) transit__etcd_endpoint__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor transit__pub_message__field_descriptors[10] =

@@ -38,3 +38,17 @@ struct DeployUnitsTests {
         #expect(child.stdout.isEmpty && child.stderr.isEmpty, "systemd-analyze: \(child.stdout)\(child.stderr)")
     }
 }
+
+/// deploy/haproxy.cfg is a configuration Debian's HAProxy accepts (`haproxy -c`).
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy"),
+        "haproxy is not installed (scripts/install-deps installs it)"))
+struct HAProxyConfigurationTests {
+    @Test func theHAProxyConfigurationIsValid() async throws {
+        let child = try ChildProcess("/usr/sbin/haproxy", ["-c", "-f", Repository.path("deploy/haproxy.cfg")])
+        let status = try await child.waitForExit(timeout: .seconds(30))
+        #expect(status == 0, "haproxy -c: \(child.stdout)\(child.stderr)")
+        #expect(child.stdout.contains("Configuration file is valid"))
+    }
+}

@@ -20,11 +20,11 @@ package struct Answer: Sendable {
 
     /// A success line; `data` writes the `data` value. `elapsed_us` is taken just before encoding.
     static func success(
-        id: RawJSON, op: GatewayOpKind, live: LiveMeta? = nil, note: String? = nil, received: ContinuousClock.Instant,
-        capacity: Int = 2048, data: (inout JSONWriter) -> Void
+        id: RawJSON, op: GatewayOpKind, live: LiveMeta? = nil, note: String? = nil, epoch: UInt64?? = nil,
+        received: ContinuousClock.Instant, capacity: Int = 2048, data: (inout JSONWriter) -> Void
     ) -> Answer {
         let micros = received.microsecondsElapsed
-        let meta = ResponseMeta(op: op, elapsedMicros: micros, live: live, note: note)
+        let meta = ResponseMeta(op: op, elapsedMicros: micros, live: live, note: note, epoch: epoch)
         return Answer(
             bytes: GatewayResponse.success(id: id, meta: meta, capacity: capacity, data: data), op: op, error: nil,
             micros: micros)

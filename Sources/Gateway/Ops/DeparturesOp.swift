@@ -279,7 +279,7 @@ extension RequestDispatcher {
         if alerts { Self.addAlerts(&answer, index: state.alertIndex, info: info) }
         let meta = LiveMeta(
             at: at, source: .realtimeOnly, stale: candidates.usedStale,
-            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now), epoch: realtime.epoch)
         return .success(LiveBoard(answer: answer, meta: meta, stops: boardStops))
     }
 

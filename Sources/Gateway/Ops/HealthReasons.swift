@@ -22,6 +22,8 @@ public struct HealthReason: Sendable, Hashable {
         case feedVersionMismatch = "feed_version_mismatch"
         /// A static feed's last refresh from its URL failed; the serving database is unchanged (flow 9).
         case staticRefreshFailed = "static_refresh_failed"
+        /// The gateway got SIGTERM and announces it before draining: `health` is `draining`.
+        case draining
     }
 
     public init(source: String?, code: Code, message: String) {

@@ -21,14 +21,23 @@ extension RequestDispatcher {
         let reading = realtime.read()
         let now = clock.unixSeconds
 
-        let (status, reasons) = HealthJudgement.judge(
+        var (status, reasons) = HealthJudgement.judge(
             feedInfo: info, staticError: staticError, realtime: reading.status, heartbeatAge: reading.heartbeatAge,
             sources: reading.sources, now: now)
+        if stats.draining {
+            status = "draining"
+            reasons.insert(
+                .init(
+                    source: nil, code: .draining,
+                    message: "this gateway is shutting down (SIGTERM): connect to another one; it still answers "
+                        + "until it drains"), at: 0)
+        }
         let uptime = stats.uptimeSeconds
         let connections = stats.connections
         let subscriptions = stats.subscriptionCount
 
-        return .success(id: request.id, op: .health, received: received) { w in
+        let epoch = realtime.epoch, leader = realtime.leader
+        return .success(id: request.id, op: .health, epoch: .some(epoch), received: received) { w in
             w.beginObject()
             w.key("status"); w.string(status)
             w.key("reasons"); w.beginArray()
@@ -61,6 +70,8 @@ extension RequestDispatcher {
             w.key("realtime"); w.beginObject()
             w.key("status"); w.string(reading.status.rawValue)
             w.key("last_heartbeat_age_s"); w.int(reading.heartbeatAge.map { $0.components.seconds })
+            w.key("epoch"); w.int(epoch.map { Int64(clamping: $0) })
+            w.key("leader"); w.leader(leader, epoch: epoch)
             w.key("sources"); w.beginArray()
             for source in reading.sources {
                 w.beginObject()
@@ -190,7 +201,33 @@ extension RequestDispatcher {
             w.endObject()
             w.key("rss_bytes"); w.int(ProcessMemory.residentBytes().map(Int.init))
             w.key("realtime_rss_bytes"); w.int(realtime.publisherResidentBytes.map(Int.init))
+            let epoch = realtime.epoch
+            w.key("realtime_epoch"); w.int(epoch.map { Int64(clamping: $0) })
+            w.key("realtime_lower_epoch_dropped"); w.int(realtime.lowerEpochDropped)
+            w.key("realtime_leader"); w.leader(realtime.leader, epoch: epoch)
             w.endObject()
         }
+    }
+}
+
+extension JSONWriter {
+    /// The elected realtime leader as its last heartbeat described itself (`health` and `stats`): null without
+    /// election or before such a heartbeat.
+    mutating func leader(_ leader: LiveLeadership?, epoch: UInt64?) {
+        guard let leader else { return null() }
+        beginObject()
+        key("name"); string(leader.name)
+        key("epoch"); int(epoch.map { Int64(clamping: $0) })
+        key("lease_remaining_ms"); int(leader.leaseRemainingMs)
+        key("etcd"); beginArray()
+        for endpoint in leader.etcd {
+            beginObject()
+            key("url"); string(endpoint.url)
+            key("reachable"); bool(endpoint.reachable)
+            key("last_error"); string(endpoint.lastError)
+            endObject()
+        }
+        endArray()
+        endObject()
     }
 }

@@ -116,7 +116,7 @@ extension RequestDispatcher {
         let sources = state.sources.filter { $0.kind == .vehiclePositions || $0.kind == .auto }
         let live = LiveMeta(
             at: now, source: .staticAndRealtime, stale: sources.contains(where: \.stale),
-            feedAgeSeconds: LiveMerge.feedAge(state, kind: .vehiclePositions, now: now))
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .vehiclePositions, now: now), epoch: reading.epoch)
         return .success(
             id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count
         ) {
@@ -169,7 +169,7 @@ extension RequestDispatcher {
         // The sources as last reported (also while the publisher is silent), as `health` shows them.
         let live = LiveMeta(
             at: now, source: .staticAndRealtime, stale: false,
-            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .vehiclePositions, now: now))
+            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .vehiclePositions, now: now), epoch: reading.epoch)
         return .success(
             id: request.id, op: .vehicles, live: live, received: received, capacity: 512 + 500 * vehicles.count
         ) {

@@ -33,7 +33,7 @@ extension RequestDispatcher {
         let reading = realtime.read()
         let live = LiveMeta(
             at: now, source: .staticAndRealtime, stale: false,
-            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .tripUpdates, now: now))
+            feedAgeSeconds: LiveMerge.feedAge(reading.state, kind: .tripUpdates, now: now), epoch: reading.epoch)
         return .success(id: request.id, op: .reliability, live: live, received: received, capacity: 4096) {
             $0.reliabilityData(ReliabilityAnswer(query: query, window: window))
         }

@@ -83,7 +83,7 @@ extension RequestDispatcher {
         let source: DataSource = staticUp ? .staticAndRealtime : .realtimeOnly
         let meta = LiveMeta(
             at: at, source: source, stale: false,
-            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now))
+            feedAgeSeconds: LiveMerge.feedAge(state, kind: .tripUpdates, now: now), epoch: reading.epoch)
 
         // Static down, a scheduled trip whose detail the gateway cached: the full answer from it.
         if !staticUp, !trip.added, let detail = cache.cachedTrip(trip.key) {

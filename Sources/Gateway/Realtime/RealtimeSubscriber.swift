@@ -144,6 +144,8 @@ private struct SubscriberLoop {
     /// Snapshot attempts that failed in a row.
     var failedAttempts = 0
     var lastDecodeWarning: ContinuousClock.Instant?
+    /// The lower epoch last logged as dropped.
+    var lastLowerEpoch: UInt64?
 
     /// Messages handled before the state goes to the view even if more are waiting.
     static let burst = 512
@@ -201,10 +203,17 @@ private struct SubscriberLoop {
             }
             return
         }
+        // Fencing: a former leader that woke up (a lower epoch) is not followed, and not counted as heard.
+        guard owner.view.admit(epoch: message.epoch) else {
+            noteLowerEpoch(message.epoch)
+            return
+        }
         lastHeard = .now
         heardSinceHandOver = true
         if let epoch, message.epoch != epoch {
-            owner.log.notice("realtime publisher restarted (new epoch): re-syncing every topic")
+            owner.log.notice(
+                "realtime publisher restarted or a new leader elected (new epoch): re-syncing every topic",
+                metadata: ["epoch": "\(message.epoch)", "previous": "\(epoch)"])
             for topic in sequencers.keys { sequencers[topic]?.unsync() }
             nextAttempt = .now
         }
@@ -213,6 +222,7 @@ private struct SubscriberLoop {
         if case .heartbeat(let beat) = message.payload {
             assembler.setSources(beat.sources)
             owner.view.notePublisherResidentBytes(beat.residentBytes)
+            owner.view.noteLeader(beat.leader)
             for (topic, seq) in beat.sequences where sequencers[topic] != nil {
                 if sequencers[topic]!.heartbeat(epoch: message.epoch, seq: seq) {
                     owner.log.notice("realtime \(topic.rawValue) messages lost (heartbeat at \(seq)): re-syncing")
@@ -232,6 +242,15 @@ private struct SubscriberLoop {
         }
     }
 
+    /// Logs the first message of a lower epoch per epoch (the count is in `stats`).
+    mutating func noteLowerEpoch(_ lower: UInt64) {
+        guard lastLowerEpoch != lower else { return }
+        lastLowerEpoch = lower
+        owner.log.warning(
+            "realtime message of a lower epoch dropped (a former leader)",
+            metadata: ["epoch": "\(lower)", "following": "\(owner.view.epoch.map(String.init) ?? "-")"])
+    }
+
     // MARK: snapshots
 
     /// Takes a snapshot of every unsynced topic; stops at the first failure and retries after the backoff.
@@ -249,6 +268,13 @@ private struct SubscriberLoop {
                     metadata: [
                         "topic": "\(topic.rawValue)", "error": "\(error)", "attempt": "\(failedAttempts)",
                     ])
+                nextAttempt = .now + backoff
+                backoff = min(backoff * 2, owner.options.retryMax)
+                return
+            }
+            guard owner.view.admit(epoch: snapshot.epoch) else {
+                // A former leader's REP answered: ask again (the new leader's answers).
+                noteLowerEpoch(snapshot.epoch)
                 nextAttempt = .now + backoff
                 backoff = min(backoff * 2, owner.options.retryMax)
                 return

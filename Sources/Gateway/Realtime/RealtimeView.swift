@@ -1,5 +1,6 @@
 import GatewayProtocol
 import Synchronization
+import TransitModel
 
 /// The gateway's view of the live state, fed by the realtime PUB stream (protocol/README.md flows 3–4) and
 /// read by every request; requests never ask the realtime service.
@@ -31,6 +32,45 @@ public final class RealtimeView: Sendable {
     private let retired = Mutex<RealtimeState?>(nil)
     /// The realtime service's resident size from its last heartbeat (0: never told).
     private let publisherResident = Atomic<UInt64>(0)
+
+    /// Fencing (protocol/README.md "Leader election"): the highest publisher epoch followed, what was dropped for
+    /// coming from a lower one, and the leader its last heartbeat named.
+    private struct Fencing: Sendable {
+        var epoch: UInt64?
+        var lastAdmitted: ContinuousClock.Instant?
+        var lowerEpochDropped: UInt64 = 0
+        var leader: LiveLeadership?
+    }
+    private let fencing = Mutex(Fencing())
+
+    /// The highest publisher epoch heard (PUB or snapshot); nil before any.
+    public var epoch: UInt64? { fencing.withLock { $0.epoch } }
+    /// Messages and snapshots dropped for an epoch lower than the highest heard (a former leader's).
+    public var lowerEpochDropped: UInt64 { fencing.withLock { $0.lowerEpochDropped } }
+    /// The elected leader as its last heartbeat described itself; nil without election or before one.
+    public var leader: LiveLeadership? { fencing.withLock { $0.leader } }
+
+    /// Whether a message or snapshot of `epoch` may be used: not when a higher one was heard within twice the
+    /// silence limit (it is then counted as dropped). A higher one becomes the epoch followed; so does a lower
+    /// one once the followed epoch has been silent that long (a lone realtime service restarted after its clock
+    /// went back is followed again; a woken former leader has stopped by then).
+    func admit(epoch: UInt64, now: ContinuousClock.Instant = .now) -> Bool {
+        fencing.withLock { f in
+            if let highest = f.epoch, epoch < highest,
+                let last = f.lastAdmitted, now - last < silenceLimit * 2
+            {
+                f.lowerEpochDropped += 1
+                return false
+            }
+            if f.epoch != epoch { f.leader = nil }
+            f.epoch = epoch
+            f.lastAdmitted = now
+            return true
+        }
+    }
+
+    /// The leader a heartbeat of the followed epoch named.
+    func noteLeader(_ leader: LiveLeadership?) { fencing.withLock { $0.leader = leader } }
 
     /// The realtime service's resident set size in bytes, as its last heartbeat said; nil before one said it.
     public var publisherResidentBytes: UInt64? {
@@ -94,13 +134,14 @@ public final class RealtimeView: Sendable {
     // MARK: reading
 
     public func read() -> RealtimeReading {
-        stored.withLock { s in
+        let epoch = self.epoch
+        return stored.withLock { s in
             let (live, age) = liveness(s)
             var held = s.state ?? .empty
             if !live { held.markEveryStale() }
             return RealtimeReading(
                 configured: configured, status: status(live: live), state: held, sources: s.state?.sources ?? [],
-                heartbeatAge: age, version: s.version)
+                heartbeatAge: age, version: s.version, epoch: epoch)
         }
     }
 
@@ -174,6 +215,8 @@ public struct RealtimeReading: Sendable {
     public var heartbeatAge: Duration?
     /// Changes with every state change.
     public var version: UInt64
+    /// The highest publisher epoch heard (the one followed); nil before any (`meta.epoch`).
+    public var epoch: UInt64?
 
     /// The live state may be used (heartbeats fresh and not every source stale).
     public var usable: Bool { status == .ok && !state.allSourcesStale }
@@ -200,7 +243,7 @@ public struct RealtimeReading: Sendable {
         let age = fresh || holdsState ? LiveMerge.feedAge(state, kind: kind, now: now, includingStale: !fresh) : nil
         return LiveMeta(
             at: at, source: fresh ? .staticAndRealtime : .staticOnly, stale: leftOut || (configured && !fresh),
-            feedAgeSeconds: age)
+            feedAgeSeconds: age, epoch: epoch)
     }
 
     /// The answer's `meta.stale` when realtime cannot be used: true when it is configured (the publisher is

@@ -135,6 +135,12 @@ public final class GatewayServer: Service, Sendable {
                 "port": "\(port)", "clock": "\(config.clock)", "pid": "\(ProcessInfo.processInfo.processIdentifier)",
             ])
         try? await gracefulShutdown()
+        if config.drainAnnounce > .zero {
+            // Still serving everything; only the load balancer's health checks fail, so it sends no new clients.
+            services.stats.draining = true
+            logger.info("draining: health answers draining for \(config.drainAnnounce) before the drain")
+            try? await Task.sleep(for: config.drainAnnounce)
+        }
         logger.info("stopping")
         await stop()
         logger.info("stopped")

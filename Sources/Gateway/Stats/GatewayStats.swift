@@ -55,6 +55,13 @@ final class GatewayStats: Sendable {
     }
 
     private let started = ContinuousClock.now
+    private let drainingFlag = Atomic<Bool>(false)
+
+    /// Graceful shutdown began: `health` answers `draining` (GatewayConfiguration.drainAnnounce).
+    var draining: Bool {
+        get { drainingFlag.load(ordering: .relaxed) }
+        set { drainingFlag.store(newValue, ordering: .relaxed) }
+    }
     private let answers = Mutex(Answers())
     private let inFlight = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)

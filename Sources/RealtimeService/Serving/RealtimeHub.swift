@@ -9,6 +9,21 @@ public protocol FrameSink: Sendable {
     func send(_ frame: [UInt8]) throws
 }
 
+/// Whether this instance may publish, and what its heartbeats say of its leadership: with `--election`,
+/// `ElectionRole`'s lease check (a process that wakes up after losing its lease publishes nothing, even before its
+/// election driver runs); without, always and nothing.
+public struct PublishingLease: Sendable {
+    public var mayPublish: @Sendable () -> Bool
+    public var leadership: @Sendable () -> LiveLeadership?
+
+    public init(mayPublish: @escaping @Sendable () -> Bool, leadership: @escaping @Sendable () -> LiveLeadership?) {
+        self.mayPublish = mayPublish
+        self.leadership = leadership
+    }
+
+    public static let unelected = PublishingLease(mayPublish: { true }, leadership: { nil })
+}
+
 /// The published side of the live state: applies changes to the state subscribers hold, numbers them per
 /// topic and sends them; answers snapshots and queries from that same state.
 ///
@@ -20,7 +35,8 @@ public protocol FrameSink: Sendable {
 /// query or snapshot never waits for an update to be applied or encoded: it copies the state before or after
 /// the swap, never a mix.
 public final class RealtimeHub: Sendable {
-    /// Random per process start: a subscriber seeing a new epoch knows the publisher restarted.
+    /// The publisher's epoch: the election key's etcd revision (`--election`), else one more than the last start's
+    /// (`--epoch-file`) or the start's unix milliseconds; gateways follow only the highest they have seen.
     public let epoch: UInt64
     private let sink: any FrameSink
     /// Serializes the publishers (see above); never taken by queries.
@@ -28,16 +44,20 @@ public final class RealtimeHub: Sendable {
     /// The published state: read (copied) by queries, replaced by publishers.
     private let state = Mutex(PublishedState())
     private let sendFailures = Atomic<UInt64>(0)
+    private let fencedFrames = Atomic<UInt64>(0)
+    /// Asked before each send (false once this instance may no longer lead) and by each heartbeat.
+    private let lease: PublishingLease
     private let nowMs: @Sendable () -> Int64
     /// Records the departures the trip-update batches show and answers `delay_histograms` (nil: no store).
     public let delays: TypicalDelays?
 
     public init(
-        sink: any FrameSink, epoch: UInt64 = UInt64.random(in: 1...UInt64.max),
+        sink: any FrameSink, epoch: UInt64 = EpochCounter.fromClock(),
         nowMs: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
-        delays: TypicalDelays? = nil
+        delays: TypicalDelays? = nil, lease: PublishingLease = .unelected
     ) {
         self.sink = sink
+        self.lease = lease
         self.epoch = epoch
         self.nowMs = nowMs
         self.delays = delays
@@ -46,6 +66,8 @@ public final class RealtimeHub: Sendable {
     /// Messages PUB refused to take (the socket closed), reported in the `sources` answer; a full subscriber
     /// queue drops silently instead.
     public var failedSends: UInt64 { sendFailures.load(ordering: .relaxed) }
+    /// Messages not sent because this instance could no longer be sure it leads.
+    public var fencedSends: UInt64 { fencedFrames.load(ordering: .relaxed) }
 
     /// Publishes one feed update's changes: one message per topic that changed (`tu`, `vp`, `al`), and `st`
     /// with every source's status when `sources` is given.
@@ -103,13 +125,14 @@ public final class RealtimeHub: Sendable {
     /// Sends a heartbeat: every source's last status and every topic's current sequence number.
     public func heartbeat() {
         let resident = ProcessMemory.residentBytes()
+        let leader = lease.leadership()
         publishing.withLock { _ in
             let message = state.withLock { s in
                 var sequences: [RealtimeTopic: UInt64] = [:]
                 for topic in RealtimeTopic.stateful { sequences[topic] = s.sequence(topic) }
                 let beat = LiveHeartbeat(
                     sources: s.sources, sequences: sequences, databaseVersion: s.databaseVersion,
-                    residentBytes: resident)
+                    residentBytes: resident, leader: leader)
                 return PubMessage(epoch: epoch, seq: s.next(.heartbeat), sentUnixMs: nowMs(), payload: .heartbeat(beat))
             }
             send(RealtimeCodec.encodeFramed(message))
@@ -159,6 +182,10 @@ public final class RealtimeHub: Sendable {
     public func sequence(_ topic: RealtimeTopic) -> UInt64 { state.withLock { $0.sequence(topic) } }
 
     private func send(_ frame: [UInt8]) {
+        guard lease.mayPublish() else {
+            fencedFrames.add(1, ordering: .relaxed)
+            return
+        }
         do {
             try sink.send(frame)
         } catch {

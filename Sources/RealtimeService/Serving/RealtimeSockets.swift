@@ -16,14 +16,16 @@ public final class RealtimeSockets: Sendable {
 
     /// Listens on both URLs; the hub publishes on the PUB socket and the REP workers answer from it.
     /// `clock` stamps the published messages' send times.
-    /// `delays` records departure delays (nil: none recorded).
+    /// `delays` records departure delays (nil: none recorded). `epoch` and `lease`: `RealtimeHub`'s.
     public init(
         listen: String, publish: String, contexts: Int = 4, clock: ServiceClock = .system, logger: Logger? = nil,
-        delays: TypicalDelays? = nil
+        delays: TypicalDelays? = nil, epoch: UInt64 = EpochCounter.fromClock(),
+        lease: PublishingLease = .unelected
     ) throws(NNGError) {
         publisher = try NNGPublisher(listeningOn: publish, sendBuffer: Self.sendBufferMessages)
         let hub = RealtimeHub(
-            sink: PublisherSink(publisher: publisher), nowMs: { clock.unixMilliseconds }, delays: delays)
+            sink: PublisherSink(publisher: publisher), epoch: epoch, nowMs: { clock.unixMilliseconds }, delays: delays,
+            lease: lease)
         self.hub = hub
         do {
             let socket = try NNGSocket.rep()

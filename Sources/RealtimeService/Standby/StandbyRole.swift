@@ -24,7 +24,10 @@ public final class StandbyRole: Service, Sendable {
         self.takeoverAfter = standby.takeoverAfter
         self.initialGrace = standby.startsAsStandby ? standby.takeoverAfter : .zero
         self.logger = logger
-        self.makeRunner = { try await RealtimeServiceRunner(configuration: configuration, logger: logger) }
+        self.makeRunner = {
+            try await RealtimeServiceRunner(
+                configuration: configuration, logger: logger, epoch: try configuration.nextEpochWithoutElection())
+        }
     }
 
     /// The running service once this instance took over; nil while standing by.

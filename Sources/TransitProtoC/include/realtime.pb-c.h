@@ -44,6 +44,8 @@ typedef struct Transit__AlertsBatch Transit__AlertsBatch;
 typedef struct Transit__SourceStatusList Transit__SourceStatusList;
 typedef struct Transit__TopicSequence Transit__TopicSequence;
 typedef struct Transit__Heartbeat Transit__Heartbeat;
+typedef struct Transit__Leadership Transit__Leadership;
+typedef struct Transit__EtcdEndpoint Transit__EtcdEndpoint;
 typedef struct Transit__PubMessage Transit__PubMessage;
 typedef struct Transit__SnapshotQuery Transit__SnapshotQuery;
 typedef struct Transit__TripPredictionQuery Transit__TripPredictionQuery;
@@ -1058,10 +1060,59 @@ struct  Transit__Heartbeat
    */
   protobuf_c_boolean has_rss_bytes;
   uint64_t rss_bytes;
+  /*
+   * with leader election (serve --election); absent without
+   */
+  Transit__Leadership *leader;
 };
 #define TRANSIT__HEARTBEAT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__heartbeat__descriptor) \
-    , 0,NULL, 0,NULL, NULL, 0, 0 }
+    , 0,NULL, 0,NULL, NULL, 0, 0, NULL }
+
+
+/*
+ * The leader as it sees itself (README "Leader election"); the epoch is the PubMessage's.
+ */
+struct  Transit__Leadership
+{
+  ProtobufCMessage base;
+  /*
+   * the leader's --election-name (host:pid by default)
+   */
+  char *name;
+  /*
+   * the least time its lease has left (from its last renewal's send time)
+   */
+  protobuf_c_boolean has_lease_remaining_ms;
+  int64_t lease_remaining_ms;
+  /*
+   * each etcd endpoint as the leader last found it
+   */
+  size_t n_etcd;
+  Transit__EtcdEndpoint **etcd;
+};
+#define TRANSIT__LEADERSHIP__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__leadership__descriptor) \
+    , NULL, 0, 0, 0,NULL }
+
+
+struct  Transit__EtcdEndpoint
+{
+  ProtobufCMessage base;
+  char *url;
+  /*
+   * absent: not asked yet
+   */
+  protobuf_c_boolean has_reachable;
+  protobuf_c_boolean reachable;
+  /*
+   * the last failure, kept after a recovery
+   */
+  char *last_error;
+};
+#define TRANSIT__ETCD_ENDPOINT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&transit__etcd_endpoint__descriptor) \
+    , NULL, 0, 0, NULL }
 
 
 typedef enum {
@@ -1079,7 +1130,7 @@ struct  Transit__PubMessage
 {
   ProtobufCMessage base;
   /*
-   * random per process start
+   * only increases: the election key's etcd revision, else a counter
    */
   protobuf_c_boolean has_epoch;
   uint64_t epoch;
@@ -1995,6 +2046,44 @@ Transit__Heartbeat *
 void   transit__heartbeat__free_unpacked
                      (Transit__Heartbeat *message,
                       ProtobufCAllocator *allocator);
+/* Transit__Leadership methods */
+void   transit__leadership__init
+                     (Transit__Leadership         *message);
+size_t transit__leadership__get_packed_size
+                     (const Transit__Leadership   *message);
+size_t transit__leadership__pack
+                     (const Transit__Leadership   *message,
+                      uint8_t             *out);
+size_t transit__leadership__pack_to_buffer
+                     (const Transit__Leadership   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__Leadership *
+       transit__leadership__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__leadership__free_unpacked
+                     (Transit__Leadership *message,
+                      ProtobufCAllocator *allocator);
+/* Transit__EtcdEndpoint methods */
+void   transit__etcd_endpoint__init
+                     (Transit__EtcdEndpoint         *message);
+size_t transit__etcd_endpoint__get_packed_size
+                     (const Transit__EtcdEndpoint   *message);
+size_t transit__etcd_endpoint__pack
+                     (const Transit__EtcdEndpoint   *message,
+                      uint8_t             *out);
+size_t transit__etcd_endpoint__pack_to_buffer
+                     (const Transit__EtcdEndpoint   *message,
+                      ProtobufCBuffer     *buffer);
+Transit__EtcdEndpoint *
+       transit__etcd_endpoint__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   transit__etcd_endpoint__free_unpacked
+                     (Transit__EtcdEndpoint *message,
+                      ProtobufCAllocator *allocator);
 /* Transit__PubMessage methods */
 void   transit__pub_message__init
                      (Transit__PubMessage         *message);
@@ -2404,6 +2493,12 @@ typedef void (*Transit__TopicSequence_Closure)
 typedef void (*Transit__Heartbeat_Closure)
                  (const Transit__Heartbeat *message,
                   void *closure_data);
+typedef void (*Transit__Leadership_Closure)
+                 (const Transit__Leadership *message,
+                  void *closure_data);
+typedef void (*Transit__EtcdEndpoint_Closure)
+                 (const Transit__EtcdEndpoint *message,
+                  void *closure_data);
 typedef void (*Transit__PubMessage_Closure)
                  (const Transit__PubMessage *message,
                   void *closure_data);
@@ -2495,6 +2590,8 @@ extern const ProtobufCMessageDescriptor transit__alerts_batch__descriptor;
 extern const ProtobufCMessageDescriptor transit__source_status_list__descriptor;
 extern const ProtobufCMessageDescriptor transit__topic_sequence__descriptor;
 extern const ProtobufCMessageDescriptor transit__heartbeat__descriptor;
+extern const ProtobufCMessageDescriptor transit__leadership__descriptor;
+extern const ProtobufCMessageDescriptor transit__etcd_endpoint__descriptor;
 extern const ProtobufCMessageDescriptor transit__pub_message__descriptor;
 extern const ProtobufCMessageDescriptor transit__snapshot_query__descriptor;
 extern const ProtobufCMessageDescriptor transit__trip_prediction_query__descriptor;

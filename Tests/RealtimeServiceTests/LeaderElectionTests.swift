@@ -1,0 +1,88 @@
+import Testing
+
+@testable import RealtimeService
+
+/// The election's timing as a state machine: instants are made from one origin, no clock is read.
+struct LeaderElectionTests {
+    let t0 = ContinuousClock.now
+    func at(_ seconds: Double) -> ContinuousClock.Instant { t0 + .seconds(seconds) }
+
+    func elected(ttl: Duration = .seconds(6)) -> LeaderElection {
+        var election = LeaderElection(timing: .init(ttl: ttl))
+        #expect(election.next(now: at(0)) == .campaign)
+        election.attempted(at: at(0))
+        election.won(lease: 7, epoch: 42, grantSentAt: at(0))
+        return election
+    }
+
+    @Test func aCandidateCampaignsAtOnceThenEveryThirdOfTheTTL() {
+        var election = LeaderElection(timing: .init(ttl: .seconds(6)))
+        #expect(election.next(now: at(0)) == .campaign)
+        election.attempted(at: at(0))
+        #expect(election.next(now: at(1)) == .wait(until: at(2)))
+        #expect(election.next(now: at(2)) == .campaign)
+        #expect(election.role == .candidate)
+        #expect(!election.mayLead(now: at(2)), "nobody leads without having created the key")
+        #expect(election.leaseRemaining(now: at(2)) == nil)
+    }
+
+    @Test func aLeaderRenewsEveryThirdOfTheTTLAndKeepsLeadingWhileRenewalsComeBack() {
+        var election = elected()
+        #expect(election.role == .leader(lease: 7, epoch: 42))
+        #expect(election.next(now: at(1)) == .wait(until: at(2)))
+        #expect(election.next(now: at(2)) == .renew(lease: 7))
+        for step in 1...10 {
+            let sent = at(Double(step) * 2)
+            election.attempted(at: sent)
+            let renewed = election.renewed(sentAt: sent, ttlLeft: 6)
+            #expect(renewed)
+            #expect(election.mayLead(now: sent + .seconds(3.9)))
+        }
+        #expect(election.leaseRemaining(now: at(21)) == .seconds(5))
+    }
+
+    @Test func aLeaderWithoutRenewalStepsDownAtTwoThirdsOfTheTTLBeforeTheLeaseEnds() {
+        var election = elected()
+        // Every renewal fails (etcd unreachable): retries come every TTL/12.
+        election.attempted(at: at(2))
+        election.renewalFailed(at: at(2))
+        #expect(election.next(now: at(2.25)) == .wait(until: at(2.5)))
+        #expect(election.next(now: at(2.5)) == .renew(lease: 7))
+        #expect(election.mayLead(now: at(3.99)))
+        // 2·TTL/3 after the last renewal (the grant at 0): stop, whatever else is due.
+        #expect(election.next(now: at(4)) == .stepDown(lease: 7))
+        #expect(!election.mayLead(now: at(4)), "the publishers' own check closes at the same instant")
+        election.steppedDown()
+        #expect(election.role == .candidate)
+        #expect(election.next(now: at(4)) == .campaign)
+    }
+
+    @Test func aProcessWokenLongAfterItsLastRenewalMayNotPublish() {
+        // SIGSTOP after a renewal at 2 s, SIGCONT at 30 s: before the driver runs, the hub asks.
+        var election = elected()
+        election.attempted(at: at(2))
+        let renewed = election.renewed(sentAt: at(2), ttlLeft: 6)
+        #expect(renewed)
+        #expect(!election.mayLead(now: at(30)))
+        #expect(election.next(now: at(30)) == .stepDown(lease: 7))
+        #expect(election.leaseRemaining(now: at(30)) == .zero)
+    }
+
+    @Test func aRenewalSayingTheLeaseIsGoneEndsTheLeadership() {
+        var election = elected()
+        election.attempted(at: at(2))
+        let renewed = election.renewed(sentAt: at(2), ttlLeft: 0)
+        #expect(!renewed)
+    }
+
+    @Test func aRenewalCountsFromItsSendTimeAndALateAnswerToAnOlderOneChangesNothing() {
+        var election = elected()
+        election.attempted(at: at(2))
+        let renewed = election.renewed(sentAt: at(2), ttlLeft: 6)
+        // The answer to the request sent at 1.5 s arrives after the one sent at 2 s.
+        let late = election.renewed(sentAt: at(1.5), ttlLeft: 6)
+        #expect(renewed && late)
+        #expect(election.next(now: at(5.9)) != .stepDown(lease: 7))
+        #expect(election.next(now: at(6)) == .stepDown(lease: 7))
+    }
+}
