@@ -31,15 +31,17 @@ public struct Backoff: Sendable, Hashable {
     }
 }
 
+// Conversions between Duration and seconds as Double (config files, backoff draws and messages speak seconds);
+// `package`: the realtime sources and the refresher use them too.
 extension Duration {
     /// The duration in seconds, with its fraction.
-    var seconds: Double {
+    package var seconds: Double {
         let (whole, atto) = components
         return Double(whole) + Double(atto) * 1e-18
     }
 
     /// A duration from seconds; negative and non-finite values become zero.
-    static func fromSeconds(_ seconds: Double) -> Duration {
+    package static func fromSeconds(_ seconds: Double) -> Duration {
         guard seconds.isFinite, seconds > 0 else { return .zero }
         return .nanoseconds(Int64(min(seconds, 9e9) * 1e9))
     }

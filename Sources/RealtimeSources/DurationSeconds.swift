@@ -1,19 +1,6 @@
-// Conversions between Duration and seconds as Double (config files and Date arithmetic speak seconds).
+// Seconds in messages (Duration's conversions to and from seconds are HTTPFetching's).
 import Foundation
-
-extension Duration {
-    /// The duration in seconds, with its fraction.
-    var seconds: Double {
-        let (whole, atto) = components
-        return Double(whole) + Double(atto) * 1e-18
-    }
-
-    /// A duration from seconds; negative and non-finite values become zero.
-    static func fromSeconds(_ seconds: Double) -> Duration {
-        guard seconds.isFinite, seconds > 0 else { return .zero }
-        return .nanoseconds(Int64(min(seconds, 9e9) * 1e9))
-    }
-}
+import HTTPFetching
 
 /// "30 s", "0.05 s", "2.5 min": for messages.
 func formatSeconds(_ seconds: Double) -> String {
