@@ -82,7 +82,7 @@ import TransitModel
             meta,
             [
                 "op": [.string], "elapsed_us": [.int], "at": [.int], "source": [.string], "stale": [.bool],
-                "feed_age_s": [.null],
+                "feed_age_s": [.null], "epoch": [.null],
             ])
         #expect(meta["source"] as? String == "static_only")
         #expect(meta["stale"] as? Bool == true)
