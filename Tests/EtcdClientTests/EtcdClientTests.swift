@@ -16,8 +16,10 @@ struct EtcdEndpointSpecTests {
     }
 }
 
-/// The client against a real etcd (skipped without Debian's etcd-server: scripts/install-deps).
-@Suite(.enabled(if: TemporaryEtcd.binary != nil, "etcd is not installed (scripts/install-deps installs etcd-server)"))
+/// The client against a real etcd (skipped without Debian's etcd-server: scripts/install-deps --test).
+@Suite(
+    .enabled(
+        if: TemporaryEtcd.binary != nil, "etcd is not installed (scripts/install-deps --test installs etcd-server)"))
 struct EtcdClientTests {
     @Test func onlyOneCandidateCreatesTheKeyAndTheOtherReadsItsHolder() async throws {
         let etcd = try await TemporaryEtcd()

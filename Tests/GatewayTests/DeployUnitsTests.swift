@@ -43,7 +43,7 @@ struct DeployUnitsTests {
 @Suite(
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/haproxy"),
-        "haproxy is not installed (scripts/install-deps installs it)"))
+        "haproxy is not installed (scripts/install-deps --test installs it)"))
 struct HAProxyConfigurationTests {
     @Test func theHAProxyConfigurationIsValid() async throws {
         let child = try ChildProcess("/usr/sbin/haproxy", ["-c", "-f", Repository.path("deploy/haproxy.cfg")])

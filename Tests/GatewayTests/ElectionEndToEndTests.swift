@@ -6,10 +6,11 @@ import TransitTesting
 /// Two realtime instances electing their leader through a real etcd (`serve --election`), a gateway dialing
 /// both, every link over loopback tcp: exactly one leads; killed, the other leads under a higher epoch; a
 /// leader paused past its lease steps down when it wakes up and the gateway never follows a lower epoch; a
-/// publisher of a lower epoch is dropped and counted. Skipped without etcd (scripts/install-deps).
+/// publisher of a lower epoch is dropped and counted. Skipped without etcd (scripts/install-deps --test).
 @Suite(
     .enabled(if: BuiltExecutables.path("transit-realtime") != nil, "build the executables first (swift build)"),
-    .enabled(if: TemporaryEtcd.binary != nil, "etcd is not installed (scripts/install-deps installs etcd-server)"))
+    .enabled(
+        if: TemporaryEtcd.binary != nil, "etcd is not installed (scripts/install-deps --test installs etcd-server)"))
 struct ElectionEndToEndTests {
     /// What the gateway's `health` says of realtime: its status, the epoch followed and the leader's name.
     struct Following: Equatable {

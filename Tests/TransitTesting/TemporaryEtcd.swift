@@ -4,7 +4,7 @@ import Foundation
 /// removed with the value. Tests that need it skip when the binary is absent (`TemporaryEtcd.binary`).
 public final class TemporaryEtcd: @unchecked Sendable {
     // @unchecked: `process` is a Foundation class not marked Sendable; it is only signalled.
-    /// The etcd executable, or nil when it is not installed (`scripts/install-deps` installs it).
+    /// The etcd executable, or nil when it is not installed (`scripts/install-deps --test` installs it).
     public static let binary: String? = ["/usr/bin/etcd", "/usr/local/bin/etcd"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
