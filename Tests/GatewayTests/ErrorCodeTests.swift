@@ -66,7 +66,9 @@ import Testing
 
             fixture.stopStaticService()
             let started = ContinuousClock.now
-            let down = try await client.ask(#"{"id":2,"op":"stop","stop_id":"200060"}"#)
+            // Another stop than the one asked above: that answer is kept (for up to a second while the
+            // database version was confirmed) and may be answered again while the static service is down.
+            let down = try await client.ask(#"{"id":2,"op":"stop","stop_id":"20006016"}"#)
             #expect(down.errorCode == "STATIC_UNAVAILABLE", "\(down)")
             #expect(ContinuousClock.now - started < .seconds(2))
             let health = try await client.ask(#"{"id":3,"op":"health"}"#)
@@ -78,7 +80,8 @@ import Testing
             // nng redials by itself; allow it a moment.
             var recovered = false
             for attempt in 0..<40 {
-                let answer = try await client.ask(#"{"id":\#(100 + attempt),"op":"stop","stop_id":"200060"}"#)
+                // A stop not asked before, so the answer comes from the static service, not a kept one.
+                let answer = try await client.ask(#"{"id":\#(100 + attempt),"op":"stop","stop_id":"200070"}"#)
                 if answer.ok { recovered = true; break }
                 try await Task.sleep(for: .milliseconds(100))
             }
