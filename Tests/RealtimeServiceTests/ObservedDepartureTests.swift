@@ -182,6 +182,32 @@ enum Positions {
         #expect(capture.observe(old: predicted, new: predicted, now: Positions.t(1, 50)).map(\.stopId) == ["S1"])
     }
 
+    /// Trip updates and vehicle positions are separate feeds: which of two of the same moment is applied
+    /// first must not change what is recorded (it did: a prediction was recorded at once when the update came
+    /// first, held for the vehicle when the position came first; the launcher's examples flickered).
+    @Test func theOrderOfAnUpdateAndAPositionOfTheSameMomentDoesNotMatter() {
+        let predicted = DelayTrips.trip([40, 40, 40])
+        let now = Positions.t(1, 45)
+        // S0 and S1 departed by their predictions; the vehicle stands at S1.
+        let position = Positions.at(1, "STOPPED_AT", Positions.t(1, 30))
+        var updateFirst = DepartureCapture(zone: DelayTrips.zone)
+        var recordedA = updateFirst.observe(old: nil, new: predicted, now: now)
+        recordedA += updateFirst.observe(position: position, trip: predicted)
+        recordedA += updateFirst.release(now: now)
+        var positionFirst = DepartureCapture(zone: DelayTrips.zone)
+        var recordedB = positionFirst.observe(position: position, trip: predicted)
+        recordedB += positionFirst.observe(old: nil, new: predicted, now: now)
+        recordedB += positionFirst.release(now: now)
+        // S0 (passed, not seen stopped) keeps its prediction; S1 waits for the vehicle to leave.
+        #expect(recordedA.map(\.stopId) == ["S0"])
+        #expect(recordedB.map(\.stopId) == recordedA.map(\.stopId))
+        #expect(recordedB.map(\.delay) == recordedA.map(\.delay))
+        let left = Positions.at(2, "IN_TRANSIT_TO", Positions.t(1, 90))
+        let observedA = updateFirst.observe(position: left, trip: predicted)
+        #expect(observedA.map(\.stopId) == ["S1"] && observedA.first?.delay == 30)
+        #expect(positionFirst.observe(position: left, trip: predicted).map(\.delay) == observedA.map(\.delay))
+    }
+
     @Test func heldPredictionsAreReleasedWhenTheInstanceLeavesOrAfterTheHoldLimit() {
         var capture = DepartureCapture(zone: DelayTrips.zone)
         let predicted = DelayTrips.trip([60, 60, 60])
@@ -302,12 +328,12 @@ enum Positions {
     @Test func samplesOfAHolidayMondayAreSundays() throws {
         var capture = DepartureCapture(zone: DelayTrips.zone)
         #expect(
-            capture.observe(old: nil, new: DelayTrips.trip([60, 60, 60]), now: Positions.t(0, 90)).first?.dayType
+            capture.observeWritten(old: nil, new: DelayTrips.trip([60, 60, 60]), now: Positions.t(0, 90)).first?.dayType
                 == .weekday)
         var holiday = DepartureCapture(zone: DelayTrips.zone)
         holiday.dayTypes = DayTypeCalendar(runsAs: [20_251_222: 7])
         let trip = DelayTrips.trip([60, 60, 60])
-        #expect(holiday.observe(old: nil, new: trip, now: Positions.t(0, 90)).map(\.dayType) == [.sunday])
+        #expect(holiday.observeWritten(old: nil, new: trip, now: Positions.t(0, 90)).map(\.dayType) == [.sunday])
         let observed = Positions.replay(
             &holiday,
             [Positions.at(1, "STOPPED_AT", Positions.t(1, 0)), Positions.at(2, "IN_TRANSIT_TO", Positions.t(1, 30))],

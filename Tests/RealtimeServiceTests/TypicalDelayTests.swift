@@ -106,20 +106,27 @@ enum DelayTrips {
     static func at(stop i: Int, plus: Int64) -> Int64 { day0 + Int64(8 * 3600 + i * 600) + plus }
 }
 
+extension DepartureCapture {
+    /// `observe(old:new:now:)` and the store's write at the same moment: what the store gets.
+    mutating func observeWritten(old: LiveTrip?, new: LiveTrip?, now: Int64) -> [DelaySample] {
+        observe(old: old, new: new, now: now) + release(now: now)
+    }
+}
+
 @Suite struct DepartureCaptureTests {
     @Test func aStopIsRecordedOnceWithItsLastPredictionWhenItsTimePasses() {
         var capture = DepartureCapture(zone: DelayTrips.zone)
         let first = DelayTrips.trip([60, 60, 60])
         #expect(capture.observe(old: nil, new: first, now: DelayTrips.at(stop: 0, plus: 0)).isEmpty)
         let second = DelayTrips.trip([120, 120, 120])
-        let samples = capture.observe(old: first, new: second, now: DelayTrips.at(stop: 0, plus: 130))
+        let samples = capture.observeWritten(old: first, new: second, now: DelayTrips.at(stop: 0, plus: 130))
         #expect(samples.map(\.stopId) == ["S0"])
         #expect(samples.first?.delay == 120)
         #expect(samples.first?.hour == 8)
         #expect(samples.first?.dayType == .weekday)
         #expect(samples.first?.routeId == "R1")
         // The same stop is not counted again by the next update.
-        #expect(capture.observe(old: second, new: second, now: DelayTrips.at(stop: 0, plus: 200)).isEmpty)
+        #expect(capture.observeWritten(old: second, new: second, now: DelayTrips.at(stop: 0, plus: 200)).isEmpty)
     }
 
     @Test func aStopTheUpdateDroppedAfterItsTimeKeepsThePreviousPrediction() {
@@ -128,7 +135,7 @@ enum DelayTrips {
         _ = capture.observe(old: nil, new: before, now: DelayTrips.at(stop: 0, plus: -300))
         // The producer dropped S0 (passed): the new state no longer predicts it.
         let after = DelayTrips.trip([nil, 100, 100])
-        let samples = capture.observe(old: before, new: after, now: DelayTrips.at(stop: 0, plus: 120))
+        let samples = capture.observeWritten(old: before, new: after, now: DelayTrips.at(stop: 0, plus: 120))
         #expect(samples.map(\.stopId) == ["S0"])
         #expect(samples.first?.delay == 90)
     }
@@ -147,14 +154,14 @@ enum DelayTrips {
         var capture = DepartureCapture(zone: DelayTrips.zone)
         let before = DelayTrips.trip([60, 60, 60])
         let skipped = DelayTrips.trip([60, nil, 60], statuses: [.predicted, .skipped, .predicted])
-        let samples = capture.observe(old: before, new: skipped, now: DelayTrips.at(stop: 2, plus: 120))
+        let samples = capture.observeWritten(old: before, new: skipped, now: DelayTrips.at(stop: 2, plus: 120))
         #expect(samples.map(\.stopId) == ["S0", "S2"])
     }
 
     @Test func aRemovedInstanceRecordsItsPassedStopsAndIsForgotten() {
         var capture = DepartureCapture(zone: DelayTrips.zone)
         let trip = DelayTrips.trip([30, 45, 600])
-        _ = capture.observe(old: nil, new: trip, now: DelayTrips.at(stop: 0, plus: 40))
+        _ = capture.observeWritten(old: nil, new: trip, now: DelayTrips.at(stop: 0, plus: 40))
         let samples = capture.observe(old: trip, new: nil, now: DelayTrips.at(stop: 1, plus: 60))
         #expect(samples.map(\.stopId) == ["S1"])  // S0 already counted, S2 not yet left
         #expect(capture.progress.isEmpty)

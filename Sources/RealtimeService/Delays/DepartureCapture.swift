@@ -11,6 +11,9 @@ import TransitModel
 /// else from the previous one (a stop the update dropped, or whose carried prediction expired). Canceled and
 /// deleted instances, skipped stops, stops without a scheduled time or a delay, and instances without a route
 /// record nothing.
+/// A departed prediction is held until the next write (`release(now:)`), or recorded at once when a vehicle
+/// is already past its stop, so the record does not depend on which of two feeds of the same moment (trip
+/// updates, vehicle positions) was applied first.
 ///
 /// Positions (`observe(position:trip:)`): a vehicle STOPPED_AT a stop and later seen past it departed at the
 /// last timestamp it was still stopped there. While a vehicle reports positions for an instance, the
@@ -97,11 +100,13 @@ struct DepartureCapture {
                     let delay = stop.departureDelay ?? stop.arrivalDelay,
                     let sample = sample(instance, routeId: routeId, stop: stop, delay: Int(delay))
                 else { continue }
-                if p.lastPosition != nil && index >= p.passed {
-                    p.held[index] = Held(sample: sample, since: now)
-                } else {
+                if index < p.passed {
                     p.recorded.insert(index)
                     samples.append(sample)
+                } else {
+                    // Held even when no vehicle reports the instance yet: a position of the same moment,
+                    // applied before or after this update (the feeds are polled apart), then decides alike.
+                    p.held[index] = Held(sample: sample, since: now)
                 }
             }
         }
@@ -158,12 +163,17 @@ struct DepartureCapture {
         return samples
     }
 
-    /// The held predictions older than `holdLimit` at `now` (the vehicle stopped reporting).
+    /// Predictions held, all instances together.
+    var heldCount: Int { progress.values.reduce(0) { $0 + $1.held.count } }
+
+    /// The held predictions to record at `now` (each write): all of an instance no vehicle reports, else
+    /// those older than `holdLimit` (the vehicle stopped reporting).
     mutating func release(now: Int64) -> [DelaySample] {
         var samples: [DelaySample] = []
         for (instance, p) in progress where !p.held.isEmpty {
             var p = p
-            for (i, held) in p.held.sorted(by: { $0.key < $1.key }) where now - held.since >= Self.holdLimit {
+            let tracked = p.lastPosition != nil
+            for (i, held) in p.held.sorted(by: { $0.key < $1.key }) where !tracked || now - held.since >= Self.holdLimit {
                 p.held[i] = nil
                 if p.recorded.insert(i).inserted { samples.append(held.sample) }
             }

@@ -60,8 +60,8 @@ public final class TypicalDelays: Sendable {
     /// The day types samples are recorded under now.
     public var dayTypes: DayTypeCalendar { state.withLock { $0.capture.dayTypes } }
 
-    /// Samples waiting for the next write (tests).
-    public var pendingCount: Int { state.withLock { $0.pending.count } }
+    /// Samples waiting for the next write, held predictions included (tests).
+    public var pendingCount: Int { state.withLock { $0.pending.count + $0.capture.heldCount } }
 
     /// Writes the waiting samples and drops what fell out of the window. Throws the store's error (the
     /// samples are kept for the next try).
