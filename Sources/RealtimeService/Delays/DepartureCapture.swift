@@ -173,7 +173,8 @@ struct DepartureCapture {
         for (instance, p) in progress where !p.held.isEmpty {
             var p = p
             let tracked = p.lastPosition != nil
-            for (i, held) in p.held.sorted(by: { $0.key < $1.key }) where !tracked || now - held.since >= Self.holdLimit {
+            for (i, held) in p.held.sorted(by: { $0.key < $1.key }) where !tracked || now - held.since >= Self.holdLimit
+            {
                 p.held[i] = nil
                 if p.recorded.insert(i).inserted { samples.append(held.sample) }
             }
