@@ -7,6 +7,7 @@ import ServiceLifecycle
 import ServiceMetrics
 import ServiceSupport
 import StaticService
+import TransitModel
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -138,6 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
                         scraped.gauge("transit_static_resident_bytes", [], Double(rss))
                     }
                     scraped.gauge("transit_static_database_info", [("version", server.databaseVersion)], 1)
+                    for feed in server.feedInfo()?.feeds ?? [] { scraped.feed(feed) }
                     scraped.total("transit_static_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
                 }
                 logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
@@ -151,5 +153,25 @@ struct ServeCommand: AsyncParsableCommand {
         // Last: it stops first, so loops stopping on purpose are not reported late.
         services.append(watchdogOptions.service(watchdog, logger: logger))
         try await runUntilStopped(services, logger: logger)
+    }
+}
+
+extension ScrapedValues {
+    /// A served feed: its version, and for a URL feed what the refresher last did (feed_info's `refresh`).
+    fileprivate func feed(_ feed: FeedSummary) {
+        let name = [("feed", feed.name)]
+        gauge("transit_static_feed_info", name + [("version", feed.version ?? "")], 1)
+        guard let refresh = feed.refresh else { return }
+        gauge("transit_static_feed_refresh_info", name + [("source", refresh.source)], 1)
+        let times = [
+            ("last_check", refresh.lastCheck), ("last_change", refresh.lastChange),
+            ("next_check", refresh.nextCheck), ("last_error", refresh.lastErrorAt),
+        ]
+        for (what, unix) in times {
+            if let unix { gauge("transit_static_feed_refresh_\(what)_unix", name, Double(unix)) }
+        }
+        gauge("transit_static_feed_refresh_consecutive_failures", name, Double(refresh.consecutiveFailures))
+        gauge("transit_static_feed_refresh_failing", name, refresh.lastError == nil ? 0 : 1)
+        gauge("transit_static_feed_refresh_refused", name, refresh.refused == nil ? 0 : 1)
     }
 }

@@ -37,6 +37,12 @@ public struct StaticRequestHandler: Sendable {
         refreshStatuses = RefreshStatuses(databasePath: stores.path)
     }
 
+    /// `feed_info` of the served database with the refresher's statuses, outside the counted answers.
+    func feedInfo() -> FeedInfo? {
+        guard case .feedInfo(let info) = try? stores.store.answer(.feedInfo, now: now()) else { return nil }
+        return refreshStatuses.annotate(info)
+    }
+
     public func handle(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         let request: StaticRequest
         do {

@@ -4,6 +4,7 @@ import NNGKit
 import ProcessSupport
 import ServiceLifecycle
 import Synchronization
+import TransitModel
 import TransitStore
 
 /// The static-data service: a REP socket on `configuration.listenURL` whose `contexts` workers answer
@@ -22,6 +23,7 @@ public final class StaticServer: Service, Sendable {
     public let stores: ReloadableStore
     private let server: NNGReplyServer
     private let probe: WorkerProbe?
+    private let handler: StaticRequestHandler
     private let logger: Logger
     /// The journey planner (nil with `planWorkers` 0).
     public let planning: JourneyPlanning?
@@ -56,6 +58,7 @@ public final class StaticServer: Service, Sendable {
         let handler = StaticRequestHandler(
             stores: stores, logger: logger, servedBy: configuration.replicaName, planning: planning,
             now: { clock.unixSeconds })
+        self.handler = handler
         let url = configuration.listenURL
         do {
             let socket = try NNGSocket.rep()
@@ -80,6 +83,10 @@ public final class StaticServer: Service, Sendable {
 
     /// The version of the database being served.
     public var databaseVersion: String { stores.store.databaseVersion }
+
+    /// `feed_info` of the database being served, with the refresher's status of each URL feed (for metrics:
+    /// not counted as an answer); nil when the database cannot answer it.
+    public func feedInfo() -> FeedInfo? { handler.feedInfo() }
 
     /// Reopens the database file. On failure the old database keeps serving and the error is logged and
     /// returned. Returns the new database version on success.

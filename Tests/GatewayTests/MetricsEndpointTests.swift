@@ -26,10 +26,20 @@ struct MetricsEndpointTests {
     }
 
     @Test func theGatewayAndTheStaticServiceServePrometheusText() async throws {
+        // The sample database as a refreshed URL feed whose last check failed (the refresher's state file
+        // beside it, as `transit-static refresh` writes it: protocol/README.md flow 9).
+        let folder = try TemporaryFolder("metrics-static")
+        let db = folder.path("static.db")
+        try FileManager.default.copyItem(atPath: try SampleDatabase.path(), toPath: db)
+        try FileManager.default.createDirectory(atPath: db + ".refresh", withIntermediateDirectories: true)
+        let state = #"{"feeds":[{"name":"sample","version":"sample-2025.1","validators":{},"refresh":"#
+            + #"{"source":"https://example.org/gtfs.zip","lastCheck":1772000000,"lastChange":1771900000,"#
+            + #""nextCheck":1772021600,"lastError":"HTTP 503","lastErrorAt":1772000000,"consecutiveFailures":2}}]}"#
+        try Data(state.utf8).write(to: URL(fileURLWithPath: db + ".refresh/state.json"))
         let staticURL = UniqueURL.ipc("metrics-static")
         let staticService = try ChildProcess(
             BuiltExecutables.path("transit-static")!,
-            ["serve", "--db", try SampleDatabase.path(), "--listen", staticURL, "--metrics", "127.0.0.1:0"])
+            ["serve", "--db", db, "--listen", staticURL, "--metrics", "127.0.0.1:0"])
         defer { staticService.signal(SIGKILL) }
         let gateway = try ChildProcess(
             BuiltExecutables.path("transit-gateway")!,
@@ -65,6 +75,17 @@ struct MetricsEndpointTests {
         #expect(staticBody.contains(#"transit_static_answers_total{query="stop",status="notFound"} 1"#))
         #expect(staticBody.contains("transit_static_database_info{version="))
         #expect(staticBody.contains("transit_static_nng_unfinished_closes_total 0"))
+        // Each feed's version, and what the refresher last did with a URL feed (feed_info's `refresh`).
+        #expect(staticBody.contains(#"transit_static_feed_info{feed="sample",version="sample-2025.1"} 1"#))
+        #expect(
+            staticBody.contains(
+                #"transit_static_feed_refresh_info{feed="sample",source="https://example.org/gtfs.zip"} 1"#))
+        #expect(staticBody.contains(#"transit_static_feed_refresh_last_check_unix{feed="sample"} 1772000000"#))
+        #expect(staticBody.contains(#"transit_static_feed_refresh_last_change_unix{feed="sample"} 1771900000"#))
+        #expect(staticBody.contains(#"transit_static_feed_refresh_next_check_unix{feed="sample"} 1772021600"#))
+        #expect(staticBody.contains(#"transit_static_feed_refresh_consecutive_failures{feed="sample"} 2"#))
+        #expect(staticBody.contains(#"transit_static_feed_refresh_failing{feed="sample"} 1"#))
+        #expect(staticBody.contains(#"transit_static_feed_refresh_refused{feed="sample"} 0"#))
 
         let (notFound, _) = try await Self.get(port: gatewayMetrics, path: "/other")
         #expect(notFound.contains("404"), "\(notFound)")
