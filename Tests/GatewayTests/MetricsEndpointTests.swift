@@ -32,7 +32,8 @@ struct MetricsEndpointTests {
         let db = folder.path("static.db")
         try FileManager.default.copyItem(atPath: try SampleDatabase.path(), toPath: db)
         try FileManager.default.createDirectory(atPath: db + ".refresh", withIntermediateDirectories: true)
-        let state = #"{"feeds":[{"name":"sample","version":"sample-2025.1","validators":{},"refresh":"#
+        let state =
+            #"{"feeds":[{"name":"sample","version":"sample-2025.1","validators":{},"refresh":"#
             + #"{"source":"https://example.org/gtfs.zip","lastCheck":1772000000,"lastChange":1771900000,"#
             + #""nextCheck":1772021600,"lastError":"HTTP 503","lastErrorAt":1772000000,"consecutiveFailures":2}}]}"#
         try Data(state.utf8).write(to: URL(fileURLWithPath: db + ".refresh/state.json"))
