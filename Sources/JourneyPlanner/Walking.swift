@@ -124,6 +124,10 @@ struct FootpathGraph: Sendable {
     /// What generating the walks beyond `storedRadius` needs: the served stops' places, the rules, the stations.
     let grid: StopGrid
     let rules: TransferRules
+    /// Whether a transfers.txt entry may govern walks out of (into) each stop: one names it or its station. Most
+    /// pairs have none, and these spare their lookups.
+    let entryFrom: [Bool]
+    let entryTo: [Bool]
     /// Each stop's station as the feed gives it (−1 for none).
     let station: [Int32]
 
@@ -150,7 +154,8 @@ struct FootpathGraph: Sendable {
         let stored = storedRadius > 0
         grid.forEachStop(near: a, within: radius, into: incoming) { b, d in
             if stored && d <= storedRadius { return }
-            if rules.entry(from: incoming ? b : a, to: incoming ? a : b) != nil { return }
+            let from = incoming ? b : a, to = incoming ? a : b
+            if entryFrom[from] && entryTo[to] && rules.entry(from: from, to: to) != nil { return }
             if station[a] >= 0 && station[a] == station[b] { return }
             edges.append(Edge(stop: Int32(b), distance: d, fixedTime: -1, always: false))
         }
@@ -159,7 +164,8 @@ struct FootpathGraph: Sendable {
     /// Bytes of the arrays (both directions and the grid).
     var bytes: Int {
         func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
-        return bytes(outEdges) + bytes(inEdges) + bytes(outOffsets) + bytes(inOffsets) + bytes(station) + grid.bytes
+        let edges = bytes(outEdges) + bytes(inEdges) + bytes(outOffsets) + bytes(inOffsets)
+        return edges + bytes(station) + bytes(entryFrom) + bytes(entryTo) + grid.bytes
     }
 
     /// Builds the graph over `served` stops: generated walks within `storedRadius`, the stations' walks, and the
@@ -231,6 +237,14 @@ struct FootpathGraph: Sendable {
         self.grid = grid
         self.rules = rules
         station = stops.map { Int32(clamping: $0.station ?? -1) }
+        // `TransferRules.entry` looks a pair up by each end and its station: an entry from x governs x's walks and
+        // those of x's platforms.
+        let froms = Set(rules.entries.keys.map(\.from)), tos = Set(rules.entries.keys.map(\.to))
+        func named(_ s: Int, _ set: Set<Int>) -> Bool {
+            set.contains(s) || rules.stations[s].map(set.contains) ?? false
+        }
+        entryFrom = (0..<n).map { named($0, froms) }
+        entryTo = (0..<n).map { named($0, tos) }
     }
 }
 
