@@ -152,12 +152,15 @@ struct FootpathGraph: Sendable {
     func generate(_ a: Int, incoming: Bool, radius: Double, into edges: inout [Edge]) {
         guard needsGenerated(radius: radius), radius > 0 else { return }
         let stored = storedRadius > 0
-        grid.forEachStop(near: a, within: radius, into: incoming) { b, d in
-            if stored && d <= storedRadius { return }
+        var near: [StopGrid.Near] = []
+        grid.stops(near: a, within: radius, into: incoming, &near)
+        for n in near {
+            let b = Int(n.stop), d = n.distance
+            if stored && d <= storedRadius { continue }
             let from = incoming ? b : a, to = incoming ? a : b
-            if entryFrom[from] && entryTo[to] && rules.entry(from: from, to: to) != nil { return }
-            if station[a] >= 0 && station[a] == station[b] { return }
-            edges.append(Edge(stop: Int32(b), distance: d, fixedTime: -1, always: false))
+            if entryFrom[from] && entryTo[to] && rules.entry(from: from, to: to) != nil { continue }
+            if station[a] >= 0 && station[a] == station[b] { continue }
+            edges.append(Edge(stop: n.stop, distance: d, fixedTime: -1, always: false))
         }
     }
 
@@ -188,6 +191,7 @@ struct FootpathGraph: Sendable {
         var outOffsets = [Int32](repeating: 0, count: n + 1)
         var outEdges: [Edge] = []
         var edges: [Int: Edge] = [:]
+        var near: [StopGrid.Near] = []
         for a in 0..<n {
             defer { outOffsets[a + 1] = Int32(outEdges.count) }
             guard served[a] else { continue }
@@ -206,7 +210,9 @@ struct FootpathGraph: Sendable {
                 }
             }
             if storedRadius > 0 {
-                grid.forEachStop(near: a, within: storedRadius, into: false) { b, _ in add(b, generated: true) }
+                near.removeAll(keepingCapacity: true)
+                grid.stops(near: a, within: storedRadius, into: false, &near)
+                for b in near { add(Int(b.stop), generated: true) }
             }
             if let st = stops[a].station { for b in platforms[st] ?? [] { add(b, generated: false) } }
             for from in [a] + (stops[a].station.map { [$0] } ?? []) {
@@ -305,9 +311,14 @@ struct StopGrid: Sendable {
         members = keyed.map(\.stop)
     }
 
-    /// Calls `body(b, d)` for every other located stop b within `radius` (inclusive) of `a`, d the distance from a
-    /// to b (from b to a with `into`, so that it is the walk's distance to the last bit).
-    func forEachStop(near a: Int, within radius: Double, into: Bool, _ body: (Int, Double) -> Void) {
+    struct Near {
+        var stop: Int32
+        var distance: Double
+    }
+
+    /// Appends every other located stop within `radius` (inclusive) of `a` with its distance from a (to a with
+    /// `into`, so that it is the walk's distance to the last bit).
+    func stops(near a: Int, within radius: Double, into: Bool, _ result: inout [Near]) {
         guard lat.indices.contains(a), !lat[a].isNaN else { return }
         // A stop within the radius is at most this many cells away on either axis.
         let rings = Int32((radius / cellMetres).rounded(.up))
@@ -322,7 +333,7 @@ struct StopGrid: Sendable {
                         into
                         ? Walking.distance(lat1: lat[b], lon1: lon[b], lat2: lat[a], lon2: lon[a])
                         : Walking.distance(lat1: lat[a], lon1: lon[a], lat2: lat[b], lon2: lon[b])
-                    if d <= radius { body(b, d) }
+                    if d <= radius { result.append(Near(stop: b32, distance: d)) }
                 }
             }
         }
