@@ -77,6 +77,9 @@ final class RaptorSearch {
     /// The walks beyond the timetable's stored radius this query generated (when its radius is larger).
     private var generated = GeneratedWalks()
     private var generates = false
+    /// The shortest time of a generated walk (all are longer than the stored radius): a stop reached later than the
+    /// target minus this needs none generated.
+    private var shortestGenerated: Int32 = 0
 
     init(timetable: Timetable, reverse: Bool, options: Options) {
         self.timetable = timetable
@@ -151,7 +154,11 @@ final class RaptorSearch {
         if queue.count != set.routes.count { queue = Array(repeating: -1, count: set.routes.count) }
         cut = false
         generates = timetable.footpaths.needsGenerated(radius: options.walkRadius)
-        if generates { generated.reset(stopCount: stops, radius: options.walkRadius, incoming: reverse) }
+        if generates {
+            generated.reset(stopCount: stops, radius: options.walkRadius, incoming: reverse)
+            shortestGenerated = Int32(
+                Walking.seconds(metres: timetable.footpaths.storedRadius, speed: options.walkSpeed))
+        }
     }
 
     @inline(__always)
@@ -356,7 +363,9 @@ final class RaptorSearch {
             }
             if changeTime(p) != Self.infinity { mark(p) }
             for e in walksOut(p) { relax(e, from: p32, arrival: a, round: k) }
-            if generates { for e in generatedWalksOut(p) { relax(e, from: p32, arrival: a, round: k) } }
+            if generates && a &+ shortestGenerated < target[k] && a &+ shortestGenerated <= options.limit {
+                for e in generatedWalksOut(p) { relax(e, from: p32, arrival: a, round: k) }
+            }
         }
         improvedList.removeAll(keepingCapacity: true)
     }
