@@ -7,11 +7,32 @@ public enum Walking {
 
     /// Great-circle (haversine) distance in metres.
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        distance(
+            haversine(lat1: lat1, lon1: lon1, cosLat1: cosine(lat1), lat2: lat2, lon2: lon2, cosLat2: cosine(lat2)))
+    }
+
+    /// The parts of `distance`, for callers that keep the cosines of their latitudes (the same operations in the
+    /// same order, so the same bits).
+    @inline(__always)
+    static func cosine(_ lat: Double) -> Double { cos(lat * (Double.pi / 180)) }
+
+    @inline(__always)
+    static func haversine(
+        lat1: Double, lon1: Double, cosLat1: Double, lat2: Double, lon2: Double, cosLat2: Double
+    ) -> Double {
         let rad = Double.pi / 180
         let dLat = (lat2 - lat1) * rad
         let dLon = (lon2 - lon1) * rad
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * earthRadiusMetres * asin(min(1, sqrt(a)))
+        return sin(dLat / 2) * sin(dLat / 2) + cosLat1 * cosLat2 * sin(dLon / 2) * sin(dLon / 2)
+    }
+
+    @inline(__always)
+    static func distance(_ haversine: Double) -> Double { 2 * earthRadiusMetres * asin(min(1, sqrt(haversine))) }
+
+    /// A haversine above this is a distance above `metres` (with a margin far above the rounding of `distance`).
+    static func haversineBound(metres: Double) -> Double {
+        let h = sin(metres / (2 * earthRadiusMetres))
+        return h * h * (1 + 1e-6)
     }
 
     /// Seconds to walk `metres` at `speed` m/s: ceil(distance / speed).
@@ -268,9 +289,10 @@ struct StopGrid: Sendable {
     /// cell is more than `cellMetres` high), and the longitude side widened for the most poleward stop.
     let latCell: Double
     let lonCell: Double
-    /// Each stop's coordinates; NaN when it is not served or has none.
+    /// Each stop's coordinates and the cosine of its latitude; NaN when it is not served or has none.
     let lat: [Double]
     let lon: [Double]
+    let cosLat: [Double]
     /// The stops of cell `cells[c]` are `members[starts[c]..<starts[c + 1]]`.
     let cells: [Cell: Int32]
     let starts: [Int32]
@@ -293,6 +315,7 @@ struct StopGrid: Sendable {
         self.lonCell = lonCell
         self.lat = lat
         self.lon = lon
+        cosLat = lat.map { Walking.cosine($0) }
         func cell(_ s: Int) -> Cell {
             Cell(x: Int32((lon[s] / lonCell).rounded(.down)), y: Int32((lat[s] / latCell).rounded(.down)))
         }
@@ -323,16 +346,23 @@ struct StopGrid: Sendable {
         // A stop within the radius is at most this many cells away on either axis.
         let rings = Int32((radius / cellMetres).rounded(.up))
         let cx = Int32((lon[a] / lonCell).rounded(.down)), cy = Int32((lat[a] / latCell).rounded(.down))
+        let bound = Walking.haversineBound(metres: radius)
         for y in (cy - rings)...(cy + rings) {
             for x in (cx - rings)...(cx + rings) {
                 guard let c = cells[Cell(x: x, y: y)] else { continue }
                 for b32 in members[Int(starts[Int(c)])..<Int(starts[Int(c) + 1])] {
                     let b = Int(b32)
                     guard b != a else { continue }
-                    let d =
+                    let h =
                         into
-                        ? Walking.distance(lat1: lat[b], lon1: lon[b], lat2: lat[a], lon2: lon[a])
-                        : Walking.distance(lat1: lat[a], lon1: lon[a], lat2: lat[b], lon2: lon[b])
+                        ? Walking.haversine(
+                            lat1: lat[b], lon1: lon[b], cosLat1: cosLat[b], lat2: lat[a], lon2: lon[a],
+                            cosLat2: cosLat[a])
+                        : Walking.haversine(
+                            lat1: lat[a], lon1: lon[a], cosLat1: cosLat[a], lat2: lat[b], lon2: lon[b],
+                            cosLat2: cosLat[b])
+                    guard h <= bound else { continue }
+                    let d = Walking.distance(h)
                     if d <= radius { result.append(Near(stop: b32, distance: d)) }
                 }
             }
@@ -341,7 +371,7 @@ struct StopGrid: Sendable {
 
     var bytes: Int {
         func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
-        return bytes(lat) + bytes(lon) + bytes(starts) + bytes(members)
+        return bytes(lat) + bytes(lon) + bytes(cosLat) + bytes(starts) + bytes(members)
     }
 }
 

@@ -151,6 +151,31 @@ import TransitTesting
         #expect(compared > 1000, "too few walks compared")
     }
 
+    /// The distance split into parts (the grid keeps each stop's cosine) is the former formula to the bit, and the
+    /// haversine bound never drops a stop within the radius.
+    @Test func theDistanceIsTheFormerFormulaToTheBit() {
+        func former(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+            let rad = Double.pi / 180
+            let dLat = (lat2 - lat1) * rad
+            let dLon = (lon2 - lon1) * rad
+            let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
+            return 2 * Walking.earthRadiusMetres * asin(min(1, sqrt(a)))
+        }
+        var rng = SplitMix64(seed: 4)
+        for i in 0..<100_000 {
+            let spread = i % 2 == 0 ? 0.03 : 90.0
+            let lat1 = Double.random(in: -89...89, using: &rng), lon1 = Double.random(in: -180...180, using: &rng)
+            let lat2 = min(89.9, max(-89.9, lat1 + Double.random(in: -spread...spread, using: &rng)))
+            let lon2 = lon1 + Double.random(in: -spread...spread, using: &rng)
+            let d = Walking.distance(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+            #expect(d.bitPattern == former(lat1, lon1, lat2, lon2).bitPattern, "(\(lat1), \(lon1)) (\(lat2), \(lon2))")
+            let h = Walking.haversine(
+                lat1: lat1, lon1: lon1, cosLat1: Walking.cosine(lat1), lat2: lat2, lon2: lon2,
+                cosLat2: Walking.cosine(lat2))
+            #expect(h <= Walking.haversineBound(metres: d), "the bound of a stop's own distance must keep it")
+        }
+    }
+
     /// The stored walks are the walks within the stored radius and the always walks, nothing else.
     @Test func storedWalksAreThoseWithinTheStoredRadiusAndTheAlwaysOnes() {
         for seed in 0..<8 {
