@@ -80,6 +80,9 @@ final class RaptorSearch {
     /// The shortest time of a generated walk (all are longer than the stored radius): a stop reached later than the
     /// target minus this needs none generated.
     private var shortestGenerated: Int32 = 0
+    /// Stops whose generated walks were relaxed since the budget was last looked at: generating is slow enough that
+    /// a round of it can outlast the budget, so the budget is also looked at within a round.
+    private var generatedSinceCheck = 0
 
     init(timetable: Timetable, reverse: Bool, options: Options) {
         self.timetable = timetable
@@ -254,6 +257,7 @@ final class RaptorSearch {
             if markedList.isEmpty { break }
             scanRoutes(round: k)
             relax(round: k)
+            if cut { break }
             if let deadline = options.deadline, ContinuousClock.now >= deadline {
                 cut = true
                 break
@@ -347,6 +351,7 @@ final class RaptorSearch {
         for p32 in improvedList {
             let p = Int(p32)
             improved[p] = false
+            if cut { continue }  // out of budget in this round: the labels so far stand, as after a round
             let a = alight[base + p]
             if egress[p] != Self.infinity {
                 let t = a &+ egress[p]
@@ -364,6 +369,14 @@ final class RaptorSearch {
             if changeTime(p) != Self.infinity { mark(p) }
             for e in walksOut(p) { relax(e, from: p32, arrival: a, round: k) }
             if generates && a &+ shortestGenerated < target[k] && a &+ shortestGenerated <= options.limit {
+                generatedSinceCheck += 1
+                if generatedSinceCheck >= 16, let deadline = options.deadline {
+                    generatedSinceCheck = 0
+                    if ContinuousClock.now >= deadline {
+                        cut = true
+                        continue
+                    }
+                }
                 for e in generatedWalksOut(p) { relax(e, from: p32, arrival: a, round: k) }
             }
         }
