@@ -41,7 +41,11 @@ import PackageDescription
 //   GatewayProtocol        the gateway's line protocol and view model: the table of ops (GatewayOpKind), request
 //                          parsing, the live views merged into static answers, every answer's encoder, the
 //                          envelopes and the JSON writer
-//   StaticService          the static-data service: nng REP server over TransitStore
+//   StaticService          the static-data service: nng REP server over TransitStore, with the journey planner
+//                          and the live trips it follows from the realtime stream
+//   RealtimeFollowing      following the realtime service: the PUB subscriber with flow 4's snapshot handshake
+//                          (TopicSequencer), its REQ client, the epoch fence; one subscriber for every consumer
+//                          (the gateway's boards, the static service's planner)
 //   FeedGenerator          deterministic NSW-scale synthetic GTFS feed for benchmarks
 //   GTFSRealtime           GTFS-Realtime feed model, decoded from / encoded to protobuf through protobuf-c's
 //                          gtfs-realtime.proto structs: the conversions, the split decode, the lenient wire check
@@ -193,11 +197,19 @@ let package = Package(
             dependencies: ["StrictJSON", "TransitModel", "TransitCore", "ProcessSupport", "TransitPresentation"],
             swiftSettings: swiftSettings),
         .target(
+            name: "RealtimeFollowing",
+            dependencies: [
+                "NNGKit", "TransitModel", "TransitProto", "ProcessSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "StaticService",
             dependencies: [
                 "TransitStore", "TransitCore", "ProcessSupport", "TransitProto", "NNGKit", "TransitModel",
                 "FeedRefresh",
-                "JourneyPlanner",
+                "JourneyPlanner", "RealtimeFollowing",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -288,6 +300,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "GatewayProtocol", "TransitModel", "TransitProto", "TransitCore", "ProcessSupport", "NNGKit",
+                "RealtimeFollowing",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -461,7 +474,7 @@ let package = Package(
             name: "StaticServiceTests",
             dependencies: [
                 "transit-static", "StaticService", "TransitStore", "TransitProto", "NNGKit", "TransitModel",
-                "GatewayProtocol", "SQLiteKit", "ProcessSupport", "TransitTesting",
+                "GatewayProtocol", "SQLiteKit", "ProcessSupport", "TransitTesting", "JourneyPlanner", "TransitCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -472,7 +485,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "transit-gateway", "Gateway", "GatewayHTTP", "StaticService", "TransitStore", "GatewayProtocol",
-                "NNGKit",
+                "NNGKit", "RealtimeFollowing",
                 "TransitProto", "TransitModel",
                 "RealtimeService", "GTFSRealtime", "ProcessSupport", "TransitTesting", "SQLiteKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -610,6 +610,8 @@ public struct Plan: Codable, Sendable, Hashable {
     public var reason: String?
     /// Journeys found on the schedule that the live state makes impossible, each saying why.
     @DefaultEmpty public var liveDropped: [String]
+    /// Live times were asked for but the planner searched the schedule (its realtime stream silent).
+    public var realtimeStale: Bool?
     /// The alerts the rides' `alert_ids` name, once each.
     @DefaultEmpty public var alerts: [Alert]
 }

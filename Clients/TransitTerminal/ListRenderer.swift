@@ -160,6 +160,7 @@ public struct ListRenderer: Sendable {
             lines.append(dim("Not offered (live data): " + plan.liveDropped.joined(separator: "; ")))
         }
         if plan.cut == true { lines.append(dim("The search ran out of time; more journeys may exist.")) }
+        if plan.realtimeStale == true { lines.append(dim("Planned on the schedule: no current live data.")) }
         return lines
     }
 

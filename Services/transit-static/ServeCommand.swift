@@ -41,6 +41,24 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "nng URL of the realtime service's REP socket (snapshots of the live trips the planner follows; "
+                + "several: comma-separated).", valueName: "url"))
+    var realtime: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "nng URL of the realtime service's PUB socket: plans use the live trips (`tu`) laid over the timetable "
+                + "(needs --realtime).", valueName: "url"))
+    var subscribe: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds without a message from the realtime publisher before plans use the schedule (realtime_stale).",
+            valueName: "seconds"))
+    var realtimeSilence = StaticServiceConfiguration.Defaults.realtimeSilence.inSeconds
+
+    @Option(
+        help: ArgumentHelp(
             "Also reopen when the database file is replaced, checking every N seconds "
                 + "(0: only on SIGHUP).", valueName: "seconds"))
     var watchInterval = StaticServiceConfiguration.Defaults.watchInterval.inSeconds
@@ -100,10 +118,22 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...64).contains(planWorkers) else {
             throw ValidationError("--plan-workers must be 0…64, got \(planWorkers)")
         }
+        if subscribe != nil, realtime == nil {
+            throw ValidationError("--subscribe needs --realtime (the realtime service's REP URL, for snapshots)")
+        }
+        for (flag, value) in [("--realtime", realtime), ("--subscribe", subscribe)] {
+            if let value, value.isEmpty { throw ValidationError("\(flag) must not be empty") }
+        }
+        guard realtimeSilence > 0, realtimeSilence.isFinite else {
+            throw ValidationError("--realtime-silence must be > 0, got \(realtimeSilence)")
+        }
         var configuration = StaticServiceConfiguration(
             databasePath: db, listenURL: listen, contexts: contexts, watchInterval: .seconds(watchInterval),
             replicaName: name ?? "\(ProcessInfo.processInfo.hostName):\(getpid())", clock: clock.serviceClock)
         configuration.planWorkers = planWorkers
+        configuration.realtimeURL = realtime
+        configuration.subscribeURL = subscribe
+        configuration.realtimeSilence = .seconds(realtimeSilence)
         return configuration
     }
 

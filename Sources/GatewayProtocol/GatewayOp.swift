@@ -154,14 +154,25 @@ public struct ReliabilityQuery: Sendable, Hashable {
 }
 
 public struct SubscribeQuery: Sendable, Hashable {
-    /// The op whose answers are streamed (`isSubscriptionTopic`; `departures` so far).
+    /// The op whose answers are streamed (`isSubscriptionTopic`: `departures` or `plan`).
     public var topic: GatewayOpKind
+    /// `departures`: the board's stop and row count (empty and 0 for a plan).
     public var stopId: String
     public var limit: Int
+    /// `plan`: the plan whose journeys are followed.
+    public var plan: PlanRequest?
 
     public init(topic: GatewayOpKind = .departures, stopId: String, limit: Int = 10) {
         self.topic = topic
         self.stopId = stopId
         self.limit = limit
+    }
+
+    /// A subscription to `plan`'s journeys.
+    public init(plan: PlanRequest) {
+        topic = .plan
+        stopId = ""
+        limit = 0
+        self.plan = plan
     }
 }

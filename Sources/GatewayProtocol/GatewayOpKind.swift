@@ -50,9 +50,9 @@ public enum GatewayOpKind: String, Sendable, Hashable, CaseIterable {
     /// The ops whose answers `subscribe` can stream: its `topic` is their name.
     public var isSubscriptionTopic: Bool {
         switch self {
-        case .departures: return true
+        case .departures, .plan: return true
         case .health, .feedInfo, .stop, .search, .nearby, .routes, .route, .shape, .stopsInBBox, .trip, .alerts,
-            .vehicles, .reliability, .plan, .subscribe, .unsubscribe, .stats, .auth:
+            .vehicles, .reliability, .subscribe, .unsubscribe, .stats, .auth:
             return false
         }
     }

@@ -203,7 +203,6 @@ extension GatewayRequest {
                     routeId: routeId, stopId: stopId, hour: try args.optionalInt("hour", in: 0...23).map { Int($0) },
                     dayType: dayType))
         case .subscribe:
-            try args.requireKnownFields(["topic", "stop_id", "limit"])
             guard
                 let topic = try args.optionalChoice("topic", GatewayOpKind.subscriptionTopicNames).flatMap(
                     GatewayOpKind.init(name:))
@@ -211,6 +210,10 @@ extension GatewayRequest {
                 throw args.missing(
                     "topic", GatewayOpKind.subscriptionTopicNames.map { "\"\($0)\"" }.joined(separator: " or "))
             }
+            if topic == .plan {
+                return .subscribe(SubscribeQuery(plan: try parsePlan(args, subscription: true)))
+            }
+            try args.requireKnownFields(["topic", "stop_id", "limit"])
             let stopId = try args.requiredString("stop_id")
             return .subscribe(SubscribeQuery(topic: topic, stopId: stopId, limit: try limit(args)))
         case .unsubscribe:
@@ -414,11 +417,15 @@ extension String {
 extension GatewayRequest {
     /// `plan` (GATEWAY.md "plan"): every range of the op is INVALID_ARGUMENT naming it (limits are errors, not
     /// clamps). The budget is the gateway's (`--plan-budget-ms`), set by the dispatcher.
-    fileprivate static func parsePlan(_ args: RequestArguments) throws(GatewayError) -> PlanRequest {
-        try args.requireKnownFields([
-            "from", "to", "at", "arrive_by", "max_transfers", "transfer_slack_s", "walk_radius_m", "walk_speed_mps",
-            "access_radius_m", "modes", "wheelchair", "window_s", "limit", "realtime", "cursor",
-        ])
+    /// `plan`'s fields (and a plan subscription's: `topic` too, no `cursor`).
+    fileprivate static func parsePlan(_ args: RequestArguments, subscription: Bool = false) throws(GatewayError)
+        -> PlanRequest
+    {
+        try args.requireKnownFields(
+            [
+                "from", "to", "at", "arrive_by", "max_transfers", "transfer_slack_s", "walk_radius_m", "walk_speed_mps",
+                "access_radius_m", "modes", "wheelchair", "window_s", "limit", "realtime",
+            ] + (subscription ? ["topic"] : ["cursor"]))
         let from = try planPlace(args, "from"), to = try planPlace(args, "to")
         if from == to { throw args.invalid("fields \"from\" and \"to\": the same place; a journey needs two") }
         var at = try args.optionalInt("at", in: 0...GatewayLimits.maxAt)

@@ -62,11 +62,15 @@ public struct PlanView: Sendable, Hashable {
     /// Journeys the planner found that the live state made impossible (a cancelled ride, a skipped stop, a
     /// change a delay broke), left out, each with why.
     public var liveDropped: [String]
+    /// Live times were asked for (`realtime`) but the planner searched the schedule: it has no current live state
+    /// (the realtime publisher silent for its silence limit, or not followed by the static service).
+    public var realtimeStale: Bool
 
     public init(
         journeys: [PlanJourneyView], alerts: [AlertView] = [], laterCursor: String? = nil, cut: Bool = false,
-        reason: String? = nil, timezone: String? = nil, liveDropped: [String] = []
+        reason: String? = nil, timezone: String? = nil, liveDropped: [String] = [], realtimeStale: Bool = false
     ) {
+        self.realtimeStale = realtimeStale
         self.journeys = journeys
         self.alerts = alerts
         self.laterCursor = laterCursor
@@ -110,6 +114,7 @@ extension JSONWriter {
         key("cut"); bool(plan.cut)
         key("reason"); string(plan.reason)
         key("live_dropped"); strings(plan.liveDropped)
+        key("realtime_stale"); bool(plan.realtimeStale)
         key("alerts"); beginArray()
         for a in plan.alerts { alert(a) }
         endArray()

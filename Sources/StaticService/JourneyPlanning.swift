@@ -13,6 +13,11 @@ import TransitStore
 ///   the database version or that window changes, a new one is built in the background while the old one keeps
 ///   answering (with the store it was built from: a plan's legs are named from the same database as its
 ///   search), then swapped in: no pause in answers.
+/// - The live trips followed from the realtime stream (`PlannerLiveFeed`) are laid over the timetable
+///   (`updateLive`, `Timetable.applying`: only the patterns of changed runs are rebuilt) and the result swapped in
+///   beside the scheduled one; a new timetable gets them laid over before it is swapped in. A plan with `realtime`
+///   searches the live one while the realtime publisher was heard within `liveSilence`, else the schedule, and
+///   says which (`realtimeUsed`).
 /// - At most `maxConcurrent` plans search at once; one more waits for one of them at most its budget, then is
 ///   refused with UNAVAILABLE (the service has `maxConcurrent` request workers added for plans, so boards keep
 ///   their own while plans are answered at that rate).
@@ -26,16 +31,33 @@ public final class JourneyPlanning: Sendable {
         let tripIds: [String]
         let stopIndex: [String: Int]
         let timezone: String
+        /// How the realtime service's trip instances map onto the timetable's indexes.
+        let conversion: LiveTripsConversion
+        /// The timetable with the live trips laid over it; nil before a live state came.
+        var live: Timetable?
         var version: String { store.databaseVersion }
+    }
+
+    /// The live trips last handed over by the feed.
+    private struct LiveInput: Sendable {
+        var trips: [TripInstanceKey: LiveTrip]
+        var staleSources: Set<String>
     }
 
     private struct State: Sendable {
         var built: Built?
+        /// When the realtime publisher was last heard (nil: never).
+        var realtimeHeard: ContinuousClock.Instant?
         /// The version and dates being built now.
         var building: (version: String, dates: ClosedRange<GTFSDate>)?
     }
 
     private let state = Mutex(State())
+    /// The latest live trips; its lock also orders the overlays (a live update and a new timetable's swap never
+    /// interleave, so the timetable swapped in always carries the latest live trips). Taken before `state`.
+    private let liveInput = Mutex<LiveInput?>(nil)
+    /// The realtime publisher silent this long: plans use the schedule (`realtime_stale`).
+    let liveSilence: Duration
     /// The planner's workers: a plan takes one for its search.
     private let workers: DispatchSemaphore
     /// The searches' arrays, one per worker, kept between plans (rounds × stops labels: tens of MiB at NSW
@@ -49,8 +71,9 @@ public final class JourneyPlanning: Sendable {
 
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
-        now: @escaping @Sendable () -> Int64
+        liveSilence: Duration = .seconds(15), now: @escaping @Sendable () -> Int64
     ) {
+        self.liveSilence = liveSilence
         self.maxConcurrent = max(1, maxConcurrent)
         workers = DispatchSemaphore(value: self.maxConcurrent)
         self.logger = logger
@@ -87,12 +110,23 @@ public final class JourneyPlanning: Sendable {
             var stopIndex: [String: Int] = [:]
             stopIndex.reserveCapacity(input.stopIds.count)
             for (i, id) in input.stopIds.enumerated() where !id.isEmpty { stopIndex[id] = i }
-            let built = Built(
+            var tripIndex: [String: Int] = [:]
+            tripIndex.reserveCapacity(input.tripIds.count)
+            for (i, id) in input.tripIds.enumerated() { tripIndex[id] = i }
+            var routeModes: [String: Mode] = [:]
+            for (i, route) in input.routeIds.enumerated() { routeModes[route] = input.source.trips[i].mode }
+            var built = Built(
                 store: store, dates: dates, timetable: timetable, stopIds: input.stopIds, tripIds: input.tripIds,
-                stopIndex: stopIndex, timezone: store.plannerTimezone)
-            state.withLock { s in
-                s.built = built
-                if let b = s.building, b.version == version, b.dates == dates { s.building = nil }
+                stopIndex: stopIndex, timezone: store.plannerTimezone,
+                conversion: LiveTripsConversion(
+                    timetable: timetable, tripIndex: tripIndex, stopIndex: stopIndex,
+                    tripModes: input.source.trips.map(\.mode), routeModes: routeModes))
+            liveInput.withLock { live in
+                if let live { built.live = overlay(live, on: built) }
+                state.withLock { s in
+                    s.built = built
+                    if let b = s.building, b.version == version, b.dates == dates { s.building = nil }
+                }
             }
             logger.info(
                 "planner timetable built",
@@ -110,6 +144,48 @@ public final class JourneyPlanning: Sendable {
                 "building the planner timetable failed; plans use the previous one",
                 metadata: ["database_version": "\(version)", "error": "\(error)"])
         }
+    }
+
+    // MARK: live trips
+
+    /// The realtime publisher was heard (any PUB message): live plans may go on.
+    func noteRealtimeHeard() {
+        state.withLock { $0.realtimeHeard = .now }
+    }
+
+    /// Lays `trips` (the latest state of every live trip instance) over the timetable and swaps the result in.
+    /// Runs on the caller's thread (the realtime subscriber's).
+    func updateLive(_ trips: [TripInstanceKey: LiveTrip], staleSources: Set<String>) {
+        liveInput.withLock { live in
+            live = LiveInput(trips: trips, staleSources: staleSources)
+            guard let built = state.withLock({ $0.built }) else { return }
+            let timetable = overlay(live!, on: built)
+            state.withLock { s in
+                // Only the timetable it was made for (a new one is built under the same lock, so it is).
+                if s.built?.version == built.version, s.built?.dates == built.dates { s.built?.live = timetable }
+            }
+        }
+    }
+
+    /// `built`'s timetable with `live` laid over it, starting from its current live one (only the runs whose
+    /// live state changed are rebuilt).
+    private func overlay(_ live: LiveInput, on built: Built) -> Timetable {
+        let started = ContinuousClock.now
+        let trips = built.conversion.convert(live.trips, staleSources: live.staleSources)
+        let (timetable, problems) = (built.live ?? built.timetable).applying(trips)
+        logger.debug(
+            "live trips laid over the planner's timetable",
+            metadata: [
+                "instances": "\(live.trips.count)", "runs": "\(trips.runs.count)", "added": "\(trips.added.count)",
+                "problems": "\(problems.count)", "first_problem": "\(problems.first?.description ?? "-")",
+                "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+            ])
+        return timetable
+    }
+
+    /// Whether plans may use the live timetable now: the publisher heard within `liveSilence`.
+    private var realtimeCurrent: Bool {
+        state.withLock { s in s.realtimeHeard.map { ContinuousClock.now - $0 < liveSilence } ?? false }
     }
 
     /// The answer to `request` and the database version it was planned on. `store` is the database being
@@ -187,19 +263,21 @@ public final class JourneyPlanning: Sendable {
         query.window = request.windowSeconds
         query.limit = request.limit
         query.budget = Duration.milliseconds(request.budgetMilliseconds)
+        // Live when asked for, laid over, and the publisher not silent; else the schedule (`realtime_stale`).
+        let live = request.realtime && realtimeCurrent ? built.live : nil
         let result: PlanResult
         do throws(PlanError) {
-            result = try JourneyPlanner.plan(query, on: built.timetable, workspace: workspace)
+            result = try JourneyPlanner.plan(query, on: live ?? built.timetable, workspace: workspace)
         } catch {
             switch error {
             case .invalidArgument(let m): throw ServiceError(.invalidArgument, m)
             case .notFound(let m): throw ServiceError(.notFound, m)
             }
         }
-        let legs = LegNames(built: built)
+        let legs = LegNames(built: built, timetable: live ?? built.timetable)
         return PlanAnswer(
             journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
-            laterAt: result.laterAt, realtimeUsed: false, timezone: built.timezone)
+            laterAt: result.laterAt, realtimeUsed: live != nil, timezone: built.timezone)
     }
 }
 
@@ -213,6 +291,8 @@ private final class WorkspaceBox: @unchecked Sendable {
 /// its stops with their scheduled times, its shape between the two stops.
 private struct LegNames {
     let built: JourneyPlanning.Built
+    /// The timetable searched (its added runs are not in the scheduled one).
+    let timetable: Timetable
 
     func journey(_ j: Journey) -> PlanJourney {
         PlanJourney(
@@ -233,7 +313,7 @@ private struct LegNames {
     }
 
     private func ride(_ t: TransitLeg) -> PlanRide {
-        let identity = built.timetable.runIdentity(t.run)
+        let identity = timetable.runIdentity(t.run)
         var ride = PlanRide(
             board: nil, stops: [], plannedDepartureUnix: t.departure, plannedArrivalUnix: t.arrival, live: t.isLive,
             addedTripId: identity.addedId)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NNGKit
 import ProcessSupport
+import RealtimeFollowing
 import ServiceLifecycle
 import Synchronization
 import TransitModel
@@ -27,6 +28,8 @@ public final class StaticServer: Service, Sendable {
     private let logger: Logger
     /// The journey planner (nil with `planWorkers` 0).
     public let planning: JourneyPlanning?
+    /// The planner's subscriber to the realtime stream's `tu` topic (nil without a planner or realtime URLs).
+    private let liveSubscriber: RealtimeSubscriber<PlannerLiveFeed>?
     /// The file a watch-triggered reload last failed on, so a broken file is reported once, not every tick.
     private let failedAttempt = Mutex<FailedReload?>(nil)
 
@@ -52,7 +55,9 @@ public final class StaticServer: Service, Sendable {
         }
         let planning =
             configuration.planWorkers > 0
-            ? JourneyPlanning(maxConcurrent: configuration.planWorkers, logger: logger, now: { clock.unixSeconds })
+            ? JourneyPlanning(
+                maxConcurrent: configuration.planWorkers, logger: logger, liveSilence: configuration.realtimeSilence,
+                now: { clock.unixSeconds })
             : nil
         planning?.refresh(stores.store)
         let handler = StaticRequestHandler(
@@ -74,6 +79,22 @@ public final class StaticServer: Service, Sendable {
             }
         } catch {
             throw .listen(url: url, error)
+        }
+        if let planning, let subscribeURL = configuration.subscribeURL, let realtimeURL = configuration.realtimeURL {
+            do {
+                liveSubscriber = try RealtimeSubscriber(
+                    consumer: PlannerLiveFeed(planning: planning),
+                    fence: EpochFence(silenceLimit: configuration.realtimeSilence),
+                    options: .init(
+                        subscribeURL: subscribeURL, realtimeURL: realtimeURL, topics: [.tripUpdates],
+                        silenceLimit: configuration.realtimeSilence, threadName: "planner-live"),
+                    logger: logger)
+            } catch {
+                server.stop()
+                throw .realtime(url: subscribeURL, error)
+            }
+        } else {
+            liveSubscriber = nil
         }
         self.configuration = configuration
         self.stores = stores
@@ -131,6 +152,12 @@ public final class StaticServer: Service, Sendable {
         server.stop()
     }
 
+    /// Starts following the realtime stream for the planner (`run` does; tests running the server without it
+    /// call it themselves).
+    public func startFollowingRealtime() {
+        liveSubscriber?.start()
+    }
+
     /// Logs "ready", serves until graceful shutdown (or cancellation), checking every `watchInterval` (when
     /// not zero) whether the database file was replaced, then stops (`stop()`).
     public func run() async throws {
@@ -142,6 +169,7 @@ public final class StaticServer: Service, Sendable {
                 "pid": "\(ProcessInfo.processInfo.processIdentifier)",
             ])
         probe?.start()
+        startFollowingRealtime()
         let interval = configuration.watchInterval
         if interval > .zero {
             try? await cancelWhenGracefulShutdown {
@@ -155,6 +183,7 @@ public final class StaticServer: Service, Sendable {
         }
         logger.info("stopping")
         await probe?.stop()
+        await liveSubscriber?.stop()
         stop()
         logger.info("stopped")
     }
@@ -165,12 +194,14 @@ public enum StaticServerError: Error, CustomStringConvertible, Sendable {
     case database(path: String, StoreError)
     case listen(url: String, NNGError)
     case invalidOption(String)
+    case realtime(url: String, NNGError)
 
     public var description: String {
         switch self {
         case .database(let path, let error): "cannot open the database \(path): \(error)"
         case .listen(let url, let error): "cannot listen on \(url): \(error)"
         case .invalidOption(let message): message
+        case .realtime(let url, let error): "cannot subscribe to the realtime service at \(url): \(error)"
         }
     }
 }

@@ -28,6 +28,15 @@ public struct StaticServiceConfiguration: Sendable {
     /// more plan waits for one at most its budget, then is refused with UNAVAILABLE. 0: no planner (no timetable
     /// in memory; `plan` is UNAVAILABLE). Not an init argument. Default 2.
     public var planWorkers: Int = Defaults.planWorkers
+    /// nng URLs of the realtime service (`--realtime`, `--subscribe`): its REP socket (snapshots) and PUB socket
+    /// (the live stream), several separated by commas (a service and its standby). With both, the planner follows
+    /// the `tu` topic and plans with the live trips laid over its timetable (protocol/README.md flow 8); without,
+    /// plans use the schedule. Not init arguments. Default: none.
+    public var realtimeURL: String? = nil
+    public var subscribeURL: String? = nil
+    /// No message from the realtime publisher for this long: plans use the schedule and say so
+    /// (`--realtime-silence`). Not an init argument. Default 15 s.
+    public var realtimeSilence: Duration = Defaults.realtimeSilence
 
     public init(
         databasePath: String, listenURL: String, contexts: Int = Defaults.contexts,
@@ -50,5 +59,6 @@ public struct StaticServiceConfiguration: Sendable {
         public static let contexts = 8
         public static let watchInterval: Duration = .zero
         public static let planWorkers = 2
+        public static let realtimeSilence: Duration = .seconds(15)
     }
 }

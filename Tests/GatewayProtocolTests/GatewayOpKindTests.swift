@@ -26,7 +26,7 @@ import TransitModel
                 "auth",
             ])
         #expect(GatewayOpKind.nameList.hasPrefix("health, feed_info, stop, "))
-        #expect(GatewayOpKind.subscriptionTopicNames == ["departures"])
+        #expect(GatewayOpKind.subscriptionTopicNames == ["departures", "plan"])
     }
 
     /// A line naming each op parses to that op (or fails with that op recognised, for the ops with required

@@ -313,10 +313,33 @@ import TransitModel
             try ok(#"{"op":"subscribe","topic":"departures","stop_id":"200060"}"#).op
                 == .subscribe(SubscribeQuery(stopId: "200060", limit: 10)))
         try expectError(
-            #"{"op":"subscribe","stop_id":"1"}"#, .invalidArgument, "missing field \"topic\": expected \"departures\"")
+            #"{"op":"subscribe","stop_id":"1"}"#, .invalidArgument,
+            "missing field \"topic\": expected \"departures\" or \"plan\"")
         try expectError(
             #"{"op":"subscribe","topic":"vehicles","stop_id":"1"}"#, .invalidArgument,
-            "expected \"departures\", got the string \"vehicles\"")
+            "got the string \"vehicles\"")
+        // A plan subscription takes plan's fields (checked as plan checks them), not a board's nor a cursor.
+        guard
+            case .subscribe(let planned) = try ok(
+                #"{"op":"subscribe","topic":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"max_transfers":2}"#
+            ).op
+        else {
+            Issue.record("not a subscribe")
+            return
+        }
+        #expect(planned.topic == .plan && planned.plan?.from == .stop("A") && planned.plan?.maxTransfers == 2)
+        try expectError(
+            #"{"op":"subscribe","topic":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"stop_id":"1"}"#,
+            .invalidArgument, "unknown field \"stop_id\"")
+        try expectError(
+            #"{"op":"subscribe","topic":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"cursor":"x"}"#,
+            .invalidArgument, "unknown field \"cursor\"")
+        try expectError(
+            #"{"op":"subscribe","topic":"plan","from":{"stop_id":"A"},"to":{"stop_id":"A"}}"#, .invalidArgument,
+            "the same place")
+        try expectError(
+            #"{"op":"subscribe","topic":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"max_transfers":9}"#,
+            .invalidArgument, "field \"max_transfers\"")
         try expectError(
             #"{"op":"subscribe","topic":"departures","stop_id":"1","limit":101}"#, .invalidArgument, "field \"limit\"")
         #expect(try ok(#"{"op":"unsubscribe","sub":3}"#).op == .unsubscribe(sub: 3))

@@ -4,10 +4,12 @@ import Testing
 import TransitModel
 import TransitTesting
 
-/// `plan` through the real executables (static service with its planner, realtime service, gateway) on one
-/// service clock: a journey with one change, the errors of the op, a live delay and a live cancellation that
-/// break the change (the journey is no longer offered and the answer says why), and a new database whose
-/// timetable replaces the old one without a pause in answers.
+/// `plan` through the real executables (static service with its planner following the realtime trip updates,
+/// realtime service, gateway) on one service clock: a journey with one change, the errors of the op, live data
+/// searched by the planner itself (a delay breaking the change and the later connection found instead; a journey
+/// that exists only because its second trip is late; a cancelled trip left out of the search; the schedule with
+/// `realtime: false`; `realtime_stale` while the publisher is silent), and a new database whose timetable
+/// replaces the old one without a pause in answers.
 @Suite(.enabled(if: BuiltExecutables.path("transit-realtime") != nil, "build the executables first (swift build)"))
 struct PlanEndToEndTests {
     /// 2025-03-12 07:55:00 in Sydney (AEDT, +11:00).
@@ -104,12 +106,16 @@ struct PlanEndToEndTests {
     }
 
     static let planAtoC = #"{"id":1,"op":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"at":1741726500}"#
+    static let planAtoCScheduled =
+        #"{"id":1,"op":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"at":1741726500,"realtime":false}"#
 
     /// Asks `plan` A → C until `done` holds for its answer (every answer must be ok), at most 20 s.
-    private func planUntil(port: Int, _ what: String, _ done: (JSONLine) -> Bool) async throws -> JSONLine {
+    private func planUntil(
+        port: Int, _ what: String, line: String = planAtoC, _ done: (JSONLine) -> Bool
+    ) async throws -> JSONLine {
         var last: JSONLine?
         for _ in 0..<200 {
-            let answer = try await ask(Self.planAtoC, port: port)
+            let answer = try await ask(line, port: port)
             #expect(answer.ok, "plan failed: \(answer.text)")
             last = answer
             if done(answer) { return answer }
@@ -118,6 +124,28 @@ struct PlanEndToEndTests {
         Issue.record("\(what): never came; last answer \(last?.text ?? "none")")
         return try #require(last)
     }
+
+    /// Reads `plan` events of a subscription until `done` holds for the changes seen so far and the last event,
+    /// at most 20 s.
+    private func events(
+        _ client: LineClient, _ what: String, until done: ([[String: Any]], JSONLine) -> Bool
+    ) async throws -> ([[String: Any]], JSONLine) {
+        var changes: [[String: Any]] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        var last: JSONLine?
+        while ContinuousClock.now < deadline {
+            guard let line = try? await client.readLine(timeout: .seconds(2)) else { continue }
+            let event = try JSONLine(line)
+            guard event.event == "plan" else { continue }
+            changes += event.object["changes"] as? [[String: Any]] ?? []
+            last = event
+            if done(changes, event) { return (changes, event) }
+        }
+        Issue.record("\(what): never came; changes \(changes), last event \(last?.text ?? "none")")
+        return (changes, try #require(last))
+    }
+
+    private static func dropped(_ answer: JSONLine) -> [String] { answer.data["live_dropped"] as? [String] ?? [] }
 
     private static func tripIds(_ journey: [String: Any]) -> [String] {
         (journey["legs"] as? [[String: Any]] ?? []).compactMap {
@@ -140,13 +168,17 @@ struct PlanEndToEndTests {
             #"{"sources": [{"name": "TripUpdates", "kind": "auto", "url": "file://\#(tripUpdates)", "poll_interval_s": 1}]}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: folder + "/realtime.json"))
+        // The planner counts the publisher silent after 5 s (heartbeats come every 2 s), not 15: the test pauses it.
         let services = try await ServiceTrio.started(
-            db: db, realtimeConfig: folder + "/realtime.json", clock: clock, urlPrefix: "pl")
+            db: db, realtimeConfig: folder + "/realtime.json", clock: clock,
+            staticArguments: ["--realtime-silence", "5"], urlPrefix: "pl")
         defer { services.kill() }
         let port = services.port
 
         // On schedule: T1 then U1, one change at B, arriving 08:25.
-        let first = try await planUntil(port: port, "the journey T1 → U1") { $0.list("journeys").count == 1 }
+        let first = try await planUntil(port: port, "the journey T1 → U1 on the live timetable") {
+            $0.list("journeys").count == 1 && $0.data["realtime_stale"] as? Bool == false
+        }
         let journey = try #require(first.list("journeys").first)
         #expect(Self.tripIds(journey) == ["T1", "U1"], "\(first.text)")
         #expect(journey["transfers"] as? Int == 1)
@@ -159,6 +191,17 @@ struct PlanEndToEndTests {
         #expect(board["stop_id"] as? String == "A")
         #expect((legs.first?["alight"] as? [String: Any])?["stop_id"] as? String == "B")
         #expect(legs.first?["polyline"] is String)
+
+        // A subscription to the plan: the ack, then the first event with the journey and no changes.
+        let subscriber = try LineClient(port: port)
+        try subscriber.send(
+            #"{"id":7,"op":"subscribe","topic":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"at":1741726500}"#
+                + "\n")
+        let ack = try JSONLine(try await subscriber.readLine(timeout: .seconds(10)))
+        #expect(ack.ok && ack.data["sub"] as? Int == 1 && ack.data["topic"] as? String == "plan", "\(ack.text)")
+        let firstEvent = try JSONLine(try await subscriber.readLine(timeout: .seconds(10)))
+        #expect(firstEvent.event == "plan" && (firstEvent.object["changes"] as? [Any])?.isEmpty == true)
+        #expect(firstEvent.list("journeys").map(Self.tripIds) == [["T1", "U1"]], "\(firstEvent.text)")
 
         // The errors of the op, each naming what is wrong; the connection's next request is answered.
         let unknown = try await ask(#"{"id":2,"op":"plan","from":{"stop_id":"ZZ"},"to":{"stop_id":"C"}}"#, port: port)
@@ -175,22 +218,84 @@ struct PlanEndToEndTests {
             #"{"id":6,"op":"plan","from":{"stop_id":"A"},"to":{"stop_id":"C"},"at":1800000000}"#, port: port)
         #expect(later.ok && later.list("journeys").isEmpty && later.data["reason"] is String, "\(later.text)")
 
-        // T1 8 minutes late at B (08:18): the change to U1 (08:15) is broken; the journey is not offered.
-        try Self.writeTripUpdates([Self.delayed("T1", at: "B", by: 480)], to: tripUpdates)
-        let late = try await planUntil(port: port, "the broken change left out") {
-            !($0.data["live_dropped"] as? [String] ?? []).isEmpty
-        }
-        #expect(late.list("journeys").allSatisfy { Self.tripIds($0) != ["T1", "U1"] }, "\(late.text)")
-        let why = (late.data["live_dropped"] as? [String] ?? []).joined()
-        #expect(why.contains("U1") && why.contains("broke"), "\(late.text)")
-        #expect(late.meta["source"] as? String == "static+rt")
+        // The planner follows the live trips: an answer on the live timetable says realtime_stale false, and its
+        // meta names the publisher's epoch.
+        #expect(first.data["realtime_stale"] as? Bool == false, "\(first.text)")
+        #expect(first.meta["epoch"] is Int, "meta.epoch of plan: \(first.text)")
 
-        // U1 cancelled, T1 on time: the journey is not offered either.
-        try Self.writeTripUpdates([Self.cancelled("U1")], to: tripUpdates)
-        let cancelled = try await planUntil(port: port, "the cancelled ride left out") {
-            ($0.data["live_dropped"] as? [String] ?? []).joined().contains("cancelled")
+        // T1 8 minutes late at B (08:18): the change to U1 (08:15) is broken, and the planner finds the later
+        // connection itself: T1 then U2, arriving 08:40, nothing dropped by the gateway's check.
+        try Self.writeTripUpdates([Self.delayed("T1", at: "B", by: 480)], to: tripUpdates)
+        let late = try await planUntil(port: port, "T1 → U2 replacing the broken change") {
+            $0.list("journeys").contains { Self.tripIds($0) == ["T1", "U2"] }
         }
-        #expect(cancelled.list("journeys").allSatisfy { Self.tripIds($0) != ["T1", "U1"] }, "\(cancelled.text)")
+        let replacement = try #require(late.list("journeys").first)
+        #expect(late.list("journeys").count == 1 && Self.tripIds(replacement) == ["T1", "U2"], "\(late.text)")
+        #expect(replacement["arrival_unix"] as? Int == 1_741_729_200, "\(late.text)")  // 08:40
+        #expect(Self.dropped(late).isEmpty && late.data["realtime_stale"] as? Bool == false, "\(late.text)")
+        #expect(late.meta["source"] as? String == "static+rt")
+        // The subscription's event says which change broke and brings the new journey.
+        let (lateChanges, lateEvent) = try await events(subscriber, "the broken change and its replacement") {
+            changes, event in
+            changes.contains { $0["type"] as? String == "broken" }
+                && event.list("journeys").contains { Self.tripIds($0) == ["T1", "U2"] }
+        }
+        let broken = try #require(lateChanges.first { $0["type"] as? String == "broken" })
+        #expect(broken["previous_journey"] as? Int == 0, "\(lateChanges)")
+        #expect((broken["reason"] as? String)?.contains("change to trip U1 broke") == true, "\(lateChanges)")
+        #expect(lateChanges.contains { $0["type"] as? String == "new" && $0["journey"] as? Int == 0 })
+        #expect(lateEvent.meta["op"] as? String == "plan")
+
+        // U1 5 minutes late as well (B 08:20, C 08:30): T1 (at B 08:18) makes it again: a journey that exists
+        // only because of the delay, at the predicted times.
+        try Self.writeTripUpdates(
+            [Self.delayed("T1", at: "B", by: 480), Self.delayed("U1", at: "B", by: 300)], to: tripUpdates)
+        let both = try await planUntil(port: port, "T1 → U1 on the late U1") {
+            $0.list("journeys").contains { Self.tripIds($0) == ["T1", "U1"] }
+        }
+        let onLateU1 = try #require(both.list("journeys").first { Self.tripIds($0) == ["T1", "U1"] })
+        #expect(onLateU1["arrival_unix"] as? Int == 1_741_728_600, "\(both.text)")  // 08:30
+        let secondRide = try #require((onLateU1["legs"] as? [[String: Any]])?.last)
+        #expect(secondRide["departure_unix"] as? Int == 1_741_728_000 && secondRide["live"] as? Bool == true)
+        #expect(Self.dropped(both).isEmpty, "\(both.text)")
+        // (The subscription is not asked again: the update names U1, which none of its journeys rides.)
+
+        // U1 cancelled, T1 on time: the planner leaves U1 out of the search and offers T1 then U2 (before the
+        // overlay the Pareto set had only T1 → U1, which the gateway then dropped).
+        try Self.writeTripUpdates([Self.cancelled("U1")], to: tripUpdates)
+        let cancelled = try await planUntil(port: port, "T1 → U2 with U1 cancelled") {
+            $0.list("journeys").contains { Self.tripIds($0) == ["T1", "U2"] } && Self.dropped($0).isEmpty
+        }
+        #expect(cancelled.list("journeys").allSatisfy { !Self.tripIds($0).contains("U1") }, "\(cancelled.text)")
+        // The update names T1 (back on time): the subscription's journey T1 → U2 keeps its rides, and the event
+        // says T1's times changed (arriving at B 08:10, not 08:18).
+        let (timesChanges, _) = try await events(subscriber, "T1's times back on schedule") { changes, _ in
+            changes.contains { $0["type"] as? String == "times" }
+        }
+        let times = try #require(timesChanges.first { $0["type"] as? String == "times" })
+        #expect(times["trip_id"] as? String == "T1" && times["journey"] as? Int == 0 && times["leg"] as? Int == 0)
+        #expect(
+            times["arrival_unix"] as? Int == 1_741_727_400 && times["previous_arrival_unix"] as? Int == 1_741_727_880,
+            "\(timesChanges)")
+
+        // realtime false: the schedule, T1 then U1, no live check.
+        let scheduled = try await ask(Self.planAtoCScheduled, port: port)
+        #expect(
+            scheduled.list("journeys").map(Self.tripIds) == [["T1", "U1"]]
+                && scheduled.data["realtime_stale"] as? Bool == false, "\(scheduled.text)")
+
+        // The publisher paused past the planner's silence limit: plans use the schedule and say so (the
+        // gateway's own view, 15 s, still drops the cancelled ride); heard again: live plans again.
+        services.realtime.signal(SIGSTOP)
+        let stale = try await planUntil(port: port, "realtime_stale while the publisher is paused") {
+            $0.data["realtime_stale"] as? Bool == true
+        }
+        services.realtime.signal(SIGCONT)
+        #expect(Self.dropped(stale).joined().contains("cancelled"), "\(stale.text)")
+        _ = try await planUntil(port: port, "live plans again once the publisher is heard") {
+            $0.data["realtime_stale"] as? Bool == false
+                && $0.list("journeys").contains { Self.tripIds($0) == ["T1", "U2"] }
+        }
 
         // A new database with a direct trip: its timetable is built and swapped in while plans keep being
         // answered (planUntil requires every answer ok), and the direct trip is planned on.

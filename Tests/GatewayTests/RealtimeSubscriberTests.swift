@@ -26,11 +26,11 @@ import TransitTesting
         _ fake: FakeRealtimeService, silence: Duration = .seconds(5), _ body: (RealtimeView) async throws -> Void
     ) async throws {
         let view = RealtimeView(configured: true, silenceLimit: silence)
-        let subscriber = try RealtimeSubscriber(
-            view: view,
+        let subscriber = try GatewayRealtimeSubscriber(
+            consumer: GatewayLiveFeed(view: view), fence: view.fence,
             options: .init(
-                subscribeURL: fake.pubURL, realtimeURL: fake.repURL, snapshotTimeout: .milliseconds(300),
-                retryMin: .milliseconds(20), retryMax: .milliseconds(100)),
+                subscribeURL: fake.pubURL, realtimeURL: fake.repURL, silenceLimit: silence,
+                snapshotTimeout: .milliseconds(300), retryMin: .milliseconds(20), retryMax: .milliseconds(100)),
             logger: GatewayFixture.quietLogger)
         subscriber.start()
         do {

@@ -1,7 +1,6 @@
+import RealtimeFollowing
 import Testing
 import TransitModel
-
-@testable import Gateway
 
 /// The per-topic handshake of protocol/README.md flow 4, without sockets.
 @Suite struct TopicSequencerTests {

@@ -57,6 +57,22 @@ struct LeaderElectionTests {
         #expect(election.next(now: at(4)) == .campaign)
     }
 
+    @Test func aRetrySentLateIsGivenUpAtTheStepDownInstantOfTheLastRenewal() {
+        // The grant at 0 (TTL 6 s), renewals failing from 2 s: a retry sent at 3.5 s waits for etcd at most
+        // until 4 s, not 3.5 + 4 s (scripts/faults-ha saw a leader step down 8.8 s after etcd's quorum was lost).
+        var election = elected()
+        #expect(election.stepDownDue == at(4))
+        election.attempted(at: at(2))
+        election.renewalFailed(at: at(2))
+        election.attempted(at: at(3.5))
+        #expect(election.stepDownDue == at(4))
+        let renewed = election.renewed(sentAt: at(3.5), ttlLeft: 6)
+        #expect(renewed)
+        #expect(election.stepDownDue == at(7.5), "a renewal accepted moves it")
+        election.steppedDown()
+        #expect(election.stepDownDue == nil)
+    }
+
     @Test func aProcessWokenLongAfterItsLastRenewalMayNotPublish() {
         // SIGSTOP after a renewal at 2 s, SIGCONT at 30 s: before the driver runs, the hub asks.
         var election = elected()

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+import TransitTesting
 
 @testable import TransitClient
 
@@ -93,10 +94,9 @@ import Testing
     }
 
     @Test func noGatewayIsUnreachable() async throws {
-        // A port that was just free: nothing listens there.
-        let gateway = try await FakeGateway { _, _ in }
-        let port = gateway.port
-        await gateway.stop()
+        // A port held bound without listening: connections to it are refused.
+        let refusing = try RefusingPort()
+        let port = refusing.port
         let client = TransitClient(port: port, configuration: Self.fast)
         do {
             _ = try await client.health()
@@ -106,6 +106,7 @@ import Testing
             #expect(!reason.isEmpty)
         }
         await client.close()
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func errorAnswersAreTypedAndNotRetried() async throws {

@@ -31,7 +31,7 @@ public final class TemporaryEtcd: @unchecked Sendable {
             "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
             "--initial-cluster", "test=\(peer)", "--initial-cluster-state", "new",
             // A starved member on a shared machine must not lose its own leadership.
-            "--heartbeat-interval", "250", "--election-timeout", "2500",
+            "--heartbeat-interval", "200", "--election-timeout", "1500",
         ]
         let log = folder.path("etcd.log")
         FileManager.default.createFile(atPath: log, contents: nil)

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NNGKit
+import RealtimeFollowing
 
 /// What every connection shares: configuration, the static client, the realtime view and the statistics.
 final class GatewayServices: Sendable {

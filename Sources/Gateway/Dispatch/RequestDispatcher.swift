@@ -2,6 +2,7 @@ import GatewayProtocol
 import Logging
 import NNGKit
 import ProcessSupport
+import RealtimeFollowing
 import TransitModel
 
 /// Answers one parsed request (everything but the per-connection ops `subscribe`/`unsubscribe`/`auth`, which the

@@ -6,8 +6,33 @@ import TransitModel
 // a journey with a cancelled ride, a skipped boarding or alighting stop, or a change a delay made impossible is
 // left out, and the rest carry their live times (GATEWAY.md "plan").
 
+/// A plan as the gateway answers it: the query as sent to the planner (its `at` filled in), the planner's answer,
+/// and the answer's view after the live check, with its meta.
+struct PlannedJourneys: Sendable {
+    var query: PlanRequest
+    var answer: PlanAnswer
+    var view: PlanView
+    var meta: LiveMeta
+}
+
 extension RequestDispatcher {
     func plan(_ request: GatewayRequest, _ query: PlanRequest, received: ContinuousClock.Instant) async -> Answer {
+        switch await planned(query) {
+        case .success(let planned):
+            let view = planned.view
+            let capacity = 2048 + view.journeys.reduce(0) { $0 + 1500 * $1.legs.count }
+            let now = clock.unixSeconds
+            return .success(id: request.id, op: .plan, live: planned.meta, received: received, capacity: capacity) {
+                $0.planData(view, at: now)
+            }
+        case .failure(let error):
+            return failure(request, error, received: received)
+        }
+    }
+
+    /// Asks the static service's planner and checks its journeys against the live view (the `plan` op and its
+    /// subscriptions). Without `at` and `arrive_by` the plan departs now.
+    func planned(_ query: PlanRequest) async -> Result<PlannedJourneys, GatewayError> {
         let now = clock.unixSeconds
         var query = query
         if query.at == nil && query.arriveBy == nil { query.at = now }
@@ -22,6 +47,8 @@ extension RequestDispatcher {
             var view = PlanLiveCheck.view(
                 answer, query: query, state: live ? reading.state : nil,
                 alerts: Self.holdsAlerts(reading, now: now) ? reading.state.alertIndex : AlertIndex(), now: now)
+            // The planner searched the schedule though live times were asked for (its realtime stream silent).
+            view.realtimeStale = query.realtime && !answer.realtimeUsed
             if let later = answer.laterAt, let at = query.at {
                 view.laterCursor = PlanCursor(at: later, windowEnd: at + Int64(query.windowSeconds)).text
             }
@@ -29,15 +56,15 @@ extension RequestDispatcher {
                 at: query.at ?? query.arriveBy ?? now,
                 source: live && reading.usable ? .staticAndRealtime : .staticOnly,
                 stale: live && !reading.usable,
-                feedAgeSeconds: live ? LiveMerge.feedAge(reading.state, kind: .tripUpdates, now: now) : nil)
-            let capacity = 2048 + view.journeys.reduce(0) { $0 + 1500 * $1.legs.count }
-            return .success(id: request.id, op: .plan, live: meta, received: received, capacity: capacity) {
-                $0.planData(view, at: now)
-            }
+                feedAgeSeconds: live ? LiveMerge.feedAge(reading.state, kind: .tripUpdates, now: now) : nil,
+                epoch: realtime.epoch)
+            return .success(PlannedJourneys(query: query, answer: answer, view: view, meta: meta))
         case .success(let other):
-            return unexpected(request, other, received: received)
+            return .failure(
+                GatewayError(
+                    .internal, "the static service answered plan with another kind of result (\(other.kindName))"))
         case .failure(let error):
-            return failure(request, error, received: received)
+            return .failure(error)
         }
     }
 }
@@ -73,6 +100,25 @@ enum PlanLiveCheck {
 
     struct Broken: Error {
         var message: String
+    }
+
+    /// Why the live state makes a journey of an earlier answer impossible now (a plan subscription's `broken`
+    /// change); nil when it is still possible (or there is no live state to say).
+    static func brokenReason(_ journey: PlanJourneyView, query: PlanRequest, state reading: RealtimeReading, now: Int64)
+        -> String?
+    {
+        guard query.realtime, reading.holdsState else { return nil }
+        let planned = PlanJourney(
+            departureUnix: journey.departureUnix, arrivalUnix: journey.arrivalUnix, transfers: journey.transfers,
+            walkSeconds: journey.walkSeconds,
+            legs: journey.legs.map { leg in
+                switch leg {
+                case .ride(let r): .ride(r.ride)
+                case .walk(let w): .walk(w)
+                }
+            })
+        if case .failure(let why) = check(planned, query: query, state: reading.state, now: now) { return why.message }
+        return nil
     }
 
     /// A journey with its rides' live rows and times, or why the live state breaks it.

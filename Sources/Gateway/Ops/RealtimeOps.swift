@@ -1,4 +1,5 @@
 import GatewayProtocol
+import RealtimeFollowing
 import TransitModel
 
 // alerts and vehicles: read from the live state; the static service only resolves what the asked id stands
@@ -149,7 +150,7 @@ extension RequestDispatcher {
         case .trip(let id): asked = .trip(id)
         }
         let list: [LiveVehicle]
-        switch await realtimeClient.query(.vehicles(asked)) {
+        switch await realtimeClient.query(.vehicles(asked), requestId: RequestTrace.id) {
         case .success(.vehicles(let answer)):
             list = answer
         case .success:

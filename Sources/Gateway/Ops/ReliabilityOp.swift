@@ -1,4 +1,5 @@
 import GatewayProtocol
+import RealtimeFollowing
 import TransitModel
 
 // reliability: the recorded departure delays of a route, a stop or a route at a stop (GATEWAY.md
@@ -14,7 +15,7 @@ extension RequestDispatcher {
                 received: received)
         }
         let window: DelayWindowHistogram
-        switch await realtimeClient.query(.delayHistograms([query.slice])) {
+        switch await realtimeClient.query(.delayHistograms([query.slice]), requestId: RequestTrace.id) {
         case .success(.delayHistograms(let answer)) where answer.count == 1:
             window = answer[0]
         case .success:

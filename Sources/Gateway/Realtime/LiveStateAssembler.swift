@@ -2,16 +2,29 @@ import GatewayProtocol
 import TransitModel
 
 /// What changed in the live state since the last hand-over to the view: the stop ids whose boards may
-/// differ, or `nil` for "any board" (a snapshot, a source turning stale or fresh).
+/// differ and the trip instances a trip update named, or `nil` for "any" (a snapshot, a source turning stale or
+/// fresh, alerts and detours).
 public struct RealtimeChange: Sendable, Equatable {
     public var stops: Set<String>?
+    public var trips: Set<TripInstanceKey>?
 
-    public static let everything = RealtimeChange(stops: nil)
+    public init(stops: Set<String>?, trips: Set<TripInstanceKey>? = []) {
+        self.stops = stops
+        self.trips = stops == nil ? nil : trips
+    }
+
+    public static let everything = RealtimeChange(stops: nil, trips: nil)
 
     /// Could the board of these stops have changed?
     public func touches(_ boardStops: Set<String>) -> Bool {
         guard let stops else { return true }
         return !stops.isDisjoint(with: boardStops)
+    }
+
+    /// Could the live state of one of these trip instances have changed (a plan subscription's rides)?
+    public func touches(trips instances: Set<TripInstanceKey>) -> Bool {
+        guard let trips else { return true }
+        return !trips.isDisjoint(with: instances)
     }
 }
 
@@ -20,6 +33,7 @@ public struct RealtimeChange: Sendable, Equatable {
 struct LiveStateAssembler {
     private(set) var state = RealtimeState()
     private var changedStops: Set<String> = []
+    private var changedTrips: Set<TripInstanceKey> = []
     private var everything = false
     /// Something changed since the last `takeChange`.
     private(set) var dirty = false
@@ -54,6 +68,8 @@ struct LiveStateAssembler {
             state.apply(
                 trips: batch.trips.map(TripPrediction.init), removed: batch.removed,
                 changedStops: &changedStops)
+            for trip in batch.trips { changedTrips.insert(trip.instance) }
+            changedTrips.formUnion(batch.removed)
         case .vehicles(let batch):
             state.apply(
                 vehicles: batch.vehicles.map { ($0.key, VehicleEntry($0)) }, removed: batch.removed,
@@ -89,8 +105,10 @@ struct LiveStateAssembler {
     /// The changes since the last call (nil when nothing changed).
     mutating func takeChange() -> RealtimeChange? {
         guard dirty else { return nil }
-        let change = everything ? RealtimeChange.everything : RealtimeChange(stops: changedStops)
+        let change =
+            everything ? RealtimeChange.everything : RealtimeChange(stops: changedStops, trips: changedTrips)
         changedStops.removeAll(keepingCapacity: true)
+        changedTrips.removeAll(keepingCapacity: true)
         everything = false
         dirty = false
         return change

@@ -1,11 +1,12 @@
 import GatewayProtocol
+import RealtimeFollowing
 import Synchronization
 import TransitModel
 
 /// The gateway's view of the live state, fed by the realtime PUB stream (protocol/README.md flows 3–4) and
 /// read by every request; requests never ask the realtime service.
 ///
-/// The feeder (`RealtimeSubscriber`, with its per-topic snapshot/sequence handshake) calls `replace` with the
+/// The feeder (`RealtimeSubscriber` with `GatewayLiveFeed`, with its per-topic snapshot/sequence handshake) calls `replace` with the
 /// state after a snapshot or after applying messages, and `heartbeat` when it hears the publisher without a
 /// state change. Until something is heard the view is "never heard": boards are static, flagged stale when
 /// realtime is configured. Readers get a `RealtimeReading`: the state and whether it may be used. While the
@@ -33,44 +34,21 @@ public final class RealtimeView: Sendable {
     /// The realtime service's resident size from its last heartbeat (0: never told).
     private let publisherResident = Atomic<UInt64>(0)
 
-    /// Fencing (protocol/README.md "Leader election"): the highest publisher epoch followed, what was dropped for
-    /// coming from a lower one, and the leader its last heartbeat named.
-    private struct Fencing: Sendable {
-        var epoch: UInt64?
-        var lastAdmitted: ContinuousClock.Instant?
-        var lowerEpochDropped: UInt64 = 0
-        var leader: LiveLeadership?
-    }
-    private let fencing = Mutex(Fencing())
+    /// Fencing of the publisher's epochs (protocol/README.md "Leader election"), shared with the subscriber.
+    public let fence: EpochFence
 
     /// The highest publisher epoch heard (PUB or snapshot); nil before any.
-    public var epoch: UInt64? { fencing.withLock { $0.epoch } }
+    public var epoch: UInt64? { fence.epoch }
     /// Messages and snapshots dropped for an epoch lower than the highest heard (a former leader's).
-    public var lowerEpochDropped: UInt64 { fencing.withLock { $0.lowerEpochDropped } }
+    public var lowerEpochDropped: UInt64 { fence.lowerEpochDropped }
     /// The elected leader as its last heartbeat described itself; nil without election or before one.
-    public var leader: LiveLeadership? { fencing.withLock { $0.leader } }
+    public var leader: LiveLeadership? { fence.leader }
 
-    /// Whether a message or snapshot of `epoch` may be used: not when a higher one was heard within twice the
-    /// silence limit (it is then counted as dropped). A higher one becomes the epoch followed; so does a lower
-    /// one once the followed epoch has been silent that long (a lone realtime service restarted after its clock
-    /// went back is followed again; a woken former leader has stopped by then).
-    func admit(epoch: UInt64, now: ContinuousClock.Instant = .now) -> Bool {
-        fencing.withLock { f in
-            if let highest = f.epoch, epoch < highest,
-                let last = f.lastAdmitted, now - last < silenceLimit * 2
-            {
-                f.lowerEpochDropped += 1
-                return false
-            }
-            if f.epoch != epoch { f.leader = nil }
-            f.epoch = epoch
-            f.lastAdmitted = now
-            return true
-        }
-    }
+    /// `EpochFence.admit`.
+    func admit(epoch: UInt64, now: ContinuousClock.Instant = .now) -> Bool { fence.admit(epoch: epoch, now: now) }
 
     /// The leader a heartbeat of the followed epoch named.
-    func noteLeader(_ leader: LiveLeadership?) { fencing.withLock { $0.leader = leader } }
+    func noteLeader(_ leader: LiveLeadership?) { fence.noteLeader(leader) }
 
     /// The realtime service's resident set size in bytes, as its last heartbeat said; nil before one said it.
     public var publisherResidentBytes: UInt64? {
@@ -86,6 +64,7 @@ public final class RealtimeView: Sendable {
     public init(configured: Bool, silenceLimit: Duration = .seconds(15)) {
         self.configured = configured
         self.silenceLimit = silenceLimit
+        fence = EpochFence(silenceLimit: silenceLimit)
     }
 
     // MARK: feeding

@@ -450,13 +450,20 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let sub = subscriptions.nextSub
             subscriptions.nextSub += 1
             subscriptions.starting[sub] = []
-            entry.task = Task {
-                var board = await dispatcher.board(
-                    DeparturesQuery(stopId: query.stopId, limit: query.limit), wantStops: true)
-                if case .failure(let error) = board, error.code == .notFound {
-                    board = .failure(await dispatcher.hinted(error, request))
+            if let plan = query.plan {
+                entry.task = Task {
+                    let planned = await dispatcher.planned(plan)
+                    loop.execute { handler.value.subscribedPlan(request, planned, sub: sub, slot: slot) }
                 }
-                loop.execute { [board] in handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
+            } else {
+                entry.task = Task {
+                    var board = await dispatcher.board(
+                        DeparturesQuery(stopId: query.stopId, limit: query.limit), wantStops: true)
+                    if case .failure(let error) = board, error.code == .notFound {
+                        board = .failure(await dispatcher.hinted(error, request))
+                    }
+                    loop.execute { [board] in handler.value.subscribed(request, query, board, sub: sub, slot: slot) }
+                }
             }
         } else {
             entry.task = Task(executorPreference: taskExecutor) {

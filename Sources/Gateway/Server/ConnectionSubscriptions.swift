@@ -19,6 +19,49 @@ struct ConnectionSubscriptions {
         var dirty = false
         var refreshing = false
         var refreshTimer: Scheduled<Void>?
+        /// A `plan` subscription's journeys (nil for a board).
+        var plan: PlanWatch?
+    }
+
+    /// What a `plan` subscription follows: the plan as asked (its `at` fixed at the subscribe) and the journeys of
+    /// its last event, with the trip instances their rides are on (a trip update naming one re-plans).
+    struct PlanWatch {
+        var query: PlanRequest
+        var last: PlanView
+        var trips: Set<TripInstanceKey> = []
+        /// Added trips ridden (their instances are named by id alone here).
+        var addedTrips: Set<String> = []
+
+        init(_ planned: PlannedJourneys) {
+            query = planned.query
+            last = planned.view
+            follow(planned.view)
+        }
+
+        /// Follows the journeys of `view` (the last event's).
+        mutating func follow(_ view: PlanView) {
+            last = view
+            trips = []
+            addedTrips = []
+            for journey in view.journeys {
+                for case .ride(let r) in journey.legs {
+                    if let d = r.ride.board {
+                        trips.insert(
+                            TripInstanceKey(
+                                tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime))
+                    } else if let added = r.ride.addedTripId {
+                        addedTrips.insert(added)
+                    }
+                }
+            }
+        }
+
+        /// Whether `change` may concern one of the rides.
+        func touched(by change: RealtimeChange) -> Bool {
+            guard let changed = change.trips else { return true }
+            if !changed.isDisjoint(with: trips) { return true }
+            return !addedTrips.isEmpty && changed.contains { addedTrips.contains($0.tripId) }
+        }
     }
 
     /// An `unsubscribe` waiting for the `subscribe` it names to be answered.
@@ -105,6 +148,46 @@ extension ConnectionHandler {
         }
     }
 
+    /// The first plan of a new `plan` subscription is ready: answer with the ack and, right after it, the first
+    /// event. Then the `unsubscribe`s that named it meanwhile are answered.
+    func subscribedPlan(
+        _ request: GatewayRequest, _ planned: Result<PlannedJourneys, GatewayError>, sub: Int, slot: UInt64
+    ) {
+        let deferred = subscriptions.starting.removeValue(forKey: sub) ?? []
+        defer {
+            for d in deferred { unsubscribe(d.request, sub: sub, slot: d.slot, received: d.received) }
+        }
+        guard answers.isOpen(slot), !closing, let context else {
+            services.budgets.releaseSubscriptions(ticket, 1)
+            return
+        }
+        let received = pending[slot]?.received ?? .now
+        switch planned {
+        case .failure(let error):
+            services.budgets.releaseSubscriptions(ticket, 1)
+            if error.code == .internal {
+                services.logger.error("internal error", metadata: ["request": "\(request)", "error": "\(error)"])
+            }
+            complete(slot, .failure(id: request.id, op: .subscribe, error, received: received))
+        case .success(let planned):
+            let ack = Answer.success(id: request.id, op: .subscribe, received: received) { w in
+                w.beginObject()
+                w.key("sub"); w.int(sub)
+                w.key("topic"); w.string(GatewayOpKind.plan.name)
+                w.endObject()
+            }
+            let meta = ResponseMeta(op: .plan, elapsedMicros: ack.micros, live: planned.meta)
+            let event = GatewayResponse.planEvent(
+                sub: sub, changes: [], plan: planned.view, meta: meta, now: services.dispatcher.clock.unixSeconds)
+            subscriptions.live[sub] = ConnectionSubscriptions.Live(
+                query: SubscribeQuery(plan: planned.query), lastRows: [], boardStops: [], lastPush: .now(),
+                plan: ConnectionSubscriptions.PlanWatch(planned))
+            services.stats.subscriptionsChanged(by: 1)
+            observeRealtime(context: context)
+            complete(slot, Answer(bytes: ack.bytes + event, op: .subscribe, error: nil, micros: ack.micros))
+        }
+    }
+
     /// Answers `unsubscribe` in `slot`; one naming a `subscribe` still being answered waits for it.
     func unsubscribe(_ request: GatewayRequest, sub: Int, slot: UInt64, received: ContinuousClock.Instant) {
         if subscriptions.starting[sub] != nil {
@@ -160,7 +243,8 @@ extension ConnectionHandler {
 
     /// The live state changed: refresh the boards it concerns (at most one push per interval each).
     func realtimeChanged(_ change: RealtimeChange) {
-        for (sub, live) in subscriptions.live where change.touches(live.boardStops) {
+        for (sub, live) in subscriptions.live
+        where live.plan.map({ $0.touched(by: change) }) ?? change.touches(live.boardStops) {
             subscriptions.live[sub]?.dirty = true
             scheduleRefresh(sub)
         }
@@ -172,7 +256,10 @@ extension ConnectionHandler {
             return
         }
         let interval = TimeAmount.nanoseconds(Int64(config.subscriptionInterval.microseconds) * 1000)
-        let due = live.lastPush + interval
+        var due = live.lastPush + interval
+        // A plan is asked again once the planner has taken the change in (it lays live trips over its timetable
+        // at most once a second).
+        if live.plan != nil { due = max(due, NIODeadline.now() + Self.planSettle) }
         if NIODeadline.now() >= due {
             startRefresh(sub)
         } else {
@@ -184,6 +271,9 @@ extension ConnectionHandler {
         }
     }
 
+    /// How long after a live change a plan subscription asks again.
+    static let planSettle = TimeAmount.milliseconds(1200)
+
     private func startRefresh(_ sub: Int) {
         guard let live = subscriptions.live[sub], !live.refreshing, !closing, let context else { return }
         subscriptions.live[sub]?.dirty = false
@@ -191,6 +281,22 @@ extension ConnectionHandler {
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
         let dispatcher = services.dispatcher
+        if let watch = live.plan {
+            let realtime = services.realtime
+            let now = { dispatcher.clock.unixSeconds }
+            Task {
+                let started = ContinuousClock.now
+                let planned = await dispatcher.planned(watch.query)
+                // The changes are worked out here, off the event loop.
+                let changes = planned.map { planned in
+                    PlanChange.between(watch.last.journeys, planned.view.journeys) { journey in
+                        PlanLiveCheck.brokenReason(journey, query: watch.query, state: realtime.read(), now: now())
+                    }
+                }
+                loop.execute { handler.value.replanned(sub, planned, changes: changes, started: started) }
+            }
+            return
+        }
         let query = DeparturesQuery(stopId: live.query.stopId, limit: live.query.limit)
         Task {
             let started = ContinuousClock.now
@@ -212,6 +318,26 @@ extension ConnectionHandler {
                     op: .departures, elapsedMicros: started.microsecondsElapsed, live: board.meta, note: board.note)
                 push(sub, GatewayResponse.departuresEvent(sub: sub, answer: board.answer, meta: meta))
             }
+        }
+        if subscriptions.live[sub]?.dirty == true { scheduleRefresh(sub) }
+    }
+
+    private func replanned(
+        _ sub: Int, _ planned: Result<PlannedJourneys, GatewayError>, changes: Result<[PlanChange], GatewayError>,
+        started: ContinuousClock.Instant
+    ) {
+        guard subscriptions.live[sub] != nil else { return }
+        subscriptions.live[sub]?.refreshing = false
+        // A plan that cannot be asked (static service down) pushes nothing: the client keeps its journeys.
+        if case .success(let planned) = planned, case .success(let changes) = changes, !changes.isEmpty {
+            subscriptions.live[sub]?.plan?.follow(planned.view)
+            subscriptions.live[sub]?.lastPush = .now()
+            let meta = ResponseMeta(op: .plan, elapsedMicros: started.microsecondsElapsed, live: planned.meta)
+            push(
+                sub,
+                GatewayResponse.planEvent(
+                    sub: sub, changes: changes, plan: planned.view, meta: meta,
+                    now: services.dispatcher.clock.unixSeconds))
         }
         if subscriptions.live[sub]?.dirty == true { scheduleRefresh(sub) }
     }

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NNGKit
 import ProcessSupport
+import RealtimeFollowing
 import ServiceLifecycle
 
 /// The query gateway: a TCP listener speaking the line protocol (protocol/GATEWAY.md) in front of the static
@@ -14,7 +15,7 @@ public final class GatewayServer: Service, Sendable {
     /// The live state the answers merge in, fed by `subscriber`.
     public let realtime: RealtimeView
     /// The realtime PUB subscriber (nil without `subscribeURL`).
-    public let subscriber: RealtimeSubscriber?
+    public let subscriber: GatewayRealtimeSubscriber?
     /// The port it listens on (the chosen one when `config.port` was 0).
     public let port: Int
 
@@ -23,7 +24,7 @@ public final class GatewayServer: Service, Sendable {
     private let listener: any Channel
 
     private init(
-        config: GatewayConfiguration, realtime: RealtimeView, subscriber: RealtimeSubscriber?,
+        config: GatewayConfiguration, realtime: RealtimeView, subscriber: GatewayRealtimeSubscriber?,
         services: GatewayServices,
         group: MultiThreadedEventLoopGroup, listener: any Channel, port: Int
     ) {
@@ -73,14 +74,14 @@ public final class GatewayServer: Service, Sendable {
         }
         let port = listener.localAddress?.port ?? config.port
         let logger = config.logger
-        var subscriber: RealtimeSubscriber?
+        var subscriber: GatewayRealtimeSubscriber?
         if let subscribeURL = config.subscribeURL, let realtimeURL = config.realtimeURL {
             do {
-                subscriber = try RealtimeSubscriber(
-                    view: realtime,
+                subscriber = try GatewayRealtimeSubscriber(
+                    consumer: GatewayLiveFeed(view: realtime), fence: realtime.fence,
                     options: .init(
-                        subscribeURL: subscribeURL, realtimeURL: realtimeURL, snapshotTimeout: config.realtimeTimeout,
-                        retryMax: config.snapshotRetryMax),
+                        subscribeURL: subscribeURL, realtimeURL: realtimeURL, silenceLimit: realtime.silenceLimit,
+                        snapshotTimeout: config.realtimeTimeout, retryMax: config.snapshotRetryMax),
                     logger: logger)
             } catch {
                 try? await listener.close()

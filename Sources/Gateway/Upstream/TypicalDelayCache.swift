@@ -1,4 +1,5 @@
 import GatewayProtocol
+import RealtimeFollowing
 import Synchronization
 import TransitCore
 import TransitModel
@@ -161,7 +162,9 @@ final class TypicalDelayCache: Sendable {
     }
 
     private static func ask(_ client: RealtimeClient, _ slices: [DelaySlice]) async -> [DelayHistogram]? {
-        guard case .success(.delayHistograms(let answer)) = await client.query(.delayHistograms(slices)),
+        guard
+            case .success(.delayHistograms(let answer)) = await client.query(
+                .delayHistograms(slices), requestId: RequestTrace.id),
             answer.count == slices.count
         else { return nil }
         return answer.map(\.histogram)

@@ -220,13 +220,15 @@ public final class ElectionRole: Service, Sendable {
 
     private func renew(lease: Int64) async {
         let sentAt = ContinuousClock.now
-        let timing = machine.withLock { m in
+        let stepDownDue = machine.withLock { m in
             m.attempted(at: sentAt)
-            return m.timing
+            return m.stepDownDue ?? sentAt + m.timing.stepDownAfter
         }
         do {
-            // Never wait past the step-down instant for an answer.
-            let ttlLeft = try await withDeadline(sentAt + timing.stepDownAfter) { [client] in
+            // Never wait past the step-down instant for an answer: that of the last accepted renewal, not this
+            // request's send time plus 2·TTL/3 (a retry sent shortly before it would hold the step-down back by
+            // up to 2·TTL/3, polling on while another instance may already be elected).
+            let ttlLeft = try await withDeadline(stepDownDue) { [client] in
                 try await client.keepAlive(lease: lease)
             }
             etcdBack()

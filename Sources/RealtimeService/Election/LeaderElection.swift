@@ -114,6 +114,13 @@ public struct LeaderElection: Sendable {
         return now < renewedAt + timing.stepDownAfter
     }
 
+    /// When this leader must stop (2·TTL/3 after the last accepted renewal); nil when not leading. A renewal
+    /// still waiting for etcd's answer is given up then: a retry sent late must not hold the step-down back.
+    public var stepDownDue: Instant? {
+        guard case .leader = role, let renewedAt else { return nil }
+        return renewedAt + timing.stepDownAfter
+    }
+
     /// The least time the lease has left at `now` (from the last accepted renewal's send time); nil when not
     /// leading.
     public func leaseRemaining(now: Instant) -> Duration? {

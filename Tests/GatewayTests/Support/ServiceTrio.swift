@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TransitTesting
 
-/// The three services as processes on ipc with one service clock: the static service over `db`, the realtime
-/// service with the config file `realtimeConfig` (and `realtimeArguments`), and a gateway on a free loopback
+/// The three services as processes on ipc with one service clock: the static service over `db` (its planner
+/// following the realtime trip updates, `staticArguments` added), the realtime service with the config file `realtimeConfig` (and `realtimeArguments`), and a gateway on a free loopback
 /// port. What the replay end-to-end tests share; each stops them with `kill()` (or SIGTERM, to check a clean
 /// exit).
 struct ServiceTrio {
@@ -14,12 +14,15 @@ struct ServiceTrio {
 
     /// The three, started in order; the ones already started are killed when a later one fails to start.
     static func started(
-        db: String, realtimeConfig: String, clock: [String], realtimeArguments: [String] = [], urlPrefix: String
+        db: String, realtimeConfig: String, clock: [String], realtimeArguments: [String] = [],
+        staticArguments: [String] = [], urlPrefix: String
     ) async throws -> ServiceTrio {
         let staticURL = UniqueURL.ipc(urlPrefix + "s"), repURL = UniqueURL.ipc(urlPrefix + "r")
         let pubURL = UniqueURL.ipc(urlPrefix + "p")
         let staticService = try await ChildProcess.started(
-            "transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)
+            "transit-static",
+            ["serve", "--db", db, "--listen", staticURL, "--realtime", repURL, "--subscribe", pubURL]
+                + staticArguments + clock)
         var started = [staticService]
         do {
             let realtime = try await ChildProcess.started(

@@ -1,22 +1,21 @@
-import GatewayProtocol
 import NNGKit
 import Synchronization
 import TransitModel
 import TransitProto
 
-/// The gateway's REQ client of the realtime service's REP socket: topic snapshots for the subscriber
-/// (blocking, on its own thread) and the `vehicles` fallback (async). Every request has the realtime timeout;
+/// A REQ client of the realtime service's REP socket: topic snapshots for a `RealtimeSubscriber` (blocking, on
+/// its own thread) and the gateway's queries (async: the `vehicles` fallback, delay histograms). Every request has the realtime timeout;
 /// the socket redials by itself, so a restarted service is found again.
-final class RealtimeClient: Sendable {
+public final class RealtimeClient: Sendable {
     /// A topic snapshot holds the whole live state: protocol/README.md "REQ → realtime RECVMAXSZ".
-    static let maxReplyBytes = 256 << 20
+    public static let maxReplyBytes = 256 << 20
 
-    let url: String
-    let timeout: Duration
+    public let url: String
+    public let timeout: Duration
     private let requester: NNGRequester
     private let nextRequestId = Atomic<UInt64>(UInt64.random(in: 1...(1 << 32)))
 
-    init(url: String, timeout: Duration) throws(NNGError) {
+    public init(url: String, timeout: Duration) throws(NNGError) {
         self.url = url
         self.timeout = timeout
         // Several URLs: a realtime service and its standby; only the active one listens, so only it answers.
@@ -25,18 +24,21 @@ final class RealtimeClient: Sendable {
             maxReplySize: Self.maxReplyBytes, reconnect: (.milliseconds(50), .milliseconds(500)))
     }
 
-    func close() { requester.close() }
+    public func close() { requester.close() }
 
-    /// The state of `topic` (blocks the calling thread up to the timeout).
-    func snapshot(_ topic: RealtimeTopic) throws(RealtimeClientError) -> RealtimeSnapshot {
-        let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
+    /// The state of `topic` (blocks the calling thread up to the timeout). `requestId`: the caller's trace id
+    /// (else one of the client's own).
+    public func snapshot(_ topic: RealtimeTopic, requestId: UInt64? = nil) throws(RealtimeClientError)
+        -> RealtimeSnapshot
+    {
+        let id = requestId ?? nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try requester.request(RealtimeCodec.encode(RealtimeRequest(requestId: id, query: .snapshot(topic))))
         } catch {
             throw .unavailable(
                 error.isTimedOut
-                    ? "the realtime service did not answer a \(topic.rawValue) snapshot within \(timeout.milliseconds) ms (\(url))"
+                    ? "the realtime service did not answer a \(topic.rawValue) snapshot within \(Self.milliseconds(timeout)) ms (\(url))"
                     : "the realtime service could not be asked for a \(topic.rawValue) snapshot: \(error)")
         }
         switch Self.decode(reply) {
@@ -49,9 +51,11 @@ final class RealtimeClient: Sendable {
         }
     }
 
-    /// One query, suspending without blocking a thread.
-    func query(_ query: RealtimeQuery) async -> Result<RealtimeResult, RealtimeClientError> {
-        let id = RequestTrace.id ?? nextRequestId.add(1, ordering: .relaxed).newValue
+    /// One query, suspending without blocking a thread. `requestId` as for `snapshot`.
+    public func query(_ query: RealtimeQuery, requestId: UInt64? = nil) async
+        -> Result<RealtimeResult, RealtimeClientError>
+    {
+        let id = requestId ?? nextRequestId.add(1, ordering: .relaxed).newValue
         let reply: [UInt8]
         do {
             reply = try await requester.request(
@@ -60,12 +64,16 @@ final class RealtimeClient: Sendable {
             return .failure(
                 .unavailable(
                     error.isTimedOut
-                        ? "the realtime service did not answer within \(timeout.milliseconds) ms (\(url))"
+                        ? "the realtime service did not answer within \(Self.milliseconds(timeout)) ms (\(url))"
                         : "the realtime service could not be asked: \(error)"))
         } catch {
             return .failure(.cancelled)
         }
         return Self.decode(reply)
+    }
+
+    private static func milliseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
     }
 
     private static func decode(_ reply: [UInt8]) -> Result<RealtimeResult, RealtimeClientError> {
@@ -82,7 +90,7 @@ final class RealtimeClient: Sendable {
     }
 }
 
-enum RealtimeClientError: Error, CustomStringConvertible {
+public enum RealtimeClientError: Error, CustomStringConvertible {
     /// No answer in time, or the service says it cannot answer now.
     case unavailable(String)
     /// The service refused the request (NOT_FOUND, INVALID_ARGUMENT …).
@@ -91,7 +99,7 @@ enum RealtimeClientError: Error, CustomStringConvertible {
     case badAnswer(String)
     case cancelled
 
-    var description: String {
+    public var description: String {
         switch self {
         case .unavailable(let why), .badAnswer(let why): why
         case .refused(let error): "the realtime service refused the request: \(error)"

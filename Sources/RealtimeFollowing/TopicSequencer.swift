@@ -7,8 +7,8 @@ import TransitModel
 /// `(epoch E, seq S)` then replaces the topic's state, and the buffered messages of epoch E with seq > S are
 /// applied in order. A hole among them is a gap again. Synced, `S+1` is applied, `≤ S` ignored, anything else
 /// unsyncs the topic.
-struct TopicSequencer {
-    enum Decision: Equatable {
+public struct TopicSequencer: Sendable {
+    public enum Decision: Equatable, Sendable {
         /// Apply this message now.
         case apply
         /// A duplicate or an old message: nothing to do.
@@ -19,20 +19,20 @@ struct TopicSequencer {
         case needsSnapshot
     }
 
-    private(set) var epoch: UInt64?
-    private(set) var appliedSeq: UInt64 = 0
-    private(set) var synced = false
+    public private(set) var epoch: UInt64?
+    public private(set) var appliedSeq: UInt64 = 0
+    public private(set) var synced = false
     /// Messages received while unsynced, in arrival order.
-    private(set) var buffer: [PubMessage] = []
+    public private(set) var buffer: [PubMessage] = []
     /// Beyond this many buffered messages the oldest are dropped (the snapshot then shows the gap).
-    let maxBuffered: Int
+    public let maxBuffered: Int
 
-    init(maxBuffered: Int = 4096) {
+    public init(maxBuffered: Int = 4096) {
         self.maxBuffered = maxBuffered
     }
 
     /// A message of this topic arrived.
-    mutating func offer(_ message: PubMessage) -> Decision {
+    public mutating func offer(_ message: PubMessage) -> Decision {
         guard synced, let epoch else {
             keep(message)
             return .buffered
@@ -50,7 +50,7 @@ struct TopicSequencer {
     /// A snapshot of the state after messages 1 … `seq` of `epoch` replaced the topic's state. Returns the
     /// buffered messages to apply on top, in order; `gap` when a message is missing after them (the topic
     /// stays unsynced and wants another snapshot).
-    mutating func snapshotApplied(epoch: UInt64, seq: UInt64) -> (apply: [PubMessage], gap: Bool) {
+    public mutating func snapshotApplied(epoch: UInt64, seq: UInt64) -> (apply: [PubMessage], gap: Bool) {
         self.epoch = epoch
         appliedSeq = seq
         let later = buffer.filter { $0.epoch == epoch && $0.seq > seq }.sorted { $0.seq < $1.seq }
@@ -72,7 +72,7 @@ struct TopicSequencer {
 
     /// A heartbeat says the publisher `epoch` is at `seq` on this topic. True when that shows lost messages
     /// (a lost tail, or another epoch): the topic is then unsynced.
-    mutating func heartbeat(epoch heartbeatEpoch: UInt64, seq: UInt64) -> Bool {
+    public mutating func heartbeat(epoch heartbeatEpoch: UInt64, seq: UInt64) -> Bool {
         guard synced, let epoch else { return false }
         if heartbeatEpoch != epoch || seq > appliedSeq {
             synced = false
@@ -83,7 +83,7 @@ struct TopicSequencer {
 
     /// Forget the sync (publisher silent, or restarted as seen on another topic): the next state comes from a
     /// snapshot.
-    mutating func unsync() {
+    public mutating func unsync() {
         synced = false
     }
 

@@ -6,46 +6,76 @@ import Synchronization
 import TransitModel
 import TransitProto
 
-/// Feeds a `RealtimeView` from the realtime service's PUB stream (protocol/README.md flows 3–4).
+/// What a `RealtimeSubscriber` feeds: the state of the topics it follows, kept on the subscriber's thread (the
+/// calls come from it alone, in order), handed to readers in `handOver`. The gateway's is `GatewayLiveFeed` (its
+/// boards' view); the static service's is the planner's live trips.
+public protocol RealtimeStreamConsumer: Sendable {
+    /// A snapshot of the payload's topic replaces what the consumer held of that topic.
+    mutating func applySnapshot(_ payload: LivePayload)
+    /// One PUB message of a followed topic, in sequence, on top of the state.
+    mutating func apply(_ payload: LivePayload)
+    /// A heartbeat of the epoch followed (source statuses, the publisher's size and leader).
+    mutating func heartbeat(_ beat: LiveHeartbeat)
+    /// The publisher has been silent for the silence limit: the state can no longer be trusted (the topics are
+    /// re-synced when it is heard again).
+    mutating func silenceNoticed()
+    /// After each burst of messages (and at least every poll): hand what changed to the readers. `heard`: PUB
+    /// traffic came since the last call.
+    mutating func handOver(heard: Bool)
+}
+
+/// Follows the realtime service's PUB stream (protocol/README.md flows 3–4) for a `RealtimeStreamConsumer`.
 ///
 /// A dedicated thread at background priority (never a NIO event loop, never the cooperative pool: it blocks
-/// on nng; applying a full update yields the CPU to the event loops answering requests) subscribes to
-/// every topic, then keeps each stateful topic in sync with the snapshot handshake: a snapshot over REQ at
-/// start and after any gap, epoch change or lost tail (seen in a heartbeat), then the messages after it. After
-/// each burst of messages the working state goes to the view, with the stop ids whose boards changed. No
-/// message for the view's silence limit: the topics are re-synced (retrying with backoff) and the view, which
-/// counts only PUB traffic as heard, serves static_only until the publisher is heard again; nothing needs a
-/// restart.
-public final class RealtimeSubscriber: Sendable {
+/// on nng; applying a full update yields the CPU to the threads answering requests) subscribes to the followed
+/// topics and heartbeats, then keeps each followed topic in sync with the snapshot handshake: a snapshot over REQ
+/// at start and after any gap, epoch change or lost tail (seen in a heartbeat), then the messages after it.
+/// Messages and snapshots of an epoch the `EpochFence` refuses (a former leader's) are dropped. After each burst of
+/// messages the consumer hands its state over. No message for the silence limit: the consumer is told, the topics
+/// are re-synced (retrying with backoff), and nothing needs a restart when the publisher is heard again.
+public final class RealtimeSubscriber<Consumer: RealtimeStreamConsumer>: Sendable {
     public struct Options: Sendable {
         /// The realtime service's PUB socket.
         public var subscribeURL: String
         /// Its REP socket (snapshots).
         public var realtimeURL: String
+        /// The stateful topics followed (heartbeats always are).
+        public var topics: [RealtimeTopic]
+        /// No PUB message for this long: the publisher counts as silent.
+        public var silenceLimit: Duration
         /// One snapshot round trip.
         public var snapshotTimeout: Duration
         /// Backoff between failed snapshot attempts: doubles from `retryMin` up to `retryMax`.
         public var retryMin: Duration
         public var retryMax: Duration
+        /// The subscriber thread's name.
+        public var threadName: String
 
         public init(
-            subscribeURL: String, realtimeURL: String, snapshotTimeout: Duration = .seconds(1),
-            retryMin: Duration = .milliseconds(200), retryMax: Duration = .seconds(2)
+            subscribeURL: String, realtimeURL: String, topics: [RealtimeTopic] = RealtimeTopic.stateful,
+            silenceLimit: Duration = .seconds(15), snapshotTimeout: Duration = .seconds(1),
+            retryMin: Duration = .milliseconds(200), retryMax: Duration = .seconds(2),
+            threadName: String = "realtime-subscriber"
         ) {
             self.subscribeURL = subscribeURL
             self.realtimeURL = realtimeURL
+            self.topics = topics.filter { RealtimeTopic.stateful.contains($0) }
+            self.silenceLimit = silenceLimit
             self.snapshotTimeout = snapshotTimeout
             self.retryMin = retryMin
             self.retryMax = retryMax
+            self.threadName = threadName
         }
     }
 
     /// SUB `RECVMAXSZ` and `RECVBUF` (protocol/README.md limits).
-    static let maxMessageBytes = 64 << 20
-    static let receiveBufferMessages = 1024
+    static var maxMessageBytes: Int { 64 << 20 }
+    static var receiveBufferMessages: Int { 1024 }
 
     public let options: Options
-    let view: RealtimeView
+    let fence: EpochFence
+    /// The consumer until the thread takes it.
+    private let waitingConsumer: Mutex<Consumer?>
     private let subscriber: NNGSubscriber
     private let client: RealtimeClient
     private let logger: Logger
@@ -54,14 +84,15 @@ public final class RealtimeSubscriber: Sendable {
     private let ended = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Dials both sockets (non-blocking: the service may come up later). `start` runs the loop.
-    public init(view: RealtimeView, options: Options, logger: Logger) throws(NNGError) {
-        self.view = view
+    public init(consumer: Consumer, fence: EpochFence, options: Options, logger: Logger) throws(NNGError) {
+        waitingConsumer = Mutex(consumer)
+        self.fence = fence
         self.options = options
         self.logger = logger
         // Several URLs: a realtime service and its standby (only the active one publishes and answers).
         subscriber = try NNGSubscriber(
             dialing: NNGURLList.split(options.subscribeURL),
-            topics: RealtimeTopic.allCases.map(\.prefix),
+            topics: (options.topics + [.heartbeat]).map(\.prefix),
             maxReceiveSize: Self.maxMessageBytes, receiveBuffer: Self.receiveBufferMessages)
         try? subscriber.socket.setReconnectInterval(min: .milliseconds(50), max: .milliseconds(500))
         do {
@@ -79,8 +110,13 @@ public final class RealtimeSubscriber: Sendable {
             // Decoding and applying a full update is background work: the event loops answering requests
             // come first.
             ThreadPriority.lowerCurrentThread()
-            var loop = SubscriberLoop(owner: self)
-            loop.run()
+            if let consumer = waitingConsumer.withLock({ c in
+                defer { c = nil }
+                return c
+            }) {
+                var loop = SubscriberLoop(owner: self, consumer: consumer)
+                loop.run()
+            }
             let waiters = ended.withLock { e in
                 e.done = true
                 defer { e.waiters = [] }
@@ -88,7 +124,7 @@ public final class RealtimeSubscriber: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-        thread.name = "realtime-subscriber"
+        thread.name = options.threadName
         thread.start()
     }
 
@@ -128,14 +164,14 @@ public final class RealtimeSubscriber: Sendable {
 }
 
 /// The loop's state, owned by the subscriber's thread.
-private struct SubscriberLoop {
-    let owner: RealtimeSubscriber
+private struct SubscriberLoop<Consumer: RealtimeStreamConsumer> {
+    let owner: RealtimeSubscriber<Consumer>
     var sequencers: [RealtimeTopic: TopicSequencer] = [:]
-    var assembler = LiveStateAssembler()
+    var consumer: Consumer
     /// The epoch of the last PUB message or snapshot.
     var epoch: UInt64?
     var lastHeard: ContinuousClock.Instant?
-    /// PUB traffic since the last hand-over to the view.
+    /// PUB traffic since the last hand-over.
     var heardSinceHandOver = false
     /// The current silence was noticed (topics unsynced once per silence).
     var silenceNoted = false
@@ -147,15 +183,16 @@ private struct SubscriberLoop {
     /// The lower epoch last logged as dropped.
     var lastLowerEpoch: UInt64?
 
-    /// Messages handled before the state goes to the view even if more are waiting.
-    static let burst = 512
+    /// Messages handled before the consumer hands its state over even if more are waiting.
+    static var burst: Int { 512 }
     /// Longest wait for a message before the loop checks timers.
-    static let poll = Duration.milliseconds(100)
+    static var poll: Duration { .milliseconds(100) }
 
-    init(owner: RealtimeSubscriber) {
+    init(owner: RealtimeSubscriber<Consumer>, consumer: Consumer) {
         self.owner = owner
+        self.consumer = consumer
         backoff = owner.options.retryMin
-        for topic in RealtimeTopic.stateful { sequencers[topic] = TopicSequencer() }
+        for topic in owner.options.topics { sequencers[topic] = TopicSequencer() }
     }
 
     mutating func run() {
@@ -204,7 +241,7 @@ private struct SubscriberLoop {
             return
         }
         // Fencing: a former leader that woke up (a lower epoch) is not followed, and not counted as heard.
-        guard owner.view.admit(epoch: message.epoch) else {
+        guard owner.fence.admit(epoch: message.epoch) else {
             noteLowerEpoch(message.epoch)
             return
         }
@@ -220,9 +257,8 @@ private struct SubscriberLoop {
         epoch = message.epoch
 
         if case .heartbeat(let beat) = message.payload {
-            assembler.setSources(beat.sources)
-            owner.view.notePublisherResidentBytes(beat.residentBytes)
-            owner.view.noteLeader(beat.leader)
+            owner.fence.noteLeader(beat.leader)
+            consumer.heartbeat(beat)
             for (topic, seq) in beat.sequences where sequencers[topic] != nil {
                 if sequencers[topic]!.heartbeat(epoch: message.epoch, seq: seq) {
                     owner.log.notice("realtime \(topic.rawValue) messages lost (heartbeat at \(seq)): re-syncing")
@@ -234,7 +270,7 @@ private struct SubscriberLoop {
         guard sequencers[message.topic] != nil else { return }
         switch sequencers[message.topic]!.offer(message) {
         case .apply:
-            assembler.apply(message.payload)
+            consumer.apply(message.payload)
         case .ignore, .buffered:
             break
         case .needsSnapshot:
@@ -248,14 +284,14 @@ private struct SubscriberLoop {
         lastLowerEpoch = lower
         owner.log.warning(
             "realtime message of a lower epoch dropped (a former leader)",
-            metadata: ["epoch": "\(lower)", "following": "\(owner.view.epoch.map(String.init) ?? "-")"])
+            metadata: ["epoch": "\(lower)", "following": "\(owner.fence.epoch.map(String.init) ?? "-")"])
     }
 
     // MARK: snapshots
 
     /// Takes a snapshot of every unsynced topic; stops at the first failure and retries after the backoff.
     mutating func syncTopics() {
-        for topic in RealtimeTopic.stateful where sequencers[topic]?.synced == false {
+        for topic in owner.options.topics where sequencers[topic]?.synced == false {
             let snapshot: RealtimeSnapshot
             do {
                 snapshot = try owner.snapshot(topic)
@@ -272,16 +308,16 @@ private struct SubscriberLoop {
                 backoff = min(backoff * 2, owner.options.retryMax)
                 return
             }
-            guard owner.view.admit(epoch: snapshot.epoch) else {
+            guard owner.fence.admit(epoch: snapshot.epoch) else {
                 // A former leader's REP answered: ask again (the new leader's answers).
                 noteLowerEpoch(snapshot.epoch)
                 nextAttempt = .now + backoff
                 backoff = min(backoff * 2, owner.options.retryMax)
                 return
             }
-            assembler.applySnapshot(snapshot.payload)
+            consumer.applySnapshot(snapshot.payload)
             let (apply, gap) = sequencers[topic]!.snapshotApplied(epoch: snapshot.epoch, seq: snapshot.seq)
-            for message in apply { assembler.apply(message.payload) }
+            for message in apply { consumer.apply(message.payload) }
             if epoch != snapshot.epoch {
                 // The service restarted since the last message: the other topics' states are of the old one.
                 if epoch != nil {
@@ -312,14 +348,14 @@ private struct SubscriberLoop {
     /// (with backoff) so it is current when the publisher is heard again.
     mutating func checkSilence() {
         guard let lastHeard else { return }
-        if ContinuousClock.now - lastHeard >= owner.view.silenceLimit {
+        if ContinuousClock.now - lastHeard >= owner.options.silenceLimit {
             if !silenceNoted {
                 silenceNoted = true
                 owner.log.warning(
-                    "realtime publisher silent for \(owner.view.silenceLimit): serving static_only until it is heard again"
+                    "realtime publisher silent for \(owner.options.silenceLimit): its live state is not used until it is heard again"
                 )
                 for topic in sequencers.keys { sequencers[topic]?.unsync() }
-                owner.view.silenceNoticed()
+                consumer.silenceNoticed()
             }
         } else if silenceNoted {
             silenceNoted = false
@@ -328,11 +364,7 @@ private struct SubscriberLoop {
     }
 
     mutating func handOver() {
-        if let change = assembler.takeChange() {
-            owner.view.replace(assembler.state, change: change, heard: heardSinceHandOver)
-        } else if heardSinceHandOver {
-            owner.view.heartbeat()
-        }
+        consumer.handOver(heard: heardSinceHandOver)
         heardSinceHandOver = false
     }
 }
