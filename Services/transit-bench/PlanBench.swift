@@ -22,6 +22,8 @@ struct PlanBench: ParsableCommand {
     @Option(help: "Range plans (window 3600).") var rangeQueries = 50
     @Option(help: "Full live updates applied (each delays a third of the day's trips afresh).") var updates = 10
     @Option(help: "Seed of the draws.") var seed: UInt64 = 27
+    @Option(help: "walk_radius_m of the in-planner plans (beyond 400 m the walks are generated per query).")
+    var walkRadius = PlanQuery.defaultWalkRadius
     @Option(help: "A running gateway (host:port) for the end-to-end rows; its services on the same clock.")
     var gateway: String?
     @Option(help: "Plans per connection end to end.") var gatewayQueries = 200
@@ -129,6 +131,7 @@ struct PlanBench: ParsableCommand {
                 if window == 0 && !weighted { drawn.append(q) }
                 var query = PlanQuery(from: .stops([q.from]), to: .stops([q.to]), time: .departAt(q.at))
                 query.window = window
+                query.walkRadius = walkRadius
                 query.limit = 20
                 query.budget = .seconds(10)
                 let t0 = monotonicNanos()

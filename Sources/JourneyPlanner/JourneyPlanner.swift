@@ -152,8 +152,11 @@ public enum JourneyPlanner {
         var result = place.map {
             RaptorSearch.Endpoint(stop: $0.stop, offset: $0.offset, via: $0.via, distance: $0.distance)
         }
+        var generated: [FootpathGraph.Edge] = []
         for d in place where d.via == d.stop {
-            for e in timetable.footpaths.incoming(Int(d.stop)) {
+            generated.removeAll(keepingCapacity: true)
+            timetable.footpaths.generate(Int(d.stop), incoming: true, radius: query.walkRadius, into: &generated)
+            for e in timetable.footpaths.incoming(Int(d.stop)) + generated {
                 guard let w = FootpathGraph.time(e, radius: query.walkRadius, speed: query.walkSpeed) else { continue }
                 result.append(RaptorSearch.Endpoint(stop: e.stop, offset: w, via: d.stop, distance: e.distance))
             }

@@ -20,7 +20,7 @@ public struct PlanQuery: Sendable {
     public var time: Time
     public var maxTransfers = 4
     public var transferSlack = 60
-    public var walkRadius = 400.0
+    public var walkRadius = Self.defaultWalkRadius
     public var walkSpeed = 1.2
     public var accessRadius = 600.0
     /// Allowed modes (every mode when empty).
@@ -38,6 +38,8 @@ public struct PlanQuery: Sendable {
         self.time = time
     }
 
+    /// The default `walk_radius_m`; the timetable stores the walks within it (`Timetable.init`).
+    public static let defaultWalkRadius = 400.0
     /// The ranges of the op (GATEWAY.md: limits are errors, not clamps).
     public static let maxTransfersRange = 0...8
     public static let transferSlackRange = 0...1800

@@ -74,6 +74,15 @@ final class RaptorSearch {
     private var queue: [Int32]
     private var queued: [Int32] = []
     private(set) var cut = false
+    /// The walks beyond the timetable's stored radius this query generated (when its radius is larger).
+    private var generated = GeneratedWalks()
+    private var generates = false
+    /// The shortest time of a generated walk (all are longer than the stored radius): a stop reached later than the
+    /// target minus this needs none generated.
+    private var shortestGenerated: Int32 = 0
+    /// Stops whose generated walks were relaxed since the budget was last looked at: generating is slow enough that
+    /// a round of it can outlast the budget, so the budget is also looked at within a round.
+    private var generatedSinceCheck = 0
 
     init(timetable: Timetable, reverse: Bool, options: Options) {
         self.timetable = timetable
@@ -147,6 +156,12 @@ final class RaptorSearch {
         targetEndpoint.removeAll(keepingCapacity: true)
         if queue.count != set.routes.count { queue = Array(repeating: -1, count: set.routes.count) }
         cut = false
+        generates = timetable.footpaths.needsGenerated(radius: options.walkRadius)
+        if generates {
+            generated.reset(stopCount: stops, radius: options.walkRadius, incoming: reverse)
+            shortestGenerated = Int32(
+                Walking.seconds(metres: timetable.footpaths.storedRadius, speed: options.walkSpeed))
+        }
     }
 
     @inline(__always)
@@ -171,10 +186,17 @@ final class RaptorSearch {
         }
     }
 
-    /// The footpaths leaving a stop in this frame (the reverse frame walks the forward walks backwards).
+    /// The stored footpaths leaving a stop in this frame (the reverse frame walks the forward walks backwards).
     @inline(__always)
     func walksOut(_ stop: Int) -> ArraySlice<FootpathGraph.Edge> {
         reverse ? timetable.footpaths.incoming(stop) : timetable.footpaths.outgoing(stop)
+    }
+
+    /// The generated footpaths leaving a stop in this frame beyond the stored radius (none when the query's
+    /// radius is within it).
+    @inline(__always)
+    func generatedWalksOut(_ stop: Int) -> ArraySlice<FootpathGraph.Edge> {
+        generates ? generated.walks(stop, graph: timetable.footpaths) : []
     }
 
     @inline(__always)
@@ -235,6 +257,7 @@ final class RaptorSearch {
             if markedList.isEmpty { break }
             scanRoutes(round: k)
             relax(round: k)
+            if cut { break }
             if let deadline = options.deadline, ContinuousClock.now >= deadline {
                 cut = true
                 break
@@ -328,6 +351,7 @@ final class RaptorSearch {
         for p32 in improvedList {
             let p = Int(p32)
             improved[p] = false
+            if cut { continue }  // out of budget in this round: the labels so far stand, as after a round
             let a = alight[base + p]
             if egress[p] != Self.infinity {
                 let t = a &+ egress[p]
@@ -343,21 +367,34 @@ final class RaptorSearch {
                 }
             }
             if changeTime(p) != Self.infinity { mark(p) }
-            for e in walksOut(p) {
-                guard let w = FootpathGraph.time(e, radius: options.walkRadius, speed: options.walkSpeed) else {
-                    continue
+            for e in walksOut(p) { relax(e, from: p32, arrival: a, round: k) }
+            if generates && a &+ shortestGenerated < target[k] && a &+ shortestGenerated <= options.limit {
+                generatedSinceCheck += 1
+                if generatedSinceCheck >= 16, let deadline = options.deadline {
+                    generatedSinceCheck = 0
+                    if ContinuousClock.now >= deadline {
+                        cut = true
+                        continue
+                    }
                 }
-                let b = Int(e.stop)
-                let t = a &+ w
-                guard t <= options.limit, t < target[k], t < ready(k, b) else { continue }
-                touch(b)
-                walk[base + b] = t
-                walkFrom[base + b] = p32
-                propagateWalk(k, b, t)
-                mark(b)
+                for e in generatedWalksOut(p) { relax(e, from: p32, arrival: a, round: k) }
             }
         }
         improvedList.removeAll(keepingCapacity: true)
+    }
+
+    /// Walks `e` from `p`, reached by a trip at `a` in round k.
+    @inline(__always)
+    private func relax(_ e: FootpathGraph.Edge, from p32: Int32, arrival a: Int32, round k: Int) {
+        guard let w = FootpathGraph.time(e, radius: options.walkRadius, speed: options.walkSpeed) else { return }
+        let b = Int(e.stop)
+        let t = a &+ w
+        guard t <= options.limit, t < target[k], t < ready(k, b) else { return }
+        touch(b)
+        walk[k * n + b] = t
+        walkFrom[k * n + b] = p32
+        propagateWalk(k, b, t)
+        mark(b)
     }
 
     private func propagateWalk(_ k: Int, _ stop: Int, _ value: Int32) {
@@ -400,7 +437,9 @@ final class RaptorSearch {
                     }
                     break
                 }
-                let edge = walksOut(Int(from)).first { $0.stop == Int32(b) }
+                let edge =
+                    walksOut(Int(from)).first { $0.stop == Int32(b) }
+                    ?? generatedWalksOut(Int(from)).first { $0.stop == Int32(b) }
                 let duration = edge.flatMap {
                     FootpathGraph.time($0, radius: options.walkRadius, speed: options.walkSpeed)
                 }

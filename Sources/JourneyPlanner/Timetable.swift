@@ -84,8 +84,12 @@ public struct Timetable: Sendable {
     var addedRuns: [String: Int32]
 
     /// Builds the timetable of `source`'s days. `maxWalkRadius` bounds the generated footpaths (a query's
-    /// `walk_radius_m` may not exceed it).
-    public init(_ source: TimetableSource, maxWalkRadius: Double = 2000) {
+    /// `walk_radius_m` may not exceed it); those within `storedWalkRadius` are stored, those beyond it generated for
+    /// the queries that ask for them (`FootpathGraph`).
+    public init(
+        _ source: TimetableSource, maxWalkRadius: Double = 2000,
+        storedWalkRadius: Double = PlanQuery.defaultWalkRadius
+    ) {
         self.maxWalkRadius = maxWalkRadius
         let epoch = source.days.map(\.referenceUnix).min() ?? 0
         self.epoch = epoch
@@ -117,7 +121,8 @@ public struct Timetable: Sendable {
         let stations = stops.map { $0.station >= 0 ? Int($0.station) : nil }
         let rules = TransferRules(transfers: source.transfers, stations: stations)
         changeTime = (0..<n).map { rules.sameStop($0) }
-        footpaths = FootpathGraph(stops: source.stops, served: served, rules: rules, maxRadius: maxWalkRadius)
+        footpaths = FootpathGraph(
+            stops: source.stops, served: served, rules: rules, storedRadius: min(storedWalkRadius, maxWalkRadius))
 
         // Every run of the window, its times after the epoch, grouped by pattern.
         var runs: [Run] = []
@@ -184,7 +189,7 @@ public struct Timetable: Sendable {
     public var routeCount: Int { forward.routes.count }
     /// Number of scheduled stops of all runs (a run of 30 stops counts 30).
     public var runStopCount: Int { staticArrivals.count }
-    /// Number of walks between stops (each direction of a pair counts).
+    /// Number of stored walks between stops (each direction of a pair counts; not those generated for a query).
     public var footpathCount: Int { footpaths.outEdges.count }
 
     /// The stops a place named by stop index means: a station's served platforms (and itself if served), else
@@ -254,7 +259,7 @@ extension Timetable {
     public var memoryEstimate: Int {
         func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
         var total = bytes(stops) + bytes(changeTime) + bytes(runs) + bytes(staticArrivals) + bytes(staticDepartures)
-        total += bytes(footpaths.outEdges) + bytes(footpaths.inEdges) + bytes(footpaths.outOffsets) * 2
+        total += footpaths.bytes
         for set in [forward, backward] {
             for r in set.routes {
                 total += bytes(r.stops) + bytes(r.pickup) + bytes(r.dropOff) + bytes(r.runs) + bytes(r.arrivals)

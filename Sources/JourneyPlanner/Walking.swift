@@ -7,11 +7,32 @@ public enum Walking {
 
     /// Great-circle (haversine) distance in metres.
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        distance(
+            haversine(lat1: lat1, lon1: lon1, cosLat1: cosine(lat1), lat2: lat2, lon2: lon2, cosLat2: cosine(lat2)))
+    }
+
+    /// The parts of `distance`, for callers that keep the cosines of their latitudes (the same operations in the
+    /// same order, so the same bits).
+    @inline(__always)
+    static func cosine(_ lat: Double) -> Double { cos(lat * (Double.pi / 180)) }
+
+    @inline(__always)
+    static func haversine(
+        lat1: Double, lon1: Double, cosLat1: Double, lat2: Double, lon2: Double, cosLat2: Double
+    ) -> Double {
         let rad = Double.pi / 180
         let dLat = (lat2 - lat1) * rad
         let dLon = (lon2 - lon1) * rad
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * earthRadiusMetres * asin(min(1, sqrt(a)))
+        return sin(dLat / 2) * sin(dLat / 2) + cosLat1 * cosLat2 * sin(dLon / 2) * sin(dLon / 2)
+    }
+
+    @inline(__always)
+    static func distance(_ haversine: Double) -> Double { 2 * earthRadiusMetres * asin(min(1, sqrt(haversine))) }
+
+    /// A haversine above this is a distance above `metres` (with a margin far above the rounding of `distance`).
+    static func haversineBound(metres: Double) -> Double {
+        let h = sin(metres / (2 * earthRadiusMetres))
+        return h * h * (1 + 1e-6)
     }
 
     /// Seconds to walk `metres` at `speed` m/s: ceil(distance / speed).
@@ -76,20 +97,60 @@ enum ChangeTime {
     static let forbidden: Int32 = -2
 }
 
-/// The walks between stops, both ways (out of a stop and into it), each list sorted by distance.
+/// The walks between stops, both ways (out of a stop and into it), each list sorted by distance: the stored ones,
+/// and the generated ones beyond the stored radius made on demand (`generate`).
+///
+/// Stored: every generated walk within `storedRadius` (the default `walk_radius_m`, 400 m) and every `always` walk
+/// (transfers.txt entries of type 0/1/2 and the stops of one station, whatever the distance). A query asking a
+/// larger radius gets the generated walks beyond `storedRadius` from the grid of the served stops, by the same
+/// rules (`TransferRules`), so that together they are the walks within its radius. Storing every walk within the
+/// largest radius a query may ask (2 km) made the NSW-scale timetable 4.1 GB (protocol/README.md flow 8).
 struct FootpathGraph: Sendable {
     /// One walk. `fixedTime` ≥ 0 replaces the distance-based time; `always` walks (transfers.txt entries and
-    /// stations) ignore the radius.
+    /// stations) ignore the radius. 16 bytes: the distance stays a Double (a Float would move some walks across a
+    /// radius or a whole second: ceil(distance / speed) and "within" must see the exact distance), and `always`
+    /// is folded into the time code.
     struct Edge: Sendable {
-        var stop: Int32
         var distance: Double
-        var fixedTime: Int32
-        var always: Bool
+        var stop: Int32
+        /// ≥ 0: a fixed time (an always walk); `generatedCode`: a generated walk; `alwaysCode`: an always walk timed
+        /// by its distance.
+        private var code: Int32
+        private static let generatedCode: Int32 = -1
+        private static let alwaysCode: Int32 = -2
+
+        init(stop: Int32, distance: Double, fixedTime: Int32, always: Bool) {
+            precondition(fixedTime < 0 || always, "a fixed time belongs to an always walk")
+            self.distance = distance
+            self.stop = stop
+            code = fixedTime >= 0 ? fixedTime : (always ? Self.alwaysCode : Self.generatedCode)
+        }
+
+        var fixedTime: Int32 { code >= 0 ? code : -1 }
+        var always: Bool { code != Self.generatedCode }
+
+        /// The same walk seen from its other end.
+        func reversed(to stop: Int32) -> Edge {
+            var e = self
+            e.stop = stop
+            return e
+        }
     }
+    /// Generated walks are stored within this radius (inclusive; none when it is 0).
+    let storedRadius: Double
     var outOffsets: [Int32]
     var outEdges: [Edge]
     var inOffsets: [Int32]
     var inEdges: [Edge]
+    /// What generating the walks beyond `storedRadius` needs: the served stops' places, the rules, the stations.
+    let grid: StopGrid
+    let rules: TransferRules
+    /// Whether a transfers.txt entry may govern walks out of (into) each stop: one names it or its station. Most
+    /// pairs have none, and these spare their lookups.
+    let entryFrom: [Bool]
+    let entryTo: [Bool]
+    /// Each stop's station as the feed gives it (−1 for none).
+    let station: [Int32]
 
     func outgoing(_ stop: Int) -> ArraySlice<Edge> { outEdges[Int(outOffsets[stop])..<Int(outOffsets[stop + 1])] }
     func incoming(_ stop: Int) -> ArraySlice<Edge> { inEdges[Int(inOffsets[stop])..<Int(inOffsets[stop + 1])] }
@@ -102,9 +163,38 @@ struct FootpathGraph: Sendable {
         return Int32(Walking.seconds(metres: e.distance, speed: speed))
     }
 
-    /// Builds the graph over `served` stops: generated walks within `maxRadius`, the stations' walks, and the
+    /// Whether a query with `radius` has walks besides the stored ones.
+    func needsGenerated(radius: Double) -> Bool { radius > storedRadius }
+
+    /// Appends the generated walks out of `a` (into it with `incoming`) longer than the stored radius and within
+    /// `radius` (inclusive): the walks of a query with that radius besides the stored ones. Pairs with a
+    /// transfers.txt entry (forbidden, or stored as always walks) and pairs of one station (stored) are not
+    /// generated.
+    func generate(_ a: Int, incoming: Bool, radius: Double, into edges: inout [Edge]) {
+        guard needsGenerated(radius: radius), radius > 0 else { return }
+        let stored = storedRadius > 0
+        var near: [StopGrid.Near] = []
+        grid.stops(near: a, within: radius, into: incoming, &near)
+        for n in near {
+            let b = Int(n.stop), d = n.distance
+            if stored && d <= storedRadius { continue }
+            let from = incoming ? b : a, to = incoming ? a : b
+            if entryFrom[from] && entryTo[to] && rules.entry(from: from, to: to) != nil { continue }
+            if station[a] >= 0 && station[a] == station[b] { continue }
+            edges.append(Edge(stop: n.stop, distance: d, fixedTime: -1, always: false))
+        }
+    }
+
+    /// Bytes of the arrays (both directions and the grid).
+    var bytes: Int {
+        func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
+        let edges = bytes(outEdges) + bytes(inEdges) + bytes(outOffsets) + bytes(inOffsets)
+        return edges + bytes(station) + bytes(entryFrom) + bytes(entryTo) + grid.bytes
+    }
+
+    /// Builds the graph over `served` stops: generated walks within `storedRadius`, the stations' walks, and the
     /// transfers.txt entries, by the rules of `TransferRules`. One stop at a time, so the only map is that stop's.
-    init(stops: [TimetableSource.Stop], served: [Bool], rules: TransferRules, maxRadius: Double) {
+    init(stops: [TimetableSource.Stop], served: [Bool], rules: TransferRules, storedRadius: Double) {
         let n = stops.count
         func distance(_ a: Int, _ b: Int) -> Double {
             guard let la = stops[a].lat, let lo = stops[a].lon, let lb = stops[b].lat, let lob = stops[b].lon
@@ -117,26 +207,12 @@ struct FootpathGraph: Sendable {
         var entriesFrom: [Int: [TimetableSource.Transfer]] = [:]
         for e in rules.entries.values where e.from != e.to { entriesFrom[e.from, default: []].append(e) }
         func expand(_ s: Int) -> [Int] { served[s] ? [s] : (platforms[s] ?? []) }
-
-        // A grid of cells at least `maxRadius` wide: a stop's neighbours are in the 3×3 cells around it.
-        struct Cell: Hashable {
-            var x: Int
-            var y: Int
-        }
-        let located = (0..<n).filter { served[$0] && stops[$0].lat != nil && stops[$0].lon != nil }
-        let maxLat = located.map { abs(stops[$0].lat!) }.max() ?? 0
-        let latCell = max(maxRadius, 1) / 110_000
-        let lonCell = latCell / max(cos(min(89, maxLat) * Double.pi / 180), 0.01)
-        func cell(_ s: Int) -> Cell {
-            Cell(x: Int((stops[s].lon! / lonCell).rounded(.down)), y: Int((stops[s].lat! / latCell).rounded(.down)))
-        }
-        var grid: [Cell: [Int]] = [:]
-        if maxRadius > 0 { for s in located { grid[cell(s), default: []].append(s) } }
+        let grid = StopGrid(stops: stops, served: served, cellMetres: max(storedRadius, StopGrid.smallestCell))
 
         var outOffsets = [Int32](repeating: 0, count: n + 1)
         var outEdges: [Edge] = []
-        var incoming: [[Edge]] = Array(repeating: [], count: n)
         var edges: [Int: Edge] = [:]
+        var near: [StopGrid.Near] = []
         for a in 0..<n {
             defer { outOffsets[a + 1] = Int32(outEdges.count) }
             guard served[a] else { continue }
@@ -154,38 +230,193 @@ struct FootpathGraph: Sendable {
                     edges[b] = Edge(stop: Int32(b), distance: d, fixedTime: -1, always: sameStation)
                 }
             }
-            if maxRadius > 0, stops[a].lat != nil, stops[a].lon != nil {
-                let c = cell(a)
-                for dx in -1...1 {
-                    for dy in -1...1 {
-                        for b in grid[Cell(x: c.x + dx, y: c.y + dy)] ?? [] where b != a && distance(a, b) <= maxRadius
-                        {
-                            add(b, generated: true)
-                        }
-                    }
-                }
+            if storedRadius > 0 {
+                near.removeAll(keepingCapacity: true)
+                grid.stops(near: a, within: storedRadius, into: false, &near)
+                for b in near { add(Int(b.stop), generated: true) }
             }
             if let st = stops[a].station { for b in platforms[st] ?? [] { add(b, generated: false) } }
             for from in [a] + (stops[a].station.map { [$0] } ?? []) {
                 for e in entriesFrom[from] ?? [] { for b in expand(e.to) { add(b, generated: false) } }
             }
-            let list = edges.values.sorted { ($0.distance, $0.stop) < ($1.distance, $1.stop) }
-            outEdges.append(contentsOf: list)
-            for e in list {
-                incoming[Int(e.stop)].append(
-                    Edge(stop: Int32(a), distance: e.distance, fixedTime: e.fixedTime, always: e.always))
+            outEdges.append(contentsOf: edges.values.sorted { ($0.distance, $0.stop) < ($1.distance, $1.stop) })
+        }
+        // The same walks by the stop they lead to: counted, placed, then each list sorted.
+        var inOffsets = [Int32](repeating: 0, count: n + 1)
+        for e in outEdges { inOffsets[Int(e.stop) + 1] += 1 }
+        for b in 0..<n { inOffsets[b + 1] += inOffsets[b] }
+        var next = inOffsets
+        var inEdges = outEdges
+        for a in 0..<n {
+            for e in outEdges[Int(outOffsets[a])..<Int(outOffsets[a + 1])] {
+                inEdges[Int(next[Int(e.stop)])] = e.reversed(to: Int32(a))
+                next[Int(e.stop)] += 1
             }
         }
-        var inOffsets = [Int32](repeating: 0, count: n + 1)
-        var inEdges: [Edge] = []
-        inEdges.reserveCapacity(outEdges.count)
         for b in 0..<n {
-            inEdges.append(contentsOf: incoming[b].sorted { ($0.distance, $0.stop) < ($1.distance, $1.stop) })
-            inOffsets[b + 1] = Int32(inEdges.count)
+            inEdges[Int(inOffsets[b])..<Int(inOffsets[b + 1])].sort { ($0.distance, $0.stop) < ($1.distance, $1.stop) }
         }
+        self.storedRadius = storedRadius
         self.outOffsets = outOffsets
         self.outEdges = outEdges
         self.inOffsets = inOffsets
         self.inEdges = inEdges
+        self.grid = grid
+        self.rules = rules
+        station = stops.map { Int32(clamping: $0.station ?? -1) }
+        // `TransferRules.entry` looks a pair up by each end and its station: an entry from x governs x's walks and
+        // those of x's platforms.
+        let froms = Set(rules.entries.keys.map(\.from)), tos = Set(rules.entries.keys.map(\.to))
+        func named(_ s: Int, _ set: Set<Int>) -> Bool {
+            set.contains(s) || rules.stations[s].map(set.contains) ?? false
+        }
+        entryFrom = (0..<n).map { named($0, froms) }
+        entryTo = (0..<n).map { named($0, tos) }
+    }
+}
+
+/// The served stops with coordinates in square cells of a grid (at least `cellMetres` wide everywhere), to find
+/// the stops within a radius of one.
+struct StopGrid: Sendable {
+    /// Cells narrower than this would make a large radius visit too many of them.
+    static let smallestCell = 200.0
+    struct Cell: Hashable, Sendable {
+        var x: Int32
+        var y: Int32
+    }
+    let cellMetres: Double
+    /// Cell sides in degrees: 110 km to a degree of latitude (a degree is 111.2 km on the planner's sphere, so a
+    /// cell is more than `cellMetres` high), and the longitude side widened for the most poleward stop.
+    let latCell: Double
+    let lonCell: Double
+    /// Each stop's coordinates and the cosine of its latitude; NaN when it is not served or has none.
+    let lat: [Double]
+    let lon: [Double]
+    let cosLat: [Double]
+    /// The stops of cell `cells[c]` are `members[starts[c]..<starts[c + 1]]`.
+    let cells: [Cell: Int32]
+    let starts: [Int32]
+    let members: [Int32]
+
+    init(stops: [TimetableSource.Stop], served: [Bool], cellMetres: Double) {
+        self.cellMetres = cellMetres
+        var lat = [Double](repeating: .nan, count: stops.count)
+        var lon = lat
+        for (s, stop) in stops.enumerated() where served[s] {
+            guard let la = stop.lat, let lo = stop.lon else { continue }
+            lat[s] = la
+            lon[s] = lo
+        }
+        let located = stops.indices.filter { !lat[$0].isNaN }
+        let maxLat = located.map { abs(lat[$0]) }.max() ?? 0
+        let latCell = cellMetres / 110_000
+        let lonCell = latCell / max(cos(min(89, maxLat) * Double.pi / 180), 0.01)
+        self.latCell = latCell
+        self.lonCell = lonCell
+        self.lat = lat
+        self.lon = lon
+        cosLat = lat.map { Walking.cosine($0) }
+        func cell(_ s: Int) -> Cell {
+            Cell(x: Int32((lon[s] / lonCell).rounded(.down)), y: Int32((lat[s] / latCell).rounded(.down)))
+        }
+        let keyed = located.map { (cell: cell($0), stop: Int32($0)) }.sorted {
+            ($0.cell.y, $0.cell.x, $0.stop) < ($1.cell.y, $1.cell.x, $1.stop)
+        }
+        var cells: [Cell: Int32] = [:]
+        var starts: [Int32] = []
+        for (i, k) in keyed.enumerated() where i == 0 || keyed[i - 1].cell != k.cell {
+            cells[k.cell] = Int32(starts.count)
+            starts.append(Int32(i))
+        }
+        starts.append(Int32(keyed.count))
+        self.cells = cells
+        self.starts = starts
+        members = keyed.map(\.stop)
+    }
+
+    struct Near {
+        var stop: Int32
+        var distance: Double
+    }
+
+    /// Appends every other located stop within `radius` (inclusive) of `a` with its distance from a (to a with
+    /// `into`, so that it is the walk's distance to the last bit).
+    func stops(near a: Int, within radius: Double, into: Bool, _ result: inout [Near]) {
+        guard lat.indices.contains(a), !lat[a].isNaN else { return }
+        // A stop within the radius is at most this many cells away on either axis.
+        let rings = Int32((radius / cellMetres).rounded(.up))
+        let cx = Int32((lon[a] / lonCell).rounded(.down)), cy = Int32((lat[a] / latCell).rounded(.down))
+        let bound = Walking.haversineBound(metres: radius)
+        for y in (cy - rings)...(cy + rings) {
+            for x in (cx - rings)...(cx + rings) {
+                guard let c = cells[Cell(x: x, y: y)] else { continue }
+                for b32 in members[Int(starts[Int(c)])..<Int(starts[Int(c) + 1])] {
+                    let b = Int(b32)
+                    guard b != a else { continue }
+                    let h =
+                        into
+                        ? Walking.haversine(
+                            lat1: lat[b], lon1: lon[b], cosLat1: cosLat[b], lat2: lat[a], lon2: lon[a],
+                            cosLat2: cosLat[a])
+                        : Walking.haversine(
+                            lat1: lat[a], lon1: lon[a], cosLat1: cosLat[a], lat2: lat[b], lon2: lon[b],
+                            cosLat2: cosLat[b])
+                    guard h <= bound else { continue }
+                    let d = Walking.distance(h)
+                    if d <= radius { result.append(Near(stop: b32, distance: d)) }
+                }
+            }
+        }
+    }
+
+    var bytes: Int {
+        func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
+        return bytes(lat) + bytes(lon) + bytes(cosLat) + bytes(starts) + bytes(members)
+    }
+}
+
+/// The generated walks one query needs besides the stored ones, made on a stop's first use and kept for the rest
+/// of the query (a range query's runs included): each stop's once per query, not once per round. Kept by a search
+/// between queries so that its arrays are allocated once; past `cachedLimit` walks a query generates the walks of
+/// further stops afresh each time instead of keeping them, so that one query with a large radius over a dense
+/// network does not hold hundreds of MiB.
+struct GeneratedWalks {
+    static let cachedLimit = 2_000_000
+    private(set) var radius = 0.0
+    private(set) var incoming = false
+    private var first: [Int32] = []  // per stop: −1 until generated
+    private var end: [Int32] = []
+    private var edges: [FootpathGraph.Edge] = []
+    private var scratch: [FootpathGraph.Edge] = []
+    private var done: [Int32] = []
+
+    /// Readies the cache for a query: nothing generated yet.
+    mutating func reset(stopCount: Int, radius: Double, incoming: Bool) {
+        if first.count != stopCount {
+            first = Array(repeating: -1, count: stopCount)
+            end = first
+        } else {
+            for s in done { first[Int(s)] = -1 }
+        }
+        done.removeAll(keepingCapacity: true)
+        edges.removeAll(keepingCapacity: edges.capacity <= Self.cachedLimit / 8)
+        self.radius = radius
+        self.incoming = incoming
+    }
+
+    /// The generated walks out of (into, for `incoming`) a stop for this query's radius.
+    mutating func walks(_ stop: Int, graph: FootpathGraph) -> ArraySlice<FootpathGraph.Edge> {
+        if first[stop] < 0 {
+            if edges.count >= Self.cachedLimit {
+                scratch.removeAll(keepingCapacity: true)
+                graph.generate(stop, incoming: incoming, radius: radius, into: &scratch)
+                return scratch[...]
+            }
+            first[stop] = Int32(edges.count)
+            graph.generate(stop, incoming: incoming, radius: radius, into: &edges)
+            end[stop] = Int32(edges.count)
+            done.append(Int32(stop))
+        }
+        return edges[Int(first[stop])..<Int(end[stop])]
     }
 }
