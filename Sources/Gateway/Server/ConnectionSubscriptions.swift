@@ -289,8 +289,14 @@ extension ConnectionHandler {
                 let planned = await dispatcher.planned(watch.query)
                 // The changes are worked out here, off the event loop.
                 let changes = planned.map { planned in
-                    PlanChange.between(watch.last.journeys, planned.view.journeys) { journey in
-                        PlanLiveCheck.brokenReason(journey, query: watch.query, state: realtime.read(), now: now())
+                    // One look at the live state for all the journeys the new plan lacks, taken at the first (a read
+                    // copies the state when it is stale).
+                    var state: RealtimeReading?
+                    let at = now()
+                    return PlanChange.between(watch.last.journeys, planned.view.journeys) { journey in
+                        let reading = state ?? realtime.read()
+                        state = reading
+                        return PlanLiveCheck.brokenReason(journey, query: watch.query, state: reading, now: at)
                     }
                 }
                 loop.execute { handler.value.replanned(sub, planned, changes: changes, started: started) }
