@@ -58,9 +58,8 @@ struct ConnectionSubscriptions {
 
         /// Whether `change` may concern one of the rides.
         func touched(by change: RealtimeChange) -> Bool {
-            guard let changed = change.trips else { return true }
-            if !changed.isDisjoint(with: trips) { return true }
-            return !addedTrips.isEmpty && changed.contains { addedTrips.contains($0.tripId) }
+            if change.touches(trips: trips) { return true }
+            return !addedTrips.isEmpty && change.trips?.contains { addedTrips.contains($0.tripId) } == true
         }
     }
 
