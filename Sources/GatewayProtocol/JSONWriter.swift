@@ -31,6 +31,12 @@ public struct JSONWriter: Sendable {
         return storage
     }
 
+    /// The JSON written, in an array of its own size: for answers kept in a cache (`finish` hands over the
+    /// writer's whole capacity, often twice the JSON).
+    public consuming func finishCompact() -> [UInt8] {
+        Array(storage[..<count])
+    }
+
     // MARK: structure
 
     public mutating func beginObject() {

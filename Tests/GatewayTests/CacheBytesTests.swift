@@ -1,3 +1,4 @@
+import GatewayProtocol
 import Testing
 import TransitModel
 
@@ -50,13 +51,16 @@ import TransitModel
         let board = BoardWindowCache()
         board.confirm(version: "v1", sentAt: t0)
         let generation = board.generation(now: t0)
-        let cache = VersionedCache<Int, [UInt8]>(capacity: 1000, maxBytes: 1000)
+        // Each entry counts its heap bytes (given) and its slot (added by the cache).
+        let slot = VersionedCache<Int, [UInt8]>.slotBytes
+        #expect(slot > 0)
+        let cache = VersionedCache<Int, [UInt8]>(capacity: 1000, maxBytes: 1000 + 3 * slot)
         for key in 0..<4 { cache.store([1], for: key, bytes: 300, generation: generation, now: t0) }
-        // The fourth would pass 1,000 bytes: the cache started over with it.
-        #expect(cache.count == 1 && cache.heldBytes == 300)
+        // The fourth would pass the bound: the cache started over with it.
+        #expect(cache.count == 1 && cache.heldBytes == 300 + slot)
         cache.store([1], for: 3, bytes: 500, generation: generation, now: t0)
-        #expect(cache.heldBytes == 500, "a replaced entry's bytes are given back")
-        cache.store([1], for: 9, bytes: 1001, generation: generation, now: t0)
+        #expect(cache.heldBytes == 500 + slot, "a replaced entry's bytes are given back")
+        cache.store([1], for: 9, bytes: 1001 + 2 * slot, generation: generation, now: t0)
         #expect(cache.value(9, generation: generation, now: t0) == nil, "larger than the bound: not kept")
     }
 
@@ -82,5 +86,31 @@ import TransitModel
         #expect(
             parts.boardWindows + parts.typicalDelays + parts.staticDetails + parts.staticAnswers + parts.staticResults
                 == 256 << 20)
+    }
+
+    @Test func entryEstimatesFollowTheLayouts() {
+        // Strings up to 15 UTF-8 bytes live inline; longer ones take a rounded allocation.
+        #expect(EntryBytes.heap("200060") == 0)
+        let long = String(repeating: "x", count: 40)
+        #expect(EntryBytes.heap(long) >= 32 + 40 && EntryBytes.heap(long) % 16 == 0)
+        // A trip's typical-delay list grows by its two arrays' strides a stop, at least.
+        let trip = TripInstanceKey(tripId: "T1", serviceDate: 20_261_201)
+        let perStop =
+            TypicalDelayCache.bytes(of: trip, stops: 41) - TypicalDelayCache.bytes(of: trip, stops: 1)
+        #expect(
+            perStop >= 40 * (MemoryLayout<TypicalDelayCache.VisitKey?>.stride + MemoryLayout<TypicalDelay?>.stride))
+        // A visit key counts its slot: both generations' dictionaries keep key and value at up to twice their size.
+        let key = TypicalDelayCache.VisitKey(routeId: "R", stopId: "S", hour: 8, dayType: .weekday)
+        #expect(TypicalDelayCache.bytes(of: key) >= 2 * MemoryLayout<TypicalDelayCache.VisitKey>.stride)
+    }
+
+    @Test func aKeptAnswerHoldsOnlyItsBytes() {
+        var w = JSONWriter(capacity: 4096)
+        w.beginObject()
+        w.key("a"); w.int(1)
+        w.endObject()
+        let kept = w.finishCompact()
+        #expect(String(decoding: kept, as: UTF8.self) == "{\"a\":1}")
+        #expect(kept.capacity < 64, "not the writer's 4,096")
     }
 }

@@ -47,14 +47,18 @@ extension RequestDispatcher {
             case (.stop, .stop(let stop)):
                 var w = JSONWriter(capacity: 1024 + 400 * (stop.platforms.count + stop.routes.count))
                 w.stopData(stop)
-                let data = w.finish()
-                staticAnswers.store(data, for: query, bytes: 128 + data.count + query.keyBytes, generation: generation)
+                let data = w.finishCompact()
+                staticAnswers.store(
+                    data, for: query, bytes: EntryBytes.array(data.count, of: UInt8.self) + query.keyBytes,
+                    generation: generation)
                 return keptAnswer(request, data, received: received)
             case (.search, .stops(let stops)):
                 var w = JSONWriter(capacity: 512 + 400 * stops.count)
                 w.stopListData(stops)
-                let data = w.finish()
-                staticAnswers.store(data, for: query, bytes: 128 + data.count + query.keyBytes, generation: generation)
+                let data = w.finishCompact()
+                staticAnswers.store(
+                    data, for: query, bytes: EntryBytes.array(data.count, of: UInt8.self) + query.keyBytes,
+                    generation: generation)
                 return keptAnswer(request, data, received: received)
             case (.nearby, .stops(let stops)), (.stopsInBBox, .stops(let stops)):
                 return .success(
@@ -123,11 +127,12 @@ extension RequestDispatcher {
 }
 
 extension StaticQuery {
-    /// The bytes of the texts a kept query holds as its key (the ids and search text a client chose).
+    /// The heap bytes of the texts a kept query holds as its key (the ids and search text a client chose; its
+    /// slot is counted by the cache).
     var keyBytes: Int {
         switch self {
-        case .stop(let q): 64 + q.stopId.utf8.count
-        case .search(let q): 64 + q.query.utf8.count
+        case .stop(let q): EntryBytes.heap(q.stopId)
+        case .search(let q): EntryBytes.heap(q.query)
         default: 256
         }
     }

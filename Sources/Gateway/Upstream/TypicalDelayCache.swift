@@ -106,12 +106,22 @@ final class TypicalDelayCache: Sendable {
     }
     private typealias TripTable = GenerationalTable<TripInstanceKey, TripEntry>
 
-    /// Bytes of one entry as the tables count them: a fixed part for the entry and the dictionary's slot, and
-    /// its key's strings (constant time per entry; a trip's list is counted as it is made).
+    /// Bytes of one entry as the tables count them: its dictionary slot and its key's strings (`EntryBytes`;
+    /// constant time per entry; a trip's list is counted as it is made).
     static func bytes(of slice: DelaySlice) -> Int {
-        96 + (slice.routeId?.utf8.count ?? 0) + (slice.stopId?.utf8.count ?? 0)
+        EntryBytes.slot(DelaySlice.self, SliceTable.Sized.self) + EntryBytes.heap(slice.routeId ?? "")
+            + EntryBytes.heap(slice.stopId ?? "")
     }
-    static func bytes(of key: VisitKey) -> Int { 96 + key.routeId.utf8.count + key.stopId.utf8.count }
+    static func bytes(of key: VisitKey) -> Int {
+        EntryBytes.slot(VisitKey.self, VisitTable.Sized.self) + EntryBytes.heap(key.routeId)
+            + EntryBytes.heap(key.stopId)
+    }
+    /// A trip's list: its slot and its two arrays (the keys' strings are shared with the visit keys, counted
+    /// there).
+    static func bytes(of trip: TripInstanceKey, stops: Int) -> Int {
+        EntryBytes.slot(TripInstanceKey.self, TripTable.Sized.self) + EntryBytes.heap(trip.tripId)
+            + EntryBytes.array(stops, of: VisitKey?.self) + EntryBytes.array(stops, of: TypicalDelay?.self)
+    }
 
     private struct State {
         var slices: SliceTable
@@ -303,8 +313,7 @@ final class TypicalDelayCache: Sendable {
         now: ContinuousClock.Instant
     ) {
         let entry = TripEntry(keys: keys, typicals: typicals, until: until)
-        // The list's keys share their strings with the visit keys counted in `visits`: counted by slot here.
-        let bytes = 128 + trip.tripId.utf8.count + keys.count * 64
+        let bytes = Self.bytes(of: trip, stops: keys.count)
         let dropped = state.withLock { s in
             var dropped: TripTable.Dropped = nil
             s.trips.set(trip, entry, bytes: bytes, dropped: &dropped)

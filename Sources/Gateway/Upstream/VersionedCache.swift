@@ -62,12 +62,13 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
     /// Keeps `value` for `key`; `generation` is the one confirmed before the static service was asked, so an
     /// answer that crossed a version change is never used under the new version.
-    /// `bytes`: what the entry holds, its key included (estimated by the caller in constant time or as part of
-    /// making the value); one larger than `maxBytes` is not kept.
+    /// `bytes`: what the value and key hold on the heap (estimated by the caller in constant time or as part of
+    /// making the value); the entry's slot is added here. One larger than `maxBytes` is not kept.
     func store(
-        _ value: Value, for key: Key, bytes: Int = 256, generation: BoardWindowCache.Generation?,
+        _ value: Value, for key: Key, bytes heapBytes: Int = 256, generation: BoardWindowCache.Generation?,
         now: ContinuousClock.Instant = .now
     ) {
+        let bytes = heapBytes + Self.slotBytes
         guard let generation, bytes <= maxBytes else { return }
         state.withLock { s in
             let replaced = s.entries[key]
@@ -81,6 +82,9 @@ final class VersionedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable 
             s.bytes += bytes
         }
     }
+
+    /// An entry's slot in the table (`EntryBytes.slot`).
+    static var slotBytes: Int { EntryBytes.slot(Key.self, Entry.self) }
 
     var counts: Counts { state.withLock { $0.counts } }
     var count: Int { state.withLock { $0.entries.count } }
