@@ -114,6 +114,9 @@ public struct GatewayConfiguration: Sendable {
     public var maxCacheBytes: Int = Defaults.maxCacheBytes
     /// The parts of `maxCacheBytes` (GATEWAY.md §1 "caches").
     public var cacheBytes: CacheBytes { CacheBytes(total: maxCacheBytes) }
+    /// How often the heap's free memory is given back to the kernel (`HeapTrimmer`; no flag; zero: never), so
+    /// that the RSS follows what the caches hold. Default 30 s.
+    public var heapTrimInterval: Duration = Defaults.heapTrimInterval
     /// A kept board window is used only while the static database version was confirmed this recently (no
     /// flag). Default 1 s.
     public var staticVersionCheck: Duration
@@ -215,6 +218,7 @@ public struct GatewayConfiguration: Sendable {
         public static let maxUnreadEventBytes = 256 * 1024
         public static let proxyProtocol = false
         public static let maxCacheBytes = 256 << 20
+        public static let heapTrimInterval = Duration.seconds(30)
         public static let idleTimeout: Duration = .seconds(30)
         public static let requestRate = 0
         public static let requestTimeout: Duration = .seconds(2)

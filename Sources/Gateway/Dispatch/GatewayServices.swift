@@ -18,6 +18,8 @@ final class GatewayServices: Sendable {
     let authThrottle = AuthThrottle()
     /// Connections, subscriptions and requests per client address.
     let budgets: ClientBudgets
+    /// Gives the heap's free memory back every `config.heapTrimInterval` (nil: never).
+    let heapTrimmer: HeapTrimmer?
 
     init(config: GatewayConfiguration, realtime: RealtimeView) throws(NNGError) {
         self.config = config
@@ -66,6 +68,7 @@ final class GatewayServices: Sendable {
                 limitLoopback: config.limitLoopback),
             stats: stats)
         logger = config.logger
+        heapTrimmer = config.heapTrimInterval > .zero ? HeapTrimmer(interval: config.heapTrimInterval) : nil
         dispatcher = RequestDispatcher(
             staticClient: staticClient,
             boardCache: BoardWindowCache(
@@ -73,7 +76,8 @@ final class GatewayServices: Sendable {
                 windowsPerStop: config.boardWindowsPerStop, maxWindows: config.boardCacheWindows,
                 maxBytes: config.cacheBytes.boardWindows, versionCheck: config.staticVersionCheck),
             realtime: realtime, realtimeClient: realtimeClient, stats: stats, clock: config.clock,
-            cacheBytes: config.cacheBytes, planBudget: config.planBudget, logger: config.logger)
+            cacheBytes: config.cacheBytes, planBudget: config.planBudget, heapTrimmer: heapTrimmer,
+            logger: config.logger)
     }
 
     /// The handlers in front of a connection of `port`: the PROXY v2 header's reader (`--proxy-protocol`) and
@@ -85,6 +89,7 @@ final class GatewayServices: Sendable {
     }
 
     func close() {
+        heapTrimmer?.stop()
         staticClient.close()
         realtimeClient?.close()
     }

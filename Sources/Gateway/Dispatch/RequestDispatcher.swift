@@ -28,15 +28,19 @@ final class RequestDispatcher: Sendable {
     let clock: ServiceClock
     /// How long a plan may search (`--plan-budget-ms`).
     let planBudget: Duration
+    /// Gives the heap's free memory back (`stats`' `heap_trim`); nil: never.
+    let heapTrimmer: HeapTrimmer?
     let logger: Logger
 
     init(
         staticClient: StaticClient, boardCache: BoardWindowCache, realtime: RealtimeView,
         realtimeClient: RealtimeClient?,
         stats: GatewayStats, clock: ServiceClock = .system, cacheBytes: CacheBytes = CacheBytes(total: .max),
-        planBudget: Duration = GatewayConfiguration.Defaults.planBudget, logger: Logger
+        planBudget: Duration = GatewayConfiguration.Defaults.planBudget, heapTrimmer: HeapTrimmer? = nil,
+        logger: Logger
     ) {
         self.planBudget = planBudget
+        self.heapTrimmer = heapTrimmer
         self.staticClient = staticClient
         cache = StaticCache(client: staticClient, maxBytes: cacheBytes.staticDetails)
         staticAnswers = VersionedCache(maxBytes: cacheBytes.staticAnswers)
