@@ -84,6 +84,26 @@ import TransitTesting
         }
     }
 
+    @Test func planSubscriptionsCountInTheSameLimit() async throws {
+        try await withGateway(configure: { $0.maxSubscriptions = 2 }) { fixture in
+            let client = try fixture.client()
+            #expect(try await client.ask(#"{"id":1,"op":"subscribe","topic":"departures","stop_id":"200060"}"#).ok)
+            _ = try await client.readLine()  // its first event
+            let plan =
+                #"{"op":"subscribe","topic":"plan","from":{"stop_id":"200060"},"to":{"stop_id":"206710"},"#
+                + #""at":1766394000}"#
+            let first = try await client.ask(plan.replacingOccurrences(of: "{\"op\"", with: "{\"id\":2,\"op\""))
+            #expect(first.ok, "\(first.object)")
+            _ = try await client.readLine()  // its first event
+            let tooMany = try await client.ask(plan.replacingOccurrences(of: "{\"op\"", with: "{\"id\":3,\"op\""))
+            #expect(tooMany.errorCode == "INVALID_ARGUMENT")
+            #expect(tooMany.errorMessage?.contains("2 subscriptions") == true)
+            // Unsubscribing the departures board makes room for the plan.
+            #expect(try await client.ask(#"{"id":4,"op":"unsubscribe","sub":1}"#).ok)
+            #expect(try await client.ask(plan.replacingOccurrences(of: "{\"op\"", with: "{\"id\":5,\"op\"")).ok)
+        }
+    }
+
     @Test func aChangeOfTheLiveStateIsPushed() async throws {
         let view = RealtimeView(configured: true)
         // A subscription's board is at the gateway's now: pinned, so that the next departures (and whether the
