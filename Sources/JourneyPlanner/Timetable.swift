@@ -242,10 +242,7 @@ public struct Timetable: Sendable {
         for g in groups.count..<max(groups.count, patterns[p].routes.count) {
             let slot = Int(patterns[p].routes[g])
             if forward.routes[slot].tripCount > 0 {
-                var emptied = forward.routes[slot]
-                emptied.runs = []
-                emptied.arrivals = []
-                emptied.departures = []
+                let emptied = forward.routes[slot].emptied()
                 forward.set(slot, emptied)
                 backward.set(slot, emptied.reversed())
             }
@@ -261,10 +258,8 @@ extension Timetable {
         var total = bytes(stops) + bytes(changeTime) + bytes(runs) + bytes(staticArrivals) + bytes(staticDepartures)
         total += footpaths.bytes
         for set in [forward, backward] {
-            for r in set.routes {
-                total += bytes(r.stops) + bytes(r.pickup) + bytes(r.dropOff) + bytes(r.runs) + bytes(r.arrivals)
-                total += bytes(r.departures) + MemoryLayout<RaptorRoute>.stride
-            }
+            for r in set.routes { total += r.bytes }
+            total += bytes(set.routes) + bytes(set.views)
             for v in set.visits { total += bytes(v) }
         }
         for p in patterns { total += bytes(p.key.stops) * 2 + bytes(p.runs) + bytes(p.routes) }
