@@ -72,6 +72,9 @@ extension Timetable {
         var next = self
         var problems: [LiveTripsProblem] = []
         var touched = Set<Int32>()
+        // Runs leaving each pattern, taken out together (one pass over the pattern's runs, not one per run).
+        var leaving: [Int32: Set<Int32>] = [:]
+        var arriving: [(pattern: Int32, run: Int32)] = []
 
         // Scheduled runs whose live state changed (added, changed or gone).
         var changed = Set<RunKey>()
@@ -98,12 +101,15 @@ extension Timetable {
                                 "trip \(key.trip) of \(key.date): \(stops.count) live stops for \(base.stops.count)"))
                     continue
                 }
-                var patternKey = base
-                for (i, s) in stops.enumerated() where s.skipped {
-                    patternKey.pickup[i] = false
-                    patternKey.dropOff[i] = false
+                var p = staticPattern
+                if stops.contains(where: \.skipped) {
+                    var patternKey = base
+                    for (i, s) in stops.enumerated() where s.skipped {
+                        patternKey.pickup[i] = false
+                        patternKey.dropOff[i] = false
+                    }
+                    p = next.pattern(for: patternKey)
                 }
-                let p = next.pattern(for: patternKey)
                 newPattern = p
                 newTimes = LiveTimes(
                     pattern: p, arrivals: stops.map { Int32(clamping: $0.arrival - epoch) },
@@ -111,14 +117,16 @@ extension Timetable {
             }
             next.liveRuns[run] = newTimes
             if old >= 0 {
-                next.patterns[Int(old)].runs.removeAll { $0 == run }
+                leaving[old, default: []].insert(run)
                 touched.insert(old)
             }
             if let p = newPattern {
-                next.patterns[Int(p)].runs.append(run)
+                arriving.append((p, run))
                 touched.insert(p)
             }
         }
+        for (p, runs) in leaving { next.patterns[Int(p)].runs.removeAll { runs.contains($0) } }
+        for (p, run) in arriving { next.patterns[Int(p)].runs.append(run) }
 
         // Added trips: new ones take a run (or reuse the slot of the same id), gone ones are emptied.
         for (id, trip) in state.added where live.added[id] != trip {

@@ -95,6 +95,15 @@ final class RaptorSearch {
             for s in sourceEndpoint.keys { labels.sourceCap[Int(s)] = Self.infinity }
             for t in targetEndpoint.keys { labels.egress[Int(t)] = Self.infinity }
         }
+        // This query's change time at each stop, beside the stop's labels.
+        labels = self.labels
+        timetable.changeTime.withUnsafeBufferPointer { changeTime in
+            for p in 0..<stops {
+                let c = changeTime[p]
+                labels.change[labels.slot(p, 0)] =
+                    c == ChangeTime.defaultSlack ? options.slack : (c == ChangeTime.forbidden ? Self.infinity : c)
+            }
+        }
         target = Array(repeating: Self.infinity, count: rounds + 1)
         targetStop = Array(repeating: -1, count: rounds + 1)
         sources = []
@@ -171,18 +180,13 @@ final class RaptorSearch {
         let rounds: Int
         let limit: Int32
         let target: Int32
-        let slack: Int32
         let wheelchair: Bool
         let modeMask: UInt8
-        let changeTime: [Int32]
         let stops: [Timetable.StopPoint]
 
         /// The change time at a stop for this query (infinity: no change there).
         @inline(__always)
-        func change(_ stop: Int) -> Int32 {
-            let c = changeTime[stop]
-            return c == ChangeTime.defaultSlack ? slack : (c == ChangeTime.forbidden ? RaptorSearch.infinity : c)
-        }
+        func change(_ stop: Int) -> Int32 { labels.change[labels.slot(stop, 0)] }
 
         @inline(__always)
         func usable(_ stop: Int) -> Bool { !wheelchair || stops[stop].accessible }
@@ -195,9 +199,9 @@ final class RaptorSearch {
         /// Earliest time a trip may be boarded at `stop` with at most `round` trips before.
         @inline(__always)
         func ready(_ round: Int, _ stop: Int) -> Int32 {
-            let i = labels.index(stop, round)
+            let i = labels.slot(stop, round)
             let a = labels.alight[i]
-            let c = change(stop)
+            let c = labels.change[i &- 2 &* round]
             let viaTrip = (a == RaptorSearch.infinity || c == RaptorSearch.infinity) ? RaptorSearch.infinity : a &+ c
             return min(viaTrip, labels.walk[i])
         }
@@ -205,9 +209,8 @@ final class RaptorSearch {
 
     private func round(_ k: Int) -> Round {
         Round(
-            labels: labels, k: k, rounds: rounds, limit: options.limit, target: target[k], slack: options.slack,
-            wheelchair: options.wheelchair, modeMask: options.modeMask, changeTime: timetable.changeTime,
-            stops: timetable.stops)
+            labels: labels, k: k, rounds: rounds, limit: options.limit, target: target[k],
+            wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops)
     }
 
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.
@@ -218,8 +221,8 @@ final class RaptorSearch {
         for s in sources {
             let value = departure &+ s.offset
             let i = Int(s.stop)
-            guard value <= options.limit, value < labels.walk[labels.index(i, 0)] else { continue }
-            labels.walk[labels.index(i, 0)] = value
+            guard value <= options.limit, value < labels.walk[labels.slot(i, 0)] else { continue }
+            labels.walk[labels.slot(i, 0)] = value
             labels.walkFrom[labels.index(i, 0)] = -1
             labels.touch(i)
             labels.mark(i)
@@ -288,18 +291,19 @@ final class RaptorSearch {
             let f = route.flags[i]
             if trip >= 0 && f & 2 != 0 && ok {
                 let arr = route.arrivals[trip * count + i]
-                let li = labels.index(p, k)
+                let li = labels.slot(p, k)
                 if arr <= scope.limit && arr < labels.alight[li] && arr < scope.target {
                     labels.touch(p)
+                    let ii = labels.index(p, k)
                     labels.alight[li] = arr
-                    labels.alightRoute[li] = Int32(r)
-                    labels.alightTrip[li] = Int32(trip)
-                    labels.alightBoard[li] = Int32(board)
-                    labels.alightPosition[li] = Int32(i)
-                    var j = k + 1
-                    while j <= scope.rounds && arr < labels.alight[li + j - k] {
-                        labels.alight[li + j - k] = arr
-                        labels.alightRoute[li + j - k] = -1
+                    labels.alightRoute[ii] = Int32(r)
+                    labels.alightTrip[ii] = Int32(trip)
+                    labels.alightBoard[ii] = Int32(board)
+                    labels.alightPosition[ii] = Int32(i)
+                    var j = 1
+                    while k + j <= scope.rounds && arr < labels.alight[li + 2 * j] {
+                        labels.alight[li + 2 * j] = arr
+                        labels.alightRoute[ii + j] = -1
                         j += 1
                     }
                     labels.improve(p)
@@ -335,7 +339,7 @@ final class RaptorSearch {
             let p = Int(p32)
             labels.flags[p] &= ~Labels.improvedFlag
             if stopped { continue }  // out of budget in this round: the labels so far stand, as after a round
-            let a = labels.alight[labels.index(p, k)]
+            let a = labels.alight[labels.slot(p, k)]
             if labels.egress[p] != Self.infinity {
                 let t = a &+ labels.egress[p]
                 if t <= scope.limit && t < targetK {
@@ -384,13 +388,13 @@ final class RaptorSearch {
         let k = scope.k
         guard t <= scope.limit, t < target, t < scope.ready(k, b) else { return }
         labels.touch(b)
-        let li = labels.index(b, k)
+        let li = labels.slot(b, k), ii = labels.index(b, k)
         labels.walk[li] = t
-        labels.walkFrom[li] = p32
-        var j = k + 1
-        while j <= scope.rounds && t < labels.walk[li + j - k] {
-            labels.walk[li + j - k] = t
-            labels.walkFrom[li + j - k] = -2
+        labels.walkFrom[ii] = p32
+        var j = 1
+        while k + j <= scope.rounds && t < labels.walk[li + 2 * j] {
+            labels.walk[li + 2 * j] = t
+            labels.walkFrom[ii + j] = -2
             j += 1
         }
         labels.mark(b)
@@ -418,7 +422,7 @@ final class RaptorSearch {
             let b = Int(route.stops[Int(board)])
             let dep = route.departures[Int(trip) * route.stopCount + Int(board)]
             let previous = round - 1
-            if labels.walk[labels.index(b, previous)] <= dep {
+            if labels.walk[labels.slot(b, previous)] <= dep {
                 var q = previous
                 while q > 0 && labels.walkFrom[labels.index(b, q)] == -2 { q -= 1 }
                 let from = labels.walkFrom[labels.index(b, q)]
@@ -458,12 +462,22 @@ struct Labels {
     /// Rounds 0…rows−1 per stop.
     let rows: Int
     let routeCapacity: Int
-    let alight: UnsafeMutablePointer<Int32>
+    /// Int32s per stop in `times`: the change time, a pad, then alight and walk of each round (64 bytes for up to
+    /// 7 rounds, so that one cache line holds what a scan or a walk reads of a stop).
+    let stride: Int
+    /// The start of the times; `change`, `alight` and `walk` index it by `slot(stop, round)`.
+    let times: UnsafeMutablePointer<Int32>
+    /// The query's change time at a stop (infinity: no change there), at `slot(stop, 0)`.
+    var change: UnsafeMutablePointer<Int32> { times }
+    /// Arrival by a trip with at most k trips, at `slot(stop, k)`.
+    var alight: UnsafeMutablePointer<Int32> { times + 2 }
+    /// Arrival by a walk (or at a source) with at most k trips, at `slot(stop, k)`.
+    var walk: UnsafeMutablePointer<Int32> { times + 3 }
+    /// Per (stop, round) at `index(stop, round)`: how the alight and walk labels were reached.
     let alightRoute: UnsafeMutablePointer<Int32>  // −1: inherited from the round below
     let alightTrip: UnsafeMutablePointer<Int32>
     let alightBoard: UnsafeMutablePointer<Int32>
     let alightPosition: UnsafeMutablePointer<Int32>
-    let walk: UnsafeMutablePointer<Int32>
     let walkFrom: UnsafeMutablePointer<Int32>  // −1: a source, −2: inherited
     let egress: UnsafeMutablePointer<Int32>
     /// Latest departure from each source stop (`latestDeparture` plus the walk to it).
@@ -482,6 +496,9 @@ struct Labels {
 
     @inline(__always)
     func index(_ stop: Int, _ round: Int) -> Int { stop &* rows &+ round }
+
+    @inline(__always)
+    func slot(_ stop: Int, _ round: Int) -> Int { stop &* stride &+ 2 &* round }
 
     @inline(__always)
     mutating func touch(_ stop: Int) {
@@ -519,11 +536,11 @@ struct Labels {
     mutating func reset() {
         for t in 0..<touchedCount {
             let p = Int(touched[t])
-            let base = index(p, 0)
+            let base = index(p, 0), t = slot(p, 0)
             for k in 0..<rows {
-                alight[base + k] = RaptorSearch.infinity
+                alight[t + 2 * k] = RaptorSearch.infinity
+                walk[t + 2 * k] = RaptorSearch.infinity
                 alightRoute[base + k] = -1
-                walk[base + k] = RaptorSearch.infinity
                 walkFrom[base + k] = -2
             }
             flags[p] &= ~Self.touchedFlag
@@ -535,6 +552,8 @@ struct Labels {
 /// The owner of a search's `Labels` memory: allocated initialised for `stops` × `rows`, freed in deinit.
 final class LabelStorage {
     var labels: Labels
+    /// The raw memory of `labels.times` (64-byte aligned).
+    private let timesMemory: UnsafeMutableRawPointer
 
     init(stops n: Int, rows: Int, routes: Int) {
         let size = max(1, n * rows)
@@ -543,24 +562,28 @@ final class LabelStorage {
             p.initialize(repeating: value, count: max(1, count))
             return p
         }
+        let stride = (2 + 2 * rows + 15) / 16 * 16
+        let count = max(1, n * stride)
+        timesMemory = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
+        let times = timesMemory.initializeMemory(as: Int32.self, repeating: RaptorSearch.infinity, count: count)
         let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, n))
         flags.initialize(repeating: 0, count: max(1, n))
         labels = Labels(
-            n: n, rows: rows, routeCapacity: routes, alight: array(size, RaptorSearch.infinity),
-            alightRoute: array(size, -1), alightTrip: array(size, -1), alightBoard: array(size, -1),
-            alightPosition: array(size, -1), walk: array(size, RaptorSearch.infinity), walkFrom: array(size, -2),
-            egress: array(n, RaptorSearch.infinity), sourceCap: array(n, RaptorSearch.infinity), flags: flags,
-            touched: array(n, 0), marked: array(n, 0), improved: array(n, 0), queue: array(routes, -1),
-            queued: array(routes, 0))
+            n: n, rows: rows, routeCapacity: routes, stride: stride, times: times, alightRoute: array(size, -1),
+            alightTrip: array(size, -1), alightBoard: array(size, -1), alightPosition: array(size, -1),
+            walkFrom: array(size, -2), egress: array(n, RaptorSearch.infinity),
+            sourceCap: array(n, RaptorSearch.infinity), flags: flags, touched: array(n, 0), marked: array(n, 0),
+            improved: array(n, 0), queue: array(routes, -1), queued: array(routes, 0))
     }
 
     deinit {
         let labels = self.labels
         for p in [
-            labels.alight, labels.alightRoute, labels.alightTrip, labels.alightBoard, labels.alightPosition,
-            labels.walk, labels.walkFrom, labels.egress,
-            labels.sourceCap, labels.touched, labels.marked, labels.improved, labels.queue, labels.queued,
+            labels.alightRoute, labels.alightTrip, labels.alightBoard, labels.alightPosition, labels.walkFrom,
+            labels.egress, labels.sourceCap, labels.touched, labels.marked, labels.improved, labels.queue,
+            labels.queued,
         ] { p.deallocate() }
         labels.flags.deallocate()
+        timesMemory.deallocate()
     }
 }

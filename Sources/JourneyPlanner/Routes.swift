@@ -54,6 +54,28 @@ final class RaptorRoute: @unchecked Sendable {
         }
     }
 
+    /// The route of `key`'s stops and rules with the trips `group` (indexes into `runs` and the rows of `arrivals`
+    /// and `departures`, `stopCount` times per trip), in that order.
+    convenience init(
+        key: Timetable.PatternKey, group: [Int], runs: [Int32], arrivals: [Int32], departures: [Int32]
+    ) {
+        let n = key.stops.count
+        self.init(stopCount: n, tripCount: group.count, modeBit: key.modeBit, accessible: key.accessible)
+        for i in 0..<n {
+            stops[i] = key.stops[i]
+            flags[i] = (key.pickup[i] ? 1 : 0) | (key.dropOff[i] ? 2 : 0)
+        }
+        arrivals.withUnsafeBufferPointer { a in
+            departures.withUnsafeBufferPointer { d in
+                for (t, trip) in group.enumerated() {
+                    self.runs[t] = runs[trip]
+                    (self.arrivals + t * n).update(from: a.baseAddress! + trip * n, count: n)
+                    (self.departures + t * n).update(from: d.baseAddress! + trip * n, count: n)
+                }
+            }
+        }
+    }
+
     @inline(__always) func pickup(_ i: Int) -> Bool { flags[i] & 1 != 0 }
     @inline(__always) func dropOff(_ i: Int) -> Bool { flags[i] & 2 != 0 }
 
@@ -172,33 +194,33 @@ struct RouteSet: Sendable {
 /// in the first group whose last trip it does not overtake anywhere (a scheduled pattern is one group; live
 /// delays may split it).
 enum FIFOSplit {
-    struct Trip {
-        var run: Int32
-        var arrivals: ArraySlice<Int32>
-        var departures: ArraySlice<Int32>
-    }
-
-    static func groups(_ trips: [Trip]) -> [[Trip]] {
-        let sorted = trips.sorted { a, b in
-            for (x, y) in zip(a.departures, b.departures) where x != y { return x < y }
-            for (x, y) in zip(a.arrivals, b.arrivals) where x != y { return x < y }
-            return a.run < b.run
-        }
-        var groups: [[Trip]] = []
-        for trip in sorted {
-            if let g = groups.firstIndex(where: { follows(trip, $0[$0.count - 1]) }) {
-                groups[g].append(trip)
-            } else {
-                groups.append([trip])
+    /// The groups as indexes of trips, the rows of `arrivals` and `departures` (`stopCount` times per trip, trip
+    /// after trip); ties are ordered by the trips' `runs`.
+    static func groups(runs: [Int32], stopCount s: Int, arrivals: [Int32], departures: [Int32]) -> [[Int]] {
+        arrivals.withUnsafeBufferPointer { a in
+            departures.withUnsafeBufferPointer { d in
+                let order = (0..<runs.count).sorted { x, y in
+                    let dx = x * s, dy = y * s
+                    for i in 0..<s where d[dx + i] != d[dy + i] { return d[dx + i] < d[dy + i] }
+                    for i in 0..<s where a[dx + i] != a[dy + i] { return a[dx + i] < a[dy + i] }
+                    return runs[x] < runs[y]
+                }
+                /// Whether trip y is at or after trip x at every position.
+                func follows(_ y: Int, _ x: Int) -> Bool {
+                    let dx = x * s, dy = y * s
+                    for i in 0..<s where a[dy + i] < a[dx + i] || d[dy + i] < d[dx + i] { return false }
+                    return true
+                }
+                var groups: [[Int]] = []
+                for trip in order {
+                    if let g = groups.firstIndex(where: { follows(trip, $0[$0.count - 1]) }) {
+                        groups[g].append(trip)
+                    } else {
+                        groups.append([trip])
+                    }
+                }
+                return groups
             }
         }
-        return groups
-    }
-
-    /// Whether `b` is at or after `a` at every position.
-    static func follows(_ b: Trip, _ a: Trip) -> Bool {
-        for (x, y) in zip(b.arrivals, a.arrivals) where x < y { return false }
-        for (x, y) in zip(b.departures, a.departures) where x < y { return false }
-        return true
     }
 }

@@ -219,16 +219,19 @@ public struct Timetable: Sendable {
     /// directions), taking new slots when it needs more and emptying the ones it no longer needs.
     mutating func rebuildRoutes(ofPattern p: Int) {
         let key = patterns[p].key
-        let trips = patterns[p].runs.map { run in
+        let runs = patterns[p].runs
+        let n = key.stops.count
+        // The runs' current times side by side, trip after trip.
+        var arrivals = [Int32](repeating: 0, count: n * runs.count)
+        var departures = arrivals
+        for (j, run) in runs.enumerated() {
             let t = times(ofRun: run)
-            return FIFOSplit.Trip(run: run, arrivals: t.arrivals, departures: t.departures)
+            arrivals.replaceSubrange(j * n..<(j + 1) * n, with: t.arrivals)
+            departures.replaceSubrange(j * n..<(j + 1) * n, with: t.departures)
         }
-        let groups = FIFOSplit.groups(trips)
+        let groups = FIFOSplit.groups(runs: runs, stopCount: n, arrivals: arrivals, departures: departures)
         for (g, group) in groups.enumerated() {
-            let route = RaptorRoute(
-                stops: key.stops, pickup: key.pickup, dropOff: key.dropOff, modeBit: key.modeBit,
-                accessible: key.accessible, runs: group.map(\.run), arrivals: group.flatMap(\.arrivals),
-                departures: group.flatMap(\.departures))
+            let route = RaptorRoute(key: key, group: group, runs: runs, arrivals: arrivals, departures: departures)
             let slot: Int
             if g < patterns[p].routes.count {
                 slot = Int(patterns[p].routes[g])

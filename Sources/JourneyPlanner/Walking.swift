@@ -160,7 +160,12 @@ struct FootpathGraph: Sendable {
     static func time(_ e: Edge, radius: Double, speed: Double) -> Int32? {
         if !e.always && (radius <= 0 || e.distance > radius) { return nil }
         if e.fixedTime >= 0 { return e.fixedTime }
-        return Int32(Walking.seconds(metres: e.distance, speed: speed))
+        // ceil(distance / speed) as `Walking.seconds` computes it, without a call to ceil or an overflow trap on
+        // the search's path: for 0 ≤ q < 2^31 truncation is the floor, and the ceiling is one more unless q is whole.
+        let q = e.distance / speed
+        guard q >= 0 && q < 2_147_483_647 else { return Int32(Walking.seconds(metres: e.distance, speed: speed)) }
+        let whole = Int32(q)
+        return Double(whole) < q ? whole &+ 1 : whole
     }
 
     /// Whether a query with `radius` has walks besides the stored ones.
