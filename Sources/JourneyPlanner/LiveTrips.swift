@@ -167,6 +167,8 @@ extension Timetable {
         }
         next.live = state
         for p in touched { next.rebuildRoutes(ofPattern: Int(p)) }
+        next.forward.flattenVisits()
+        next.backward.flattenVisits()
         return (next, problems)
     }
 

@@ -82,6 +82,7 @@ final class RaptorSearch {
         self.reverse = reverse
         self.options = options
         set = reverse ? timetable.backward : timetable.forward
+        precondition(set.flat, "the timetable's route visits are not flattened")
         rounds = options.maxTrips
         let stops = timetable.stopCount
         var labels = self.labels
@@ -252,13 +253,14 @@ final class RaptorSearch {
         let scope = round(k)
         var labels = scope.labels
         let views = set.views
-        let visits = set.visits
+        let visitStart = set.visitStart, visitList = set.visitList
         let queue = labels.queue
         var queued = 0
         for m in 0..<labels.markedCount {
             let s = Int(labels.marked[m])
             labels.flags[s] &= ~Labels.markedFlag
-            for v in visits[s] {
+            for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
+                let v = visitList[x]
                 let r = Int(v.route)
                 if queue[r] < 0 {
                     guard scope.allowed(views[r]) else { continue }
@@ -312,8 +314,13 @@ final class RaptorSearch {
             if f & 1 != 0 && ok {
                 let r0 = scope.ready(k - 1, p)
                 if r0 != Self.infinity && (trip < 0 || r0 <= route.departures[trip * count + i]) {
-                    let upper = trip < 0 ? route.tripCount : trip + 1
-                    if let t = route.earliestTrip(at: i, notBefore: r0, below: upper), t != trip,
+                    // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
+                    // and usually near it: searched back from it.
+                    let found =
+                        trip < 0
+                        ? route.earliestTrip(at: i, notBefore: r0, below: route.tripCount)
+                        : route.earliestTrip(at: i, notBefore: r0, atOrBefore: trip)
+                    if let t = found, t != trip,
                         k > 1 || route.departures[t * count + i] <= labels.sourceCap[p]
                     {
                         trip = t
@@ -331,6 +338,8 @@ final class RaptorSearch {
         let offsets = reverse ? footpaths.inOffsets : footpaths.outOffsets
         let edges = reverse ? footpaths.inEdges : footpaths.outEdges
         let radius = options.walkRadius, speed = options.walkSpeed
+        let timed = footpaths.timed(radius: radius, speed: speed)
+        let timedEdges = timed ? (reverse ? footpaths.inTimed : footpaths.outTimed) : []
         var targetK = target[k]
         var stopped = cut
         defer { cut = stopped }
@@ -355,8 +364,17 @@ final class RaptorSearch {
                 }
             }
             if scope.change(p) != Self.infinity { labels.mark(p) }
-            for x in Int(offsets[p])..<Int(offsets[p + 1]) {
-                relax(edges[x], from: p32, arrival: a, radius: radius, speed: speed, target: targetK, scope, &labels)
+            if timed {
+                for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+                    let e = timedEdges[x]
+                    relax(to: Int(e.stop), a &+ e.seconds, from: p32, target: targetK, scope, &labels)
+                }
+            } else {
+                for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+                    let e = edges[x]
+                    guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { continue }
+                    relax(to: Int(e.stop), a &+ w, from: p32, target: targetK, scope, &labels)
+                }
             }
             if generates && a &+ shortestGenerated < targetK && a &+ shortestGenerated <= scope.limit {
                 generatedSinceCheck += 1
@@ -368,7 +386,8 @@ final class RaptorSearch {
                     }
                 }
                 for e in generatedWalksOut(p) {
-                    relax(e, from: p32, arrival: a, radius: radius, speed: speed, target: targetK, scope, &labels)
+                    guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { continue }
+                    relax(to: Int(e.stop), a &+ w, from: p32, target: targetK, scope, &labels)
                 }
             }
         }
@@ -376,15 +395,11 @@ final class RaptorSearch {
         storage.labels = labels
     }
 
-    /// Walks `e` from `p`, reached by a trip at `a` in round k.
+    /// A walk from `p` (reached by a trip in round k) reaching stop b at t.
     @inline(__always)
     private func relax(
-        _ e: FootpathGraph.Edge, from p32: Int32, arrival a: Int32, radius: Double, speed: Double, target: Int32,
-        _ scope: Round, _ labels: inout Labels
+        to b: Int, _ t: Int32, from p32: Int32, target: Int32, _ scope: Round, _ labels: inout Labels
     ) {
-        guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { return }
-        let b = Int(e.stop)
-        let t = a &+ w
         let k = scope.k
         guard t <= scope.limit, t < target, t < scope.ready(k, b) else { return }
         labels.touch(b)

@@ -151,6 +151,28 @@ struct RouteView: @unchecked Sendable {
         }
         return lo < upper ? lo : nil
     }
+
+    /// The first trip departing position `i` at or after `time`, given that trip `known` does (FIFO: the
+    /// departures at a position do not decrease with the trip): galloping back from `known`, then a binary search,
+    /// so that an answer near `known` costs a few nearby reads.
+    @inline(__always)
+    func earliestTrip(at i: Int, notBefore time: Int32, atOrBefore known: Int) -> Int {
+        let n = stopCount
+        var hi = known  // departs at or after `time`
+        var step = 1
+        var lo = hi - step  // below hi: the answer is above lo once lo departs before `time` (or is −1)
+        while lo >= 0 && departures[lo * n + i] >= time {
+            hi = lo
+            step <<= 1
+            lo = hi - step
+        }
+        var a = max(lo, -1) + 1, b = hi
+        while a < b {
+            let mid = (a + b) >> 1
+            if departures[mid * n + i] >= time { b = mid } else { a = mid + 1 }
+        }
+        return a
+    }
 }
 
 /// One direction's routes and, for each stop, the routes (and positions in them) that serve it.
@@ -163,11 +185,32 @@ struct RouteSet: Sendable {
     /// `routes[r].view`, kept in step.
     private(set) var views: [RouteView]
     private(set) var visits: [[Visit]]
+    /// `visits` in one array, stop after stop (`visitStart[s]..<visitStart[s + 1]`), for the search's loops: one
+    /// array less to reach per stop. Made by `flattenVisits()` after the changes (`flat`).
+    private(set) var visitStart: [Int32]
+    private(set) var visitList: [Visit] = []
+    private(set) var flat = true
 
     init(stopCount: Int) {
         routes = []
         views = []
         visits = Array(repeating: [], count: stopCount)
+        visitStart = Array(repeating: 0, count: stopCount + 1)
+    }
+
+    /// Brings the flat visits in step with `visits` after `set` changed them.
+    mutating func flattenVisits() {
+        guard !flat else { return }
+        var start = [Int32](repeating: 0, count: visits.count + 1)
+        var list: [Visit] = []
+        list.reserveCapacity(visits.reduce(0) { $0 + $1.count })
+        for (s, v) in visits.enumerated() {
+            list.append(contentsOf: v)
+            start[s + 1] = Int32(list.count)
+        }
+        visitStart = start
+        visitList = list
+        flat = true
     }
 
     /// Puts `route` in slot `index` (appending when it is new) and keeps `visits` in step.
@@ -187,6 +230,7 @@ struct RouteSet: Sendable {
         for i in 0..<route.stopCount {
             visits[Int(route.stops[i])].append(Visit(route: Int32(index), position: Int32(i)))
         }
+        flat = false
     }
 }
 

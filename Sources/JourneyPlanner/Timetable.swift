@@ -179,6 +179,8 @@ public struct Timetable: Sendable {
         liveRuns = [:]
         addedRuns = [:]
         for p in patterns.indices { rebuildRoutes(ofPattern: p) }
+        forward.flattenVisits()
+        backward.flattenVisits()
     }
 
     /// Number of stops (the caller's indexes run below it).

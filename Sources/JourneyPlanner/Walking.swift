@@ -152,6 +152,20 @@ struct FootpathGraph: Sendable {
     /// Each stop's station as the feed gives it (−1 for none).
     let station: [Int32]
 
+    /// The stored walks with their times at `timedSpeed` (8 bytes a walk, the same order as `outEdges` and
+    /// `inEdges`): what a query at that speed and a radius of at least `storedRadius` reads, half the memory of the
+    /// edges.
+    struct TimedEdge: Sendable {
+        var stop: Int32
+        var seconds: Int32
+    }
+    static let timedSpeed = 1.2
+    var outTimed: [TimedEdge]
+    var inTimed: [TimedEdge]
+
+    /// Whether a query walks the stored walks as `outTimed`/`inTimed` time them.
+    func timed(radius: Double, speed: Double) -> Bool { speed == Self.timedSpeed && radius >= storedRadius }
+
     func outgoing(_ stop: Int) -> ArraySlice<Edge> { outEdges[Int(outOffsets[stop])..<Int(outOffsets[stop + 1])] }
     func incoming(_ stop: Int) -> ArraySlice<Edge> { inEdges[Int(inOffsets[stop])..<Int(inOffsets[stop + 1])] }
 
@@ -193,7 +207,8 @@ struct FootpathGraph: Sendable {
     /// Bytes of the arrays (both directions and the grid).
     var bytes: Int {
         func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
-        let edges = bytes(outEdges) + bytes(inEdges) + bytes(outOffsets) + bytes(inOffsets)
+        let edges =
+            bytes(outEdges) + bytes(inEdges) + bytes(outOffsets) + bytes(inOffsets) + bytes(outTimed) + bytes(inTimed)
         return edges + bytes(station) + bytes(entryFrom) + bytes(entryTo) + grid.bytes
     }
 
@@ -266,6 +281,11 @@ struct FootpathGraph: Sendable {
         self.outEdges = outEdges
         self.inOffsets = inOffsets
         self.inEdges = inEdges
+        func timed(_ e: Edge) -> TimedEdge {
+            TimedEdge(stop: e.stop, seconds: Self.time(e, radius: .infinity, speed: Self.timedSpeed) ?? 0)
+        }
+        outTimed = outEdges.map(timed)
+        inTimed = inEdges.map(timed)
         self.grid = grid
         self.rules = rules
         station = stops.map { Int32(clamping: $0.station ?? -1) }
