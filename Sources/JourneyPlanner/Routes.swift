@@ -54,10 +54,11 @@ final class RaptorRoute: @unchecked Sendable {
         }
     }
 
-    /// The route of `key`'s stops and rules with the trips `group` (indexes into `runs` and the rows of `arrivals`
-    /// and `departures`, `stopCount` times per trip), in that order.
+    /// The route of `key`'s stops and rules with the trips `group` (indexes into `runs` and the times `arrivals` and
+    /// `departures` point at, `stopCount` per trip), in that order.
     convenience init(
-        key: Timetable.PatternKey, group: [Int], runs: [Int32], arrivals: [Int32], departures: [Int32]
+        key: Timetable.PatternKey, group: [Int], runs: [Int32], arrivals: [UnsafePointer<Int32>],
+        departures: [UnsafePointer<Int32>]
     ) {
         let n = key.stops.count
         self.init(stopCount: n, tripCount: group.count, modeBit: key.modeBit, accessible: key.accessible)
@@ -65,14 +66,10 @@ final class RaptorRoute: @unchecked Sendable {
             stops[i] = key.stops[i]
             flags[i] = (key.pickup[i] ? 1 : 0) | (key.dropOff[i] ? 2 : 0)
         }
-        arrivals.withUnsafeBufferPointer { a in
-            departures.withUnsafeBufferPointer { d in
-                for (t, trip) in group.enumerated() {
-                    self.runs[t] = runs[trip]
-                    (self.arrivals + t * n).update(from: a.baseAddress! + trip * n, count: n)
-                    (self.departures + t * n).update(from: d.baseAddress! + trip * n, count: n)
-                }
-            }
+        for (t, trip) in group.enumerated() {
+            self.runs[t] = runs[trip]
+            (self.arrivals + t * n).update(from: arrivals[trip], count: n)
+            (self.departures + t * n).update(from: departures[trip], count: n)
         }
     }
 
@@ -238,33 +235,32 @@ struct RouteSet: Sendable {
 /// in the first group whose last trip it does not overtake anywhere (a scheduled pattern is one group; live
 /// delays may split it).
 enum FIFOSplit {
-    /// The groups as indexes of trips, the rows of `arrivals` and `departures` (`stopCount` times per trip, trip
-    /// after trip); ties are ordered by the trips' `runs`.
-    static func groups(runs: [Int32], stopCount s: Int, arrivals: [Int32], departures: [Int32]) -> [[Int]] {
-        arrivals.withUnsafeBufferPointer { a in
-            departures.withUnsafeBufferPointer { d in
-                let order = (0..<runs.count).sorted { x, y in
-                    let dx = x * s, dy = y * s
-                    for i in 0..<s where d[dx + i] != d[dy + i] { return d[dx + i] < d[dy + i] }
-                    for i in 0..<s where a[dx + i] != a[dy + i] { return a[dx + i] < a[dy + i] }
-                    return runs[x] < runs[y]
-                }
-                /// Whether trip y is at or after trip x at every position.
-                func follows(_ y: Int, _ x: Int) -> Bool {
-                    let dx = x * s, dy = y * s
-                    for i in 0..<s where a[dy + i] < a[dx + i] || d[dy + i] < d[dx + i] { return false }
-                    return true
-                }
-                var groups: [[Int]] = []
-                for trip in order {
-                    if let g = groups.firstIndex(where: { follows(trip, $0[$0.count - 1]) }) {
-                        groups[g].append(trip)
-                    } else {
-                        groups.append([trip])
-                    }
-                }
-                return groups
+    /// The groups as indexes of trips, whose times `arrivals` and `departures` point at (`stopCount` per trip);
+    /// ties are ordered by the trips' `runs`.
+    static func groups(
+        runs: [Int32], stopCount s: Int, arrivals a: [UnsafePointer<Int32>], departures d: [UnsafePointer<Int32>]
+    ) -> [[Int]] {
+        let order = (0..<runs.count).sorted { x, y in
+            let dx = d[x], dy = d[y]
+            for i in 0..<s where dx[i] != dy[i] { return dx[i] < dy[i] }
+            let ax = a[x], ay = a[y]
+            for i in 0..<s where ax[i] != ay[i] { return ax[i] < ay[i] }
+            return runs[x] < runs[y]
+        }
+        /// Whether trip y is at or after trip x at every position.
+        func follows(_ y: Int, _ x: Int) -> Bool {
+            let ax = a[x], ay = a[y], dx = d[x], dy = d[y]
+            for i in 0..<s where ay[i] < ax[i] || dy[i] < dx[i] { return false }
+            return true
+        }
+        var groups: [[Int]] = []
+        for trip in order {
+            if let g = groups.firstIndex(where: { follows(trip, $0[$0.count - 1]) }) {
+                groups[g].append(trip)
+            } else {
+                groups.append([trip])
             }
         }
+        return groups
     }
 }

@@ -223,17 +223,33 @@ public struct Timetable: Sendable {
         let key = patterns[p].key
         let runs = patterns[p].runs
         let n = key.stops.count
-        // The runs' current times side by side, trip after trip.
-        var arrivals = [Int32](repeating: 0, count: n * runs.count)
-        var departures = arrivals
+        // Where each run's times are: its static times, or (live) copied into `liveTimes`, arrivals then departures.
+        var liveTimes: [Int32] = []
+        var offsets = [Int](repeating: 0, count: runs.count)
         for (j, run) in runs.enumerated() {
-            let t = times(ofRun: run)
-            arrivals.replaceSubrange(j * n..<(j + 1) * n, with: t.arrivals)
-            departures.replaceSubrange(j * n..<(j + 1) * n, with: t.departures)
+            if let live = liveRuns[run] {
+                offsets[j] = -1 - liveTimes.count
+                liveTimes.append(contentsOf: live.arrivals)
+                liveTimes.append(contentsOf: live.departures)
+            } else {
+                offsets[j] = Int(self.runs[Int(run)].times)
+            }
         }
-        let groups = FIFOSplit.groups(runs: runs, stopCount: n, arrivals: arrivals, departures: departures)
-        for (g, group) in groups.enumerated() {
-            let route = RaptorRoute(key: key, group: group, runs: runs, arrivals: arrivals, departures: departures)
+        let staticArrivals = self.staticArrivals, staticDepartures = self.staticDepartures
+        let routes = staticArrivals.withUnsafeBufferPointer { sa in
+            staticDepartures.withUnsafeBufferPointer { sd in
+                liveTimes.withUnsafeBufferPointer { lt in
+                    let arrivals = offsets.map { o in o >= 0 ? sa.baseAddress! + o : lt.baseAddress! + (-1 - o) }
+                    let departures = offsets.map { o in
+                        o >= 0 ? sd.baseAddress! + o : lt.baseAddress! + (-1 - o) + n
+                    }
+                    return FIFOSplit.groups(runs: runs, stopCount: n, arrivals: arrivals, departures: departures).map {
+                        RaptorRoute(key: key, group: $0, runs: runs, arrivals: arrivals, departures: departures)
+                    }
+                }
+            }
+        }
+        for (g, route) in routes.enumerated() {
             let slot: Int
             if g < patterns[p].routes.count {
                 slot = Int(patterns[p].routes[g])
@@ -244,7 +260,7 @@ public struct Timetable: Sendable {
             forward.set(slot, route)
             backward.set(slot, route.reversed())
         }
-        for g in groups.count..<max(groups.count, patterns[p].routes.count) {
+        for g in routes.count..<max(routes.count, patterns[p].routes.count) {
             let slot = Int(patterns[p].routes[g])
             if forward.routes[slot].tripCount > 0 {
                 let emptied = forward.routes[slot].emptied()
