@@ -72,14 +72,16 @@ extension Timetable {
         var next = self
         var problems: [LiveTripsProblem] = []
         var touched = Set<Int32>()
-        // Runs leaving each pattern, taken out together (one pass over the pattern's runs, not one per run).
-        var leaving: [Int32: Set<Int32>] = [:]
+        // Runs leaving their pattern, taken out together (one pass over each pattern's runs, not one per run).
+        var leaving = [Bool](repeating: false, count: runs.count)
+        var left = Set<Int32>()
         var arriving: [(pattern: Int32, run: Int32)] = []
 
         // Scheduled runs whose live state changed (added, changed or gone).
         var changed = Set<RunKey>()
         for (key, value) in state.runs where live.runs[key] != value { changed.insert(key) }
         for key in live.runs.keys where state.runs[key] == nil { changed.insert(key) }
+        next.liveRuns.reserveCapacity(liveRuns.count + changed.count)
         for key in changed {
             guard let run = runIndex[key] else { continue }
             let old = liveRuns[run]?.pattern ?? runs[Int(run)].staticPattern
@@ -117,7 +119,8 @@ extension Timetable {
             }
             next.liveRuns[run] = newTimes
             if old >= 0 {
-                leaving[old, default: []].insert(run)
+                leaving[Int(run)] = true
+                left.insert(old)
                 touched.insert(old)
             }
             if let p = newPattern {
@@ -125,7 +128,7 @@ extension Timetable {
                 touched.insert(p)
             }
         }
-        for (p, runs) in leaving { next.patterns[Int(p)].runs.removeAll { runs.contains($0) } }
+        for p in left { next.patterns[Int(p)].runs.removeAll { leaving[Int($0)] } }
         for (p, run) in arriving { next.patterns[Int(p)].runs.append(run) }
 
         // Added trips: new ones take a run (or reuse the slot of the same id), gone ones are emptied.
