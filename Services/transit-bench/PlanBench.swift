@@ -115,8 +115,8 @@ struct PlanBench: ParsableCommand {
             return nil
         }
 
-        print("\n| in the planner (1 thread) | plans | journeys | cut | p50 ms | p95 ms | p99 ms | max ms |")
-        print("|---|---|---|---|---|---|---|---|")
+        print("\n| in the planner (1 thread) | plans | journeys | cut | p50 ms | p95 ms | p99 ms | max ms | answers |")
+        print("|---|---|---|---|---|---|---|---|---|")
         let workspace = PlannerWorkspace()
         var drawn: [(from: Int, to: Int, at: Int64)] = []
         for (label, weighted, window, count) in [
@@ -126,6 +126,7 @@ struct PlanBench: ParsableCommand {
             var samples = LatencySamples()
             var found = 0
             var cut = 0
+            var answers = JourneyDigest()
             for _ in 0..<count {
                 guard let q = draw(weighted: weighted) else { throw BenchError("no two places with departures") }
                 if window == 0 && !weighted { drawn.append(q) }
@@ -139,12 +140,13 @@ struct PlanBench: ParsableCommand {
                 samples.add(monotonicNanos() - t0)
                 found += result.journeys.isEmpty ? 0 : 1
                 cut += result.cut ? 1 : 0
+                answers.add(result)
             }
             let s = samples.summary(wallSeconds: 0)
             print(
                 String(
-                    format: "| %@ | %d | %d | %d | %.2f | %.2f | %.2f | %.2f |", label, count, found, cut,
-                    s.p50 / 1000, s.p95 / 1000, s.p99 / 1000, s.max / 1000))
+                    format: "| %@ | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %016llx |", label, count, found, cut,
+                    s.p50 / 1000, s.p95 / 1000, s.p99 / 1000, s.max / 1000, answers.value))
         }
 
         guard let gateway else { return }
@@ -161,6 +163,39 @@ struct PlanBench: ParsableCommand {
                 String(
                     format: "| plan | %d | %d | %d | %.1f | %.2f | %.2f | %.2f |", connections, s.count, result.errors,
                     s.throughput, s.p50 / 1000, s.p95 / 1000, s.p99 / 1000))
+        }
+    }
+}
+
+/// A hash of the journeys answered (every leg's run, stops, positions and times, every walk), so that two builds'
+/// rows show whether a change to the planner changed any answer (same seed and database: same digest).
+struct JourneyDigest {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    private mutating func mix(_ x: Int64) {
+        var v = UInt64(bitPattern: x)
+        for _ in 0..<8 {
+            value = (value ^ (v & 0xff)) &* 0x100_0000_01b3
+            v >>= 8
+        }
+    }
+
+    mutating func add(_ result: PlanResult) {
+        mix(Int64(result.journeys.count))
+        mix(result.laterAt ?? -1)
+        for j in result.journeys {
+            for x in [j.departure, j.arrival, Int64(j.transfers), Int64(j.legs.count)] { mix(x) }
+            for leg in j.legs {
+                switch leg {
+                case .transit(let t):
+                    for x in [t.run, t.boardStop, t.alightStop, t.boardPosition, t.alightPosition] { mix(Int64(x)) }
+                    mix(t.departure)
+                    mix(t.arrival)
+                case .walk(let w):
+                    for x in [w.from ?? -1, w.to ?? -1, w.duration] { mix(Int64(x)) }
+                    mix(Int64(w.distance.bitPattern))
+                }
+            }
         }
     }
 }

@@ -72,11 +72,16 @@ extension Timetable {
         var next = self
         var problems: [LiveTripsProblem] = []
         var touched = Set<Int32>()
+        // Runs leaving their pattern, taken out together (one pass over each pattern's runs, not one per run).
+        var leaving = [Bool](repeating: false, count: runs.count)
+        var left = Set<Int32>()
+        var arriving: [(pattern: Int32, run: Int32)] = []
 
         // Scheduled runs whose live state changed (added, changed or gone).
         var changed = Set<RunKey>()
         for (key, value) in state.runs where live.runs[key] != value { changed.insert(key) }
         for key in live.runs.keys where state.runs[key] == nil { changed.insert(key) }
+        next.liveRuns.reserveCapacity(liveRuns.count + changed.count)
         for key in changed {
             guard let run = runIndex[key] else { continue }
             let old = liveRuns[run]?.pattern ?? runs[Int(run)].staticPattern
@@ -98,12 +103,15 @@ extension Timetable {
                                 "trip \(key.trip) of \(key.date): \(stops.count) live stops for \(base.stops.count)"))
                     continue
                 }
-                var patternKey = base
-                for (i, s) in stops.enumerated() where s.skipped {
-                    patternKey.pickup[i] = false
-                    patternKey.dropOff[i] = false
+                var p = staticPattern
+                if stops.contains(where: \.skipped) {
+                    var patternKey = base
+                    for (i, s) in stops.enumerated() where s.skipped {
+                        patternKey.pickup[i] = false
+                        patternKey.dropOff[i] = false
+                    }
+                    p = next.pattern(for: patternKey)
                 }
-                let p = next.pattern(for: patternKey)
                 newPattern = p
                 newTimes = LiveTimes(
                     pattern: p, arrivals: stops.map { Int32(clamping: $0.arrival - epoch) },
@@ -111,14 +119,17 @@ extension Timetable {
             }
             next.liveRuns[run] = newTimes
             if old >= 0 {
-                next.patterns[Int(old)].runs.removeAll { $0 == run }
+                leaving[Int(run)] = true
+                left.insert(old)
                 touched.insert(old)
             }
             if let p = newPattern {
-                next.patterns[Int(p)].runs.append(run)
+                arriving.append((p, run))
                 touched.insert(p)
             }
         }
+        for p in left { next.patterns[Int(p)].runs.removeAll { leaving[Int($0)] } }
+        for (p, run) in arriving { next.patterns[Int(p)].runs.append(run) }
 
         // Added trips: new ones take a run (or reuse the slot of the same id), gone ones are emptied.
         for (id, trip) in state.added where live.added[id] != trip {
@@ -159,6 +170,8 @@ extension Timetable {
         }
         next.live = state
         for p in touched { next.rebuildRoutes(ofPattern: Int(p)) }
+        next.forward.flattenVisits()
+        next.backward.flattenVisits()
         return (next, problems)
     }
 

@@ -42,37 +42,18 @@ final class RaptorSearch {
     private(set) var timetable: Timetable
     private(set) var reverse: Bool
     private(set) var options: Options
-    private(set) var n = 0
     private(set) var rounds = 0
-    /// Rounds the label arrays have room for (rows 0…capacity).
-    private var capacity = -1
-    /// Stops whose labels this search wrote: the next search resets only those.
-    private var touched: [Int32] = []
-    private var touchedFlag: [Bool] = []
+    /// The labels and per-stop state, in raw memory kept between queries (`Labels`).
+    private var storage: LabelStorage
+    private var labels: Labels { storage.labels }
 
-    var alight: [Int32]
-    var alightRoute: [Int32]  // −1: inherited from the round below
-    var alightTrip: [Int32]
-    var alightBoard: [Int32]
-    var alightPosition: [Int32]
-    var walk: [Int32]
-    var walkFrom: [Int32]  // −1: a source, −2: inherited
-    var target: [Int32]
-    var targetStop: [Int32]  // −1: inherited
+    var target: [Int32] = []
+    var targetStop: [Int32] = []  // −1: inherited
 
     var sources: [Endpoint] = []
-    var egress: [Int32]
-    /// Latest departure from each source stop (`latestDeparture` plus the walk to it).
-    var sourceCap: [Int32]
     var targetEndpoint: [Int32: Endpoint] = [:]
     var sourceEndpoint: [Int32: Endpoint] = [:]
 
-    private var marked: [Bool]
-    private var markedList: [Int32] = []
-    private var improved: [Bool]
-    private var improvedList: [Int32] = []
-    private var queue: [Int32]
-    private var queued: [Int32] = []
     private(set) var cut = false
     /// The walks beyond the timetable's stored radius this query generated (when its radius is larger).
     private var generated = GeneratedWalks()
@@ -89,72 +70,46 @@ final class RaptorSearch {
         self.reverse = reverse
         self.options = options
         set = reverse ? timetable.backward : timetable.forward
-        alight = []
-        alightRoute = []
-        alightTrip = []
-        alightBoard = []
-        alightPosition = []
-        walk = []
-        walkFrom = []
-        target = []
-        targetStop = []
-        egress = []
-        sourceCap = []
-        marked = []
-        improved = []
-        queue = []
+        storage = LabelStorage(stops: timetable.stopCount, rows: options.maxTrips + 1, routes: set.routes.count)
         prepare(timetable: timetable, reverse: reverse, options: options)
     }
 
-    /// Readies the search for another query: the arrays are kept (allocated again only for more stops or rounds)
-    /// and only the labels the previous query wrote are reset, so a worker's queries do not allocate and clear
-    /// rounds × stops arrays each time.
+    /// Readies the search for another query: the memory is kept (allocated again only for more stops, rounds or
+    /// routes) and only the labels the previous query wrote are reset, so a worker's queries do not allocate and
+    /// clear rounds × stops arrays each time.
     func prepare(timetable: Timetable, reverse: Bool, options: Options) {
         self.timetable = timetable
         self.reverse = reverse
         self.options = options
         set = reverse ? timetable.backward : timetable.forward
+        precondition(set.flat, "the timetable's route visits are not flattened")
         rounds = options.maxTrips
         let stops = timetable.stopCount
-        if stops != n || rounds > capacity {
-            n = stops
-            capacity = max(rounds, capacity)
-            let size = (capacity + 1) * n
-            alight = Array(repeating: Self.infinity, count: size)
-            alightRoute = Array(repeating: -1, count: size)
-            alightTrip = Array(repeating: -1, count: size)
-            alightBoard = Array(repeating: -1, count: size)
-            alightPosition = Array(repeating: -1, count: size)
-            walk = Array(repeating: Self.infinity, count: size)
-            walkFrom = Array(repeating: -2, count: size)
-            egress = Array(repeating: Self.infinity, count: n)
-            sourceCap = Array(repeating: Self.infinity, count: n)
-            marked = Array(repeating: false, count: n)
-            improved = Array(repeating: false, count: n)
-            touchedFlag = Array(repeating: false, count: n)
-            touched = []
+        var labels = self.labels
+        if stops != labels.n || rounds + 1 > labels.rows || set.routes.count > labels.routeCapacity {
+            storage = LabelStorage(
+                stops: stops, rows: max(rounds + 1, labels.n == stops ? labels.rows : 0),
+                routes: max(set.routes.count, labels.routeCapacity))
         } else {
-            for p32 in touched {
-                let p = Int(p32)
-                for k in 0...capacity {
-                    let i = k * n + p
-                    alight[i] = Self.infinity
-                    alightRoute[i] = -1
-                    walk[i] = Self.infinity
-                    walkFrom[i] = -2
-                }
-                touchedFlag[p] = false
+            labels.reset()
+            storage.labels = labels
+            for s in sourceEndpoint.keys { labels.sourceCap[Int(s)] = Self.infinity }
+            for t in targetEndpoint.keys { labels.egress[Int(t)] = Self.infinity }
+        }
+        // This query's change time at each stop, beside the stop's labels.
+        labels = self.labels
+        timetable.changeTime.withUnsafeBufferPointer { changeTime in
+            for p in 0..<stops {
+                let c = changeTime[p]
+                labels.change[labels.slot(p, 0)] =
+                    c == ChangeTime.defaultSlack ? options.slack : (c == ChangeTime.forbidden ? Self.infinity : c)
             }
-            touched.removeAll(keepingCapacity: true)
-            for s in sourceEndpoint.keys { sourceCap[Int(s)] = Self.infinity }
-            for t in targetEndpoint.keys { egress[Int(t)] = Self.infinity }
         }
         target = Array(repeating: Self.infinity, count: rounds + 1)
         targetStop = Array(repeating: -1, count: rounds + 1)
         sources = []
         sourceEndpoint.removeAll(keepingCapacity: true)
         targetEndpoint.removeAll(keepingCapacity: true)
-        if queue.count != set.routes.count { queue = Array(repeating: -1, count: set.routes.count) }
         cut = false
         generates = timetable.footpaths.needsGenerated(radius: options.walkRadius)
         if generates {
@@ -164,24 +119,17 @@ final class RaptorSearch {
         }
     }
 
-    @inline(__always)
-    private func touch(_ stop: Int) {
-        if !touchedFlag[stop] {
-            touchedFlag[stop] = true
-            touched.append(Int32(stop))
-        }
-    }
-
     func setEndpoints(sources: [Endpoint], targets: [Endpoint]) {
+        let labels = self.labels
         for s in sources where s.offset < (sourceEndpoint[s.stop]?.offset ?? Self.infinity) {
             sourceEndpoint[s.stop] = s
         }
         self.sources = Array(sourceEndpoint.values).sorted { $0.stop < $1.stop }
         if options.latestDeparture != Self.infinity {
-            for s in self.sources { sourceCap[Int(s.stop)] = options.latestDeparture &+ s.offset }
+            for s in self.sources { labels.sourceCap[Int(s.stop)] = options.latestDeparture &+ s.offset }
         }
-        for t in targets where t.offset < egress[Int(t.stop)] {
-            egress[Int(t.stop)] = t.offset
+        for t in targets where t.offset < labels.egress[Int(t.stop)] {
+            labels.egress[Int(t.stop)] = t.offset
             targetEndpoint[t.stop] = t
         }
     }
@@ -200,26 +148,10 @@ final class RaptorSearch {
     }
 
     @inline(__always)
-    func changeTime(_ stop: Int) -> Int32 {
-        let c = timetable.changeTime[stop]
-        return c == ChangeTime.defaultSlack ? options.slack : (c == ChangeTime.forbidden ? Self.infinity : c)
-    }
-
-    /// Earliest time a trip may be boarded at `stop` with at most `round` trips before.
-    @inline(__always)
-    func ready(_ round: Int, _ stop: Int) -> Int32 {
-        let i = round * n + stop
-        let a = alight[i]
-        let c = changeTime(stop)
-        let viaTrip = (a == Self.infinity || c == Self.infinity) ? Self.infinity : a &+ c
-        return min(viaTrip, walk[i])
-    }
-
-    @inline(__always)
     func usable(_ stop: Int) -> Bool { !options.wheelchair || timetable.stops[stop].accessible }
 
     @inline(__always)
-    func routeAllowed(_ r: RaptorRoute) -> Bool {
+    func routeAllowed(_ r: RouteView) -> Bool {
         r.tripCount > 0 && (options.modeMask & r.modeBit) != 0 && (!options.wheelchair || r.accessible)
     }
 
@@ -228,10 +160,11 @@ final class RaptorSearch {
         var times = Set<Int32>()
         for s in sources where usable(Int(s.stop)) {
             for v in set.visits[Int(s.stop)] {
-                let r = set.routes[Int(v.route)]
-                guard routeAllowed(r), r.pickup[Int(v.position)] else { continue }
+                let r = set.views[Int(v.route)]
+                let i = Int(v.position)
+                guard routeAllowed(r), r.flags[i] & 1 != 0 else { continue }
                 for t in 0..<r.tripCount {
-                    let dep = r.departures[t * r.stopCount + Int(v.position)]
+                    let dep = r.departures[t * r.stopCount + i]
                     let start = dep &- s.offset
                     if range.contains(start) { times.insert(start) }
                 }
@@ -240,21 +173,64 @@ final class RaptorSearch {
         return times.sorted(by: >)
     }
 
+    /// What a round's loops read, taken once per round into locals: the class's stored properties would cost an
+    /// exclusivity check at each access.
+    private struct Round {
+        let labels: Labels
+        let k: Int
+        let rounds: Int
+        let limit: Int32
+        let target: Int32
+        let wheelchair: Bool
+        let modeMask: UInt8
+        let stops: [Timetable.StopPoint]
+
+        /// The change time at a stop for this query (infinity: no change there).
+        @inline(__always)
+        func change(_ stop: Int) -> Int32 { labels.change[labels.slot(stop, 0)] }
+
+        @inline(__always)
+        func usable(_ stop: Int) -> Bool { !wheelchair || stops[stop].accessible }
+
+        @inline(__always)
+        func allowed(_ r: RouteView) -> Bool {
+            r.tripCount > 0 && (modeMask & r.modeBit) != 0 && (!wheelchair || r.accessible)
+        }
+
+        /// Earliest time a trip may be boarded at `stop` with at most `round` trips before.
+        @inline(__always)
+        func ready(_ round: Int, _ stop: Int) -> Int32 {
+            let i = labels.slot(stop, round)
+            let a = labels.alight[i]
+            let c = labels.change[i &- 2 &* round]
+            let viaTrip = (a == RaptorSearch.infinity || c == RaptorSearch.infinity) ? RaptorSearch.infinity : a &+ c
+            return min(viaTrip, labels.walk[i])
+        }
+    }
+
+    private func round(_ k: Int) -> Round {
+        Round(
+            labels: labels, k: k, rounds: rounds, limit: options.limit, target: target[k],
+            wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops)
+    }
+
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.
     /// Returns the rounds whose target label this run improved into a new Pareto point.
     func run(departure: Int32) -> [Int] {
         let before = target
+        var labels = self.labels
         for s in sources {
             let value = departure &+ s.offset
             let i = Int(s.stop)
-            guard value <= options.limit, value < walk[i] else { continue }
-            walk[i] = value
-            walkFrom[i] = -1
-            touch(i)
-            mark(i)
+            guard value <= options.limit, value < labels.walk[labels.slot(i, 0)] else { continue }
+            labels.walk[labels.slot(i, 0)] = value
+            labels.walkFrom[labels.index(i, 0)] = -1
+            labels.touch(i)
+            labels.mark(i)
         }
+        storage.labels = labels
         for k in 1...rounds {
-            if markedList.isEmpty { break }
+            if self.labels.markedCount == 0 { break }
             scanRoutes(round: k)
             relax(round: k)
             if cut { break }
@@ -263,8 +239,9 @@ final class RaptorSearch {
                 break
             }
         }
-        for s in markedList { marked[Int(s)] = false }
-        markedList.removeAll(keepingCapacity: true)
+        labels = self.labels
+        labels.clearMarked()
+        storage.labels = labels
         var found: [Int] = []
         for k in 1...rounds {
             if target[k] < before[k] && target[k] < target[k - 1] { found.append(k) }
@@ -272,71 +249,79 @@ final class RaptorSearch {
         return found
     }
 
-    private func mark(_ stop: Int) {
-        if !marked[stop] {
-            marked[stop] = true
-            markedList.append(Int32(stop))
-        }
-    }
-
     private func scanRoutes(round k: Int) {
-        for s in markedList {
-            marked[Int(s)] = false
-            for v in set.visits[Int(s)] {
+        let scope = round(k)
+        var labels = scope.labels
+        let views = set.views
+        let visitStart = set.visitStart, visitList = set.visitList
+        let queue = labels.queue
+        var queued = 0
+        for m in 0..<labels.markedCount {
+            let s = Int(labels.marked[m])
+            labels.flags[s] &= ~Labels.markedFlag
+            for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
+                let v = visitList[x]
                 let r = Int(v.route)
                 if queue[r] < 0 {
-                    guard routeAllowed(set.routes[r]) else { continue }
-                    queued.append(v.route)
+                    guard scope.allowed(views[r]) else { continue }
+                    labels.queued[queued] = v.route
+                    queued += 1
                     queue[r] = v.position
                 } else if v.position < queue[r] {
                     queue[r] = v.position
                 }
             }
         }
-        markedList.removeAll(keepingCapacity: true)
-        for r in queued {
-            scan(route: Int(r), from: Int(queue[Int(r)]), round: k)
-            queue[Int(r)] = -1
+        labels.markedCount = 0
+        for q in 0..<queued {
+            let r = Int(labels.queued[q])
+            scan(views[r], r, from: Int(queue[r]), scope, &labels)
+            queue[r] = -1
         }
-        queued.removeAll(keepingCapacity: true)
+        storage.labels = labels
     }
 
-    private func scan(route r: Int, from first: Int, round k: Int) {
-        let route = set.routes[r]
+    @inline(__always)
+    private func scan(_ route: RouteView, _ r: Int, from first: Int, _ scope: Round, _ labels: inout Labels) {
         let count = route.stopCount
-        let base = k * n
+        let k = scope.k
         var trip = -1
         var board = -1
         for i in first..<count {
             let p = Int(route.stops[i])
-            let ok = usable(p)
-            if trip >= 0 && route.dropOff[i] && ok {
+            let ok = scope.usable(p)
+            let f = route.flags[i]
+            if trip >= 0 && f & 2 != 0 && ok {
                 let arr = route.arrivals[trip * count + i]
-                if arr <= options.limit && arr < alight[base + p] && arr < target[k] {
-                    touch(p)
-                    alight[base + p] = arr
-                    alightRoute[base + p] = Int32(r)
-                    alightTrip[base + p] = Int32(trip)
-                    alightBoard[base + p] = Int32(board)
-                    alightPosition[base + p] = Int32(i)
-                    var j = k + 1
-                    while j <= rounds && arr < alight[j * n + p] {
-                        alight[j * n + p] = arr
-                        alightRoute[j * n + p] = -1
+                let li = labels.slot(p, k)
+                if arr <= scope.limit && arr < labels.alight[li] && arr < scope.target {
+                    labels.touch(p)
+                    let ii = labels.index(p, k)
+                    labels.alight[li] = arr
+                    labels.alightRoute[ii] = Int32(r)
+                    labels.alightTrip[ii] = Int32(trip)
+                    labels.alightBoard[ii] = Int32(board)
+                    labels.alightPosition[ii] = Int32(i)
+                    var j = 1
+                    while k + j <= scope.rounds && arr < labels.alight[li + 2 * j] {
+                        labels.alight[li + 2 * j] = arr
+                        labels.alightRoute[ii + j] = -1
                         j += 1
                     }
-                    if !improved[p] {
-                        improved[p] = true
-                        improvedList.append(Int32(p))
-                    }
+                    labels.improve(p)
                 }
             }
-            if route.pickup[i] && ok {
-                let r0 = ready(k - 1, p)
+            if f & 1 != 0 && ok {
+                let r0 = scope.ready(k - 1, p)
                 if r0 != Self.infinity && (trip < 0 || r0 <= route.departures[trip * count + i]) {
-                    let upper = trip < 0 ? route.tripCount : trip + 1
-                    if let t = route.earliestTrip(at: i, notBefore: r0, below: upper), t != trip,
-                        k > 1 || route.departures[t * count + i] <= sourceCap[p]
+                    // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
+                    // and usually near it: searched back from it.
+                    let found =
+                        trip < 0
+                        ? route.earliestTrip(at: i, notBefore: r0, below: route.tripCount)
+                        : route.earliestTrip(at: i, notBefore: r0, atOrBefore: trip)
+                    if let t = found, t != trip,
+                        k > 1 || route.departures[t * count + i] <= labels.sourceCap[p]
                     {
                         trip = t
                         board = i
@@ -347,15 +332,27 @@ final class RaptorSearch {
     }
 
     private func relax(round k: Int) {
-        let base = k * n
-        for p32 in improvedList {
+        let scope = round(k)
+        var labels = scope.labels
+        let footpaths = timetable.footpaths
+        let offsets = reverse ? footpaths.inOffsets : footpaths.outOffsets
+        let edges = reverse ? footpaths.inEdges : footpaths.outEdges
+        let radius = options.walkRadius, speed = options.walkSpeed
+        let timed = footpaths.timed(radius: radius, speed: speed)
+        let timedEdges = timed ? (reverse ? footpaths.inTimed : footpaths.outTimed) : []
+        var targetK = target[k]
+        var stopped = cut
+        defer { cut = stopped }
+        for m in 0..<labels.improvedCount {
+            let p32 = labels.improved[m]
             let p = Int(p32)
-            improved[p] = false
-            if cut { continue }  // out of budget in this round: the labels so far stand, as after a round
-            let a = alight[base + p]
-            if egress[p] != Self.infinity {
-                let t = a &+ egress[p]
-                if t <= options.limit && t < target[k] {
+            labels.flags[p] &= ~Labels.improvedFlag
+            if stopped { continue }  // out of budget in this round: the labels so far stand, as after a round
+            let a = labels.alight[labels.slot(p, k)]
+            if labels.egress[p] != Self.infinity {
+                let t = a &+ labels.egress[p]
+                if t <= scope.limit && t < targetK {
+                    targetK = t
                     target[k] = t
                     targetStop[k] = p32
                     var j = k + 1
@@ -366,44 +363,56 @@ final class RaptorSearch {
                     }
                 }
             }
-            if changeTime(p) != Self.infinity { mark(p) }
-            for e in walksOut(p) { relax(e, from: p32, arrival: a, round: k) }
-            if generates && a &+ shortestGenerated < target[k] && a &+ shortestGenerated <= options.limit {
+            if scope.change(p) != Self.infinity { labels.mark(p) }
+            if timed {
+                for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+                    let e = timedEdges[x]
+                    relax(to: Int(e.stop), a &+ e.seconds, from: p32, target: targetK, scope, &labels)
+                }
+            } else {
+                for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+                    let e = edges[x]
+                    guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { continue }
+                    relax(to: Int(e.stop), a &+ w, from: p32, target: targetK, scope, &labels)
+                }
+            }
+            if generates && a &+ shortestGenerated < targetK && a &+ shortestGenerated <= scope.limit {
                 generatedSinceCheck += 1
                 if generatedSinceCheck >= 16, let deadline = options.deadline {
                     generatedSinceCheck = 0
                     if ContinuousClock.now >= deadline {
-                        cut = true
+                        stopped = true
                         continue
                     }
                 }
-                for e in generatedWalksOut(p) { relax(e, from: p32, arrival: a, round: k) }
+                for e in generatedWalksOut(p) {
+                    guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { continue }
+                    relax(to: Int(e.stop), a &+ w, from: p32, target: targetK, scope, &labels)
+                }
             }
         }
-        improvedList.removeAll(keepingCapacity: true)
+        labels.improvedCount = 0
+        storage.labels = labels
     }
 
-    /// Walks `e` from `p`, reached by a trip at `a` in round k.
+    /// A walk from `p` (reached by a trip in round k) reaching stop b at t.
     @inline(__always)
-    private func relax(_ e: FootpathGraph.Edge, from p32: Int32, arrival a: Int32, round k: Int) {
-        guard let w = FootpathGraph.time(e, radius: options.walkRadius, speed: options.walkSpeed) else { return }
-        let b = Int(e.stop)
-        let t = a &+ w
-        guard t <= options.limit, t < target[k], t < ready(k, b) else { return }
-        touch(b)
-        walk[k * n + b] = t
-        walkFrom[k * n + b] = p32
-        propagateWalk(k, b, t)
-        mark(b)
-    }
-
-    private func propagateWalk(_ k: Int, _ stop: Int, _ value: Int32) {
-        var j = k + 1
-        while j <= rounds && value < walk[j * n + stop] {
-            walk[j * n + stop] = value
-            walkFrom[j * n + stop] = -2
+    private func relax(
+        to b: Int, _ t: Int32, from p32: Int32, target: Int32, _ scope: Round, _ labels: inout Labels
+    ) {
+        let k = scope.k
+        guard t <= scope.limit, t < target, t < scope.ready(k, b) else { return }
+        labels.touch(b)
+        let li = labels.slot(b, k), ii = labels.index(b, k)
+        labels.walk[li] = t
+        labels.walkFrom[ii] = p32
+        var j = 1
+        while k + j <= scope.rounds && t < labels.walk[li + 2 * j] {
+            labels.walk[li + 2 * j] = t
+            labels.walkFrom[ii + j] = -2
             j += 1
         }
+        labels.mark(b)
     }
 
     /// The journey of round k's target label, legs in frame order (source first).
@@ -416,21 +425,22 @@ final class RaptorSearch {
         if let t = targetEndpoint[Int32(stop)], t.via != t.stop {
             legs.append(.walk(from: Int32(stop), to: t.via, distance: t.distance, duration: t.offset))
         }
+        let labels = self.labels
         var round = j
         while round > 0 {
-            while round > 0 && alightRoute[round * n + stop] < 0 { round -= 1 }
+            while round > 0 && labels.alightRoute[labels.index(stop, round)] < 0 { round -= 1 }
             guard round > 0 else { break }
-            let i = round * n + stop
-            let r = alightRoute[i], trip = alightTrip[i], board = alightBoard[i]
-            legs.append(.transit(route: r, trip: trip, board: board, alight: alightPosition[i]))
+            let i = labels.index(stop, round)
+            let r = labels.alightRoute[i], trip = labels.alightTrip[i], board = labels.alightBoard[i]
+            legs.append(.transit(route: r, trip: trip, board: board, alight: labels.alightPosition[i]))
             let route = set.routes[Int(r)]
             let b = Int(route.stops[Int(board)])
             let dep = route.departures[Int(trip) * route.stopCount + Int(board)]
             let previous = round - 1
-            if walk[previous * n + b] <= dep {
+            if labels.walk[labels.slot(b, previous)] <= dep {
                 var q = previous
-                while q > 0 && walkFrom[q * n + b] == -2 { q -= 1 }
-                let from = walkFrom[q * n + b]
+                while q > 0 && labels.walkFrom[labels.index(b, q)] == -2 { q -= 1 }
+                let from = labels.walkFrom[labels.index(b, q)]
                 if from == -1 {
                     if let s = sourceEndpoint[Int32(b)], s.via != s.stop {
                         legs.append(.walk(from: s.via, to: Int32(b), distance: s.distance, duration: s.offset))
@@ -452,5 +462,143 @@ final class RaptorSearch {
             }
         }
         return legs.reversed()
+    }
+}
+
+/// A search's labels and per-stop state in raw memory: plain pointers, so that the loops that write them pay no
+/// exclusivity or copy-on-write check. Stop-major (`index(stop, round)`): a stop's rounds are adjacent, as the scans
+/// read round k−1 and write k to `rounds` of one stop together. Owned by a `LabelStorage`, which frees it.
+struct Labels {
+    static let touchedFlag: UInt8 = 1
+    static let markedFlag: UInt8 = 2
+    static let improvedFlag: UInt8 = 4
+
+    let n: Int
+    /// Rounds 0…rows−1 per stop.
+    let rows: Int
+    let routeCapacity: Int
+    /// Int32s per stop in `times`: the change time, a pad, then alight and walk of each round (64 bytes for up to
+    /// 7 rounds, so that one cache line holds what a scan or a walk reads of a stop).
+    let stride: Int
+    /// The start of the times; `change`, `alight` and `walk` index it by `slot(stop, round)`.
+    let times: UnsafeMutablePointer<Int32>
+    /// The query's change time at a stop (infinity: no change there), at `slot(stop, 0)`.
+    var change: UnsafeMutablePointer<Int32> { times }
+    /// Arrival by a trip with at most k trips, at `slot(stop, k)`.
+    var alight: UnsafeMutablePointer<Int32> { times + 2 }
+    /// Arrival by a walk (or at a source) with at most k trips, at `slot(stop, k)`.
+    var walk: UnsafeMutablePointer<Int32> { times + 3 }
+    /// Per (stop, round) at `index(stop, round)`: how the alight and walk labels were reached.
+    let alightRoute: UnsafeMutablePointer<Int32>  // −1: inherited from the round below
+    let alightTrip: UnsafeMutablePointer<Int32>
+    let alightBoard: UnsafeMutablePointer<Int32>
+    let alightPosition: UnsafeMutablePointer<Int32>
+    let walkFrom: UnsafeMutablePointer<Int32>  // −1: a source, −2: inherited
+    let egress: UnsafeMutablePointer<Int32>
+    /// Latest departure from each source stop (`latestDeparture` plus the walk to it).
+    let sourceCap: UnsafeMutablePointer<Int32>
+    let flags: UnsafeMutablePointer<UInt8>
+    /// Stops whose labels this search wrote (the next query resets only those), marked and improved stops.
+    let touched: UnsafeMutablePointer<Int32>
+    var touchedCount = 0
+    let marked: UnsafeMutablePointer<Int32>
+    var markedCount = 0
+    let improved: UnsafeMutablePointer<Int32>
+    var improvedCount = 0
+    /// Per route: the first marked position in this round, −1 when not queued; `queued` lists the queued routes.
+    let queue: UnsafeMutablePointer<Int32>
+    let queued: UnsafeMutablePointer<Int32>
+
+    @inline(__always)
+    func index(_ stop: Int, _ round: Int) -> Int { stop &* rows &+ round }
+
+    @inline(__always)
+    func slot(_ stop: Int, _ round: Int) -> Int { stop &* stride &+ 2 &* round }
+
+    @inline(__always)
+    mutating func touch(_ stop: Int) {
+        if flags[stop] & Self.touchedFlag == 0 {
+            flags[stop] |= Self.touchedFlag
+            touched[touchedCount] = Int32(truncatingIfNeeded: stop)
+            touchedCount += 1
+        }
+    }
+
+    @inline(__always)
+    mutating func mark(_ stop: Int) {
+        if flags[stop] & Self.markedFlag == 0 {
+            flags[stop] |= Self.markedFlag
+            marked[markedCount] = Int32(truncatingIfNeeded: stop)
+            markedCount += 1
+        }
+    }
+
+    @inline(__always)
+    mutating func improve(_ stop: Int) {
+        if flags[stop] & Self.improvedFlag == 0 {
+            flags[stop] |= Self.improvedFlag
+            improved[improvedCount] = Int32(truncatingIfNeeded: stop)
+            improvedCount += 1
+        }
+    }
+
+    mutating func clearMarked() {
+        for m in 0..<markedCount { flags[Int(marked[m])] &= ~Self.markedFlag }
+        markedCount = 0
+    }
+
+    /// Every label the previous query wrote back to its initial value.
+    mutating func reset() {
+        for t in 0..<touchedCount {
+            let p = Int(touched[t])
+            let base = index(p, 0), t = slot(p, 0)
+            for k in 0..<rows {
+                alight[t + 2 * k] = RaptorSearch.infinity
+                walk[t + 2 * k] = RaptorSearch.infinity
+                alightRoute[base + k] = -1
+                walkFrom[base + k] = -2
+            }
+            flags[p] &= ~Self.touchedFlag
+        }
+        touchedCount = 0
+    }
+}
+
+/// The owner of a search's `Labels` memory: allocated initialised for `stops` × `rows`, freed in deinit.
+final class LabelStorage {
+    var labels: Labels
+    /// The raw memory of `labels.times` (64-byte aligned).
+    private let timesMemory: UnsafeMutableRawPointer
+
+    init(stops n: Int, rows: Int, routes: Int) {
+        let size = max(1, n * rows)
+        func array(_ count: Int, _ value: Int32) -> UnsafeMutablePointer<Int32> {
+            let p = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, count))
+            p.initialize(repeating: value, count: max(1, count))
+            return p
+        }
+        let stride = (2 + 2 * rows + 15) / 16 * 16
+        let count = max(1, n * stride)
+        timesMemory = UnsafeMutableRawPointer.allocate(byteCount: count * 4, alignment: 64)
+        let times = timesMemory.initializeMemory(as: Int32.self, repeating: RaptorSearch.infinity, count: count)
+        let flags = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, n))
+        flags.initialize(repeating: 0, count: max(1, n))
+        labels = Labels(
+            n: n, rows: rows, routeCapacity: routes, stride: stride, times: times, alightRoute: array(size, -1),
+            alightTrip: array(size, -1), alightBoard: array(size, -1), alightPosition: array(size, -1),
+            walkFrom: array(size, -2), egress: array(n, RaptorSearch.infinity),
+            sourceCap: array(n, RaptorSearch.infinity), flags: flags, touched: array(n, 0), marked: array(n, 0),
+            improved: array(n, 0), queue: array(routes, -1), queued: array(routes, 0))
+    }
+
+    deinit {
+        let labels = self.labels
+        for p in [
+            labels.alightRoute, labels.alightTrip, labels.alightBoard, labels.alightPosition, labels.walkFrom,
+            labels.egress, labels.sourceCap, labels.touched, labels.marked, labels.improved, labels.queue,
+            labels.queued,
+        ] { p.deallocate() }
+        labels.flags.deallocate()
+        timesMemory.deallocate()
     }
 }

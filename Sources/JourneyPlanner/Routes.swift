@@ -2,42 +2,142 @@
 /// access, and never overtake one another: at every position each trip's arrival and departure are at or after
 /// the previous trip's, so "the earliest trip catchable here" is a binary search and a trip boarded earlier is
 /// never beaten by a later one. Times are seconds after the timetable's epoch, trip-major.
-struct RaptorRoute: Sendable {
-    var stops: [Int32]
-    var pickup: [Bool]
-    var dropOff: [Bool]
-    var modeBit: UInt8
-    var accessible: Bool
+///
+/// Immutable, in one raw allocation (stops, flags, runs, arrivals, departures), so that a live update shares the
+/// routes it does not change and a search reads a route through a `RouteView` of plain pointers: no reference
+/// counting or copy-on-write check in its loops.
+final class RaptorRoute: @unchecked Sendable {
+    let stopCount: Int
+    let tripCount: Int
+    let modeBit: UInt8
+    let accessible: Bool
+    let stops: UnsafeMutablePointer<Int32>
+    /// Per position: bit 0 pickup, bit 1 drop-off.
+    let flags: UnsafeMutablePointer<Int32>
     /// The run of each trip, in trip order.
-    var runs: [Int32]
-    var arrivals: [Int32]
-    var departures: [Int32]
+    let runs: UnsafeMutablePointer<Int32>
+    let arrivals: UnsafeMutablePointer<Int32>
+    let departures: UnsafeMutablePointer<Int32>
 
-    var stopCount: Int { stops.count }
-    var tripCount: Int { runs.count }
+    /// A route with its memory allocated and not yet written (the initialisers below fill it).
+    private init(stopCount: Int, tripCount: Int, modeBit: UInt8, accessible: Bool) {
+        self.stopCount = stopCount
+        self.tripCount = tripCount
+        self.modeBit = modeBit
+        self.accessible = accessible
+        let times = stopCount * tripCount
+        let memory = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, 2 * stopCount + tripCount + 2 * times))
+        stops = memory
+        flags = memory + stopCount
+        runs = memory + 2 * stopCount
+        arrivals = runs + tripCount
+        departures = arrivals + times
+    }
 
-    static let empty = RaptorRoute(
-        stops: [], pickup: [], dropOff: [], modeBit: 0, accessible: false, runs: [], arrivals: [], departures: [])
+    deinit { stops.deallocate() }
+
+    convenience init(
+        stops: [Int32], pickup: [Bool], dropOff: [Bool], modeBit: UInt8, accessible: Bool, runs: [Int32],
+        arrivals: [Int32], departures: [Int32]
+    ) {
+        precondition(pickup.count == stops.count && dropOff.count == stops.count)
+        precondition(arrivals.count == stops.count * runs.count && departures.count == arrivals.count)
+        self.init(stopCount: stops.count, tripCount: runs.count, modeBit: modeBit, accessible: accessible)
+        for i in 0..<stopCount {
+            self.stops[i] = stops[i]
+            self.flags[i] = (pickup[i] ? 1 : 0) | (dropOff[i] ? 2 : 0)
+        }
+        for t in 0..<tripCount { self.runs[t] = runs[t] }
+        for i in 0..<arrivals.count {
+            self.arrivals[i] = arrivals[i]
+            self.departures[i] = departures[i]
+        }
+    }
+
+    /// The route of `key`'s stops and rules with the trips `group` (indexes into `runs` and the times `arrivals` and
+    /// `departures` point at, `stopCount` per trip), in that order.
+    convenience init(
+        key: Timetable.PatternKey, group: [Int], runs: [Int32], arrivals: [UnsafePointer<Int32>],
+        departures: [UnsafePointer<Int32>]
+    ) {
+        let n = key.stops.count
+        self.init(stopCount: n, tripCount: group.count, modeBit: key.modeBit, accessible: key.accessible)
+        for i in 0..<n {
+            stops[i] = key.stops[i]
+            flags[i] = (key.pickup[i] ? 1 : 0) | (key.dropOff[i] ? 2 : 0)
+        }
+        for (t, trip) in group.enumerated() {
+            self.runs[t] = runs[trip]
+            (self.arrivals + t * n).update(from: arrivals[trip], count: n)
+            (self.departures + t * n).update(from: departures[trip], count: n)
+        }
+    }
+
+    @inline(__always) func pickup(_ i: Int) -> Bool { flags[i] & 1 != 0 }
+    @inline(__always) func dropOff(_ i: Int) -> Bool { flags[i] & 2 != 0 }
+
+    /// The same stops and rules without trips.
+    func emptied() -> RaptorRoute {
+        let e = RaptorRoute(stopCount: stopCount, tripCount: 0, modeBit: modeBit, accessible: accessible)
+        e.stops.update(from: stops, count: stopCount)
+        e.flags.update(from: flags, count: stopCount)
+        return e
+    }
+
+    func sameStops(as other: RaptorRoute) -> Bool {
+        stopCount == other.stopCount && (0..<stopCount).allSatisfy { stops[$0] == other.stops[$0] }
+    }
 
     /// The same trips travelled backwards in negated time: the route of the reverse (arrive-by) search. Trip t
     /// becomes tripCount−1−t, position i becomes stopCount−1−i, boarding becomes alighting.
     func reversed() -> RaptorRoute {
         let n = stopCount, m = tripCount
-        var arrivals = [Int32](repeating: 0, count: n * m)
-        var departures = [Int32](repeating: 0, count: n * m)
+        let r = RaptorRoute(stopCount: n, tripCount: m, modeBit: modeBit, accessible: accessible)
+        for i in 0..<n {
+            r.stops[i] = stops[n - 1 - i]
+            let f = flags[n - 1 - i]
+            r.flags[i] = (f & 1) << 1 | (f & 2) >> 1
+        }
         for t in 0..<m {
+            r.runs[t] = runs[m - 1 - t]
+            let to = t * n, from = (m - 1 - t) * n + n - 1
             for i in 0..<n {
-                let from = (m - 1 - t) * n + (n - 1 - i)
-                arrivals[t * n + i] = -self.departures[from]
-                departures[t * n + i] = -self.arrivals[from]
+                r.arrivals[to + i] = -departures[from - i]
+                r.departures[to + i] = -arrivals[from - i]
             }
         }
-        return RaptorRoute(
-            stops: stops.reversed(), pickup: dropOff.reversed(), dropOff: pickup.reversed(), modeBit: modeBit,
-            accessible: accessible, runs: runs.reversed(), arrivals: arrivals, departures: departures)
+        return r
     }
 
-    /// The first trip at or after `from` departing position `i` at or after `time`, or nil.
+    /// Bytes of the route's memory.
+    var bytes: Int { (2 * stopCount + tripCount + 2 * stopCount * tripCount) * 4 + 64 }
+
+    var view: RouteView {
+        RouteView(
+            stops: stops, flags: flags, arrivals: arrivals, departures: departures, stopCount: stopCount,
+            tripCount: tripCount, modeBit: modeBit, accessible: accessible)
+    }
+
+    /// The first trip below `upper` departing position `i` at or after `time`, or nil.
+    @inline(__always)
+    func earliestTrip(at i: Int, notBefore time: Int32, below upper: Int) -> Int? {
+        view.earliestTrip(at: i, notBefore: time, below: upper)
+    }
+}
+
+/// A route's memory as plain pointers, for the search's loops. Valid while its `RaptorRoute` lives (the route set
+/// that holds the view holds the route).
+struct RouteView: @unchecked Sendable {
+    let stops: UnsafeMutablePointer<Int32>
+    let flags: UnsafeMutablePointer<Int32>
+    let arrivals: UnsafeMutablePointer<Int32>
+    let departures: UnsafeMutablePointer<Int32>
+    let stopCount: Int
+    let tripCount: Int
+    let modeBit: UInt8
+    let accessible: Bool
+
+    /// The first trip below `upper` departing position `i` at or after `time`, or nil.
     @inline(__always)
     func earliestTrip(at i: Int, notBefore time: Int32, below upper: Int) -> Int? {
         var lo = 0, hi = upper
@@ -48,6 +148,28 @@ struct RaptorRoute: Sendable {
         }
         return lo < upper ? lo : nil
     }
+
+    /// The first trip departing position `i` at or after `time`, given that trip `known` does (FIFO: the
+    /// departures at a position do not decrease with the trip): galloping back from `known`, then a binary search,
+    /// so that an answer near `known` costs a few nearby reads.
+    @inline(__always)
+    func earliestTrip(at i: Int, notBefore time: Int32, atOrBefore known: Int) -> Int {
+        let n = stopCount
+        var hi = known  // departs at or after `time`
+        var step = 1
+        var lo = hi - step  // below hi: the answer is above lo once lo departs before `time` (or is −1)
+        while lo >= 0 && departures[lo * n + i] >= time {
+            hi = lo
+            step <<= 1
+            lo = hi - step
+        }
+        var a = max(lo, -1) + 1, b = hi
+        while a < b {
+            let mid = (a + b) >> 1
+            if departures[mid * n + i] >= time { b = mid } else { a = mid + 1 }
+        }
+        return a
+    }
 }
 
 /// One direction's routes and, for each stop, the routes (and positions in them) that serve it.
@@ -56,31 +178,56 @@ struct RouteSet: Sendable {
         var route: Int32
         var position: Int32
     }
-    var routes: [RaptorRoute]
-    var visits: [[Visit]]
+    private(set) var routes: [RaptorRoute]
+    /// `routes[r].view`, kept in step.
+    private(set) var views: [RouteView]
+    private(set) var visits: [[Visit]]
+    /// `visits` in one array, stop after stop (`visitStart[s]..<visitStart[s + 1]`), for the search's loops: one
+    /// array less to reach per stop. Made by `flattenVisits()` after the changes (`flat`).
+    private(set) var visitStart: [Int32]
+    private(set) var visitList: [Visit] = []
+    private(set) var flat = true
 
     init(stopCount: Int) {
         routes = []
+        views = []
         visits = Array(repeating: [], count: stopCount)
+        visitStart = Array(repeating: 0, count: stopCount + 1)
+    }
+
+    /// Brings the flat visits in step with `visits` after `set` changed them.
+    mutating func flattenVisits() {
+        guard !flat else { return }
+        var start = [Int32](repeating: 0, count: visits.count + 1)
+        var list: [Visit] = []
+        list.reserveCapacity(visits.reduce(0) { $0 + $1.count })
+        for (s, v) in visits.enumerated() {
+            list.append(contentsOf: v)
+            start[s + 1] = Int32(list.count)
+        }
+        visitStart = start
+        visitList = list
+        flat = true
     }
 
     /// Puts `route` in slot `index` (appending when it is new) and keeps `visits` in step.
     mutating func set(_ index: Int, _ route: RaptorRoute) {
         if index == routes.count {
             routes.append(route)
+            views.append(route.view)
         } else {
             let old = routes[index]
-            if old.stops != route.stops {
-                for s in Set(old.stops) { visits[Int(s)].removeAll { $0.route == Int32(index) } }
-            } else {
-                routes[index] = route
-                return
-            }
             routes[index] = route
+            views[index] = route.view
+            if old.sameStops(as: route) { return }
+            for s in Set((0..<old.stopCount).map { old.stops[$0] }) {
+                visits[Int(s)].removeAll { $0.route == Int32(index) }
+            }
         }
-        for (i, s) in route.stops.enumerated() {
-            visits[Int(s)].append(Visit(route: Int32(index), position: Int32(i)))
+        for i in 0..<route.stopCount {
+            visits[Int(route.stops[i])].append(Visit(route: Int32(index), position: Int32(i)))
         }
+        flat = false
     }
 }
 
@@ -88,20 +235,26 @@ struct RouteSet: Sendable {
 /// in the first group whose last trip it does not overtake anywhere (a scheduled pattern is one group; live
 /// delays may split it).
 enum FIFOSplit {
-    struct Trip {
-        var run: Int32
-        var arrivals: ArraySlice<Int32>
-        var departures: ArraySlice<Int32>
-    }
-
-    static func groups(_ trips: [Trip]) -> [[Trip]] {
-        let sorted = trips.sorted { a, b in
-            for (x, y) in zip(a.departures, b.departures) where x != y { return x < y }
-            for (x, y) in zip(a.arrivals, b.arrivals) where x != y { return x < y }
-            return a.run < b.run
+    /// The groups as indexes of trips, whose times `arrivals` and `departures` point at (`stopCount` per trip);
+    /// ties are ordered by the trips' `runs`.
+    static func groups(
+        runs: [Int32], stopCount s: Int, arrivals a: [UnsafePointer<Int32>], departures d: [UnsafePointer<Int32>]
+    ) -> [[Int]] {
+        let order = (0..<runs.count).sorted { x, y in
+            let dx = d[x], dy = d[y]
+            for i in 0..<s where dx[i] != dy[i] { return dx[i] < dy[i] }
+            let ax = a[x], ay = a[y]
+            for i in 0..<s where ax[i] != ay[i] { return ax[i] < ay[i] }
+            return runs[x] < runs[y]
         }
-        var groups: [[Trip]] = []
-        for trip in sorted {
+        /// Whether trip y is at or after trip x at every position.
+        func follows(_ y: Int, _ x: Int) -> Bool {
+            let ax = a[x], ay = a[y], dx = d[x], dy = d[y]
+            for i in 0..<s where ay[i] < ax[i] || dy[i] < dx[i] { return false }
+            return true
+        }
+        var groups: [[Int]] = []
+        for trip in order {
             if let g = groups.firstIndex(where: { follows(trip, $0[$0.count - 1]) }) {
                 groups[g].append(trip)
             } else {
@@ -109,12 +262,5 @@ enum FIFOSplit {
             }
         }
         return groups
-    }
-
-    /// Whether `b` is at or after `a` at every position.
-    static func follows(_ b: Trip, _ a: Trip) -> Bool {
-        for (x, y) in zip(b.arrivals, a.arrivals) where x < y { return false }
-        for (x, y) in zip(b.departures, a.departures) where x < y { return false }
-        return true
     }
 }

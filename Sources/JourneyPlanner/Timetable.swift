@@ -179,6 +179,8 @@ public struct Timetable: Sendable {
         liveRuns = [:]
         addedRuns = [:]
         for p in patterns.indices { rebuildRoutes(ofPattern: p) }
+        forward.flattenVisits()
+        backward.flattenVisits()
     }
 
     /// Number of stops (the caller's indexes run below it).
@@ -219,16 +221,35 @@ public struct Timetable: Sendable {
     /// directions), taking new slots when it needs more and emptying the ones it no longer needs.
     mutating func rebuildRoutes(ofPattern p: Int) {
         let key = patterns[p].key
-        let trips = patterns[p].runs.map { run in
-            let t = times(ofRun: run)
-            return FIFOSplit.Trip(run: run, arrivals: t.arrivals, departures: t.departures)
+        let runs = patterns[p].runs
+        let n = key.stops.count
+        // Where each run's times are: its static times, or (live) copied into `liveTimes`, arrivals then departures.
+        var liveTimes: [Int32] = []
+        var offsets = [Int](repeating: 0, count: runs.count)
+        for (j, run) in runs.enumerated() {
+            if let live = liveRuns[run] {
+                offsets[j] = -1 - liveTimes.count
+                liveTimes.append(contentsOf: live.arrivals)
+                liveTimes.append(contentsOf: live.departures)
+            } else {
+                offsets[j] = Int(self.runs[Int(run)].times)
+            }
         }
-        let groups = FIFOSplit.groups(trips)
-        for (g, group) in groups.enumerated() {
-            let route = RaptorRoute(
-                stops: key.stops, pickup: key.pickup, dropOff: key.dropOff, modeBit: key.modeBit,
-                accessible: key.accessible, runs: group.map(\.run), arrivals: group.flatMap(\.arrivals),
-                departures: group.flatMap(\.departures))
+        let staticArrivals = self.staticArrivals, staticDepartures = self.staticDepartures
+        let routes = staticArrivals.withUnsafeBufferPointer { sa in
+            staticDepartures.withUnsafeBufferPointer { sd in
+                liveTimes.withUnsafeBufferPointer { lt in
+                    let arrivals = offsets.map { o in o >= 0 ? sa.baseAddress! + o : lt.baseAddress! + (-1 - o) }
+                    let departures = offsets.map { o in
+                        o >= 0 ? sd.baseAddress! + o : lt.baseAddress! + (-1 - o) + n
+                    }
+                    return FIFOSplit.groups(runs: runs, stopCount: n, arrivals: arrivals, departures: departures).map {
+                        RaptorRoute(key: key, group: $0, runs: runs, arrivals: arrivals, departures: departures)
+                    }
+                }
+            }
+        }
+        for (g, route) in routes.enumerated() {
             let slot: Int
             if g < patterns[p].routes.count {
                 slot = Int(patterns[p].routes[g])
@@ -239,13 +260,10 @@ public struct Timetable: Sendable {
             forward.set(slot, route)
             backward.set(slot, route.reversed())
         }
-        for g in groups.count..<max(groups.count, patterns[p].routes.count) {
+        for g in routes.count..<max(routes.count, patterns[p].routes.count) {
             let slot = Int(patterns[p].routes[g])
             if forward.routes[slot].tripCount > 0 {
-                var emptied = forward.routes[slot]
-                emptied.runs = []
-                emptied.arrivals = []
-                emptied.departures = []
+                let emptied = forward.routes[slot].emptied()
                 forward.set(slot, emptied)
                 backward.set(slot, emptied.reversed())
             }
@@ -261,10 +279,8 @@ extension Timetable {
         var total = bytes(stops) + bytes(changeTime) + bytes(runs) + bytes(staticArrivals) + bytes(staticDepartures)
         total += footpaths.bytes
         for set in [forward, backward] {
-            for r in set.routes {
-                total += bytes(r.stops) + bytes(r.pickup) + bytes(r.dropOff) + bytes(r.runs) + bytes(r.arrivals)
-                total += bytes(r.departures) + MemoryLayout<RaptorRoute>.stride
-            }
+            for r in set.routes { total += r.bytes }
+            total += bytes(set.routes) + bytes(set.views)
             for v in set.visits { total += bytes(v) }
         }
         for p in patterns { total += bytes(p.key.stops) * 2 + bytes(p.runs) + bytes(p.routes) }

@@ -152,6 +152,20 @@ struct FootpathGraph: Sendable {
     /// Each stop's station as the feed gives it (−1 for none).
     let station: [Int32]
 
+    /// The stored walks with their times at `timedSpeed` (8 bytes a walk, the same order as `outEdges` and
+    /// `inEdges`): what a query at that speed and a radius of at least `storedRadius` reads, half the memory of the
+    /// edges.
+    struct TimedEdge: Sendable {
+        var stop: Int32
+        var seconds: Int32
+    }
+    static let timedSpeed = 1.2
+    var outTimed: [TimedEdge]
+    var inTimed: [TimedEdge]
+
+    /// Whether a query walks the stored walks as `outTimed`/`inTimed` time them.
+    func timed(radius: Double, speed: Double) -> Bool { speed == Self.timedSpeed && radius >= storedRadius }
+
     func outgoing(_ stop: Int) -> ArraySlice<Edge> { outEdges[Int(outOffsets[stop])..<Int(outOffsets[stop + 1])] }
     func incoming(_ stop: Int) -> ArraySlice<Edge> { inEdges[Int(inOffsets[stop])..<Int(inOffsets[stop + 1])] }
 
@@ -160,7 +174,12 @@ struct FootpathGraph: Sendable {
     static func time(_ e: Edge, radius: Double, speed: Double) -> Int32? {
         if !e.always && (radius <= 0 || e.distance > radius) { return nil }
         if e.fixedTime >= 0 { return e.fixedTime }
-        return Int32(Walking.seconds(metres: e.distance, speed: speed))
+        // ceil(distance / speed) as `Walking.seconds` computes it, without a call to ceil or an overflow trap on
+        // the search's path: for 0 ≤ q < 2^31 truncation is the floor, and the ceiling is one more unless q is whole.
+        let q = e.distance / speed
+        guard q >= 0 && q < 2_147_483_647 else { return Int32(Walking.seconds(metres: e.distance, speed: speed)) }
+        let whole = Int32(q)
+        return Double(whole) < q ? whole &+ 1 : whole
     }
 
     /// Whether a query with `radius` has walks besides the stored ones.
@@ -188,7 +207,8 @@ struct FootpathGraph: Sendable {
     /// Bytes of the arrays (both directions and the grid).
     var bytes: Int {
         func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
-        let edges = bytes(outEdges) + bytes(inEdges) + bytes(outOffsets) + bytes(inOffsets)
+        let edges =
+            bytes(outEdges) + bytes(inEdges) + bytes(outOffsets) + bytes(inOffsets) + bytes(outTimed) + bytes(inTimed)
         return edges + bytes(station) + bytes(entryFrom) + bytes(entryTo) + grid.bytes
     }
 
@@ -261,6 +281,11 @@ struct FootpathGraph: Sendable {
         self.outEdges = outEdges
         self.inOffsets = inOffsets
         self.inEdges = inEdges
+        func timed(_ e: Edge) -> TimedEdge {
+            TimedEdge(stop: e.stop, seconds: Self.time(e, radius: .infinity, speed: Self.timedSpeed) ?? 0)
+        }
+        outTimed = outEdges.map(timed)
+        inTimed = inEdges.map(timed)
         self.grid = grid
         self.rules = rules
         station = stops.map { Int32(clamping: $0.station ?? -1) }
