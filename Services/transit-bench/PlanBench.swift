@@ -99,7 +99,9 @@ struct PlanBench: ParsableCommand {
                 let secs = 6 * 3600 + Int(rng.next() % UInt64(16 * 3600))
                 let places = departuresByHour[secs / 3600]
                 guard places.count >= 2 else { continue }
-                let keys = Array(places.keys)
+                // Sorted: a dictionary's order changes from process to process (seeded hashing), and with it
+                // the queries drawn; sorted, every run of the same --seed plans the same queries.
+                let keys = places.keys.sorted()
                 func pick() -> Int {
                     guard weighted else { return keys[Int(rng.next() % UInt64(keys.count))] }
                     var r = Int(rng.next() % UInt64(places.values.reduce(0, +)))
