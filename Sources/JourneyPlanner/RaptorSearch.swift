@@ -516,29 +516,24 @@ struct Labels {
     func slot(_ stop: Int, _ round: Int) -> Int { stop &* stride &+ 2 &* round }
 
     @inline(__always)
-    mutating func touch(_ stop: Int) {
-        if flags[stop] & Self.touchedFlag == 0 {
-            flags[stop] |= Self.touchedFlag
-            touched[touchedCount] = Int32(truncatingIfNeeded: stop)
-            touchedCount += 1
-        }
-    }
+    mutating func touch(_ stop: Int) { Self.list(stop, Self.touchedFlag, flags, touched, &touchedCount) }
 
     @inline(__always)
-    mutating func mark(_ stop: Int) {
-        if flags[stop] & Self.markedFlag == 0 {
-            flags[stop] |= Self.markedFlag
-            marked[markedCount] = Int32(truncatingIfNeeded: stop)
-            markedCount += 1
-        }
-    }
+    mutating func mark(_ stop: Int) { Self.list(stop, Self.markedFlag, flags, marked, &markedCount) }
 
     @inline(__always)
-    mutating func improve(_ stop: Int) {
-        if flags[stop] & Self.improvedFlag == 0 {
-            flags[stop] |= Self.improvedFlag
-            improved[improvedCount] = Int32(truncatingIfNeeded: stop)
-            improvedCount += 1
+    mutating func improve(_ stop: Int) { Self.list(stop, Self.improvedFlag, flags, improved, &improvedCount) }
+
+    /// Appends `stop` to one of the stop lists unless its flag says it is there already.
+    @inline(__always)
+    private static func list(
+        _ stop: Int, _ flag: UInt8, _ flags: UnsafeMutablePointer<UInt8>, _ list: UnsafeMutablePointer<Int32>,
+        _ count: inout Int
+    ) {
+        if flags[stop] & flag == 0 {
+            flags[stop] |= flag
+            list[count] = Int32(truncatingIfNeeded: stop)
+            count += 1
         }
     }
 
