@@ -112,24 +112,9 @@ extension ConnectionHandler {
         _ request: GatewayRequest, _ query: SubscribeQuery, _ board: Result<LiveBoard, GatewayError>,
         sub: Int, slot: UInt64
     ) {
-        let deferred = subscriptions.starting.removeValue(forKey: sub) ?? []
-        defer {
-            for d in deferred { unsubscribe(d.request, sub: sub, slot: d.slot, received: d.received) }
-        }
-        guard answers.isOpen(slot), !closing, let context else {
-            services.budgets.releaseSubscriptions(ticket, 1)
-            return
-        }
-        switch board {
-        case .failure(let error):
-            services.budgets.releaseSubscriptions(ticket, 1)
-            if error.code == .internal {
-                services.logger.error("internal error", metadata: ["request": "\(request)", "error": "\(error)"])
-            }
-            complete(slot, .failure(id: request.id, op: .subscribe, error, received: pending[slot]?.received ?? .now))
-        case .success(let board):
+        finishStarting(request, board, sub: sub, slot: slot) { board, received in
             let (answer, live) = (board.answer, board.meta)
-            let ack = Answer.success(id: request.id, op: .subscribe, received: pending[slot]?.received ?? .now) { w in
+            let ack = Answer.success(id: request.id, op: .subscribe, received: received) { w in
                 w.beginObject()
                 w.key("sub"); w.int(sub)
                 w.key("topic"); w.string(query.topic.name)
@@ -139,18 +124,40 @@ extension ConnectionHandler {
             }
             let meta = ResponseMeta(op: .departures, elapsedMicros: ack.micros, live: live, note: board.note)
             let event = GatewayResponse.departuresEvent(sub: sub, answer: answer, meta: meta)
-            subscriptions.live[sub] = ConnectionSubscriptions.Live(
+            let entry = ConnectionSubscriptions.Live(
                 query: query, lastRows: answer.rows, boardStops: board.stops, lastPush: .now())
-            services.stats.subscriptionsChanged(by: 1)
-            observeRealtime(context: context)
-            complete(slot, Answer(bytes: ack.bytes + event, op: .subscribe, error: nil, micros: ack.micros))
+            return (ack, event, entry)
         }
     }
 
     /// The first plan of a new `plan` subscription is ready: answer with the ack and, right after it, the first
-    /// event. Then the `unsubscribe`s that named it meanwhile are answered.
+    /// event (the journeys), as `subscribed` does for a board.
     func subscribedPlan(
         _ request: GatewayRequest, _ planned: Result<PlannedJourneys, GatewayError>, sub: Int, slot: UInt64
+    ) {
+        finishStarting(request, planned, sub: sub, slot: slot) { planned, received in
+            let ack = Answer.success(id: request.id, op: .subscribe, received: received) { w in
+                w.beginObject()
+                w.key("sub"); w.int(sub)
+                w.key("topic"); w.string(GatewayOpKind.plan.name)
+                w.endObject()
+            }
+            let meta = ResponseMeta(op: .plan, elapsedMicros: ack.micros, live: planned.meta)
+            let event = GatewayResponse.planEvent(
+                sub: sub, changes: [], plan: planned.view, meta: meta, now: services.dispatcher.clock.unixSeconds)
+            let entry = ConnectionSubscriptions.Live(
+                query: SubscribeQuery(plan: planned.query), lastRows: [], boardStops: [], lastPush: .now(),
+                plan: ConnectionSubscriptions.PlanWatch(planned))
+            return (ack, event, entry)
+        }
+    }
+
+    /// What both topics do when a subscription's first answer is ready: a failure gives back its place and is
+    /// answered; a success (`started`: the ack, the first event and the live entry) is kept and answered with
+    /// both lines; then the `unsubscribe`s that named it meanwhile are answered.
+    private func finishStarting<Value>(
+        _ request: GatewayRequest, _ result: Result<Value, GatewayError>, sub: Int, slot: UInt64,
+        started: (Value, ContinuousClock.Instant) -> (ack: Answer, event: [UInt8], live: ConnectionSubscriptions.Live)
     ) {
         let deferred = subscriptions.starting.removeValue(forKey: sub) ?? []
         defer {
@@ -161,26 +168,16 @@ extension ConnectionHandler {
             return
         }
         let received = pending[slot]?.received ?? .now
-        switch planned {
+        switch result {
         case .failure(let error):
             services.budgets.releaseSubscriptions(ticket, 1)
             if error.code == .internal {
                 services.logger.error("internal error", metadata: ["request": "\(request)", "error": "\(error)"])
             }
             complete(slot, .failure(id: request.id, op: .subscribe, error, received: received))
-        case .success(let planned):
-            let ack = Answer.success(id: request.id, op: .subscribe, received: received) { w in
-                w.beginObject()
-                w.key("sub"); w.int(sub)
-                w.key("topic"); w.string(GatewayOpKind.plan.name)
-                w.endObject()
-            }
-            let meta = ResponseMeta(op: .plan, elapsedMicros: ack.micros, live: planned.meta)
-            let event = GatewayResponse.planEvent(
-                sub: sub, changes: [], plan: planned.view, meta: meta, now: services.dispatcher.clock.unixSeconds)
-            subscriptions.live[sub] = ConnectionSubscriptions.Live(
-                query: SubscribeQuery(plan: planned.query), lastRows: [], boardStops: [], lastPush: .now(),
-                plan: ConnectionSubscriptions.PlanWatch(planned))
+        case .success(let value):
+            let (ack, event, live) = started(value, received)
+            subscriptions.live[sub] = live
             services.stats.subscriptionsChanged(by: 1)
             observeRealtime(context: context)
             complete(slot, Answer(bytes: ack.bytes + event, op: .subscribe, error: nil, micros: ack.micros))
