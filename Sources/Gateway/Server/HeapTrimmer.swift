@@ -51,5 +51,9 @@ final class HeapTrimmer: Sendable {
 
     var trims: Counts { counts.withLock { $0 } }
 
-    func stop() { stopped.store(true, ordering: .relaxed) }
+    /// No trim starts after this returns: one running now is waited for (trims run on `queue`, one at a time).
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        queue.sync {}
+    }
 }
