@@ -33,10 +33,13 @@ extension RequestDispatcher {
         switch source {
         case .first:
             guard forward, boardCache.enabled, let t = query.at else { return await plain(query) }
-            let (held, previous) = boardCache.window(query.boardKey, from: t)
-            if let held, let slice = held.page(from: t, limit: query.limit) {
-                boardCache.count(hit: true)
-                return (.success(.departures(slice.board)), .window(held, slice.end))
+            var (held, previous) = boardCache.window(query.boardKey, from: t)
+            if let held {
+                if let slice = held.page(from: t, limit: query.limit) {
+                    boardCache.count(hit: true)
+                    return (.success(.departures(slice.board)), .window(held, slice.end))
+                }
+                previous = boardCache.window(query.boardKey)
             }
             boardCache.count(hit: false)
             let generation = boardCache.generation()
@@ -103,7 +106,7 @@ extension RequestDispatcher {
     /// (it would only be refused); when the probe is due, the check may be it, so recovery is noticed by the
     /// background check rather than a waiting request.
     func checkStaticVersionIfDue() {
-        guard staticClient.wouldAsk, boardCache.wantsVersionCheck() else { return }
+        guard boardCache.wantsVersionCheck(askable: staticClient.wouldAsk) else { return }
         let boardCache = self.boardCache, staticClient = self.staticClient, cache = self.cache
         Task {
             let sent = ContinuousClock.now
