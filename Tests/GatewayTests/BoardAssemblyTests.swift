@@ -1,6 +1,7 @@
 import GatewayProtocol
 import Testing
 import TransitModel
+import TransitTesting
 
 @testable import Gateway
 
@@ -114,6 +115,58 @@ import TransitModel
         let short = BoardAssembly.candidates(
             state: state, boardStops: ["p2"], known: at..<at + 300, present: [], staticRows: true)
         #expect(short.visits.map(\.trip.key.tripId) == ["new"] && short.beyond)
+    }
+
+    /// A `BoardStop` keeps its stops' live visits by board time, and a board then reads only those in its
+    /// window: it must find what checking every visit finds, for any window, with and without static rows.
+    @Test func candidatesByTimeAreThoseOfEveryVisitChecked() {
+        var rng = SplitMix64(seed: 21)
+        for round in 0..<40 {
+            var trips: [TripPrediction] = []
+            for t in 0..<Int.random(in: 1...25, using: &rng) {
+                var stops: [(stopId: String, scheduled: Int64?, predicted: Int64?)] = []
+                var time = at + Int64.random(in: -3_600...3_600, using: &rng)
+                for _ in 0..<Int.random(in: 2...5, using: &rng) {
+                    let scheduled: Int64? = Int.random(in: 0..<8, using: &rng) == 0 ? nil : time
+                    let predicted: Int64? =
+                        Bool.random(using: &rng) ? time + Int64.random(in: -300...900, using: &rng) : nil
+                    stops.append((["p1", "p2", "station", "x"].randomElement(using: &rng)!, scheduled, predicted))
+                    time += Int64.random(in: 30...600, using: &rng)
+                }
+                let relationship: LiveTripRelationship = [
+                    .scheduled, .scheduled, .scheduled, .new, .canceled, .deleted,
+                ]
+                .randomElement(using: &rng)!
+                let skipped: Set<String> = Bool.random(using: &rng) ? ["p2"] : []
+                trips.append(
+                    TripPrediction(
+                        LiveFixtures.trip("t\(t)", relationship: relationship, stops: stops, skipped: skipped)))
+            }
+            let state = RealtimeState(trips: trips, sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
+            let stops: Set<String> = round % 2 == 0 ? ["p1", "p2", "station"] : ["p2"]
+            let timed = BoardAssembly.visits(state: state, boardStops: stops, timed: true)
+            #expect(timed.byTime != nil)
+            for _ in 0..<10 {
+                // Windows starting or ending at a visit's time too (the bounds' edge cases).
+                let edge = timed.byTime?.randomElement(using: &rng)?.time
+                var start = at + Int64.random(in: -4_000...4_000, using: &rng)
+                var length = Int64.random(in: 0...3_600, using: &rng)
+                if let edge, Bool.random(using: &rng) {
+                    if Bool.random(using: &rng) { start = edge } else { length = max(0, edge - start) }
+                }
+                let known = start..<start + length
+                for staticRows in [true, false] {
+                    let checked = BoardAssembly.candidates(
+                        state: state, boardStops: stops, known: known, present: [], staticRows: staticRows)
+                    let byTime = BoardAssembly.candidates(
+                        state: state, visits: timed, known: known, present: [], staticRows: staticRows)
+                    #expect(Set(byTime.visits.map(\.identity)) == Set(checked.visits.map(\.identity)))
+                    #expect(byTime.visits.count == checked.visits.count)
+                    #expect(byTime.before == checked.before && byTime.beyond == checked.beyond)
+                    #expect(!byTime.usedStale && !checked.usedStale)
+                }
+            }
+        }
     }
 
     /// The late visits a board counts come from the stop index, which must follow a visit becoming late or on

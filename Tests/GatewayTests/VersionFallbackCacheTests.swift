@@ -70,7 +70,7 @@ import TransitTesting
 
         // Turn 3 asks b first; a does not answer within the timeout: b's v2 answer is the answer, not cached.
         let stop = await cache.stop("200060")
-        #expect((try? stop.get())?.stop.stopId == "200060", "\(stop)")
+        #expect((try? stop.get())?.result.stop.stopId == "200060", "\(stop)")
         #expect(client.versionPin.pinned == "v1")
         #expect(client.versionPin.replicas[1].version == "v2")
         #expect(cache.cachedStop("200060") == nil, "another version's answer was cached under v1")

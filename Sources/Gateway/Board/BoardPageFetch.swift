@@ -16,6 +16,8 @@ struct BoardPageFetch {
     /// The page's anchor (from `at` or the cursor).
     let position: BoardPosition
     let state: RealtimeState?
+    /// `RealtimeView`'s version of `state` (what `BoardStop` keeps its visits for).
+    let stateVersion: UInt64
     /// The board's filters for live visits (the static rows come filtered); nil: none.
     let filter: LiveBoardFilter?
 
@@ -23,9 +25,11 @@ struct BoardPageFetch {
     private(set) var staticQuery: DeparturesQuery
     private(set) var source = RequestDispatcher.StaticPageSource.first
     /// The stop's station and platforms, when known (cached, or asked alongside page 1).
-    private(set) var info: StopResult?
+    private(set) var info: BoardStop?
     /// The stop ids the board covers (a station: its platforms too).
     private(set) var boardStops: Set<String>
+    /// The live state's visits at `boardStops` (`BoardAssembly.visits`).
+    private var stopVisits = BoardAssembly.StopVisits()
     private(set) var timezone: String?
     /// The cached board window page 1 came from (its rows give delayed trips their scheduled row).
     private(set) var window: BoardWindow?
@@ -52,20 +56,26 @@ struct BoardPageFetch {
 
     init(
         stopId: String, limit: Int, direction: BoardDirection, position: BoardPosition, state: RealtimeState?,
-        info: StopResult?, filtered query: DeparturesQuery? = nil, filter: LiveBoardFilter? = nil
+        stateVersion: UInt64 = 0, info: BoardStop?, filtered query: DeparturesQuery? = nil,
+        filter: LiveBoardFilter? = nil
     ) {
         self.filter = filter
         self.limit = limit
         self.direction = direction
         self.position = position
         self.state = state
+        self.stateVersion = stateVersion
         self.info = info
         let t = position.key.time
         let forward = direction == .future
-        let stops = info.map(RequestDispatcher.stopIds) ?? [stopId]
+        let stops = info?.stopIds ?? [stopId]
         boardStops = stops
         known = t..<t
-        let delayed = state.map { BoardAssembly.delayedCount(state: $0, boardStops: stops, from: t) } ?? 0
+        if let state {
+            stopVisits =
+                info?.visits(in: state, version: stateVersion) ?? BoardAssembly.visits(state: state, boardStops: stops)
+        }
+        let delayed = BoardAssembly.delayedCount(visits: stopVisits, from: t)
         let fetchLimit = min(StaticRequestLimits.maxLimit, limit + 5 + min(delayed, 40))
         staticQuery = DeparturesQuery(
             stopId: stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit, routeId: query?.routeId,
@@ -76,14 +86,15 @@ struct BoardPageFetch {
     /// platforms when they were asked alongside, and the cached window it came from.
     mutating func takeFirstPage(
         _ board: DepartureBoard, from following: RequestDispatcher.StaticPageSource?,
-        stop: Result<StopResult, GatewayError>?
+        stop: Result<BoardStop, GatewayError>?
     ) {
         if case .window(let held, _)? = following { window = held }
         timezone = board.timezone
         staticMoreBehind = forward ? board.hasMorePast : board.hasMoreFuture
         if case .success(let fetched)? = stop {
             info = fetched
-            boardStops = RequestDispatcher.stopIds(fetched)
+            boardStops = fetched.stopIds
+            if let state { stopVisits = fetched.visits(in: state, version: stateVersion) }
         }
     }
 
@@ -106,7 +117,7 @@ struct BoardPageFetch {
         merged = BoardAssembly.merge(rows, state: state)
         if let state {
             candidates = BoardAssembly.candidates(
-                state: state, boardStops: boardStops, known: known, present: PresentRows(rows: rows),
+                state: state, visits: stopVisits, known: known, present: PresentRows(rows: rows),
                 staticRows: true, admits: filter)
         }
         found =

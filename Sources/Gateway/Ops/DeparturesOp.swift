@@ -173,11 +173,12 @@ extension RequestDispatcher {
 
         var fetch = BoardPageFetch(
             stopId: query.stopId, limit: query.limit, direction: direction, position: position, state: state,
-            info: cachedInfo, filtered: query, filter: liveFilter(query, info: cachedInfo))
+            stateVersion: reading.version, info: cachedInfo, filtered: query,
+            filter: liveFilter(query, info: cachedInfo?.result))
         fetching: for page in 1...Self.maxStaticPages {
             let board: DepartureBoard
             let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
-            var fetchedInfo: Result<StopResult, GatewayError>?
+            var fetchedInfo: Result<BoardStop, GatewayError>?
             if page == 1 {
                 ((result, following), fetchedInfo) = await firstPage(
                     fetch.staticQuery, forward: forward, stopNeeded: needInfo)
@@ -218,10 +219,11 @@ extension RequestDispatcher {
         var all = fetch.merged.rows
         if let state, !fetch.candidates.visits.isEmpty {
             all += await resolve(
-                fetch.candidates.visits, state: state, info: fetch.info, timezone: fetch.timezone, staticUp: true,
+                fetch.candidates.visits, state: state, info: fetch.info?.result, timezone: fetch.timezone,
+                staticUp: true,
                 scheduledRows: fetch.window?.rowsByDeparture() ?? [:])
         }
-        Self.fillChangedPlatforms(&all, fetch.info)
+        Self.fillChangedPlatforms(&all, fetch.info?.result)
         var page = BoardAssembly.page(
             all, known: fetch.known, direction: direction, position: position, limit: query.limit)
         BoardAssembly.stampAges(&page.rows, now: now)
@@ -229,7 +231,7 @@ extension RequestDispatcher {
             stopId: query.stopId, timezone: fetch.timezone, page: page, direction: direction, position: position,
             known: fetch.known, moreBeyond: fetch.moreBeyond, moreBehind: fetch.moreBehind)
         if let state, Self.holdsAlerts(reading, now: now) {
-            Self.addAlerts(&answer, index: state.alertIndex, info: fetch.info)
+            Self.addAlerts(&answer, index: state.alertIndex, info: fetch.info?.result)
         }
         let meta = reading.meta(
             .tripUpdates, at: at, now: now, leftOut: fetch.merged.usedStale || fetch.candidates.usedStale)
@@ -240,7 +242,7 @@ extension RequestDispatcher {
     /// child task only then: it costs a thread wake-up).
     private func firstPage(
         _ query: DeparturesQuery, forward: Bool, stopNeeded: Bool
-    ) async -> ((Result<StaticResult, GatewayError>, StaticPageSource?), Result<StopResult, GatewayError>?) {
+    ) async -> ((Result<StaticResult, GatewayError>, StaticPageSource?), Result<BoardStop, GatewayError>?) {
         guard stopNeeded else { return (await staticPage(query, from: .first, forward: forward), nil) }
         async let stop = cache.stop(query.stopId)
         let page = await staticPage(query, from: .first, forward: forward)
@@ -253,8 +255,9 @@ extension RequestDispatcher {
         _ query: DeparturesQuery, at: Int64, now: Int64, direction: BoardDirection, position: BoardPosition,
         state: RealtimeState, alerts: Bool, error: GatewayError
     ) -> Result<LiveBoard, GatewayError> {
-        let info = cache.cachedStop(query.stopId)
-        let boardStops = info.map(Self.stopIds) ?? [query.stopId]
+        let held = cache.cachedStop(query.stopId)
+        let info = held?.result
+        let boardStops = held?.stopIds ?? [query.stopId]
         let t = position.key.time
         let forward = direction == .future
         let known = forward ? t..<t + DepartureBoard.horizon : t + 1 - DepartureBoard.horizon..<t + 1
@@ -416,12 +419,6 @@ extension RequestDispatcher {
         return LiveBoardFilter(routeId: query.routeId, directionId: query.directionId, mode: query.mode) { id in
             stopRoutes.first { $0.routeId == id }?.mode ?? cache.cachedRoute(id)?.mode
         }
-    }
-
-    static func stopIds(_ info: StopResult) -> Set<String> {
-        var ids: Set<String> = [info.stop.stopId]
-        for platform in info.platforms { ids.insert(platform.stopId) }
-        return ids
     }
 
     /// A changed platform whose code the realtime service did not send takes it from the station's platforms.

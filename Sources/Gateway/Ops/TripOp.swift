@@ -168,7 +168,7 @@ extension RequestDispatcher {
         guard !missing.isEmpty else { return found }
         await withTaskGroup(of: (String, Stop?).self) { group in
             for id in missing {
-                group.addTask { (id, try? await cache.stop(id).get().stop) }
+                group.addTask { (id, try? await cache.stop(id).get().result.stop) }
             }
             for await (id, stop) in group where stop != nil { found[id] = stop }
         }
@@ -177,7 +177,7 @@ extension RequestDispatcher {
 
     private func cachedStops(_ ids: Set<String>) -> [String: Stop] {
         var found: [String: Stop] = [:]
-        for id in ids { if let hit = cache.cachedStop(id) { found[id] = hit.stop } }
+        for id in ids { if let hit = cache.cachedStop(id) { found[id] = hit.result.stop } }
         return found
     }
 }

@@ -18,7 +18,7 @@ final class StaticCache: Sendable {
     }
 
     private struct Stored: Sendable {
-        var stops: [String: Entry<StopResult>] = [:]
+        var stops: [String: Entry<BoardStop>] = [:]
         var trips: [TripInstanceKey: Entry<TripDetail>] = [:]
         /// The instances held in `trips` (or once held), by trip id: for `undatedTrip`.
         var tripKeys: [String: [TripInstanceKey]] = [:]
@@ -49,20 +49,21 @@ final class StaticCache: Sendable {
 
     // MARK: stops
 
-    func cachedStop(_ id: String) -> StopResult? {
+    func cachedStop(_ id: String) -> BoardStop? {
         let now = ContinuousClock.now
         return stored.withLock { s in s.stops[id].flatMap { $0.expires > now ? $0.value : nil } }
     }
 
     /// The stop with its station, platforms and routes (cached).
-    func stop(_ id: String) async -> Result<StopResult, GatewayError> {
+    func stop(_ id: String) async -> Result<BoardStop, GatewayError> {
         if let hit = cachedStop(id) { return .success(hit) }
         let reply = await client.reply(to: .stop(StopQuery(stopId: id)))
         switch reply.result {
-        case .success(.stop(let result)):
+        case .success(.stop(let answer)):
+            let result = BoardStop(answer)
             guard reply.cacheable else { return .success(result) }
             let expires = expiry.expiry(from: ContinuousClock.now)
-            let bytes = Self.bytes(of: result) + id.utf8.count
+            let bytes = Self.bytes(of: answer) + id.utf8.count
             stored.withLock { s in
                 s.stopBytes -= s.stops[id]?.bytes ?? 0
                 if s.stops.count >= capacity || s.stopBytes + bytes > maxBytes / 2 {
@@ -71,7 +72,7 @@ final class StaticCache: Sendable {
                 }
                 s.stops[id] = Entry(value: result, expires: expires, bytes: bytes)
                 s.stopBytes += bytes
-                if let zone = result.stop.timezone { s.lastTimezone = zone }
+                if let zone = answer.stop.timezone { s.lastTimezone = zone }
             }
             return .success(result)
         case .success(let other):
