@@ -57,7 +57,7 @@ struct BoardPageFetch {
     init(
         stopId: String, limit: Int, direction: BoardDirection, position: BoardPosition, state: RealtimeState?,
         stateVersion: UInt64 = 0, info: BoardStop?, filtered query: DeparturesQuery? = nil,
-        filter: LiveBoardFilter? = nil
+        filter: LiveBoardFilter? = nil, windowed: Bool = false
     ) {
         self.filter = filter
         self.limit = limit
@@ -75,7 +75,11 @@ struct BoardPageFetch {
             stopVisits =
                 info?.visits(in: state, version: stateVersion) ?? BoardAssembly.visits(state: state, boardStops: stops)
         }
-        let delayed = BoardAssembly.delayedCount(visits: stopVisits, from: t)
+        // Rows the live state may delay off the page are asked along, so one static round trip is likely to
+        // do. Pages sliced from a board window cost none: they come without that margin (merging and sorting up
+        // to 40 rows more than the page shows was a third of the board's work), and more follow from the
+        // window when delays push rows out.
+        let delayed = windowed ? 0 : BoardAssembly.delayedCount(visits: stopVisits, from: t)
         let fetchLimit = min(StaticRequestLimits.maxLimit, limit + 5 + min(delayed, 40))
         staticQuery = DeparturesQuery(
             stopId: stopId, at: forward ? t : t + 1, direction: direction, limit: fetchLimit, routeId: query?.routeId,
@@ -114,7 +118,10 @@ struct BoardPageFetch {
             staticMoreBeyond = full || board.hasMorePast
         }
         lastPageFull = full
-        merged = BoardAssembly.merge(rows, state: state)
+        // Each row merges on its own: only the page's rows are merged, and added to the earlier pages' ones.
+        let more = BoardAssembly.merge(board.departures, state: state)
+        merged.rows += more.rows
+        merged.usedStale = merged.usedStale || more.usedStale
         if let state {
             candidates = BoardAssembly.candidates(
                 state: state, visits: stopVisits, known: known, present: PresentRows(rows: rows),

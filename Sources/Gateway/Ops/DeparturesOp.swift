@@ -174,12 +174,19 @@ extension RequestDispatcher {
         var fetch = BoardPageFetch(
             stopId: query.stopId, limit: query.limit, direction: direction, position: position, state: state,
             stateVersion: reading.version, info: cachedInfo, filtered: query,
-            filter: liveFilter(query, info: cachedInfo?.result))
-        fetching: for page in 1...Self.maxStaticPages {
+            filter: liveFilter(query, info: cachedInfo?.result), windowed: forward && boardCache.enabled)
+        // Pages asked of the static service are bounded (`maxStaticPages`); pages sliced from a board window
+        // cost no round trip and are bounded by the window's rows (each adds at least 5).
+        var pageNumber = 0, askedPages = 0
+        fetching: while askedPages < Self.maxStaticPages,
+            pageNumber < Self.maxStaticPages + StaticRequestLimits.maxLimit / 5
+        {
+            pageNumber += 1
+            if case .window = fetch.source {} else { askedPages += 1 }
             let board: DepartureBoard
             let result: Result<StaticResult, GatewayError>, following: StaticPageSource?
             var fetchedInfo: Result<BoardStop, GatewayError>?
-            if page == 1 {
+            if pageNumber == 1 {
                 ((result, following), fetchedInfo) = await firstPage(
                     fetch.staticQuery, forward: forward, stopNeeded: needInfo)
             } else {
@@ -192,12 +199,12 @@ extension RequestDispatcher {
                 return .failure(
                     GatewayError(.internal, "the static service answered departures with \(other.kindName)"))
             case .failure(let error):
-                if page > 1 {
+                if pageNumber > 1 {
                     // Keep the pages fetched so far (also when no replica on a static cursor's database
                     // version answered during a rolling re-import: GATEWAY.md "page").
                     logger.debug(
                         "board cut at the static pages read",
-                        metadata: ["stop_id": "\(query.stopId)", "page": "\(page)", "error": "\(error)"])
+                        metadata: ["stop_id": "\(query.stopId)", "page": "\(pageNumber)", "error": "\(error)"])
                     break fetching
                 }
                 if error.code == .staticUnavailable, allowRealtimeOnly, let state {
@@ -207,7 +214,7 @@ extension RequestDispatcher {
                 }
                 return .failure(error)
             }
-            if page == 1 {
+            if pageNumber == 1 {
                 cache.noteTimezone(board.timezone)
                 fetch.takeFirstPage(board, from: following, stop: fetchedInfo)
             }
