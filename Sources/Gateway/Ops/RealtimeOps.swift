@@ -46,7 +46,6 @@ extension RequestDispatcher {
             return .success(id: request.id, op: .alerts, live: live, received: received) { $0.alertListData([]) }
         }
         let sources = reading.state.sources.filter { $0.kind == .alerts || $0.kind == .auto }
-        let fresh = reading.fresh(.alerts)
         let held = Self.holdsAlerts(reading, now: now) ? reading.state.alerts : []
         let alerts = matcher.alerts(in: held, at: at, language: query.lang)
         var live = reading.meta(.alerts, at: at, now: now, leftOut: sources.contains(where: \.stale))
