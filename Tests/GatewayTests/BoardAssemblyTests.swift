@@ -172,27 +172,30 @@ import TransitTesting
     /// The late visits a board counts come from the stop index, which must follow a visit becoming late or on
     /// time when an update changes only its times.
     @Test func delayedCountFollowsUpdatesThatOnlyChangeTimes() {
+        func delayed(_ state: RealtimeState, _ stops: Set<String>, from: Int64) -> Int {
+            BoardAssembly.delayedCount(visits: BoardAssembly.visits(state: state, boardStops: stops), from: from)
+        }
         func trip(_ id: String, _ p1: Int64?, _ x: Int64?) -> TripPrediction {
             TripPrediction(LiveFixtures.trip(id, stops: [("p1", at + 60, p1), ("x", at + 500, x)], firstSequence: 2))
         }
         var state = RealtimeState(
             trips: [trip("late", at + 400, at + 800), trip("onTime", at + 60, at + 500)],
             sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["p1"], from: at) == 1)
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["p1", "x"], from: at) == 2)
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["p1", "x"], from: at + 61) == 1)
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["elsewhere"], from: at) == 0)
+        #expect(delayed(state, ["p1"], from: at) == 1)
+        #expect(delayed(state, ["p1", "x"], from: at) == 2)
+        #expect(delayed(state, ["p1", "x"], from: at + 61) == 1)
+        #expect(delayed(state, ["elsewhere"], from: at) == 0)
 
         var changed = Set<String>()
         state.apply(
             trips: [trip("late", at + 60, at + 500), trip("onTime", at + 90, nil)], removed: [], changedStops: &changed)
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["p1"], from: at) == 1)
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["x"], from: at) == 0)
+        #expect(delayed(state, ["p1"], from: at) == 1)
+        #expect(delayed(state, ["x"], from: at) == 0)
         state.apply(trips: [trip("onTime", at + 30, nil)], removed: [], changedStops: &changed)
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["p1", "x"], from: at) == 0)
+        #expect(delayed(state, ["p1", "x"], from: at) == 0)
         state.apply(
             trips: [], removed: [TripInstanceKey(tripId: "late", serviceDate: 20_251_222)], changedStops: &changed)
-        #expect(BoardAssembly.delayedCount(state: state, boardStops: ["p1", "x"], from: at) == 0)
+        #expect(delayed(state, ["p1", "x"], from: at) == 0)
         #expect(state.tripsByStop["x"]?.map(\.key.tripId) == ["onTime"])
     }
 

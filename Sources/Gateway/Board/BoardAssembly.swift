@@ -310,10 +310,6 @@ enum BoardAssembly {
 
     /// Live visits at scheduled times inside `known` with a positive delay: they may leave a static page, so
     /// the gateway asks for that many more rows.
-    static func delayedCount(state: RealtimeState, boardStops: Set<String>, from: Int64) -> Int {
-        delayedCount(visits: visits(state: state, boardStops: boardStops), from: from)
-    }
-
     static func delayedCount(visits: StopVisits, from: Int64) -> Int {
         var count = 0
         for refs in visits.byStop {

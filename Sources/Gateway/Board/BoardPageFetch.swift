@@ -16,7 +16,8 @@ struct BoardPageFetch {
     /// The page's anchor (from `at` or the cursor).
     let position: BoardPosition
     let state: RealtimeState?
-    /// `RealtimeView`'s version of `state` (what `BoardStop` keeps its visits for).
+    /// `RealtimeView`'s version of `state` (what `BoardStop` keeps its visits for): no default, as a wrong
+    /// version would hand out another state's visits.
     let stateVersion: UInt64
     /// The board's filters for live visits (the static rows come filtered); nil: none.
     let filter: LiveBoardFilter?
@@ -56,7 +57,7 @@ struct BoardPageFetch {
 
     init(
         stopId: String, limit: Int, direction: BoardDirection, position: BoardPosition, state: RealtimeState?,
-        stateVersion: UInt64 = 0, info: BoardStop?, filtered query: DeparturesQuery? = nil,
+        stateVersion: UInt64, info: BoardStop?, filtered query: DeparturesQuery? = nil,
         filter: LiveBoardFilter? = nil, windowed: Bool = false
     ) {
         self.filter = filter

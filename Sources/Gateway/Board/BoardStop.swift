@@ -10,6 +10,9 @@ import TransitModel
 final class BoardStop: Sendable {
     let result: StopResult
     let stopIds: Set<String>
+    /// Not counted in `StaticCache`'s bytes: the lists per stop are the live state's own arrays (shared; an
+    /// idle stop holds its last ones until its entry expires), and the list by time takes about 80 bytes per
+    /// live visit at the stop's platforms (estimated from the layout, not measured).
     private let liveVisits = Mutex<(version: UInt64, visits: BoardAssembly.StopVisits)?>(nil)
 
     init(_ result: StopResult) {
