@@ -216,18 +216,29 @@ public enum JourneyPlanner {
 /// rounds × stops labels (tens of MiB at NSW scale). Not thread-safe: one per worker thread.
 public final class PlannerWorkspace {
     var search: RaptorSearch?
+    /// The work each query's trip bounds may take (`TripsLeft`): more finds deeper levels and prunes more, at a cost
+    /// per query. The default is what measured fastest at NSW scale; tests pass small ones to reach every depth.
+    let tripsLeftBudget: Int
+    public static let defaultTripsLeftBudget = 100_000
 
-    public init() {}
+    public init(tripsLeftBudget: Int = PlannerWorkspace.defaultTripsLeftBudget) {
+        self.tripsLeftBudget = tripsLeftBudget
+    }
 
     static func search(
         _ workspace: PlannerWorkspace?, timetable: Timetable, reverse: Bool, options: RaptorSearch.Options
     ) -> RaptorSearch {
-        guard let workspace else { return RaptorSearch(timetable: timetable, reverse: reverse, options: options) }
+        guard let workspace else {
+            return RaptorSearch(
+                timetable: timetable, reverse: reverse, options: options,
+                tripsLeftBudget: PlannerWorkspace.defaultTripsLeftBudget)
+        }
         if let search = workspace.search {
             search.prepare(timetable: timetable, reverse: reverse, options: options)
             return search
         }
-        let search = RaptorSearch(timetable: timetable, reverse: reverse, options: options)
+        let search = RaptorSearch(
+            timetable: timetable, reverse: reverse, options: options, tripsLeftBudget: workspace.tripsLeftBudget)
         workspace.search = search
         return search
     }

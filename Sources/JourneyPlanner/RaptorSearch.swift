@@ -46,6 +46,11 @@ final class RaptorSearch {
     /// The labels and per-stop state, in raw memory kept between queries (`Labels`).
     private var storage: LabelStorage
     private var labels: Labels { storage.labels }
+    /// The fewest trips from each stop to this query's destination, found at its first run (`tripsFound`).
+    private var tripsLeft: TripsLeft
+    private var tripsFound = false
+    /// The work `TripsLeft` may spend per query on its levels (visits, route positions, walks looked at).
+    let tripsLeftBudget: Int
 
     var target: [Int32] = []
     var targetStop: [Int32] = []  // −1: inherited
@@ -65,12 +70,14 @@ final class RaptorSearch {
     /// a round of it can outlast the budget, so the budget is also looked at within a round.
     private var generatedSinceCheck = 0
 
-    init(timetable: Timetable, reverse: Bool, options: Options) {
+    init(timetable: Timetable, reverse: Bool, options: Options, tripsLeftBudget: Int) {
+        self.tripsLeftBudget = tripsLeftBudget
         self.timetable = timetable
         self.reverse = reverse
         self.options = options
         set = reverse ? timetable.backward : timetable.forward
         storage = LabelStorage(stops: timetable.stopCount, rows: options.maxTrips + 1, routes: set.routes.count)
+        tripsLeft = TripsLeft(stops: timetable.stopCount, routes: set.routes.count, levels: options.maxTrips + 1)
         prepare(timetable: timetable, reverse: reverse, options: options)
     }
 
@@ -96,6 +103,10 @@ final class RaptorSearch {
             for s in sourceEndpoint.keys { labels.sourceCap[Int(s)] = Self.infinity }
             for t in targetEndpoint.keys { labels.egress[Int(t)] = Self.infinity }
         }
+        if !tripsLeft.fits(stops: stops, routes: set.routes.count, levels: rounds + 1) {
+            tripsLeft = TripsLeft(stops: stops, routes: set.routes.count, levels: rounds + 1)
+        }
+        tripsFound = false
         // This query's change time at each stop, beside the stop's labels.
         labels = self.labels
         timetable.changeTime.withUnsafeBufferPointer { changeTime in
@@ -173,6 +184,26 @@ final class RaptorSearch {
         return times.sorted(by: >)
     }
 
+    /// Counts the trips left from each stop to the targets (`TripsLeft`). Not when the query's radius generates
+    /// walks beyond the stored ones: the counts follow the stored walks only, and would not be lower bounds then.
+    private func findTripsLeft() {
+        tripsFound = true
+        guard !generates else {
+            tripsLeft.reset()
+            return
+        }
+        let footpaths = timetable.footpaths
+        let start = reverse ? footpaths.outOffsets : footpaths.inOffsets
+        let into = reverse ? footpaths.outTimed : footpaths.inTimed
+        start.withUnsafeBufferPointer { start in
+            into.withUnsafeBufferPointer { into in
+                tripsLeft.find(
+                    egress: Array(targetEndpoint.keys), set: set, walkStart: start, walkInto: into,
+                    maxLevel: rounds - 1, budget: tripsLeftBudget)
+            }
+        }
+    }
+
     /// What a round's loops read, taken once per round into locals: the class's stored properties would cost an
     /// exclusivity check at each access.
     private struct Round {
@@ -184,6 +215,22 @@ final class RaptorSearch {
         let wheelchair: Bool
         let modeMask: UInt8
         let stops: [Timetable.StopPoint]
+        /// The most trips a label of this round may still need (`rounds − k`) after alighting and when boarding,
+        /// where `TripsLeft` knows that level, else `TripsLeft.unknown`: then every count passes.
+        let alightAllowed: UInt8
+        let boardingAllowed: UInt8
+        let afterAlight: UnsafeMutablePointer<UInt8>
+        let boarding: UnsafeMutablePointer<UInt8>
+        /// `TripsLeft.reach` at this round's level (nil when unknown): where a route's useful alightings end.
+        let reach: UnsafeMutablePointer<Int32>?
+        let levels: Int
+
+        /// One past the last position of route r worth alighting at in this round.
+        @inline(__always)
+        func end(_ r: Int, _ route: RouteView) -> Int {
+            guard let reach else { return route.stopCount }
+            return Int(reach[r &* levels])
+        }
 
         /// The change time at a stop for this query (infinity: no change there).
         @inline(__always)
@@ -209,14 +256,21 @@ final class RaptorSearch {
     }
 
     private func round(_ k: Int) -> Round {
-        Round(
+        let left = rounds - k
+        let known = left <= tripsLeft.alightDepth
+        return Round(
             labels: labels, k: k, rounds: rounds, limit: options.limit, target: target[k],
-            wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops)
+            wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops,
+            alightAllowed: known ? UInt8(left) : TripsLeft.unknown,
+            boardingAllowed: left <= tripsLeft.boardingDepth ? UInt8(left) : TripsLeft.unknown,
+            afterAlight: tripsLeft.afterAlight,
+            boarding: tripsLeft.boarding, reach: known ? tripsLeft.reach + left : nil, levels: tripsLeft.levels)
     }
 
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.
     /// Returns the rounds whose target label this run improved into a new Pareto point.
     func run(departure: Int32) -> [Int] {
+        if !tripsFound { findTripsLeft() }
         let before = target
         var labels = self.labels
         for s in sources {
@@ -275,23 +329,28 @@ final class RaptorSearch {
         labels.markedCount = 0
         for q in 0..<queued {
             let r = Int(labels.queued[q])
-            scan(views[r], r, from: Int(queue[r]), scope, &labels)
+            let view = views[r]
+            let end = scope.end(r, view)
+            // Boarding needs a later position to alight at.
+            if Int(queue[r]) &+ 1 < end { scan(view, r, from: Int(queue[r]), to: end, scope, &labels) }
             queue[r] = -1
         }
         storage.labels = labels
     }
 
     @inline(__always)
-    private func scan(_ route: RouteView, _ r: Int, from first: Int, _ scope: Round, _ labels: inout Labels) {
+    private func scan(
+        _ route: RouteView, _ r: Int, from first: Int, to end: Int, _ scope: Round, _ labels: inout Labels
+    ) {
         let count = route.stopCount
         let k = scope.k
         var trip = -1
         var board = -1
-        for i in first..<count {
+        for i in first..<end {
             let p = Int(route.stops[i])
             let ok = scope.usable(p)
             let f = route.flags[i]
-            if trip >= 0 && f & 2 != 0 && ok {
+            if trip >= 0 && f & 2 != 0 && ok && scope.afterAlight[p] <= scope.alightAllowed {
                 let arr = route.arrivals[trip * count + i]
                 let li = labels.slot(p, k)
                 if arr <= scope.limit && arr < labels.alight[li] && arr < scope.target {
@@ -363,7 +422,9 @@ final class RaptorSearch {
                     }
                 }
             }
-            if scope.change(p) != Self.infinity { labels.mark(p) }
+            // After the last round's trip only the destination counts: no boarding or walk follows.
+            if k == rounds { continue }
+            if scope.change(p) != Self.infinity && scope.boarding[p] <= scope.boardingAllowed { labels.mark(p) }
             if timed {
                 for x in Int(offsets[p])..<Int(offsets[p + 1]) {
                     let e = timedEdges[x]
@@ -401,7 +462,9 @@ final class RaptorSearch {
         to b: Int, _ t: Int32, from p32: Int32, target: Int32, _ scope: Round, _ labels: inout Labels
     ) {
         let k = scope.k
-        guard t <= scope.limit, t < target, t < scope.ready(k, b) else { return }
+        guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target, t < scope.ready(k, b) else {
+            return
+        }
         labels.touch(b)
         let li = labels.slot(b, k), ii = labels.index(b, k)
         labels.walk[li] = t

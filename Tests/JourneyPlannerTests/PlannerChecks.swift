@@ -7,7 +7,13 @@ struct PlannerCheck {
     let timetable: Timetable
     let reference: ReferencePlanner
     /// One workspace for every query of the check: a label a query leaves behind would show in the next.
-    let workspace = PlannerWorkspace()
+    let workspace: PlannerWorkspace
+
+    init(timetable: Timetable, reference: ReferencePlanner, workspace: PlannerWorkspace = PlannerWorkspace()) {
+        self.timetable = timetable
+        self.reference = reference
+        self.workspace = workspace
+    }
     /// Time spent in the planner's first answer to each query.
     final class Clock: @unchecked Sendable { var planner = Duration.zero }
     let clock = Clock()

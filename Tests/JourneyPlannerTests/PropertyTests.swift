@@ -40,6 +40,23 @@ import TransitTesting
         #expect(compared >= 5, "too few journeys to compare: the feed or the queries connect too little")
     }
 
+    /// The trip bounds cut short by their work budget (levels found: none beyond the first up to all): a count
+    /// still unknown must prune nothing it should not.
+    @Test(arguments: 0..<12)
+    func scheduleMatchesReferenceWithShallowTripBounds(seed: Int) throws {
+        let feed = RandomFeed(seed: UInt64(seed) &* 7919 &+ 1)
+        let timetable = Timetable(feed.source)
+        let budget = [0, 1, 10, 40, 150, 600][seed % 6]
+        let check = PlannerCheck(
+            timetable: timetable, reference: ReferencePlanner(feed.source),
+            workspace: PlannerWorkspace(tripsLeftBudget: budget))
+        var rng = SplitMix64(seed: UInt64(seed) &+ 3000)
+        for i in 0..<30 {
+            guard let q = Self.randomQuery(feed, &rng) else { continue }
+            try check.check(q, "budget \(budget) seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time)")
+        }
+    }
+
     @Test(arguments: 0..<16)
     func liveMatchesReference(seed: Int) throws {
         let feed = RandomFeed(seed: UInt64(seed) &* 104_729 &+ 7)

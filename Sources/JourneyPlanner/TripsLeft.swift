@@ -1,0 +1,230 @@
+/// The fewest trips that can still take a rider from each stop to the query's destination: a lower bound the
+/// search prunes with, since a label reached with k trips at a stop that needs more than `rounds − k` trips more can
+/// never become a journey (with `max_transfers` 4 at NSW scale, most labels of the last rounds are such).
+///
+/// Found per query by a breadth-first search backwards from the destination's stops (the search frame's egress
+/// stops, whose count is 0): a stop boarded before a stop of count L on some route counts L + 1 when boarding
+/// there, and so does every stop walking into it when alighting there. Times, modes, wheelchair access, change
+/// times and walk radii are left out: each only removes ways to travel, so leaving them out keeps the counts lower
+/// bounds, valid for every departure of a range query and every live state. Levels are found while a work budget
+/// lasts: at NSW scale a level's walks (34 into each stop) soon cost more than the pruning saves (measured in
+/// BENCHMARKS.md, session 22). Up to `alightDepth` (`boardingDepth`) the counts are exact bounds; a stop still
+/// `unknown` then needs more trips than that depth.
+///
+/// Raw memory kept between the queries of one search, reset through the lists of what a query wrote.
+final class TripsLeft {
+    static let unknown = UInt8.max
+
+    private(set) var stopCapacity: Int
+    private(set) var routeCapacity: Int
+    /// Levels per route in `reach` (the search's rounds + 1).
+    private(set) var levels: Int
+    /// Per stop: trips still needed after alighting there (0 at the destination's stops; `unknown` beyond
+    /// `alightDepth`).
+    let afterAlight: UnsafeMutablePointer<UInt8>
+    /// Per stop: trips still needed when boarding there, the boarded trip counted (at least 1; `unknown` beyond
+    /// `boardingDepth`).
+    let boarding: UnsafeMutablePointer<UInt8>
+    /// Per route and level L ≤ `alightDepth`, at `route × levels + L`: one past the last position where alighting leaves at
+    /// most L trips to take (0: none); a route scan in a round that allows L trips more ends there.
+    let reach: UnsafeMutablePointer<Int32>
+    /// Alighting counts (and `reach`) are known up to `alightDepth`, boarding counts up to `boardingDepth`
+    /// (`alightDepth` or one more); −1 when nothing is (the search then prunes nothing by trips).
+    private(set) var alightDepth = -1
+    private(set) var boardingDepth = -1
+    /// The work (visits, route positions and walks looked at) of the last `find`.
+    private(set) var work = 0
+
+    // Scratch, per route: the current reach and how far its boarding positions were given a count.
+    private let routeReach: UnsafeMutablePointer<Int32>
+    private let routeScanned: UnsafeMutablePointer<Int32>
+    /// The level + 1 at which a route last joined `grown` (0: not touched by this query).
+    private let routeGrownAt: UnsafeMutablePointer<Int32>
+    private let touchedRoutes: UnsafeMutablePointer<Int32>
+    private var touchedRouteCount = 0
+    private let touchedStops: UnsafeMutablePointer<Int32>
+    private var touchedStopCount = 0
+    /// The search's lists, kept for their capacity: a level's stops, the routes reaching them, the stops boarded.
+    private var frontier: [Int32] = []
+    private var grown: [Int32] = []
+    private var boarded: [Int32] = []
+
+    init(stops: Int, routes: Int, levels: Int) {
+        stopCapacity = max(1, stops)
+        routeCapacity = max(1, routes)
+        self.levels = max(1, levels)
+        afterAlight = .allocate(capacity: stopCapacity)
+        afterAlight.initialize(repeating: Self.unknown, count: stopCapacity)
+        boarding = .allocate(capacity: stopCapacity)
+        boarding.initialize(repeating: Self.unknown, count: stopCapacity)
+        touchedStops = .allocate(capacity: 2 * stopCapacity)
+        reach = .allocate(capacity: routeCapacity * self.levels)
+        reach.initialize(repeating: 0, count: routeCapacity * self.levels)
+        routeReach = .allocate(capacity: routeCapacity)
+        routeReach.initialize(repeating: 0, count: routeCapacity)
+        routeScanned = .allocate(capacity: routeCapacity)
+        routeScanned.initialize(repeating: 0, count: routeCapacity)
+        routeGrownAt = .allocate(capacity: routeCapacity)
+        routeGrownAt.initialize(repeating: 0, count: routeCapacity)
+        touchedRoutes = .allocate(capacity: routeCapacity)
+    }
+
+    deinit {
+        afterAlight.deallocate()
+        boarding.deallocate()
+        touchedStops.deallocate()
+        reach.deallocate()
+        routeReach.deallocate()
+        routeScanned.deallocate()
+        routeGrownAt.deallocate()
+        touchedRoutes.deallocate()
+    }
+
+    func fits(stops: Int, routes: Int, levels: Int) -> Bool {
+        stops <= stopCapacity && routes <= routeCapacity && levels == self.levels
+    }
+
+    /// Forgets the previous query's counts.
+    func reset() {
+        for i in 0..<touchedStopCount {
+            let p = Int(touchedStops[i])
+            afterAlight[p] = Self.unknown
+            boarding[p] = Self.unknown
+        }
+        touchedStopCount = 0
+        for i in 0..<touchedRouteCount {
+            let r = Int(touchedRoutes[i])
+            (reach + r * levels).update(repeating: 0, count: levels)
+            routeReach[r] = 0
+            routeScanned[r] = 0
+            routeGrownAt[r] = 0
+        }
+        touchedRouteCount = 0
+        alightDepth = -1
+        boardingDepth = -1
+        work = 0
+    }
+
+    /// The trip counts of a query whose destination is `egress` (the stops where alighting ends a journey), over
+    /// `set`'s routes and the walks into each stop (`walkStart`/`walkInto`: in the frame, the stops that walk to a
+    /// stop), levels up to `maxLevel`. Each level costs its routes' positions and, for the next level's alighting
+    /// counts, the walks into the stops boarded from: those walks are looked at only while `work` is below `budget`.
+    func find(
+        egress: [Int32], set: RouteSet, walkStart: UnsafeBufferPointer<Int32>,
+        walkInto: UnsafeBufferPointer<FootpathGraph.TimedEdge>, maxLevel: Int, budget: Int
+    ) {
+        reset()
+        // Locals for the loops (a class's stored properties would cost an exclusivity check at each access); the
+        // lists go back to the class for their capacity.
+        var frontier = self.frontier, grown = self.grown, boarded = self.boarded
+        self.frontier = []
+        self.grown = []
+        self.boarded = []
+        let afterAlight = self.afterAlight, boarding = self.boarding, reach = self.reach, levels = self.levels
+        let routeReach = self.routeReach, routeScanned = self.routeScanned, routeGrownAt = self.routeGrownAt
+        let touchedRoutes = self.touchedRoutes, touchedStops = self.touchedStops
+        var touchedRouteCount = 0, touchedStopCount = 0
+        frontier.removeAll(keepingCapacity: true)
+        for p in egress where afterAlight[Int(p)] == Self.unknown {
+            afterAlight[Int(p)] = 0
+            touchedStops[touchedStopCount] = p
+            touchedStopCount += 1
+            frontier.append(p)
+        }
+        var level = 0, work = 0
+        var alightDepth = -1, boardingDepth = -1
+        set.views.withUnsafeBufferPointer { views in
+            set.visitStart.withUnsafeBufferPointer { visitStart in
+                set.visitList.withUnsafeBufferPointer { visitList in
+                    while true {
+                        // The routes alighting at this level's stops, and how far along they do.
+                        grown.removeAll(keepingCapacity: true)
+                        for p in frontier {
+                            let s = Int(p)
+                            let lo = Int(visitStart[s]), hi = Int(visitStart[s + 1])
+                            work &+= hi &- lo
+                            for x in lo..<hi {
+                                let v = visitList[x]
+                                let r = Int(v.route), end = v.position &+ 1
+                                guard end > routeReach[r] else { continue }
+                                let view = views[r]
+                                guard view.tripCount > 0, view.flags[Int(v.position)] & 2 != 0 else { continue }
+                                if routeGrownAt[r] == 0 {
+                                    touchedRoutes[touchedRouteCount] = Int32(r)
+                                    touchedRouteCount += 1
+                                }
+                                if routeGrownAt[r] != Int32(level &+ 1) {
+                                    routeGrownAt[r] = Int32(level &+ 1)
+                                    grown.append(Int32(r))
+                                }
+                                routeReach[r] = end
+                            }
+                        }
+                        for i in 0..<touchedRouteCount {
+                            let r = Int(touchedRoutes[i])
+                            reach[r &* levels &+ level] = routeReach[r]
+                        }
+                        alightDepth = level
+                        boardingDepth = level
+                        if level >= maxLevel { break }
+                        // Boarding before those stops: one trip more.
+                        let next = UInt8(level + 1)
+                        boarded.removeAll(keepingCapacity: true)
+                        for r32 in grown {
+                            let r = Int(r32)
+                            let view = views[r]
+                            let from = Int(routeScanned[r]), to = Int(routeReach[r]) &- 1
+                            guard from < to else { continue }
+                            work &+= to &- from
+                            for i in from..<to where view.flags[i] & 1 != 0 {
+                                let p = view.stops[i]
+                                if boarding[Int(p)] == Self.unknown {
+                                    if afterAlight[Int(p)] == Self.unknown {
+                                        touchedStops[touchedStopCount] = p
+                                        touchedStopCount += 1
+                                    }
+                                    boarding[Int(p)] = next
+                                    boarded.append(p)
+                                }
+                            }
+                            routeScanned[r] = Int32(to)
+                        }
+                        boardingDepth = level + 1
+                        if work >= budget { break }
+                        // Alighting at a stop boarded from, or at one walking to it, leaves as many.
+                        frontier.removeAll(keepingCapacity: true)
+                        for p in boarded {
+                            let b = Int(p)
+                            if afterAlight[b] == Self.unknown {
+                                afterAlight[b] = next
+                                frontier.append(p)
+                            }
+                            let lo = Int(walkStart[b]), hi = Int(walkStart[b + 1])
+                            work &+= hi &- lo
+                            for x in lo..<hi {
+                                let q = walkInto[x].stop
+                                if afterAlight[Int(q)] == Self.unknown {
+                                    if boarding[Int(q)] == Self.unknown {
+                                        touchedStops[touchedStopCount] = q
+                                        touchedStopCount += 1
+                                    }
+                                    afterAlight[Int(q)] = next
+                                    frontier.append(q)
+                                }
+                            }
+                        }
+                        level += 1
+                    }
+                }
+            }
+        }
+        self.work = work
+        self.alightDepth = alightDepth
+        self.boardingDepth = boardingDepth
+        self.touchedStopCount = touchedStopCount
+        self.touchedRouteCount = touchedRouteCount
+        self.frontier = frontier
+        self.grown = grown
+        self.boarded = boarded
+    }
+}
