@@ -27,6 +27,12 @@ struct PlanBench: ParsableCommand {
     @Option(help: "A running gateway (host:port) for the end-to-end rows; its services on the same clock.")
     var gateway: String?
     @Option(help: "Plans per connection end to end.") var gatewayQueries = 200
+    @Flag(
+        help:
+            "Also plan each query without the trip bounds' pruning and count the answers whose (departure, arrival, transfers) differ (none may) and those that only chose another journey of equal times."
+    )
+    var checkUnpruned = false
+    @Option(help: "The work budget of each query's trip bounds (default: the planner's).") var tripsBudget: Int?
 
     func run() throws {
         let now = self.now ?? Int64(Date().timeIntervalSince1970)
@@ -119,7 +125,9 @@ struct PlanBench: ParsableCommand {
 
         print("\n| in the planner (1 thread) | plans | journeys | cut | p50 ms | p95 ms | p99 ms | max ms | answers |")
         print("|---|---|---|---|---|---|---|---|---|")
-        let workspace = PlannerWorkspace()
+        let workspace = PlannerWorkspace(tripsLeftBudget: tripsBudget ?? PlannerWorkspace.defaultTripsLeftBudget)
+        let unpruned = PlannerWorkspace(tripsLeftBudget: -1)
+        var differ = 0, ties = 0
         var drawn: [(from: Int, to: Int, at: Int64)] = []
         for (label, weighted, window, count) in [
             ("one-to-one, uniform", false, 0, queries), ("one-to-one, by departures", true, 0, queries),
@@ -143,12 +151,33 @@ struct PlanBench: ParsableCommand {
                 found += result.journeys.isEmpty ? 0 : 1
                 cut += result.cut ? 1 : 0
                 answers.add(result)
+                if checkUnpruned {
+                    let plain = try JourneyPlanner.plan(query, on: timetable, workspace: unpruned)
+                    func times(_ r: PlanResult) -> [[Int64]] {
+                        r.journeys.map { [$0.departure, $0.arrival, Int64($0.transfers)] }
+                    }
+                    var a = JourneyDigest(), b = JourneyDigest()
+                    a.add(result)
+                    b.add(plain)
+                    if times(result) != times(plain) {
+                        differ += 1
+                        print("differs from unpruned: \(q) \(times(result)) against \(times(plain))")
+                    } else if a.value != b.value {
+                        ties += 1
+                    }
+                }
             }
             let s = samples.summary(wallSeconds: 0)
             print(
                 String(
                     format: "| %@ | %d | %d | %d | %.2f | %.2f | %.2f | %.2f | %016llx |", label, count, found, cut,
                     s.p50 / 1000, s.p95 / 1000, s.p99 / 1000, s.max / 1000, answers.value))
+        }
+
+        if checkUnpruned {
+            print(
+                "\nAgainst the search without trip bounds: \(differ) answers differ in times, \(ties) chose another journey of equal times."
+            )
         }
 
         guard let gateway else { return }

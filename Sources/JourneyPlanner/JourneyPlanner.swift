@@ -217,7 +217,8 @@ public enum JourneyPlanner {
 public final class PlannerWorkspace {
     var search: RaptorSearch?
     /// The work each query's trip bounds may take (`TripsLeft`): more finds deeper levels and prunes more, at a cost
-    /// per query. The default is what measured fastest at NSW scale; tests pass small ones to reach every depth.
+    /// per query. The default is what measured fastest at NSW scale; tests pass small ones to reach every depth, and
+    /// a negative one finds none (the search then prunes nothing by trips: the bench's check of the pruning).
     let tripsLeftBudget: Int
     public static let defaultTripsLeftBudget = 100_000
 

@@ -257,14 +257,14 @@ final class RaptorSearch {
 
     private func round(_ k: Int) -> Round {
         let left = rounds - k
-        let known = left <= tripsLeft.alightDepth
         return Round(
             labels: labels, k: k, rounds: rounds, limit: options.limit, target: target[k],
             wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops,
-            alightAllowed: known ? UInt8(left) : TripsLeft.unknown,
+            alightAllowed: left <= tripsLeft.alightDepth ? UInt8(left) : TripsLeft.unknown,
             boardingAllowed: left <= tripsLeft.boardingDepth ? UInt8(left) : TripsLeft.unknown,
             afterAlight: tripsLeft.afterAlight,
-            boarding: tripsLeft.boarding, reach: known ? tripsLeft.reach + left : nil, levels: tripsLeft.levels)
+            boarding: tripsLeft.boarding, reach: left <= tripsLeft.reachDepth ? tripsLeft.reach + left : nil,
+            levels: tripsLeft.levels)
     }
 
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.

@@ -25,13 +25,15 @@ final class TripsLeft {
     /// Per stop: trips still needed when boarding there, the boarded trip counted (at least 1; `unknown` beyond
     /// `boardingDepth`).
     let boarding: UnsafeMutablePointer<UInt8>
-    /// Per route and level L ≤ `alightDepth`, at `route × levels + L`: one past the last position where alighting leaves at
+    /// Per route and level L ≤ `reachDepth`, at `route × levels + L`: one past the last position where alighting leaves at
     /// most L trips to take (0: none); a route scan in a round that allows L trips more ends there.
     let reach: UnsafeMutablePointer<Int32>
-    /// Alighting counts (and `reach`) are known up to `alightDepth`, boarding counts up to `boardingDepth`
-    /// (`alightDepth` or one more); −1 when nothing is (the search then prunes nothing by trips).
+    /// The levels known: alighting counts up to `alightDepth`, boarding counts up to `boardingDepth`, `reach` up to
+    /// `reachDepth` (each step of a level is taken only while the budget lasts); −1 when nothing is (the search then
+    /// prunes nothing by trips).
     private(set) var alightDepth = -1
     private(set) var boardingDepth = -1
+    private(set) var reachDepth = -1
     /// The work (visits, route positions and walks looked at) of the last `find`.
     private(set) var work = 0
 
@@ -102,6 +104,7 @@ final class TripsLeft {
         touchedRouteCount = 0
         alightDepth = -1
         boardingDepth = -1
+        reachDepth = -1
         work = 0
     }
 
@@ -114,6 +117,7 @@ final class TripsLeft {
         walkInto: UnsafeBufferPointer<FootpathGraph.TimedEdge>, maxLevel: Int, budget: Int
     ) {
         reset()
+        if budget < 0 { return }  // none wanted
         // Locals for the loops (a class's stored properties would cost an exclusivity check at each access); the
         // lists go back to the class for their capacity.
         var frontier = self.frontier, grown = self.grown, boarded = self.boarded
@@ -132,7 +136,8 @@ final class TripsLeft {
             frontier.append(p)
         }
         var level = 0, work = 0
-        var alightDepth = -1, boardingDepth = -1
+        // Alighting at the targets needs no trip; boarding needs at least one (so "at most 0" is known of every stop).
+        var alightDepth = 0, boardingDepth = 0, reachDepth = -1
         set.views.withUnsafeBufferPointer { views in
             set.visitStart.withUnsafeBufferPointer { visitStart in
                 set.visitList.withUnsafeBufferPointer { visitList in
@@ -164,9 +169,8 @@ final class TripsLeft {
                             let r = Int(touchedRoutes[i])
                             reach[r &* levels &+ level] = routeReach[r]
                         }
-                        alightDepth = level
-                        boardingDepth = level
-                        if level >= maxLevel { break }
+                        reachDepth = level
+                        if level >= maxLevel || work >= budget { break }
                         // Boarding before those stops: one trip more.
                         let next = UInt8(level + 1)
                         boarded.removeAll(keepingCapacity: true)
@@ -213,7 +217,9 @@ final class TripsLeft {
                                 }
                             }
                         }
+                        alightDepth = level + 1
                         level += 1
+                        if work >= budget { break }
                     }
                 }
             }
@@ -221,6 +227,7 @@ final class TripsLeft {
         self.work = work
         self.alightDepth = alightDepth
         self.boardingDepth = boardingDepth
+        self.reachDepth = reachDepth
         self.touchedStopCount = touchedStopCount
         self.touchedRouteCount = touchedRouteCount
         self.frontier = frontier
