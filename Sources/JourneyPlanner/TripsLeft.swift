@@ -59,7 +59,7 @@ final class TripsLeft {
         afterAlight.initialize(repeating: Self.unknown, count: stopCapacity)
         boarding = .allocate(capacity: stopCapacity)
         boarding.initialize(repeating: Self.unknown, count: stopCapacity)
-        touchedStops = .allocate(capacity: 2 * stopCapacity)
+        touchedStops = .allocate(capacity: stopCapacity)  // a stop is listed once, at its first count
         reach = .allocate(capacity: routeCapacity * self.levels)
         reach.initialize(repeating: 0, count: routeCapacity * self.levels)
         routeReach = .allocate(capacity: routeCapacity)
