@@ -129,11 +129,8 @@ final class TripsLeft {
         let touchedRoutes = self.touchedRoutes, touchedStops = self.touchedStops
         var touchedRouteCount = 0, touchedStopCount = 0
         frontier.removeAll(keepingCapacity: true)
-        for p in egress where afterAlight[Int(p)] == Self.unknown {
-            afterAlight[Int(p)] = 0
-            touchedStops[touchedStopCount] = p
-            touchedStopCount += 1
-            frontier.append(p)
+        for p in egress {
+            Self.count(p, 0, in: afterAlight, other: boarding, touchedStops, &touchedStopCount, &frontier)
         }
         var level = 0, work = 0
         // Alighting at the targets needs no trip; boarding needs at least one (so "at most 0" is known of every stop).
@@ -181,15 +178,9 @@ final class TripsLeft {
                             guard from < to else { continue }
                             work &+= to &- from
                             for i in from..<to where view.flags[i] & 1 != 0 {
-                                let p = view.stops[i]
-                                if boarding[Int(p)] == Self.unknown {
-                                    if afterAlight[Int(p)] == Self.unknown {
-                                        touchedStops[touchedStopCount] = p
-                                        touchedStopCount += 1
-                                    }
-                                    boarding[Int(p)] = next
-                                    boarded.append(p)
-                                }
+                                Self.count(
+                                    view.stops[i], next, in: boarding, other: afterAlight, touchedStops,
+                                    &touchedStopCount, &boarded)
                             }
                             routeScanned[r] = Int32(to)
                         }
@@ -198,23 +189,15 @@ final class TripsLeft {
                         // Alighting at a stop boarded from, or at one walking to it, leaves as many.
                         frontier.removeAll(keepingCapacity: true)
                         for p in boarded {
+                            Self.count(
+                                p, next, in: afterAlight, other: boarding, touchedStops, &touchedStopCount, &frontier)
                             let b = Int(p)
-                            if afterAlight[b] == Self.unknown {
-                                afterAlight[b] = next
-                                frontier.append(p)
-                            }
                             let lo = Int(walkStart[b]), hi = Int(walkStart[b + 1])
                             work &+= hi &- lo
                             for x in lo..<hi {
-                                let q = walkInto[x].stop
-                                if afterAlight[Int(q)] == Self.unknown {
-                                    if boarding[Int(q)] == Self.unknown {
-                                        touchedStops[touchedStopCount] = q
-                                        touchedStopCount += 1
-                                    }
-                                    afterAlight[Int(q)] = next
-                                    frontier.append(q)
-                                }
+                                Self.count(
+                                    walkInto[x].stop, next, in: afterAlight, other: boarding, touchedStops,
+                                    &touchedStopCount, &frontier)
                             }
                         }
                         alightDepth = level + 1
@@ -233,5 +216,21 @@ final class TripsLeft {
         self.frontier = frontier
         self.grown = grown
         self.boarded = boarded
+    }
+
+    /// Gives stop p the count `value` in `counts` (and appends it to `list`) unless it has one already; lists p as
+    /// touched when that is its first count of the two (`other` has none either).
+    @inline(__always)
+    private static func count(
+        _ p: Int32, _ value: UInt8, in counts: UnsafeMutablePointer<UInt8>, other: UnsafeMutablePointer<UInt8>,
+        _ touched: UnsafeMutablePointer<Int32>, _ touchedCount: inout Int, _ list: inout [Int32]
+    ) {
+        guard counts[Int(p)] == unknown else { return }
+        if other[Int(p)] == unknown {
+            touched[touchedCount] = p
+            touchedCount += 1
+        }
+        counts[Int(p)] = value
+        list.append(p)
     }
 }
