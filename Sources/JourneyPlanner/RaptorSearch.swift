@@ -8,6 +8,8 @@
 /// Per stop and round there are two labels: arriving by a trip (`alight`; the next trip may be boarded after the
 /// stop's change time, or a walk may follow) and arriving by a walk (`walk`; only a trip may follow). The sources'
 /// labels live in round 0 only and are boarded from in round 1 only (boarding from them later is the same journey).
+/// Besides RAPTOR's target pruning, a label at a stop that needs more trips to the destination than the rounds left
+/// is not written (`TripsLeft`), and the last round neither walks nor marks.
 final class RaptorSearch {
     struct Endpoint {
         var stop: Int32
