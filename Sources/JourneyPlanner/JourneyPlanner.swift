@@ -73,8 +73,10 @@ public enum JourneyPlanner {
                 if search.cut { break }
             }
             journeys.sort { ($0.departure, $0.transfers) < ($1.departure, $1.transfers) }
-            let laterAt = journeys.count > query.limit ? journeys[query.limit].departure : nil
-            return PlanResult(journeys: Array(journeys.prefix(query.limit)), cut: search.cut, laterAt: laterAt)
+            let end = pageEnd(journeys, limit: query.limit)
+            return PlanResult(
+                journeys: Array(journeys[..<end]), cut: search.cut,
+                laterAt: end < journeys.count ? journeys[end].departure : nil)
         case .arriveBy(let by):
             let end = by - timetable.epoch
             let search = PlannerWorkspace.search(
@@ -92,6 +94,17 @@ public enum JourneyPlanner {
             }
             return PlanResult(journeys: journeys, cut: search.cut, laterAt: nil)
         }
+    }
+
+    /// Where a range answer's page ends (GATEWAY.md "plan"): after at most `limit` journeys, never inside the
+    /// journeys of one departure (the next page starts at a departure: a split one would be repeated from its
+    /// start, page after page); when those of the first departure alone are more than `limit`, after all of them.
+    static func pageEnd(_ journeys: [Journey], limit: Int) -> Int {
+        guard journeys.count > limit else { return journeys.count }
+        let split = journeys[limit].departure
+        var end = limit
+        while end > 0 && journeys[end - 1].departure == split { end -= 1 }
+        return end > 0 ? end : journeys.firstIndex { $0.departure != split } ?? journeys.count
     }
 
     struct Access {

@@ -51,6 +51,11 @@ struct PlannerCheck {
                     Triple(departure: $0.departure, arrival: $0.arrival, transfers: $0.transfers)
                 }
                 guard let later = result.laterAt else { break }
+                // A cursor that does not move on would page forever.
+                guard case .departAt(let previous) = query.time, later > previous else {
+                    Issue.record("\(context): the later cursor does not move on (\(later))")
+                    break
+                }
                 query.time = .departAt(later)
                 query.window = Int(at + Int64(q.window) - later)
                 // The continuation's 24 h horizon runs from its own `at` (later than the first page's): a journey

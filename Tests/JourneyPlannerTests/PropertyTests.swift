@@ -57,6 +57,24 @@ import TransitTesting
         }
     }
 
+    /// Range queries paged one journey at a time: journeys of one departure (one per number of transfers) must not
+    /// be split across pages, or the next page would start at the same departure and repeat itself.
+    @Test(arguments: 0..<12)
+    func rangePagesOfOneJourneyCoverTheReference(seed: Int) throws {
+        let feed = RandomFeed(seed: UInt64(seed) &* 6007 &+ 3)
+        let timetable = Timetable(feed.source)
+        let check = PlannerCheck(timetable: timetable, reference: ReferencePlanner(feed.source))
+        var rng = SplitMix64(seed: UInt64(seed) &+ 9000)
+        for i in 0..<20 {
+            guard var q = Self.randomQuery(feed, &rng) else { continue }
+            guard case .departAt = q.time else { continue }
+            q.window = Int.random(in: 1800...7200, using: &rng)
+            q.limit = 1
+            q.maxTransfers = 4
+            try check.check(q, "paged seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time) window \(q.window)")
+        }
+    }
+
     @Test(arguments: 0..<16)
     func liveMatchesReference(seed: Int) throws {
         let feed = RandomFeed(seed: UInt64(seed) &* 104_729 &+ 7)
