@@ -26,17 +26,29 @@ import TransitTesting
         return q
     }
 
+    /// Plans `count` random queries on the schedule of random feed `feedSeed` and compares each with the reference;
+    /// `adjust` may change a query, or skip it (false). Returns the number of journeys compared.
+    @discardableResult
+    static func checkSchedule(
+        feed feedSeed: UInt64, queries querySeed: UInt64, count: Int, workspace: PlannerWorkspace = PlannerWorkspace(),
+        _ name: String, adjust: (inout PlanQuery, inout SplitMix64) -> Bool = { _, _ in true }
+    ) throws -> Int {
+        let feed = RandomFeed(seed: feedSeed)
+        let check = PlannerCheck(
+            timetable: Timetable(feed.source), reference: ReferencePlanner(feed.source), workspace: workspace)
+        var rng = SplitMix64(seed: querySeed)
+        var compared = 0
+        for i in 0..<count {
+            guard var q = randomQuery(feed, &rng), adjust(&q, &rng) else { continue }
+            compared += try check.check(q, "\(name) query \(i) \(q.from)→\(q.to) \(q.time) window \(q.window)")
+        }
+        return compared
+    }
+
     @Test(arguments: 0..<24)
     func scheduleMatchesReference(seed: Int) throws {
-        let feed = RandomFeed(seed: UInt64(seed) &* 7919 &+ 1)
-        let timetable = Timetable(feed.source)
-        let check = PlannerCheck(timetable: timetable, reference: ReferencePlanner(feed.source))
-        var rng = SplitMix64(seed: UInt64(seed) &+ 1000)
-        var compared = 0
-        for i in 0..<30 {
-            guard let q = Self.randomQuery(feed, &rng) else { continue }
-            compared += try check.check(q, "seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time) window \(q.window)")
-        }
+        let compared = try Self.checkSchedule(
+            feed: UInt64(seed) &* 7919 &+ 1, queries: UInt64(seed) &+ 1000, count: 30, "seed \(seed)")
         #expect(compared >= 5, "too few journeys to compare: the feed or the queries connect too little")
     }
 
@@ -44,34 +56,24 @@ import TransitTesting
     /// still unknown must prune nothing it should not.
     @Test(arguments: 0..<12)
     func scheduleMatchesReferenceWithShallowTripBounds(seed: Int) throws {
-        let feed = RandomFeed(seed: UInt64(seed) &* 7919 &+ 1)
-        let timetable = Timetable(feed.source)
         let budget = [0, 1, 10, 40, 150, 600][seed % 6]
-        let check = PlannerCheck(
-            timetable: timetable, reference: ReferencePlanner(feed.source),
-            workspace: PlannerWorkspace(tripsLeftBudget: budget))
-        var rng = SplitMix64(seed: UInt64(seed) &+ 3000)
-        for i in 0..<30 {
-            guard let q = Self.randomQuery(feed, &rng) else { continue }
-            try check.check(q, "budget \(budget) seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time)")
-        }
+        try Self.checkSchedule(
+            feed: UInt64(seed) &* 7919 &+ 1, queries: UInt64(seed) &+ 3000, count: 30,
+            workspace: PlannerWorkspace(tripsLeftBudget: budget), "budget \(budget) seed \(seed)")
     }
 
     /// Range queries paged one journey at a time: journeys of one departure (one per number of transfers) must not
     /// be split across pages, or the next page would start at the same departure and repeat itself.
     @Test(arguments: 0..<12)
     func rangePagesOfOneJourneyCoverTheReference(seed: Int) throws {
-        let feed = RandomFeed(seed: UInt64(seed) &* 6007 &+ 3)
-        let timetable = Timetable(feed.source)
-        let check = PlannerCheck(timetable: timetable, reference: ReferencePlanner(feed.source))
-        var rng = SplitMix64(seed: UInt64(seed) &+ 9000)
-        for i in 0..<20 {
-            guard var q = Self.randomQuery(feed, &rng) else { continue }
-            guard case .departAt = q.time else { continue }
+        try Self.checkSchedule(
+            feed: UInt64(seed) &* 6007 &+ 3, queries: UInt64(seed) &+ 9000, count: 20, "paged seed \(seed)"
+        ) { q, rng in
+            guard case .departAt = q.time else { return false }
             q.window = Int.random(in: 1800...7200, using: &rng)
             q.limit = 1
             q.maxTransfers = 4
-            try check.check(q, "paged seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time) window \(q.window)")
+            return true
         }
     }
 
