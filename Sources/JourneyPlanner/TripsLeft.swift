@@ -25,8 +25,8 @@ final class TripsLeft {
     /// Per stop: trips still needed when boarding there, the boarded trip counted (at least 1; `unknown` beyond
     /// `boardingDepth`).
     let boarding: UnsafeMutablePointer<UInt8>
-    /// Per route and level L ≤ `reachDepth`, at `route × levels + L`: one past the last position where alighting leaves at
-    /// most L trips to take (0: none); a route scan in a round that allows L trips more ends there.
+    /// Per route and level L ≤ `reachDepth`, at `route × levels + L`: one past the last position where alighting
+    /// leaves at most L trips to take (0: none); a route scan in a round that allows L trips more ends there.
     let reach: UnsafeMutablePointer<Int32>
     /// The levels known: alighting counts up to `alightDepth`, boarding counts up to `boardingDepth`, `reach` up to
     /// `reachDepth` (each step of a level is taken only while the budget lasts); −1 when nothing is (the search then
@@ -34,8 +34,6 @@ final class TripsLeft {
     private(set) var alightDepth = -1
     private(set) var boardingDepth = -1
     private(set) var reachDepth = -1
-    /// The work (visits, route positions and walks looked at) of the last `find`.
-    private(set) var work = 0
 
     // Scratch, per route: the current reach and how far its boarding positions were given a count.
     private let routeReach: UnsafeMutablePointer<Int32>
@@ -105,7 +103,6 @@ final class TripsLeft {
         alightDepth = -1
         boardingDepth = -1
         reachDepth = -1
-        work = 0
     }
 
     /// The trip counts of a query whose destination is `egress` (the stops where alighting ends a journey), over
@@ -132,7 +129,8 @@ final class TripsLeft {
         for p in egress {
             Self.count(p, 0, in: afterAlight, other: boarding, touchedStops, &touchedStopCount, &frontier)
         }
-        var level = 0, work = 0
+        var level = 0
+        var work = 0  // visits, route positions and walks looked at, against `budget`
         // Alighting at the targets needs no trip; boarding needs at least one (so "at most 0" is known of every stop).
         var alightDepth = 0, boardingDepth = 0, reachDepth = -1
         set.views.withUnsafeBufferPointer { views in
@@ -207,7 +205,6 @@ final class TripsLeft {
                 }
             }
         }
-        self.work = work
         self.alightDepth = alightDepth
         self.boardingDepth = boardingDepth
         self.reachDepth = reachDepth
