@@ -220,6 +220,33 @@ import TransitTesting
         }
     }
 
+    /// A board whose live margin reads past its window's last row asks the static service for the next page
+    /// once: the window is kept with that page, and the same board asked again is sliced from it, so it is the
+    /// same board with the static service gone. (Each asked again, and a busy station's boards paid a round trip
+    /// each: most of the NSW-scale open loop's p99.)
+    @Test func aBoardReadingPastItsWindowAsksTheStaticServiceOnce() async throws {
+        let view = RealtimeView(configured: true)
+        try await withGateway(
+            realtime: view,
+            configure: { $0.boardCacheStops = 64 }
+        ) { fixture in
+            let client = try fixture.client()
+            view.replace(try await manyDelays(client))
+            _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at)}"#)
+            try await Task.sleep(for: .milliseconds(100))
+            // A whole window's worth of rows: delays push some out, so more are read past the window.
+            let board = #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":100}"#
+            let first = try await client.ask(board)
+            #expect(first.list("departures").count == 100)
+            // Windows stay usable for a second after the last version check (`versionCheck`): time enough.
+            fixture.stopStaticService()
+            for _ in 0..<3 {
+                let again = try await client.ask(board)
+                #expect(comparable(again) == comparable(first))
+            }
+        }
+    }
+
     private func misses(_ client: LineClient) async throws -> Int {
         let stats = try await client.ask(#"{"op":"stats"}"#)
         let cache = try #require(stats.data["board_cache"] as? [String: Any])

@@ -83,21 +83,35 @@ extension RequestDispatcher {
                     timezone: window.timezone)
                 return (.success(.departures(board)), .window(window, start + query.limit))
             }
-            // The window's rows from `start`, then the static service's from where the window ends.
-            let held = Array(window.rows[start...])
             guard window.hasMoreFuture, let cursor = window.laterCursor else {
                 let board = DepartureBoard(
-                    stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: held,
+                    stopId: query.stopId, at: query.at ?? 0, direction: .future,
+                    departures: Array(window.rows[start...]),
                     timezone: window.timezone)
                 return (.success(.departures(board)), nil)
             }
+            // The static service's next page after the window, a window's worth, kept in the window's place
+            // (`BoardWindow.extended`): the next board reading this far slices it instead of asking again.
             var next = query
             next.cursor = cursor
-            next.limit = query.limit - held.count
-            let (result, following) = await plain(next, cursorVersion: window.databaseVersion)
-            guard case .success(.departures(var board)) = result else { return (result, nil) }
-            board.departures = held + board.departures
-            return (.success(.departures(board)), following)
+            next.limit = max(boardCache.windowRows, query.limit)
+            let generation = boardCache.generation()
+            let reply = await staticClient.reply(to: .departures(next), cursorVersion: window.databaseVersion)
+            guard case .success(.departures(let page)) = reply.result else { return (reply.result, nil) }
+            let wider = window.extended(with: page, askedLimit: next.limit)
+            if let generation, reply.cacheable { boardCache.store(wider, generation: generation) }
+            if let rows = wider.continuation(at: start, limit: query.limit) {
+                let board = DepartureBoard(
+                    stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: rows, hasMoreFuture: true,
+                    timezone: wider.timezone)
+                return (.success(.departures(board)), .window(wider, start + query.limit))
+            }
+            // Fewer rows than the page wants are left: all of them, and the page's flags.
+            let board = DepartureBoard(
+                stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: Array(wider.rows[start...]),
+                laterCursor: page.laterCursor, hasMorePast: true, hasMoreFuture: page.hasMoreFuture,
+                timezone: wider.timezone)
+            return (.success(.departures(board)), page.laterCursor.map { .cursor($0, version: reply.version) })
         }
     }
 
