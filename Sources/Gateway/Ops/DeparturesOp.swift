@@ -389,16 +389,11 @@ extension RequestDispatcher {
         var lastStop: String?
         var lastParent: String?
         let rows = answer.rows.map { row in
-            let d = row.departure
-            if d.stopId != lastStop {
-                lastStop = d.stopId
-                lastParent = parentStation(of: d.stopId, info)
+            if row.departure.stopId != lastStop {
+                lastStop = row.departure.stopId
+                lastParent = parentStation(of: row.departure.stopId, info)
             }
-            let parent = lastParent
-            return AlertIndex.Row(
-                stopId: d.stopId, parentStation: parent, routeId: d.route.routeId,
-                routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
-                tripId: d.tripId, time: row.time, linkedAlertIds: row.detour?.alertIds ?? [])
+            return DepartureRowSubject(row, parentStation: lastParent)
         }
         let found = RowAlerts(rows, index: index)
         // Most boards carry no alert: their rows keep their empty ids untouched (writing them would copy the

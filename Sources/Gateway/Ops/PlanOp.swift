@@ -235,17 +235,12 @@ enum PlanLiveCheck {
     static func addAlerts(_ view: inout PlanView, index: AlertIndex) {
         guard !index.isEmpty else { return }
         var places: [(journey: Int, leg: Int)] = []
-        var rows: [AlertIndex.Row] = []
+        var rows: [DepartureRowSubject] = []
         for (j, journey) in view.journeys.enumerated() {
             for (l, leg) in journey.legs.enumerated() {
                 guard case .ride(let r) = leg, let row = r.row else { continue }
-                let d = row.departure
                 places.append((j, l))
-                rows.append(
-                    AlertIndex.Row(
-                        stopId: d.stopId, parentStation: r.ride.stops.first?.parentStation, routeId: d.route.routeId,
-                        routeType: d.route.routeType, agencyId: d.route.agencyId, directionId: d.directionId,
-                        tripId: d.tripId, time: row.time, linkedAlertIds: row.detour?.alertIds ?? []))
+                rows.append(DepartureRowSubject(row, parentStation: r.ride.stops.first?.parentStation))
             }
         }
         let found = RowAlerts(rows, index: index)

@@ -15,7 +15,7 @@ struct AlertIndex: Sendable {
     }
 
     /// What a departure row or trip stop is: the fields an informed entity is checked against.
-    struct Row {
+    struct Row: AlertSubject {
         var stopId: String
         var parentStation: String?
         var routeId: String
@@ -60,7 +60,7 @@ struct AlertIndex: Sendable {
     var isEmpty: Bool { records.isEmpty }
 
     /// The positions in `records` of the alerts that apply to `row`, ascending, no repeats.
-    func alerts(for row: Row) -> [Int] {
+    func alerts(for row: some AlertSubject) -> [Int] {
         guard !records.isEmpty else { return [] }
         var found: [Int] = []
         func scan(_ entries: [Entry]?) {
@@ -92,13 +92,52 @@ struct AlertIndex: Sendable {
     }
 }
 
+/// What an informed entity is checked against (`AlertMatcher.selects`): a row's stop, route, trip and time.
+/// Generic rather than one struct, so departure rows are matched in place (`DepartureRowSubject`): copying their
+/// strings into an `AlertIndex.Row` was a retain and a release of each, on strings both event loops share.
+protocol AlertSubject {
+    var stopId: String { get }
+    var parentStation: String? { get }
+    var routeId: String { get }
+    var routeType: Int { get }
+    var agencyId: String? { get }
+    var directionId: Int? { get }
+    var tripId: String { get }
+    /// When the row's vehicle leaves (its own departure time): the alert must be active then.
+    var time: Int64 { get }
+    /// Alerts the row names itself (its trip's detour), by feed entity id: they apply while active.
+    var linkedAlertIds: [String] { get }
+}
+
+/// A departure row (a board's, a journey leg's) as an `AlertSubject`, its fields read from its departure.
+struct DepartureRowSubject: AlertSubject {
+    let departure: Departure
+    let parentStation: String?
+    let time: Int64
+    let linkedAlertIds: [String]
+
+    init(_ row: DepartureRow, parentStation: String?) {
+        departure = row.departure
+        self.parentStation = parentStation
+        time = row.time
+        linkedAlertIds = row.detour?.alertIds ?? []
+    }
+
+    var stopId: String { _read { yield departure.stopId } }
+    var routeId: String { _read { yield departure.route.routeId } }
+    var routeType: Int { departure.route.routeType }
+    var agencyId: String? { _read { yield departure.route.agencyId } }
+    var directionId: Int? { departure.directionId }
+    var tripId: String { _read { yield departure.tripId } }
+}
+
 /// The alerts a board or trip carries once (`data.alerts`) and the ids each of its rows names (`alert_ids`).
 struct RowAlerts {
     var views: [AlertView] = []
     var idsByRow: [[String]] = []
 
     /// `rows` matched against `index`: the alerts in the order the `alerts` op gives them (severity, then id).
-    init(_ rows: [AlertIndex.Row], index: AlertIndex, language: String? = nil) {
+    init<Subject: AlertSubject>(_ rows: [Subject], index: AlertIndex, language: String? = nil) {
         guard !index.isEmpty else {
             idsByRow = Array(repeating: [], count: rows.count)
             return

@@ -102,7 +102,7 @@ struct AlertMatcher {
     /// rule: every field it sets must hold; a stop matches the row's stop or its parent station; a direction
     /// matches any row whose direction is unknown). An entity setting nothing selects nothing. The alerts of a
     /// row are those with some entity selecting it (`AlertIndex`).
-    static func selects(_ e: AlertView.InformedEntity, _ row: AlertIndex.Row) -> Bool {
+    static func selects(_ e: AlertView.InformedEntity, _ row: some AlertSubject) -> Bool {
         guard e.stopId != nil || e.routeId != nil || e.routeType != nil || e.agencyId != nil || e.tripId != nil
         else { return false }
         if let stop = e.stopId, stop != row.stopId, stop != row.parentStation { return false }
