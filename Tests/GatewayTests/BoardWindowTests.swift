@@ -71,6 +71,47 @@ import TransitTesting
         #expect(ids(held + rest.departures) == ids(expected.departures))
     }
 
+    /// A window extended with the static service's next page (`extended(with:askedLimit:)`) answers the pages
+    /// inside it as the static service does; at a stop with few departures its rows reach past the horizon
+    /// from a later board's time, and a page that would need those is refused.
+    @Test func anExtendedWindowAnswersAsTheStaticService() throws {
+        let sparse = try #require(stopWithFewDepartures(), "a sample stop with few departures")
+        for (stopId, rows) in [("200060", 20), ("21351003", 6), (sparse, 3)] {
+            let window = try extendedWindow(stopId, rows: rows)
+            var served = 0
+            let last = try #require(window.rows.last).scheduledUnix
+            for t in stride(from: at, through: last, by: Int(max(1, (last - at) / 60))) {
+                for limit in [1, 2, 4, 6, 9] {
+                    guard let slice = window.page(from: t, limit: limit) else { continue }
+                    served += 1
+                    let expected = try store().departures(stopId: stopId, at: t, limit: limit)
+                    #expect(ids(slice.board.departures) == ids(expected.departures), "\(stopId) t \(t) limit \(limit)")
+                    #expect(slice.board.hasMorePast == expected.hasMorePast, "\(stopId) t \(t) limit \(limit)")
+                }
+            }
+            #expect(served >= 3, "\(stopId): the window served \(served) pages")
+        }
+    }
+
+    private func extendedWindow(_ stopId: String, rows: Int) throws -> BoardWindow {
+        let first = try window(stopId, anchor: at, rows: rows)
+        let cursor = try #require(first.laterCursor)
+        let next = try store().departures(stopId: stopId, at: at, limit: rows, cursor: cursor)
+        let window = first.extended(with: next, askedLimit: rows)
+        #expect(window.rows.count == first.rows.count + next.departures.count && window.anchor == at)
+        return window
+    }
+
+    /// A stop of the sample with 4 or 5 departures in the horizon after `at` (its windows of 3 rows, extended,
+    /// reach past the horizon from later times).
+    private func stopWithFewDepartures() -> String? {
+        for stopId in ["2000140", "2750226"] {
+            guard let board = try? store().departures(stopId: stopId, at: at, limit: 6) else { continue }
+            if (4...5).contains(board.departures.count) { return stopId }
+        }
+        return nil
+    }
+
     @Test func beforeTheAnchorOrPastTheEndItCannotTell() throws {
         let window = try window("200060", anchor: at, rows: 10)
         #expect(window.page(from: at - 1, limit: 1)?.end == nil)

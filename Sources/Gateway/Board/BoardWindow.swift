@@ -81,6 +81,9 @@ final class BoardWindow: Sendable {
         let start = firstIndex(atOrAfter: t)
         let end = start + limit
         if end <= rows.count {
+            // An extended window's rows may reach past the horizon from `t` (its next page was asked from its
+            // last row, `extended(with:askedLimit:)`); the static service's page from `t` stops there.
+            guard rows[end - 1].scheduledUnix < t + DepartureBoard.horizon else { return nil }
             // The row before the page's first counts as "more past" only within the horizon of that first row
             // (what the static service checks); further back this window cannot tell.
             var morePast = hasMorePast
