@@ -228,7 +228,11 @@ import TransitTesting
         let view = RealtimeView(configured: true)
         try await withGateway(
             realtime: view,
-            configure: { $0.boardCacheStops = 64 }
+            configure: {
+                $0.boardCacheStops = 64
+                // The windows stay usable after the static service stops (no check due for a minute).
+                $0.staticVersionCheck = .seconds(60)
+            }
         ) { fixture in
             let client = try fixture.client()
             view.replace(try await manyDelays(client))
@@ -238,7 +242,6 @@ import TransitTesting
             let board = #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":100}"#
             let first = try await client.ask(board)
             #expect(first.list("departures").count == 100)
-            // Windows stay usable for a second after the last version check (`versionCheck`): time enough.
             fixture.stopStaticService()
             for _ in 0..<3 {
                 let again = try await client.ask(board)

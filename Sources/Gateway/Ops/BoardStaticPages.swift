@@ -77,12 +77,15 @@ extension RequestDispatcher {
             next.cursor = cursor
             return await plain(next, cursorVersion: version)
         case .window(let window, let start):
-            if let rows = window.continuation(at: start, limit: query.limit) {
+            // The page's rows from `held` when it holds all of them, and where the next page starts there.
+            func slice(_ held: BoardWindow) -> (Result<StaticResult, GatewayError>, StaticPageSource?)? {
+                guard let rows = held.continuation(at: start, limit: query.limit) else { return nil }
                 let board = DepartureBoard(
                     stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: rows, hasMoreFuture: true,
-                    timezone: window.timezone)
-                return (.success(.departures(board)), .window(window, start + query.limit))
+                    timezone: held.timezone)
+                return (.success(.departures(board)), .window(held, start + query.limit))
             }
+            if let sliced = slice(window) { return sliced }
             guard window.hasMoreFuture, let cursor = window.laterCursor else {
                 let board = DepartureBoard(
                     stopId: query.stopId, at: query.at ?? 0, direction: .future,
@@ -100,12 +103,7 @@ extension RequestDispatcher {
             guard case .success(.departures(let page)) = reply.result else { return (reply.result, nil) }
             let wider = window.extended(with: page, askedLimit: next.limit)
             if let generation, reply.cacheable { boardCache.store(wider, generation: generation) }
-            if let rows = wider.continuation(at: start, limit: query.limit) {
-                let board = DepartureBoard(
-                    stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: rows, hasMoreFuture: true,
-                    timezone: wider.timezone)
-                return (.success(.departures(board)), .window(wider, start + query.limit))
-            }
+            if let sliced = slice(wider) { return sliced }
             // Fewer rows than the page wants are left: all of them, and the page's flags.
             let board = DepartureBoard(
                 stopId: query.stopId, at: query.at ?? 0, direction: .future, departures: Array(wider.rows[start...]),
