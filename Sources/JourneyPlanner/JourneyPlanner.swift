@@ -201,8 +201,8 @@ public enum JourneyPlanner {
                     .transit(
                         TransitLeg(
                             run: run, boardStop: Int(route.stops[b]), alightStop: Int(route.stops[a]), boardPosition: b,
-                            alightPosition: a, departure: timetable.epoch + Int64(route.departures[t * n + b]),
-                            arrival: timetable.epoch + Int64(route.arrivals[t * n + a]),
+                            alightPosition: a, departure: timetable.epoch + Int64(route.departure(t * n + b)),
+                            arrival: timetable.epoch + Int64(route.arrival(t * n + a)),
                             isLive: timetable.isLive(run: run))))
             }
         }

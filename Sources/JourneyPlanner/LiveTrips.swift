@@ -72,23 +72,20 @@ extension Timetable {
         var next = self
         var problems: [LiveTripsProblem] = []
         var touched = Set<Int32>()
-        // Runs leaving their pattern, taken out together (one pass over each pattern's runs, not one per run).
+        // Live runs leaving their pattern's live list, taken out together (one pass over each list, not one per run).
         var leaving = [Bool](repeating: false, count: runs.count)
         var left = Set<Int32>()
         var arriving: [(pattern: Int32, run: Int32)] = []
 
-        // Scheduled runs whose live state changed (added, changed or gone).
-        var changed = Set<RunKey>()
-        for (key, value) in state.runs where live.runs[key] != value { changed.insert(key) }
-        for key in live.runs.keys where state.runs[key] == nil { changed.insert(key) }
-        next.liveRuns.reserveCapacity(liveRuns.count + changed.count)
-        for key in changed {
-            guard let run = runIndex[key] else { continue }
-            let old = liveRuns[run]?.pattern ?? runs[Int(run)].staticPattern
+        // A scheduled run whose live state changed (added, changed or gone: `value` nil).
+        func change(_ key: RunKey, to value: LiveRun?) {
+            guard let run = runIndex[key] else { return }
             let staticPattern = runs[Int(run)].staticPattern
+            let wasLive = liveRuns[run]
+            let old = wasLive?.pattern ?? staticPattern
             var newPattern: Int32? = staticPattern
             var newTimes: LiveTimes?
-            switch state.runs[key] {
+            switch value {
             case nil:
                 break
             case .cancelled:
@@ -101,7 +98,7 @@ extension Timetable {
                         LiveTripsProblem(
                             description:
                                 "trip \(key.trip) of \(key.date): \(stops.count) live stops for \(base.stops.count)"))
-                    continue
+                    return
                 }
                 var p = staticPattern
                 if stops.contains(where: \.skipped) {
@@ -119,17 +116,23 @@ extension Timetable {
             }
             next.liveRuns[run] = newTimes
             if old >= 0 {
-                leaving[Int(run)] = true
-                left.insert(old)
                 touched.insert(old)
+                if wasLive != nil {
+                    leaving[Int(run)] = true
+                    left.insert(old)
+                }
             }
+            // A run back on its schedule is in its pattern's scheduled groups again; a live one joins the live list.
             if let p = newPattern {
-                arriving.append((p, run))
+                if newTimes != nil { arriving.append((p, run)) }
                 touched.insert(p)
             }
         }
-        for p in left { next.patterns[Int(p)].runs.removeAll { leaving[Int($0)] } }
-        for (p, run) in arriving { next.patterns[Int(p)].runs.append(run) }
+        next.liveRuns.reserveCapacity(liveRuns.count + state.runs.count)
+        for (key, value) in state.runs where live.runs[key] != value { change(key, to: value) }
+        for key in live.runs.keys where state.runs[key] == nil { change(key, to: nil) }
+        for p in left { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
+        for (p, run) in arriving { next.patterns[Int(p)].live.append(run) }
 
         // Added trips: new ones take a run (or reuse the slot of the same id), gone ones are emptied.
         for (id, trip) in state.added where live.added[id] != trip {
@@ -148,7 +151,7 @@ extension Timetable {
             if let existing = next.addedRuns[id] {
                 run = existing
                 if let old = next.liveRuns[run]?.pattern, old >= 0 {
-                    next.patterns[Int(old)].runs.removeAll { $0 == run }
+                    next.patterns[Int(old)].live.removeAll { $0 == run }
                     touched.insert(old)
                 }
             } else {
@@ -159,12 +162,12 @@ extension Timetable {
             next.liveRuns[run] = LiveTimes(
                 pattern: p, arrivals: trip.arrivals.map { Int32(clamping: $0 - epoch) },
                 departures: trip.departures.map { Int32(clamping: $0 - epoch) })
-            next.patterns[Int(p)].runs.append(run)
+            next.patterns[Int(p)].live.append(run)
             touched.insert(p)
         }
         for id in live.added.keys where state.added[id] == nil {
             guard let run = next.addedRuns[id], let old = next.liveRuns[run]?.pattern, old >= 0 else { continue }
-            next.patterns[Int(old)].runs.removeAll { $0 == run }
+            next.patterns[Int(old)].live.removeAll { $0 == run }
             next.liveRuns[run] = LiveTimes(pattern: -1, arrivals: [], departures: [])
             touched.insert(old)
         }
@@ -179,7 +182,7 @@ extension Timetable {
     mutating func pattern(for key: PatternKey) -> Int32 {
         if let p = patternIndex[key] { return p }
         let p = Int32(patterns.count)
-        patterns.append(Pattern(key: key, runs: [], routes: []))
+        patterns.append(Pattern(key: key, scheduled: [], live: [], routes: []))
         patternIndex[key] = p
         return p
     }

@@ -177,7 +177,7 @@ final class RaptorSearch {
                 let i = Int(v.position)
                 guard routeAllowed(r), r.flags[i] & 1 != 0 else { continue }
                 for t in 0..<r.tripCount {
-                    let dep = r.departures[t * r.stopCount + i]
+                    let dep = r.departure(t * r.stopCount + i)
                     let start = dep &- s.offset
                     if range.contains(start) { times.insert(start) }
                 }
@@ -334,15 +334,21 @@ final class RaptorSearch {
             let view = views[r]
             let end = scope.end(r, view)
             // Boarding needs a later position to alight at.
-            if Int(queue[r]) &+ 1 < end { scan(view, r, from: Int(queue[r]), to: end, scope, &labels) }
+            if Int(queue[r]) &+ 1 < end {
+                if reverse {
+                    scan(view, r, from: Int(queue[r]), to: end, scope, &labels, MirroredTimes.self)
+                } else {
+                    scan(view, r, from: Int(queue[r]), to: end, scope, &labels, ForwardTimes.self)
+                }
+            }
             queue[r] = -1
         }
         storage.labels = labels
     }
 
     @inline(__always)
-    private func scan(
-        _ route: RouteView, _ r: Int, from first: Int, to end: Int, _ scope: Round, _ labels: inout Labels
+    private func scan<T: RouteTimes>(
+        _ route: RouteView, _ r: Int, from first: Int, to end: Int, _ scope: Round, _ labels: inout Labels, _: T.Type
     ) {
         let count = route.stopCount
         let k = scope.k
@@ -353,7 +359,7 @@ final class RaptorSearch {
             let ok = scope.usable(p)
             let f = route.flags[i]
             if trip >= 0 && f & 2 != 0 && ok && scope.afterAlight[p] <= scope.alightAllowed {
-                let arr = route.arrivals[trip * count + i]
+                let arr = T.arrival(route, trip * count + i)
                 let li = labels.slot(p, k)
                 if arr <= scope.limit && arr < labels.alight[li] && arr < scope.target {
                     labels.touch(p)
@@ -374,15 +380,15 @@ final class RaptorSearch {
             }
             if f & 1 != 0 && ok {
                 let r0 = scope.ready(k - 1, p)
-                if r0 != Self.infinity && (trip < 0 || r0 <= route.departures[trip * count + i]) {
+                if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip * count + i)) {
                     // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
                     // and usually near it: searched back from it.
                     let found =
                         trip < 0
-                        ? route.earliestTrip(at: i, notBefore: r0, below: route.tripCount)
-                        : route.earliestTrip(at: i, notBefore: r0, atOrBefore: trip)
+                        ? route.earliestTrip(at: i, notBefore: r0, below: route.tripCount, T.self)
+                        : route.earliestTrip(at: i, notBefore: r0, atOrBefore: trip, T.self)
                     if let t = found, t != trip,
-                        k > 1 || route.departures[t * count + i] <= labels.sourceCap[p]
+                        k > 1 || T.departure(route, t * count + i) <= labels.sourceCap[p]
                     {
                         trip = t
                         board = i
@@ -500,7 +506,7 @@ final class RaptorSearch {
             legs.append(.transit(route: r, trip: trip, board: board, alight: labels.alightPosition[i]))
             let route = set.routes[Int(r)]
             let b = Int(route.stops[Int(board)])
-            let dep = route.departures[Int(trip) * route.stopCount + Int(board)]
+            let dep = route.departure(Int(trip) * route.stopCount + Int(board))
             let previous = round - 1
             if labels.walk[labels.slot(b, previous)] <= dep {
                 var q = previous

@@ -6,6 +6,10 @@
 /// Immutable, in one raw allocation (stops, flags, runs, arrivals, departures), so that a live update shares the
 /// routes it does not change and a search reads a route through a `RouteView` of plain pointers: no reference
 /// counting or copy-on-write check in its loops.
+///
+/// The reverse (arrive-by) search's route is the forward one `mirrored()`: its own stops, flags and runs (reversed),
+/// and the forward route's times read backwards and negated (`timeSign` −1), not a copy of them: a live update then
+/// writes each changed route's times once, and the timetable holds them once.
 final class RaptorRoute: @unchecked Sendable {
     let stopCount: Int
     let tripCount: Int
@@ -16,8 +20,15 @@ final class RaptorRoute: @unchecked Sendable {
     let flags: UnsafeMutablePointer<Int32>
     /// The run of each trip, in trip order.
     let runs: UnsafeMutablePointer<Int32>
+    /// The times, trip-major: time k (trip × stopCount + position) is `arrivals[k]` on a forward route; on a
+    /// mirrored one it is `−arrivals[−k]` (the pointers are the last time of the forward route's departures and
+    /// arrivals). Read them with `arrival(_:)` and `departure(_:)`, or a `RouteTimes` in the search's loops.
     let arrivals: UnsafeMutablePointer<Int32>
     let departures: UnsafeMutablePointer<Int32>
+    /// 1 for a forward route, −1 for a mirrored one.
+    let timeSign: Int
+    /// The forward route a mirrored one reads its times from (kept alive with it).
+    private let forward: RaptorRoute?
 
     /// A route with its memory allocated and not yet written (the initialisers below fill it).
     private init(stopCount: Int, tripCount: Int, modeBit: UInt8, accessible: Bool) {
@@ -32,6 +43,33 @@ final class RaptorRoute: @unchecked Sendable {
         runs = memory + 2 * stopCount
         arrivals = runs + tripCount
         departures = arrivals + times
+        timeSign = 1
+        self.forward = nil
+    }
+
+    /// `forward` travelled backwards in negated time: trip t is forward's tripCount−1−t, position i its
+    /// stopCount−1−i, boarding becomes alighting.
+    private init(mirroring forward: RaptorRoute) {
+        let n = forward.stopCount, m = forward.tripCount
+        stopCount = n
+        tripCount = m
+        modeBit = forward.modeBit
+        accessible = forward.accessible
+        let memory = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, 2 * n + m))
+        stops = memory
+        flags = memory + n
+        runs = memory + 2 * n
+        for i in 0..<n {
+            stops[i] = forward.stops[n - 1 - i]
+            let f = forward.flags[n - 1 - i]
+            flags[i] = (f & 1) << 1 | (f & 2) >> 1
+        }
+        for t in 0..<m { runs[t] = forward.runs[m - 1 - t] }
+        // Time k = t·n + i of the mirror is forward time (m−1−t)·n + (n−1−i) = (m·n − 1) − k.
+        arrivals = forward.departures + (m * n - 1)
+        departures = forward.arrivals + (m * n - 1)
+        timeSign = -1
+        self.forward = forward
     }
 
     deinit { stops.deallocate() }
@@ -88,41 +126,42 @@ final class RaptorRoute: @unchecked Sendable {
         stopCount == other.stopCount && (0..<stopCount).allSatisfy { stops[$0] == other.stops[$0] }
     }
 
-    /// The same trips travelled backwards in negated time: the route of the reverse (arrive-by) search. Trip t
-    /// becomes tripCount−1−t, position i becomes stopCount−1−i, boarding becomes alighting.
-    func reversed() -> RaptorRoute {
-        let n = stopCount, m = tripCount
-        let r = RaptorRoute(stopCount: n, tripCount: m, modeBit: modeBit, accessible: accessible)
-        for i in 0..<n {
-            r.stops[i] = stops[n - 1 - i]
-            let f = flags[n - 1 - i]
-            r.flags[i] = (f & 1) << 1 | (f & 2) >> 1
-        }
-        for t in 0..<m {
-            r.runs[t] = runs[m - 1 - t]
-            let to = t * n, from = (m - 1 - t) * n + n - 1
-            for i in 0..<n {
-                r.arrivals[to + i] = -departures[from - i]
-                r.departures[to + i] = -arrivals[from - i]
-            }
-        }
-        return r
-    }
+    /// The route of the reverse (arrive-by) search: the same trips travelled backwards in negated time, reading
+    /// this route's times. Trip t becomes tripCount−1−t, position i becomes stopCount−1−i, boarding becomes
+    /// alighting.
+    func mirrored() -> RaptorRoute { RaptorRoute(mirroring: self) }
 
-    /// Bytes of the route's memory.
-    var bytes: Int { (2 * stopCount + tripCount + 2 * stopCount * tripCount) * 4 + 64 }
+    /// Bytes of the route's own memory (a mirrored route's times are its forward route's).
+    var bytes: Int { (2 * stopCount + tripCount + (timeSign > 0 ? 2 * stopCount * tripCount : 0)) * 4 + 64 }
 
     var view: RouteView {
         RouteView(
             stops: stops, flags: flags, arrivals: arrivals, departures: departures, stopCount: stopCount,
-            tripCount: tripCount, modeBit: modeBit, accessible: accessible)
+            tripCount: tripCount, modeBit: modeBit, accessible: accessible, timeSign: timeSign)
     }
 
-    /// The first trip below `upper` departing position `i` at or after `time`, or nil.
-    @inline(__always)
-    func earliestTrip(at i: Int, notBefore time: Int32, below upper: Int) -> Int? {
-        view.earliestTrip(at: i, notBefore: time, below: upper)
-    }
+    /// Time k's arrival and departure (k = trip × stopCount + position).
+    @inline(__always) func arrival(_ k: Int) -> Int32 { view.arrival(k) }
+    @inline(__always) func departure(_ k: Int) -> Int32 { view.departure(k) }
+}
+
+/// How a search's loops read a route's times. The direction is a type, so that each direction's loops are
+/// compiled apart and the forward search reads the arrays as they are, with no sign to apply.
+protocol RouteTimes {
+    static func arrival(_ route: RouteView, _ k: Int) -> Int32
+    static func departure(_ route: RouteView, _ k: Int) -> Int32
+}
+
+/// A forward route's times.
+enum ForwardTimes: RouteTimes {
+    @inline(__always) static func arrival(_ route: RouteView, _ k: Int) -> Int32 { route.arrivals[k] }
+    @inline(__always) static func departure(_ route: RouteView, _ k: Int) -> Int32 { route.departures[k] }
+}
+
+/// A mirrored route's times: its forward route's, backwards and negated (wrapping: `Int32.min` stays itself).
+enum MirroredTimes: RouteTimes {
+    @inline(__always) static func arrival(_ route: RouteView, _ k: Int) -> Int32 { 0 &- route.arrivals[-k] }
+    @inline(__always) static func departure(_ route: RouteView, _ k: Int) -> Int32 { 0 &- route.departures[-k] }
 }
 
 /// A route's memory as plain pointers, for the search's loops. Valid while its `RaptorRoute` lives (the route set
@@ -136,15 +175,25 @@ struct RouteView: @unchecked Sendable {
     let tripCount: Int
     let modeBit: UInt8
     let accessible: Bool
+    /// As `RaptorRoute.timeSign`.
+    let timeSign: Int
+
+    /// Time k's arrival and departure, in either direction (outside the search's loops: those use `RouteTimes`).
+    @inline(__always) func arrival(_ k: Int) -> Int32 {
+        timeSign > 0 ? ForwardTimes.arrival(self, k) : MirroredTimes.arrival(self, k)
+    }
+    @inline(__always) func departure(_ k: Int) -> Int32 {
+        timeSign > 0 ? ForwardTimes.departure(self, k) : MirroredTimes.departure(self, k)
+    }
 
     /// The first trip below `upper` departing position `i` at or after `time`, or nil.
     @inline(__always)
-    func earliestTrip(at i: Int, notBefore time: Int32, below upper: Int) -> Int? {
+    func earliestTrip<T: RouteTimes>(at i: Int, notBefore time: Int32, below upper: Int, _: T.Type) -> Int? {
         var lo = 0, hi = upper
         let n = stopCount
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if departures[mid * n + i] >= time { hi = mid } else { lo = mid + 1 }
+            if T.departure(self, mid * n + i) >= time { hi = mid } else { lo = mid + 1 }
         }
         return lo < upper ? lo : nil
     }
@@ -153,12 +202,12 @@ struct RouteView: @unchecked Sendable {
     /// departures at a position do not decrease with the trip): galloping back from `known`, then a binary search,
     /// so that an answer near `known` costs a few nearby reads.
     @inline(__always)
-    func earliestTrip(at i: Int, notBefore time: Int32, atOrBefore known: Int) -> Int {
+    func earliestTrip<T: RouteTimes>(at i: Int, notBefore time: Int32, atOrBefore known: Int, _: T.Type) -> Int {
         let n = stopCount
         var hi = known  // departs at or after `time`
         var step = 1
         var lo = hi - step  // below hi: the answer is above lo once lo departs before `time` (or is −1)
-        while lo >= 0 && departures[lo * n + i] >= time {
+        while lo >= 0 && T.departure(self, lo * n + i) >= time {
             hi = lo
             step <<= 1
             lo = hi - step
@@ -166,7 +215,7 @@ struct RouteView: @unchecked Sendable {
         var a = max(lo, -1) + 1, b = hi
         while a < b {
             let mid = (a + b) >> 1
-            if departures[mid * n + i] >= time { b = mid } else { a = mid + 1 }
+            if T.departure(self, mid * n + i) >= time { b = mid } else { a = mid + 1 }
         }
         return a
     }
@@ -231,36 +280,62 @@ struct RouteSet: Sendable {
     }
 }
 
-/// The trips of one stop pattern as FIFO groups: trips sorted by their departure from the first stop, each put
-/// in the first group whose last trip it does not overtake anywhere (a scheduled pattern is one group; live
-/// delays may split it).
+/// The trips of one stop pattern as FIFO groups: each group ordered by `before` (departures, then arrivals, then
+/// runs, compared position by position), and each trip at or after the previous one at every position (a scheduled
+/// pattern is one group; live delays may split it).
 enum FIFOSplit {
-    /// The groups as indexes of trips, whose times `arrivals` and `departures` point at (`stopCount` per trip);
-    /// ties are ordered by the trips' `runs`.
-    static func groups(
-        runs: [Int32], stopCount s: Int, arrivals a: [UnsafePointer<Int32>], departures d: [UnsafePointer<Int32>]
-    ) -> [[Int]] {
-        let order = (0..<runs.count).sorted { x, y in
-            let dx = d[x], dy = d[y]
-            for i in 0..<s where dx[i] != dy[i] { return dx[i] < dy[i] }
-            let ax = a[x], ay = a[y]
-            for i in 0..<s where ax[i] != ay[i] { return ax[i] < ay[i] }
+    /// Trips given as indexes into `runs` and into the times `arrivals` and `departures` point at (`stopCount` per trip).
+    struct Trips {
+        let runs: [Int32]
+        let stopCount: Int
+        let arrivals: [UnsafePointer<Int32>]
+        let departures: [UnsafePointer<Int32>]
+
+        /// The groups' order: departures position by position, then arrivals, then the run.
+        func before(_ x: Int, _ y: Int) -> Bool {
+            let dx = departures[x], dy = departures[y]
+            for i in 0..<stopCount where dx[i] != dy[i] { return dx[i] < dy[i] }
+            let ax = arrivals[x], ay = arrivals[y]
+            for i in 0..<stopCount where ax[i] != ay[i] { return ax[i] < ay[i] }
             return runs[x] < runs[y]
         }
+
         /// Whether trip y is at or after trip x at every position.
         func follows(_ y: Int, _ x: Int) -> Bool {
-            let ax = a[x], ay = a[y], dx = d[x], dy = d[y]
-            for i in 0..<s where ay[i] < ax[i] || dy[i] < dx[i] { return false }
+            let ax = arrivals[x], ay = arrivals[y], dx = departures[x], dy = departures[y]
+            for i in 0..<stopCount where ay[i] < ax[i] || dy[i] < dx[i] { return false }
             return true
         }
+    }
+
+    /// All the trips as groups: sorted by `before`, each put in the first group whose last trip it follows.
+    static func groups(_ trips: Trips) -> [[Int]] {
         var groups: [[Int]] = []
-        for trip in order {
-            if let g = groups.firstIndex(where: { follows(trip, $0[$0.count - 1]) }) {
-                groups[g].append(trip)
-            } else {
-                groups.append([trip])
-            }
-        }
+        place(Array(trips.runs.indices), into: &groups, trips)
         return groups
+    }
+
+    /// Adds `extra` trips to `groups` (FIFO groups of other trips): sorted by `before`, each put in the first group
+    /// where it follows the trip before its place and the trip after it follows it (then the group stays FIFO: being
+    /// at or after is transitive), else into a new group. A live update places only its live runs this way: the
+    /// schedule's groups are not compared again.
+    static func place(_ extra: [Int], into groups: inout [[Int]], _ trips: Trips) {
+        for trip in extra.sorted(by: trips.before) {
+            var placed = false
+            for g in groups.indices {
+                // The place in the group's order: after every trip not after it.
+                var lo = 0, hi = groups[g].count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if trips.before(trip, groups[g][mid]) { hi = mid } else { lo = mid + 1 }
+                }
+                if lo > 0 && !trips.follows(trip, groups[g][lo - 1]) { continue }
+                if lo < groups[g].count && !trips.follows(groups[g][lo], trip) { continue }
+                groups[g].insert(trip, at: lo)
+                placed = true
+                break
+            }
+            if !placed { groups.append([trip]) }
+        }
     }
 }

@@ -65,7 +65,11 @@ public struct Timetable: Sendable {
     }
     struct Pattern: Sendable {
         var key: PatternKey
-        var runs: [Int32]
+        /// The runs scheduled in this pattern as FIFO groups of their scheduled times, found once when the
+        /// timetable is built: a rebuild leaves out those with live times and places only the live runs.
+        var scheduled: [[Int32]]
+        /// The runs with live times in this pattern (delayed, with skipped stops, added).
+        var live: [Int32]
         var routes: [Int32]
     }
     var patterns: [Pattern]
@@ -132,6 +136,7 @@ public struct Timetable: Sendable {
         var patterns: [Pattern] = []
         var patternIndex: [PatternKey: Int32] = [:]
         var tripPattern = [Int32](repeating: -1, count: source.trips.count)
+        var scheduledRuns: [[Int32]] = []
         for day in source.days {
             let base = day.referenceUnix - epoch
             for (t, trip) in source.trips.enumerated() where day.services.contains(trip.service) {
@@ -146,7 +151,8 @@ public struct Timetable: Sendable {
                     } else {
                         tripPattern[t] = Int32(patterns.count)
                         patternIndex[key] = Int32(patterns.count)
-                        patterns.append(Pattern(key: key, runs: [], routes: []))
+                        patterns.append(Pattern(key: key, scheduled: [], live: [], routes: []))
+                        scheduledRuns.append([])
                     }
                 }
                 let pattern = tripPattern[t]
@@ -163,7 +169,7 @@ public struct Timetable: Sendable {
                         arrivals.append(Int32(clamping: shift + Int64(st.arrival)))
                         departures.append(Int32(clamping: shift + Int64(st.departure)))
                     }
-                    patterns[Int(pattern)].runs.append(run)
+                    scheduledRuns[Int(pattern)].append(run)
                 }
             }
         }
@@ -178,6 +184,17 @@ public struct Timetable: Sendable {
         live = LiveTrips()
         liveRuns = [:]
         addedRuns = [:]
+        arrivals.withUnsafeBufferPointer { a in
+            departures.withUnsafeBufferPointer { d in
+                for (p, runs) in scheduledRuns.enumerated() {
+                    let trips = FIFOSplit.Trips(
+                        runs: runs, stopCount: self.patterns[p].key.stops.count,
+                        arrivals: runs.map { a.baseAddress! + Int(self.runs[Int($0)].times) },
+                        departures: runs.map { d.baseAddress! + Int(self.runs[Int($0)].times) })
+                    self.patterns[p].scheduled = FIFOSplit.groups(trips).map { $0.map { runs[$0] } }
+                }
+            }
+        }
         for p in patterns.indices { rebuildRoutes(ofPattern: p) }
         forward.flattenVisits()
         backward.flattenVisits()
@@ -217,23 +234,37 @@ public struct Timetable: Sendable {
         return (r.staticPattern, staticArrivals[lo..<lo + n], staticDepartures[lo..<lo + n])
     }
 
-    /// Splits a pattern's current runs into FIFO groups and writes them into the pattern's route slots (both
-    /// directions), taking new slots when it needs more and emptying the ones it no longer needs.
+    /// Splits a pattern's current runs into FIFO groups (its scheduled groups without the runs that have live times,
+    /// the live runs placed among them) and writes them into the pattern's route slots (both directions), taking
+    /// new slots when it needs more and emptying the ones it no longer needs.
     mutating func rebuildRoutes(ofPattern p: Int) {
         let key = patterns[p].key
-        let runs = patterns[p].runs
         let n = key.stops.count
-        // Where each run's times are: its static times, or (live) copied into `liveTimes`, arrivals then departures.
-        var liveTimes: [Int32] = []
-        var offsets = [Int](repeating: 0, count: runs.count)
-        for (j, run) in runs.enumerated() {
-            if let live = liveRuns[run] {
-                offsets[j] = -1 - liveTimes.count
-                liveTimes.append(contentsOf: live.arrivals)
-                liveTimes.append(contentsOf: live.departures)
-            } else {
-                offsets[j] = Int(self.runs[Int(run)].times)
+        // The runs (indexes into `runs` below) and where each one's times are: its static times, or (live) copied
+        // into `liveTimes`, arrivals then departures (offset −1 − index there).
+        var runs: [Int32] = []
+        var offsets: [Int] = []
+        var groups: [[Int]] = []
+        for scheduled in patterns[p].scheduled {
+            var group: [Int] = []
+            group.reserveCapacity(scheduled.count)
+            // `index(forKey:)`, not a lookup: that would copy (retain) the live times it does not need.
+            for run in scheduled where liveRuns.index(forKey: run) == nil {
+                group.append(runs.count)
+                runs.append(run)
+                offsets.append(Int(self.runs[Int(run)].times))
             }
+            if !group.isEmpty { groups.append(group) }
+        }
+        var liveTimes: [Int32] = []
+        var placed: [Int] = []
+        for run in patterns[p].live {
+            guard let live = liveRuns[run] else { continue }
+            placed.append(runs.count)
+            runs.append(run)
+            offsets.append(-1 - liveTimes.count)
+            liveTimes.append(contentsOf: live.arrivals)
+            liveTimes.append(contentsOf: live.departures)
         }
         let staticArrivals = self.staticArrivals, staticDepartures = self.staticDepartures
         let routes = staticArrivals.withUnsafeBufferPointer { sa in
@@ -243,7 +274,9 @@ public struct Timetable: Sendable {
                     let departures = offsets.map { o in
                         o >= 0 ? sd.baseAddress! + o : lt.baseAddress! + (-1 - o) + n
                     }
-                    return FIFOSplit.groups(runs: runs, stopCount: n, arrivals: arrivals, departures: departures).map {
+                    let trips = FIFOSplit.Trips(runs: runs, stopCount: n, arrivals: arrivals, departures: departures)
+                    FIFOSplit.place(placed, into: &groups, trips)
+                    return groups.map {
                         RaptorRoute(key: key, group: $0, runs: runs, arrivals: arrivals, departures: departures)
                     }
                 }
@@ -258,14 +291,14 @@ public struct Timetable: Sendable {
                 patterns[p].routes.append(Int32(slot))
             }
             forward.set(slot, route)
-            backward.set(slot, route.reversed())
+            backward.set(slot, route.mirrored())
         }
         for g in routes.count..<max(routes.count, patterns[p].routes.count) {
             let slot = Int(patterns[p].routes[g])
             if forward.routes[slot].tripCount > 0 {
                 let emptied = forward.routes[slot].emptied()
                 forward.set(slot, emptied)
-                backward.set(slot, emptied.reversed())
+                backward.set(slot, emptied.mirrored())
             }
         }
     }
@@ -283,7 +316,9 @@ extension Timetable {
             total += bytes(set.routes) + bytes(set.views)
             for v in set.visits { total += bytes(v) }
         }
-        for p in patterns { total += bytes(p.key.stops) * 2 + bytes(p.runs) + bytes(p.routes) }
+        for p in patterns {
+            total += bytes(p.key.stops) * 2 + p.scheduled.reduce(0) { $0 + bytes($1) } + bytes(p.live) + bytes(p.routes)
+        }
         total += runIndex.count * (MemoryLayout<RunKey>.stride + 4) * 2
         return total
     }

@@ -1,0 +1,95 @@
+import Testing
+import TransitCore
+import TransitTesting
+
+@testable import JourneyPlanner
+
+/// The routes a chain of live updates leaves (each update places only the live runs among the schedule's FIFO
+/// groups) against what they must be: every route FIFO, every run in exactly one route with its current times, the
+/// reverse routes the forward ones backwards, and the same groups as laying the last state over the schedule.
+@Suite struct LiveRoutesTests {
+    /// Each run's trips in a route and the times it carries there, by run.
+    static func routedRuns(_ t: Timetable) -> [Int32: (arrivals: [Int32], departures: [Int32])] {
+        var found: [Int32: (arrivals: [Int32], departures: [Int32])] = [:]
+        for route in t.forward.routes {
+            let n = route.stopCount
+            for trip in 0..<route.tripCount {
+                let run = route.runs[trip]
+                #expect(found[run] == nil, "run \(run) in two routes")
+                found[run] = (
+                    (0..<n).map { route.arrivals[trip * n + $0] }, (0..<n).map { route.departures[trip * n + $0] }
+                )
+            }
+        }
+        return found
+    }
+
+    static func checkRoutes(_ t: Timetable, _ label: String) {
+        for (slot, route) in t.forward.routes.enumerated() {
+            let n = route.stopCount
+            for trip in 1..<max(1, route.tripCount) {
+                for i in 0..<n {
+                    #expect(
+                        route.arrivals[(trip - 1) * n + i] <= route.arrivals[trip * n + i]
+                            && route.departures[(trip - 1) * n + i] <= route.departures[trip * n + i],
+                        "\(label): route \(slot) overtakes at trip \(trip) position \(i)")
+                }
+            }
+            let back = t.backward.routes[slot]
+            #expect(back.stopCount == n && back.tripCount == route.tripCount)
+            for trip in 0..<route.tripCount {
+                let r = route.tripCount - 1 - trip
+                #expect(back.runs[r] == route.runs[trip])
+                for i in 0..<n {
+                    #expect(back.departure(r * n + (n - 1 - i)) == -route.arrivals[trip * n + i])
+                    #expect(back.arrival(r * n + (n - 1 - i)) == -route.departures[trip * n + i])
+                }
+            }
+        }
+        // Every run in the routes once, with its current times; cancelled ones in none.
+        let routed = routedRuns(t)
+        for run in 0..<t.runCount {
+            let current = t.liveRuns[Int32(run)]
+            if let current, current.pattern < 0 {
+                #expect(routed[Int32(run)] == nil, "\(label): cancelled run \(run) is routed")
+                continue
+            }
+            let times = t.times(ofRun: Int32(run))
+            guard let got = routed[Int32(run)] else {
+                Issue.record("\(label): run \(run) is in no route")
+                continue
+            }
+            #expect(got.arrivals == Array(times.arrivals) && got.departures == Array(times.departures), "\(label)")
+        }
+    }
+
+    /// The routes as lists of trip instances in order, whatever their slots (an added trip's run number depends on
+    /// the order it was first seen in).
+    static func groups(_ t: Timetable) -> Set<[String]> {
+        Set(
+            t.forward.routes.filter { $0.tripCount > 0 }.map { r in
+                (0..<r.tripCount).map { trip in
+                    let id = t.runIdentity(Int(r.runs[trip]))
+                    return id.addedId ?? id.key.map { "\($0.trip) \($0.date) \($0.start)" } ?? "?"
+                }
+            })
+    }
+
+    @Test(arguments: 0..<12)
+    func aChainOfUpdatesLeavesTheRoutesOfItsLastState(seed: Int) {
+        let feed = RandomFeed(seed: UInt64(seed) &* 7919 &+ 11)
+        var rng = SplitMix64(seed: UInt64(seed) &+ 777)
+        let scheduled = Timetable(feed.source)
+        Self.checkRoutes(scheduled, "seed \(seed) schedule")
+        var timetable = scheduled
+        for step in 0..<4 {
+            // The last step goes back to the schedule.
+            let state = step == 3 ? LiveTrips() : RandomFeed.live(feed, scheduled, &rng)
+            timetable = timetable.applying(state).timetable
+            Self.checkRoutes(timetable, "seed \(seed) step \(step)")
+            let direct = scheduled.applying(state).timetable
+            #expect(Self.groups(timetable) == Self.groups(direct), "seed \(seed) step \(step)")
+        }
+        #expect(Self.groups(timetable) == Self.groups(scheduled))
+    }
+}
