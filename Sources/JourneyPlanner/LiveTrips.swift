@@ -172,7 +172,8 @@ extension Timetable {
             touched.insert(old)
         }
         next.live = state
-        for p in touched { next.rebuildRoutes(ofPattern: Int(p)) }
+        // Sorted: the slots a pattern takes do not depend on a set's order.
+        next.rebuildRoutes(ofPatterns: touched.map { Int($0) }.sorted())
         next.forward.flattenVisits()
         next.backward.flattenVisits()
         return (next, problems)

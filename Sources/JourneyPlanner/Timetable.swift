@@ -195,7 +195,7 @@ public struct Timetable: Sendable {
                 }
             }
         }
-        for p in patterns.indices { rebuildRoutes(ofPattern: p) }
+        rebuildRoutes(ofPatterns: Array(patterns.indices))
         forward.flattenVisits()
         backward.flattenVisits()
     }
@@ -234,10 +234,19 @@ public struct Timetable: Sendable {
         return (r.staticPattern, staticArrivals[lo..<lo + n], staticDepartures[lo..<lo + n])
     }
 
-    /// Splits a pattern's current runs into FIFO groups (its scheduled groups without the runs that have live times,
-    /// the live runs placed among them) and writes them into the pattern's route slots (both directions), taking
-    /// new slots when it needs more and emptying the ones it no longer needs.
-    mutating func rebuildRoutes(ofPattern p: Int) {
+    /// Rebuilds the routes of `list`'s patterns: each pattern's routes are made on its own (`routes(ofPattern:)`,
+    /// reading the timetable only), on every core, then written into the pattern's slots in `list`'s order.
+    mutating func rebuildRoutes(ofPatterns list: [Int]) {
+        let made: [[RaptorRoute]] = {
+            let timetable = self
+            return ParallelMap.map(list.count) { timetable.routes(ofPattern: list[$0]) }
+        }()
+        for (i, p) in list.enumerated() { install(made[i], inPattern: p) }
+    }
+
+    /// A pattern's current runs as FIFO groups (its scheduled groups without the runs that have live times, the live
+    /// runs placed among them), one forward route each.
+    func routes(ofPattern p: Int) -> [RaptorRoute] {
         let key = patterns[p].key
         let n = key.stops.count
         // The runs (indexes into `runs` below) and where each one's times are: its static times, or (live) copied
@@ -267,7 +276,7 @@ public struct Timetable: Sendable {
             liveTimes.append(contentsOf: live.departures)
         }
         let staticArrivals = self.staticArrivals, staticDepartures = self.staticDepartures
-        let routes = staticArrivals.withUnsafeBufferPointer { sa in
+        return staticArrivals.withUnsafeBufferPointer { sa in
             staticDepartures.withUnsafeBufferPointer { sd in
                 liveTimes.withUnsafeBufferPointer { lt in
                     let arrivals = offsets.map { o in o >= 0 ? sa.baseAddress! + o : lt.baseAddress! + (-1 - o) }
@@ -282,6 +291,11 @@ public struct Timetable: Sendable {
                 }
             }
         }
+    }
+
+    /// Writes a pattern's routes into its route slots (both directions, the reverse one `mirrored()`), taking new
+    /// slots when it needs more and emptying the ones it no longer needs.
+    mutating func install(_ routes: [RaptorRoute], inPattern p: Int) {
         for (g, route) in routes.enumerated() {
             let slot: Int
             if g < patterns[p].routes.count {
