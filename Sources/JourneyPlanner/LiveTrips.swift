@@ -78,8 +78,8 @@ extension Timetable {
         var arriving: [(pattern: Int32, run: Int32)] = []
 
         // A scheduled run whose live state changed (added, changed or gone: `value` nil).
-        func change(_ key: RunKey, to value: LiveRun?) {
-            guard let run = runIndex[key] else { return }
+        func change(_ prepared: PreparedRun) {
+            let key = prepared.key, value = prepared.value, run = prepared.run
             let staticPattern = runs[Int(run)].staticPattern
             let wasLive = liveRuns[run]
             let old = wasLive?.pattern ?? staticPattern
@@ -93,7 +93,7 @@ extension Timetable {
                 newTimes = LiveTimes(pattern: -1, arrivals: [], departures: [])
             case .times(let stops):
                 let base = patterns[Int(staticPattern)].key
-                guard stops.count == base.stops.count else {
+                guard prepared.times != nil else {
                     problems.append(
                         LiveTripsProblem(
                             description:
@@ -101,7 +101,7 @@ extension Timetable {
                     return
                 }
                 var p = staticPattern
-                if stops.contains(where: \.skipped) {
+                if prepared.skipped {
                     var patternKey = base
                     for (i, s) in stops.enumerated() where s.skipped {
                         patternKey.pickup[i] = false
@@ -111,8 +111,7 @@ extension Timetable {
                 }
                 newPattern = p
                 newTimes = LiveTimes(
-                    pattern: p, arrivals: stops.map { Int32(clamping: $0.arrival - epoch) },
-                    departures: stops.map { Int32(clamping: $0.departure - epoch) })
+                    pattern: p, arrivals: prepared.times?.arrivals ?? [], departures: prepared.times?.departures ?? [])
             }
             next.liveRuns[run] = newTimes
             if old >= 0 {
@@ -129,8 +128,13 @@ extension Timetable {
             }
         }
         next.liveRuns.reserveCapacity(liveRuns.count + state.runs.count)
-        for (key, value) in state.runs where live.runs[key] != value { change(key, to: value) }
-        for key in live.runs.keys where state.runs[key] == nil { change(key, to: nil) }
+        var candidates: [(key: RunKey, value: LiveRun?)] = []
+        candidates.reserveCapacity(state.runs.count + live.runs.count)
+        for (key, value) in state.runs { candidates.append((key, value)) }
+        for key in live.runs.keys where state.runs[key] == nil { candidates.append((key, nil)) }
+        // Compared and converted on every core (reading only this timetable and the states), laid in one by one.
+        let prepared = ParallelMap.map(candidates.count) { prepare(candidates[$0].key, candidates[$0].value) }
+        for p in prepared { if let p { change(p) } }
         for p in left { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
         for (p, run) in arriving { next.patterns[Int(p)].live.append(run) }
 
@@ -177,6 +181,32 @@ extension Timetable {
         next.forward.flattenVisits()
         next.backward.flattenVisits()
         return (next, problems)
+    }
+
+    /// A run's new live state as `applying` lays it in: its times converted to the timetable's seconds and whether
+    /// it skips stops (`times` nil for live times not matching its stop count).
+    struct PreparedRun {
+        var key: RunKey
+        var value: LiveRun?
+        var run: Int32
+        var times: (arrivals: [Int32], departures: [Int32])?
+        var skipped = false
+    }
+
+    /// What laying `value` over run `key` needs, found without changing anything: nil when the run's live state is
+    /// unchanged or the run is outside the window.
+    func prepare(_ key: RunKey, _ value: LiveRun?) -> PreparedRun? {
+        guard live.runs[key] != value, let run = runIndex[key] else { return nil }
+        var prepared = PreparedRun(key: key, value: value, run: run)
+        if case .times(let stops) = value,
+            stops.count == patterns[Int(runs[Int(run)].staticPattern)].key.stops.count
+        {
+            prepared.times = (
+                stops.map { Int32(clamping: $0.arrival - epoch) }, stops.map { Int32(clamping: $0.departure - epoch) }
+            )
+            prepared.skipped = stops.contains { $0.skipped }
+        }
+        return prepared
     }
 
     /// The pattern of `key`, created (without routes yet) when it is new.
