@@ -145,9 +145,7 @@ import TransitTesting
         ) { fixture in
             let client = try fixture.client()
             view.replace(delaysMany ? try await manyDelays(client) : scenario())
-            // Let the gateway confirm the static database version (a background check after the first board).
-            _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at)}"#)
-            try await Task.sleep(for: .milliseconds(100))
+            if cacheStops > 0 { try await keepAWindow(client) }
             let answers = try await answers(client)
             let stats = try await client.ask(#"{"op":"stats"}"#)
             let cache = try #require(stats.data["board_cache"] as? [String: Any])
@@ -202,8 +200,7 @@ import TransitTesting
             }
         ) { fixture in
             let client = try fixture.client()
-            _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at)}"#)
-            try await Task.sleep(for: .milliseconds(100))
+            try await keepAWindow(client)
             var generator = SplitMix64(seed: 7)
             func round() async throws -> Int {
                 let before = try await misses(client)
@@ -236,8 +233,7 @@ import TransitTesting
         ) { fixture in
             let client = try fixture.client()
             view.replace(try await manyDelays(client))
-            _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at)}"#)
-            try await Task.sleep(for: .milliseconds(100))
+            try await keepAWindow(client)
             // A whole window's worth of rows: delays push some out, so more are read past the window.
             let board = #"{"op":"departures","stop_id":"200060","at":\#(at),"limit":100}"#
             let first = try await client.ask(board)
@@ -247,6 +243,24 @@ import TransitTesting
                 let again = try await client.ask(board)
                 #expect(comparable(again) == comparable(first))
             }
+        }
+    }
+
+    /// Asks Central's board until the gateway keeps its window. Windows are kept only once the static database
+    /// version is confirmed, by a background check the first board starts: waited for by what the cache holds,
+    /// not by a fixed sleep, so a slow machine only takes longer.
+    private func keepAWindow(_ client: LineClient) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            _ = try await client.ask(#"{"op":"departures","stop_id":"200060","at":\#(at)}"#)
+            let stats = try await client.ask(#"{"op":"stats"}"#)
+            let cache = try #require(stats.data["board_cache"] as? [String: Any])
+            if (cache["windows"] as? Int ?? 0) > 0 { return }
+            guard ContinuousClock.now < deadline else {
+                Issue.record("no board window kept within 10 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
 

@@ -14,7 +14,8 @@ struct AlertIndex: Sendable {
         var entity: AlertView.InformedEntity
     }
 
-    /// What a departure row or trip stop is: the fields an informed entity is checked against.
+    /// A trip stop as an `AlertSubject`, its fields copied (departure rows are matched in place:
+    /// `DepartureRowSubject`).
     struct Row: AlertSubject {
         var stopId: String
         var parentStation: String?
