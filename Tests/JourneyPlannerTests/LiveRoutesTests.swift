@@ -92,4 +92,41 @@ import TransitTesting
         }
         #expect(Self.groups(timetable) == Self.groups(scheduled))
     }
+
+    /// Live runs that do not fit (times for another number of stops, an added trip naming a stop the timetable does
+    /// not have) are reported, each naming itself, and left out; the rest of the state is laid over, and the bad run
+    /// keeps its scheduled times.
+    @Test func aLiveStateThatDoesNotFitIsReportedAndTheRestLaidOver() {
+        var feed = TinyFeed()
+        let s = feed.line(3, spacing: 0.05)
+        feed.trip([(s[0], "08:00"), (s[1], "08:10"), (s[2], "08:20")])
+        feed.trip([(s[0], "08:30"), (s[1], "08:40"), (s[2], "08:50")])
+        let scheduled = feed.timetable
+        let date = feed.days[0].date
+        func stop(_ t: String) -> LiveStopTime { LiveStopTime(arrival: TinyFeed.at(t), departure: TinyFeed.at(t)) }
+        let state = LiveTrips(
+            runs: [
+                RunKey(trip: 0, date: date): .times([stop("08:05"), stop("08:15"), stop("08:25")]),
+                RunKey(trip: 1, date: date): .times([stop("08:35"), stop("08:45")]),
+            ],
+            added: [
+                "X": AddedTrip(
+                    mode: .bus, stops: [s[0], 9_999], arrivals: [TinyFeed.at("09:00"), TinyFeed.at("09:10")],
+                    departures: [TinyFeed.at("09:00"), TinyFeed.at("09:10")])
+            ])
+        let (timetable, problems) = scheduled.applying(state)
+        #expect(
+            problems.map(\.description).sorted() == [
+                "added trip X: stops and times do not match", "trip 1 of \(date): 2 live stops for 3",
+            ])
+        let delayed = timetable.run(RunKey(trip: 0, date: date))!, bad = timetable.run(RunKey(trip: 1, date: date))!
+        #expect(timetable.isLive(run: delayed))
+        #expect(!timetable.isLive(run: bad))
+        #expect(
+            Array(timetable.times(ofRun: Int32(bad)).departures)
+                == ["08:30", "08:40", "08:50"].map {
+                    Int32(TinyFeed.at($0) - timetable.epoch)
+                })
+        Self.checkRoutes(timetable, "bad input")
+    }
 }
