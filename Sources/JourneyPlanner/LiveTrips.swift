@@ -77,64 +77,67 @@ extension Timetable {
         var left = Set<Int32>()
         var arriving: [(pattern: Int32, run: Int32)] = []
 
-        // A scheduled run whose live state changed (added, changed or gone: `value` nil).
-        func change(_ prepared: PreparedRun) {
-            let key = prepared.key, value = prepared.value, run = prepared.run
+        // A scheduled run whose live state changed (added, changed or gone), its times moved in, not copied.
+        func change(_ prepared: consuming PreparedRun) {
+            let run = prepared.run
             let staticPattern = runs[Int(run)].staticPattern
-            let wasLive = liveRuns[run]
-            let old = wasLive?.pattern ?? staticPattern
+            let wasLive = hasLiveTimes[Int(run)]
+            let old = wasLive ? liveRuns[run]?.pattern ?? staticPattern : staticPattern
             var newPattern: Int32? = staticPattern
             var newTimes: LiveTimes?
-            switch value {
-            case nil:
+            switch prepared.change {
+            case .backOnSchedule:
                 break
             case .cancelled:
                 newPattern = nil
                 newTimes = LiveTimes(pattern: -1, arrivals: [], departures: [])
-            case .times(let stops):
-                let base = patterns[Int(staticPattern)].key
-                guard prepared.times != nil else {
-                    problems.append(
-                        LiveTripsProblem(
-                            description:
-                                "trip \(key.trip) of \(key.date): \(stops.count) live stops for \(base.stops.count)"))
-                    return
-                }
+            case .mismatched(let liveStops):
+                let expected = patterns[Int(staticPattern)].key.stops.count
+                let key = prepared.key
+                problems.append(
+                    LiveTripsProblem(
+                        description: "trip \(key.trip) of \(key.date): \(liveStops) live stops for \(expected)"))
+                return
+            case .times(let arrivals, let departures, let skipped):
                 var p = staticPattern
-                if prepared.skipped {
-                    var patternKey = base
-                    for (i, s) in stops.enumerated() where s.skipped {
+                if !skipped.isEmpty {
+                    var patternKey = patterns[Int(staticPattern)].key
+                    for i in skipped {
                         patternKey.pickup[i] = false
                         patternKey.dropOff[i] = false
                     }
                     p = next.pattern(for: patternKey)
                 }
                 newPattern = p
-                newTimes = LiveTimes(
-                    pattern: p, arrivals: prepared.times?.arrivals ?? [], departures: prepared.times?.departures ?? [])
+                newTimes = LiveTimes(pattern: p, arrivals: arrivals, departures: departures)
             }
-            next.liveRuns[run] = newTimes
+            next.hasLiveTimes[Int(run)] = newTimes != nil
+            next.liveRuns[run] = consume newTimes
             if old >= 0 {
                 touched.insert(old)
-                if wasLive != nil {
+                if wasLive {
                     leaving[Int(run)] = true
                     left.insert(old)
                 }
             }
             // A run back on its schedule is in its pattern's scheduled groups again; a live one joins the live list.
             if let p = newPattern {
-                if newTimes != nil { arriving.append((p, run)) }
+                if next.hasLiveTimes[Int(run)] { arriving.append((p, run)) }
                 touched.insert(p)
             }
         }
         next.liveRuns.reserveCapacity(liveRuns.count + state.runs.count)
-        var candidates: [(key: RunKey, value: LiveRun?)] = []
-        candidates.reserveCapacity(state.runs.count + live.runs.count)
-        for (key, value) in state.runs { candidates.append((key, value)) }
-        for key in live.runs.keys where state.runs[key] == nil { candidates.append((key, nil)) }
+        // The runs to look at: the new state's (by position in its dictionary: no hashing, no copy of their times) and
+        // the previous state's runs it no longer has.
+        let stated = Array(state.runs.indices)
+        let gone = live.runs.keys.filter { state.runs[$0] == nil }
         // Compared and converted on every core (reading only this timetable and the states), laid in one by one.
-        let prepared = ParallelMap.map(candidates.count) { prepare(candidates[$0].key, candidates[$0].value) }
-        for p in prepared { if let p { change(p) } }
+        var prepared = ParallelMap.map(stated.count + gone.count) { i in
+            i < stated.count
+                ? prepare(state.runs.keys[stated[i]], state.runs.values[stated[i]])
+                : prepare(gone[i - stated.count], nil)
+        }
+        for i in prepared.indices { if let p = prepared[i].take() { change(p) } }
         for p in left { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
         for (p, run) in arriving { next.patterns[Int(p)].live.append(run) }
 
@@ -160,7 +163,9 @@ extension Timetable {
                 }
             } else {
                 run = Int32(next.runs.count)
-                next.runs.append(Run(key: nil, addedId: id, staticPattern: -1, times: -1))
+                next.runs.append(Run(key: nil, staticPattern: -1, times: -1))
+                next.addedIds.append(id)
+                next.hasLiveTimes.append(true)
                 next.addedRuns[id] = run
             }
             next.liveRuns[run] = LiveTimes(
@@ -183,41 +188,54 @@ extension Timetable {
         return (next, problems)
     }
 
-    /// A run's new live state as `applying` lays it in: its times converted to the timetable's seconds and whether
-    /// it skips stops (`times` nil for live times not matching its stop count).
+    /// A run's new live state as `applying` lays it in, found on every core without changing anything: its times
+    /// converted to the timetable's seconds, and the positions it skips.
     struct PreparedRun {
         var key: RunKey
-        var value: LiveRun?
         var run: Int32
-        var times: (arrivals: [Int32], departures: [Int32])?
-        var skipped = false
+        var change: Change
+
+        enum Change {
+            /// The run has no live state any more.
+            case backOnSchedule
+            case cancelled
+            /// Live times for another number of stops than the run has (left out, reported).
+            case mismatched(liveStops: Int)
+            case times(arrivals: [Int32], departures: [Int32], skipped: [Int])
+        }
     }
 
-    /// What laying `value` over run `key` needs, found without changing anything: nil when the run's live state is
-    /// unchanged or the run is outside the window.
+    /// What laying `value` over run `key` needs: nil when the run's live state is unchanged or the run is outside the
+    /// window.
     func prepare(_ key: RunKey, _ value: LiveRun?) -> PreparedRun? {
         guard live.runs[key] != value, let run = runIndex[key] else { return nil }
-        var prepared = PreparedRun(key: key, value: value, run: run)
-        if case .times(let stops) = value,
-            stops.count == patterns[Int(runs[Int(run)].staticPattern)].key.stops.count
-        {
-            prepared.times = (
-                stops.map { Int32(clamping: $0.arrival - epoch) }, stops.map { Int32(clamping: $0.departure - epoch) }
-            )
-            prepared.skipped = stops.contains { $0.skipped }
+        switch value {
+        case nil:
+            return PreparedRun(key: key, run: run, change: .backOnSchedule)
+        case .cancelled:
+            return PreparedRun(key: key, run: run, change: .cancelled)
+        case .times(let stops):
+            guard stops.count == patterns[Int(runs[Int(run)].staticPattern)].key.stops.count else {
+                return PreparedRun(key: key, run: run, change: .mismatched(liveStops: stops.count))
+            }
+            return PreparedRun(
+                key: key, run: run,
+                change: .times(
+                    arrivals: stops.map { Int32(clamping: $0.arrival - epoch) },
+                    departures: stops.map { Int32(clamping: $0.departure - epoch) },
+                    skipped: stops.indices.filter { stops[$0].skipped }))
         }
-        return prepared
     }
 
     /// The pattern of `key`, created (without routes yet) when it is new.
     mutating func pattern(for key: PatternKey) -> Int32 {
         if let p = patternIndex[key] { return p }
         let p = Int32(patterns.count)
-        patterns.append(Pattern(key: key, scheduled: [], live: [], routes: []))
+        patterns.append(Pattern(key: key, scheduled: [], scheduledTimes: 0, live: [], routes: []))
         patternIndex[key] = p
         return p
     }
 
     /// Whether a run's times come from the live state.
-    public func isLive(run: Int) -> Bool { liveRuns[Int32(run)] != nil }
+    public func isLive(run: Int) -> Bool { hasLiveTimes[run] }
 }

@@ -74,41 +74,35 @@ final class RaptorRoute: @unchecked Sendable {
 
     deinit { stops.deallocate() }
 
-    convenience init(
-        stops: [Int32], pickup: [Bool], dropOff: [Bool], modeBit: UInt8, accessible: Bool, runs: [Int32],
-        arrivals: [Int32], departures: [Int32]
-    ) {
-        precondition(pickup.count == stops.count && dropOff.count == stops.count)
-        precondition(arrivals.count == stops.count * runs.count && departures.count == arrivals.count)
-        self.init(stopCount: stops.count, tripCount: runs.count, modeBit: modeBit, accessible: accessible)
-        for i in 0..<stopCount {
-            self.stops[i] = stops[i]
-            self.flags[i] = (pickup[i] ? 1 : 0) | (dropOff[i] ? 2 : 0)
-        }
-        for t in 0..<tripCount { self.runs[t] = runs[t] }
-        for i in 0..<arrivals.count {
-            self.arrivals[i] = arrivals[i]
-            self.departures[i] = departures[i]
-        }
-    }
-
-    /// The route of `key`'s stops and rules with the trips `group` (indexes into `runs` and the times `arrivals` and
-    /// `departures` point at, `stopCount` per trip), in that order.
-    convenience init(
-        key: Timetable.PatternKey, group: [Int], runs: [Int32], arrivals: [UnsafePointer<Int32>],
-        departures: [UnsafePointer<Int32>]
-    ) {
+    /// The route of `key`'s stops and rules with the trips `group` (indexes into `trips`), in that order. Trips whose
+    /// times lie one after another in the same array are copied together, one copy per stretch: a pattern's scheduled
+    /// times are laid out in the order of its groups, so a route is mostly a few long copies.
+    convenience init(key: Timetable.PatternKey, group: [Int], trips: FIFOSplit.Trips) {
         let n = key.stops.count
         self.init(stopCount: n, tripCount: group.count, modeBit: key.modeBit, accessible: key.accessible)
         for i in 0..<n {
             stops[i] = key.stops[i]
             flags[i] = (key.pickup[i] ? 1 : 0) | (key.dropOff[i] ? 2 : 0)
         }
-        for (t, trip) in group.enumerated() {
-            self.runs[t] = runs[trip]
-            (self.arrivals + t * n).update(from: arrivals[trip], count: n)
-            (self.departures + t * n).update(from: departures[trip], count: n)
+        var first = 0  // the stretch being gathered: trips first..<t of the group
+        var t = 0
+        while t < group.count {
+            let trip = group[t]
+            self.runs[t] = trips.runs[trip]
+            if t > first && !trips.liesRightAfter(trip, group[t - 1]) {
+                copyTimes(first..<t, from: trips, of: group)
+                first = t
+            }
+            t += 1
         }
+        if first < t { copyTimes(first..<t, from: trips, of: group) }
+    }
+
+    /// Copies the times of `group[range]`, which lie one after another, into this route's trips `range`.
+    private func copyTimes(_ range: Range<Int>, from trips: FIFOSplit.Trips, of group: [Int]) {
+        let n = stopCount, count = range.count * n
+        (arrivals + range.lowerBound * n).update(from: trips.arrivals(group[range.lowerBound]), count: count)
+        (departures + range.lowerBound * n).update(from: trips.departures(group[range.lowerBound]), count: count)
     }
 
     @inline(__always) func pickup(_ i: Int) -> Bool { flags[i] & 1 != 0 }
@@ -259,20 +253,18 @@ struct RouteSet: Sendable {
         flat = true
     }
 
-    /// Puts `route` in slot `index` (appending when it is new) and keeps `visits` in step.
+    /// Puts `route` in slot `index` (appending when it is new) and keeps `visits` in step. A slot holds the routes of
+    /// one pattern for the timetable's life (`Timetable.install`), so a route replacing another has its stops.
     mutating func set(_ index: Int, _ route: RaptorRoute) {
-        if index == routes.count {
-            routes.append(route)
-            views.append(route.view)
-        } else {
-            let old = routes[index]
+        if index < routes.count {
+            assert(routes[index].sameStops(as: route), "slot \(index) taken by another pattern")
             routes[index] = route
             views[index] = route.view
-            if old.sameStops(as: route) { return }
-            for s in Set((0..<old.stopCount).map { old.stops[$0] }) {
-                visits[Int(s)].removeAll { $0.route == Int32(index) }
-            }
+            return
         }
+        precondition(index == routes.count)
+        routes.append(route)
+        views.append(route.view)
         for i in 0..<route.stopCount {
             visits[Int(route.stops[i])].append(Visit(route: Int32(index), position: Int32(i)))
         }
@@ -284,25 +276,44 @@ struct RouteSet: Sendable {
 /// runs, compared position by position), and each trip at or after the previous one at every position (a scheduled
 /// pattern is one group; live delays may split it).
 enum FIFOSplit {
-    /// Trips given as indexes into `runs` and into the times `arrivals` and `departures` point at (`stopCount` per trip).
+    /// Trips given as indexes into `runs` and `offsets`: trip x's times (`stopCount` of them) start at
+    /// `scheduled.arrivals + offsets[x]` (and `.departures`) when the offset is 0 or more, else at `live.arrivals +
+    /// (−1 − offsets[x])`. The pointers are valid while the caller's arrays are (nil: an empty array, which no offset
+    /// reaches).
     struct Trips {
         let runs: [Int32]
         let stopCount: Int
-        let arrivals: [UnsafePointer<Int32>]
-        let departures: [UnsafePointer<Int32>]
+        let offsets: [Int]
+        let scheduled: (arrivals: UnsafePointer<Int32>?, departures: UnsafePointer<Int32>?)
+        let live: (arrivals: UnsafePointer<Int32>?, departures: UnsafePointer<Int32>?)
+
+        @inline(__always) func arrivals(_ x: Int) -> UnsafePointer<Int32> {
+            let o = offsets[x]
+            return o >= 0 ? scheduled.arrivals! + o : live.arrivals! + (-1 - o)
+        }
+        @inline(__always) func departures(_ x: Int) -> UnsafePointer<Int32> {
+            let o = offsets[x]
+            return o >= 0 ? scheduled.departures! + o : live.departures! + (-1 - o)
+        }
+
+        /// Whether trip y's times lie right after trip x's in the same arrays.
+        @inline(__always) func liesRightAfter(_ y: Int, _ x: Int) -> Bool {
+            let a = offsets[x]
+            return offsets[y] == (a >= 0 ? a + stopCount : a - stopCount)
+        }
 
         /// The groups' order: departures position by position, then arrivals, then the run.
         func before(_ x: Int, _ y: Int) -> Bool {
-            let dx = departures[x], dy = departures[y]
+            let dx = departures(x), dy = departures(y)
             for i in 0..<stopCount where dx[i] != dy[i] { return dx[i] < dy[i] }
-            let ax = arrivals[x], ay = arrivals[y]
+            let ax = arrivals(x), ay = arrivals(y)
             for i in 0..<stopCount where ax[i] != ay[i] { return ax[i] < ay[i] }
             return runs[x] < runs[y]
         }
 
         /// Whether trip y is at or after trip x at every position.
         func follows(_ y: Int, _ x: Int) -> Bool {
-            let ax = arrivals[x], ay = arrivals[y], dx = departures[x], dy = departures[y]
+            let ax = arrivals(x), ay = arrivals(y), dx = departures(x), dy = departures(y)
             for i in 0..<stopCount where ay[i] < ax[i] || dy[i] < dx[i] { return false }
             return true
         }

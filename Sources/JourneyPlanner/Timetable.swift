@@ -44,17 +44,22 @@ public struct Timetable: Sendable {
     let changeTime: [Int32]
     let footpaths: FootpathGraph
 
-    /// A trip instance. `times` indexes `staticArrivals`/`staticDepartures` (−1 for an added trip).
+    /// A trip instance. `times` indexes `staticArrivals`/`staticDepartures` (−1 for an added trip, whose id is in
+    /// `addedIds`). Plain values only: the live update reads hundreds of thousands of them.
     struct Run: Sendable {
         var key: RunKey?
-        var addedId: String?
         var staticPattern: Int32
         var times: Int32
     }
     var runs: [Run]
+    /// The scheduled times of every run, laid out pattern by pattern in the order of the pattern's FIFO groups, so
+    /// that a route's trips mostly lie one after another here (`RaptorRoute` copies them in long stretches).
     let staticArrivals: [Int32]
     let staticDepartures: [Int32]
     var runIndex: [RunKey: Int32]
+    /// The ids of the added trips' runs: run `scheduledRunCount + i` is added trip `addedIds[i]`.
+    var addedIds: [String]
+    let scheduledRunCount: Int
 
     struct PatternKey: Hashable, Sendable {
         var stops: [Int32]
@@ -68,6 +73,9 @@ public struct Timetable: Sendable {
         /// The runs scheduled in this pattern as FIFO groups of their scheduled times, found once when the
         /// timetable is built: a rebuild leaves out those with live times and places only the live runs.
         var scheduled: [[Int32]]
+        /// Where the scheduled runs' times start in `staticArrivals`/`staticDepartures`: the runs of `scheduled`, group
+        /// after group, lie one after another from here (a rebuild reads their offsets without visiting `runs`).
+        var scheduledTimes: Int
         /// The runs with live times in this pattern (delayed, with skipped stops, added).
         var live: [Int32]
         var routes: [Int32]
@@ -85,6 +93,9 @@ public struct Timetable: Sendable {
         var departures: [Int32]
     }
     var liveRuns: [Int32: LiveTimes]
+    /// Whether each run has an entry in `liveRuns`: read for every run of a pattern whose routes are rebuilt, an
+    /// array read instead of a hash lookup.
+    var hasLiveTimes: [Bool]
     var addedRuns: [String: Int32]
 
     /// Builds the timetable of `source`'s days. `maxWalkRadius` bounds the generated footpaths (a query's
@@ -151,7 +162,7 @@ public struct Timetable: Sendable {
                     } else {
                         tripPattern[t] = Int32(patterns.count)
                         patternIndex[key] = Int32(patterns.count)
-                        patterns.append(Pattern(key: key, scheduled: [], live: [], routes: []))
+                        patterns.append(Pattern(key: key, scheduled: [], scheduledTimes: 0, live: [], routes: []))
                         scheduledRuns.append([])
                     }
                 }
@@ -164,7 +175,7 @@ public struct Timetable: Sendable {
                     guard runIndex[key] == nil else { continue }
                     let run = Int32(runs.count)
                     runIndex[key] = run
-                    runs.append(Run(key: key, addedId: nil, staticPattern: pattern, times: Int32(arrivals.count)))
+                    runs.append(Run(key: key, staticPattern: pattern, times: Int32(arrivals.count)))
                     for st in times {
                         arrivals.append(Int32(clamping: shift + Int64(st.arrival)))
                         departures.append(Int32(clamping: shift + Int64(st.departure)))
@@ -173,9 +184,42 @@ public struct Timetable: Sendable {
                 }
             }
         }
+        // Each pattern's FIFO groups of its scheduled times, then the times laid out again in the groups' order.
+        let groups: [[[Int32]]] = arrivals.withUnsafeBufferPointer { a in
+            departures.withUnsafeBufferPointer { d in
+                let runs = runs
+                return ParallelMap.map(scheduledRuns.count) { p in
+                    let members = scheduledRuns[p]
+                    let trips = FIFOSplit.Trips(
+                        runs: members, stopCount: patterns[p].key.stops.count,
+                        offsets: members.map { Int(runs[Int($0)].times) },
+                        scheduled: (a.baseAddress, d.baseAddress), live: (nil, nil))
+                    return FIFOSplit.groups(trips).map { $0.map { members[$0] } }
+                }
+            }
+        }
+        var laidArrivals = [Int32](), laidDepartures = [Int32]()
+        laidArrivals.reserveCapacity(arrivals.count)
+        laidDepartures.reserveCapacity(departures.count)
+        for (p, pattern) in groups.enumerated() {
+            patterns[p].scheduled = pattern
+            patterns[p].scheduledTimes = laidArrivals.count
+            let n = patterns[p].key.stops.count
+            for group in pattern {
+                for run in group {
+                    let from = Int(runs[Int(run)].times)
+                    runs[Int(run)].times = Int32(laidArrivals.count)
+                    laidArrivals.append(contentsOf: arrivals[from..<from + n])
+                    laidDepartures.append(contentsOf: departures[from..<from + n])
+                }
+            }
+        }
+        arrivals = []
+        departures = []
         self.runs = runs
-        staticArrivals = arrivals
-        staticDepartures = departures
+        scheduledRunCount = runs.count
+        staticArrivals = laidArrivals
+        staticDepartures = laidDepartures
         self.runIndex = runIndex
         self.patterns = patterns
         self.patternIndex = patternIndex
@@ -183,18 +227,9 @@ public struct Timetable: Sendable {
         backward = RouteSet(stopCount: n)
         live = LiveTrips()
         liveRuns = [:]
+        hasLiveTimes = [Bool](repeating: false, count: runs.count)
         addedRuns = [:]
-        arrivals.withUnsafeBufferPointer { a in
-            departures.withUnsafeBufferPointer { d in
-                for (p, runs) in scheduledRuns.enumerated() {
-                    let trips = FIFOSplit.Trips(
-                        runs: runs, stopCount: self.patterns[p].key.stops.count,
-                        arrivals: runs.map { a.baseAddress! + Int(self.runs[Int($0)].times) },
-                        departures: runs.map { d.baseAddress! + Int(self.runs[Int($0)].times) })
-                    self.patterns[p].scheduled = FIFOSplit.groups(trips).map { $0.map { runs[$0] } }
-                }
-            }
-        }
+        addedIds = []
         rebuildRoutes(ofPatterns: Array(patterns.indices))
         forward.flattenVisits()
         backward.flattenVisits()
@@ -223,7 +258,9 @@ public struct Timetable: Sendable {
     public func run(_ key: RunKey) -> Int? { runIndex[key].map(Int.init) }
 
     /// Which trip instance a run is (nil key for an added trip, which has `addedId`).
-    public func runIdentity(_ run: Int) -> (key: RunKey?, addedId: String?) { (runs[run].key, runs[run].addedId) }
+    public func runIdentity(_ run: Int) -> (key: RunKey?, addedId: String?) {
+        (runs[run].key, run >= scheduledRunCount ? addedIds[run - scheduledRunCount] : nil)
+    }
 
     /// The current times of a run (live when it has them), seconds after the epoch.
     func times(ofRun run: Int32) -> (pattern: Int32, arrivals: ArraySlice<Int32>, departures: ArraySlice<Int32>) {
@@ -249,44 +286,44 @@ public struct Timetable: Sendable {
     func routes(ofPattern p: Int) -> [RaptorRoute] {
         let key = patterns[p].key
         let n = key.stops.count
-        // The runs (indexes into `runs` below) and where each one's times are: its static times, or (live) copied
-        // into `liveTimes`, arrivals then departures (offset −1 − index there).
+        // The trips (indexes into `runs` below) and where each one's times are (`FIFOSplit.Trips.offsets`): its
+        // static times, or (live) copied into `liveArrivals`/`liveDepartures`.
         var runs: [Int32] = []
         var offsets: [Int] = []
         var groups: [[Int]] = []
+        var offset = patterns[p].scheduledTimes
         for scheduled in patterns[p].scheduled {
             var group: [Int] = []
             group.reserveCapacity(scheduled.count)
-            // `index(forKey:)`, not a lookup: that would copy (retain) the live times it does not need.
-            for run in scheduled where liveRuns.index(forKey: run) == nil {
-                group.append(runs.count)
-                runs.append(run)
-                offsets.append(Int(self.runs[Int(run)].times))
+            for run in scheduled {
+                if !hasLiveTimes[Int(run)] {
+                    group.append(runs.count)
+                    runs.append(run)
+                    offsets.append(offset)
+                }
+                offset += n
             }
             if !group.isEmpty { groups.append(group) }
         }
-        var liveTimes: [Int32] = []
+        var liveArrivals: [Int32] = [], liveDepartures: [Int32] = []
         var placed: [Int] = []
         for run in patterns[p].live {
             guard let live = liveRuns[run] else { continue }
             placed.append(runs.count)
             runs.append(run)
-            offsets.append(-1 - liveTimes.count)
-            liveTimes.append(contentsOf: live.arrivals)
-            liveTimes.append(contentsOf: live.departures)
+            offsets.append(-1 - liveArrivals.count)
+            liveArrivals.append(contentsOf: live.arrivals)
+            liveDepartures.append(contentsOf: live.departures)
         }
-        let staticArrivals = self.staticArrivals, staticDepartures = self.staticDepartures
         return staticArrivals.withUnsafeBufferPointer { sa in
             staticDepartures.withUnsafeBufferPointer { sd in
-                liveTimes.withUnsafeBufferPointer { lt in
-                    let arrivals = offsets.map { o in o >= 0 ? sa.baseAddress! + o : lt.baseAddress! + (-1 - o) }
-                    let departures = offsets.map { o in
-                        o >= 0 ? sd.baseAddress! + o : lt.baseAddress! + (-1 - o) + n
-                    }
-                    let trips = FIFOSplit.Trips(runs: runs, stopCount: n, arrivals: arrivals, departures: departures)
-                    FIFOSplit.place(placed, into: &groups, trips)
-                    return groups.map {
-                        RaptorRoute(key: key, group: $0, runs: runs, arrivals: arrivals, departures: departures)
+                liveArrivals.withUnsafeBufferPointer { la in
+                    liveDepartures.withUnsafeBufferPointer { ld in
+                        let trips = FIFOSplit.Trips(
+                            runs: runs, stopCount: n, offsets: offsets, scheduled: (sa.baseAddress, sd.baseAddress),
+                            live: (la.baseAddress, ld.baseAddress))
+                        FIFOSplit.place(placed, into: &groups, trips)
+                        return groups.map { RaptorRoute(key: key, group: $0, trips: trips) }
                     }
                 }
             }
