@@ -78,22 +78,19 @@ extension Timetable {
         var arriving: [(pattern: Int32, run: Int32)] = []
 
         // A scheduled run whose live state changed (added, changed or gone), its times moved in, not copied.
-        func change(_ prepared: consuming PreparedRun) {
-            let run = prepared.run
+        func change(_ key: RunKey, _ run: Int32, _ prepared: consuming PreparedRun.Change) {
             let staticPattern = runs[Int(run)].staticPattern
-            let wasLive = hasLiveTimes[Int(run)]
-            let old = wasLive ? liveRuns[run]?.pattern ?? staticPattern : staticPattern
+            let wasLive = liveTimes.pattern(ofRun: run)
+            let old = wasLive ?? staticPattern
             var newPattern: Int32? = staticPattern
-            var newTimes: LiveTimes?
-            switch prepared.change {
+            switch consume prepared {
             case .backOnSchedule:
-                break
+                next.liveTimes.clear(run)
             case .cancelled:
                 newPattern = nil
-                newTimes = LiveTimes(pattern: -1, arrivals: [], departures: [])
+                next.liveTimes.cancel(run)
             case .mismatched(let liveStops):
                 let expected = patterns[Int(staticPattern)].key.stops.count
-                let key = prepared.key
                 problems.append(
                     LiveTripsProblem(
                         description: "trip \(key.trip) of \(key.date): \(liveStops) live stops for \(expected)"))
@@ -109,35 +106,38 @@ extension Timetable {
                     p = next.pattern(for: patternKey)
                 }
                 newPattern = p
-                newTimes = LiveTimes(pattern: p, arrivals: arrivals, departures: departures)
+                next.liveTimes.set(run, pattern: p, arrivals: arrivals, departures: departures)
             }
-            next.hasLiveTimes[Int(run)] = newTimes != nil
-            next.liveRuns[run] = consume newTimes
             if old >= 0 {
                 touched.insert(old)
-                if wasLive {
+                if wasLive != nil {
                     leaving[Int(run)] = true
                     left.insert(old)
                 }
             }
             // A run back on its schedule is in its pattern's scheduled groups again; a live one joins the live list.
             if let p = newPattern {
-                if next.hasLiveTimes[Int(run)] { arriving.append((p, run)) }
+                if next.liveTimes.isLive(run) { arriving.append((p, run)) }
                 touched.insert(p)
             }
         }
-        next.liveRuns.reserveCapacity(liveRuns.count + state.runs.count)
-        // The runs to look at: the new state's (by position in its dictionary: no hashing, no copy of their times) and
-        // the previous state's runs it no longer has.
-        let stated = Array(state.runs.indices)
-        let gone = live.runs.keys.filter { state.runs[$0] == nil }
+        // The runs to look at: the new state's and the previous state's runs it no longer has, in an array (the
+        // cores below read their own elements: no reference count shared between them).
+        var candidates: [(key: RunKey, value: LiveRun?)] = []
+        candidates.reserveCapacity(state.runs.count + live.runs.count)
+        for (key, value) in state.runs { candidates.append((key, value)) }
+        for key in live.runs.keys where state.runs[key] == nil { candidates.append((key, nil)) }
         // Compared and converted on every core (reading only this timetable and the states), laid in one by one.
-        var prepared = ParallelMap.map(stated.count + gone.count) { i in
-            i < stated.count
-                ? prepare(state.runs.keys[stated[i]], state.runs.values[stated[i]])
-                : prepare(gone[i - stated.count], nil)
+        var prepared = candidates.withUnsafeBufferPointer { c in
+            ParallelMap.map(c.count) { prepare(c[$0].key, c[$0].value) }
         }
-        for i in prepared.indices { if let p = prepared[i].take() { change(p) } }
+        for i in prepared.indices {
+            // Moved out of the array and its times out of the prepared run: laid in without a copy.
+            guard var p = prepared[i].take() else { continue }
+            var times = PreparedRun.Change.backOnSchedule
+            swap(&times, &p.change)
+            change(p.key, p.run, times)
+        }
         for p in left { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
         for (p, run) in arriving { next.patterns[Int(p)].live.append(run) }
 
@@ -157,7 +157,7 @@ extension Timetable {
             let run: Int32
             if let existing = next.addedRuns[id] {
                 run = existing
-                if let old = next.liveRuns[run]?.pattern, old >= 0 {
+                if let old = next.liveTimes.pattern(ofRun: run), old >= 0 {
                     next.patterns[Int(old)].live.removeAll { $0 == run }
                     touched.insert(old)
                 }
@@ -165,22 +165,23 @@ extension Timetable {
                 run = Int32(next.runs.count)
                 next.runs.append(Run(key: nil, staticPattern: -1, times: -1))
                 next.addedIds.append(id)
-                next.hasLiveTimes.append(true)
+                next.liveTimes.appendRun()
                 next.addedRuns[id] = run
             }
-            next.liveRuns[run] = LiveTimes(
-                pattern: p, arrivals: trip.arrivals.map { Int32(clamping: $0 - epoch) },
+            next.liveTimes.set(
+                run, pattern: p, arrivals: trip.arrivals.map { Int32(clamping: $0 - epoch) },
                 departures: trip.departures.map { Int32(clamping: $0 - epoch) })
             next.patterns[Int(p)].live.append(run)
             touched.insert(p)
         }
         for id in live.added.keys where state.added[id] == nil {
-            guard let run = next.addedRuns[id], let old = next.liveRuns[run]?.pattern, old >= 0 else { continue }
+            guard let run = next.addedRuns[id], let old = next.liveTimes.pattern(ofRun: run), old >= 0 else { continue }
             next.patterns[Int(old)].live.removeAll { $0 == run }
-            next.liveRuns[run] = LiveTimes(pattern: -1, arrivals: [], departures: [])
+            next.liveTimes.cancel(run)
             touched.insert(old)
         }
         next.live = state
+        next.liveTimes.compactIfWasteful { [patterns = next.patterns] in patterns[Int($0)].key.stops.count }
         // Sorted: the slots a pattern takes do not depend on a set's order.
         next.rebuildRoutes(ofPatterns: touched.map { Int($0) }.sorted())
         next.forward.flattenVisits()
@@ -231,11 +232,12 @@ extension Timetable {
     mutating func pattern(for key: PatternKey) -> Int32 {
         if let p = patternIndex[key] { return p }
         let p = Int32(patterns.count)
-        patterns.append(Pattern(key: key, scheduled: [], scheduledTimes: 0, live: [], routes: []))
+        patterns.append(
+            Pattern(key: key, scheduledRuns: 0..<0, scheduledGroupEnds: [], scheduledTimes: 0, live: [], routes: []))
         patternIndex[key] = p
         return p
     }
 
     /// Whether a run's times come from the live state.
-    public func isLive(run: Int) -> Bool { hasLiveTimes[run] }
+    public func isLive(run: Int) -> Bool { liveTimes.isLive(Int32(run)) }
 }

@@ -70,11 +70,13 @@ public struct Timetable: Sendable {
     }
     struct Pattern: Sendable {
         var key: PatternKey
-        /// The runs scheduled in this pattern as FIFO groups of their scheduled times, found once when the
-        /// timetable is built: a rebuild leaves out those with live times and places only the live runs.
-        var scheduled: [[Int32]]
-        /// Where the scheduled runs' times start in `staticArrivals`/`staticDepartures`: the runs of `scheduled`, group
-        /// after group, lie one after another from here (a rebuild reads their offsets without visiting `runs`).
+        /// The runs scheduled in this pattern, numbered one after another in the order of their FIFO groups (found
+        /// once when the timetable is built), group g ending before `scheduledGroupEnds[g]`: a rebuild reads them in
+        /// order, leaves out those with live times and places only the live runs.
+        var scheduledRuns: Range<Int32>
+        var scheduledGroupEnds: [Int32]
+        /// Where the scheduled runs' times start in `staticArrivals`/`staticDepartures`: they lie one after another
+        /// from here in the runs' order (a rebuild computes their offsets).
         var scheduledTimes: Int
         /// The runs with live times in this pattern (delayed, with skipped stops, added).
         var live: [Int32]
@@ -85,17 +87,9 @@ public struct Timetable: Sendable {
     var forward: RouteSet
     var backward: RouteSet
 
-    /// The live state laid over the schedule, and each affected run's current times and pattern.
+    /// The live state laid over the schedule, and the affected runs' current times and patterns.
     var live: LiveTrips
-    struct LiveTimes: Sendable, Equatable {
-        var pattern: Int32
-        var arrivals: [Int32]
-        var departures: [Int32]
-    }
-    var liveRuns: [Int32: LiveTimes]
-    /// Whether each run has an entry in `liveRuns`: read for every run of a pattern whose routes are rebuilt, an
-    /// array read instead of a hash lookup.
-    var hasLiveTimes: [Bool]
+    var liveTimes: LiveTimesTable
     var addedRuns: [String: Int32]
 
     /// Builds the timetable of `source`'s days. `maxWalkRadius` bounds the generated footpaths (a query's
@@ -162,7 +156,10 @@ public struct Timetable: Sendable {
                     } else {
                         tripPattern[t] = Int32(patterns.count)
                         patternIndex[key] = Int32(patterns.count)
-                        patterns.append(Pattern(key: key, scheduled: [], scheduledTimes: 0, live: [], routes: []))
+                        patterns.append(
+                            Pattern(
+                                key: key, scheduledRuns: 0..<0, scheduledGroupEnds: [], scheduledTimes: 0, live: [],
+                                routes: []))
                         scheduledRuns.append([])
                     }
                 }
@@ -198,22 +195,32 @@ public struct Timetable: Sendable {
                 }
             }
         }
+        // The runs numbered again in that order too, so that a pattern's runs and their times are read in order.
         var laidArrivals = [Int32](), laidDepartures = [Int32]()
         laidArrivals.reserveCapacity(arrivals.count)
         laidDepartures.reserveCapacity(departures.count)
+        var laidRuns: [Run] = []
+        laidRuns.reserveCapacity(runs.count)
         for (p, pattern) in groups.enumerated() {
-            patterns[p].scheduled = pattern
+            let first = Int32(laidRuns.count)
             patterns[p].scheduledTimes = laidArrivals.count
             let n = patterns[p].key.stops.count
             for group in pattern {
                 for run in group {
-                    let from = Int(runs[Int(run)].times)
-                    runs[Int(run)].times = Int32(laidArrivals.count)
+                    var laid = runs[Int(run)]
+                    let from = Int(laid.times)
+                    laid.times = Int32(laidArrivals.count)
+                    runIndex[laid.key!] = Int32(laidRuns.count)
+                    laidRuns.append(laid)
                     laidArrivals.append(contentsOf: arrivals[from..<from + n])
                     laidDepartures.append(contentsOf: departures[from..<from + n])
                 }
+                patterns[p].scheduledGroupEnds.append(Int32(laidRuns.count))
             }
+            patterns[p].scheduledRuns = first..<Int32(laidRuns.count)
         }
+        precondition(laidRuns.count == runs.count, "a run in no pattern")
+        runs = laidRuns
         arrivals = []
         departures = []
         self.runs = runs
@@ -226,8 +233,7 @@ public struct Timetable: Sendable {
         forward = RouteSet(stopCount: n)
         backward = RouteSet(stopCount: n)
         live = LiveTrips()
-        liveRuns = [:]
-        hasLiveTimes = [Bool](repeating: false, count: runs.count)
+        liveTimes = LiveTimesTable(runCount: runs.count)
         addedRuns = [:]
         addedIds = []
         rebuildRoutes(ofPatterns: Array(patterns.indices))
@@ -264,7 +270,10 @@ public struct Timetable: Sendable {
 
     /// The current times of a run (live when it has them), seconds after the epoch.
     func times(ofRun run: Int32) -> (pattern: Int32, arrivals: ArraySlice<Int32>, departures: ArraySlice<Int32>) {
-        if let live = liveRuns[run] { return (live.pattern, live.arrivals[...], live.departures[...]) }
+        if let p = liveTimes.pattern(ofRun: run) {
+            let live = liveTimes.times(ofRun: run, stopCount: p >= 0 ? patterns[Int(p)].key.stops.count : 0)!
+            return (p, live.arrivals, live.departures)
+        }
         let r = runs[Int(run)]
         let n = patterns[Int(r.staticPattern)].key.stops.count
         let lo = Int(r.times)
@@ -287,44 +296,44 @@ public struct Timetable: Sendable {
         let key = patterns[p].key
         let n = key.stops.count
         // The trips (indexes into `runs` below) and where each one's times are (`FIFOSplit.Trips.offsets`): its
-        // static times, or (live) copied into `liveArrivals`/`liveDepartures`.
+        // static times, or its live ones in `liveTimes`.
         var runs: [Int32] = []
         var offsets: [Int] = []
         var groups: [[Int]] = []
-        var offset = patterns[p].scheduledTimes
-        for scheduled in patterns[p].scheduled {
+        let pattern = patterns[p]
+        var offset = pattern.scheduledTimes
+        var run = pattern.scheduledRuns.lowerBound
+        for end in pattern.scheduledGroupEnds {
             var group: [Int] = []
-            group.reserveCapacity(scheduled.count)
-            for run in scheduled {
-                if !hasLiveTimes[Int(run)] {
+            group.reserveCapacity(Int(end - run))
+            while run < end {
+                if !liveTimes.isLive(run) {
                     group.append(runs.count)
                     runs.append(run)
                     offsets.append(offset)
                 }
                 offset += n
+                run += 1
             }
             if !group.isEmpty { groups.append(group) }
         }
-        var liveArrivals: [Int32] = [], liveDepartures: [Int32] = []
         var placed: [Int] = []
-        for run in patterns[p].live {
-            guard let live = liveRuns[run] else { continue }
+        for run in pattern.live {
+            let slot = liveTimes.slots[Int(run)]
+            guard slot.pattern == Int32(p) else { continue }
             placed.append(runs.count)
             runs.append(run)
-            offsets.append(-1 - liveArrivals.count)
-            liveArrivals.append(contentsOf: live.arrivals)
-            liveDepartures.append(contentsOf: live.departures)
+            offsets.append(-1 - Int(slot.start))
         }
         return staticArrivals.withUnsafeBufferPointer { sa in
             staticDepartures.withUnsafeBufferPointer { sd in
-                liveArrivals.withUnsafeBufferPointer { la in
-                    liveDepartures.withUnsafeBufferPointer { ld in
-                        let trips = FIFOSplit.Trips(
-                            runs: runs, stopCount: n, offsets: offsets, scheduled: (sa.baseAddress, sd.baseAddress),
-                            live: (la.baseAddress, ld.baseAddress))
-                        FIFOSplit.place(placed, into: &groups, trips)
-                        return groups.map { RaptorRoute(key: key, group: $0, trips: trips) }
-                    }
+                liveTimes.times.withUnsafeBufferPointer { live in
+                    // A live run's arrivals start at its slot's start, its departures n later.
+                    let trips = FIFOSplit.Trips(
+                        runs: runs, stopCount: n, offsets: offsets, scheduled: (sa.baseAddress, sd.baseAddress),
+                        live: (live.baseAddress, live.baseAddress.map { $0 + n }))
+                    FIFOSplit.place(placed, into: &groups, trips)
+                    return groups.map { RaptorRoute(key: key, group: $0, trips: trips) }
                 }
             }
         }
@@ -368,7 +377,7 @@ extension Timetable {
             for v in set.visits { total += bytes(v) }
         }
         for p in patterns {
-            total += bytes(p.key.stops) * 2 + p.scheduled.reduce(0) { $0 + bytes($1) } + bytes(p.live) + bytes(p.routes)
+            total += bytes(p.key.stops) * 2 + bytes(p.scheduledGroupEnds) + bytes(p.live) + bytes(p.routes)
         }
         total += runIndex.count * (MemoryLayout<RunKey>.stride + 4) * 2
         return total

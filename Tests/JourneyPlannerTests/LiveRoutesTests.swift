@@ -49,8 +49,7 @@ import TransitTesting
         // Every run in the routes once, with its current times; cancelled ones in none.
         let routed = routedRuns(t)
         for run in 0..<t.runCount {
-            let current = t.liveRuns[Int32(run)]
-            if let current, current.pattern < 0 {
+            if t.liveTimes.pattern(ofRun: Int32(run)) == -1 {
                 #expect(routed[Int32(run)] == nil, "\(label): cancelled run \(run) is routed")
                 continue
             }
