@@ -46,12 +46,25 @@ struct LiveTimesTable: Sendable {
 
     /// Gives the run live times in `pattern` (arrivals and departures of equal count).
     mutating func set(_ run: Int32, pattern: Int32, arrivals: [Int32], departures: [Int32]) {
-        precondition(pattern >= 0 && arrivals.count == departures.count)
+        precondition(arrivals.count == departures.count)
+        let start = append(arrivals)
+        _ = append(departures)
+        set(run, pattern: pattern, start: start)
+    }
+
+    /// Appends times for runs to point at (`set(_:pattern:start:)`) and says where they start.
+    mutating func append(_ more: [Int32]) -> Int {
+        precondition(times.count + more.count <= Int(Int32.max), "live times beyond 2^31")
+        let start = times.count
+        times.append(contentsOf: more)
+        return start
+    }
+
+    /// Gives the run the live times in `pattern` at `times[start...]` (arrivals, then as many departures).
+    mutating func set(_ run: Int32, pattern: Int32, start: Int) {
+        precondition(pattern >= 0 && start < times.count)
         release(run)
-        precondition(times.count + 2 * arrivals.count <= Int(Int32.max), "live times beyond 2^31")
-        slots[Int(run)] = Slot(pattern: pattern, start: Int32(times.count))
-        times.append(contentsOf: arrivals)
-        times.append(contentsOf: departures)
+        slots[Int(run)] = Slot(pattern: pattern, start: Int32(start))
     }
 
     /// Marks the run cancelled (or an added trip gone): it has live times, in no pattern.

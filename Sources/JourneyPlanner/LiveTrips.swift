@@ -77,13 +77,13 @@ extension Timetable {
         var left = Set<Int32>()
         var arriving: [(pattern: Int32, run: Int32)] = []
 
-        // A scheduled run whose live state changed (added, changed or gone), its times moved in, not copied.
-        func change(_ key: RunKey, _ run: Int32, _ prepared: consuming PreparedRun.Change) {
-            let staticPattern = runs[Int(run)].staticPattern
-            let wasLive = liveTimes.pattern(ofRun: run)
-            let old = wasLive ?? staticPattern
+        // A scheduled run whose live state changed (added, changed or gone); live times already in `next.liveTimes`
+        // from `start`.
+        func change(_ prepared: PreparedRun, timesFrom base: Int) {
+            let run = prepared.run, staticPattern = prepared.staticPattern
+            let old = prepared.wasLive ?? staticPattern
             var newPattern: Int32? = staticPattern
-            switch consume prepared {
+            switch prepared.change {
             case .backOnSchedule:
                 next.liveTimes.clear(run)
             case .cancelled:
@@ -91,11 +91,12 @@ extension Timetable {
                 next.liveTimes.cancel(run)
             case .mismatched(let liveStops):
                 let expected = patterns[Int(staticPattern)].key.stops.count
+                let key = prepared.key
                 problems.append(
                     LiveTripsProblem(
                         description: "trip \(key.trip) of \(key.date): \(liveStops) live stops for \(expected)"))
                 return
-            case .times(let arrivals, let departures, let skipped):
+            case .times(let start, let skipped):
                 var p = staticPattern
                 if !skipped.isEmpty {
                     var patternKey = patterns[Int(staticPattern)].key
@@ -106,11 +107,11 @@ extension Timetable {
                     p = next.pattern(for: patternKey)
                 }
                 newPattern = p
-                next.liveTimes.set(run, pattern: p, arrivals: arrivals, departures: departures)
+                next.liveTimes.set(run, pattern: p, start: base + start)
             }
             if old >= 0 {
                 touched.insert(old)
-                if wasLive != nil {
+                if prepared.wasLive != nil {
                     leaving[Int(run)] = true
                     left.insert(old)
                 }
@@ -121,22 +122,19 @@ extension Timetable {
                 touched.insert(p)
             }
         }
-        // The runs to look at: the new state's and the previous state's runs it no longer has, in an array (the
-        // cores below read their own elements: no reference count shared between them).
+        // The runs to look at: the new state's and the previous state's runs it no longer has.
         var candidates: [(key: RunKey, value: LiveRun?)] = []
         candidates.reserveCapacity(state.runs.count + live.runs.count)
         for (key, value) in state.runs { candidates.append((key, value)) }
         for key in live.runs.keys where state.runs[key] == nil { candidates.append((key, nil)) }
-        // Compared and converted on every core (reading only this timetable and the states), laid in one by one.
-        var prepared = candidates.withUnsafeBufferPointer { c in
-            ParallelMap.map(c.count) { prepare(c[$0].key, c[$0].value) }
+        // Compared and converted on every core, a stretch of candidates each (reading only this timetable and the
+        // states), their times into one array per stretch; laid in one by one, each stretch's times appended at once.
+        let stretches = candidates.withUnsafeBufferPointer { c in
+            ParallelMap.stretches(c.count) { range in prepare(c[range]) }
         }
-        for i in prepared.indices {
-            // Moved out of the array and its times out of the prepared run: laid in without a copy.
-            guard var p = prepared[i].take() else { continue }
-            var times = PreparedRun.Change.backOnSchedule
-            swap(&times, &p.change)
-            change(p.key, p.run, times)
+        for stretch in stretches {
+            let base = next.liveTimes.append(stretch.times)
+            for p in stretch.runs { change(p, timesFrom: base) }
         }
         for p in left { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
         for (p, run) in arriving { next.patterns[Int(p)].live.append(run) }
@@ -189,11 +187,13 @@ extension Timetable {
         return (next, problems)
     }
 
-    /// A run's new live state as `applying` lays it in, found on every core without changing anything: its times
-    /// converted to the timetable's seconds, and the positions it skips.
+    /// A run's new live state as `applying` lays it in, found on every core without changing anything.
     struct PreparedRun {
         var key: RunKey
         var run: Int32
+        var staticPattern: Int32
+        /// The pattern of its live times before the change (−1 cancelled; nil: it had none).
+        var wasLive: Int32?
         var change: Change
 
         enum Change {
@@ -202,30 +202,60 @@ extension Timetable {
             case cancelled
             /// Live times for another number of stops than the run has (left out, reported).
             case mismatched(liveStops: Int)
-            case times(arrivals: [Int32], departures: [Int32], skipped: [Int])
+            /// Live times converted to the timetable's seconds, at `start` in its stretch's times (arrivals, then
+            /// departures), and the positions it skips.
+            case times(start: Int, skipped: [Int])
         }
     }
 
-    /// What laying `value` over run `key` needs: nil when the run's live state is unchanged or the run is outside the
-    /// window.
-    func prepare(_ key: RunKey, _ value: LiveRun?) -> PreparedRun? {
-        guard live.runs[key] != value, let run = runIndex[key] else { return nil }
-        switch value {
-        case nil:
-            return PreparedRun(key: key, run: run, change: .backOnSchedule)
-        case .cancelled:
-            return PreparedRun(key: key, run: run, change: .cancelled)
-        case .times(let stops):
-            guard stops.count == patterns[Int(runs[Int(run)].staticPattern)].key.stops.count else {
-                return PreparedRun(key: key, run: run, change: .mismatched(liveStops: stops.count))
-            }
-            return PreparedRun(
-                key: key, run: run,
-                change: .times(
-                    arrivals: stops.map { Int32(clamping: $0.arrival - epoch) },
-                    departures: stops.map { Int32(clamping: $0.departure - epoch) },
-                    skipped: stops.indices.filter { stops[$0].skipped }))
+    /// Runs prepared together, with their converted times in one array.
+    struct PreparedStretch {
+        var runs: [PreparedRun] = []
+        var times: [Int32] = []
+    }
+
+    /// What laying each candidate's live state over its run needs; runs whose live state is unchanged, or outside the
+    /// window, are left out. In passes over the stretch, each with a short body, so that the processor overlaps the
+    /// memory reads of many candidates: each pass's reads mostly miss the caches, and one candidate after another they
+    /// would wait one after another.
+    func prepare(_ candidates: Slice<UnsafeBufferPointer<(key: RunKey, value: LiveRun?)>>) -> PreparedStretch {
+        var found: [(candidate: Int, run: Int32)] = []
+        found.reserveCapacity(candidates.count)
+        for c in candidates.indices {
+            if let run = runIndex[candidates[c].key] { found.append((c, run)) }
         }
+        if !live.runs.isEmpty { found.removeAll { live.runs[candidates[$0.candidate].key] == candidates[$0.candidate].value } }
+        let staticPatterns = found.map { runs[Int($0.run)].staticPattern }
+        let stopCounts = staticPatterns.map { patterns[Int($0)].key.stops.count }
+        let wasLive = found.map { liveTimes.pattern(ofRun: $0.run) }
+        // The live times' first stops (their arrays' first memory), read ahead of the conversion below.
+        var touched: Int64 = 0
+        for (c, _) in found { if case .times(let stops) = candidates[c].value { touched &+= stops.first?.arrival ?? 0 } }
+        var stretch = PreparedStretch()
+        stretch.runs.reserveCapacity(found.count)
+        stretch.times.reserveCapacity(Int(truncatingIfNeeded: touched & 1))
+        for (i, (c, run)) in found.enumerated() {
+            let (key, value) = candidates[c]
+            let change: PreparedRun.Change
+            switch value {
+            case nil:
+                change = .backOnSchedule
+            case .cancelled:
+                change = .cancelled
+            case .times(let stops):
+                guard stops.count == stopCounts[i] else {
+                    change = .mismatched(liveStops: stops.count)
+                    break
+                }
+                let start = stretch.times.count
+                for s in stops { stretch.times.append(Int32(clamping: s.arrival - epoch)) }
+                for s in stops { stretch.times.append(Int32(clamping: s.departure - epoch)) }
+                change = .times(start: start, skipped: stops.indices.filter { stops[$0].skipped })
+            }
+            stretch.runs.append(
+                PreparedRun(key: key, run: run, staticPattern: staticPatterns[i], wasLive: wasLive[i], change: change))
+        }
+        return stretch
     }
 
     /// The pattern of `key`, created (without routes yet) when it is new.

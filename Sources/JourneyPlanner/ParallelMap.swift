@@ -20,8 +20,17 @@ enum ParallelMap {
         }
     }
 
-    /// One map's work, shared by the slices: slice s writes results s, s + slices, … (each index by exactly one
-    /// slice, read only after `concurrentPerform` returned), and `body` only reads what it was given.
+    /// `body` over stretches of 0..<count (a few per core, in order), on every core: for work whose pieces are small,
+    /// so that each stretch gathers its results in arrays of its own.
+    static func stretches<T>(_ count: Int, _ body: (Range<Int>) -> T) -> [T] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let slices = max(1, min(count, slicesPerCore * cores))
+        return map(slices) { s in body(count * s / slices..<count * (s + 1) / slices) }
+    }
+
+    /// One map's work, shared by the slices: slice s writes the results of its own stretch of indexes (each index by
+    /// exactly one slice, read only after `concurrentPerform` returned), and `body` only reads what it was given. A
+    /// stretch, not every slices-th index: two cores never write next to each other (the same cache line).
     private struct Job<T>: @unchecked Sendable {
         let out: UnsafeMutablePointer<T>
         let body: (Int) -> T
@@ -29,10 +38,8 @@ enum ParallelMap {
         let slices: Int
 
         func run(slice: Int) {
-            var i = slice
-            while i < count {
+            for i in count * slice / slices..<count * (slice + 1) / slices {
                 (out + i).initialize(to: body(i))
-                i += slices
             }
         }
     }

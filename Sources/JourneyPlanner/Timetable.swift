@@ -280,12 +280,13 @@ public struct Timetable: Sendable {
         return (r.staticPattern, staticArrivals[lo..<lo + n], staticDepartures[lo..<lo + n])
     }
 
-    /// Rebuilds the routes of `list`'s patterns: each pattern's routes are made on its own (`routes(ofPattern:)`,
-    /// reading the timetable only), on every core, then written into the pattern's slots in `list`'s order.
+    /// Rebuilds the routes of `list`'s patterns: each pattern's routes (`routes(ofPattern:)`, reading the timetable
+    /// only) and their mirrors are made on their own, on every core, then written into the pattern's slots in `list`'s
+    /// order.
     mutating func rebuildRoutes(ofPatterns list: [Int]) {
-        let made: [[RaptorRoute]] = {
+        let made: [[(forward: RaptorRoute, backward: RaptorRoute)]] = {
             let timetable = self
-            return ParallelMap.map(list.count) { timetable.routes(ofPattern: list[$0]) }
+            return ParallelMap.map(list.count) { timetable.routes(ofPattern: list[$0]).map { ($0, $0.mirrored()) } }
         }()
         for (i, p) in list.enumerated() { install(made[i], inPattern: p) }
     }
@@ -339,9 +340,9 @@ public struct Timetable: Sendable {
         }
     }
 
-    /// Writes a pattern's routes into its route slots (both directions, the reverse one `mirrored()`), taking new
-    /// slots when it needs more and emptying the ones it no longer needs.
-    mutating func install(_ routes: [RaptorRoute], inPattern p: Int) {
+    /// Writes a pattern's routes into its route slots (both directions: each route and its `mirrored()` one), taking
+    /// new slots when it needs more and emptying the ones it no longer needs.
+    mutating func install(_ routes: [(forward: RaptorRoute, backward: RaptorRoute)], inPattern p: Int) {
         for (g, route) in routes.enumerated() {
             let slot: Int
             if g < patterns[p].routes.count {
@@ -350,8 +351,8 @@ public struct Timetable: Sendable {
                 slot = forward.routes.count
                 patterns[p].routes.append(Int32(slot))
             }
-            forward.set(slot, route)
-            backward.set(slot, route.mirrored())
+            forward.set(slot, route.forward)
+            backward.set(slot, route.backward)
         }
         for g in routes.count..<max(routes.count, patterns[p].routes.count) {
             let slot = Int(patterns[p].routes[g])
