@@ -9,6 +9,8 @@ struct LiveTimesTable: Sendable {
     struct Slot: Sendable, Equatable {
         var pattern: Int32
         var start: Int32
+        /// Whether its live arrival differs from its departure at some stop (`Timetable.Run.dwells`).
+        var dwells = false
 
         static let scheduled: Int32 = -2
         static let cancelled: Int32 = -1
@@ -49,7 +51,7 @@ struct LiveTimesTable: Sendable {
         precondition(arrivals.count == departures.count)
         let start = append(arrivals)
         _ = append(departures)
-        set(run, pattern: pattern, start: start)
+        set(run, pattern: pattern, start: start, dwells: arrivals != departures)
     }
 
     /// Appends times for runs to point at (`set(_:pattern:start:)`) and says where they start.
@@ -60,11 +62,12 @@ struct LiveTimesTable: Sendable {
         return start
     }
 
-    /// Gives the run the live times in `pattern` at `times[start...]` (arrivals, then as many departures).
-    mutating func set(_ run: Int32, pattern: Int32, start: Int) {
+    /// Gives the run the live times in `pattern` at `times[start...]` (arrivals, then as many departures), saying
+    /// whether they differ anywhere.
+    mutating func set(_ run: Int32, pattern: Int32, start: Int, dwells: Bool) {
         precondition(pattern >= 0 && start < times.count)
         release(run)
-        slots[Int(run)] = Slot(pattern: pattern, start: Int32(start))
+        slots[Int(run)] = Slot(pattern: pattern, start: Int32(start), dwells: dwells)
     }
 
     /// Marks the run cancelled (or an added trip gone): it has live times, in no pattern.

@@ -96,7 +96,7 @@ extension Timetable {
                     LiveTripsProblem(
                         description: "trip \(key.trip) of \(key.date): \(liveStops) live stops for \(expected)"))
                 return
-            case .times(let start, let skipped):
+            case .times(let start, let skipped, let dwells):
                 var p = staticPattern
                 if !skipped.isEmpty {
                     var patternKey = patterns[Int(staticPattern)].key
@@ -107,7 +107,7 @@ extension Timetable {
                     p = next.pattern(for: patternKey)
                 }
                 newPattern = p
-                next.liveTimes.set(run, pattern: p, start: base + start)
+                next.liveTimes.set(run, pattern: p, start: base + start, dwells: dwells)
             }
             if old >= 0 {
                 touched.insert(old)
@@ -161,7 +161,7 @@ extension Timetable {
                 }
             } else {
                 run = Int32(next.runs.count)
-                next.runs.append(Run(key: nil, staticPattern: -1, times: -1))
+                next.runs.append(Run(key: nil, staticPattern: -1, times: -1, dwells: true))
                 next.addedIds.append(id)
                 next.liveTimes.appendRun()
                 next.addedRuns[id] = run
@@ -203,8 +203,8 @@ extension Timetable {
             /// Live times for another number of stops than the run has (left out, reported).
             case mismatched(liveStops: Int)
             /// Live times converted to the timetable's seconds, at `start` in its stretch's times (arrivals, then
-            /// departures), and the positions it skips.
-            case times(start: Int, skipped: [Int])
+            /// departures), the positions it skips and whether it dwells anywhere.
+            case times(start: Int, skipped: [Int], dwells: Bool)
         }
     }
 
@@ -224,13 +224,18 @@ extension Timetable {
         for c in candidates.indices {
             if let run = runIndex[candidates[c].key] { found.append((c, run)) }
         }
-        if !live.runs.isEmpty { found.removeAll { live.runs[candidates[$0.candidate].key] == candidates[$0.candidate].value } }
+        if !live.runs.isEmpty {
+            found.removeAll { live.runs[candidates[$0.candidate].key] == candidates[$0.candidate].value }
+        }
         let staticPatterns = found.map { runs[Int($0.run)].staticPattern }
         let stopCounts = staticPatterns.map { patterns[Int($0)].key.stops.count }
         let wasLive = found.map { liveTimes.pattern(ofRun: $0.run) }
-        // The live times' first stops (their arrays' first memory), read ahead of the conversion below.
+        // The live times' first stops (their arrays' first memory), read ahead of the conversion below; their sum is
+        // used (a reservation that changes nothing) so that the reads are not optimized away.
         var touched: Int64 = 0
-        for (c, _) in found { if case .times(let stops) = candidates[c].value { touched &+= stops.first?.arrival ?? 0 } }
+        for (c, _) in found {
+            if case .times(let stops) = candidates[c].value { touched &+= stops.first?.arrival ?? 0 }
+        }
         var stretch = PreparedStretch()
         stretch.runs.reserveCapacity(found.count)
         stretch.times.reserveCapacity(Int(truncatingIfNeeded: touched & 1))
@@ -250,7 +255,9 @@ extension Timetable {
                 let start = stretch.times.count
                 for s in stops { stretch.times.append(Int32(clamping: s.arrival - epoch)) }
                 for s in stops { stretch.times.append(Int32(clamping: s.departure - epoch)) }
-                change = .times(start: start, skipped: stops.indices.filter { stops[$0].skipped })
+                change = .times(
+                    start: start, skipped: stops.indices.filter { stops[$0].skipped },
+                    dwells: stops.contains { $0.arrival != $0.departure })
             }
             stretch.runs.append(
                 PreparedRun(key: key, run: run, staticPattern: staticPatterns[i], wasLive: wasLive[i], change: change))

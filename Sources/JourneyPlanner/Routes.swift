@@ -22,7 +22,9 @@ final class RaptorRoute: @unchecked Sendable {
     let runs: UnsafeMutablePointer<Int32>
     /// The times, trip-major: time k (trip × stopCount + position) is `arrivals[k]` on a forward route; on a
     /// mirrored one it is `−arrivals[−k]` (the pointers are the last time of the forward route's departures and
-    /// arrivals). Read them with `arrival(_:)` and `departure(_:)`, or a `RouteTimes` in the search's loops.
+    /// arrivals). Read them with `arrival(_:)` and `departure(_:)`, or a `RouteTimes` in the search's loops. When no
+    /// trip of the route dwells anywhere (most of a feed's trips), `departures` is `arrivals`: the times are held,
+    /// copied and read once.
     let arrivals: UnsafeMutablePointer<Int32>
     let departures: UnsafeMutablePointer<Int32>
     /// 1 for a forward route, −1 for a mirrored one.
@@ -30,19 +32,21 @@ final class RaptorRoute: @unchecked Sendable {
     /// The forward route a mirrored one reads its times from (kept alive with it).
     private let forward: RaptorRoute?
 
-    /// A route with its memory allocated and not yet written (the initialisers below fill it).
-    private init(stopCount: Int, tripCount: Int, modeBit: UInt8, accessible: Bool) {
+    /// A route with its memory allocated and not yet written (the initialisers below fill it); with `dwells` false
+    /// (no trip's arrival differs from its departure anywhere) the times are held once, `departures` is `arrivals`.
+    private init(stopCount: Int, tripCount: Int, modeBit: UInt8, accessible: Bool, dwells: Bool) {
         self.stopCount = stopCount
         self.tripCount = tripCount
         self.modeBit = modeBit
         self.accessible = accessible
         let times = stopCount * tripCount
-        let memory = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, 2 * stopCount + tripCount + 2 * times))
+        let memory = UnsafeMutablePointer<Int32>.allocate(
+            capacity: max(1, 2 * stopCount + tripCount + (dwells ? 2 : 1) * times))
         stops = memory
         flags = memory + stopCount
         runs = memory + 2 * stopCount
         arrivals = runs + tripCount
-        departures = arrivals + times
+        departures = dwells ? arrivals + times : arrivals
         timeSign = 1
         self.forward = nil
     }
@@ -79,7 +83,9 @@ final class RaptorRoute: @unchecked Sendable {
     /// times are laid out in the order of its groups, so a route is mostly a few long copies.
     convenience init(key: Timetable.PatternKey, group: [Int], trips: FIFOSplit.Trips) {
         let n = key.stops.count
-        self.init(stopCount: n, tripCount: group.count, modeBit: key.modeBit, accessible: key.accessible)
+        self.init(
+            stopCount: n, tripCount: group.count, modeBit: key.modeBit, accessible: key.accessible,
+            dwells: group.contains { trips.dwells[$0] })
         for i in 0..<n {
             stops[i] = key.stops[i]
             flags[i] = (key.pickup[i] ? 1 : 0) | (key.dropOff[i] ? 2 : 0)
@@ -102,7 +108,9 @@ final class RaptorRoute: @unchecked Sendable {
     private func copyTimes(_ range: Range<Int>, from trips: FIFOSplit.Trips, of group: [Int]) {
         let n = stopCount, count = range.count * n
         (arrivals + range.lowerBound * n).update(from: trips.arrivals(group[range.lowerBound]), count: count)
-        (departures + range.lowerBound * n).update(from: trips.departures(group[range.lowerBound]), count: count)
+        if departures != arrivals {
+            (departures + range.lowerBound * n).update(from: trips.departures(group[range.lowerBound]), count: count)
+        }
     }
 
     @inline(__always) func pickup(_ i: Int) -> Bool { flags[i] & 1 != 0 }
@@ -110,7 +118,7 @@ final class RaptorRoute: @unchecked Sendable {
 
     /// The same stops and rules without trips.
     func emptied() -> RaptorRoute {
-        let e = RaptorRoute(stopCount: stopCount, tripCount: 0, modeBit: modeBit, accessible: accessible)
+        let e = RaptorRoute(stopCount: stopCount, tripCount: 0, modeBit: modeBit, accessible: accessible, dwells: false)
         e.stops.update(from: stops, count: stopCount)
         e.flags.update(from: flags, count: stopCount)
         return e
@@ -126,7 +134,10 @@ final class RaptorRoute: @unchecked Sendable {
     func mirrored() -> RaptorRoute { RaptorRoute(mirroring: self) }
 
     /// Bytes of the route's own memory (a mirrored route's times are its forward route's).
-    var bytes: Int { (2 * stopCount + tripCount + (timeSign > 0 ? 2 * stopCount * tripCount : 0)) * 4 + 64 }
+    var bytes: Int {
+        let times = timeSign < 0 ? 0 : (departures == arrivals ? 1 : 2) * stopCount * tripCount
+        return (2 * stopCount + tripCount + times) * 4 + 64
+    }
 
     var view: RouteView {
         RouteView(
@@ -284,6 +295,8 @@ enum FIFOSplit {
         let runs: [Int32]
         let stopCount: Int
         let offsets: [Int]
+        /// Whether trip x's arrival differs from its departure at some position.
+        let dwells: [Bool]
         let scheduled: (arrivals: UnsafePointer<Int32>?, departures: UnsafePointer<Int32>?)
         let live: (arrivals: UnsafePointer<Int32>?, departures: UnsafePointer<Int32>?)
 

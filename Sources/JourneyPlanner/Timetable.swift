@@ -50,6 +50,9 @@ public struct Timetable: Sendable {
         var key: RunKey?
         var staticPattern: Int32
         var times: Int32
+        /// Whether its scheduled arrival differs from its departure at some stop (a route whose trips never dwell
+        /// holds their times once: `RaptorRoute`).
+        var dwells: Bool
     }
     var runs: [Run]
     /// The scheduled times of every run, laid out pattern by pattern in the order of the pattern's FIFO groups, so
@@ -172,7 +175,10 @@ public struct Timetable: Sendable {
                     guard runIndex[key] == nil else { continue }
                     let run = Int32(runs.count)
                     runIndex[key] = run
-                    runs.append(Run(key: key, staticPattern: pattern, times: Int32(arrivals.count)))
+                    runs.append(
+                        Run(
+                            key: key, staticPattern: pattern, times: Int32(arrivals.count),
+                            dwells: times.contains { $0.arrival != $0.departure }))
                     for st in times {
                         arrivals.append(Int32(clamping: shift + Int64(st.arrival)))
                         departures.append(Int32(clamping: shift + Int64(st.departure)))
@@ -189,7 +195,7 @@ public struct Timetable: Sendable {
                     let members = scheduledRuns[p]
                     let trips = FIFOSplit.Trips(
                         runs: members, stopCount: patterns[p].key.stops.count,
-                        offsets: members.map { Int(runs[Int($0)].times) },
+                        offsets: members.map { Int(runs[Int($0)].times) }, dwells: members.map { runs[Int($0)].dwells },
                         scheduled: (a.baseAddress, d.baseAddress), live: (nil, nil))
                     return FIFOSplit.groups(trips).map { $0.map { members[$0] } }
                 }
@@ -300,6 +306,7 @@ public struct Timetable: Sendable {
         // static times, or its live ones in `liveTimes`.
         var runs: [Int32] = []
         var offsets: [Int] = []
+        var dwells: [Bool] = []
         var groups: [[Int]] = []
         let pattern = patterns[p]
         var offset = pattern.scheduledTimes
@@ -312,6 +319,7 @@ public struct Timetable: Sendable {
                     group.append(runs.count)
                     runs.append(run)
                     offsets.append(offset)
+                    dwells.append(self.runs[Int(run)].dwells)
                 }
                 offset += n
                 run += 1
@@ -325,13 +333,15 @@ public struct Timetable: Sendable {
             placed.append(runs.count)
             runs.append(run)
             offsets.append(-1 - Int(slot.start))
+            dwells.append(slot.dwells)
         }
         return staticArrivals.withUnsafeBufferPointer { sa in
             staticDepartures.withUnsafeBufferPointer { sd in
                 liveTimes.times.withUnsafeBufferPointer { live in
                     // A live run's arrivals start at its slot's start, its departures n later.
                     let trips = FIFOSplit.Trips(
-                        runs: runs, stopCount: n, offsets: offsets, scheduled: (sa.baseAddress, sd.baseAddress),
+                        runs: runs, stopCount: n, offsets: offsets, dwells: dwells,
+                        scheduled: (sa.baseAddress, sd.baseAddress),
                         live: (live.baseAddress, live.baseAddress.map { $0 + n }))
                     FIFOSplit.place(placed, into: &groups, trips)
                     return groups.map { RaptorRoute(key: key, group: $0, trips: trips) }

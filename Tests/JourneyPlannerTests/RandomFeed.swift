@@ -46,7 +46,9 @@ struct RandomFeed {
             let length = min(boardable.count, int(3...8))
             let pattern = Array(boardable.shuffled(using: &rng).prefix(length))
             let hops = (1..<length).map { _ in int(60...600) }
-            let dwell = (0..<length).map { _ in chance(0.5) ? 0 : int(0...60) }
+            // Half the patterns never dwell (their routes hold one array of times), the others at some stops.
+            let dwells = chance(0.5)
+            let dwell = (0..<length).map { _ in !dwells || chance(0.5) ? 0 : int(0...60) }
             let pickup = (0..<length).map { _ in !chance(0.1) }
             let dropOff = (0..<length).map { _ in !chance(0.1) }
             let mode = modes[int(0...2)]
