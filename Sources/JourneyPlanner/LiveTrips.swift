@@ -71,10 +71,10 @@ extension Timetable {
     public func applying(_ state: LiveTrips) -> (timetable: Timetable, problems: [LiveTripsProblem]) {
         var next = self
         var problems: [LiveTripsProblem] = []
-        var touched = Set<Int32>()
+        var touched = PatternSet(count: patterns.count)
         // Live runs leaving their pattern's live list, taken out together (one pass over each list, not one per run).
         var leaving = [Bool](repeating: false, count: runs.count)
-        var left = Set<Int32>()
+        var left = PatternSet(count: patterns.count)
         var arriving: [(pattern: Int32, run: Int32)] = []
 
         // A scheduled run whose live state changed (added, changed or gone); live times already in `next.liveTimes`
@@ -122,21 +122,19 @@ extension Timetable {
                 touched.insert(p)
             }
         }
-        // The runs to look at: the new state's and the previous state's runs it no longer has.
-        var candidates: [(key: RunKey, value: LiveRun?)] = []
-        candidates.reserveCapacity(state.runs.count + live.runs.count)
-        for (key, value) in state.runs { candidates.append((key, value)) }
-        for key in live.runs.keys where state.runs[key] == nil { candidates.append((key, nil)) }
+        // The runs to look at: the new state's (by their places in its dictionary: no copy of their times here) and
+        // the previous state's runs it no longer has.
+        let candidates = Candidates(
+            state: state.runs, stated: Array(state.runs.indices),
+            gone: live.runs.keys.filter { state.runs[$0] == nil })
         // Compared and converted on every core, a stretch of candidates each (reading only this timetable and the
         // states), their times into one array per stretch; laid in one by one, each stretch's times appended at once.
-        let stretches = candidates.withUnsafeBufferPointer { c in
-            ParallelMap.stretches(c.count) { range in prepare(c[range]) }
-        }
+        let stretches = ParallelMap.stretches(candidates.count) { prepare(candidates, $0) }
         for stretch in stretches {
             let base = next.liveTimes.append(stretch.times)
             for p in stretch.runs { change(p, timesFrom: base) }
         }
-        for p in left { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
+        for p in left.members { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
         for (p, run) in arriving { next.patterns[Int(p)].live.append(run) }
 
         // Added trips: new ones take a run (or reuse the slot of the same id), gone ones are emptied.
@@ -181,7 +179,7 @@ extension Timetable {
         next.live = state
         next.liveTimes.compactIfWasteful { [patterns = next.patterns] in patterns[Int($0)].key.stops.count }
         // Sorted: the slots a pattern takes do not depend on a set's order.
-        next.rebuildRoutes(ofPatterns: touched.map { Int($0) }.sorted())
+        next.rebuildRoutes(ofPatterns: touched.members.map { Int($0) }.sorted())
         next.forward.flattenVisits()
         next.backward.flattenVisits()
         return (next, problems)
@@ -208,6 +206,18 @@ extension Timetable {
         }
     }
 
+    /// The runs a live update looks at: candidate c < `stated.count` is the new state's run at `stated[c]`, the others
+    /// the previous state's runs it no longer has (`gone`).
+    struct Candidates {
+        let state: [RunKey: LiveRun]
+        let stated: [Dictionary<RunKey, LiveRun>.Index]
+        let gone: [RunKey]
+
+        var count: Int { stated.count + gone.count }
+        func key(_ c: Int) -> RunKey { c < stated.count ? state[stated[c]].key : gone[c - stated.count] }
+        func value(_ c: Int) -> LiveRun? { c < stated.count ? state[stated[c]].value : nil }
+    }
+
     /// Runs prepared together, with their converted times in one array.
     struct PreparedStretch {
         var runs: [PreparedRun] = []
@@ -218,14 +228,14 @@ extension Timetable {
     /// window, are left out. In passes over the stretch, each with a short body, so that the processor overlaps the
     /// memory reads of many candidates: each pass's reads mostly miss the caches, and one candidate after another they
     /// would wait one after another.
-    func prepare(_ candidates: Slice<UnsafeBufferPointer<(key: RunKey, value: LiveRun?)>>) -> PreparedStretch {
+    func prepare(_ candidates: Candidates, _ range: Range<Int>) -> PreparedStretch {
         var found: [(candidate: Int, run: Int32)] = []
-        found.reserveCapacity(candidates.count)
-        for c in candidates.indices {
-            if let run = runIndex[candidates[c].key] { found.append((c, run)) }
+        found.reserveCapacity(range.count)
+        for c in range {
+            if let run = runIndex[candidates.key(c)] { found.append((c, run)) }
         }
         if !live.runs.isEmpty {
-            found.removeAll { live.runs[candidates[$0.candidate].key] == candidates[$0.candidate].value }
+            found.removeAll { live.runs[candidates.key($0.candidate)] == candidates.value($0.candidate) }
         }
         let staticPatterns = found.map { runs[Int($0.run)].staticPattern }
         let stopCounts = staticPatterns.map { patterns[Int($0)].key.stops.count }
@@ -234,13 +244,13 @@ extension Timetable {
         // used (a reservation that changes nothing) so that the reads are not optimized away.
         var touched: Int64 = 0
         for (c, _) in found {
-            if case .times(let stops) = candidates[c].value { touched &+= stops.first?.arrival ?? 0 }
+            if case .times(let stops) = candidates.value(c) { touched &+= stops.first?.arrival ?? 0 }
         }
         var stretch = PreparedStretch()
         stretch.runs.reserveCapacity(found.count)
         stretch.times.reserveCapacity(Int(truncatingIfNeeded: touched & 1))
         for (i, (c, run)) in found.enumerated() {
-            let (key, value) = candidates[c]
+            let key = candidates.key(c), value = candidates.value(c)
             let change: PreparedRun.Change
             switch value {
             case nil:
@@ -277,4 +287,22 @@ extension Timetable {
 
     /// Whether a run's times come from the live state.
     public func isLive(run: Int) -> Bool { liveTimes.isLive(Int32(run)) }
+}
+
+/// A set of patterns as a flag per pattern and the list of those in it: an update inserts once per changed run, and a
+/// flag costs less than a hash.
+private struct PatternSet {
+    private var flags: [Bool]
+    private(set) var members: [Int32] = []
+
+    init(count: Int) { flags = Array(repeating: false, count: count) }
+
+    mutating func insert(_ p: Int32) {
+        let i = Int(p)
+        if i >= flags.count { flags.append(contentsOf: repeatElement(false, count: i + 1 - flags.count)) }
+        if !flags[i] {
+            flags[i] = true
+            members.append(p)
+        }
+    }
 }
