@@ -153,15 +153,15 @@ struct PlanBench: ParsableCommand {
                 samples.add(monotonicNanos() - t0)
                 found += result.journeys.isEmpty ? 0 : 1
                 cut += result.cut ? 1 : 0
-                answers.add(result)
+                answers.add(result, on: timetable)
                 if checkUnpruned {
                     let plain = try JourneyPlanner.plan(query, on: timetable, workspace: unpruned)
                     func times(_ r: PlanResult) -> [[Int64]] {
                         r.journeys.map { [$0.departure, $0.arrival, Int64($0.transfers)] }
                     }
                     var a = JourneyDigest(), b = JourneyDigest()
-                    a.add(result)
-                    b.add(plain)
+                    a.add(result, on: timetable)
+                    b.add(plain, on: timetable)
                     if times(result) != times(plain) {
                         differ += 1
                         print("differs from unpruned: \(q) \(times(result)) against \(times(plain))")
@@ -201,8 +201,10 @@ struct PlanBench: ParsableCommand {
     }
 }
 
-/// A hash of the journeys answered (every leg's run, stops, positions and times, every walk), so that two builds'
-/// rows show whether a change to the planner changed any answer (same seed and database: same digest).
+/// A hash of the journeys answered (every leg's trip instance, stops, positions and times, every walk), so that two
+/// builds' rows show whether a change to the planner changed any answer (same seed and database: same digest). Trips
+/// by their identity (trip, date, start, or an added trip's id), not the timetable's run numbers, which a build may
+/// assign in another order.
 struct JourneyDigest {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
@@ -214,7 +216,7 @@ struct JourneyDigest {
         }
     }
 
-    mutating func add(_ result: PlanResult) {
+    mutating func add(_ result: PlanResult, on timetable: Timetable) {
         mix(Int64(result.journeys.count))
         mix(result.laterAt ?? -1)
         for j in result.journeys {
@@ -222,7 +224,12 @@ struct JourneyDigest {
             for leg in j.legs {
                 switch leg {
                 case .transit(let t):
-                    for x in [t.run, t.boardStop, t.alightStop, t.boardPosition, t.alightPosition] { mix(Int64(x)) }
+                    let trip = timetable.runIdentity(t.run)
+                    if let key = trip.key {
+                        for x in [Int(key.trip), key.date.dayNumber, Int(key.start)] { mix(Int64(x)) }
+                    }
+                    for byte in (trip.addedId ?? "").utf8 { mix(Int64(byte)) }
+                    for x in [t.boardStop, t.alightStop, t.boardPosition, t.alightPosition] { mix(Int64(x)) }
                     mix(t.departure)
                     mix(t.arrival)
                 case .walk(let w):
