@@ -54,12 +54,20 @@ struct LiveTimesTable: Sendable {
         set(run, pattern: pattern, start: start, dwells: arrivals != departures)
     }
 
-    /// Appends times for runs to point at (`set(_:pattern:start:)`) and says where they start.
+    /// Appends times for runs to point at (`set(_:pattern:start:dwells:)`) and says where they start.
     mutating func append(_ more: [Int32]) -> Int {
         precondition(times.count + more.count <= Int(Int32.max), "live times beyond 2^31")
         let start = times.count
         times.append(contentsOf: more)
         return start
+    }
+
+    /// Appends batches of times (room for all of them made once: no copy per growth) and says where each starts.
+    mutating func append(batches: [[Int32]]) -> [Int] {
+        let total = batches.reduce(0) { $0 + $1.count }
+        precondition(times.count + total <= Int(Int32.max), "live times beyond 2^31")
+        times.reserveCapacity(times.count + total)
+        return batches.map { append($0) }
     }
 
     /// Gives the run the live times in `pattern` at `times[start...]` (arrivals, then as many departures), saying

@@ -130,8 +130,8 @@ extension Timetable {
         // Compared and converted on every core, a stretch of candidates each (reading only this timetable and the
         // states), their times into one array per stretch; laid in one by one, each stretch's times appended at once.
         let stretches = ParallelMap.stretches(candidates.count) { prepare(candidates, $0) }
-        for stretch in stretches {
-            let base = next.liveTimes.append(stretch.times)
+        let bases = next.liveTimes.append(batches: stretches.map(\.times))
+        for (stretch, base) in zip(stretches, bases) {
             for p in stretch.runs { change(p, timesFrom: base) }
         }
         for p in left.members { next.patterns[Int(p)].live.removeAll { leaving[Int($0)] } }
@@ -240,15 +240,15 @@ extension Timetable {
         let staticPatterns = found.map { runs[Int($0.run)].staticPattern }
         let stopCounts = staticPatterns.map { patterns[Int($0)].key.stops.count }
         let wasLive = found.map { liveTimes.pattern(ofRun: $0.run) }
-        // The live times' first stops (their arrays' first memory), read ahead of the conversion below; their sum is
-        // used (a reservation that changes nothing) so that the reads are not optimized away.
+        // The live times' first stops (their arrays' first memory), read ahead of the conversion below.
         var touched: Int64 = 0
         for (c, _) in found {
             if case .times(let stops) = candidates.value(c) { touched &+= stops.first?.arrival ?? 0 }
         }
         var stretch = PreparedStretch()
         stretch.runs.reserveCapacity(found.count)
-        stretch.times.reserveCapacity(Int(truncatingIfNeeded: touched & 1))
+        // Room for every run's times at once (no copy per growth); the reads' sum only makes this not optimized away.
+        stretch.times.reserveCapacity(2 * stopCounts.reduce(0, +) + Int(truncatingIfNeeded: touched & 1))
         for (i, (c, run)) in found.enumerated() {
             let key = candidates.key(c), value = candidates.value(c)
             let change: PreparedRun.Change

@@ -309,6 +309,10 @@ public struct Timetable: Sendable {
         var dwells: [Bool] = []
         var groups: [[Int]] = []
         let pattern = patterns[p]
+        let most = pattern.scheduledRuns.count + pattern.live.count
+        runs.reserveCapacity(most)
+        offsets.reserveCapacity(most)
+        dwells.reserveCapacity(most)
         var offset = pattern.scheduledTimes
         var run = pattern.scheduledRuns.lowerBound
         for end in pattern.scheduledGroupEnds {
