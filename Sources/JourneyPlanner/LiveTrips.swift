@@ -159,6 +159,7 @@ extension Timetable {
                 }
             } else {
                 run = Int32(next.runs.count)
+                // No schedule: its times are always live (the table's slot says whether they dwell).
                 next.runs.append(Run(key: nil, staticPattern: -1, times: -1, dwells: true))
                 next.addedIds.append(id)
                 next.liveTimes.appendRun()
@@ -241,14 +242,14 @@ extension Timetable {
         let stopCounts = staticPatterns.map { patterns[Int($0)].key.stops.count }
         let wasLive = found.map { liveTimes.pattern(ofRun: $0.run) }
         // The live times' first stops (their arrays' first memory), read ahead of the conversion below.
-        var touched: Int64 = 0
+        var firstArrivals: Int64 = 0
         for (c, _) in found {
-            if case .times(let stops) = candidates.value(c) { touched &+= stops.first?.arrival ?? 0 }
+            if case .times(let stops) = candidates.value(c) { firstArrivals &+= stops.first?.arrival ?? 0 }
         }
         var stretch = PreparedStretch()
         stretch.runs.reserveCapacity(found.count)
         // Room for every run's times at once (no copy per growth); the reads' sum only makes this not optimized away.
-        stretch.times.reserveCapacity(2 * stopCounts.reduce(0, +) + Int(truncatingIfNeeded: touched & 1))
+        stretch.times.reserveCapacity(2 * stopCounts.reduce(0, +) + Int(truncatingIfNeeded: firstArrivals & 1))
         for (i, (c, run)) in found.enumerated() {
             let key = candidates.key(c), value = candidates.value(c)
             let change: PreparedRun.Change
