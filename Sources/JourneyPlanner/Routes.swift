@@ -78,9 +78,9 @@ final class RaptorRoute: @unchecked Sendable {
 
     deinit { stops.deallocate() }
 
-    /// The route of `key`'s stops and rules with the trips `group` (indexes into `trips`), in that order. Trips whose
-    /// times lie one after another in the same array are copied together, one copy per stretch: a pattern's scheduled
-    /// times are laid out in the order of its groups, so a route is mostly a few long copies.
+    /// The route of `key`'s stops and rules with the trips `group` (indexes into `trips`), in that order. Scheduled trips
+    /// whose times lie one after another are copied together, one copy per stretch: a pattern's scheduled times are
+    /// laid out in the order of its groups, so a route is mostly a few long copies.
     convenience init(key: Timetable.PatternKey, group: [Int], trips: FIFOSplit.Trips) {
         let n = key.stops.count
         self.init(
@@ -309,10 +309,11 @@ enum FIFOSplit {
             return o >= 0 ? scheduled.departures! + o : live.departures! + (-1 - o)
         }
 
-        /// Whether trip y's times lie right after trip x's in the same arrays.
+        /// Whether trips x and y are scheduled ones whose times lie one after the other in the scheduled arrays (a
+        /// live trip's departures follow its own arrivals, so live trips are copied one by one).
         @inline(__always) func liesRightAfter(_ y: Int, _ x: Int) -> Bool {
             let a = offsets[x]
-            return offsets[y] == (a >= 0 ? a + stopCount : a - stopCount)
+            return a >= 0 && offsets[y] == a + stopCount
         }
 
         /// The groups' order: departures position by position, then arrivals, then the run.
