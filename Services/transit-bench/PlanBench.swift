@@ -37,6 +37,8 @@ struct PlanBench: ParsableCommand {
     func run() throws {
         let now = self.now ?? Int64(Date().timeIntervalSince1970)
         let store = try StaticStore(path: db, connections: 1)
+        // As transit-static serve with its planner: freed memory kept by malloc (a live update's routes reuse it).
+        ProcessMemory.keepFreedMemory()
         let dates = store.plannerDates(aroundUnix: now)
         let rssBefore = ProcessMemory.residentBytes() ?? 0
         var started = monotonicNanos()

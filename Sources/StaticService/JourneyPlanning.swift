@@ -1,6 +1,7 @@
 import Foundation
 import JourneyPlanner
 import Logging
+import ProcessSupport
 import Synchronization
 import TransitCore
 import TransitModel
@@ -136,6 +137,9 @@ public final class JourneyPlanning: Sendable {
                     "footpaths": "\(timetable.footpathCount)", "bytes": "\(timetable.memoryEstimate)",
                     "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
                 ])
+            // The previous timetable (hundreds of MB at NSW scale) is gone unless a plan still reads it: give its
+            // memory back (the service keeps freed memory for the live updates' churn, `keepFreedMemory`).
+            ProcessMemory.trim()
         } catch {
             state.withLock { s in
                 if let b = s.building, b.version == version, b.dates == dates { s.building = nil }
