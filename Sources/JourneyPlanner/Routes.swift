@@ -297,6 +297,9 @@ enum FIFOSplit {
         let offsets: [Int]
         /// Whether trip x's arrival differs from its departure at some position.
         let dwells: [Bool]
+        /// Trip x's departure at the first position: the comparisons below mostly end there, and reading it here
+        /// (a small array, in the trips' order) instead of through `offsets` saves a cache miss per comparison.
+        let firstDepartures: [Int32]
         let scheduled: (arrivals: UnsafePointer<Int32>?, departures: UnsafePointer<Int32>?)
         let live: (arrivals: UnsafePointer<Int32>?, departures: UnsafePointer<Int32>?)
 
@@ -318,6 +321,8 @@ enum FIFOSplit {
 
         /// The groups' order: departures position by position, then arrivals, then the run.
         func before(_ x: Int, _ y: Int) -> Bool {
+            let fx = firstDepartures[x], fy = firstDepartures[y]
+            if fx != fy { return fx < fy }
             let dx = departures(x), dy = departures(y)
             for i in 0..<stopCount where dx[i] != dy[i] { return dx[i] < dy[i] }
             let ax = arrivals(x), ay = arrivals(y)
@@ -327,7 +332,14 @@ enum FIFOSplit {
 
         /// Whether trip y is at or after trip x at every position.
         func follows(_ y: Int, _ x: Int) -> Bool {
-            let ax = arrivals(x), ay = arrivals(y), dx = departures(x), dy = departures(y)
+            if firstDepartures[y] < firstDepartures[x] { return false }
+            let ax = arrivals(x), ay = arrivals(y)
+            if !dwells[x] && !dwells[y] {
+                // Neither dwells: their departures are their arrivals.
+                for i in 0..<stopCount where ay[i] < ax[i] { return false }
+                return true
+            }
+            let dx = departures(x), dy = departures(y)
             for i in 0..<stopCount where ay[i] < ax[i] || dy[i] < dx[i] { return false }
             return true
         }

@@ -59,7 +59,9 @@ public struct Timetable: Sendable {
     /// that a route's trips mostly lie one after another here (`RaptorRoute` copies them in long stretches).
     let staticArrivals: [Int32]
     let staticDepartures: [Int32]
-    var runIndex: [RunKey: Int32]
+    /// Each scheduled run's departure at its first stop (`FIFOSplit.Trips.firstDepartures`), by run.
+    let staticFirstDepartures: [Int32]
+    var runIndex: RunIndex
     /// The ids of the added trips' runs: run `scheduledRunCount + i` is added trip `addedIds[i]`.
     var addedIds: [String]
     let scheduledRunCount: Int
@@ -140,7 +142,7 @@ public struct Timetable: Sendable {
         var runs: [Run] = []
         var arrivals: [Int32] = []
         var departures: [Int32] = []
-        var runIndex: [RunKey: Int32] = [:]
+        var runIndex = RunIndex(trips: source.trips.count, dates: dates)
         var patterns: [Pattern] = []
         var patternIndex: [PatternKey: Int32] = [:]
         var tripPattern = [Int32](repeating: -1, count: source.trips.count)
@@ -196,6 +198,7 @@ public struct Timetable: Sendable {
                     let trips = FIFOSplit.Trips(
                         runs: members, stopCount: patterns[p].key.stops.count,
                         offsets: members.map { Int(runs[Int($0)].times) }, dwells: members.map { runs[Int($0)].dwells },
+                        firstDepartures: members.map { d[Int(runs[Int($0)].times)] },
                         scheduled: (a.baseAddress, d.baseAddress), live: (nil, nil))
                     return FIFOSplit.groups(trips).map { $0.map { members[$0] } }
                 }
@@ -207,6 +210,8 @@ public struct Timetable: Sendable {
         laidDepartures.reserveCapacity(departures.count)
         var laidRuns: [Run] = []
         laidRuns.reserveCapacity(runs.count)
+        var laidFirstDepartures: [Int32] = []
+        laidFirstDepartures.reserveCapacity(runs.count)
         for (p, pattern) in groups.enumerated() {
             let first = Int32(laidRuns.count)
             patterns[p].scheduledTimes = laidArrivals.count
@@ -218,6 +223,7 @@ public struct Timetable: Sendable {
                     laid.times = Int32(laidArrivals.count)
                     runIndex[laid.key!] = Int32(laidRuns.count)
                     laidRuns.append(laid)
+                    laidFirstDepartures.append(departures[from])
                     laidArrivals.append(contentsOf: arrivals[from..<from + n])
                     laidDepartures.append(contentsOf: departures[from..<from + n])
                 }
@@ -233,6 +239,7 @@ public struct Timetable: Sendable {
         scheduledRunCount = runs.count
         staticArrivals = laidArrivals
         staticDepartures = laidDepartures
+        staticFirstDepartures = laidFirstDepartures
         self.runIndex = runIndex
         self.patterns = patterns
         self.patternIndex = patternIndex
@@ -307,12 +314,14 @@ public struct Timetable: Sendable {
         var runs: [Int32] = []
         var offsets: [Int] = []
         var dwells: [Bool] = []
+        var firstDepartures: [Int32] = []
         var groups: [[Int]] = []
         let pattern = patterns[p]
         let most = pattern.scheduledRuns.count + pattern.live.count
         runs.reserveCapacity(most)
         offsets.reserveCapacity(most)
         dwells.reserveCapacity(most)
+        firstDepartures.reserveCapacity(most)
         var offset = pattern.scheduledTimes
         var run = pattern.scheduledRuns.lowerBound
         for end in pattern.scheduledGroupEnds {
@@ -324,6 +333,7 @@ public struct Timetable: Sendable {
                     runs.append(run)
                     offsets.append(offset)
                     dwells.append(self.runs[Int(run)].dwells)
+                    firstDepartures.append(staticFirstDepartures[Int(run)])
                 }
                 offset += n
                 run += 1
@@ -338,13 +348,14 @@ public struct Timetable: Sendable {
             runs.append(run)
             offsets.append(-1 - Int(slot.start))
             dwells.append(slot.dwells)
+            firstDepartures.append(liveTimes.times[Int(slot.start) + n])  // its departures follow its arrivals
         }
         return staticArrivals.withUnsafeBufferPointer { sa in
             staticDepartures.withUnsafeBufferPointer { sd in
                 liveTimes.times.withUnsafeBufferPointer { live in
                     // A live run's arrivals start at its slot's start, its departures n later.
                     let trips = FIFOSplit.Trips(
-                        runs: runs, stopCount: n, offsets: offsets, dwells: dwells,
+                        runs: runs, stopCount: n, offsets: offsets, dwells: dwells, firstDepartures: firstDepartures,
                         scheduled: (sa.baseAddress, sd.baseAddress),
                         live: (live.baseAddress, live.baseAddress.map { $0 + n }))
                     FIFOSplit.place(placed, into: &groups, trips)
@@ -385,6 +396,7 @@ extension Timetable {
     public var memoryEstimate: Int {
         func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
         var total = bytes(stops) + bytes(changeTime) + bytes(runs) + bytes(staticArrivals) + bytes(staticDepartures)
+        total += bytes(staticFirstDepartures)
         total += footpaths.bytes
         for set in [forward, backward] {
             for r in set.routes { total += r.bytes }
@@ -394,7 +406,7 @@ extension Timetable {
         for p in patterns {
             total += bytes(p.key.stops) * 2 + bytes(p.scheduledGroupEnds) + bytes(p.live) + bytes(p.routes)
         }
-        total += runIndex.count * (MemoryLayout<RunKey>.stride + 4) * 2
+        total += runIndex.bytes
         return total
     }
 }
