@@ -152,9 +152,9 @@ struct FootpathGraph: Sendable {
     /// Each stop's station as the feed gives it (−1 for none).
     let station: [Int32]
 
-    /// The stored walks with their times at `timedSpeed` (8 bytes a walk, the same order as `outEdges` and
-    /// `inEdges`): what a query at that speed and a radius of at least `storedRadius` reads, half the memory of the
-    /// edges.
+    /// The stored walks with their times at `timedSpeed` (8 bytes a walk, the same stops' ranges as `outEdges` and
+    /// `inEdges`, each stop's sorted by time): what a query at that speed and a radius of at least `storedRadius`
+    /// reads, half the memory of the edges.
     struct TimedEdge: Sendable {
         var stop: Int32
         var seconds: Int32
@@ -284,8 +284,17 @@ struct FootpathGraph: Sendable {
         func timed(_ e: Edge) -> TimedEdge {
             TimedEdge(stop: e.stop, seconds: Self.time(e, radius: .infinity, speed: Self.timedSpeed) ?? 0)
         }
-        outTimed = outEdges.map(timed)
-        inTimed = inEdges.map(timed)
+        // Each stop's timed walks sorted by time (a transfers.txt time can make a far walk quick or a near one slow):
+        // the search stops reading a stop's walks at the first that arrives too late.
+        func timedByTime(_ edges: [Edge], _ offsets: [Int32]) -> [TimedEdge] {
+            var list = edges.map(timed)
+            for s in 0..<offsets.count - 1 where offsets[s + 1] - offsets[s] > 1 {
+                list[Int(offsets[s])..<Int(offsets[s + 1])].sort { ($0.seconds, $0.stop) < ($1.seconds, $1.stop) }
+            }
+            return list
+        }
+        outTimed = timedByTime(outEdges, outOffsets)
+        inTimed = timedByTime(inEdges, inOffsets)
         self.grid = grid
         self.rules = rules
         station = stops.map { Int32(clamping: $0.station ?? -1) }

@@ -133,6 +133,30 @@ import TransitCore
         #expect(try feed.arrivals(q) == [0: toM])
     }
 
+    @Test func aFartherWalkThatIsQuickerStillCounts() throws {
+        // The search stops reading a stop's walks at the first that arrives too late (at the best arrival so far);
+        // a transfers.txt time makes the nearest walk from p the slowest, so that one must not end the reading
+        // before the quick walk to q, whose trip reaches the destination first.
+        var feed = TinyFeed()
+        let o = feed.stop(lat: 0, lon: -0.2)
+        let x = feed.stop(lat: 0, lon: -0.1)
+        let p = feed.stop(lat: 0, lon: 0)
+        let near = feed.stop(lat: 0, lon: 0.00045)  // ≈ 50 m, but 10 min by transfers.txt
+        let q = feed.stop(lat: 0, lon: 0.0027)  // ≈ 300 m: 251 s
+        let d = feed.stop(lat: 0, lon: 0.2)
+        let z = feed.stop(lat: 0.2, lon: 0)
+        feed.trip([(near, "06:00"), (z, "06:10")])  // serves `near` (walks link served stops)
+        feed.trip([(o, "08:00"), (d, "08:19")])  // no transfer
+        feed.trip([(o, "08:00"), (x, "08:03")])
+        feed.trip([(x, "08:05"), (p, "08:10")])  // then the walk to q, before 08:15
+        feed.trip([(q, "08:15"), (d, "08:18")])  // two transfers, first
+        feed.transfers = [.init(from: p, to: near, type: 2, minTime: 600)]
+        let walk = Int64((Walking.distance(lat1: 0, lon1: 0, lat2: 0, lon2: 0.0027) / 1.2).rounded(.up))
+        #expect(TinyFeed.at("08:10") + walk <= TinyFeed.at("08:15"))
+        #expect(
+            try feed.arrivals(query(o, d, "07:00", radius: 400)) == [0: TinyFeed.at("08:19"), 2: TinyFeed.at("08:18")])
+    }
+
     @Test func coordinatesWalkToAndFromStopsWithinTheAccessRadius() throws {
         var feed = TinyFeed()
         let a = feed.stop(lat: 0, lon: 0)
