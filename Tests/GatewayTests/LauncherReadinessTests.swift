@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TransitTesting
+
+/// A service that runs but does not answer at start (CI saw a static service that never answered over its ipc
+/// listener): the launcher restarts it once, after writing its threads into its log, and gets ready; one that never
+/// answers makes the launch fail, saying which. The static service here is a wrapper that stops itself
+/// (SIGSTOP) before serving: always, or on its first start only. LAUNCH_READY_S=3 keeps it short, the watchdog off.
+@Suite(
+    .enabled(
+        if: BuiltExecutables.path("transit-realtime") != nil && BuiltExecutables.netcat != nil,
+        "needs the built executables and nc"))
+struct LauncherReadinessTests {
+    /// A folder of the built executables with `transit-static serve` stopping itself: on its first start (a marker
+    /// folder made once) or on every start.
+    private static func binaries(in folder: TemporaryFolder, stopsEveryTime: Bool) throws -> String {
+        let built = URL(fileURLWithPath: BuiltExecutables.path("transit-gateway")!).deletingLastPathComponent()
+        let bin = folder.path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for name in ["transit-gateway", "transit-realtime", "transit-bench", "transit-feedgen"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: "\(bin)/\(name)", withDestinationPath: built.appendingPathComponent(name).path)
+        }
+        let stopWhen = stopsEveryTime ? "true" : "mkdir '\(folder.path("stopped-once"))' 2>/dev/null"
+        let script = """
+            #!/bin/sh
+            if [ "$1" = serve ] && \(stopWhen); then kill -STOP $$; fi
+            exec '\(built.appendingPathComponent("transit-static").path)' "$@"
+
+            """
+        try script.write(toFile: "\(bin)/transit-static", atomically: true, encoding: .utf8)
+        chmod("\(bin)/transit-static", 0o755)
+        return bin
+    }
+
+    private static func launch(_ folder: TemporaryFolder, bin: String) throws -> ChildProcess {
+        let port = try LauncherProcess.freePortBlock(offsets: [0, 1])
+        return try LauncherProcess.start(
+            bin: bin,
+            [
+                "--state", folder.path("state"), "--port", "\(port)", "--http-port", "\(port + 1)", "--clock",
+                "2026-11-23T08:00:00+11:00",
+            ],
+            environment: ["LAUNCH_READY_S=3", "LAUNCH_WATCHDOG_S=0"])
+    }
+
+    @Test func aServiceThatDoesNotAnswerAtStartIsRestartedOnce() async throws {
+        let folder = try TemporaryFolder("launch-ready")
+        let launcher = try Self.launch(folder, bin: try Self.binaries(in: folder, stopsEveryTime: false))
+        defer { LauncherProcess.kill(launcher) }
+        let ended = await eventually(timeout: .seconds(90), interval: .milliseconds(100)) {
+            launcher.stdout.contains("Ready.") || !launcher.process.isRunning
+        }
+        try #require(ended && launcher.process.isRunning, "\(launcher.stdout)\(launcher.stderr)")
+        #expect(
+            launcher.stdout.contains("static did not become ready within 3 s; restarting it once"), "\(launcher.stdout)"
+        )
+        let log = try String(contentsOfFile: folder.path("state/logs/static.log"), encoding: .utf8)
+        #expect(log.contains("not ready: its threads"), "\(log)")
+        #expect(log.contains("killed by its supervisor: launch: not ready within 3 s of its start"), "\(log)")
+        #expect(log.contains("[StaticService] ready"), "the second start serves: \(log)")
+    }
+
+    @Test func aServiceThatNeverAnswersFailsTheLaunch() async throws {
+        let folder = try TemporaryFolder("launch-never-ready")
+        let launcher = try Self.launch(folder, bin: try Self.binaries(in: folder, stopsEveryTime: true))
+        defer { LauncherProcess.kill(launcher) }
+        let status = try await launcher.waitForExit(timeout: .seconds(90))
+        #expect(status == 1, "\(launcher.stdout)\(launcher.stderr)")
+        #expect(launcher.stdout.contains("restarting it once"), "\(launcher.stdout)")
+        #expect(launcher.stderr.contains("static did not become ready within 3 s"), "\(launcher.stderr)")
+        #expect(!launcher.stdout.contains("Ready."))
+    }
+}

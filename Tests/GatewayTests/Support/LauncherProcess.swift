@@ -1,0 +1,85 @@
+import Foundation
+import TransitTesting
+
+/// Running `Services/launch` from a test: started on built executables (LAUNCH_BIN) with the signals a shell would
+/// give it, and its processes found and killed whatever the test's outcome.
+enum LauncherProcess {
+    /// The launcher with `arguments`, `environment` added (TFNSW_API_KEY removed: no real feed).
+    static func start(bin: String, _ arguments: [String], environment: [String] = []) throws -> ChildProcess {
+        // The test process ignores SIGTERM and SIGINT (swift-service-lifecycle handles them through a dispatch
+        // source), a child inherits that, and bash cannot trap a signal ignored when it started: python3
+        // restores the default dispositions and mask, then runs the launcher in its place.
+        let restoreSignals =
+            "import os, signal, sys; [signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)]; "
+            + "signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
+        return try ChildProcess(
+            "/usr/bin/env",
+            ["-u", "TFNSW_API_KEY", "LAUNCH_BIN=\(bin)"] + environment + [
+                "python3", "-c", restoreSignals, Repository.path("Services/launch"),
+            ] + arguments)
+    }
+
+    /// SIGKILL to the launcher and every process below it (no launcher or service outlives a test).
+    static func kill(_ launcher: ChildProcess) {
+        let family = descendants(of: launcher.process.processIdentifier)
+        launcher.signal(SIGKILL)
+        for pid in family where alive(pid) { Foundation.kill(pid, SIGKILL) }
+    }
+
+    /// A port `p` such that `p + offset` is free now for every offset (the launcher's ports from its --port).
+    static func freePortBlock(offsets: [Int]) throws -> Int {
+        for _ in 0..<50 {
+            let base = Int.random(in: 20_000...50_000)
+            if offsets.allSatisfy({ isFree(base + $0) }) { return base }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
+    static func isFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Every process below `pid` now (from /proc).
+    static func descendants(of pid: Int32) -> [Int32] {
+        var children: [Int32: [Int32]] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let child = Int32(entry), let parent = parentAndState(child)?.parent else { continue }
+            children[parent, default: []].append(child)
+        }
+        var found: [Int32] = [], todo = [pid]
+        while let next = todo.popLast() {
+            for child in children[next] ?? [] {
+                found.append(child)
+                todo.append(child)
+            }
+        }
+        return found
+    }
+
+    /// The parent and state letter of `pid` (nil: gone).
+    static func parentAndState(_ pid: Int32) -> (parent: Int32, state: String)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+        return (parent, String(fields[0]))
+    }
+
+    /// Alive and not a zombie.
+    static func alive(_ pid: Int32) -> Bool {
+        guard let state = parentAndState(pid)?.state else { return false }
+        return state != "Z"
+    }
+
+}
