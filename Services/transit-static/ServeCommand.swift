@@ -139,7 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The planner's live updates free and allocate ~100 MB of routes each time: kept by malloc instead of
-        // returned to the kernel and faulted in again (BENCHMARKS.md session 26: an update's p95 55 -> 48 ms).
+        // returned to the kernel and faulted in again (BENCHMARKS.md session 26: an update's p95 57.3 -> 45.3 ms).
         if planWorkers > 0 { ProcessMemory.keepFreedMemory() }
         bootstrapLogging(
             level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)

@@ -436,11 +436,10 @@ final class RaptorSearch {
             if timed {
                 // A stop's timed walks are sorted by time: once one arrives too late (at the target's time or past
                 // the limit) every later one does too, and the rest are not read.
-                let late = min(targetK, scope.limit &+ 1)
                 for x in Int(offsets[p])..<Int(offsets[p + 1]) {
                     let e = timedEdges[x]
                     let t = a &+ e.seconds
-                    if t >= late { break }
+                    if t >= targetK || t > scope.limit { break }
                     relax(to: Int(e.stop), t, from: p32, target: targetK, scope, &labels)
                 }
             } else {
