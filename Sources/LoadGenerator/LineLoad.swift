@@ -96,7 +96,7 @@ public enum LineLoad {
         }
         let first = loops[0]
         first.scheduleTask(deadline: .uptimeNanoseconds(windowStart)) { onWindow(true) }
-        first.scheduleTask(deadline: .uptimeNanoseconds(windowEnd)) { onWindow(false) }
+        let windowEnded = first.scheduleTask(deadline: .uptimeNanoseconds(windowEnd)) { onWindow(false) }
         for (i, channel) in channels.enumerated() {
             channel.pipeline.fireUserInboundEventTriggered(
                 LoadConnection.Start(index: i, plan: plan, clock: clock, seed: plan.seed &+ UInt64(i) &* 7919))
@@ -110,6 +110,9 @@ public enum LineLoad {
         }
         for c in channels { try? await c.closeFuture.get() }
         closer.cancel()
+        // An open loop's connections close once their last answer is in, which at a low rate comes before the
+        // window's end: the run still ends after it, so that the CPU snapshot of its end was taken.
+        try? await windowEnded.futureResult.get()
         var merged = LoadRecorder(windowStart: windowStart)
         for loop in loops {
             let state = lookup[ObjectIdentifier(loop)]!

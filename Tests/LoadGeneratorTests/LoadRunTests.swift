@@ -75,6 +75,24 @@ import TransitTesting
         await server.stop()
     }
 
+    @Test func aRunEndsAfterItsWindowSoItsEndSnapshotIsTaken() async throws {
+        // At 40/s over 4 connections the last answer is in about 100 ms before the window ends, and every
+        // connection closes then: the run must still wait for the window's end (the CPU meter's stop).
+        let server = try await LineEchoServer.start(host: "127.0.0.1", port: 0)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { Task { try? await group.shutdownGracefully() } }
+        var plan = LoadPlan(connections: 4, pacing: .open(rate: 40), warmup: .zero, duration: .milliseconds(500))
+        plan.drain = .seconds(5)
+        let calls = Mutex<[Bool]>([])
+        let r = try await LineLoad.run(
+            host: "127.0.0.1", port: server.port, plan: plan, workload: Self.echoWorkload, group: group
+        ) { starting in calls.withLock { $0.append(starting) } }
+        #expect(r.overall.errorCount == 0)
+        #expect(r.overall.latency.count == 20)
+        #expect(calls.withLock { $0 } == [true, false])
+        await server.stop()
+    }
+
     @Test func fastWrongAnswersAreErrorsNotSuccesses() async throws {
         // An echo answers a departures request with the request itself: fast, and not an answer.
         let server = try await LineEchoServer.start(host: "127.0.0.1", port: 0)
