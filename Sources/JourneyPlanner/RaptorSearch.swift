@@ -312,6 +312,10 @@ final class RaptorSearch {
         let visitStart = set.visitStart, visitList = set.visitList
         let queue = labels.queue
         var queued = 0
+        // The target's arrival with at most k trips as this round's scans find it (a label alighting at one of its
+        // stops), so that the routes scanned later in the round write no label that arrives after it; `relax`
+        // records it (`target[k]`) from the same labels.
+        var bound = scope.target
         for m in 0..<labels.markedCount {
             let s = Int(labels.marked[m])
             labels.flags[s] &= ~Labels.markedFlag
@@ -329,6 +333,20 @@ final class RaptorSearch {
             }
         }
         labels.markedCount = 0
+        // The routes that can alight at the destination after their first marked stop are scanned first: the
+        // target they find bounds the labels of every route scanned after them in this round.
+        if tripsLeft.reachDepth >= 0 {
+            let reach = tripsLeft.reach, levels = tripsLeft.levels
+            var front = 0
+            for q in 0..<queued {
+                let r = Int(labels.queued[q])
+                if Int(reach[r &* levels]) > Int(queue[r]) &+ 1 {
+                    labels.queued[q] = labels.queued[front]
+                    labels.queued[front] = Int32(r)
+                    front += 1
+                }
+            }
+        }
         for q in 0..<queued {
             let r = Int(labels.queued[q])
             let view = views[r]
@@ -336,9 +354,9 @@ final class RaptorSearch {
             // Boarding needs a later position to alight at.
             if Int(queue[r]) &+ 1 < end {
                 if reverse {
-                    scan(view, r, from: Int(queue[r]), to: end, scope, &labels, MirroredTimes.self)
+                    scan(view, r, from: Int(queue[r]), to: end, scope, &bound, &labels, MirroredTimes.self)
                 } else {
-                    scan(view, r, from: Int(queue[r]), to: end, scope, &labels, ForwardTimes.self)
+                    scan(view, r, from: Int(queue[r]), to: end, scope, &bound, &labels, ForwardTimes.self)
                 }
             }
             queue[r] = -1
@@ -348,7 +366,8 @@ final class RaptorSearch {
 
     @inline(__always)
     private func scan<T: RouteTimes>(
-        _ route: RouteView, _ r: Int, from first: Int, to end: Int, _ scope: Round, _ labels: inout Labels, _: T.Type
+        _ route: RouteView, _ r: Int, from first: Int, to end: Int, _ scope: Round, _ bound: inout Int32,
+        _ labels: inout Labels, _: T.Type
     ) {
         let count = route.stopCount
         let k = scope.k
@@ -361,7 +380,7 @@ final class RaptorSearch {
             if trip >= 0 && f & 2 != 0 && ok && scope.afterAlight[p] <= scope.alightAllowed {
                 let arr = T.arrival(route, trip * count + i)
                 let li = labels.slot(p, k)
-                if arr <= scope.limit && arr < labels.alight[li] && arr < scope.target {
+                if arr <= scope.limit && arr < labels.alight[li] && arr < bound {
                     labels.touch(p)
                     let ii = labels.index(p, k)
                     labels.alight[li] = arr
@@ -376,6 +395,10 @@ final class RaptorSearch {
                         j += 1
                     }
                     labels.improve(p)
+                    let egress = labels.egress[p]
+                    if egress != Self.infinity && arr &+ egress <= scope.limit && arr &+ egress < bound {
+                        bound = arr &+ egress
+                    }
                 }
             }
             if f & 1 != 0 && ok {
