@@ -9,7 +9,8 @@
 /// stop's change time, or a walk may follow) and arriving by a walk (`walk`; only a trip may follow). The sources'
 /// labels live in round 0 only and are boarded from in round 1 only (boarding from them later is the same journey).
 /// Besides RAPTOR's target pruning, a label at a stop that needs more trips to the destination than the rounds left
-/// is not written (`TripsLeft`), and the last round neither walks nor marks.
+/// is not written (`TripsLeft`), and the last round neither walks nor marks. Within a round, the scans bound their
+/// labels by the target's arrival as they find it, and the routes that can reach the destination are scanned first.
 final class RaptorSearch {
     struct Endpoint {
         var stop: Int32
