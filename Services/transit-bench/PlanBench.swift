@@ -34,7 +34,7 @@ struct PlanBench: ParsableCommand {
     @Option(help: "Plans per connection end to end.") var gatewayQueries = 200
     @Flag(
         help:
-            "Also plan each query without the trip bounds' pruning and count the answers whose (departure, arrival, transfers) differ (none may) and those that only chose another journey of equal times."
+            "Also plan each query without the trip bounds' and the landmarks' pruning and count the answers whose (departure, arrival, transfers) differ (none may) and those that only chose another journey of equal times."
     )
     var checkUnpruned = false
     @Option(help: "The work budget of each query's trip bounds (default: the planner's).") var tripsBudget: Int?
@@ -144,7 +144,7 @@ struct PlanBench: ParsableCommand {
         print("\n| in the planner (1 thread) | plans | journeys | cut | p50 ms | p95 ms | p99 ms | max ms | answers |")
         print("|---|---|---|---|---|---|---|---|---|")
         let workspace = PlannerWorkspace(tripsLeftBudget: tripsBudget ?? PlannerWorkspace.defaultTripsLeftBudget)
-        let unpruned = PlannerWorkspace(tripsLeftBudget: -1)
+        let unpruned = PlannerWorkspace(tripsLeftBudget: -1, landmarkBounds: false)
         var differ = 0, ties = 0
         var drawn: [(from: Int, to: Int, at: Int64)] = []
         // Arrive-by last, so that the rows before it draw the queries they drew before it was added.

@@ -234,9 +234,12 @@ public final class PlannerWorkspace {
     /// a negative one finds none (the search then prunes nothing by trips: the bench's check of the pruning).
     let tripsLeftBudget: Int
     public static let defaultTripsLeftBudget = 100_000
+    /// Whether the search prunes by the landmarks' bounds on the time left (`Landmarks`); off only for checks.
+    let landmarkBounds: Bool
 
-    public init(tripsLeftBudget: Int = PlannerWorkspace.defaultTripsLeftBudget) {
+    public init(tripsLeftBudget: Int = PlannerWorkspace.defaultTripsLeftBudget, landmarkBounds: Bool = true) {
         self.tripsLeftBudget = tripsLeftBudget
+        self.landmarkBounds = landmarkBounds
     }
 
     static func search(
@@ -245,14 +248,15 @@ public final class PlannerWorkspace {
         guard let workspace else {
             return RaptorSearch(
                 timetable: timetable, reverse: reverse, options: options,
-                tripsLeftBudget: PlannerWorkspace.defaultTripsLeftBudget)
+                tripsLeftBudget: PlannerWorkspace.defaultTripsLeftBudget, landmarkBounds: true)
         }
         if let search = workspace.search {
             search.prepare(timetable: timetable, reverse: reverse, options: options)
             return search
         }
         let search = RaptorSearch(
-            timetable: timetable, reverse: reverse, options: options, tripsLeftBudget: workspace.tripsLeftBudget)
+            timetable: timetable, reverse: reverse, options: options, tripsLeftBudget: workspace.tripsLeftBudget,
+            landmarkBounds: workspace.landmarkBounds)
         workspace.search = search
         return search
     }

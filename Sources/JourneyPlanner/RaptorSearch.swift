@@ -11,6 +11,8 @@
 /// Besides RAPTOR's target pruning, a label at a stop that needs more trips to the destination than the rounds left
 /// is not written (`TripsLeft`), and the last round neither walks nor marks. Within a round, the scans bound their
 /// labels by the target's arrival as they find it, and the routes that can reach the destination are scanned first.
+/// Once a target is known, a label whose time plus a lower bound on the time left (`Landmarks`) reaches it is not
+/// written, and a stop whose boarding time plus that bound reaches it is not boarded from.
 final class RaptorSearch {
     struct Endpoint {
         var stop: Int32
@@ -52,8 +54,12 @@ final class RaptorSearch {
     /// The fewest trips from each stop to this query's destination, found at its first run (`tripsFound`).
     private var tripsLeft: TripsLeft
     private var tripsFound = false
+    /// The landmarks' lower bounds on the time left to this query's targets, found with `tripsLeft`.
+    private var timeLeft = LandmarkBounds.none
     /// The work `TripsLeft` may spend per query on its levels (visits, route positions, walks looked at).
     let tripsLeftBudget: Int
+    /// Whether `timeLeft` is found (`PlannerWorkspace.landmarkBounds`).
+    let landmarkBounds: Bool
 
     var target: [Int32] = []
     var targetStop: [Int32] = []  // −1: inherited
@@ -73,8 +79,9 @@ final class RaptorSearch {
     /// a round of it can outlast the budget, so the budget is also looked at within a round.
     private var generatedSinceCheck = 0
 
-    init(timetable: Timetable, reverse: Bool, options: Options, tripsLeftBudget: Int) {
+    init(timetable: Timetable, reverse: Bool, options: Options, tripsLeftBudget: Int, landmarkBounds: Bool) {
         self.tripsLeftBudget = tripsLeftBudget
+        self.landmarkBounds = landmarkBounds
         self.timetable = timetable
         self.reverse = reverse
         self.options = options
@@ -110,6 +117,7 @@ final class RaptorSearch {
             tripsLeft = TripsLeft(stops: stops, routes: set.routes.count, levels: rounds + 1)
         }
         tripsFound = false
+        timeLeft = .none
         // This query's change time at each stop, beside the stop's labels.
         labels = self.labels
         timetable.changeTime.withUnsafeBufferPointer { changeTime in
@@ -117,6 +125,7 @@ final class RaptorSearch {
                 let c = changeTime[p]
                 labels.change[labels.slot(p, 0)] =
                     c == ChangeTime.defaultSlack ? options.slack : (c == ChangeTime.forbidden ? Self.infinity : c)
+                labels.timeLeft[labels.slot(p, 0)] = Labels.timeLeftUnknown
             }
         }
         target = Array(repeating: Self.infinity, count: rounds + 1)
@@ -191,6 +200,13 @@ final class RaptorSearch {
     /// walks beyond the stored ones: the counts follow the stored walks only, and would not be lower bounds then.
     private func findTripsLeft() {
         tripsFound = true
+        // The landmarks' graph walks the stored walks at their speed: a query walking faster, or farther, is not
+        // bounded by it.
+        if landmarkBounds && !generates && options.walkSpeed <= FootpathGraph.timedSpeed {
+            timeLeft = LandmarkBounds(
+                timetable.landmarks, targets: targetEndpoint.values.map { ($0.stop, $0.offset) }, reverse: reverse,
+                deficit: timetable.liveDeficit, maxTrips: rounds)
+        }
         guard !generates else {
             tripsLeft.reset()
             return
@@ -227,6 +243,21 @@ final class RaptorSearch {
         /// `TripsLeft.reach` at this round's level (nil when unknown): where a route's useful alightings end.
         let reach: UnsafeMutablePointer<Int32>?
         let levels: Int
+        let timeLeft: LandmarkBounds
+
+        /// Whether a label at `stop` at time t can still lead to an arrival before `target` (infinity: no target
+        /// yet): the landmarks' bound on the time left, kept per stop for the query beside its labels.
+        @inline(__always)
+        func promising(_ t: Int32, _ stop: Int, before target: Int32) -> Bool {
+            guard target != RaptorSearch.infinity, timeLeft.enabled else { return true }
+            let i = labels.slot(stop, 0)
+            var left = labels.timeLeft[i]
+            if left == Labels.timeLeftUnknown {
+                left = timeLeft.bound(stop)
+                labels.timeLeft[i] = left
+            }
+            return t &+ left < target
+        }
 
         /// One past the last position of route r worth alighting at in this round.
         @inline(__always)
@@ -267,7 +298,7 @@ final class RaptorSearch {
             boardingAllowed: left <= tripsLeft.boardingDepth ? UInt8(left) : TripsLeft.unknown,
             afterAlight: tripsLeft.afterAlight,
             boarding: tripsLeft.boarding, reach: left <= tripsLeft.reachDepth ? tripsLeft.reach + left : nil,
-            levels: tripsLeft.levels)
+            levels: tripsLeft.levels, timeLeft: timeLeft)
     }
 
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.
@@ -320,6 +351,8 @@ final class RaptorSearch {
         for m in 0..<labels.markedCount {
             let s = Int(labels.marked[m])
             labels.flags[s] &= ~Labels.markedFlag
+            // Marked before the round's target was known: boarding there cannot beat it.
+            if !scope.promising(scope.ready(k - 1, s), s, before: bound) { continue }
             for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
                 let v = visitList[x]
                 let r = Int(v.route)
@@ -381,7 +414,9 @@ final class RaptorSearch {
             if trip >= 0 && f & 2 != 0 && ok && scope.afterAlight[p] <= scope.alightAllowed {
                 let arr = T.arrival(route, trip * count + i)
                 let li = labels.slot(p, k)
-                if arr <= scope.limit && arr < labels.alight[li] && arr < bound {
+                if arr <= scope.limit && arr < labels.alight[li] && arr < bound
+                    && scope.promising(arr, p, before: bound)
+                {
                     labels.touch(p)
                     let ii = labels.index(p, k)
                     labels.alight[li] = arr
@@ -404,7 +439,9 @@ final class RaptorSearch {
             }
             if f & 1 != 0 && ok {
                 let r0 = scope.ready(k - 1, p)
-                if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip * count + i)) {
+                if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip * count + i))
+                    && scope.promising(r0, p, before: bound)
+                {
                     // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
                     // and usually near it: searched back from it.
                     let found =
@@ -498,7 +535,9 @@ final class RaptorSearch {
         to b: Int, _ t: Int32, from p32: Int32, target: Int32, _ scope: Round, _ labels: inout Labels
     ) {
         let k = scope.k
-        guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target, t < scope.ready(k, b) else {
+        guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target, t < scope.ready(k, b),
+            scope.promising(t, b, before: target)
+        else {
             return
         }
         labels.touch(b)
@@ -576,13 +615,17 @@ struct Labels {
     /// Rounds 0…rows−1 per stop.
     let rows: Int
     let routeCapacity: Int
-    /// Int32s per stop in `times`: the change time, a pad, then alight and walk of each round (64 bytes for up to
-    /// 7 rounds, so that one cache line holds what a scan or a walk reads of a stop).
+    /// Int32s per stop in `times`: the change time, the bound on the time left, then alight and walk of each round
+    /// (64 bytes for up to 7 rounds, so that one cache line holds what a scan or a walk reads of a stop).
     let stride: Int
     /// The start of the times; `change`, `alight` and `walk` index it by `slot(stop, round)`.
     let times: UnsafeMutablePointer<Int32>
     /// The query's change time at a stop (infinity: no change there), at `slot(stop, 0)`.
     var change: UnsafeMutablePointer<Int32> { times }
+    /// The query's bound on the time left from a stop (`LandmarkBounds`), at `slot(stop, 0)` once computed, else
+    /// `timeLeftUnknown`: in the pad beside the change time, on the cache line a scan or a walk reads anyway.
+    var timeLeft: UnsafeMutablePointer<Int32> { times + 1 }
+    static let timeLeftUnknown = Int32.min
     /// Arrival by a trip with at most k trips, at `slot(stop, k)`.
     var alight: UnsafeMutablePointer<Int32> { times + 2 }
     /// Arrival by a walk (or at a source) with at most k trips, at `slot(stop, k)`.

@@ -86,11 +86,17 @@ public struct Timetable: Sendable {
         /// The runs with live times in this pattern (delayed, with skipped stops, added).
         var live: [Int32]
         var routes: [Int32]
+        /// How much faster than `landmarks`' graph its live runs ride (`Landmarks.deficit`).
+        var liveDeficit: Int32 = 0
     }
     var patterns: [Pattern]
     var patternIndex: [PatternKey: Int32]
     var forward: RouteSet
     var backward: RouteSet
+    /// Lower bounds on the time from each stop to any other, for the search's pruning (from the schedule).
+    let landmarks: Landmarks
+    /// The largest `Pattern.liveDeficit`: a journey of k trips is at most k times this faster than `landmarks` allow.
+    private(set) var liveDeficit: Int32 = 0
 
     /// The live state laid over the schedule, and the affected runs' current times and patterns.
     var live: LiveTrips
@@ -243,6 +249,9 @@ public struct Timetable: Sendable {
         self.runIndex = runIndex
         self.patterns = patterns
         self.patternIndex = patternIndex
+        landmarks = Landmarks(
+            stops: stops, patterns: patterns.map { ($0.key.stops, $0.scheduledTimes, $0.scheduledRuns.count) },
+            arrivals: laidArrivals, departures: laidDepartures, footpaths: footpaths)
         forward = RouteSet(stopCount: n)
         backward = RouteSet(stopCount: n)
         live = LiveTrips()
@@ -297,11 +306,40 @@ public struct Timetable: Sendable {
     /// only) and their mirrors are made on their own, on every core, then written into the pattern's slots in `list`'s
     /// order.
     mutating func rebuildRoutes(ofPatterns list: [Int]) {
-        let made: [[(forward: RaptorRoute, backward: RaptorRoute)]] = {
+        let made: [(routes: [(forward: RaptorRoute, backward: RaptorRoute)], deficit: Int32)] = {
             let timetable = self
-            return ParallelMap.map(list.count) { timetable.routes(ofPattern: list[$0]).map { ($0, $0.mirrored()) } }
+            return ParallelMap.map(list.count) {
+                (
+                    timetable.routes(ofPattern: list[$0]).map { ($0, $0.mirrored()) },
+                    timetable.liveDeficit(ofPattern: list[$0])
+                )
+            }
         }()
-        for (i, p) in list.enumerated() { install(made[i], inPattern: p) }
+        for (i, p) in list.enumerated() {
+            install(made[i].routes, inPattern: p)
+            patterns[p].liveDeficit = made[i].deficit
+        }
+        var largest: Int32 = 0
+        for p in patterns.indices where patterns[p].liveDeficit > largest { largest = patterns[p].liveDeficit }
+        liveDeficit = largest
+    }
+
+    /// `Landmarks.deficit` of a pattern's live runs. Their slots are read through one buffer, not an array access
+    /// per run: on every core at once, each access would retain and release the same array, one cache line shared
+    /// by the cores.
+    func liveDeficit(ofPattern p: Int) -> Int32 {
+        let pattern = patterns[p]
+        guard !pattern.live.isEmpty else { return 0 }
+        let starts: [Int] = liveTimes.slots.withUnsafeBufferPointer { slots in
+            pattern.live.compactMap { run in
+                let slot = slots[Int(run)]
+                return slot.pattern == Int32(p) ? Int(slot.start) : nil
+            }
+        }
+        return liveTimes.times.withUnsafeBufferPointer { times in
+            landmarks.deficit(
+                pattern: p, stops: pattern.key.stops, times: times.baseAddress, starts: starts, footpaths: footpaths)
+        }
     }
 
     /// A pattern's current runs as FIFO groups (its scheduled groups without the runs that have live times, the live
@@ -406,7 +444,7 @@ extension Timetable {
         for p in patterns {
             total += bytes(p.key.stops) * 2 + bytes(p.scheduledGroupEnds) + bytes(p.live) + bytes(p.routes)
         }
-        total += runIndex.bytes
+        total += runIndex.bytes + landmarks.bytes
         return total
     }
 }
