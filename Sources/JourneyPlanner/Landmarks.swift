@@ -316,22 +316,22 @@ struct LandmarkBounds: @unchecked Sendable {
     let near: Landmarks.Vector
     let deficit: Int32
 
-    /// No bounds (every stop's is −∞).
-    static let none = LandmarkBounds(
-        distances: nil, toward: 0, from: 0, far: .zero, near: .zero, deficit: 0)
+    /// No bounds (`enabled` false).
+    static let none = LandmarkBounds(distances: nil, toward: 0, from: 0, far: .zero, near: .zero, deficit: 0)
 
-    init(
-        distances: UnsafeMutablePointer<Int32>?, toward: Int, from: Int, far: Landmarks.Vector,
-        near: Landmarks.Vector, deficit: Int32
-    ) {
-        self.distances = distances
-        self.toward = toward
-        self.from = from
-        self.far = far
-        self.near = near
-        self.deficit = deficit
+    var enabled: Bool { distances != nil }
+
+    /// The bound at a stop (only when `enabled`).
+    @inline(__always)
+    func bound(_ stop: Int) -> Int32 {
+        let base = UnsafeRawPointer(distances! + stop &* (2 &* Landmarks.count))
+        let a = base.load(fromByteOffset: toward &* 4, as: Landmarks.Vector.self)
+        let b = base.load(fromByteOffset: from &* 4, as: Landmarks.Vector.self)
+        return pointwiseMax(a &- far, near &- b).max() &- deficit
     }
+}
 
+extension LandmarkBounds {
     /// The bounds of a search toward `targets` (stop, walk seconds after it) in the forward frame or the reverse,
     /// for journeys of up to `maxTrips` trips with the timetable's live deficit.
     init(_ landmarks: Landmarks, targets: [(stop: Int32, walk: Int32)], reverse: Bool, deficit: Int32, maxTrips: Int) {
@@ -350,16 +350,5 @@ struct LandmarkBounds: @unchecked Sendable {
         self.init(
             distances: useful ? landmarks.distances : nil, toward: toward, from: from, far: far, near: near,
             deficit: useful ? Int32(total) : 0)
-    }
-
-    var enabled: Bool { distances != nil }
-
-    /// The bound at a stop (only when `enabled`).
-    @inline(__always)
-    func bound(_ stop: Int) -> Int32 {
-        let base = UnsafeRawPointer(distances! + stop &* (2 &* Landmarks.count))
-        let a = base.load(fromByteOffset: toward &* 4, as: Landmarks.Vector.self)
-        let b = base.load(fromByteOffset: from &* 4, as: Landmarks.Vector.self)
-        return pointwiseMax(a &- far, near &- b).max() &- deficit
     }
 }
