@@ -1,7 +1,8 @@
-import JourneyPlanner
 import Testing
 import TransitCore
 import TransitTesting
+
+@testable import JourneyPlanner
 
 /// The planner against the reference on random feeds: the Pareto sets agree for sampled queries (depart-at,
 /// arrive-by and ranges), on the schedule and with a random live state laid over it.
@@ -119,5 +120,67 @@ import TransitTesting
                 #expect(reused == fresh, "feed \(seed): \(q.from) → \(q.to) \(q.time)")
             }
         }
+    }
+
+    /// A workspace writes its change times again only for other change times or another slack, and tags the bounds
+    /// on the time left each query computes instead of clearing them. Across more queries than there are tags (so
+    /// that they wrap), two timetables of the same stops with other change times and queries of other slacks, it
+    /// answers exactly what a fresh search answers.
+    @Test func aWorkspaceKeepingItsChangeTimesAndBoundsAnswersAsAFreshSearch() throws {
+        let feed = RandomFeed(seed: 4711)
+        var slower = feed.source
+        for s in slower.stops.indices where s % 2 == 0 {
+            slower.transfers.append(.init(from: s, to: s, type: 2, minTime: 900))
+        }
+        let timetables = [Timetable(feed.source), Timetable(slower)]
+        let workspace = PlannerWorkspace()
+        var rng = SplitMix64(seed: 7)
+        var planned = 0, differ = 0, journeys = 0
+        while planned < 2_300 {
+            guard let q = Self.randomQuery(feed, &rng) else { continue }
+            // A run of queries on each timetable, so that a worker's next query mostly finds its change times.
+            let timetable = timetables[planned / 40 % 2]
+            let reused = try JourneyPlanner.plan(q, on: timetable, workspace: workspace)
+            let fresh = try JourneyPlanner.plan(q, on: timetable)
+            if reused != fresh { differ += 1 }
+            journeys += fresh.journeys.count
+            planned += 1
+        }
+        #expect(differ == 0, "\(differ) of \(planned) plans differ from a fresh search's")
+        #expect(journeys > 1_000, "too few journeys to compare")
+    }
+
+    /// The bounds a query computed stay in the workspace under its tag; when the tags wrap, a query reusing a tag
+    /// must not read an old query's bounds as its own. Each cycle: a range plan computing bounds toward its
+    /// destination at many stops, as many plans computing none (they walk faster than the landmarks' graph) as
+    /// there are tags, then the reverse plan under the first plan's tag.
+    @Test(arguments: 0..<4)
+    func aWorkspaceClearsItsBoundsWhenTheirTagsWrap(seed: Int) throws {
+        let feed = RandomFeed(seed: UInt64(seed) &+ 4712)
+        let timetable = Timetable(feed.source)
+        let workspace = PlannerWorkspace()
+        var rng = SplitMix64(seed: UInt64(seed) &+ 11)
+        var cycles = 0, journeys = 0
+        while cycles < 8 {
+            guard var q = Self.randomQuery(feed, &rng) else { continue }
+            q.time = .departAt(RandomFeed.firstReference + 86_400 + 6 * 3600)
+            (q.walkRadius, q.walkSpeed, q.wheelchair, q.modes, q.maxTransfers) = (400, 1.2, false, [], 4)
+            q.window = 3 * 3600
+            let first = try JourneyPlanner.plan(q, on: timetable, workspace: workspace)
+            guard !first.journeys.isEmpty else { continue }
+            var filler = q
+            (filler.walkSpeed, filler.maxTransfers, filler.window) = (2.0, 0, 0)
+            for _ in 0..<Int(Labels.lastEpoch) - 1 {
+                _ = try JourneyPlanner.plan(filler, on: timetable, workspace: workspace)
+            }
+            var back = q
+            (back.from, back.to, back.window) = (q.to, q.from, 0)
+            let reused = try JourneyPlanner.plan(back, on: timetable, workspace: workspace)
+            let fresh = try JourneyPlanner.plan(back, on: timetable)
+            #expect(reused == fresh, "cycle \(cycles): \(back.from) → \(back.to)")
+            journeys += fresh.journeys.count
+            cycles += 1
+        }
+        #expect(journeys > 0, "no journey to compare")
     }
 }
