@@ -363,45 +363,78 @@ final class RaptorSearch {
         let views = set.views
         let visitStart = set.visitStart, visitList = set.visitList
         let queue = labels.queue
-        var queued = 0
         // The target's arrival with at most k trips as this round's scans find it (a label alighting at one of its
         // stops), so that the routes scanned later in the round write no label that arrives after it; `relax`
         // records it (`target[k]`) from the same labels.
         var bound = scope.target
+        // Two passes over the marked stops. The first queues only the routes that can alight at the destination
+        // after a marked stop (`TripsLeft.reach` at level 0) and scans them: the target they find then bounds the
+        // second pass, which drops the marked stops that cannot beat it before queueing the other routes. Most
+        // plans first reach the destination in round 3, when a few routes do and most marked stops then cannot.
+        let reach = tripsLeft.reachDepth >= 0 ? tripsLeft.reach : nil
+        let levels = tripsLeft.levels
+        var kept = 0
+        var queued = 0
         for m in 0..<labels.markedCount {
             let s = Int(labels.marked[m])
             labels.flags[s] &= ~Labels.markedFlag
             // Marked before the round's target was known: boarding there cannot beat it.
             if !scope.promising(scope.ready(k - 1, s), s, before: bound) { continue }
+            labels.marked[kept] = Int32(s)
+            kept += 1
+            guard let reach else { continue }
             for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
                 let v = visitList[x]
                 let r = Int(v.route)
-                if queue[r] < 0 {
-                    guard scope.allowed(views[r]) else { continue }
-                    labels.queued[queued] = v.route
-                    queued += 1
-                    queue[r] = v.position
-                } else if v.position < queue[r] {
-                    queue[r] = v.position
-                }
+                guard Int(reach[r &* levels]) > Int(v.position) &+ 1 else { continue }
+                Self.enqueue(v, queue, views, scope, &labels, &queued)
             }
         }
         labels.markedCount = 0
-        // The routes that can alight at the destination after their first marked stop are scanned first: the
-        // target they find bounds the labels of every route scanned after them in this round.
-        if tripsLeft.reachDepth >= 0 {
-            let reach = tripsLeft.reach, levels = tripsLeft.levels
-            var front = 0
-            for q in 0..<queued {
-                let r = Int(labels.queued[q])
-                if Int(reach[r &* levels]) > Int(queue[r]) &+ 1 {
-                    labels.queued[q] = labels.queued[front]
-                    labels.queued[front] = Int32(r)
-                    front += 1
+        let first = queued
+        scanQueued(0..<first, scope, &bound, &labels, done: Self.scannedInRound)
+        for m in 0..<kept {
+            let s = Int(labels.marked[m])
+            if reach != nil && !scope.promising(scope.ready(k - 1, s), s, before: bound) { continue }
+            for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
+                let v = visitList[x]
+                if queue[Int(v.route)] != Self.scannedInRound {
+                    Self.enqueue(v, queue, views, scope, &labels, &queued)
                 }
             }
         }
-        for q in 0..<queued {
+        scanQueued(first..<queued, scope, &bound, &labels, done: -1)
+        for q in 0..<first { queue[Int(labels.queued[q])] = -1 }
+        storage.labels = labels
+    }
+
+    /// `Labels.queue`'s mark of a route scanned in the round's first pass (the second skips it).
+    private static let scannedInRound: Int32 = -2
+
+    /// Queues visit v's route from its position (or moves its first position back to it).
+    @inline(__always)
+    private static func enqueue(
+        _ v: RouteSet.Visit, _ queue: UnsafeMutablePointer<Int32>, _ views: [RouteView], _ scope: Round,
+        _ labels: inout Labels, _ queued: inout Int
+    ) {
+        let r = Int(v.route)
+        if queue[r] < 0 {
+            guard scope.allowed(views[r]) else { return }
+            labels.queued[queued] = v.route
+            queued += 1
+            queue[r] = v.position
+        } else if v.position < queue[r] {
+            queue[r] = v.position
+        }
+    }
+
+    /// Scans the queued routes `range` from their first marked positions, leaving `done` as their queue mark.
+    private func scanQueued(
+        _ range: Range<Int>, _ scope: Round, _ bound: inout Int32, _ labels: inout Labels, done: Int32
+    ) {
+        let views = set.views
+        let queue = labels.queue
+        for q in range {
             let r = Int(labels.queued[q])
             let view = views[r]
             let end = scope.end(r, view)
@@ -413,9 +446,8 @@ final class RaptorSearch {
                     scan(view, r, from: Int(queue[r]), to: end, scope, &bound, &labels, ForwardTimes.self)
                 }
             }
-            queue[r] = -1
+            queue[r] = done
         }
-        storage.labels = labels
     }
 
     @inline(__always)
@@ -513,6 +545,9 @@ final class RaptorSearch {
             }
             // After the last round's trip only the destination counts: no boarding or walk follows.
             if k == rounds { continue }
+            // Reached before this round's target was known (or before it improved): a label that cannot beat it
+            // leads nowhere, by trip or by walk (the bounds hold across the walks).
+            if !scope.promising(a, p, before: targetK) { continue }
             if scope.change(p) != Self.infinity && scope.boarding[p] <= scope.boardingAllowed { labels.mark(p) }
             if timed {
                 // A stop's timed walks are sorted by time: once one arrives too late (at the target's time or past
