@@ -45,11 +45,13 @@ final class Landmarks: @unchecked Sendable {
     private let rideOutStop: [Int32]
     private let rideOutTime: [Int32]
 
-    /// `patterns`: each scheduled pattern's stops, and where its scheduled times (runs × stops, run-major) start in
-    /// `arrivals`/`departures`, and how many runs it has.
+    /// `patterns`: each pattern's stops, and where its scheduled times (runs × stops, run-major) start in
+    /// `arrivals`/`departures`, and how many runs it has. `liveRides`, when not empty for a pattern: the fastest
+    /// ride of its live runs from each position to the next, which the graph's edge is at most too
+    /// (`Timetable.refreshingLandmarks`).
     init(
         stops stopPoints: [Timetable.StopPoint], patterns: [(stops: [Int32], times: Int, runs: Int)],
-        arrivals: [Int32], departures: [Int32], footpaths: FootpathGraph
+        arrivals: [Int32], departures: [Int32], footpaths: FootpathGraph, liveRides: [[Int32]] = []
     ) {
         let n = stopPoints.count
         stopCount = n
@@ -66,6 +68,9 @@ final class Landmarks: @unchecked Sendable {
                             let ride = max(0, a[base + i + 1] &- d[base + i])
                             if ride < best[i] { best[i] = ride }
                         }
+                    }
+                    if p < liveRides.count && liveRides[p].count == best.count {
+                        for i in best.indices where liveRides[p][i] < best[i] { best[i] = liveRides[p][i] }
                     }
                     return best
                 }

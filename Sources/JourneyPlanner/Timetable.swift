@@ -93,10 +93,11 @@ public struct Timetable: Sendable {
     var patternIndex: [PatternKey: Int32]
     var forward: RouteSet
     var backward: RouteSet
-    /// Lower bounds on the time from each stop to any other, for the search's pruning (from the schedule).
-    let landmarks: Landmarks
+    /// Lower bounds on the time from each stop to any other, for the search's pruning (from the schedule, or also
+    /// from the live runs of a state: `refreshingLandmarks`).
+    private(set) var landmarks: Landmarks
     /// The largest `Pattern.liveDeficit`: a journey of k trips is at most k times this faster than `landmarks` allow.
-    private(set) var liveDeficit: Int32 = 0
+    public private(set) var liveDeficit: Int32 = 0
 
     /// The live state laid over the schedule, and the affected runs' current times and patterns.
     var live: LiveTrips
@@ -322,6 +323,43 @@ public struct Timetable: Sendable {
         var largest: Int32 = 0
         for p in patterns.indices where patterns[p].liveDeficit > largest { largest = patterns[p].liveDeficit }
         liveDeficit = largest
+    }
+
+    /// This timetable with its landmarks found again over a graph that also has its live runs' rides (and the
+    /// segments of its added trips): its live deficit is 0 again, and a later live state's is measured against those
+    /// rides. Real feeds' predictions often ride faster than the schedule (a delay recovered within a few stops,
+    /// consecutive stops predicted at the same second), and the deficit is the largest of any pattern: one such run
+    /// weakens every query's bounds by up to `maxTrips` times its shortfall. As costly as a build's landmarks
+    /// (0.35 s at NSW scale, on every core): the planner's host runs it in the background (`JourneyPlanning`).
+    public func refreshingLandmarks() -> Timetable {
+        var copy = self
+        let liveRides: [[Int32]] = liveTimes.slots.withUnsafeBufferPointer { slots in
+            liveTimes.times.withUnsafeBufferPointer { times in
+                ParallelMap.map(patterns.count) { p in
+                    let pattern = patterns[p]
+                    let m = pattern.key.stops.count
+                    var best: [Int32] = []
+                    for run in pattern.live {
+                        let slot = slots[Int(run)]
+                        guard slot.pattern == Int32(p), m >= 2 else { continue }
+                        if best.isEmpty { best = [Int32](repeating: Landmarks.unreachable, count: m - 1) }
+                        let a = Int(slot.start), d = Int(slot.start) + m
+                        // A ride backwards in time (a producer's slip) is kept out of the graph, as a negative edge
+                        // would break its shortest paths: the deficit counts it instead.
+                        for i in 0..<(m - 1) { best[i] = min(best[i], max(0, times[a + i + 1] &- times[d + i])) }
+                    }
+                    return best
+                }
+            }
+        }
+        copy.landmarks = Landmarks(
+            stops: stops, patterns: patterns.map { ($0.key.stops, $0.scheduledTimes, $0.scheduledRuns.count) },
+            arrivals: staticArrivals, departures: staticDepartures, footpaths: footpaths, liveRides: liveRides)
+        let withLive = patterns.indices.filter { !patterns[$0].live.isEmpty }
+        let deficits = ParallelMap.map(withLive.count) { copy.liveDeficit(ofPattern: withLive[$0]) }
+        for (i, p) in withLive.enumerated() { copy.patterns[p].liveDeficit = deficits[i] }
+        copy.liveDeficit = deficits.max() ?? 0
+        return copy
     }
 
     /// `Landmarks.deficit` of a pattern's live runs. Their slots are read through one buffer, not an array access

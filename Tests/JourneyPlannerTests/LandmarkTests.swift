@@ -103,6 +103,19 @@ import TransitTesting
         let live = feed.timetable.applying(early).timetable
         #expect(live.liveDeficit == 40 * 60)
         #expect(try feed.arrivals(q, live: early) == [0: TinyFeed.at("09:00"), 1: TinyFeed.at("08:30")])
+        // Landmarks found again over the live rides: no deficit, and the early ride is still found.
+        let refreshed = live.refreshingLandmarks()
+        #expect(refreshed.liveDeficit == 0)
+        var found: [Int: Int64] = [:]
+        for j in try JourneyPlanner.plan(q, on: refreshed).journeys { found[j.transfers] = j.arrival }
+        #expect(found == [0: TinyFeed.at("09:00"), 1: TinyFeed.at("08:30")])
+        // A later state riding faster still is measured against the refreshed graph.
+        var earlier = early
+        earlier.runs[RunKey(trip: 2, date: feed.days[0].date)] = .times([
+            LiveStopTime(arrival: TinyFeed.at("08:25"), departure: TinyFeed.at("08:25")),
+            LiveStopTime(arrival: TinyFeed.at("08:27"), departure: TinyFeed.at("08:27")),
+        ])
+        #expect(refreshed.applying(earlier).timetable.liveDeficit == 3 * 60)
     }
 
     /// An added trip between stops that no pattern or walk links: the graph bounds nothing then.
@@ -119,5 +132,9 @@ import TransitTesting
         var q = PlanQuery(from: .stops([a]), to: .stops([e]), time: .departAt(TinyFeed.at("07:55")))
         q.walkRadius = 0
         #expect(try feed.arrivals(q, live: added) == [0: TinyFeed.at("08:15")])
+        // Landmarks found again have the added trip's link: bounded again.
+        let refreshed = feed.timetable.applying(added).timetable.refreshingLandmarks()
+        #expect(refreshed.liveDeficit == 0)
+        #expect(try JourneyPlanner.plan(q, on: refreshed).journeys.map(\.arrival) == [TinyFeed.at("08:15")])
     }
 }

@@ -104,6 +104,33 @@ import TransitTesting
         }
     }
 
+    /// Landmarks found again over the live runs' rides (`Timetable.refreshingLandmarks`) bound the live timetable
+    /// with no deficit, and a second state laid over it is measured against them: both still match the reference.
+    @Test(arguments: 0..<16)
+    func liveMatchesReferenceWithRefreshedLandmarks(seed: Int) throws {
+        let feed = RandomFeed(seed: UInt64(seed) &* 104_729 &+ 7)
+        var rng = SplitMix64(seed: UInt64(seed) &+ 7000)
+        let scheduled = Timetable(feed.source)
+        let state = RandomFeed.live(feed, scheduled, &rng)
+        let live = scheduled.applying(state).timetable
+        let refreshed = live.refreshingLandmarks()
+        #expect(refreshed.liveDeficit == 0, "live deficit \(live.liveDeficit) → \(refreshed.liveDeficit)")
+        let check = PlannerCheck(timetable: refreshed, reference: ReferencePlanner(feed.source, live: state))
+        var compared = 0
+        for i in 0..<25 {
+            guard let q = Self.randomQuery(feed, &rng) else { continue }
+            compared += try check.check(q, "refreshed seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time)")
+        }
+        #expect(compared >= 1, "no journey to compare")
+        let second = RandomFeed.live(feed, scheduled, &rng)
+        let check2 = PlannerCheck(
+            timetable: refreshed.applying(second).timetable, reference: ReferencePlanner(feed.source, live: second))
+        for i in 0..<10 {
+            guard let q = Self.randomQuery(feed, &rng) else { continue }
+            try check2.check(q, "second state over refreshed seed \(seed) query \(i)")
+        }
+    }
+
     /// One workspace carried across feeds of different sizes and queries of different rounds and directions
     /// answers exactly what a fresh search answers.
     @Test func aReusedWorkspaceAnswersAsAFreshSearch() throws {
