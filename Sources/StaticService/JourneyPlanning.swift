@@ -19,6 +19,10 @@ import TransitStore
 ///   beside the scheduled one; a new timetable gets them laid over before it is swapped in. A plan with `realtime`
 ///   searches the live one while the realtime publisher was heard within `liveSilence`, else the schedule, and
 ///   says which (`realtimeUsed`).
+/// - When the live timetable rides faster than its landmarks' graph by `landmarksDeficit` or more (real feeds'
+///   predictions recover delays and put consecutive stops at the same second), its landmarks are found again over
+///   its live rides on a thread of their own (`Timetable.refreshingLandmarks`), at most once per
+///   `landmarksInterval`, and swapped in with the latest live trips laid over them: the search's bounds stay tight.
 /// - At most `maxConcurrent` plans search at once; one more waits for one of them at most its budget, then is
 ///   refused with UNAVAILABLE (the service has `maxConcurrent` request workers added for plans, so boards keep
 ///   their own while plans are answered at that rate).
@@ -51,6 +55,9 @@ public final class JourneyPlanning: Sendable {
         var realtimeHeard: ContinuousClock.Instant?
         /// The version and dates being built now.
         var building: (version: String, dates: ClosedRange<GTFSDate>)?
+        /// Whether landmarks are being found again now, and when that last started.
+        var refreshingLandmarks = false
+        var landmarksRefreshed: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -69,11 +76,19 @@ public final class JourneyPlanning: Sendable {
     let firstBuildWait: Duration
     private let logger: Logger
     private let now: @Sendable () -> Int64
+    /// The live deficit (seconds per trip, `Timetable.liveDeficit`) from which the landmarks are found again.
+    let landmarksDeficit: Int32
+    /// The least time between two starts of finding the landmarks again (each costs about 0.5 s of every core at
+    /// NSW scale).
+    let landmarksInterval: Duration
 
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
-        liveSilence: Duration = .seconds(15), now: @escaping @Sendable () -> Int64
+        liveSilence: Duration = .seconds(15), landmarksDeficit: Int32 = 60, landmarksInterval: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Int64
     ) {
+        self.landmarksDeficit = landmarksDeficit
+        self.landmarksInterval = landmarksInterval
         self.liveSilence = liveSilence
         self.maxConcurrent = max(1, maxConcurrent)
         workers = DispatchSemaphore(value: self.maxConcurrent)
@@ -129,6 +144,7 @@ public final class JourneyPlanning: Sendable {
                     if let b = s.building, b.version == version, b.dates == dates { s.building = nil }
                 }
             }
+            if let live = built.live { refreshLandmarksIfWeak(live, of: built) }
             logger.info(
                 "planner timetable built",
                 metadata: [
@@ -160,16 +176,62 @@ public final class JourneyPlanning: Sendable {
     /// Lays `trips` (the latest state of every live trip instance) over the timetable and swaps the result in.
     /// Runs on the caller's thread (the realtime subscriber's).
     func updateLive(_ trips: [TripInstanceKey: LiveTrip], staleSources: Set<String>) {
-        liveInput.withLock { live in
+        let laid: (Timetable, Built)? = liveInput.withLock { live in
             live = LiveInput(trips: trips, staleSources: staleSources)
-            guard let built = state.withLock({ $0.built }) else { return }
+            guard let built = state.withLock({ $0.built }) else { return nil }
             let timetable = overlay(live!, on: built)
-            state.withLock { s in
+            return state.withLock { s in
                 // Only the timetable it was made for (a new one is built under the same lock, so it is).
-                if s.built?.version == built.version, s.built?.dates == built.dates { s.built?.live = timetable }
+                guard s.built?.version == built.version, s.built?.dates == built.dates else { return nil }
+                s.built?.live = timetable
+                return (timetable, built)
             }
         }
+        if let (timetable, built) = laid { refreshLandmarksIfWeak(timetable, of: built) }
     }
+
+    /// Starts finding `live`'s landmarks again in the background when its deficit reached `landmarksDeficit`, none
+    /// is being found and the last start is `landmarksInterval` ago.
+    private func refreshLandmarksIfWeak(_ live: Timetable, of built: Built) {
+        guard live.liveDeficit >= landmarksDeficit else { return }
+        let start = state.withLock { s -> Bool in
+            guard !s.refreshingLandmarks else { return false }
+            if let last = s.landmarksRefreshed, ContinuousClock.now - last < landmarksInterval { return false }
+            s.refreshingLandmarks = true
+            s.landmarksRefreshed = .now
+            return true
+        }
+        guard start else { return }
+        let (version, dates) = (built.version, built.dates)
+        let thread = Thread { [self] in
+            let started = ContinuousClock.now
+            let refreshed = live.refreshingLandmarks()
+            liveInput.withLock { input in
+                defer { state.withLock { $0.refreshingLandmarks = false } }
+                guard let input, var current = state.withLock({ $0.built }), current.version == version,
+                    current.dates == dates
+                else { return }
+                // The live trips that came meanwhile laid over the refreshed timetable (only the runs whose live
+                // state changed since are rebuilt; their deficit is measured against the new landmarks).
+                current.live = refreshed
+                let timetable = overlay(input, on: current)
+                state.withLock { s in
+                    if s.built?.version == version, s.built?.dates == dates { s.built?.live = timetable }
+                }
+                logger.info(
+                    "planner landmarks found again over the live rides",
+                    metadata: [
+                        "deficit_before_s": "\(live.liveDeficit)", "deficit_after_s": "\(timetable.liveDeficit)",
+                        "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+                    ])
+            }
+        }
+        thread.name = "planner-landmarks"
+        thread.start()
+    }
+
+    /// The live timetable plans search now (nil before a live state came).
+    var liveTimetable: Timetable? { state.withLock { $0.built?.live } }
 
     /// `built`'s timetable with `live` laid over it, starting from its current live one (only the runs whose
     /// live state changed are rebuilt).
