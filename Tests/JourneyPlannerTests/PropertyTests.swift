@@ -78,14 +78,20 @@ import TransitTesting
         }
     }
 
-    @Test(arguments: 0..<16)
-    func liveMatchesReference(seed: Int) throws {
+    /// With `refreshed`, the live timetable's landmarks are first found again over its live rides
+    /// (`Timetable.refreshingLandmarks`): it has no deficit then, and the second state's is measured against them.
+    @Test(arguments: 0..<16, [false, true])
+    func liveMatchesReference(seed: Int, refreshed: Bool) throws {
         let feed = RandomFeed(seed: UInt64(seed) &* 104_729 &+ 7)
         var rng = SplitMix64(seed: UInt64(seed) &+ 5000)
         let scheduled = Timetable(feed.source)
         let state = RandomFeed.live(feed, scheduled, &rng)
-        let (timetable, problems) = scheduled.applying(state)
+        var (timetable, problems) = scheduled.applying(state)
         #expect(problems.isEmpty)
+        if refreshed {
+            timetable = timetable.refreshingLandmarks()
+            #expect(timetable.liveDeficit == 0)
+        }
         let check = PlannerCheck(timetable: timetable, reference: ReferencePlanner(feed.source, live: state))
         var compared = 0
         for i in 0..<25 {
@@ -101,33 +107,6 @@ import TransitTesting
         for i in 0..<10 {
             guard let q = Self.randomQuery(feed, &rng) else { continue }
             try check2.check(q, "second live seed \(seed) query \(i)")
-        }
-    }
-
-    /// Landmarks found again over the live runs' rides (`Timetable.refreshingLandmarks`) bound the live timetable
-    /// with no deficit, and a second state laid over it is measured against them: both still match the reference.
-    @Test(arguments: 0..<16)
-    func liveMatchesReferenceWithRefreshedLandmarks(seed: Int) throws {
-        let feed = RandomFeed(seed: UInt64(seed) &* 104_729 &+ 7)
-        var rng = SplitMix64(seed: UInt64(seed) &+ 7000)
-        let scheduled = Timetable(feed.source)
-        let state = RandomFeed.live(feed, scheduled, &rng)
-        let live = scheduled.applying(state).timetable
-        let refreshed = live.refreshingLandmarks()
-        #expect(refreshed.liveDeficit == 0, "live deficit \(live.liveDeficit) → \(refreshed.liveDeficit)")
-        let check = PlannerCheck(timetable: refreshed, reference: ReferencePlanner(feed.source, live: state))
-        var compared = 0
-        for i in 0..<25 {
-            guard let q = Self.randomQuery(feed, &rng) else { continue }
-            compared += try check.check(q, "refreshed seed \(seed) query \(i) \(q.from)→\(q.to) \(q.time)")
-        }
-        #expect(compared >= 1, "no journey to compare")
-        let second = RandomFeed.live(feed, scheduled, &rng)
-        let check2 = PlannerCheck(
-            timetable: refreshed.applying(second).timetable, reference: ReferencePlanner(feed.source, live: second))
-        for i in 0..<10 {
-            guard let q = Self.randomQuery(feed, &rng) else { continue }
-            try check2.check(q, "second state over refreshed seed \(seed) query \(i)")
         }
     }
 

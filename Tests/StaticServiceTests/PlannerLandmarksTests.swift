@@ -19,6 +19,17 @@ import TransitTesting
             predictedArrival: day0 + Int64(predicted), predictedDeparture: day0 + Int64(predicted), status: .predicted)
     }
 
+    /// Trip TA (STA1 08:05 → MID 08:10 → END 08:20) predicted at MID at `mid` seconds of the day, on time elsewhere.
+    static func ta(predictedAtMid mid: Int) -> LiveTrip {
+        LiveTrip(
+            instance: TripInstanceKey(tripId: "TA", serviceDate: 20_250_312, startSecs: nil), relationship: .scheduled,
+            stops: [
+                stop("STA1", 1, scheduled: 29_100, predicted: 29_100),
+                stop("MID", 2, scheduled: 29_400, predicted: mid),
+                stop("END", 3, scheduled: 30_000, predicted: 30_000),
+            ], source: "tu")
+    }
+
     /// Polls `condition` for up to 10 s.
     static func eventually(_ condition: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -41,13 +52,7 @@ import TransitTesting
         planning.refresh(store)
         #expect(Self.eventually { planning.timetableVersion != nil }, "the timetable was not built")
         // TA runs STA1 08:05 → MID 08:10 in 5 min; predicted there at 08:06: 4 min faster than the schedule.
-        let fast = LiveTrip(
-            instance: TripInstanceKey(tripId: "TA", serviceDate: 20_250_312, startSecs: nil), relationship: .scheduled,
-            stops: [
-                Self.stop("STA1", 1, scheduled: 29_100, predicted: 29_100),
-                Self.stop("MID", 2, scheduled: 29_400, predicted: 29_160),
-                Self.stop("END", 3, scheduled: 30_000, predicted: 30_000),
-            ], source: "tu")
+        let fast = Self.ta(predictedAtMid: 29_160)
         planning.updateLive([fast.instance: fast], staleSources: [])
         #expect(
             Self.eventually { planning.liveTimetable?.liveDeficit == 0 },
@@ -59,13 +64,7 @@ import TransitTesting
                 }
             })
         // A state within the deficit threshold leaves the landmarks as they are.
-        let slight = LiveTrip(
-            instance: fast.instance, relationship: .scheduled,
-            stops: [
-                Self.stop("STA1", 1, scheduled: 29_100, predicted: 29_100),
-                Self.stop("MID", 2, scheduled: 29_400, predicted: 29_130),
-                Self.stop("END", 3, scheduled: 30_000, predicted: 30_000),
-            ], source: "tu")
+        let slight = Self.ta(predictedAtMid: 29_130)
         planning.updateLive([slight.instance: slight], staleSources: [])
         #expect(planning.liveTimetable?.liveDeficit == 30, "measured against the refreshed landmarks' 60-s ride")
         Thread.sleep(forTimeInterval: 0.2)
