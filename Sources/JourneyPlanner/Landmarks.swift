@@ -46,33 +46,34 @@ final class Landmarks: @unchecked Sendable {
     private let rideOutTime: [Int32]
 
     /// `patterns`: each pattern's stops, and where its scheduled times (runs × stops, run-major) start in
-    /// `arrivals`/`departures`, and how many runs it has. `liveRides`, when not empty for a pattern: the fastest
-    /// ride of its live runs from each position to the next, which the graph's edge is at most too
-    /// (`Timetable.refreshingLandmarks`).
+    /// `arrivals`/`departures`, and how many runs it has. `liveStarts`, when given for a pattern: where its live runs'
+    /// arrivals start in `liveTimes` (their departures a stop count later), whose rides the graph's edges are at most
+    /// too (`Timetable.refreshingLandmarks`).
     init(
         stops stopPoints: [Timetable.StopPoint], patterns: [(stops: [Int32], times: Int, runs: Int)],
-        arrivals: [Int32], departures: [Int32], footpaths: FootpathGraph, liveRides: [[Int32]] = []
+        arrivals: [Int32], departures: [Int32], footpaths: FootpathGraph, liveTimes: [Int32] = [],
+        liveStarts: [[Int]] = []
     ) {
         let n = stopPoints.count
         stopCount = n
-        // The fastest scheduled ride of each pattern's segments.
+        // The fastest scheduled (and live) ride of each pattern's segments.
         let perPattern: [[Int32]] = arrivals.withUnsafeBufferPointer { a in
             departures.withUnsafeBufferPointer { d in
-                ParallelMap.map(patterns.count) { p in
-                    let (stops, start, runs) = patterns[p]
-                    let m = stops.count
-                    var best = [Int32](repeating: Self.unreachable, count: max(0, m - 1))
-                    for r in 0..<runs {
-                        let base = start + r * m
-                        for i in 0..<(m - 1) {
-                            let ride = max(0, a[base + i + 1] &- d[base + i])
-                            if ride < best[i] { best[i] = ride }
+                liveTimes.withUnsafeBufferPointer { live in
+                    ParallelMap.map(patterns.count) { p in
+                        let (stops, start, runs) = patterns[p]
+                        let m = stops.count
+                        var best = [Int32](repeating: Self.unreachable, count: max(0, m - 1))
+                        guard m >= 2 else { return best }
+                        Self.lower(
+                            &best, toRidesOf: Swift.stride(from: start, to: start + runs * m, by: m),
+                            arrivals: a.baseAddress,
+                            departures: d.baseAddress)
+                        if p < liveStarts.count, let times = live.baseAddress {
+                            Self.lower(&best, toRidesOf: liveStarts[p], arrivals: times, departures: times + m)
                         }
+                        return best
                     }
-                    if p < liveRides.count && liveRides[p].count == best.count {
-                        for i in best.indices where liveRides[p][i] < best[i] { best[i] = liveRides[p][i] }
-                    }
-                    return best
                 }
             }
         }
@@ -258,6 +259,22 @@ final class Landmarks: @unchecked Sendable {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Lowers `best[i]` to the ride from position i to i + 1 of each run whose times start at `starts` in `arrivals`
+    /// and `departures` (a ride backwards in time counts 0: a negative edge would break the shortest paths; the
+    /// deficit counts such a live ride instead).
+    private static func lower(
+        _ best: inout [Int32], toRidesOf starts: some Sequence<Int>, arrivals: UnsafePointer<Int32>?,
+        departures: UnsafePointer<Int32>?
+    ) {
+        guard let arrivals, let departures else { return }
+        for start in starts {
+            for i in best.indices {
+                let ride = max(0, arrivals[start + i + 1] &- departures[start + i])
+                if ride < best[i] { best[i] = ride }
             }
         }
     }

@@ -250,9 +250,9 @@ public struct Timetable: Sendable {
         self.runIndex = runIndex
         self.patterns = patterns
         self.patternIndex = patternIndex
-        landmarks = Landmarks(
-            stops: stops, patterns: patterns.map { ($0.key.stops, $0.scheduledTimes, $0.scheduledRuns.count) },
-            arrivals: laidArrivals, departures: laidDepartures, footpaths: footpaths)
+        landmarks = Self.landmarks(
+            stops: stops, patterns: patterns, arrivals: laidArrivals, departures: laidDepartures,
+            footpaths: footpaths)
         forward = RouteSet(stopCount: n)
         backward = RouteSet(stopCount: n)
         live = LiveTrips()
@@ -333,28 +333,9 @@ public struct Timetable: Sendable {
     /// (0.35 s at NSW scale, on every core): the planner's host runs it in the background (`JourneyPlanning`).
     public func refreshingLandmarks() -> Timetable {
         var copy = self
-        let liveRides: [[Int32]] = liveTimes.slots.withUnsafeBufferPointer { slots in
-            liveTimes.times.withUnsafeBufferPointer { times in
-                ParallelMap.map(patterns.count) { p in
-                    let pattern = patterns[p]
-                    let m = pattern.key.stops.count
-                    var best: [Int32] = []
-                    for run in pattern.live {
-                        let slot = slots[Int(run)]
-                        guard slot.pattern == Int32(p), m >= 2 else { continue }
-                        if best.isEmpty { best = [Int32](repeating: Landmarks.unreachable, count: m - 1) }
-                        let a = Int(slot.start), d = Int(slot.start) + m
-                        // A ride backwards in time (a producer's slip) is kept out of the graph, as a negative edge
-                        // would break its shortest paths: the deficit counts it instead.
-                        for i in 0..<(m - 1) { best[i] = min(best[i], max(0, times[a + i + 1] &- times[d + i])) }
-                    }
-                    return best
-                }
-            }
-        }
-        copy.landmarks = Landmarks(
-            stops: stops, patterns: patterns.map { ($0.key.stops, $0.scheduledTimes, $0.scheduledRuns.count) },
-            arrivals: staticArrivals, departures: staticDepartures, footpaths: footpaths, liveRides: liveRides)
+        copy.landmarks = Self.landmarks(
+            stops: stops, patterns: patterns, arrivals: staticArrivals, departures: staticDepartures,
+            footpaths: footpaths, liveTimes: liveTimes.times, liveStarts: patterns.indices.map(liveStarts(ofPattern:)))
         let withLive = patterns.indices.filter { !patterns[$0].live.isEmpty }
         let deficits = ParallelMap.map(withLive.count) { copy.liveDeficit(ofPattern: withLive[$0]) }
         for (i, p) in withLive.enumerated() { copy.patterns[p].liveDeficit = deficits[i] }
@@ -362,18 +343,34 @@ public struct Timetable: Sendable {
         return copy
     }
 
-    /// `Landmarks.deficit` of a pattern's live runs. Their slots are read through one buffer, not an array access
-    /// per run: on every core at once, each access would retain and release the same array, one cache line shared
-    /// by the cores.
-    func liveDeficit(ofPattern p: Int) -> Int32 {
-        let pattern = patterns[p]
-        guard !pattern.live.isEmpty else { return 0 }
-        let starts: [Int] = liveTimes.slots.withUnsafeBufferPointer { slots in
-            pattern.live.compactMap { run in
+    /// The landmarks of `patterns`' scheduled runs (and live ones, `Landmarks.init`).
+    private static func landmarks(
+        stops: [StopPoint], patterns: [Pattern], arrivals: [Int32], departures: [Int32], footpaths: FootpathGraph,
+        liveTimes: [Int32] = [], liveStarts: [[Int]] = []
+    ) -> Landmarks {
+        Landmarks(
+            stops: stops, patterns: patterns.map { ($0.key.stops, $0.scheduledTimes, $0.scheduledRuns.count) },
+            arrivals: arrivals, departures: departures, footpaths: footpaths, liveTimes: liveTimes,
+            liveStarts: liveStarts)
+    }
+
+    /// Where the live times of pattern p's live runs start in `liveTimes.times` (arrivals; departures a stop count
+    /// later). Their slots are read through one buffer, not an array access per run: on every core at once, each
+    /// access would retain and release the same array, one cache line shared by the cores.
+    func liveStarts(ofPattern p: Int) -> [Int] {
+        liveTimes.slots.withUnsafeBufferPointer { slots in
+            patterns[p].live.compactMap { run in
                 let slot = slots[Int(run)]
                 return slot.pattern == Int32(p) ? Int(slot.start) : nil
             }
         }
+    }
+
+    /// `Landmarks.deficit` of a pattern's live runs.
+    func liveDeficit(ofPattern p: Int) -> Int32 {
+        let pattern = patterns[p]
+        guard !pattern.live.isEmpty else { return 0 }
+        let starts = liveStarts(ofPattern: p)
         return liveTimes.times.withUnsafeBufferPointer { times in
             landmarks.deficit(
                 pattern: p, stops: pattern.key.stops, times: times.baseAddress, starts: starts, footpaths: footpaths)
