@@ -51,6 +51,7 @@ struct PlanBench: ParsableCommand {
 
     func run() throws {
         guard updateWarmup >= 0 else { throw BenchError("--update-warmup must be 0 or more, got \(updateWarmup)") }
+        guard (0...1).contains(recovering) else { throw BenchError("--recovering must be 0…1, got \(recovering)") }
         let now = self.now ?? Int64(Date().timeIntervalSince1970)
         let store = try StaticStore(path: db, connections: 1)
         // As transit-static serve with its planner: freed memory kept by malloc (a live update's routes reuse it).
