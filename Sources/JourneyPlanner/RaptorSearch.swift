@@ -12,7 +12,10 @@
 /// is not written (`TripsLeft`), and the last round neither walks nor marks. Within a round, the scans bound their
 /// labels by the target's arrival as they find it, and the routes that can reach the destination are scanned first.
 /// Once a target is known, a label whose time plus a lower bound on the time left (`Landmarks`) reaches it is not
-/// written, and a stop whose boarding time plus that bound reaches it is not boarded from.
+/// written, and a stop whose boarding time plus that bound reaches it is not boarded from. A label that needs j more
+/// trips (`TripsLeft`) must beat the target with j more trips, which may be earlier: after each round's scans, a
+/// look-ahead finds the best arrival with one trip more from the stops the scans improved (`ceiling`), before the
+/// round's walks, which it then prunes.
 final class RaptorSearch {
     struct Endpoint {
         var stop: Int32
@@ -64,6 +67,10 @@ final class RaptorSearch {
     let landmarkBounds: Bool
 
     var target: [Int32] = []
+    /// Per round k: one past the arrival of a journey of at most k trips that the look-ahead found (`lookAhead`).
+    /// Only a bound to prune with: the search still finds that journey itself (it arrives before the ceiling), and
+    /// records it in `target`.
+    private var ceiling: [Int32] = []
     var targetStop: [Int32] = []  // −1: inherited
 
     var sources: [Endpoint] = []
@@ -146,6 +153,7 @@ final class RaptorSearch {
         storage.labels = labels
         target = Array(repeating: Self.infinity, count: rounds + 1)
         targetStop = Array(repeating: -1, count: rounds + 1)
+        ceiling = Array(repeating: Self.infinity, count: rounds + 1)
         sources = []
         sourceEndpoint.removeAll(keepingCapacity: true)
         targetEndpoint.removeAll(keepingCapacity: true)
@@ -260,6 +268,18 @@ final class RaptorSearch {
         let reach: UnsafeMutablePointer<Int32>?
         let levels: Int
         let timeLeft: LandmarkBounds
+        /// Per round j: the best arrival known with at most j trips (the target or the ceiling, the lower), as the
+        /// round starts.
+        let bounds: [Int32]
+
+        /// The arrival a label of round k that needs `need` more trips must beat: with `bound` (this round's), the
+        /// best known with k + need trips, which is never later (a journey needs at least that many; `unknown`:
+        /// more than `TripsLeft` found, then only `bound`).
+        @inline(__always)
+        func goal(_ k: Int, _ need: UInt8, _ bound: Int32) -> Int32 {
+            guard need != TripsLeft.unknown, k &+ Int(need) <= rounds else { return bound }
+            return min(bound, bounds[k &+ Int(need)])
+        }
 
         /// Whether a label at `stop` at time t can still lead to an arrival before `target` (infinity: no target
         /// yet): the landmarks' bound on the time left, kept per stop for the query beside its labels.
@@ -312,13 +332,13 @@ final class RaptorSearch {
     private func round(_ k: Int) -> Round {
         let left = rounds - k
         return Round(
-            labels: labels, k: k, rounds: rounds, limit: options.limit, target: target[k],
+            labels: labels, k: k, rounds: rounds, limit: options.limit, target: min(target[k], ceiling[k]),
             wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops,
             alightAllowed: left <= tripsLeft.alightDepth ? UInt8(left) : TripsLeft.unknown,
             boardingAllowed: left <= tripsLeft.boardingDepth ? UInt8(left) : TripsLeft.unknown,
             afterAlight: tripsLeft.afterAlight,
             boarding: tripsLeft.boarding, reach: left <= tripsLeft.reachDepth ? tripsLeft.reach + left : nil,
-            levels: tripsLeft.levels, timeLeft: timeLeft)
+            levels: tripsLeft.levels, timeLeft: timeLeft, bounds: zip(target, ceiling).map { min($0, $1) })
     }
 
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.
@@ -340,6 +360,7 @@ final class RaptorSearch {
         for k in 1...rounds {
             if self.labels.markedCount == 0 { break }
             scanRoutes(round: k)
+            if k < rounds { lookAhead(round: k) }
             relax(round: k)
             if cut { break }
             if let deadline = options.deadline, ContinuousClock.now >= deadline {
@@ -379,7 +400,9 @@ final class RaptorSearch {
             let s = Int(labels.marked[m])
             labels.flags[s] &= ~Labels.markedFlag
             // Marked before the round's target was known: boarding there cannot beat it.
-            if !scope.promising(scope.ready(k - 1, s), s, before: bound) { continue }
+            if !scope.promising(scope.ready(k - 1, s), s, before: scope.goal(k - 1, scope.boarding[s], bound)) {
+                continue
+            }
             labels.marked[kept] = Int32(s)
             kept += 1
             guard let reach else { continue }
@@ -395,7 +418,11 @@ final class RaptorSearch {
         scanQueued(0..<first, scope, &bound, &labels, done: Self.scannedInRound)
         for m in 0..<kept {
             let s = Int(labels.marked[m])
-            if reach != nil && !scope.promising(scope.ready(k - 1, s), s, before: bound) { continue }
+            if reach != nil
+                && !scope.promising(scope.ready(k - 1, s), s, before: scope.goal(k - 1, scope.boarding[s], bound))
+            {
+                continue
+            }
             for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
                 let v = visitList[x]
                 if queue[Int(v.route)] != Self.scannedInRound {
@@ -467,7 +494,7 @@ final class RaptorSearch {
                 let arr = T.arrival(route, trip * count + i)
                 let li = labels.slot(p, k)
                 if arr <= scope.limit && arr < labels.alight[li] && arr < bound
-                    && scope.promising(arr, p, before: bound)
+                    && scope.promising(arr, p, before: scope.goal(k, scope.afterAlight[p], bound))
                 {
                     labels.touch(p)
                     let ii = labels.index(p, k)
@@ -492,7 +519,7 @@ final class RaptorSearch {
             if f & 1 != 0 && ok {
                 let r0 = scope.ready(k - 1, p)
                 if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip * count + i))
-                    && scope.promising(r0, p, before: bound)
+                    && scope.promising(r0, p, before: scope.goal(k - 1, scope.boarding[p], bound))
                 {
                     // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
                     // and usually near it: searched back from it.
@@ -521,6 +548,8 @@ final class RaptorSearch {
         let timed = footpaths.timed(radius: radius, speed: speed)
         let timedEdges = timed ? (reverse ? footpaths.inTimed : footpaths.outTimed) : []
         var targetK = target[k]
+        // What the walks must beat: the target, or the look-ahead's ceiling when lower.
+        var bound = min(targetK, ceiling[k])
         var stopped = cut
         defer { cut = stopped }
         for m in 0..<labels.improvedCount {
@@ -533,6 +562,7 @@ final class RaptorSearch {
                 let t = a &+ labels.egress[p]
                 if t <= scope.limit && t < targetK {
                     targetK = t
+                    bound = min(bound, t)
                     target[k] = t
                     targetStop[k] = p32
                     var j = k + 1
@@ -547,7 +577,7 @@ final class RaptorSearch {
             if k == rounds { continue }
             // Reached before this round's target was known (or before it improved): a label that cannot beat it
             // leads nowhere, by trip or by walk (the bounds hold across the walks).
-            if !scope.promising(a, p, before: targetK) { continue }
+            if !scope.promising(a, p, before: scope.goal(k, scope.afterAlight[p], bound)) { continue }
             if scope.change(p) != Self.infinity && scope.boarding[p] <= scope.boardingAllowed { labels.mark(p) }
             if timed {
                 // A stop's timed walks are sorted by time: once one arrives too late (at the target's time or past
@@ -555,17 +585,17 @@ final class RaptorSearch {
                 for x in Int(offsets[p])..<Int(offsets[p + 1]) {
                     let e = timedEdges[x]
                     let t = a &+ e.seconds
-                    if t >= targetK || t > scope.limit { break }
-                    relax(to: Int(e.stop), t, from: p32, target: targetK, scope, &labels)
+                    if t >= bound || t > scope.limit { break }
+                    relax(to: Int(e.stop), t, from: p32, target: bound, scope, &labels)
                 }
             } else {
                 for x in Int(offsets[p])..<Int(offsets[p + 1]) {
                     let e = edges[x]
                     guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { continue }
-                    relax(to: Int(e.stop), a &+ w, from: p32, target: targetK, scope, &labels)
+                    relax(to: Int(e.stop), a &+ w, from: p32, target: bound, scope, &labels)
                 }
             }
-            if generates && a &+ shortestGenerated < targetK && a &+ shortestGenerated <= scope.limit {
+            if generates && a &+ shortestGenerated < bound && a &+ shortestGenerated <= scope.limit {
                 generatedSinceCheck += 1
                 if generatedSinceCheck >= 16, let deadline = options.deadline {
                     generatedSinceCheck = 0
@@ -576,12 +606,84 @@ final class RaptorSearch {
                 }
                 for e in generatedWalksOut(p) {
                     guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { continue }
-                    relax(to: Int(e.stop), a &+ w, from: p32, target: targetK, scope, &labels)
+                    relax(to: Int(e.stop), a &+ w, from: p32, target: bound, scope, &labels)
                 }
             }
         }
         labels.improvedCount = 0
         storage.labels = labels
+    }
+
+    /// The look-ahead after round k's scans: the earliest arrival at the destination with one trip more, boarding
+    /// from the stops the scans improved that need one trip more (`TripsLeft`), there or after one of their timed
+    /// walks, on the routes that reach the destination. It is a real journey, so one past its arrival bounds the
+    /// target of round k + 1 and later (`ceiling`) before round k's walks: a label needing j more trips must beat the
+    /// target with j more (`Round.goal`). Without that, those targets are known only in their rounds, while most of
+    /// a plan's work is in the walks and scans before them (a probe, BENCHMARKS.md session 30: the walks looked at
+    /// per plan 533 k → 396 k). It writes no label: round k + 1 finds the journey again.
+    private func lookAhead(round k: Int) {
+        guard tripsLeft.reachDepth >= 0, tripsLeft.alightDepth >= 1, tripsLeft.boardingDepth >= 1 else { return }
+        var best = min(target[k + 1], ceiling[k + 1])
+        if reverse {
+            lookAhead(round: k, &best, MirroredTimes.self)
+        } else {
+            lookAhead(round: k, &best, ForwardTimes.self)
+        }
+        for j in (k + 1)...rounds where best < ceiling[j] { ceiling[j] = best }
+    }
+
+    private func lookAhead<T: RouteTimes>(round k: Int, _ best: inout Int32, _: T.Type) {
+        let scope = round(k)
+        let labels = scope.labels
+        let footpaths = timetable.footpaths
+        let timed = footpaths.timed(radius: options.walkRadius, speed: options.walkSpeed)
+        let offsets = reverse ? footpaths.inOffsets : footpaths.outOffsets
+        let timedEdges = timed ? (reverse ? footpaths.inTimed : footpaths.outTimed) : []
+        for m in 0..<labels.improvedCount {
+            let p = Int(labels.improved[m])
+            guard scope.afterAlight[p] == 1 else { continue }
+            let a = labels.alight[labels.slot(p, k)]
+            let c = scope.change(p)
+            if c != Self.infinity && scope.boarding[p] == 1 { finish(from: p, ready: a &+ c, scope, &best, T.self) }
+            // Only the timed walks (the query's speed and radius are the stored ones'): the look-ahead may miss
+            // journeys, as it only bounds.
+            guard timed else { continue }
+            for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+                let e = timedEdges[x]
+                let t = a &+ e.seconds
+                if t >= best || t > scope.limit { break }
+                if scope.boarding[Int(e.stop)] == 1 { finish(from: Int(e.stop), ready: t, scope, &best, T.self) }
+            }
+        }
+    }
+
+    /// The earliest arrival at the destination (its final walk included) by one trip boarded at stop p at or after
+    /// `ready`, when it is earlier than `best` − 1: then `best` becomes one past it.
+    @inline(__always)
+    private func finish<T: RouteTimes>(from p: Int, ready: Int32, _ scope: Round, _ best: inout Int32, _: T.Type) {
+        guard scope.usable(p), scope.promising(ready, p, before: best) else { return }
+        let labels = scope.labels
+        let views = set.views
+        let reach = tripsLeft.reach, levels = tripsLeft.levels
+        for x in Int(set.visitStart[p])..<Int(set.visitStart[p + 1]) {
+            let v = set.visitList[x]
+            let r = Int(v.route)
+            let end = Int(reach[r &* levels])
+            let i = Int(v.position)
+            guard end > i &+ 1 else { continue }
+            let route = views[r]
+            guard scope.allowed(route), route.flags[i] & 1 != 0,
+                let trip = route.earliestTrip(at: i, notBefore: ready, below: route.tripCount, T.self)
+            else { continue }
+            let row = trip &* route.stopCount
+            for j in (i + 1)..<end {
+                let q = Int(route.stops[j])
+                let egress = labels.egress[q]
+                guard egress != Self.infinity, route.flags[j] & 2 != 0, scope.usable(q) else { continue }
+                let u = T.arrival(route, row &+ j) &+ egress
+                if u <= scope.limit && u &+ 1 < best { best = u &+ 1 }
+            }
+        }
     }
 
     /// A walk from `p` (reached by a trip in round k) reaching stop b at t.
@@ -591,7 +693,7 @@ final class RaptorSearch {
     ) {
         let k = scope.k
         guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target, t < scope.ready(k, b),
-            scope.promising(t, b, before: target)
+            scope.promising(t, b, before: scope.goal(k, scope.boarding[b], target))
         else {
             return
         }

@@ -49,6 +49,31 @@ import TransitCore
         #expect(try feed.arrivals(q) == [:])
     }
 
+    /// The look-ahead after each round finds a journey with one trip more (here after a walk) before that round's
+    /// walks, and bounds the search by it: the search must still find that journey itself, and keep the journey
+    /// with fewer trips that arrives later (it is Pareto-optimal, though a label of it cannot beat the bound).
+    @Test func journeysTheLookAheadFindsAreStillAnswered() throws {
+        var feed = TinyFeed()
+        let s = feed.line(4, spacing: 0.05)  // origin, A, B, destination: far apart
+        let b2 = feed.stop(lat: 0, lon: feed.stops[s[2]].lon! + 0.0009)  // 100 m from B
+        feed.trip([(s[0], "08:00"), (s[1], "08:10")])
+        feed.trip([(s[1], "08:20"), (s[3], "09:30")])  // 1 transfer: 09:30
+        feed.trip([(s[1], "08:15"), (s[2], "08:25")])
+        feed.trip([(b2, "08:30"), (s[3], "09:00")])  // 2 transfers, walking B → B': 09:00
+        feed.trip([(s[2], "08:40"), (s[3], "09:10")])  // 2 transfers without the walk: later
+        var q = query(s[0], s[3], "07:00", radius: 400)
+        let expected = [1: TinyFeed.at("09:30"), 2: TinyFeed.at("09:00")]
+        #expect(try feed.arrivals(q) == expected)
+        for budget in [0, 5, 40, PlannerWorkspace.defaultTripsLeftBudget] {
+            let plan = try JourneyPlanner.plan(
+                q, on: feed.timetable, workspace: PlannerWorkspace(tripsLeftBudget: budget))
+            #expect(Dictionary(uniqueKeysWithValues: plan.journeys.map { ($0.transfers, $0.arrival) }) == expected)
+        }
+        // Without the walk only the later ride with 2 transfers is left.
+        q.walkRadius = 0
+        #expect(try feed.arrivals(q) == [1: TinyFeed.at("09:30"), 2: TinyFeed.at("09:10")])
+    }
+
     @Test func transfersTxtTypesBetweenStops() throws {
         var feed = TinyFeed()
         let p = feed.stop(lat: 0, lon: 0)
