@@ -51,6 +51,8 @@ final class RaptorSearch {
     private(set) var reverse: Bool
     private(set) var options: Options
     private(set) var rounds = 0
+    /// The runs of this query so far (a range query makes one per departure).
+    private var runs = 0
     /// The labels and per-stop state, in raw memory kept between queries (`Labels`).
     private var storage: LabelStorage
     private var labels: Labels { storage.labels }
@@ -127,6 +129,7 @@ final class RaptorSearch {
             tripsLeft = TripsLeft(stops: stops, routes: set.routes.count, levels: rounds + 1)
         }
         tripsFound = false
+        runs = 0
         timeLeft = .none
         labels = self.labels
         // A new tag for this query's bounds on the time left; when the tags wrap, the old ones are cleared.
@@ -268,6 +271,8 @@ final class RaptorSearch {
         let reach: UnsafeMutablePointer<Int32>?
         let levels: Int
         let timeLeft: LandmarkBounds
+        /// Whether this is the query's first run (`Labels.readySoFar` is then `ready(k, ·)`).
+        let firstRun: Bool
         /// Per round j: the best arrival known with at most j trips (the target or the ceiling, the lower), as the
         /// round starts.
         let bounds: [Int32]
@@ -338,13 +343,15 @@ final class RaptorSearch {
             boardingAllowed: left <= tripsLeft.boardingDepth ? UInt8(left) : TripsLeft.unknown,
             afterAlight: tripsLeft.afterAlight,
             boarding: tripsLeft.boarding, reach: left <= tripsLeft.reachDepth ? tripsLeft.reach + left : nil,
-            levels: tripsLeft.levels, timeLeft: timeLeft, bounds: zip(target, ceiling).map { min($0, $1) })
+            levels: tripsLeft.levels, timeLeft: timeLeft, firstRun: runs == 1,
+            bounds: zip(target, ceiling).map { min($0, $1) })
     }
 
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.
     /// Returns the rounds whose target label this run improved into a new Pareto point.
     func run(departure: Int32) -> [Int] {
         if !tripsFound { findTripsLeft() }
+        runs += 1
         let before = target
         var labels = self.labels
         for s in sources {
@@ -499,6 +506,8 @@ final class RaptorSearch {
                     labels.touch(p)
                     let ii = labels.index(p, k)
                     labels.alight[li] = arr
+                    let c = scope.change(p)
+                    if c != Self.infinity { labels.readySoFar[p] = min(labels.readySoFar[p], arr &+ c) }
                     labels.alightRoute[ii] = Int32(r)
                     labels.alightTrip[ii] = Int32(trip)
                     labels.alightBoard[ii] = Int32(board)
@@ -692,7 +701,8 @@ final class RaptorSearch {
         to b: Int, _ t: Int32, from p32: Int32, target: Int32, _ scope: Round, _ labels: inout Labels
     ) {
         let k = scope.k
-        guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target, t < scope.ready(k, b),
+        guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target,
+            scope.firstRun ? t < labels.readySoFar[b] : t < scope.ready(k, b),
             scope.promising(t, b, before: scope.goal(k, scope.boarding[b], target))
         else {
             return
@@ -700,6 +710,7 @@ final class RaptorSearch {
         labels.touch(b)
         let li = labels.slot(b, k), ii = labels.index(b, k)
         labels.walk[li] = t
+        labels.readySoFar[b] = min(labels.readySoFar[b], t)
         labels.walkFrom[ii] = p32
         var j = 1
         while k + j <= scope.rounds && t < labels.walk[li + 2 * j] {
@@ -803,6 +814,13 @@ struct Labels {
     let egress: UnsafeMutablePointer<Int32>
     /// Latest departure from each source stop (`latestDeparture` plus the walk to it).
     let sourceCap: UnsafeMutablePointer<Int32>
+    /// Per stop: the earliest time a trip may be boarded there by the labels of rounds 1 and later written so far
+    /// (the least alight label plus the change time, or walk label). In a query's first run that is `ready(k, stop)`
+    /// in round k, as a label is copied up to the later rounds (not the sources' labels of round 0, which are not),
+    /// in 4 bytes per stop instead of the stop's cache line of labels: most of the walks looked at end on this check,
+    /// and this array (400 KiB at NSW scale) stays in the caches better than the labels (6 MiB). A range query's
+    /// later runs keep the earlier runs' labels: they check the labels.
+    let readySoFar: UnsafeMutablePointer<Int32>
     let flags: UnsafeMutablePointer<UInt8>
     /// Stops whose labels this search wrote (the next query resets only those), marked and improved stops.
     let touched: UnsafeMutablePointer<Int32>
@@ -859,6 +877,7 @@ struct Labels {
                 alight[t + 2 * k] = RaptorSearch.infinity
                 walk[t + 2 * k] = RaptorSearch.infinity
             }
+            readySoFar[p] = RaptorSearch.infinity
             flags[p] &= ~Self.touchedFlag
         }
         touchedCount = 0
@@ -888,7 +907,8 @@ final class LabelStorage {
             n: n, rows: rows, routeCapacity: routes, stride: stride, times: times, alightRoute: array(size, -1),
             alightTrip: array(size, -1), alightBoard: array(size, -1), alightPosition: array(size, -1),
             walkFrom: array(size, -2), egress: array(n, RaptorSearch.infinity),
-            sourceCap: array(n, RaptorSearch.infinity), flags: flags, touched: array(n, 0), marked: array(n, 0),
+            sourceCap: array(n, RaptorSearch.infinity), readySoFar: array(n, RaptorSearch.infinity), flags: flags,
+            touched: array(n, 0), marked: array(n, 0),
             improved: array(n, 0), queue: array(routes, -1), queued: array(routes, 0))
     }
 
@@ -896,7 +916,8 @@ final class LabelStorage {
         let labels = self.labels
         for p in [
             labels.alightRoute, labels.alightTrip, labels.alightBoard, labels.alightPosition, labels.walkFrom,
-            labels.egress, labels.sourceCap, labels.touched, labels.marked, labels.improved, labels.queue,
+            labels.egress, labels.sourceCap, labels.readySoFar, labels.touched, labels.marked, labels.improved,
+            labels.queue,
             labels.queued,
         ] { p.deallocate() }
         labels.flags.deallocate()

@@ -363,6 +363,30 @@ import TransitCore
         #expect(try JourneyPlanner.plan(q, on: feed.timetable).journeys.map(\.transfers) == [0])
     }
 
+    /// A range query's later runs (earlier departures) keep the labels of the earlier runs, of every round. A stop
+    /// reached there with more trips earlier must not stop an earlier departure's walk to it with fewer trips: that
+    /// walk leads to a journey with fewer transfers (`Labels.readySoFar` serves only a query's first run).
+    @Test func anEarlierDepartureWalksWhereALaterOneArrivedSoonerWithMoreTrips() throws {
+        var feed = TinyFeed()
+        let s = feed.line(6, spacing: 0.05)  // origin, P, Q, X, b, destination: far apart
+        let (o, p, q, x, b, d) = (s[0], s[1], s[2], s[3], s[4], s[5])
+        let b2 = feed.stop(lat: 0, lon: feed.stops[x].lon! + 0.0009)  // 100 m from X
+        feed.trip([(o, "08:00"), (x, "09:30")])  // slow; then a walk X → B'
+        feed.trip([(o, "09:00"), (p, "09:05")])
+        feed.trip([(p, "09:07"), (q, "09:10")])
+        feed.trip([(q, "09:12"), (b, "09:15")])
+        feed.trip([(b, "09:20"), (b2, "09:25")])  // B' with 4 trips at 09:25
+        feed.trip([(b2, "09:40"), (d, "10:00")])
+        var query = query(o, d, "08:00", radius: 400)
+        query.window = 2 * 3600
+        query.limit = 10
+        let plan = try JourneyPlanner.plan(query, on: feed.timetable)
+        #expect(
+            plan.journeys.map { [$0.departure, $0.arrival, Int64($0.transfers)] } == [
+                [TinyFeed.at("08:00"), TinyFeed.at("10:00"), 1], [TinyFeed.at("09:00"), TinyFeed.at("10:00"), 4],
+            ])
+    }
+
     @Test func aRangeQueryListsParetoJourneysByDepartureWithACursor() throws {
         var feed = TinyFeed()
         let s = feed.line(2, spacing: 0.05)
