@@ -589,12 +589,14 @@ final class RaptorSearch {
             if !scope.promising(a, p, before: scope.goal(k, scope.afterAlight[p], bound)) { continue }
             if scope.change(p) != Self.infinity && scope.boarding[p] <= scope.boardingAllowed { labels.mark(p) }
             if timed {
-                // A stop's timed walks are sorted by time: once one arrives too late (at the target's time or past
-                // the limit) every later one does too, and the rest are not read.
+                // A stop's timed walks are sorted by time: once one arrives too late (at what a journey with a trip
+                // more must beat, as a trip follows every walk, or past the limit) every later one does too, and the
+                // rest are not read.
+                let late = scope.goal(k, 1, bound)
                 for x in Int(offsets[p])..<Int(offsets[p + 1]) {
                     let e = timedEdges[x]
                     let t = a &+ e.seconds
-                    if t >= bound || t > scope.limit { break }
+                    if t >= late || t > scope.limit { break }
                     relax(to: Int(e.stop), t, from: p32, target: bound, scope, &labels)
                 }
             } else {
