@@ -184,6 +184,17 @@ final class RaptorSearch {
         }
     }
 
+    /// Where each stop's stored walks leaving it in this frame start in `walksOut`'s lists and in `timedWalks`.
+    var walkOffsets: [Int32] { reverse ? timetable.footpaths.inOffsets : timetable.footpaths.outOffsets }
+
+    /// The stored walks leaving each stop in this frame sorted by time (at `walkOffsets`), when the query walks at
+    /// their speed and at least their radius (`FootpathGraph.timed`); nil otherwise.
+    var timedWalks: [FootpathGraph.TimedEdge]? {
+        let footpaths = timetable.footpaths
+        guard footpaths.timed(radius: options.walkRadius, speed: options.walkSpeed) else { return nil }
+        return reverse ? footpaths.inTimed : footpaths.outTimed
+    }
+
     /// The stored footpaths leaving a stop in this frame (the reverse frame walks the forward walks backwards).
     @inline(__always)
     func walksOut(_ stop: Int) -> ArraySlice<FootpathGraph.Edge> {
@@ -551,12 +562,10 @@ final class RaptorSearch {
     private func relax(round k: Int) {
         let scope = round(k)
         var labels = scope.labels
-        let footpaths = timetable.footpaths
-        let offsets = reverse ? footpaths.inOffsets : footpaths.outOffsets
-        let edges = reverse ? footpaths.inEdges : footpaths.outEdges
+        let offsets = walkOffsets
+        let edges = reverse ? timetable.footpaths.inEdges : timetable.footpaths.outEdges
         let radius = options.walkRadius, speed = options.walkSpeed
-        let timed = footpaths.timed(radius: radius, speed: speed)
-        let timedEdges = timed ? (reverse ? footpaths.inTimed : footpaths.outTimed) : []
+        let timedEdges = timedWalks
         var targetK = target[k]
         // What the walks must beat: the target, or the look-ahead's ceiling when lower.
         var bound = min(targetK, ceiling[k])
@@ -590,7 +599,7 @@ final class RaptorSearch {
             // leads nowhere, by trip or by walk (the bounds hold across the walks).
             if !scope.promising(a, p, before: scope.goal(k, scope.afterAlight[p], bound)) { continue }
             if scope.change(p) != Self.infinity && scope.boarding[p] <= scope.boardingAllowed { labels.mark(p) }
-            if timed {
+            if let timedEdges {
                 // A stop's timed walks are sorted by time: once one arrives too late (at what a journey with a trip
                 // more must beat, as a trip follows every walk, or past the limit) every later one does too, and the
                 // rest are not read.
@@ -648,10 +657,8 @@ final class RaptorSearch {
     private func lookAhead<T: RouteTimes>(round k: Int, _ best: inout Int32, _: T.Type) {
         let scope = round(k)
         let labels = scope.labels
-        let footpaths = timetable.footpaths
-        let timed = footpaths.timed(radius: options.walkRadius, speed: options.walkSpeed)
-        let offsets = reverse ? footpaths.inOffsets : footpaths.outOffsets
-        let timedEdges = timed ? (reverse ? footpaths.inTimed : footpaths.outTimed) : []
+        let offsets = walkOffsets
+        let timedEdges = timedWalks
         for m in 0..<labels.improvedCount {
             let p = Int(labels.improved[m])
             guard scope.afterAlight[p] == 1 else { continue }
@@ -660,7 +667,7 @@ final class RaptorSearch {
             if c != Self.infinity && scope.boarding[p] == 1 { finish(from: p, ready: a &+ c, scope, &best, T.self) }
             // Only the timed walks (the query's speed and radius are the stored ones'): the look-ahead may miss
             // journeys, as it only bounds.
-            guard timed else { continue }
+            guard let timedEdges else { continue }
             for x in Int(offsets[p])..<Int(offsets[p + 1]) {
                 let e = timedEdges[x]
                 let t = a &+ e.seconds
