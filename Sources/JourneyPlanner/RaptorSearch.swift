@@ -220,7 +220,7 @@ final class RaptorSearch {
     func departureTimes(in range: ClosedRange<Int32>) -> [Int32] {
         var times = Set<Int32>()
         for s in sources where usable(Int(s.stop)) {
-            for v in set.visits[Int(s.stop)] {
+            for v in set.visits(Int(s.stop)) {
                 let r = set.views[Int(v.route)]
                 let i = Int(v.position)
                 guard routeAllowed(r), r.flags[i] & 1 != 0 else { continue }

@@ -235,37 +235,60 @@ struct RouteSet: Sendable {
     private(set) var routes: [RaptorRoute]
     /// `routes[r].view`, kept in step.
     private(set) var views: [RouteView]
-    private(set) var visits: [[Visit]]
-    /// `visits` in one array, stop after stop (`visitStart[s]..<visitStart[s + 1]`), for the search's loops: one
-    /// array less to reach per stop. Made by `flattenVisits()` after the changes (`flat`).
+    /// The routes (and positions in them) serving each stop, stop after stop (`visitStart[s]..<visitStart[s + 1]`),
+    /// each stop's in the order the routes were added: one array for the search's loops, not an array per stop (a
+    /// live update that adds routes then rewrites one array, not 100,000 small ones, BENCHMARKS.md session 31).
     private(set) var visitStart: [Int32]
     private(set) var visitList: [Visit] = []
-    private(set) var flat = true
+    /// The visits of the routes added since the last `flattenVisits()`, in the order added.
+    private var pending: [(stop: Int32, visit: Visit)] = []
+    /// Whether `visitStart`/`visitList` hold every route's visits (`flattenVisits()` after adding routes).
+    var flat: Bool { pending.isEmpty }
 
     init(stopCount: Int) {
         routes = []
         views = []
-        visits = Array(repeating: [], count: stopCount)
         visitStart = Array(repeating: 0, count: stopCount + 1)
     }
 
-    /// Brings the flat visits in step with `visits` after `set` changed them.
+    /// The visits at stop s.
+    func visits(_ s: Int) -> ArraySlice<Visit> { visitList[Int(visitStart[s])..<Int(visitStart[s + 1])] }
+
+    /// Merges the visits of the routes added since the last call into `visitList`, each after its stop's earlier
+    /// ones: one pass that copies the runs of stops between the stops with new visits whole.
     mutating func flattenVisits() {
-        guard !flat else { return }
-        var start = [Int32](repeating: 0, count: visits.count + 1)
-        var list: [Visit] = []
-        list.reserveCapacity(visits.reduce(0) { $0 + $1.count })
-        for (s, v) in visits.enumerated() {
-            list.append(contentsOf: v)
-            start[s + 1] = Int32(list.count)
+        guard !pending.isEmpty else { return }
+        let n = visitStart.count - 1
+        // The new visits by stop, in the order added (a counting sort is stable).
+        var added = [Int32](repeating: 0, count: n + 1)
+        for v in pending { added[Int(v.stop) + 1] += 1 }
+        for s in 0..<n { added[s + 1] += added[s] }
+        var byStop = [Visit](repeating: Visit(route: 0, position: 0), count: pending.count)
+        var fill = added
+        for v in pending {
+            byStop[Int(fill[Int(v.stop)])] = v.visit
+            fill[Int(v.stop)] += 1
         }
+        var list: [Visit] = []
+        list.reserveCapacity(visitList.count + pending.count)
+        var start = visitStart
+        var copied = 0  // the old visits copied so far: those of the stops before `s`
+        for s in 0..<n where added[s + 1] > added[s] {
+            let end = Int(visitStart[s + 1])
+            list.append(contentsOf: visitList[copied..<end])
+            list.append(contentsOf: byStop[Int(added[s])..<Int(added[s + 1])])
+            copied = end
+        }
+        list.append(contentsOf: visitList[copied...])
+        for s in 0...n { start[s] += added[s] }
         visitStart = start
         visitList = list
-        flat = true
+        pending.removeAll()
     }
 
-    /// Puts `route` in slot `index` (appending when it is new) and keeps `visits` in step. A slot holds the routes of
-    /// one pattern for the timetable's life (`Timetable.install`), so a route replacing another has its stops.
+    /// Puts `route` in slot `index` (appending when it is new; `flattenVisits()` then lists its visits). A slot holds
+    /// the routes of one pattern for the timetable's life (`Timetable.install`), so a route replacing another has its
+    /// stops.
     mutating func set(_ index: Int, _ route: RaptorRoute) {
         if index < routes.count {
             assert(routes[index].sameStops(as: route), "slot \(index) taken by another pattern")
@@ -277,9 +300,8 @@ struct RouteSet: Sendable {
         routes.append(route)
         views.append(route.view)
         for i in 0..<route.stopCount {
-            visits[Int(route.stops[i])].append(Visit(route: Int32(index), position: Int32(i)))
+            pending.append((route.stops[i], Visit(route: Int32(index), position: Int32(i))))
         }
-        flat = false
     }
 }
 

@@ -474,7 +474,7 @@ extension Timetable {
         for set in [forward, backward] {
             for r in set.routes { total += r.bytes }
             total += bytes(set.routes) + bytes(set.views)
-            for v in set.visits { total += bytes(v) }
+            total += bytes(set.visitStart) + bytes(set.visitList)
         }
         for p in patterns {
             total += bytes(p.key.stops) * 2 + bytes(p.scheduledGroupEnds) + bytes(p.live) + bytes(p.routes)

@@ -46,6 +46,19 @@ import TransitTesting
                 }
             }
         }
+        // Each stop's visits: every position of every route at that stop, in the order of the routes' slots (the
+        // order they were added), however many updates merged new routes in.
+        for set in [t.forward, t.backward] {
+            #expect(set.flat, "\(label): visits not merged")
+            var expected = [[String]](repeating: [], count: t.stopCount)
+            for (slot, route) in set.routes.enumerated() {
+                for i in 0..<route.stopCount { expected[Int(route.stops[i])].append("\(slot)@\(i)") }
+            }
+            for s in 0..<t.stopCount {
+                let got = set.visits(s).map { "\($0.route)@\($0.position)" }
+                #expect(got == expected[s], "\(label): the visits at stop \(s)")
+            }
+        }
         // Every run in the routes once, with its current times; cancelled ones in none.
         let routed = routedRuns(t)
         for run in 0..<t.runCount {
