@@ -268,7 +268,6 @@ final class RaptorSearch {
         let k: Int
         let rounds: Int
         let limit: Int32
-        let target: Int32
         let wheelchair: Bool
         let modeMask: UInt8
         let stops: [Timetable.StopPoint]
@@ -287,6 +286,10 @@ final class RaptorSearch {
         /// Per round j: the best arrival known with at most j trips (the target or the ceiling, the lower), as the
         /// round starts.
         let bounds: [Int32]
+
+        /// What this round's labels must beat as it starts: the target with at most k trips, or the look-ahead's
+        /// ceiling when lower.
+        var target: Int32 { bounds[k] }
 
         /// The arrival a label of round k that needs `need` more trips must beat: with `bound` (this round's), the
         /// best known with k + need trips, which is never later (a journey needs at least that many; `unknown`:
@@ -348,7 +351,7 @@ final class RaptorSearch {
     private func round(_ k: Int) -> Round {
         let left = rounds - k
         return Round(
-            labels: labels, k: k, rounds: rounds, limit: options.limit, target: min(target[k], ceiling[k]),
+            labels: labels, k: k, rounds: rounds, limit: options.limit,
             wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops,
             alightAllowed: left <= tripsLeft.alightDepth ? UInt8(left) : TripsLeft.unknown,
             boardingAllowed: left <= tripsLeft.boardingDepth ? UInt8(left) : TripsLeft.unknown,
@@ -567,8 +570,8 @@ final class RaptorSearch {
         let radius = options.walkRadius, speed = options.walkSpeed
         let timedEdges = timedWalks
         var targetK = target[k]
-        // What the walks must beat: the target, or the look-ahead's ceiling when lower.
-        var bound = min(targetK, ceiling[k])
+        // What the walks must beat (lowered as this round's target improves below).
+        var bound = scope.target
         var stopped = cut
         defer { cut = stopped }
         labels.sortImproved()
