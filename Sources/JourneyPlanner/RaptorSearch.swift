@@ -284,8 +284,8 @@ final class RaptorSearch {
         /// Whether this is the query's first run (`Labels.readySoFar` is then `ready(k, ·)`).
         let firstRun: Bool
         /// Per round j: the best arrival known with at most j trips (the target or the ceiling, the lower), as the
-        /// round starts.
-        let bounds: [Int32]
+        /// round starts (`Labels.roundBounds`, written by `round(_:)`).
+        let bounds: UnsafeMutablePointer<Int32>
 
         /// What this round's labels must beat as it starts: the target with at most k trips, or the look-ahead's
         /// ceiling when lower.
@@ -348,8 +348,12 @@ final class RaptorSearch {
         }
     }
 
+    /// Round k's view of the search. Its `bounds` are written here into the labels' memory, so a round's loops use
+    /// only the latest `Round` made.
     private func round(_ k: Int) -> Round {
         let left = rounds - k
+        let labels = self.labels
+        for j in 0...rounds { labels.roundBounds[j] = min(target[j], ceiling[j]) }
         return Round(
             labels: labels, k: k, rounds: rounds, limit: options.limit,
             wheelchair: options.wheelchair, modeMask: options.modeMask, stops: timetable.stops,
@@ -358,7 +362,7 @@ final class RaptorSearch {
             afterAlight: tripsLeft.afterAlight,
             boarding: tripsLeft.boarding, reach: left <= tripsLeft.reachDepth ? tripsLeft.reach + left : nil,
             levels: tripsLeft.levels, timeLeft: timeLeft, firstRun: runs == 1,
-            bounds: zip(target, ceiling).map { min($0, $1) })
+            bounds: labels.roundBounds)
     }
 
     /// One RAPTOR run from the sources at `departure` (frame seconds), keeping the labels of earlier runs.
@@ -378,15 +382,17 @@ final class RaptorSearch {
             labels.mark(i)
         }
         storage.labels = labels
-        for k in 1...rounds {
-            if self.labels.markedCount == 0 { break }
-            scanRoutes(round: k)
-            if k < rounds { lookAhead(round: k) }
-            relax(round: k)
-            if cut { break }
-            if let deadline = options.deadline, ContinuousClock.now >= deadline {
-                cut = true
-                break
+        withMemory { memory in
+            for k in 1...rounds {
+                if self.labels.markedCount == 0 { break }
+                scanRoutes(round: k, memory)
+                if k < rounds { lookAhead(round: k, memory) }
+                relax(round: k, memory)
+                if cut { break }
+                if let deadline = options.deadline, ContinuousClock.now >= deadline {
+                    cut = true
+                    break
+                }
             }
         }
         labels = self.labels
@@ -399,11 +405,42 @@ final class RaptorSearch {
         return found
     }
 
-    private func scanRoutes(round k: Int) {
+    /// The arrays a run's loops read, as buffer pointers: an array's subscript checks its index at every read (a
+    /// buffer pointer's only in debug builds): with the overflow checks of the loops' index arithmetic, 5–10 % of a
+    /// loops' index arithmetic (BENCHMARKS.md, session 32).
+    private struct Memory {
+        let views: UnsafeBufferPointer<RouteView>
+        let visitStart: UnsafeBufferPointer<Int32>
+        let visitList: UnsafeBufferPointer<RouteSet.Visit>
+        /// `walkOffsets` and `timedWalks` (nil when the query does not walk the timed walks).
+        let walkOffsets: UnsafeBufferPointer<Int32>
+        let timedWalks: UnsafeBufferPointer<FootpathGraph.TimedEdge>?
+    }
+
+    private func withMemory<R>(_ body: (Memory) -> R) -> R {
+        let offsets = walkOffsets
+        let timed = timedWalks
+        return set.views.withUnsafeBufferPointer { views in
+            set.visitStart.withUnsafeBufferPointer { visitStart in
+                set.visitList.withUnsafeBufferPointer { visitList in
+                    offsets.withUnsafeBufferPointer { offsets in
+                        (timed ?? []).withUnsafeBufferPointer { edges in
+                            body(
+                                Memory(
+                                    views: views, visitStart: visitStart, visitList: visitList, walkOffsets: offsets,
+                                    timedWalks: timed == nil ? nil : edges))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func scanRoutes(round k: Int, _ memory: Memory) {
         let scope = round(k)
         var labels = scope.labels
-        let views = set.views
-        let visitStart = set.visitStart, visitList = set.visitList
+        let views = memory.views
+        let visitStart = memory.visitStart, visitList = memory.visitList
         let queue = labels.queue
         // The target's arrival with at most k trips as this round's scans find it (a label alighting at one of its
         // stops), so that the routes scanned later in the round write no label that arrives after it; `relax`
@@ -428,7 +465,7 @@ final class RaptorSearch {
             labels.marked[kept] = Int32(s)
             kept += 1
             guard let reach else { continue }
-            for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
+            for x in Int(visitStart[s])..<Int(visitStart[s &+ 1]) {
                 let v = visitList[x]
                 let r = Int(v.route)
                 guard Int(reach[r &* levels]) > Int(v.position) &+ 1 else { continue }
@@ -437,7 +474,7 @@ final class RaptorSearch {
         }
         labels.markedCount = 0
         let first = queued
-        scanQueued(0..<first, scope, &bound, &labels, done: Self.scannedInRound)
+        scanQueued(0..<first, views, scope, &bound, &labels, done: Self.scannedInRound)
         for m in 0..<kept {
             let s = Int(labels.marked[m])
             if reach != nil
@@ -445,14 +482,14 @@ final class RaptorSearch {
             {
                 continue
             }
-            for x in Int(visitStart[s])..<Int(visitStart[s + 1]) {
+            for x in Int(visitStart[s])..<Int(visitStart[s &+ 1]) {
                 let v = visitList[x]
                 if queue[Int(v.route)] != Self.scannedInRound {
                     Self.enqueue(v, queue, views, scope, &labels, &queued)
                 }
             }
         }
-        scanQueued(first..<queued, scope, &bound, &labels, done: -1)
+        scanQueued(first..<queued, views, scope, &bound, &labels, done: -1)
         for q in 0..<first { queue[Int(labels.queued[q])] = -1 }
         storage.labels = labels
     }
@@ -463,7 +500,8 @@ final class RaptorSearch {
     /// Queues visit v's route from its position (or moves its first position back to it).
     @inline(__always)
     private static func enqueue(
-        _ v: RouteSet.Visit, _ queue: UnsafeMutablePointer<Int32>, _ views: [RouteView], _ scope: Round,
+        _ v: RouteSet.Visit, _ queue: UnsafeMutablePointer<Int32>, _ views: UnsafeBufferPointer<RouteView>,
+        _ scope: Round,
         _ labels: inout Labels, _ queued: inout Int
     ) {
         let r = Int(v.route)
@@ -479,9 +517,9 @@ final class RaptorSearch {
 
     /// Scans the queued routes `range` from their first marked positions, leaving `done` as their queue mark.
     private func scanQueued(
-        _ range: Range<Int>, _ scope: Round, _ bound: inout Int32, _ labels: inout Labels, done: Int32
+        _ range: Range<Int>, _ views: UnsafeBufferPointer<RouteView>, _ scope: Round, _ bound: inout Int32,
+        _ labels: inout Labels, done: Int32
     ) {
-        let views = set.views
         let queue = labels.queue
         for q in range {
             let r = Int(labels.queued[q])
@@ -513,7 +551,7 @@ final class RaptorSearch {
             let ok = scope.usable(p)
             let f = route.flags[i]
             if trip >= 0 && f & 2 != 0 && ok && scope.afterAlight[p] <= scope.alightAllowed {
-                let arr = T.arrival(route, trip * count + i)
+                let arr = T.arrival(route, trip &* count &+ i)
                 let li = labels.slot(p, k)
                 if arr <= scope.limit && arr < labels.alight[li] && arr < bound
                     && scope.promising(arr, p, before: scope.goal(k, scope.afterAlight[p], bound))
@@ -523,15 +561,15 @@ final class RaptorSearch {
                     labels.alight[li] = arr
                     let c = scope.change(p)
                     if c != Self.infinity { labels.readySoFar[p] = min(labels.readySoFar[p], arr &+ c) }
-                    labels.alightRoute[ii] = Int32(r)
-                    labels.alightTrip[ii] = Int32(trip)
-                    labels.alightBoard[ii] = Int32(board)
-                    labels.alightPosition[ii] = Int32(i)
+                    labels.alightRoute[ii] = Int32(truncatingIfNeeded: r)
+                    labels.alightTrip[ii] = Int32(truncatingIfNeeded: trip)
+                    labels.alightBoard[ii] = Int32(truncatingIfNeeded: board)
+                    labels.alightPosition[ii] = Int32(truncatingIfNeeded: i)
                     var j = 1
-                    while k + j <= scope.rounds && arr < labels.alight[li + 2 * j] {
-                        labels.alight[li + 2 * j] = arr
-                        labels.alightRoute[ii + j] = -1
-                        j += 1
+                    while k &+ j <= scope.rounds && arr < labels.alight[li &+ 2 &* j] {
+                        labels.alight[li &+ 2 &* j] = arr
+                        labels.alightRoute[ii &+ j] = -1
+                        j &+= 1
                     }
                     labels.improve(p)
                     let egress = labels.egress[p]
@@ -542,7 +580,7 @@ final class RaptorSearch {
             }
             if f & 1 != 0 && ok {
                 let r0 = scope.ready(k - 1, p)
-                if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip * count + i))
+                if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip &* count &+ i))
                     && scope.promising(r0, p, before: scope.goal(k - 1, scope.boarding[p], bound))
                 {
                     // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
@@ -552,7 +590,7 @@ final class RaptorSearch {
                         ? route.earliestTrip(at: i, notBefore: r0, below: route.tripCount, T.self)
                         : route.earliestTrip(at: i, notBefore: r0, atOrBefore: trip, T.self)
                     if let t = found, t != trip,
-                        k > 1 || T.departure(route, t * count + i) <= labels.sourceCap[p]
+                        k > 1 || T.departure(route, t &* count &+ i) <= labels.sourceCap[p]
                     {
                         trip = t
                         board = i
@@ -562,13 +600,13 @@ final class RaptorSearch {
         }
     }
 
-    private func relax(round k: Int) {
+    private func relax(round k: Int, _ memory: Memory) {
         let scope = round(k)
         var labels = scope.labels
-        let offsets = walkOffsets
+        let offsets = memory.walkOffsets
         let edges = reverse ? timetable.footpaths.inEdges : timetable.footpaths.outEdges
         let radius = options.walkRadius, speed = options.walkSpeed
-        let timedEdges = timedWalks
+        let timedEdges = memory.timedWalks
         var targetK = target[k]
         // What the walks must beat (lowered as this round's target improves below).
         var bound = scope.target
@@ -607,14 +645,14 @@ final class RaptorSearch {
                 // more must beat, as a trip follows every walk, or past the limit) every later one does too, and the
                 // rest are not read.
                 let late = scope.goal(k, 1, bound)
-                for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+                for x in Int(offsets[p])..<Int(offsets[p &+ 1]) {
                     let e = timedEdges[x]
                     let t = a &+ e.seconds
                     if t >= late || t > scope.limit { break }
                     relax(to: Int(e.stop), t, from: p32, target: bound, scope, &labels)
                 }
             } else {
-                for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+                for x in Int(offsets[p])..<Int(offsets[p &+ 1]) {
                     let e = edges[x]
                     guard let w = FootpathGraph.time(e, radius: radius, speed: speed) else { continue }
                     relax(to: Int(e.stop), a &+ w, from: p32, target: bound, scope, &labels)
@@ -646,36 +684,40 @@ final class RaptorSearch {
     /// target with j more (`Round.goal`). Without that, those targets are known only in their rounds, while most of
     /// a plan's work is in the walks and scans before them (a probe, BENCHMARKS.md session 30: the walks looked at
     /// per plan 533 k → 396 k). It writes no label: round k + 1 finds the journey again.
-    private func lookAhead(round k: Int) {
+    private func lookAhead(round k: Int, _ memory: Memory) {
         guard tripsLeft.reachDepth >= 0, tripsLeft.alightDepth >= 1, tripsLeft.boardingDepth >= 1 else { return }
         var best = min(target[k + 1], ceiling[k + 1])
         if reverse {
-            lookAhead(round: k, &best, MirroredTimes.self)
+            lookAhead(round: k, memory, &best, MirroredTimes.self)
         } else {
-            lookAhead(round: k, &best, ForwardTimes.self)
+            lookAhead(round: k, memory, &best, ForwardTimes.self)
         }
         for j in (k + 1)...rounds where best < ceiling[j] { ceiling[j] = best }
     }
 
-    private func lookAhead<T: RouteTimes>(round k: Int, _ best: inout Int32, _: T.Type) {
+    private func lookAhead<T: RouteTimes>(round k: Int, _ memory: Memory, _ best: inout Int32, _: T.Type) {
         let scope = round(k)
         let labels = scope.labels
-        let offsets = walkOffsets
-        let timedEdges = timedWalks
+        let offsets = memory.walkOffsets
+        let timedEdges = memory.timedWalks
         for m in 0..<labels.improvedCount {
             let p = Int(labels.improved[m])
             guard scope.afterAlight[p] == 1 else { continue }
             let a = labels.alight[labels.slot(p, k)]
             let c = scope.change(p)
-            if c != Self.infinity && scope.boarding[p] == 1 { finish(from: p, ready: a &+ c, scope, &best, T.self) }
+            if c != Self.infinity && scope.boarding[p] == 1 {
+                finish(from: p, ready: a &+ c, memory, scope, &best, T.self)
+            }
             // Only the timed walks (the query's speed and radius are the stored ones'): the look-ahead may miss
             // journeys, as it only bounds.
             guard let timedEdges else { continue }
-            for x in Int(offsets[p])..<Int(offsets[p + 1]) {
+            for x in Int(offsets[p])..<Int(offsets[p &+ 1]) {
                 let e = timedEdges[x]
                 let t = a &+ e.seconds
                 if t >= best || t > scope.limit { break }
-                if scope.boarding[Int(e.stop)] == 1 { finish(from: Int(e.stop), ready: t, scope, &best, T.self) }
+                if scope.boarding[Int(e.stop)] == 1 {
+                    finish(from: Int(e.stop), ready: t, memory, scope, &best, T.self)
+                }
             }
         }
     }
@@ -683,13 +725,15 @@ final class RaptorSearch {
     /// The earliest arrival at the destination (its final walk included) by one trip boarded at stop p at or after
     /// `ready`, when it is earlier than `best` − 1: then `best` becomes one past it.
     @inline(__always)
-    private func finish<T: RouteTimes>(from p: Int, ready: Int32, _ scope: Round, _ best: inout Int32, _: T.Type) {
+    private func finish<T: RouteTimes>(
+        from p: Int, ready: Int32, _ memory: Memory, _ scope: Round, _ best: inout Int32, _: T.Type
+    ) {
         guard scope.usable(p), scope.promising(ready, p, before: best) else { return }
         let labels = scope.labels
-        let views = set.views
+        let views = memory.views
         let reach = tripsLeft.reach, levels = tripsLeft.levels
-        for x in Int(set.visitStart[p])..<Int(set.visitStart[p + 1]) {
-            let v = set.visitList[x]
+        for x in Int(memory.visitStart[p])..<Int(memory.visitStart[p &+ 1]) {
+            let v = memory.visitList[x]
             let r = Int(v.route)
             let end = Int(reach[r &* levels])
             let i = Int(v.position)
@@ -727,10 +771,10 @@ final class RaptorSearch {
         labels.readySoFar[b] = min(labels.readySoFar[b], t)
         labels.walkFrom[ii] = p32
         var j = 1
-        while k + j <= scope.rounds && t < labels.walk[li + 2 * j] {
-            labels.walk[li + 2 * j] = t
-            labels.walkFrom[ii + j] = -2
-            j += 1
+        while k &+ j <= scope.rounds && t < labels.walk[li &+ 2 &* j] {
+            labels.walk[li &+ 2 &* j] = t
+            labels.walkFrom[ii &+ j] = -2
+            j &+= 1
         }
         labels.mark(b)
     }
@@ -846,6 +890,8 @@ struct Labels {
     /// Per route: the first marked position in this round, −1 when not queued; `queued` lists the queued routes.
     let queue: UnsafeMutablePointer<Int32>
     let queued: UnsafeMutablePointer<Int32>
+    /// `rows` words for `RaptorSearch.Round.bounds`.
+    let roundBounds: UnsafeMutablePointer<Int32>
 
     @inline(__always)
     func index(_ stop: Int, _ round: Int) -> Int { stop &* rows &+ round }
@@ -942,7 +988,8 @@ final class LabelStorage {
             walkFrom: array(size, -2), egress: array(n, RaptorSearch.infinity),
             sourceCap: array(n, RaptorSearch.infinity), readySoFar: array(n, RaptorSearch.infinity), flags: flags,
             touched: array(n, 0), marked: array(n, 0),
-            improved: array(n, 0), queue: array(routes, -1), queued: array(routes, 0))
+            improved: array(n, 0), queue: array(routes, -1), queued: array(routes, 0),
+            roundBounds: array(rows, RaptorSearch.infinity))
     }
 
     deinit {
@@ -951,7 +998,7 @@ final class LabelStorage {
             labels.alightRoute, labels.alightTrip, labels.alightBoard, labels.alightPosition, labels.walkFrom,
             labels.egress, labels.sourceCap, labels.readySoFar, labels.touched, labels.marked, labels.improved,
             labels.queue,
-            labels.queued,
+            labels.queued, labels.roundBounds,
         ] { p.deallocate() }
         labels.flags.deallocate()
         timesMemory.deallocate()
