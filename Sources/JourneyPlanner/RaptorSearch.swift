@@ -406,8 +406,8 @@ final class RaptorSearch {
     }
 
     /// The arrays a run's loops read, as buffer pointers: an array's subscript checks its index at every read (a
-    /// buffer pointer's only in debug builds): with the overflow checks of the loops' index arithmetic, 5–10 % of a
-    /// loops' index arithmetic (BENCHMARKS.md, session 32).
+    /// buffer pointer's only in debug builds). With the overflow checks of the loops' index arithmetic, that was
+    /// 5–10 % of a plan (BENCHMARKS.md, session 32).
     private struct Memory {
         let views: UnsafeBufferPointer<RouteView>
         let visitStart: UnsafeBufferPointer<Int32>
