@@ -263,9 +263,28 @@ extension Timetable {
                     change = .mismatched(liveStops: stops.count)
                     break
                 }
+                // The arrivals, then the departures; raised where they decrease (`Timetable.rising`), which the
+                // realtime conversion already did for the services' live times (`PlannerLiveFeed`).
                 let start = stretch.times.count
-                for s in stops { stretch.times.append(Int32(clamping: s.arrival - epoch)) }
+                var previous = Int64.min
+                var rising = true
+                for s in stops {
+                    rising = rising && s.arrival >= previous && s.departure >= s.arrival
+                    previous = s.departure
+                    stretch.times.append(Int32(clamping: s.arrival - epoch))
+                }
                 for s in stops { stretch.times.append(Int32(clamping: s.departure - epoch)) }
+                if !rising {
+                    let n = stops.count
+                    var previous = Int32.min
+                    for i in start..<start + n {
+                        let (a, d) = Timetable.rising(
+                            arrival: stretch.times[i], departure: stretch.times[i + n], after: previous)
+                        stretch.times[i] = a
+                        stretch.times[i + n] = d
+                        previous = d
+                    }
+                }
                 change = .times(
                     start: start, skipped: stops.indices.filter { stops[$0].skipped },
                     dwells: stops.contains { $0.arrival != $0.departure })

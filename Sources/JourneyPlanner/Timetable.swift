@@ -188,9 +188,14 @@ public struct Timetable: Sendable {
                         Run(
                             key: key, staticPattern: pattern, times: Int32(arrivals.count),
                             dwells: times.contains { $0.arrival != $0.departure }))
+                    var previous = Int32.min
                     for st in times {
-                        arrivals.append(Int32(clamping: shift + Int64(st.arrival)))
-                        departures.append(Int32(clamping: shift + Int64(st.departure)))
+                        let (a, d) = Self.rising(
+                            arrival: Int32(clamping: shift + Int64(st.arrival)),
+                            departure: Int32(clamping: shift + Int64(st.departure)), after: previous)
+                        arrivals.append(a)
+                        departures.append(d)
+                        previous = d
                     }
                     scheduledRuns[Int(pattern)].append(run)
                 }
@@ -301,6 +306,17 @@ public struct Timetable: Sendable {
         let n = patterns[Int(r.staticPattern)].key.stops.count
         let lo = Int(r.times)
         return (r.staticPattern, staticArrivals[lo..<lo + n], staticDepartures[lo..<lo + n])
+    }
+
+    /// A stop's times raised so that a run's times never decrease: its arrival to at least the previous stop's
+    /// departure (`after`), its departure to at least its arrival. GTFS requires this, and feeds sometimes break it.
+    /// The planner relies on it: a route scan stops once its trip arrives too late, and the landmarks' rides are
+    /// lower bounds only along times that never decrease. The live times are raised alike, in the realtime
+    /// conversion (`PlannerLiveFeed`) and again in `LiveTrips`. A later stop is then never reached earlier.
+    @inline(__always)
+    static func rising(arrival: Int32, departure: Int32, after previous: Int32) -> (arrival: Int32, departure: Int32) {
+        let a = max(arrival, previous)
+        return (a, max(departure, a))
     }
 
     /// Rebuilds the routes of `list`'s patterns: each pattern's routes (`routes(ofPattern:)`, reading the timetable

@@ -74,6 +74,35 @@ import TransitCore
         #expect(try feed.arrivals(q) == [1: TinyFeed.at("09:30"), 2: TinyFeed.at("09:10")])
     }
 
+    /// A trip's times that decrease (GTFS forbids it; feeds still do it) are raised to the time before them: a later
+    /// stop is never reached earlier. The search relies on it (a route scan stops once its trip arrives too late, and
+    /// the landmarks' rides are lower bounds only then), so the answer is the same with and without the pruning.
+    @Test func timesThatDecreaseAlongATripAreRaised() throws {
+        var feed = TinyFeed()
+        let s = feed.line(5, spacing: 0.05)  // origin, A, X, Y, destination: far apart
+        feed.trip([(s[0], "08:00"), (s[1], "08:05")])
+        feed.trip([(s[0], "08:00"), (s[4], "09:00")])
+        feed.trip([(s[1], "08:10"), (s[2], "09:30"), (s[3], "08:20")])  // Y "before" X
+        feed.trip([(s[3], "08:30"), (s[4], "08:50")])
+        #expect(try feed.arrivals(query(s[0], s[3], "07:00")) == [1: TinyFeed.at("09:30")])
+        for workspace in [
+            PlannerWorkspace(), PlannerWorkspace(tripsLeftBudget: -1, landmarkBounds: false),
+        ] {
+            let plan = try JourneyPlanner.plan(query(s[0], s[4], "07:00"), on: feed.timetable, workspace: workspace)
+            #expect(plan.journeys.map { [$0.transfers: $0.arrival] } == [[0: TinyFeed.at("09:00")]])
+        }
+        // Live times alike.
+        var live = LiveTrips()
+        let date = feed.days[0].date
+        let day = TinyFeed.day0
+        live.runs[RunKey(trip: 2, date: date)] = .times([
+            LiveStopTime(arrival: day + 29_400, departure: day + 29_400),  // 08:10
+            LiveStopTime(arrival: day + 33_000, departure: day + 33_000),  // 09:10
+            LiveStopTime(arrival: day + 30_000, departure: day + 30_000),  // 08:20
+        ])
+        #expect(try feed.arrivals(query(s[0], s[3], "07:00"), live: live) == [1: TinyFeed.at("09:10")])
+    }
+
     @Test func transfersTxtTypesBetweenStops() throws {
         var feed = TinyFeed()
         let p = feed.stop(lat: 0, lon: 0)
