@@ -497,7 +497,7 @@ final class RaptorSearch {
     /// `Labels.queue`'s mark of a route scanned in the round's first pass (the second skips it).
     private static let scannedInRound: Int32 = -2
 
-    /// Queues visit v's route from its position (or moves its first position back to it).
+    /// Queues visit v's route from its position (or moves its first position back to it, or its last on).
     @inline(__always)
     private static func enqueue(
         _ v: RouteSet.Visit, _ queue: UnsafeMutablePointer<Int32>, _ views: UnsafeBufferPointer<RouteView>,
@@ -510,8 +510,11 @@ final class RaptorSearch {
             labels.queued[queued] = v.route
             queued += 1
             queue[r] = v.position
+            labels.queueLast[r] = v.position
         } else if v.position < queue[r] {
             queue[r] = v.position
+        } else if v.position > labels.queueLast[r] {
+            labels.queueLast[r] = v.position
         }
     }
 
@@ -527,10 +530,13 @@ final class RaptorSearch {
             let end = scope.end(r, view)
             // Boarding needs a later position to alight at.
             if Int(queue[r]) &+ 1 < end {
+                // The first pass queues a route from the visits before its last useful one only (`TripsLeft.reach`
+                // at level 0), and scans on to `end`, boarding at the marked stops between: no last position then.
+                let first = Int(queue[r]), last = done == Self.scannedInRound ? end : Int(labels.queueLast[r])
                 if reverse {
-                    scan(view, r, from: Int(queue[r]), to: end, scope, &bound, &labels, MirroredTimes.self)
+                    scan(view, r, from: first, last: last, to: end, scope, &bound, &labels, MirroredTimes.self)
                 } else {
-                    scan(view, r, from: Int(queue[r]), to: end, scope, &bound, &labels, ForwardTimes.self)
+                    scan(view, r, from: first, last: last, to: end, scope, &bound, &labels, ForwardTimes.self)
                 }
             }
             queue[r] = done
@@ -539,7 +545,7 @@ final class RaptorSearch {
 
     @inline(__always)
     private func scan<T: RouteTimes>(
-        _ route: RouteView, _ r: Int, from first: Int, to end: Int, _ scope: Round, _ bound: inout Int32,
+        _ route: RouteView, _ r: Int, from first: Int, last: Int, to end: Int, _ scope: Round, _ bound: inout Int32,
         _ labels: inout Labels, _: T.Type
     ) {
         let count = route.stopCount
@@ -547,13 +553,19 @@ final class RaptorSearch {
         var trip = -1
         var board = -1
         for i in first..<end {
+            // After the last marked position nothing boards that an earlier round did not board already (a stop not
+            // marked has the labels it had when it was, and the route was scanned from it then): with no trip on
+            // board, or one arriving after what a label must beat (a run's times never decrease: `Timetable.rising`),
+            // the scan is done.
+            if i > last && trip < 0 { break }
             let p = Int(route.stops[i])
             let ok = scope.usable(p)
             let f = route.flags[i]
             if trip >= 0 && f & 2 != 0 && ok && scope.afterAlight[p] <= scope.alightAllowed {
                 let arr = T.arrival(route, trip &* count &+ i)
+                if i > last && (arr >= bound || arr > scope.limit) { break }
                 let li = labels.slot(p, k)
-                if arr <= scope.limit && arr < labels.alight[li] && arr < bound
+                if arr <= scope.limit && arr < bound && arr < labels.alight[li]
                     && scope.promising(arr, p, before: scope.goal(k, scope.afterAlight[p], bound))
                 {
                     labels.touch(p)
@@ -890,6 +902,8 @@ struct Labels {
     /// Per route: the first marked position in this round, −1 when not queued; `queued` lists the queued routes.
     let queue: UnsafeMutablePointer<Int32>
     let queued: UnsafeMutablePointer<Int32>
+    /// Per queued route: the last marked position in this round.
+    let queueLast: UnsafeMutablePointer<Int32>
     /// `rows` words for `RaptorSearch.Round.bounds`.
     let roundBounds: UnsafeMutablePointer<Int32>
 
@@ -988,7 +1002,7 @@ final class LabelStorage {
             walkFrom: array(size, -2), egress: array(n, RaptorSearch.infinity),
             sourceCap: array(n, RaptorSearch.infinity), readySoFar: array(n, RaptorSearch.infinity), flags: flags,
             touched: array(n, 0), marked: array(n, 0),
-            improved: array(n, 0), queue: array(routes, -1), queued: array(routes, 0),
+            improved: array(n, 0), queue: array(routes, -1), queued: array(routes, 0), queueLast: array(routes, 0),
             roundBounds: array(rows, RaptorSearch.infinity))
     }
 
@@ -998,7 +1012,7 @@ final class LabelStorage {
             labels.alightRoute, labels.alightTrip, labels.alightBoard, labels.alightPosition, labels.walkFrom,
             labels.egress, labels.sourceCap, labels.readySoFar, labels.touched, labels.marked, labels.improved,
             labels.queue,
-            labels.queued, labels.roundBounds,
+            labels.queued, labels.queueLast, labels.roundBounds,
         ] { p.deallocate() }
         labels.flags.deallocate()
         timesMemory.deallocate()
