@@ -46,11 +46,13 @@ struct LiveTimesTable: Sendable {
     /// A slot for a new run (an added trip's), with no live times yet.
     mutating func appendRun() { slots.append(Slot(pattern: Slot.scheduled, start: 0)) }
 
-    /// Gives the run live times in `pattern` (arrivals and departures of equal count).
+    /// Gives the run live times in `pattern` (arrivals and departures of equal count), raised where they decrease
+    /// (`Timetable.raise`).
     mutating func set(_ run: Int32, pattern: Int32, arrivals: [Int32], departures: [Int32]) {
         precondition(arrivals.count == departures.count)
         let start = append(arrivals)
         _ = append(departures)
+        Timetable.raise(&times, arrivalsAt: start, count: arrivals.count)
         set(run, pattern: pattern, start: start, dwells: arrivals != departures)
     }
 

@@ -274,17 +274,7 @@ extension Timetable {
                     stretch.times.append(Int32(clamping: s.arrival - epoch))
                 }
                 for s in stops { stretch.times.append(Int32(clamping: s.departure - epoch)) }
-                if !rising {
-                    let n = stops.count
-                    var previous = Int32.min
-                    for i in start..<start + n {
-                        let (a, d) = Timetable.rising(
-                            arrival: stretch.times[i], departure: stretch.times[i + n], after: previous)
-                        stretch.times[i] = a
-                        stretch.times[i + n] = d
-                        previous = d
-                    }
-                }
+                if !rising { Timetable.raise(&stretch.times, arrivalsAt: start, count: stops.count) }
                 change = .times(
                     start: start, skipped: stops.indices.filter { stops[$0].skipped },
                     dwells: stops.contains { $0.arrival != $0.departure })

@@ -312,11 +312,23 @@ public struct Timetable: Sendable {
     /// departure (`after`), its departure to at least its arrival. GTFS requires this, and feeds sometimes break it.
     /// The planner relies on it: a route scan stops once its trip arrives too late, and the landmarks' rides are
     /// lower bounds only along times that never decrease. The live times are raised alike, in the realtime
-    /// conversion (`PlannerLiveFeed`) and again in `LiveTrips`. A later stop is then never reached earlier.
+    /// conversion (`PlannerLiveFeed`) and again in `LiveTrips` (`raise`). A later stop is then never reached earlier.
     @inline(__always)
     static func rising(arrival: Int32, departure: Int32, after previous: Int32) -> (arrival: Int32, departure: Int32) {
         let a = max(arrival, previous)
         return (a, max(departure, a))
+    }
+
+    /// Raises one run's times in place where they decrease (`rising`), laid as live times are: its n arrivals from
+    /// `start`, its departures the n after.
+    static func raise(_ times: inout [Int32], arrivalsAt start: Int, count n: Int) {
+        var previous = Int32.min
+        for i in start..<start + n {
+            let (a, d) = rising(arrival: times[i], departure: times[i + n], after: previous)
+            times[i] = a
+            times[i + n] = d
+            previous = d
+        }
     }
 
     /// Rebuilds the routes of `list`'s patterns: each pattern's routes (`routes(ofPattern:)`, reading the timetable

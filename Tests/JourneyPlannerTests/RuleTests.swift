@@ -101,6 +101,11 @@ import TransitCore
             LiveStopTime(arrival: day + 30_000, departure: day + 30_000),  // 08:20
         ])
         #expect(try feed.arrivals(query(s[0], s[3], "07:00"), live: live) == [1: TinyFeed.at("09:10")])
+        // And an added trip's: A 08:12, X 09:00, Y "08:25".
+        live.added["extra"] = AddedTrip(
+            mode: .bus, stops: [s[1], s[2], s[3]], arrivals: [day + 29_520, day + 32_400, day + 30_300],
+            departures: [day + 29_520, day + 32_400, day + 30_300])
+        #expect(try feed.arrivals(query(s[0], s[3], "07:00"), live: live) == [1: TinyFeed.at("09:00")])
     }
 
     @Test func transfersTxtTypesBetweenStops() throws {
