@@ -382,12 +382,12 @@ final class RaptorSearch {
             labels.mark(i)
         }
         storage.labels = labels
-        withMemory { memory in
+        withRunArrays { arrays in
             for k in 1...rounds {
                 if self.labels.markedCount == 0 { break }
-                scanRoutes(round: k, memory)
-                if k < rounds { lookAhead(round: k, memory) }
-                relax(round: k, memory)
+                scanRoutes(round: k, arrays)
+                if k < rounds { lookAhead(round: k, arrays) }
+                relax(round: k, arrays)
                 if cut { break }
                 if let deadline = options.deadline, ContinuousClock.now >= deadline {
                     cut = true
@@ -408,7 +408,7 @@ final class RaptorSearch {
     /// The arrays a run's loops read, as buffer pointers: an array's subscript checks its index at every read (a
     /// buffer pointer's only in debug builds). With the overflow checks of the loops' index arithmetic, that was
     /// 5–10 % of a plan (BENCHMARKS.md, session 32).
-    private struct Memory {
+    private struct RunArrays {
         let views: UnsafeBufferPointer<RouteView>
         let visitStart: UnsafeBufferPointer<Int32>
         let visitList: UnsafeBufferPointer<RouteSet.Visit>
@@ -417,7 +417,7 @@ final class RaptorSearch {
         let timedWalks: UnsafeBufferPointer<FootpathGraph.TimedEdge>?
     }
 
-    private func withMemory<R>(_ body: (Memory) -> R) -> R {
+    private func withRunArrays<R>(_ body: (RunArrays) -> R) -> R {
         let offsets = walkOffsets
         let timed = timedWalks
         return set.views.withUnsafeBufferPointer { views in
@@ -426,7 +426,7 @@ final class RaptorSearch {
                     offsets.withUnsafeBufferPointer { offsets in
                         (timed ?? []).withUnsafeBufferPointer { edges in
                             body(
-                                Memory(
+                                RunArrays(
                                     views: views, visitStart: visitStart, visitList: visitList, walkOffsets: offsets,
                                     timedWalks: timed == nil ? nil : edges))
                         }
@@ -436,11 +436,11 @@ final class RaptorSearch {
         }
     }
 
-    private func scanRoutes(round k: Int, _ memory: Memory) {
+    private func scanRoutes(round k: Int, _ arrays: RunArrays) {
         let scope = round(k)
         var labels = scope.labels
-        let views = memory.views
-        let visitStart = memory.visitStart, visitList = memory.visitList
+        let views = arrays.views
+        let visitStart = arrays.visitStart, visitList = arrays.visitList
         let queue = labels.queue
         // The target's arrival with at most k trips as this round's scans find it (a label alighting at one of its
         // stops), so that the routes scanned later in the round write no label that arrives after it; `relax`
@@ -612,13 +612,13 @@ final class RaptorSearch {
         }
     }
 
-    private func relax(round k: Int, _ memory: Memory) {
+    private func relax(round k: Int, _ arrays: RunArrays) {
         let scope = round(k)
         var labels = scope.labels
-        let offsets = memory.walkOffsets
+        let offsets = arrays.walkOffsets
         let edges = reverse ? timetable.footpaths.inEdges : timetable.footpaths.outEdges
         let radius = options.walkRadius, speed = options.walkSpeed
-        let timedEdges = memory.timedWalks
+        let timedEdges = arrays.timedWalks
         var targetK = target[k]
         // What the walks must beat (lowered as this round's target improves below).
         var bound = scope.target
@@ -696,29 +696,29 @@ final class RaptorSearch {
     /// target with j more (`Round.goal`). Without that, those targets are known only in their rounds, while most of
     /// a plan's work is in the walks and scans before them (a probe, BENCHMARKS.md session 30: the walks looked at
     /// per plan 533 k → 396 k). It writes no label: round k + 1 finds the journey again.
-    private func lookAhead(round k: Int, _ memory: Memory) {
+    private func lookAhead(round k: Int, _ arrays: RunArrays) {
         guard tripsLeft.reachDepth >= 0, tripsLeft.alightDepth >= 1, tripsLeft.boardingDepth >= 1 else { return }
         var best = min(target[k + 1], ceiling[k + 1])
         if reverse {
-            lookAhead(round: k, memory, &best, MirroredTimes.self)
+            lookAhead(round: k, arrays, &best, MirroredTimes.self)
         } else {
-            lookAhead(round: k, memory, &best, ForwardTimes.self)
+            lookAhead(round: k, arrays, &best, ForwardTimes.self)
         }
         for j in (k + 1)...rounds where best < ceiling[j] { ceiling[j] = best }
     }
 
-    private func lookAhead<T: RouteTimes>(round k: Int, _ memory: Memory, _ best: inout Int32, _: T.Type) {
+    private func lookAhead<T: RouteTimes>(round k: Int, _ arrays: RunArrays, _ best: inout Int32, _: T.Type) {
         let scope = round(k)
         let labels = scope.labels
-        let offsets = memory.walkOffsets
-        let timedEdges = memory.timedWalks
+        let offsets = arrays.walkOffsets
+        let timedEdges = arrays.timedWalks
         for m in 0..<labels.improvedCount {
             let p = Int(labels.improved[m])
             guard scope.afterAlight[p] == 1 else { continue }
             let a = labels.alight[labels.slot(p, k)]
             let c = scope.change(p)
             if c != Self.infinity && scope.boarding[p] == 1 {
-                finish(from: p, ready: a &+ c, memory, scope, &best, T.self)
+                finish(from: p, ready: a &+ c, arrays, scope, &best, T.self)
             }
             // Only the timed walks (the query's speed and radius are the stored ones'): the look-ahead may miss
             // journeys, as it only bounds.
@@ -728,7 +728,7 @@ final class RaptorSearch {
                 let t = a &+ e.seconds
                 if t >= best || t > scope.limit { break }
                 if scope.boarding[Int(e.stop)] == 1 {
-                    finish(from: Int(e.stop), ready: t, memory, scope, &best, T.self)
+                    finish(from: Int(e.stop), ready: t, arrays, scope, &best, T.self)
                 }
             }
         }
@@ -738,14 +738,14 @@ final class RaptorSearch {
     /// `ready`, when it is earlier than `best` − 1: then `best` becomes one past it.
     @inline(__always)
     private func finish<T: RouteTimes>(
-        from p: Int, ready: Int32, _ memory: Memory, _ scope: Round, _ best: inout Int32, _: T.Type
+        from p: Int, ready: Int32, _ arrays: RunArrays, _ scope: Round, _ best: inout Int32, _: T.Type
     ) {
         guard scope.usable(p), scope.promising(ready, p, before: best) else { return }
         let labels = scope.labels
-        let views = memory.views
+        let views = arrays.views
         let reach = tripsLeft.reach, levels = tripsLeft.levels
-        for x in Int(memory.visitStart[p])..<Int(memory.visitStart[p &+ 1]) {
-            let v = memory.visitList[x]
+        for x in Int(arrays.visitStart[p])..<Int(arrays.visitStart[p &+ 1]) {
+            let v = arrays.visitList[x]
             let r = Int(v.route)
             let end = Int(reach[r &* levels])
             let i = Int(v.position)
