@@ -15,7 +15,9 @@
 /// written, and a stop whose boarding time plus that bound reaches it is not boarded from. A label that needs j more
 /// trips (`TripsLeft`) must beat the target with j more trips, which may be earlier: after each round's scans, a
 /// look-ahead finds the best arrival with one trip more from the stops the scans improved (`ceiling`), before the
-/// round's walks, which it then prunes.
+/// round's walks, which it then prunes. In the last two rounds a label may take at most one or two trips more: then it
+/// must also beat its goal with the least time to the destination with that many trips and no waits (`RideBounds`),
+/// which the landmarks' bound (any number of trips) is far below.
 final class RaptorSearch {
     struct Endpoint {
         var stop: Int32
@@ -98,7 +100,9 @@ final class RaptorSearch {
         self.options = options
         set = reverse ? timetable.backward : timetable.forward
         storage = LabelStorage(stops: timetable.stopCount, rows: options.maxTrips + 1, routes: set.routes.count)
-        tripsLeft = TripsLeft(stops: timetable.stopCount, routes: set.routes.count, levels: options.maxTrips + 1)
+        tripsLeft = TripsLeft(
+            stops: timetable.stopCount, routes: set.routes.count, levels: options.maxTrips + 1,
+            cells: timetable.walkCells.count)
         prepare(timetable: timetable, reverse: reverse, options: options)
     }
 
@@ -125,8 +129,9 @@ final class RaptorSearch {
             for s in sourceEndpoint.keys { labels.sourceCap[Int(s)] = Self.infinity }
             for t in targetEndpoint.keys { labels.egress[Int(t)] = Self.infinity }
         }
-        if !tripsLeft.fits(stops: stops, routes: set.routes.count, levels: rounds + 1) {
-            tripsLeft = TripsLeft(stops: stops, routes: set.routes.count, levels: rounds + 1)
+        let cells = timetable.walkCells.count
+        if !tripsLeft.fits(stops: stops, routes: set.routes.count, levels: rounds + 1, cells: cells) {
+            tripsLeft = TripsLeft(stops: stops, routes: set.routes.count, levels: rounds + 1, cells: cells)
         }
         tripsFound = false
         runs = 0
@@ -239,8 +244,9 @@ final class RaptorSearch {
     private func findTripsLeft() {
         tripsFound = true
         // The landmarks' graph walks the stored walks at their speed: a query walking faster, or farther, is not
-        // bounded by it.
-        if landmarkBounds && !generates && options.walkSpeed <= FootpathGraph.timedSpeed {
+        // bounded by it, nor by the time bounds with one or two trips more (`RideBounds`).
+        let bounded = landmarkBounds && !generates && options.walkSpeed <= FootpathGraph.timedSpeed
+        if bounded {
             timeLeft = LandmarkBounds(
                 timetable.landmarks, targets: targetEndpoint.values.map { ($0.stop, $0.offset) }, reverse: reverse,
                 deficit: timetable.liveDeficit, maxTrips: rounds)
@@ -256,7 +262,8 @@ final class RaptorSearch {
             into.withUnsafeBufferPointer { into in
                 tripsLeft.find(
                     egress: Array(targetEndpoint.keys), set: set, walkStart: start, walkInto: into,
-                    maxLevel: rounds - 1, budget: tripsLeftBudget)
+                    maxLevel: rounds - 1, budget: tripsLeftBudget, cells: bounded ? timetable.walkCells : nil,
+                    egressWalk: labels.egress, reverse: reverse)
             }
         }
     }
@@ -281,6 +288,12 @@ final class RaptorSearch {
         let reach: UnsafeMutablePointer<Int32>?
         let levels: Int
         let timeLeft: LandmarkBounds
+        /// The bounds with one or two trips more (`RideBounds`): `ridesLeft` is the most trips a label of this round
+        /// may still take (rounds − k), `ridesBoarding` the most from a stop boarded in it, that trip included (rounds −
+        /// k + 1), each where the bounds know that level (1 or 2), else 0 (then they pass every label).
+        let rides: RideBounds
+        let ridesLeft: Int
+        let ridesBoarding: Int
         /// Whether this is the query's first run (`Labels.readySoFar` is then `ready(k, ·)`).
         let firstRun: Bool
         /// Per round j: the best arrival known with at most j trips (the target or the ceiling, the lower), as the
@@ -316,6 +329,24 @@ final class RaptorSearch {
                 labels.timeLeft[i] = labels.epoch << Labels.epochShift | left
             }
             return t &+ left < target
+        }
+
+        /// Whether a label reached by a trip at `stop` at time t can still arrive before `goal` with the trips left.
+        @inline(__always)
+        func ridesAlight(_ t: Int32, _ stop: Int, before goal: Int32) -> Bool {
+            ridesLeft == 0 || t &+ rides.alight(ridesLeft, stop) < goal
+        }
+
+        /// Whether a label reached by a walk at `stop` at time t can (a trip boarded there must follow).
+        @inline(__always)
+        func ridesAfterWalk(_ t: Int32, _ stop: Int, before goal: Int32) -> Bool {
+            ridesLeft == 0 || t &+ rides.boarding(ridesLeft, stop) < goal
+        }
+
+        /// Whether boarding this round's trip at `stop` at time t or later can.
+        @inline(__always)
+        func ridesBoard(_ t: Int32, _ stop: Int, before goal: Int32) -> Bool {
+            ridesBoarding == 0 || t &+ rides.boarding(ridesBoarding, stop) < goal
         }
 
         /// One past the last position of route r worth alighting at in this round.
@@ -361,7 +392,10 @@ final class RaptorSearch {
             boardingAllowed: left <= tripsLeft.boardingDepth ? UInt8(left) : TripsLeft.unknown,
             afterAlight: tripsLeft.afterAlight,
             boarding: tripsLeft.boarding, reach: left <= tripsLeft.reachDepth ? tripsLeft.reach + left : nil,
-            levels: tripsLeft.levels, timeLeft: timeLeft, firstRun: runs == 1,
+            levels: tripsLeft.levels, timeLeft: timeLeft, rides: tripsLeft.rides,
+            ridesLeft: (1...2).contains(left) && left <= tripsLeft.rides.depth ? left : 0,
+            ridesBoarding: (1...2).contains(left + 1) && left + 1 <= tripsLeft.rides.depth ? left + 1 : 0,
+            firstRun: runs == 1,
             bounds: labels.roundBounds)
     }
 
@@ -459,9 +493,8 @@ final class RaptorSearch {
             let s = Int(labels.marked[m])
             labels.flags[s] &= ~Labels.markedFlag
             // Marked before the round's target was known: boarding there cannot beat it.
-            if !scope.promising(scope.ready(k - 1, s), s, before: scope.goal(k - 1, scope.boarding[s], bound)) {
-                continue
-            }
+            let ready = scope.ready(k - 1, s), goal = scope.goal(k - 1, scope.boarding[s], bound)
+            if !scope.promising(ready, s, before: goal) || !scope.ridesBoard(ready, s, before: goal) { continue }
             labels.marked[kept] = Int32(s)
             kept += 1
             guard let reach else { continue }
@@ -477,10 +510,9 @@ final class RaptorSearch {
         scanQueued(0..<first, views, scope, &bound, &labels, done: Self.scannedInRound)
         for m in 0..<kept {
             let s = Int(labels.marked[m])
-            if reach != nil
-                && !scope.promising(scope.ready(k - 1, s), s, before: scope.goal(k - 1, scope.boarding[s], bound))
-            {
-                continue
+            if reach != nil {
+                let ready = scope.ready(k - 1, s), goal = scope.goal(k - 1, scope.boarding[s], bound)
+                if !scope.promising(ready, s, before: goal) || !scope.ridesBoard(ready, s, before: goal) { continue }
             }
             for x in Int(visitStart[s])..<Int(visitStart[s &+ 1]) {
                 let v = visitList[x]
@@ -565,8 +597,9 @@ final class RaptorSearch {
                 let arr = T.arrival(route, trip &* count &+ i)
                 if i > last && (arr >= bound || arr > scope.limit) { break }
                 let li = labels.slot(p, k)
-                if arr <= scope.limit && arr < bound && arr < labels.alight[li]
-                    && scope.promising(arr, p, before: scope.goal(k, scope.afterAlight[p], bound))
+                if arr <= scope.limit && arr < bound && arr < labels.alight[li],
+                    case let goal = scope.goal(k, scope.afterAlight[p], bound),
+                    scope.promising(arr, p, before: goal), scope.ridesAlight(arr, p, before: goal)
                 {
                     labels.touch(p)
                     let ii = labels.index(p, k)
@@ -592,8 +625,9 @@ final class RaptorSearch {
             }
             if f & 1 != 0 && ok {
                 let r0 = scope.ready(k - 1, p)
-                if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip &* count &+ i))
-                    && scope.promising(r0, p, before: scope.goal(k - 1, scope.boarding[p], bound))
+                if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip &* count &+ i)),
+                    case let goal = scope.goal(k - 1, scope.boarding[p], bound),
+                    scope.promising(r0, p, before: goal), scope.ridesBoard(r0, p, before: goal)
                 {
                     // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
                     // and usually near it: searched back from it.
@@ -650,7 +684,8 @@ final class RaptorSearch {
             if k == rounds { continue }
             // Reached before this round's target was known (or before it improved): a label that cannot beat it
             // leads nowhere, by trip or by walk (the bounds hold across the walks).
-            if !scope.promising(a, p, before: scope.goal(k, scope.afterAlight[p], bound)) { continue }
+            let goal = scope.goal(k, scope.afterAlight[p], bound)
+            if !scope.promising(a, p, before: goal) || !scope.ridesAlight(a, p, before: goal) { continue }
             if scope.change(p) != Self.infinity && scope.boarding[p] <= scope.boardingAllowed { labels.mark(p) }
             if let timedEdges {
                 // A stop's timed walks are sorted by time: once one arrives too late (at what a journey with a trip
@@ -773,7 +808,8 @@ final class RaptorSearch {
         let k = scope.k
         guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target,
             scope.firstRun ? t < labels.readySoFar[b] : t < scope.ready(k, b),
-            scope.promising(t, b, before: scope.goal(k, scope.boarding[b], target))
+            case let goal = scope.goal(k, scope.boarding[b], target),
+            scope.promising(t, b, before: goal), scope.ridesAfterWalk(t, b, before: goal)
         else {
             return
         }

@@ -27,6 +27,10 @@ final class RaptorRoute: @unchecked Sendable {
     /// copied and read once.
     let arrivals: UnsafeMutablePointer<Int32>
     let departures: UnsafeMutablePointer<Int32>
+    /// Per position i below the last: the least ride of the route's trips from i to i + 1 (arrival there less
+    /// departure here, at least 0), in this route's direction: what `RideBounds` adds up, a lower bound on any ride
+    /// along it, live or scheduled (a live update builds its routes anew).
+    let fastest: UnsafeMutablePointer<Int32>
     /// 1 for a forward route, −1 for a mirrored one.
     let timeSign: Int
     /// The forward route a mirrored one reads its times from (kept alive with it).
@@ -41,10 +45,11 @@ final class RaptorRoute: @unchecked Sendable {
         self.accessible = accessible
         let times = stopCount * tripCount
         let memory = UnsafeMutablePointer<Int32>.allocate(
-            capacity: max(1, 2 * stopCount + tripCount + (dwells ? 2 : 1) * times))
+            capacity: max(1, 3 * stopCount + tripCount + (dwells ? 2 : 1) * times))
         stops = memory
         flags = memory + stopCount
-        runs = memory + 2 * stopCount
+        fastest = memory + 2 * stopCount
+        runs = memory + 3 * stopCount
         arrivals = runs + tripCount
         departures = dwells ? arrivals + times : arrivals
         timeSign = 1
@@ -59,14 +64,17 @@ final class RaptorRoute: @unchecked Sendable {
         tripCount = m
         modeBit = forward.modeBit
         accessible = forward.accessible
-        let memory = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, 2 * n + m))
+        let memory = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, 3 * n + m))
         stops = memory
         flags = memory + n
-        runs = memory + 2 * n
+        fastest = memory + 2 * n
+        runs = memory + 3 * n
         for i in 0..<n {
             stops[i] = forward.stops[n - 1 - i]
             let f = forward.flags[n - 1 - i]
             flags[i] = (f & 1) << 1 | (f & 2) >> 1
+            // The mirror's ride from i to i + 1 is the forward ride from n − 2 − i to n − 1 − i.
+            fastest[i] = i < n - 1 ? forward.fastest[n - 2 - i] : 0
         }
         for t in 0..<m { runs[t] = forward.runs[m - 1 - t] }
         // Time k = t·n + i of the mirror is forward time (m−1−t)·n + (n−1−i) = (m·n − 1) − k.
@@ -102,6 +110,29 @@ final class RaptorRoute: @unchecked Sendable {
             t += 1
         }
         if first < t { copyTimes(first..<t, from: trips, of: group) }
+        findFastest()
+    }
+
+    /// Writes `fastest` from the times (`RideBounds.unreachable` for a route without trips). The least rides are
+    /// gathered on the stack, which the compiler knows no time aliases: the loop over positions is vectorised (a live
+    /// update writes every route it changes).
+    private func findFastest() {
+        let n = stopCount
+        guard n > 0 else { return }
+        fastest[n - 1] = 0
+        guard n > 1 else { return }
+        guard tripCount > 0 else {
+            fastest.update(repeating: RideBounds.unreachable, count: n - 1)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: n - 1) { least in
+            for i in 0..<(n - 1) { least[i] = arrivals[i + 1] &- departures[i] }
+            for t in 1..<max(1, tripCount) {
+                let a = arrivals + t * n, d = departures + t * n
+                for i in 0..<(n - 1) { least[i] = min(least[i], a[i + 1] &- d[i]) }
+            }
+            for i in 0..<(n - 1) { fastest[i] = max(0, least[i]) }
+        }
     }
 
     /// Copies the times of `group[range]`, which lie one after another, into this route's trips `range`.
@@ -121,6 +152,7 @@ final class RaptorRoute: @unchecked Sendable {
         let e = RaptorRoute(stopCount: stopCount, tripCount: 0, modeBit: modeBit, accessible: accessible, dwells: false)
         e.stops.update(from: stops, count: stopCount)
         e.flags.update(from: flags, count: stopCount)
+        e.findFastest()
         return e
     }
 
@@ -136,12 +168,13 @@ final class RaptorRoute: @unchecked Sendable {
     /// Bytes of the route's own memory (a mirrored route's times are its forward route's).
     var bytes: Int {
         let times = timeSign < 0 ? 0 : (departures == arrivals ? 1 : 2) * stopCount * tripCount
-        return (2 * stopCount + tripCount + times) * 4 + 64
+        return (3 * stopCount + tripCount + times) * 4 + 64
     }
 
     var view: RouteView {
         RouteView(
-            stops: stops, flags: flags, arrivals: arrivals, departures: departures, stopCount: stopCount,
+            stops: stops, flags: flags, arrivals: arrivals, departures: departures, fastest: fastest,
+            stopCount: stopCount,
             tripCount: tripCount, modeBit: modeBit, accessible: accessible, timeSign: timeSign)
     }
 
@@ -176,6 +209,8 @@ struct RouteView: @unchecked Sendable {
     let flags: UnsafeMutablePointer<Int32>
     let arrivals: UnsafeMutablePointer<Int32>
     let departures: UnsafeMutablePointer<Int32>
+    /// As `RaptorRoute.fastest`.
+    let fastest: UnsafeMutablePointer<Int32>
     let stopCount: Int
     let tripCount: Int
     let modeBit: UInt8

@@ -96,6 +96,8 @@ public struct Timetable: Sendable {
     /// Lower bounds on the time from each stop to any other, for the search's pruning (from the schedule, or also
     /// from the live runs of a state: `refreshingLandmarks`).
     private(set) var landmarks: Landmarks
+    /// The walk grid of `RideBounds`' two-trip bound.
+    let walkCells: WalkCells
     /// The largest `Pattern.liveDeficit`: a journey of k trips is at most k times this faster than `landmarks` allow.
     public private(set) var liveDeficit: Int32 = 0
 
@@ -258,6 +260,7 @@ public struct Timetable: Sendable {
         landmarks = Self.landmarks(
             stops: stops, patterns: patterns, arrivals: laidArrivals, departures: laidDepartures,
             footpaths: footpaths)
+        walkCells = WalkCells(footpaths)
         forward = RouteSet(stopCount: n)
         backward = RouteSet(stopCount: n)
         live = LiveTrips()
@@ -507,7 +510,7 @@ extension Timetable {
         for p in patterns {
             total += bytes(p.key.stops) * 2 + bytes(p.scheduledGroupEnds) + bytes(p.live) + bytes(p.routes)
         }
-        total += runIndex.bytes + landmarks.bytes
+        total += runIndex.bytes + landmarks.bytes + walkCells.bytes
         return total
     }
 }

@@ -11,6 +11,9 @@
 /// BENCHMARKS.md, session 22). Up to `alightDepth` (`boardingDepth`) the counts are exact bounds; a stop still
 /// `unknown` then needs more trips than that depth.
 ///
+/// With the counts of the first levels it finds the time bounds with one or two trips more (`RideBounds`): the
+/// same stops, visits and route positions, timed.
+///
 /// Raw memory kept between the queries of one search, reset through the lists of what a query wrote.
 final class TripsLeft {
     static let unknown = UInt8.max
@@ -42,6 +45,18 @@ final class TripsLeft {
     private let routeGrownAt: UnsafeMutablePointer<Int32>
     private let touchedRoutes: UnsafeMutablePointer<Int32>
     private var touchedRouteCount = 0
+    /// `RideBounds`' per-stop bounds (`RideBounds.unreachable` where a query wrote none; a stop is written only once
+    /// counted, so `touchedStops` lists it) and per-cell least `boarding2`, with the cells a query wrote.
+    private let rideAlight1: UnsafeMutablePointer<Int32>
+    private let rideBoarding1: UnsafeMutablePointer<Int32>
+    private let rideBoarding2: UnsafeMutablePointer<Int32>
+    private(set) var cellCapacity: Int
+    private let cellLeast: UnsafeMutablePointer<Int32>
+    private let cellAround: UnsafeMutablePointer<Int32>
+    private var touchedCells: [Int32] = []
+    private var rideStops: [Int32] = []
+    /// This query's time bounds (`RideBounds.none` when `find` was not given the walk cells, or found no level).
+    private(set) var rides = RideBounds.none
     private let touchedStops: UnsafeMutablePointer<Int32>
     private var touchedStopCount = 0
     /// The search's lists, kept for their capacity: a level's stops, the routes reaching them, the stops boarded.
@@ -49,8 +64,19 @@ final class TripsLeft {
     private var grown: [Int32] = []
     private var boarded: [Int32] = []
 
-    init(stops: Int, routes: Int, levels: Int) {
+    init(stops: Int, routes: Int, levels: Int, cells: Int) {
         stopCapacity = max(1, stops)
+        cellCapacity = max(1, cells)
+        func times(_ count: Int) -> UnsafeMutablePointer<Int32> {
+            let p = UnsafeMutablePointer<Int32>.allocate(capacity: count)
+            p.initialize(repeating: RideBounds.unreachable, count: count)
+            return p
+        }
+        rideAlight1 = times(stopCapacity)
+        rideBoarding1 = times(stopCapacity)
+        rideBoarding2 = times(stopCapacity)
+        cellLeast = times(cellCapacity)
+        cellAround = times(cellCapacity)
         routeCapacity = max(1, routes)
         self.levels = max(1, levels)
         afterAlight = .allocate(capacity: stopCapacity)
@@ -78,10 +104,11 @@ final class TripsLeft {
         routeScanned.deallocate()
         routeGrownAt.deallocate()
         touchedRoutes.deallocate()
+        for p in [rideAlight1, rideBoarding1, rideBoarding2, cellLeast, cellAround] { p.deallocate() }
     }
 
-    func fits(stops: Int, routes: Int, levels: Int) -> Bool {
-        stops <= stopCapacity && routes <= routeCapacity && levels == self.levels
+    func fits(stops: Int, routes: Int, levels: Int, cells: Int) -> Bool {
+        stops <= stopCapacity && routes <= routeCapacity && levels == self.levels && cells <= cellCapacity
     }
 
     /// Forgets the previous query's counts.
@@ -90,8 +117,17 @@ final class TripsLeft {
             let p = Int(touchedStops[i])
             afterAlight[p] = Self.unknown
             boarding[p] = Self.unknown
+            rideAlight1[p] = RideBounds.unreachable
+            rideBoarding1[p] = RideBounds.unreachable
+            rideBoarding2[p] = RideBounds.unreachable
         }
         touchedStopCount = 0
+        for c in touchedCells {
+            cellLeast[Int(c)] = RideBounds.unreachable
+            cellAround[Int(c)] = RideBounds.unreachable
+        }
+        touchedCells.removeAll(keepingCapacity: true)
+        rides = .none
         for i in 0..<touchedRouteCount {
             let r = Int(touchedRoutes[i])
             (reach + r * levels).update(repeating: 0, count: levels)
@@ -109,9 +145,12 @@ final class TripsLeft {
     /// `set`'s routes and the walks into each stop (`walkStart`/`walkInto`: in the frame, the stops that walk to a
     /// stop), levels up to `maxLevel`. Each level costs its routes' positions and, for the next level's alighting
     /// counts, the walks into the stops boarded from: those walks are looked at only while `work` is below `budget`.
+    /// With `cells`, also the time bounds (`rides`) of the levels found: `egressWalk` is each stop's walk to the
+    /// destination (`RaptorSearch.infinity` for none), `reverse` says which frame's walks `cells` reads.
     func find(
         egress: [Int32], set: RouteSet, walkStart: UnsafeBufferPointer<Int32>,
-        walkInto: UnsafeBufferPointer<FootpathGraph.TimedEdge>, maxLevel: Int, budget: Int
+        walkInto: UnsafeBufferPointer<FootpathGraph.TimedEdge>, maxLevel: Int, budget: Int,
+        cells: WalkCells? = nil, egressWalk: UnsafeMutablePointer<Int32>? = nil, reverse: Bool = false
     ) {
         reset()
         if budget < 0 { return }  // none wanted
@@ -125,9 +164,16 @@ final class TripsLeft {
         let routeReach = self.routeReach, routeScanned = self.routeScanned, routeGrownAt = self.routeGrownAt
         let touchedRoutes = self.touchedRoutes, touchedStops = self.touchedStops
         var touchedRouteCount = 0, touchedStopCount = 0
+        let timed = cells != nil && egressWalk != nil
+        let alight1 = rideAlight1, boarding1 = rideBoarding1, boarding2 = rideBoarding2
+        var rideStops = self.rideStops
+        self.rideStops = []
+        rideStops.removeAll(keepingCapacity: true)
+        var rideDepth = 0
         frontier.removeAll(keepingCapacity: true)
         for p in egress {
             Self.count(p, 0, in: afterAlight, other: boarding, touchedStops, &touchedStopCount, &frontier)
+            if timed { alight1[Int(p)] = min(RideBounds.unreachable, egressWalk.unsafelyUnwrapped[Int(p)]) }
         }
         var level = 0
         var work = 0  // visits, route positions and walks looked at, against `budget`
@@ -183,6 +229,24 @@ final class TripsLeft {
                             routeScanned[r] = Int32(to)
                         }
                         boardingDepth = level + 1
+                        // The time bounds: boarding with one trip from the egress walks (level 0, whose routes are
+                        // all in `grown`), with two from `alight1` (level 1: every route reaching a stop with a count,
+                        // from its start; the ones of level 0 too, as `alight1` may be lower than their egress).
+                        if timed && level == 0 {
+                            for r32 in grown {
+                                let r = Int(r32)
+                                RideBounds.ride(
+                                    views[r], end: Int(routeReach[r]), bound: alight1, into: boarding1, { _ in })
+                            }
+                        } else if timed && level == 1 {
+                            for i in 0..<touchedRouteCount {
+                                let r = Int(touchedRoutes[i])
+                                RideBounds.ride(views[r], end: Int(routeReach[r]), bound: alight1, into: boarding2) {
+                                    rideStops.append($0)
+                                }
+                            }
+                            rideDepth = 2
+                        }
                         if work >= budget { break }
                         // Alighting at a stop boarded from, or at one walking to it, leaves as many.
                         frontier.removeAll(keepingCapacity: true)
@@ -192,12 +256,27 @@ final class TripsLeft {
                             let b = Int(p)
                             let lo = Int(walkStart[b]), hi = Int(walkStart[b + 1])
                             work &+= hi &- lo
+                            guard timed && level == 0 else {
+                                for x in lo..<hi {
+                                    Self.count(
+                                        walkInto[x].stop, next, in: afterAlight, other: boarding, touchedStops,
+                                        &touchedStopCount, &frontier)
+                                }
+                                continue
+                            }
+                            // After alighting, one trip more: boarding there, or after a walk.
+                            let ride = boarding1[b]
+                            if ride < alight1[b] { alight1[b] = ride }
                             for x in lo..<hi {
+                                let e = walkInto[x]
                                 Self.count(
-                                    walkInto[x].stop, next, in: afterAlight, other: boarding, touchedStops,
-                                    &touchedStopCount, &frontier)
+                                    e.stop, next, in: afterAlight, other: boarding, touchedStops, &touchedStopCount,
+                                    &frontier)
+                                let t = e.seconds &+ ride
+                                if t < alight1[Int(e.stop)] { alight1[Int(e.stop)] = t }
                             }
                         }
+                        if timed && level == 0 { rideDepth = 1 }
                         alightDepth = level + 1
                         level += 1
                         if work >= budget { break }
@@ -205,6 +284,14 @@ final class TripsLeft {
                 }
             }
         }
+        if rideDepth == 2, let cells { findAround(cells, rideStops) }
+        if rideDepth > 0, let cells {
+            rides = RideBounds(
+                depth: rideDepth, alight1: alight1, boarding1: boarding1, boarding2: boarding2, around: cellAround,
+                cell: cells.cell, walkStart: reverse ? cells.farInStart : cells.farOutStart,
+                walks: reverse ? cells.farIn : cells.farOut)
+        }
+        self.rideStops = rideStops
         self.alightDepth = alightDepth
         self.boardingDepth = boardingDepth
         self.reachDepth = reachDepth
@@ -213,6 +300,45 @@ final class TripsLeft {
         self.frontier = frontier
         self.grown = grown
         self.boarded = boarded
+    }
+
+    /// The least `boarding2` of the stops in each walk-grid cell's surrounding cells (`RideBounds.around`), from the
+    /// stops `boarding2` was written at.
+    private func findAround(_ cells: WalkCells, _ stops: [Int32]) {
+        let least = cellLeast, around = cellAround, boarding2 = rideBoarding2
+        var touched = touchedCells
+        touchedCells = []
+        cells.home.withUnsafeBufferPointer { home in
+            for p in stops {
+                let c = Int(home[Int(p)])
+                guard c >= 0 else { continue }
+                let b = boarding2[Int(p)]
+                if least[c] == RideBounds.unreachable {
+                    if around[c] == RideBounds.unreachable { touched.append(Int32(truncatingIfNeeded: c)) }
+                    least[c] = b
+                } else if b < least[c] {
+                    least[c] = b
+                }
+            }
+        }
+        let filled = touched.count
+        cells.aroundStart.withUnsafeBufferPointer { start in
+            cells.aroundList.withUnsafeBufferPointer { list in
+                for i in 0..<filled {
+                    let c = Int(touched[i]), b = least[c]
+                    for x in Int(start[c])..<Int(start[c &+ 1]) {
+                        let d = Int(list[x])
+                        if b < around[d] {
+                            if around[d] == RideBounds.unreachable && least[d] == RideBounds.unreachable {
+                                touched.append(Int32(truncatingIfNeeded: d))
+                            }
+                            around[d] = b
+                        }
+                    }
+                }
+            }
+        }
+        touchedCells = touched
     }
 
     /// Gives stop p the count `value` in `counts` (and appends it to `list`) unless it has one already; lists p as

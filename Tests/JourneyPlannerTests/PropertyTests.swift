@@ -53,6 +53,20 @@ import TransitTesting
         #expect(compared >= 5, "too few journeys to compare: the feed or the queries connect too little")
     }
 
+    /// Queries that walk the stored walks at their speed with one to three trips at most: the time bounds with one or
+    /// two trips more (`RideBounds`) then prune from the first rounds on, walk labels included.
+    @Test(arguments: 0..<12)
+    func scheduleMatchesReferenceWithFewTripsLeft(seed: Int) throws {
+        let compared = try Self.checkSchedule(
+            feed: UInt64(seed) &* 4099 &+ 3, queries: UInt64(seed) &+ 5000, count: 40, "seed \(seed)"
+        ) { q, rng in
+            (q.walkRadius, q.walkSpeed, q.wheelchair, q.modes) = (400, 1.2, false, [])
+            q.maxTransfers = Int.random(in: 0...2, using: &rng)
+            return true
+        }
+        #expect(compared >= 5, "too few journeys to compare: the feed or the queries connect too little")
+    }
+
     /// The trip bounds cut short by their work budget (levels found: none beyond the first up to all): a count
     /// still unknown must prune nothing it should not.
     @Test(arguments: 0..<12)
