@@ -61,7 +61,7 @@ struct LauncherReplicasTests {
         #expect(status == 0, "\(launcher.stdout.suffix(500))")
         try await Task.sleep(for: .milliseconds(200))
         let left = family.filter(LauncherProcess.alive)
-        #expect(left.isEmpty, "processes left after SIGTERM: \(left)")
+        #expect(left.isEmpty, "processes left after SIGTERM: \(left.map(LauncherProcess.describe))")
         print(
             "launcher --replicas static=3,gateway=2: ready after \(readyAfter), stopped in \(ContinuousClock.now - stopping)"
         )

@@ -82,4 +82,14 @@ enum LauncherProcess {
         return state != "Z"
     }
 
+    /// What a process is, for a failure's message: its state and command line from /proc.
+    static func describe(_ pid: Int32) -> String {
+        let state = parentAndState(pid)?.state ?? "?"
+        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else {
+            return "\(pid) [\(state)]"
+        }
+        let line = String(decoding: bytes.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+        return "\(pid) [\(state)] \(line)"
+    }
+
 }
