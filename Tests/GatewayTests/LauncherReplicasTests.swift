@@ -12,22 +12,39 @@ import TransitTesting
         "needs the built executables and nc"))
 struct LauncherReplicasTests {
     @Test func threeStaticReplicasAndTwoGatewaysStartAnswerAndStopCleanly() async throws {
-        let state = try TemporaryFolder("launch-replicas")
-        // The line ports, the HTTP ports (--port + 1000 on), the replicas' and the realtime service's tcp ports.
-        let port = try LauncherProcess.freePortBlock(offsets: [0, 1, 1000, 1001] + Array(101...105))
         let bin = URL(fileURLWithPath: BuiltExecutables.path("transit-gateway")!).deletingLastPathComponent().path
-        let started = ContinuousClock.now
-        let launcher = try LauncherProcess.start(
-            bin: bin,
-            [
-                "--state", state.path, "--port", "\(port)", "--replicas", "static=3,gateway=2", "--clock",
-                "2026-11-23T08:00:00+11:00",
-            ])
-        defer { LauncherProcess.kill(launcher) }
-        let ready = await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
-            launcher.stdout.contains("Ready.") || !launcher.process.isRunning
+        // The ports are free when picked, but another test running meanwhile may take one before a service binds it
+        // (seen in CI: "Address in use" for the realtime service's publisher): then the launch is tried again, on other
+        // ports, at most twice more. Any other failure to start fails the test.
+        var attempt = 0
+        var launched: (launcher: ChildProcess, state: TemporaryFolder, port: Int)?
+        var started = ContinuousClock.now
+        while launched == nil {
+            attempt += 1
+            let state = try TemporaryFolder("launch-replicas")
+            // The line ports, the HTTP ports (--port + 1000 on), the replicas' and the realtime service's tcp ports.
+            let port = try LauncherProcess.freePortBlock(offsets: [0, 1, 1000, 1001] + Array(101...105))
+            started = ContinuousClock.now
+            let launcher = try LauncherProcess.start(
+                bin: bin,
+                [
+                    "--state", state.path, "--port", "\(port)", "--replicas", "static=3,gateway=2", "--clock",
+                    "2026-11-23T08:00:00+11:00",
+                ])
+            let ready = await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
+                launcher.stdout.contains("Ready.") || !launcher.process.isRunning
+            }
+            if ready && launcher.process.isRunning {
+                launched = (launcher, state, port)
+            } else {
+                LauncherProcess.kill(launcher)
+                let output = launcher.stdout + launcher.stderr
+                try #require(attempt < 3 && output.contains("Address in use"), "\(output)")
+            }
         }
-        try #require(ready && launcher.process.isRunning, "\(launcher.stdout)\(launcher.stderr)")
+        let (launcher, state, port) = launched!
+        _ = state  // kept alive until the test ends
+        defer { LauncherProcess.kill(launcher) }
         let readyAfter = ContinuousClock.now - started
 
         // Every gateway the launcher lists answers, dialing the three replicas, all connected on one version.
