@@ -63,14 +63,18 @@ final class Landmarks: @unchecked Sendable {
                     ParallelMap.map(patterns.count) { p in
                         let (stops, start, runs) = patterns[p]
                         let m = stops.count
+                        // A ride backwards in time counts 0 (`RaptorRoute.lower`): a negative edge would break the
+                        // shortest paths; the deficit counts such a live ride instead.
                         var best = [Int32](repeating: Self.unreachable, count: max(0, m - 1))
                         guard m >= 2 else { return best }
-                        Self.lower(
-                            &best, toRidesOf: Swift.stride(from: start, to: start + runs * m, by: m),
-                            arrivals: a.baseAddress,
-                            departures: d.baseAddress)
-                        if p < liveStarts.count, let times = live.baseAddress {
-                            Self.lower(&best, toRidesOf: liveStarts[p], arrivals: times, departures: times + m)
+                        best.withUnsafeMutableBufferPointer { best in
+                            RaptorRoute.lower(
+                                best, toRidesOf: Swift.stride(from: start, to: start + runs * m, by: m),
+                                arrivals: a.baseAddress, departures: d.baseAddress)
+                            if p < liveStarts.count, let times = live.baseAddress {
+                                RaptorRoute.lower(
+                                    best, toRidesOf: liveStarts[p], arrivals: times, departures: times + m)
+                            }
                         }
                         return best
                     }
@@ -259,22 +263,6 @@ final class Landmarks: @unchecked Sendable {
                         }
                     }
                 }
-            }
-        }
-    }
-
-    /// Lowers `best[i]` to the ride from position i to i + 1 of each run whose times start at `starts` in `arrivals`
-    /// and `departures` (a ride backwards in time counts 0: a negative edge would break the shortest paths; the
-    /// deficit counts such a live ride instead).
-    private static func lower(
-        _ best: inout [Int32], toRidesOf starts: some Sequence<Int>, arrivals: UnsafePointer<Int32>?,
-        departures: UnsafePointer<Int32>?
-    ) {
-        guard let arrivals, let departures else { return }
-        for start in starts {
-            for i in best.indices {
-                let ride = max(0, arrivals[start + i + 1] &- departures[start + i])
-                if ride < best[i] { best[i] = ride }
             }
         }
     }

@@ -114,24 +114,33 @@ final class RaptorRoute: @unchecked Sendable {
     }
 
     /// Writes `fastest` from the times (`RideBounds.unreachable` for a route without trips). The least rides are
-    /// gathered on the stack, which the compiler knows no time aliases: the loop over positions is vectorised (a live
-    /// update writes every route it changes).
+    /// gathered on the stack: a live update finds them for every route it builds, and over an array they took 6 ms
+    /// more per full update at NSW scale (BENCHMARKS.md, session 33).
     private func findFastest() {
         let n = stopCount
         guard n > 0 else { return }
         fastest[n - 1] = 0
         guard n > 1 else { return }
-        guard tripCount > 0 else {
-            fastest.update(repeating: RideBounds.unreachable, count: n - 1)
-            return
-        }
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: n - 1) { least in
-            for i in 0..<(n - 1) { least[i] = arrivals[i + 1] &- departures[i] }
-            for t in 1..<max(1, tripCount) {
-                let a = arrivals + t * n, d = departures + t * n
-                for i in 0..<(n - 1) { least[i] = min(least[i], a[i + 1] &- d[i]) }
-            }
-            for i in 0..<(n - 1) { fastest[i] = max(0, least[i]) }
+            least.initialize(repeating: tripCount > 0 ? .max : RideBounds.unreachable)
+            Self.lower(
+                least, toRidesOf: stride(from: 0, to: tripCount * n, by: n), arrivals: arrivals, departures: departures)
+            fastest.update(from: least.baseAddress!, count: n - 1)
+        }
+    }
+
+    /// Lowers `best[i]` to the ride from position i to i + 1 of each run whose times start at `starts` in `arrivals`
+    /// and `departures`, a ride backwards in time counting 0: the fastest rides of a route (`fastest`) and of a
+    /// pattern's runs (`Landmarks`).
+    @inline(__always)
+    static func lower(
+        _ best: UnsafeMutableBufferPointer<Int32>, toRidesOf starts: some Sequence<Int>,
+        arrivals: UnsafePointer<Int32>?, departures: UnsafePointer<Int32>?
+    ) {
+        guard let arrivals, let departures else { return }
+        for start in starts {
+            let a = arrivals + start + 1, d = departures + start
+            for i in 0..<best.count { best[i] = min(best[i], max(0, a[i] &- d[i])) }
         }
     }
 
