@@ -14,8 +14,9 @@
 ///   cells around q (`WalkCells`; the walk counts 0 s), or, for a stop without a cell, over its walks one by one.
 /// `unreachable`: no such way. Plain pointers into `TripsLeft`'s memory, valid until its next query.
 struct RideBounds: @unchecked Sendable {
-    /// Larger than any journey, and twice it does not overflow.
-    static let unreachable: Int32 = 1 << 29
+    /// No such way: the landmarks' distance of an unreachable pair (far beyond any journey; sums of two do not
+    /// overflow).
+    static let unreachable = Landmarks.unreachable
 
     /// The levels known: 0 none (nothing is read), 1 (`boarding1`, `alight1`), 2 (and `boarding2`, `alight(2, _)`).
     let depth: Int

@@ -150,7 +150,7 @@ final class TripsLeft {
     func find(
         egress: [Int32], set: RouteSet, walkStart: UnsafeBufferPointer<Int32>,
         walkInto: UnsafeBufferPointer<FootpathGraph.TimedEdge>, maxLevel: Int, budget: Int,
-        cells: WalkCells? = nil, egressWalk: UnsafeMutablePointer<Int32>? = nil, reverse: Bool = false
+        cells: WalkCells? = nil, egressWalk: UnsafePointer<Int32>? = nil, reverse: Bool = false
     ) {
         reset()
         if budget < 0 { return }  // none wanted
