@@ -80,7 +80,8 @@ import TransitTesting
         let recorder = EventRecorder()
         let sources = try group([httpSource(url: server.url(), interval: .milliseconds(30))], recorder)
         sources.start()
-        #expect(await eventually { server.requests.count >= 3 })
+        // A require: the indexing below would end the test process, not fail the test.
+        try #require(await eventually { server.requests.count >= 3 })
         await sources.stop()
         let requests = server.requests
         #expect(requests[1].header("If-None-Match") == "\"a\"")
@@ -102,7 +103,7 @@ import TransitTesting
         let backoff = Backoff(base: interval, cap: .milliseconds(800))
         let sources = try group([httpSource(url: server.url(), interval: interval)], recorder, backoffCap: backoff.cap)
         sources.start()
-        #expect(await eventually { recorder.events.count >= 6 })
+        try #require(await eventually { recorder.events.count >= 6 && server.requests.count >= 6 })
         await sources.stop()
 
         let failure = FetchError.httpStatus(code)
@@ -139,7 +140,7 @@ import TransitTesting
         let sources = try group(
             [httpSource(url: server.url(), interval: .milliseconds(20))], recorder, backoffCap: .milliseconds(40))
         sources.start()
-        #expect(await eventually { server.requests.count >= 2 })
+        try #require(await eventually { server.requests.count >= 2 })
         await sources.stop()
         let gap = server.requests[1].receivedAt - server.requests[0].receivedAt
         #expect(gap >= .milliseconds(998) && gap < .milliseconds(1500), "\(gap)")

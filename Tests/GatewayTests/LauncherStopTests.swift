@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import TransitTesting
+
+/// Stopping leaves nothing behind, even a process that outlived the one that started it. Here the static service
+/// is a wrapper that starts a stray (`sleep`, with an argument no other process has) before it serves: when the
+/// service stops, the stray is an orphan. SIGTERM to the launcher kills it and names it. (CI once saw a process
+/// outlive its supervisor; it kept the launcher's output open for 20 s.)
+@Suite(
+    .enabled(
+        if: BuiltExecutables.path("transit-realtime") != nil && BuiltExecutables.netcat != nil,
+        "needs the built executables and nc"))
+struct LauncherStopTests {
+    @Test func aProcessLeftBehindIsKilledAndNamed() async throws {
+        let folder = try TemporaryFolder("launch-stray")
+        let built = URL(fileURLWithPath: BuiltExecutables.path("transit-gateway")!).deletingLastPathComponent()
+        let bin = folder.path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for name in ["transit-gateway", "transit-realtime", "transit-bench", "transit-feedgen"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: "\(bin)/\(name)", withDestinationPath: built.appendingPathComponent(name).path)
+        }
+        let seconds = "\(Int.random(in: 1_000...9_999)).5"
+        let script = """
+            #!/bin/sh
+            if [ "$1" = serve ]; then sleep \(seconds) & fi
+            exec '\(built.appendingPathComponent("transit-static").path)' "$@"
+
+            """
+        try script.write(toFile: "\(bin)/transit-static", atomically: true, encoding: .utf8)
+        chmod("\(bin)/transit-static", 0o755)
+
+        let port = try LauncherProcess.freePortBlock(offsets: [0, 1])
+        let launcher = try LauncherProcess.start(
+            bin: bin,
+            [
+                "--state", folder.path("state"), "--port", "\(port)", "--http-port", "\(port + 1)", "--clock",
+                "2026-11-23T08:00:00+11:00",
+            ])
+        defer { LauncherProcess.kill(launcher) }
+        let ended = await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
+            launcher.stdout.contains("Ready.") || !launcher.process.isRunning
+        }
+        try #require(ended && launcher.process.isRunning, "\(launcher.stdout)\(launcher.stderr)")
+        let stray = try #require(Self.processes(withArgument: seconds).first, "the wrapper's sleep runs")
+
+        launcher.signal(SIGTERM)
+        let status = try await launcher.waitForExit(timeout: .seconds(20))
+        #expect(status == 0, "\(launcher.stdout.suffix(800))")
+        #expect(
+            launcher.stdout.contains("a process was left behind, killed: \(stray) sleep \(seconds)"),
+            "\(launcher.stdout.suffix(800))")
+        #expect(!LauncherProcess.alive(stray))
+    }
+
+    /// The live processes whose command line has `argument`.
+    private static func processes(withArgument argument: String) -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let pid = Int32(entry), LauncherProcess.alive(pid),
+                let bytes = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
+            else { return nil }
+            return bytes.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == argument } ? pid : nil
+        }
+    }
+}
