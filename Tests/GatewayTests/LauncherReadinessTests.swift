@@ -15,23 +15,9 @@ struct LauncherReadinessTests {
     /// A folder of the built executables with `transit-static serve` stopping itself: on its first start (a marker
     /// folder made once) or on every start.
     private static func binaries(in folder: TemporaryFolder, stopsEveryTime: Bool) throws -> String {
-        let built = URL(fileURLWithPath: BuiltExecutables.path("transit-gateway")!).deletingLastPathComponent()
-        let bin = folder.path("bin")
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        for name in ["transit-gateway", "transit-realtime", "transit-bench", "transit-feedgen"] {
-            try FileManager.default.createSymbolicLink(
-                atPath: "\(bin)/\(name)", withDestinationPath: built.appendingPathComponent(name).path)
-        }
         let stopWhen = stopsEveryTime ? "true" : "mkdir '\(folder.path("stopped-once"))' 2>/dev/null"
-        let script = """
-            #!/bin/sh
-            if [ "$1" = serve ] && \(stopWhen); then kill -STOP $$; fi
-            exec '\(built.appendingPathComponent("transit-static").path)' "$@"
-
-            """
-        try script.write(toFile: "\(bin)/transit-static", atomically: true, encoding: .utf8)
-        chmod("\(bin)/transit-static", 0o755)
-        return bin
+        return try LauncherProcess.binaries(
+            in: folder, staticPrefix: "if [ \"$1\" = serve ] && \(stopWhen); then kill -STOP $$; fi")
     }
 
     private static func launch(_ folder: TemporaryFolder, bin: String) throws -> ChildProcess {

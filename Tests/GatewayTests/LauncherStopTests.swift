@@ -13,22 +13,9 @@ import TransitTesting
 struct LauncherStopTests {
     @Test func aProcessLeftBehindIsKilledAndNamed() async throws {
         let folder = try TemporaryFolder("launch-stray")
-        let built = URL(fileURLWithPath: BuiltExecutables.path("transit-gateway")!).deletingLastPathComponent()
-        let bin = folder.path("bin")
-        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        for name in ["transit-gateway", "transit-realtime", "transit-bench", "transit-feedgen"] {
-            try FileManager.default.createSymbolicLink(
-                atPath: "\(bin)/\(name)", withDestinationPath: built.appendingPathComponent(name).path)
-        }
         let seconds = "\(Int.random(in: 1_000...9_999)).5"
-        let script = """
-            #!/bin/sh
-            if [ "$1" = serve ]; then sleep \(seconds) & fi
-            exec '\(built.appendingPathComponent("transit-static").path)' "$@"
-
-            """
-        try script.write(toFile: "\(bin)/transit-static", atomically: true, encoding: .utf8)
-        chmod("\(bin)/transit-static", 0o755)
+        let bin = try LauncherProcess.binaries(
+            in: folder, staticPrefix: "if [ \"$1\" = serve ]; then sleep \(seconds) & fi")
 
         let port = try LauncherProcess.freePortBlock(offsets: [0, 1])
         let launcher = try LauncherProcess.start(

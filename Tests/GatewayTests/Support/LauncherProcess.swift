@@ -19,6 +19,27 @@ enum LauncherProcess {
             ] + arguments)
     }
 
+    /// A folder of the built executables where `transit-static` is a shell script: `prefix` (shell lines; `$1` is
+    /// the subcommand), then the built executable in its place.
+    static func binaries(in folder: TemporaryFolder, staticPrefix prefix: String) throws -> String {
+        let built = URL(fileURLWithPath: BuiltExecutables.path("transit-gateway")!).deletingLastPathComponent()
+        let bin = folder.path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for name in ["transit-gateway", "transit-realtime", "transit-bench", "transit-feedgen"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: "\(bin)/\(name)", withDestinationPath: built.appendingPathComponent(name).path)
+        }
+        let script = """
+            #!/bin/sh
+            \(prefix)
+            exec '\(built.appendingPathComponent("transit-static").path)' "$@"
+
+            """
+        try script.write(toFile: "\(bin)/transit-static", atomically: true, encoding: .utf8)
+        chmod("\(bin)/transit-static", 0o755)
+        return bin
+    }
+
     /// SIGKILL to the launcher and every process below it (no launcher or service outlives a test).
     static func kill(_ launcher: ChildProcess) {
         let family = descendants(of: launcher.process.processIdentifier)
