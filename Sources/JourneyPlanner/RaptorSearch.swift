@@ -494,7 +494,7 @@ final class RaptorSearch {
             labels.flags[s] &= ~Labels.markedFlag
             // Marked before the round's target was known: boarding there cannot beat it.
             let ready = scope.ready(k - 1, s), goal = scope.goal(k - 1, scope.boarding[s], bound)
-            if !scope.promising(ready, s, before: goal) || !scope.ridesBoard(ready, s, before: goal) { continue }
+            if !scope.ridesBoard(ready, s, before: goal) || !scope.promising(ready, s, before: goal) { continue }
             labels.marked[kept] = Int32(s)
             kept += 1
             guard let reach else { continue }
@@ -512,7 +512,7 @@ final class RaptorSearch {
             let s = Int(labels.marked[m])
             if reach != nil {
                 let ready = scope.ready(k - 1, s), goal = scope.goal(k - 1, scope.boarding[s], bound)
-                if !scope.promising(ready, s, before: goal) || !scope.ridesBoard(ready, s, before: goal) { continue }
+                if !scope.ridesBoard(ready, s, before: goal) || !scope.promising(ready, s, before: goal) { continue }
             }
             for x in Int(visitStart[s])..<Int(visitStart[s &+ 1]) {
                 let v = visitList[x]
@@ -597,9 +597,13 @@ final class RaptorSearch {
                 let arr = T.arrival(route, trip &* count &+ i)
                 if i > last && (arr >= bound || arr > scope.limit) { break }
                 let li = labels.slot(p, k)
-                if arr <= scope.limit && arr < bound && arr < labels.alight[li],
+                // The ride bound before the stop's labels: its arrays are dense (4 bytes a stop), while the labels'
+                // line mostly misses the caches, and in the last two rounds it rejects most alightings. (The same
+                // order, for the same reason, wherever both bounds are checked.)
+                if arr <= scope.limit && arr < bound,
                     case let goal = scope.goal(k, scope.afterAlight[p], bound),
-                    scope.promising(arr, p, before: goal), scope.ridesAlight(arr, p, before: goal)
+                    scope.ridesAlight(arr, p, before: goal), arr < labels.alight[li],
+                    scope.promising(arr, p, before: goal)
                 {
                     labels.touch(p)
                     let ii = labels.index(p, k)
@@ -627,7 +631,7 @@ final class RaptorSearch {
                 let r0 = scope.ready(k - 1, p)
                 if r0 != Self.infinity && (trip < 0 || r0 <= T.departure(route, trip &* count &+ i)),
                     case let goal = scope.goal(k - 1, scope.boarding[p], bound),
-                    scope.promising(r0, p, before: goal), scope.ridesBoard(r0, p, before: goal)
+                    scope.ridesBoard(r0, p, before: goal), scope.promising(r0, p, before: goal)
                 {
                     // With a trip on board (which departs at or after r0 here) the earliest catchable is at most it,
                     // and usually near it: searched back from it.
@@ -685,7 +689,7 @@ final class RaptorSearch {
             // Reached before this round's target was known (or before it improved): a label that cannot beat it
             // leads nowhere, by trip or by walk (the bounds hold across the walks).
             let goal = scope.goal(k, scope.afterAlight[p], bound)
-            if !scope.promising(a, p, before: goal) || !scope.ridesAlight(a, p, before: goal) { continue }
+            if !scope.ridesAlight(a, p, before: goal) || !scope.promising(a, p, before: goal) { continue }
             if scope.change(p) != Self.infinity && scope.boarding[p] <= scope.boardingAllowed { labels.mark(p) }
             if let timedEdges {
                 // A stop's timed walks are sorted by time: once one arrives too late (at what a journey with a trip
@@ -809,7 +813,7 @@ final class RaptorSearch {
         guard scope.boarding[b] <= scope.boardingAllowed, t <= scope.limit, t < target,
             scope.firstRun ? t < labels.readySoFar[b] : t < scope.ready(k, b),
             case let goal = scope.goal(k, scope.boarding[b], target),
-            scope.promising(t, b, before: goal), scope.ridesAfterWalk(t, b, before: goal)
+            scope.ridesAfterWalk(t, b, before: goal), scope.promising(t, b, before: goal)
         else {
             return
         }
