@@ -82,5 +82,10 @@ struct LauncherReplicasTests {
         print(
             "launcher --replicas static=3,gateway=2: ready after \(readyAfter), stopped in \(ContinuousClock.now - stopping)"
         )
+        // A process the launcher had to sweep up (`sweep_strays`) means a race in a supervisor: printed for the
+        // diagnosis (CI once saw one), not failed, as the stop itself was clean.
+        for line in launcher.stdout.split(separator: "\n") where line.contains("a process was left behind") {
+            print("launcher --replicas static=3,gateway=2: \(line)")
+        }
     }
 }
