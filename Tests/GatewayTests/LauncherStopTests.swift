@@ -29,7 +29,10 @@ struct LauncherStopTests {
             launcher.stdout.contains("Ready.") || !launcher.process.isRunning
         }
         try #require(ended && launcher.process.isRunning, "\(launcher.stdout)\(launcher.stderr)")
-        let stray = try #require(Self.processes(withArgument: seconds).first, "the wrapper's sleep runs")
+        let stray = try #require(
+            LauncherProcess.descendants(of: launcher.process.processIdentifier).first {
+                LauncherProcess.describe($0).contains("] sleep \(seconds)")
+            }, "the wrapper's sleep runs")
 
         launcher.signal(SIGTERM)
         let status = try await launcher.waitForExit(timeout: .seconds(20))
@@ -38,15 +41,5 @@ struct LauncherStopTests {
             launcher.stdout.contains("a process was left behind, killed: \(stray) sleep \(seconds)"),
             "\(launcher.stdout.suffix(800))")
         #expect(!LauncherProcess.alive(stray))
-    }
-
-    /// The live processes whose command line has `argument`.
-    private static func processes(withArgument argument: String) -> [Int32] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
-            guard let pid = Int32(entry), LauncherProcess.alive(pid),
-                let bytes = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))
-            else { return nil }
-            return bytes.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == argument } ? pid : nil
-        }
     }
 }
