@@ -7,10 +7,7 @@ import TransitTesting
 /// answers makes the launch fail, saying which. The static service here is a wrapper that stops itself
 /// (SIGSTOP) before serving: always, or on its first start only. LAUNCH_READY_S=8: short, yet ample for the
 /// services that do start on a loaded machine (they answer within about a second); the watchdog off.
-@Suite(
-    .enabled(
-        if: BuiltExecutables.path("transit-realtime") != nil && BuiltExecutables.netcat != nil,
-        "needs the built executables and nc"))
+@Suite(.launcherStack)
 struct LauncherReadinessTests {
     /// A folder of the built executables with `transit-static serve` stopping itself: on its first start (a marker
     /// folder made once) or on every start.

@@ -6,10 +6,7 @@ import TransitTesting
 /// the launcher: it gets ready, every gateway it lists answers `health` and dials the three static replicas
 /// over loopback tcp, and SIGTERM to the launcher leaves no process behind. A fixed service clock (a weekday
 /// morning) so the generated realtime fixtures hold trips whatever the time of day.
-@Suite(
-    .enabled(
-        if: BuiltExecutables.path("transit-realtime") != nil && BuiltExecutables.netcat != nil,
-        "needs the built executables and nc"))
+@Suite(.launcherStack)
 struct LauncherReplicasTests {
     @Test func threeStaticReplicasAndTwoGatewaysStartAnswerAndStopCleanly() async throws {
         let bin = URL(fileURLWithPath: BuiltExecutables.path("transit-gateway")!).deletingLastPathComponent().path

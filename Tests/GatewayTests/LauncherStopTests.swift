@@ -6,10 +6,7 @@ import TransitTesting
 /// is a wrapper that starts a stray (`sleep`, with an argument no other process has) before it serves: when the
 /// service stops, the stray is an orphan. SIGTERM to the launcher kills it and names it. (CI once saw a process
 /// outlive its supervisor; it kept the launcher's output open for 20 s.)
-@Suite(
-    .enabled(
-        if: BuiltExecutables.path("transit-realtime") != nil && BuiltExecutables.netcat != nil,
-        "needs the built executables and nc"))
+@Suite(.launcherStack)
 struct LauncherStopTests {
     @Test func aProcessLeftBehindIsKilledAndNamed() async throws {
         let folder = try TemporaryFolder("launch-stray")

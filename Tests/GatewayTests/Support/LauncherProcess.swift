@@ -1,5 +1,15 @@
 import Foundation
+import Testing
 import TransitTesting
+
+extension Trait where Self == ConditionTrait {
+    /// The launcher's suites run the built executables and talk to them with nc.
+    static var launcherStack: Self {
+        .enabled(
+            if: BuiltExecutables.path("transit-realtime") != nil && BuiltExecutables.netcat != nil,
+            "needs the built executables and nc")
+    }
+}
 
 /// Running `Services/launch` from a test: started on built executables (LAUNCH_BIN) with the signals a shell would
 /// give it, and its processes found and killed whatever the test's outcome.
