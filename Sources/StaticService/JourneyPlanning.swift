@@ -23,6 +23,11 @@ import TransitStore
 ///   predictions recover delays and put consecutive stops at the same second), its landmarks are found again over
 ///   its live rides on a thread of their own (`Timetable.refreshingLandmarks`), at most once per
 ///   `landmarksInterval`, and swapped in with the latest live trips laid over them: the search's bounds stay tight.
+/// - A plan whose dates the window does not hold (a later day, or the late evening of its last day) is searched
+///   on a timetable of just the dates it needs, without live trips (`far`): built on a thread of its own at the
+///   first such plan, which waits for it at most its budget (then UNAVAILABLE, "try again"); one at a time, kept
+///   while plans use it and dropped `farIdle` after the last. A time outside the feed's service dates is answered
+///   `journeys: []` with a reason.
 /// - At most `maxConcurrent` plans search at once; one more waits for one of them at most its budget, then is
 ///   refused with UNAVAILABLE (the service has `maxConcurrent` request workers added for plans, so boards keep
 ///   their own while plans are answered at that rate).
@@ -40,6 +45,8 @@ public final class JourneyPlanning: Sendable {
         let conversion: LiveTripsConversion
         /// The timetable with the live trips laid over it; nil before a live state came.
         var live: Timetable?
+        /// A far timetable (dates outside the window): no live trips are laid over it.
+        var far = false
         var version: String { store.databaseVersion }
     }
 
@@ -55,6 +62,13 @@ public final class JourneyPlanning: Sendable {
         var realtimeHeard: ContinuousClock.Instant?
         /// The version and dates being built now.
         var building: (version: String, dates: ClosedRange<GTFSDate>)?
+        /// The timetable of the dates outside the window plans last asked for, when they last did, and which
+        /// build of it this is (the idle check of an older one leaves it alone).
+        var far: Built?
+        var farUsed = ContinuousClock.now
+        var farGeneration = 0
+        /// The version and dates of the far timetable being built now.
+        var farBuilding: (version: String, dates: ClosedRange<GTFSDate>)?
         /// Whether landmarks are being found again now, and when that last started.
         var refreshingLandmarks = false
         var landmarksRefreshed: ContinuousClock.Instant?
@@ -81,12 +95,15 @@ public final class JourneyPlanning: Sendable {
     /// The least time between two starts of finding the landmarks again (each costs about 0.5 s of every core at
     /// NSW scale).
     let landmarksInterval: Duration
+    /// How long the far timetable stays after the last plan that used it (hundreds of MiB at NSW scale).
+    let farIdle: Duration
 
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
         liveSilence: Duration = .seconds(15), landmarksDeficit: Int32 = 60, landmarksInterval: Duration = .seconds(60),
-        now: @escaping @Sendable () -> Int64
+        farIdle: Duration = .seconds(600), now: @escaping @Sendable () -> Int64
     ) {
+        self.farIdle = farIdle
         self.landmarksDeficit = landmarksDeficit
         self.landmarksInterval = landmarksInterval
         self.liveSilence = liveSilence
@@ -117,26 +134,32 @@ public final class JourneyPlanning: Sendable {
         thread.start()
     }
 
+    /// The timetable of `store`'s `dates`, with the names of its indexes.
+    private static func make(_ store: StaticStore, dates: ClosedRange<GTFSDate>) throws(StoreError) -> Built {
+        let input = try store.plannerInput(dates: dates)
+        let timetable = Timetable(input.source)
+        var stopIndex: [String: Int] = [:]
+        stopIndex.reserveCapacity(input.stopIds.count)
+        for (i, id) in input.stopIds.enumerated() where !id.isEmpty { stopIndex[id] = i }
+        var tripIndex: [String: Int] = [:]
+        tripIndex.reserveCapacity(input.tripIds.count)
+        for (i, id) in input.tripIds.enumerated() { tripIndex[id] = i }
+        var routeModes: [String: Mode] = [:]
+        for (i, route) in input.routeIds.enumerated() { routeModes[route] = input.source.trips[i].mode }
+        return Built(
+            store: store, dates: dates, timetable: timetable, stopIds: input.stopIds, tripIds: input.tripIds,
+            stopIndex: stopIndex, timezone: store.plannerTimezone,
+            conversion: LiveTripsConversion(
+                timetable: timetable, tripIndex: tripIndex, stopIndex: stopIndex,
+                tripModes: input.source.trips.map(\.mode), routeModes: routeModes))
+    }
+
     private func build(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
         let started = ContinuousClock.now
         let version = store.databaseVersion
         do {
-            let input = try store.plannerInput(dates: dates)
-            let timetable = Timetable(input.source)
-            var stopIndex: [String: Int] = [:]
-            stopIndex.reserveCapacity(input.stopIds.count)
-            for (i, id) in input.stopIds.enumerated() where !id.isEmpty { stopIndex[id] = i }
-            var tripIndex: [String: Int] = [:]
-            tripIndex.reserveCapacity(input.tripIds.count)
-            for (i, id) in input.tripIds.enumerated() { tripIndex[id] = i }
-            var routeModes: [String: Mode] = [:]
-            for (i, route) in input.routeIds.enumerated() { routeModes[route] = input.source.trips[i].mode }
-            var built = Built(
-                store: store, dates: dates, timetable: timetable, stopIds: input.stopIds, tripIds: input.tripIds,
-                stopIndex: stopIndex, timezone: store.plannerTimezone,
-                conversion: LiveTripsConversion(
-                    timetable: timetable, tripIndex: tripIndex, stopIndex: stopIndex,
-                    tripModes: input.source.trips.map(\.mode), routeModes: routeModes))
+            var built = try Self.make(store, dates: dates)
+            let timetable = built.timetable
             liveInput.withLock { live in
                 if let live { built.live = overlay(live, on: built) }
                 state.withLock { s in
@@ -259,7 +282,9 @@ public final class JourneyPlanning: Sendable {
     func answer(_ request: PlanRequest, servedStore store: StaticStore) -> (Result<StaticResult, ServiceError>, String?)
     {
         refresh(store)
-        // A plan waits for one of the planner's workers at most its own budget.
+        // A plan waits for one of the planner's workers, and for a far timetable, at most its own budget in all
+        // (then searches at most its budget: the gateway's static timeout is twice the default budget).
+        let waitUntil = ContinuousClock.now + .milliseconds(request.budgetMilliseconds)
         guard workers.wait(timeout: .now() + .milliseconds(request.budgetMilliseconds)) == .success else {
             return (
                 .failure(
@@ -271,8 +296,21 @@ public final class JourneyPlanning: Sendable {
             )
         }
         defer { workers.signal() }
-        guard let built = waitForTimetable() else {
+        guard let window = waitForTimetable() else {
             return (.failure(ServiceError(.unavailable, "the planner's timetable is being built; try again")), nil)
+        }
+        let built: Built
+        switch timetable(for: request, window: window, waitUntil: waitUntil) {
+        case .built(let b):
+            built = b
+        case .outside(let reason):
+            // No search, so nothing the realtime stream's silence could have changed (`realtime_stale` only then).
+            let empty = PlanAnswer(
+                journeys: [], cut: false, reason: reason, laterAt: nil,
+                realtimeUsed: request.realtime && realtimeCurrent, timezone: window.timezone)
+            return (.success(.plan(empty)), window.version)
+        case .building(let message):
+            return (.failure(ServiceError(.unavailable, message)), window.version)
         }
         let workspace = workspaces.withLock { $0.popLast() } ?? WorkspaceBox()
         defer { workspaces.withLock { $0.append(workspace) } }
@@ -282,6 +320,114 @@ public final class JourneyPlanning: Sendable {
             return (.failure(error), built.version)
         }
     }
+
+    private enum TimetableChoice {
+        case built(Built)
+        /// `journeys: []` with this reason.
+        case outside(String)
+        /// UNAVAILABLE with this message.
+        case building(String)
+    }
+
+    /// The timetable `request` is searched on: the window's when it holds every date the plan needs, else the far
+    /// one of those dates (built now, waited for until `waitUntil`).
+    private func timetable(for request: PlanRequest, window: Built, waitUntil: ContinuousClock.Instant)
+        -> TimetableChoice
+    {
+        let store = window.store
+        let instant = request.arriveBy ?? request.at ?? now()
+        let dates = store.plannerDates(forPlanAt: instant, arriveBy: request.arriveBy != nil)
+        if window.dates.lowerBound <= dates.lowerBound && dates.upperBound <= window.dates.upperBound {
+            return .built(window)
+        }
+        guard let service = store.serviceDates, dates.lowerBound <= service.upperBound,
+            service.lowerBound <= dates.upperBound
+        else {
+            let span = store.serviceDates.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none"
+            return .outside("the time is outside the feed's service dates (\(span))")
+        }
+        let version = store.databaseVersion
+        let start = state.withLock { s -> Bool in
+            if let far = s.far, far.version == version, far.dates == dates { return false }
+            if let b = s.farBuilding, b.version == version, b.dates == dates { return false }
+            // One far timetable at a time: a plan for other dates waits for the one being built, then replaces it.
+            if s.farBuilding != nil { return false }
+            s.farBuilding = (version, dates)
+            return true
+        }
+        if start {
+            let thread = Thread { [self] in buildFar(store, dates: dates) }
+            thread.name = "planner-far-build"
+            thread.start()
+        }
+        while true {
+            let (far, building) = state.withLock { s -> (Built?, Bool) in
+                guard let far = s.far, far.version == version, far.dates == dates else {
+                    return (nil, s.farBuilding != nil)
+                }
+                s.farUsed = .now
+                return (far, false)
+            }
+            if let far { return .built(far) }
+            guard building, ContinuousClock.now < waitUntil else { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return .building(
+            "the planner is building the timetable of \(dates.lowerBound) to \(dates.upperBound) for this time (it "
+                + "holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready); try again in a few seconds")
+    }
+
+    /// Builds the far timetable of `dates` and swaps it in, then drops it once no plan used it for `farIdle`.
+    private func buildFar(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
+        let started = ContinuousClock.now
+        let version = store.databaseVersion
+        var built: Built
+        do {
+            built = try Self.make(store, dates: dates)
+            built.far = true
+        } catch {
+            state.withLock { $0.farBuilding = nil }
+            logger.error(
+                "building the planner timetable for dates outside the window failed",
+                metadata: ["dates": "\(dates.lowerBound)…\(dates.upperBound)", "error": "\(error)"])
+            return
+        }
+        let generation = state.withLock { s -> Int in
+            s.far = built
+            s.farUsed = .now
+            s.farBuilding = nil
+            s.farGeneration += 1
+            return s.farGeneration
+        }
+        logger.info(
+            "planner timetable built for dates outside the window",
+            metadata: [
+                "database_version": "\(version)", "dates": "\(dates.lowerBound)…\(dates.upperBound)",
+                "runs": "\(built.timetable.runCount)", "bytes": "\(built.timetable.memoryEstimate)",
+                "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+            ])
+        // The previous far timetable, if any, is gone unless a plan still reads it.
+        ProcessMemory.trim()
+        while true {
+            let idle = state.withLock { s -> Duration? in
+                guard s.farGeneration == generation else { return nil }
+                return ContinuousClock.now - s.farUsed
+            }
+            guard let idle else { return }  // replaced: the newer one's thread watches it
+            if idle >= farIdle {
+                state.withLock { s in if s.farGeneration == generation { s.far = nil } }
+                logger.info(
+                    "planner timetable for dates outside the window dropped, unused",
+                    metadata: ["dates": "\(dates.lowerBound)…\(dates.upperBound)"])
+                ProcessMemory.trim()
+                return
+            }
+            Thread.sleep(forTimeInterval: min(30, max(0.01, Double((farIdle - idle) / .milliseconds(1)) / 1000)))
+        }
+    }
+
+    /// The dates of the far timetable (nil when there is none).
+    var farDates: ClosedRange<GTFSDate>? { state.withLock { $0.far?.dates } }
 
     private func waitForTimetable() -> Built? {
         let deadline = ContinuousClock.now + firstBuildWait
@@ -330,7 +476,8 @@ public final class JourneyPlanning: Sendable {
         query.limit = request.limit
         query.budget = Duration.milliseconds(request.budgetMilliseconds)
         // Live when asked for, laid over, and the publisher not silent; else the schedule (`realtime_stale`).
-        let live = request.realtime && realtimeCurrent ? built.live : nil
+        let current = request.realtime && realtimeCurrent
+        let live = current ? built.live : nil
         let result: PlanResult
         do throws(PlanError) {
             result = try JourneyPlanner.plan(query, on: live ?? built.timetable, workspace: workspace)
@@ -343,7 +490,10 @@ public final class JourneyPlanning: Sendable {
         let legs = LegNames(built: built, timetable: live ?? built.timetable)
         return PlanAnswer(
             journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
-            laterAt: result.laterAt, realtimeUsed: live != nil, timezone: built.timezone)
+            // A far timetable's dates have no live trips to lay over (the feeds describe the trips running now and
+            // soon, which the window holds): its plans are as live as they can be, and the gateway still checks
+            // their rides against its live view.
+            laterAt: result.laterAt, realtimeUsed: live != nil || (current && built.far), timezone: built.timezone)
     }
 }
 

@@ -25,6 +25,27 @@ extension StaticStore {
         return today.adding(days: -1)...today.adding(days: 2)
     }
 
+    /// The service dates a plan at `unix` searches (protocol/README.md flow 8): those of every service day with a
+    /// stop time in its horizon, the 24 h after a departure (`arriveBy` false) or the 24 h before an arrival, in the
+    /// first feed's timezone. A day before the horizon's counts only when the feed's times reach into it (stop
+    /// times past 24:00:00), so a plan around now needs no more than `plannerDates(aroundUnix:)` holds. The date of
+    /// `unix` itself is always in (the planner takes a time its timetable's days do not cover for one outside them).
+    public func plannerDates(forPlanAt unix: Int64, arriveBy: Bool) -> ClosedRange<GTFSDate> {
+        let zone = catalog.zones[0]
+        let (start, end) = arriveBy ? (unix - PlanQuery.horizon, unix) : (unix, unix + PlanQuery.horizon)
+        let days = zone.serviceDays(fromUnix: start, toUnix: end + 1, maxSecs: catalog.maxSecs).map(\.date)
+        let date = zone.localDate(atUnix: unix)
+        return min(days.first ?? date, date)...max(days.last ?? date, date)
+    }
+
+    /// The first and last dates on which the feeds' calendars run a service (nil when none runs on any).
+    public var serviceDates: ClosedRange<GTFSDate>? {
+        guard let first = catalog.calendar.firstDate, let last = catalog.calendar.lastDate, first <= last else {
+            return nil
+        }
+        return first...last
+    }
+
     /// The timezone of the planner's dates (the first feed's).
     public var plannerTimezone: String { catalog.zones[0].identifier }
 

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TransitCore
+import TransitModel
+import TransitStore
+import TransitTesting
+
+@testable import StaticService
+
+/// A plan is answered for any time inside the feed's service dates, not only inside the window of days the
+/// planner's timetable holds around the service clock's today: the dates the plan needs are searched on a far
+/// timetable of just those dates (`JourneyPlanning.timetable(for:window:)`). TestFeed runs TA (STA1 08:05 → END
+/// 08:20, Sydney) every day of 2025–2030; the clock is 2025-03-12 08:00, so the window is 11 to 14 March.
+@Suite struct PlannerDatesTests {
+    static let zone = try! ServiceTimeZone(identifier: "Australia/Sydney")
+    static func reference(_ yyyymmdd: Int) -> Int64 { zone.referenceUnix(of: GTFSDate(yyyymmdd: yyyymmdd)!) }
+    static let now = reference(20_250_312) + 8 * 3600
+
+    /// A planning host on TestFeed with its window built.
+    static func planning(farIdle: Duration = .seconds(600)) throws -> (JourneyPlanning, StaticStore, TemporaryFolder) {
+        let folder = try TemporaryFolder("pdates")
+        let db = folder.path("static.db")
+        try importFeed(TestFeed(), folder: folder, into: db)
+        let store = try StaticStore(path: db, connections: 2)
+        let planning = JourneyPlanning(
+            maxConcurrent: 1, logger: LogRecorder().logger, farIdle: farIdle, now: { Self.now })
+        planning.refresh(store)
+        #expect(PlannerLandmarksTests.eventually { planning.timetableVersion != nil }, "the window was not built")
+        return (planning, store, folder)
+    }
+
+    /// STA1 → END at `at` (or arriving by `arriveBy`), with a budget ample for a far build on a loaded machine.
+    static func answer(
+        _ planning: JourneyPlanning, _ store: StaticStore, at: Int64? = nil, arriveBy: Int64? = nil
+    ) throws -> PlanAnswer {
+        let request = PlanRequest(
+            from: .stop("STA1"), to: .stop("END"), at: at, arriveBy: arriveBy, budgetMilliseconds: 10_000)
+        let (result, _) = planning.answer(request, servedStore: store)
+        let answer = try result.get()
+        guard case .plan(let plan) = answer else {
+            Issue.record("not a plan answer: \(answer)")
+            return PlanAnswer(journeys: [], cut: false, reason: "not a plan", laterAt: nil, realtimeUsed: false)
+        }
+        return plan
+    }
+
+    @Test func aLaterDateIsPlannedOnATimetableOfItsDates() throws {
+        let (planning, store, _) = try Self.planning()
+        let answer = try Self.answer(planning, store, at: Self.reference(20_250_322) + 7 * 3600)
+        #expect(answer.reason == nil)
+        #expect(answer.journeys.first?.departureUnix == Self.reference(20_250_322) + 29_100, "TA of 22 March")
+        #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: 20_250_322)!) == true)
+    }
+
+    @Test func theWindowsLastEveningReachesTheNextDay() throws {
+        // 14 March 23:00 is inside the window, but its next TA (15 March 08:05) is not.
+        let (planning, store, _) = try Self.planning()
+        let answer = try Self.answer(planning, store, at: Self.reference(20_250_314) + 23 * 3600)
+        #expect(answer.journeys.first?.departureUnix == Self.reference(20_250_315) + 29_100, "\(answer)")
+    }
+
+    @Test func arrivingBeforeTheWindowIsPlannedBackwardsOnItsDates() throws {
+        // Arriving by 11 March 07:00 (the window's first morning): TA of 10 March, the day before the window.
+        let (planning, store, _) = try Self.planning()
+        let answer = try Self.answer(planning, store, arriveBy: Self.reference(20_250_311) + 7 * 3600)
+        #expect(answer.journeys.first?.arrivalUnix == Self.reference(20_250_310) + 30_000, "\(answer)")
+    }
+
+    @Test func plansAroundNowStayOnTheWindow() throws {
+        let (planning, store, _) = try Self.planning()
+        let depart = try Self.answer(planning, store, at: Self.now)
+        let arrive = try Self.answer(planning, store, arriveBy: Self.now + 3600)
+        #expect(depart.journeys.first?.departureUnix == Self.reference(20_250_312) + 29_100)
+        #expect(arrive.journeys.first?.arrivalUnix == Self.reference(20_250_311) + 30_000 + 86_400)
+        #expect(planning.farDates == nil, "no far timetable for the window's own dates")
+    }
+
+    @Test func aTimeOutsideTheFeedsDatesIsAnEmptyAnswerWithAReason() throws {
+        let (planning, store, _) = try Self.planning()
+        let answer = try Self.answer(planning, store, at: Self.reference(20_310_105) + 7 * 3600)
+        #expect(answer.journeys.isEmpty)
+        #expect(answer.reason == "the time is outside the feed's service dates (20250101 to 20301231)")
+        #expect(planning.farDates == nil)
+    }
+
+    @Test func aPlanThatCannotWaitForTheFarBuildIsToldToTryAgain() throws {
+        let (planning, store, _) = try Self.planning()
+        let at = Self.reference(20_250_405) + 7 * 3600
+        // No budget to wait with: the build (a SQLite read and a timetable) has only just started.
+        let hasty = PlanRequest(from: .stop("STA1"), to: .stop("END"), at: at, budgetMilliseconds: 0)
+        let (refused, _) = planning.answer(hasty, servedStore: store)
+        guard case .failure(let error) = refused else {
+            Issue.record("answered before its far timetable was built: \(refused)")
+            return
+        }
+        #expect(error.status == .unavailable)
+        #expect(error.message.hasPrefix("the planner is building the timetable of 20250405 to 20250406"), "\(error)")
+        #expect(error.message.hasSuffix("try again in a few seconds"))
+        #expect(try Self.answer(planning, store, at: at).journeys.count == 1, "answered once built")
+    }
+
+    @Test func theFarTimetableIsDroppedOnceUnused() throws {
+        let (planning, store, _) = try Self.planning(farIdle: .milliseconds(200))
+        let answer = try Self.answer(planning, store, at: Self.reference(20_250_401) + 7 * 3600)
+        #expect(answer.journeys.count == 1)
+        #expect(PlannerLandmarksTests.eventually { planning.farDates == nil }, "still held: \(planning.farDates!)")
+        // Asked again, it is built again.
+        let again = try Self.answer(planning, store, at: Self.reference(20_250_401) + 7 * 3600)
+        #expect(again.journeys.map(\.departureUnix) == answer.journeys.map(\.departureUnix))
+    }
+}
