@@ -23,6 +23,14 @@ public enum JourneyPlanner {
         }
         let origin = try endpoints(query.from, on: timetable, query: query, name: "from")
         let destination = try endpoints(query.to, on: timetable, query: query, name: "to")
+        // A coordinate inside the feed's area with no stop to walk to: say so, not "nothing connects".
+        for (place, stops, name) in [(query.from, origin, "from"), (query.to, destination, "to")] where stops.isEmpty {
+            if case .coordinate(let lat, let lon) = place {
+                return PlanResult(
+                    journeys: [], cut: false,
+                    reason: "\(name): no stop within access_radius_m \(Int(query.accessRadius)) m of (\(lat), \(lon))")
+            }
+        }
         let instant: Int64
         switch query.time {
         case .departAt(let at): instant = at

@@ -482,6 +482,13 @@ import TransitCore
         ) {
             try JourneyPlanner.plan(sea, on: feed.timetable)
         }
+        // Between the stops, 2.8 km from each: inside the area, but no stop within the access radius.
+        var between = PlanQuery(
+            from: .stops([s[0]]), to: .coordinate(lat: 0, lon: 0.025), time: .departAt(TinyFeed.at("07:00")))
+        between.accessRadius = 2000
+        #expect(
+            try JourneyPlanner.plan(between, on: feed.timetable).reason
+                == "to: no stop within access_radius_m 2000 m of (0.0, 0.025)")
     }
 
     @Test func outOfRangeOptionsAreErrorsNamingTheRange() throws {
