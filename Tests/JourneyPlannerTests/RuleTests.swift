@@ -285,6 +285,37 @@ import TransitCore
         #expect(zone.localSecondsOfDay(atUnix: eight) == TinyFeed.secs("08:20"), "08:20 AEDT on the wall clock")
     }
 
+    @Test func aDSTEndDayPlacesTimesFromNoonMinusTwelveHours() throws {
+        // The 25-hour day: noon minus 12 h is 01:00 AEDT, so a time before 03:00 AEDT falls back to 02:00 AEST
+        // is an hour later on the wall clock, and one after it is as written.
+        let zone = try ServiceTimeZone(identifier: "Australia/Sydney")
+        var feed = TinyFeed()
+        let date = GTFSDate(yyyymmdd: 20_260_405)!  // 03:00 AEDT → 02:00 AEST
+        feed.days = (-1...0).map { d in
+            var services = ServiceSet(capacity: 1)
+            services.insert(0)
+            return .init(
+                date: date.adding(days: d), referenceUnix: zone.referenceUnix(of: date.adding(days: d)),
+                services: services)
+        }
+        let s = feed.line(2, spacing: 0.05)
+        feed.trip([(s[0], "01:30"), (s[1], "01:50")])
+        feed.trip([(s[0], "08:00"), (s[1], "08:20")])
+        let early = zone.unix(of: date, secs: TinyFeed.secs("01:30"))
+        #expect(early == 1_775_316_600)  // 15:30 UTC = 02:30 AEDT, before the change
+        #expect(zone.referenceUnix(of: date) == 1_775_311_200, "noon AEST minus 12 h: 14:00 UTC, 01:00 AEDT")
+        var q = PlanQuery(from: .stops([s[0]]), to: .stops([s[1]]), time: .departAt(early - 60))
+        #expect(try feed.arrivals(q) == [0: early + 20 * 60])
+        q.time = .departAt(early + 60)
+        let eight = zone.unix(of: date, secs: TinyFeed.secs("08:20"))
+        #expect(try feed.arrivals(q) == [0: eight])
+        #expect(zone.localSecondsOfDay(atUnix: eight) == TinyFeed.secs("08:20"), "08:20 AEST on the wall clock")
+        // Arriving by 08:20 AEST: this date's 08:00, searched backwards over the 25-hour day.
+        q.time = .arriveBy(eight)
+        let plan = try JourneyPlanner.plan(q, on: feed.timetable)
+        #expect(plan.journeys.map(\.departure) == [zone.unix(of: date, secs: TinyFeed.secs("08:00"))])
+    }
+
     @Test func cancelledTripsAreNotUsed() throws {
         var feed = TinyFeed()
         let s = feed.line(2, spacing: 0.05)
