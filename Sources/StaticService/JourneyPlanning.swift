@@ -97,13 +97,17 @@ public final class JourneyPlanning: Sendable {
     let landmarksInterval: Duration
     /// How long the far timetable stays after the last plan that used it (hundreds of MiB at NSW scale).
     let farIdle: Duration
+    /// Called on the build thread as a window's build starts, with the database version (tests hold it there).
+    let buildStarting: @Sendable (String) -> Void
 
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
         liveSilence: Duration = .seconds(15), landmarksDeficit: Int32 = 60, landmarksInterval: Duration = .seconds(60),
-        farIdle: Duration = .seconds(600), now: @escaping @Sendable () -> Int64
+        farIdle: Duration = .seconds(600), buildStarting: @escaping @Sendable (String) -> Void = { _ in },
+        now: @escaping @Sendable () -> Int64
     ) {
         self.farIdle = farIdle
+        self.buildStarting = buildStarting
         self.landmarksDeficit = landmarksDeficit
         self.landmarksInterval = landmarksInterval
         self.liveSilence = liveSilence
@@ -157,6 +161,7 @@ public final class JourneyPlanning: Sendable {
     private func build(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
         let started = ContinuousClock.now
         let version = store.databaseVersion
+        buildStarting(version)
         do {
             var built = try Self.make(store, dates: dates)
             let timetable = built.timetable
