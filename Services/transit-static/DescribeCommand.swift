@@ -38,6 +38,10 @@ struct DescribeCommand: ParsableCommand {
         line("search", h.searchWord)
         line("lat", String(format: "%.4f", h.centreLat))
         line("lon", String(format: "%.4f", h.centreLon))
+        if let plan = h.plan {
+            line("plan_from", plan.fromStopId)
+            line("plan_to", plan.toStopId)
+        }
         line("route_id", h.routeId)
         line("mode", h.routeMode)
     }

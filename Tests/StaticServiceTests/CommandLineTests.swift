@@ -63,7 +63,10 @@ import TransitTesting
             let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
             if parts.count == 2 { values[parts[0]] = parts[1] }
         }
-        #expect(Set(values.keys) == ["stop_id", "stop_name", "search", "lat", "lon", "route_id", "mode"])
+        #expect(
+            Set(values.keys) == [
+                "stop_id", "stop_name", "search", "lat", "lon", "plan_from", "plan_to", "route_id", "mode",
+            ])
         // END is the last stop of every trip (the frequency-based bus counts once per run).
         #expect(values["stop_id"] == "END")
         #expect(values["stop_name"] == "Harbour End")
@@ -75,6 +78,8 @@ import TransitTesting
         // The word finds the stop.
         let store = try StaticStore(path: db, connections: 1)
         #expect(try store.search(values["search"] ?? "", limit: 5).map(\.stopId).contains("END"))
+        // END is every trip's last stop: nothing leaves it, so the plan comes to it, from the farthest station.
+        #expect(values["plan_from"] == "STA" && values["plan_to"] == "END", "\(values)")
 
         let empty = try Self.run(["describe", "--db", folder.path("missing.db")])
         #expect(empty.status == 1 && empty.stderr.contains("describe:"), "\(empty.stderr)")
