@@ -352,29 +352,24 @@ public final class JourneyPlanning: Sendable {
             return .outside("the time is outside the feed's service dates (\(span))")
         }
         let version = store.databaseVersion
-        let start = state.withLock { s -> Bool in
-            if let far = s.far, far.version == version, far.dates == dates { return false }
-            if let b = s.farBuilding, b.version == version, b.dates == dates { return false }
-            // One far timetable at a time: a plan for other dates waits for the one being built, then replaces it.
-            if s.farBuilding != nil { return false }
-            s.farBuilding = (version, dates)
-            return true
-        }
-        if start {
-            let thread = Thread { [self] in buildFar(store, dates: dates) }
-            thread.name = "planner-far-build"
-            thread.start()
-        }
+        // One far timetable at a time: a plan for other dates waits for the one being built, then builds its own.
         while true {
-            let (far, building) = state.withLock { s -> (Built?, Bool) in
-                guard let far = s.far, far.version == version, far.dates == dates else {
-                    return (nil, s.farBuilding != nil)
+            let (far, start) = state.withLock { s -> (Built?, Bool) in
+                if let far = s.far, far.version == version, far.dates == dates {
+                    s.farUsed = .now
+                    return (far, false)
                 }
-                s.farUsed = .now
-                return (far, false)
+                guard s.farBuilding == nil else { return (nil, false) }
+                s.farBuilding = (version, dates)
+                return (nil, true)
             }
             if let far { return .built(far) }
-            guard building, ContinuousClock.now < waitUntil else { break }
+            if start {
+                let thread = Thread { [self] in buildFar(store, dates: dates) }
+                thread.name = "planner-far-build"
+                thread.start()
+            }
+            guard ContinuousClock.now < waitUntil else { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return .building(
@@ -384,34 +379,8 @@ public final class JourneyPlanning: Sendable {
 
     /// Builds the far timetable of `dates` and swaps it in, then drops it once no plan used it for `farIdle`.
     private func buildFar(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
-        let started = ContinuousClock.now
-        let version = store.databaseVersion
-        var built: Built
-        do {
-            built = try Self.make(store, dates: dates)
-            built.far = true
-        } catch {
-            state.withLock { $0.farBuilding = nil }
-            logger.error(
-                "building the planner timetable for dates outside the window failed",
-                metadata: ["dates": "\(dates.lowerBound)…\(dates.upperBound)", "error": "\(error)"])
-            return
-        }
-        let generation = state.withLock { s -> Int in
-            s.far = built
-            s.farUsed = .now
-            s.farBuilding = nil
-            s.farGeneration += 1
-            return s.farGeneration
-        }
-        logger.info(
-            "planner timetable built for dates outside the window",
-            metadata: [
-                "database_version": "\(version)", "dates": "\(dates.lowerBound)…\(dates.upperBound)",
-                "runs": "\(built.timetable.runCount)", "bytes": "\(built.timetable.memoryEstimate)",
-                "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
-            ])
-        // The previous far timetable, if any, is gone unless a plan still reads it.
+        guard let generation = swapInFar(store, dates: dates) else { return }
+        // The previous far timetable, if any, is gone unless a plan still reads it (this thread holds neither).
         ProcessMemory.trim()
         while true {
             let idle = state.withLock { s -> Duration? in
@@ -429,6 +398,37 @@ public final class JourneyPlanning: Sendable {
             }
             Thread.sleep(forTimeInterval: min(30, max(0.01, Double((farIdle - idle) / .milliseconds(1)) / 1000)))
         }
+    }
+
+    /// Builds the far timetable of `dates` and swaps it in; its generation, nil when the build failed.
+    private func swapInFar(_ store: StaticStore, dates: ClosedRange<GTFSDate>) -> Int? {
+        let started = ContinuousClock.now
+        var built: Built
+        do {
+            built = try Self.make(store, dates: dates)
+            built.far = true
+        } catch {
+            state.withLock { $0.farBuilding = nil }
+            logger.error(
+                "building the planner timetable for dates outside the window failed",
+                metadata: ["dates": "\(dates.lowerBound)…\(dates.upperBound)", "error": "\(error)"])
+            return nil
+        }
+        let generation = state.withLock { s -> Int in
+            s.far = built
+            s.farUsed = .now
+            s.farBuilding = nil
+            s.farGeneration += 1
+            return s.farGeneration
+        }
+        logger.info(
+            "planner timetable built for dates outside the window",
+            metadata: [
+                "database_version": "\(store.databaseVersion)", "dates": "\(dates.lowerBound)…\(dates.upperBound)",
+                "runs": "\(built.timetable.runCount)", "bytes": "\(built.timetable.memoryEstimate)",
+                "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+            ])
+        return generation
     }
 
     /// The dates of the far timetable (nil when there is none).

@@ -99,6 +99,15 @@ import TransitTesting
         #expect(try Self.answer(planning, store, at: at).journeys.count == 1, "answered once built")
     }
 
+    @Test func anotherDateReplacesTheFarTimetable() throws {
+        let (planning, store, _) = try Self.planning()
+        for date in [20_250_322, 20_250_501, 20_250_322] {
+            let answer = try Self.answer(planning, store, at: Self.reference(date) + 7 * 3600)
+            #expect(answer.journeys.first?.departureUnix == Self.reference(date) + 29_100, "\(date)")
+            #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: date)!) == true, "one far timetable, of \(date)")
+        }
+    }
+
     @Test func theFarTimetableIsDroppedOnceUnused() throws {
         let (planning, store, _) = try Self.planning(farIdle: .milliseconds(200))
         let answer = try Self.answer(planning, store, at: Self.reference(20_250_401) + 7 * 3600)
