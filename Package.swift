@@ -438,7 +438,8 @@ let package = Package(
         .testTarget(
             name: "TransitClientTests",
             dependencies: [
-                "TransitClient", "TransitTerminal", "TransitPresentation", "TransitTesting",
+                "TransitClient", "TransitTerminal", "TransitPresentation", "TransitTesting", "transit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
