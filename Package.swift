@@ -429,7 +429,9 @@ let package = Package(
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JourneyPlannerTests",
-            dependencies: ["JourneyPlanner", "TransitCore", "TransitStore", "TransitTesting", "SQLiteKit"],
+            dependencies: [
+                "JourneyPlanner", "TransitCore", "TransitStore", "TransitTesting", "SQLiteKit", "TransitModel",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"], swiftSettings: swiftSettings),
