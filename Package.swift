@@ -429,7 +429,9 @@ let package = Package(
         .testTarget(name: "TransitCoreTests", dependencies: ["TransitCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "JourneyPlannerTests",
-            dependencies: ["JourneyPlanner", "TransitCore", "TransitStore", "TransitTesting", "SQLiteKit"],
+            dependencies: [
+                "JourneyPlanner", "TransitCore", "TransitStore", "TransitTesting", "SQLiteKit", "TransitModel",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"], swiftSettings: swiftSettings),
@@ -438,7 +440,8 @@ let package = Package(
         .testTarget(
             name: "TransitClientTests",
             dependencies: [
-                "TransitClient", "TransitTerminal", "TransitPresentation", "TransitTesting",
+                "TransitClient", "TransitTerminal", "TransitPresentation", "TransitTesting", "transit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -110,7 +110,8 @@ public struct ListRenderer: Sendable {
         return lines
     }
 
-    /// A `plan` answer: each journey's summary line, then one line per leg, within 80 columns:
+    /// A `plan` answer: each journey's summary line, then one line per leg, within 80 columns (a long reason or
+    /// `live_dropped` wraps onto indented lines):
     ///
     ///     1. 08:00 → 08:25  25 min, 1 change
     ///        08:00  101   Bee           Alpha                                 2 min late
@@ -121,7 +122,7 @@ public struct ListRenderer: Sendable {
     public func plan(_ plan: Plan) -> [String] {
         let clock = DepartureClock(timeZone: plan.timezone)
         var lines: [String] = []
-        if plan.journeys.isEmpty { lines.append("No journey: \(plan.reason ?? "nothing connects")") }
+        if plan.journeys.isEmpty { lines += "No journey: \(plan.reason ?? "nothing connects")".wrapped(80) }
         for (n, journey) in plan.journeys.enumerated() {
             let minutes = Int((journey.arrivalUnix - journey.departureUnix + 59) / 60)
             let changes = journey.transfers == 1 ? "1 change" : "\(journey.transfers) changes"
@@ -157,7 +158,7 @@ public struct ListRenderer: Sendable {
             }
         }
         if !plan.liveDropped.isEmpty {
-            lines.append(dim("Not offered (live data): " + plan.liveDropped.joined(separator: "; ")))
+            lines += ("Not offered (live data): " + plan.liveDropped.joined(separator: "; ")).wrapped(80).map(dim)
         }
         if plan.cut == true { lines.append(dim("The search ran out of time; more journeys may exist.")) }
         if plan.realtimeStale == true { lines.append(dim("Planned on the schedule: no current live data.")) }
@@ -231,5 +232,31 @@ extension String {
     /// At most `width` characters, the last one an ellipsis when cut.
     fileprivate func truncated(_ width: Int) -> String {
         count <= width ? self : String(prefix(max(0, width - 1))) + "…"
+    }
+
+    /// Lines of at most `width` characters broken at spaces, each after the first indented by two; a word longer
+    /// than a line is cut, not dropped.
+    fileprivate func wrapped(_ width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in split(separator: " ") {
+            var rest = Substring(word)
+            while !rest.isEmpty {
+                let start = line.isEmpty ? (lines.isEmpty ? "" : "  ") : line + " "
+                if start.count + rest.count <= width {
+                    line = start + rest
+                    rest = ""
+                } else if !line.isEmpty {
+                    lines.append(line)
+                    line = ""
+                } else {
+                    let room = width - start.count
+                    lines.append(start + rest.prefix(room))
+                    rest = rest.dropFirst(room)
+                }
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
     }
 }

@@ -459,8 +459,12 @@ extension GatewayRequest {
         }
         return PlanRequest(
             from: from, to: to, at: at, arriveBy: arriveBy,
-            maxTransfers: Int(try args.optionalInt("max_transfers", in: PlanLimits.maxTransfers) ?? 4),
-            transferSlackSeconds: Int(try args.optionalInt("transfer_slack_s", in: PlanLimits.transferSlack) ?? 60),
+            maxTransfers: Int(
+                try args.optionalInt("max_transfers", in: PlanLimits.maxTransfers)
+                    ?? Int64(PlanLimits.defaultMaxTransfers)),
+            transferSlackSeconds: Int(
+                try args.optionalInt("transfer_slack_s", in: PlanLimits.transferSlack)
+                    ?? Int64(PlanLimits.defaultTransferSlack)),
             walkRadiusMetres: try args.optionalNumber("walk_radius_m", in: PlanLimits.walkRadius)
                 ?? PlanLimits.defaultWalkRadius,
             walkSpeed: try args.optionalNumber("walk_speed_mps", in: PlanLimits.walkSpeed)

@@ -36,6 +36,7 @@ import Testing
         #expect(config.staticVersionCheck == .seconds(1))
         #expect(config.threads == 0)
         #expect(config.drainTimeout == .seconds(4))
+        #expect(config.planBudget == .milliseconds(500))
     }
 
     /// Without flags the command's configuration is the struct's defaults (the flags read them).
@@ -61,13 +62,14 @@ import Testing
         #expect(config.boardCacheWindows == defaults.boardCacheWindows)
         #expect(config.threads == defaults.threads)
         #expect(config.drainTimeout == defaults.drainTimeout)
+        #expect(config.planBudget == defaults.planBudget)
     }
 
     @Test func flagsMapOntoTheConfiguration() throws {
         let config = try Serve.parse([
             "--static", "ipc:///a,ipc:///b", "--realtime", "ipc:///rep", "--subscribe", "ipc:///pub",
             "--listen", "0.0.0.0:9000", "--max-in-flight", "7", "--idle-timeout", "2.5", "--limit-loopback",
-            "--static-probe-interval", "0", "--board-cache-stops", "0",
+            "--static-probe-interval", "0", "--board-cache-stops", "0", "--plan-budget-ms", "60000",
         ]).configuration()
         #expect(config.host == "0.0.0.0" && config.port == 9000)
         #expect(config.staticURLs == ["ipc:///a", "ipc:///b"])
@@ -77,12 +79,15 @@ import Testing
         #expect(config.limitLoopback)
         #expect(config.staticProbeInterval == .zero)
         #expect(config.boardCacheStops == 0)
+        #expect(config.planBudget == .seconds(60))
     }
 
     @Test(arguments: [
         (["--max-in-flight", "0"], "--max-in-flight"), (["--idle-timeout", "0"], "--idle-timeout"),
         (["--listen", "7878"], "--listen"), (["--max-unwritten-bytes", "100"], "--max-unwritten-bytes"),
         (["--subscribe", "ipc:///pub"], "--subscribe"),
+        (["--plan-budget-ms", "0"], "--plan-budget-ms must be 1…60000"),
+        (["--plan-budget-ms", "60001"], "--plan-budget-ms must be 1…60000"),
     ])
     func badValuesNameTheirFlag(flags: [String], named flag: String) {
         do {

@@ -176,6 +176,14 @@ import TransitTesting
         }
     }
 
+    /// One value worked by hand (the test above shares `earthRadiusMetres`): a degree of longitude on the equator
+    /// with R = 6,371 km is 111,194.93 m, walked at 1.2 m/s in ceil(92,662.44) s.
+    @Test func aDegreeOnTheEquatorIsTheDocumentedDistance() {
+        let d = Walking.distance(lat1: 0, lon1: 0, lat2: 0, lon2: 1)
+        #expect(abs(d - 111_194.93) < 0.01, "\(d)")
+        #expect(Walking.seconds(metres: d, speed: 1.2) == 92_663)
+    }
+
     /// The stored walks are the walks within the stored radius and the always walks, nothing else.
     @Test func storedWalksAreThoseWithinTheStoredRadiusAndTheAlwaysOnes() {
         for seed in 0..<8 {

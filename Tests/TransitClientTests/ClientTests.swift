@@ -207,6 +207,31 @@ import TransitTesting
         await client.close()
     }
 
+    /// `plan` sends its places as the op's objects and the one time it was given (GATEWAY.md "plan").
+    @Test func planSendsItsPlacesAndItsTime() async throws {
+        let gateway = try await FakeGateway { request, peer in
+            peer.send(FakeGateway.ok(request, data: #"{"journeys":[],"reason":"nothing connects within 24 h"}"#))
+        }
+        defer { Task { await gateway.stop() } }
+        let client = TransitClient(port: gateway.port, configuration: Self.fast)
+        _ = try await client.plan(from: .stop("200060"), to: .coordinate(lat: -33.92, lon: 151.15), at: 1_700_000_000)
+        _ = try await client.plan(
+            from: .coordinate(lat: -33.87, lon: 151.2), to: .stop("2205"), arriveBy: 1_700_003_600,
+            options: ["max_transfers": .int(2)])
+        let sent = gateway.received.filter { $0.op == "plan" }.map(\.object)
+        try #require(sent.count == 2, "\(gateway.received.map(\.line))")
+        #expect(Set(sent[0].keys) == ["id", "op", "from", "to", "at"])
+        #expect(sent[0]["from"] as? [String: String] == ["stop_id": "200060"])
+        #expect(sent[0]["to"] as? [String: Double] == ["lat": -33.92, "lon": 151.15])
+        #expect(sent[0]["at"] as? Int == 1_700_000_000)
+        #expect(Set(sent[1].keys) == ["id", "op", "from", "to", "arrive_by", "max_transfers"])
+        #expect(sent[1]["from"] as? [String: Double] == ["lat": -33.87, "lon": 151.2])
+        #expect(sent[1]["to"] as? [String: String] == ["stop_id": "2205"])
+        #expect(sent[1]["arrive_by"] as? Int == 1_700_003_600)
+        #expect(sent[1]["max_transfers"] as? Int == 2)
+        await client.close()
+    }
+
     @Test func requestLinesFollowTheProtocol() throws {
         let buffer = try LineCoding.requestLine(
             id: 7, op: "departures", fields: ["stop_id": .string("200060"), "limit": .int(3)])

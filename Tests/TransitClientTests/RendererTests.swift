@@ -164,4 +164,28 @@ import TransitPresentation
             Plan.self, Data(#"{"data":{"journeys":[],"reason":"nothing connects within 24 h"},"meta":{}}"#.utf8))
         #expect(ListRenderer(mode: .none).plan(empty.data) == ["No journey: nothing connects within 24 h"])
     }
+
+    /// The planner's and the gateway's long reasons and a broken change in `live_dropped` (GATEWAY.md's example)
+    /// wrap at spaces within 80 columns, every word kept.
+    @Test(arguments: [
+        "the time is outside the timetable's service dates (20261130 to 20261203)",
+        "the live state made every journey found impossible: ride 2: the change to trip U1 broke (-180 s between "
+            + "the rides live, 60 s needed); ride 1: trip 2034-T1-sj2-22.1451.128.104.T.8.88432115 is cancelled",
+    ])
+    func planWrapsLongTextWithinEightyColumns(reason: String) throws {
+        let broken = "ride 2: the change to trip U1 broke (-180 s between the rides live, 60 s needed)"
+        let json = try JSONSerialization.data(withJSONObject: [
+            "data": ["journeys": [], "reason": reason, "live_dropped": [broken, broken]], "meta": [:],
+        ])
+        let lines = ListRenderer(mode: .none).plan(try ModelTests.decode(Plan.self, json).data)
+        for line in lines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
+        let noJourney = lines.prefix { !$0.hasPrefix("Not offered") }
+        let notOffered = lines.drop { !$0.hasPrefix("Not offered") }
+        func joined(_ lines: some Sequence<String>) -> String {
+            lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        }
+        #expect(joined(noJourney) == "No journey: " + reason)
+        #expect(joined(notOffered) == "Not offered (live data): \(broken); \(broken)")
+        #expect(noJourney.count > 1 && notOffered.count > 1)
+    }
 }

@@ -145,8 +145,9 @@ enum PlanLiveCheck {
                 }
                 if let lastArrival {
                     let needed = walkedSince > 0 ? walkedSince : query.transferSlackSeconds
-                    // What the plan had between the rides is what the change needs at least (transfers.txt may
-                    // ask more than the slack); a live margin below both breaks it.
+                    // The walk between the rides, or at one stop the query's slack alone: the planner already
+                    // searched the live timetable with transfers.txt's change times, so this only catches a delay
+                    // that reached the gateway before the planner's overlay (about a second).
                     let margin = view.departureUnix - lastArrival
                     if margin < Int64(needed) {
                         let trip = view.row?.departure.tripId ?? ride.addedTripId ?? "?"
