@@ -261,10 +261,10 @@ import TransitCore
         #expect(try feed.arrivals(query(s[0], s[1], "01:00", day: 1)) == [0: TinyFeed.at("25:40")])
     }
 
-    @Test func aDSTChangeDayPlacesTimesFromNoonMinusTwelveHours() throws {
+    /// Sydney's service days `date` and the day before, two stops, trips 01:30–01:50 and 08:00–08:20.
+    static func dstFeed(_ date: GTFSDate) throws -> (TinyFeed, [Int], ServiceTimeZone) {
         let zone = try ServiceTimeZone(identifier: "Australia/Sydney")
         var feed = TinyFeed()
-        let date = GTFSDate(yyyymmdd: 20_251_005)!  // 02:00 AEST → 03:00 AEDT
         feed.days = (-1...0).map { d in
             var services = ServiceSet(capacity: 1)
             services.insert(0)
@@ -275,6 +275,12 @@ import TransitCore
         let s = feed.line(2, spacing: 0.05)
         feed.trip([(s[0], "01:30"), (s[1], "01:50")])
         feed.trip([(s[0], "08:00"), (s[1], "08:20")])
+        return (feed, s, zone)
+    }
+
+    @Test func aDSTChangeDayPlacesTimesFromNoonMinusTwelveHours() throws {
+        let date = GTFSDate(yyyymmdd: 20_251_005)!  // 02:00 AEST → 03:00 AEDT
+        let (feed, s, zone) = try Self.dstFeed(date)
         let early = zone.unix(of: date, secs: TinyFeed.secs("01:30"))
         #expect(early == 1_759_588_200)  // 14:30 UTC = 00:30 AEST (the rule: one hour early on the wall clock)
         var q = PlanQuery(from: .stops([s[0]]), to: .stops([s[1]]), time: .departAt(early - 60))
@@ -288,19 +294,8 @@ import TransitCore
     @Test func aDSTEndDayPlacesTimesFromNoonMinusTwelveHours() throws {
         // The 25-hour day: noon minus 12 h is 01:00 AEDT, so a time before 03:00 AEDT falls back to 02:00 AEST
         // is an hour later on the wall clock, and one after it is as written.
-        let zone = try ServiceTimeZone(identifier: "Australia/Sydney")
-        var feed = TinyFeed()
         let date = GTFSDate(yyyymmdd: 20_260_405)!  // 03:00 AEDT → 02:00 AEST
-        feed.days = (-1...0).map { d in
-            var services = ServiceSet(capacity: 1)
-            services.insert(0)
-            return .init(
-                date: date.adding(days: d), referenceUnix: zone.referenceUnix(of: date.adding(days: d)),
-                services: services)
-        }
-        let s = feed.line(2, spacing: 0.05)
-        feed.trip([(s[0], "01:30"), (s[1], "01:50")])
-        feed.trip([(s[0], "08:00"), (s[1], "08:20")])
+        let (feed, s, zone) = try Self.dstFeed(date)
         let early = zone.unix(of: date, secs: TinyFeed.secs("01:30"))
         #expect(early == 1_775_316_600)  // 15:30 UTC = 02:30 AEDT, before the change
         #expect(zone.referenceUnix(of: date) == 1_775_311_200, "noon AEST minus 12 h: 14:00 UTC, 01:00 AEDT")
