@@ -56,8 +56,10 @@ struct ConnectionSubscriptions {
             }
         }
 
-        /// Whether `change` may concern one of the rides.
+        /// Whether `change` may concern one of the rides. With no journey to follow (none connected, or the live
+        /// state broke them all), any change may make one possible again: a trip reinstated, added or back on time.
         func touched(by change: RealtimeChange) -> Bool {
+            if last.journeys.isEmpty { return true }
             if change.touches(trips: trips) { return true }
             return !addedTrips.isEmpty && change.trips?.contains { addedTrips.contains($0.tripId) } == true
         }
