@@ -67,8 +67,9 @@ public final class JourneyPlanning: Sendable {
         var far: Built?
         var farUsed = ContinuousClock.now
         var farGeneration = 0
-        /// The version and dates of the far timetable being built now.
+        /// The version and dates of the far timetable being built now, and when the last build started.
         var farBuilding: (version: String, dates: ClosedRange<GTFSDate>)?
+        var farBuildStarted: ContinuousClock.Instant?
         /// Whether landmarks are being found again now, and when that last started.
         var refreshingLandmarks = false
         var landmarksRefreshed: ContinuousClock.Instant?
@@ -97,16 +98,20 @@ public final class JourneyPlanning: Sendable {
     let landmarksInterval: Duration
     /// How long the far timetable stays after the last plan that used it (hundreds of MiB at NSW scale).
     let farIdle: Duration
+    /// The least time between the starts of two far builds (each takes a core for about 2 s at NSW scale): plans
+    /// asking for ever other dates cannot keep a core building.
+    let farBuildInterval: Duration
     /// Called on the build thread as a window's build starts, with the database version (tests hold it there).
     let buildStarting: @Sendable (String) -> Void
 
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
         liveSilence: Duration = .seconds(15), landmarksDeficit: Int32 = 60, landmarksInterval: Duration = .seconds(60),
-        farIdle: Duration = .seconds(600), buildStarting: @escaping @Sendable (String) -> Void = { _ in },
-        now: @escaping @Sendable () -> Int64
+        farIdle: Duration = .seconds(600), farBuildInterval: Duration = .seconds(10),
+        buildStarting: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Int64
     ) {
         self.farIdle = farIdle
+        self.farBuildInterval = farBuildInterval
         self.buildStarting = buildStarting
         self.landmarksDeficit = landmarksDeficit
         self.landmarksInterval = landmarksInterval
@@ -352,15 +357,20 @@ public final class JourneyPlanning: Sendable {
             return .outside("the time is outside the feed's service dates (\(span))")
         }
         let version = store.databaseVersion
-        // One far timetable at a time: a plan for other dates waits for the one being built, then builds its own.
+        // One far timetable at a time: a plan for other dates waits for the one being built, then builds its own
+        // (`farBuildInterval` after the last build started).
         while true {
             let (far, start) = state.withLock { s -> (Built?, Bool) in
                 if let far = s.far, far.version == version, far.dates == dates {
                     s.farUsed = .now
                     return (far, false)
                 }
-                guard s.farBuilding == nil else { return (nil, false) }
+                let now = ContinuousClock.now
+                guard s.farBuilding == nil, s.farBuildStarted.map({ now - $0 >= farBuildInterval }) ?? true else {
+                    return (nil, false)
+                }
                 s.farBuilding = (version, dates)
+                s.farBuildStarted = now
                 return (nil, true)
             }
             if let far { return .built(far) }
@@ -372,9 +382,17 @@ public final class JourneyPlanning: Sendable {
             guard ContinuousClock.now < waitUntil else { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
+        let building = state.withLock { s in s.farBuilding.map { $0.version == version && $0.dates == dates } ?? false }
+        let what =
+            building
+            ? "the planner is building the timetable of \(dates.lowerBound) to \(dates.upperBound) for this time"
+            : "the planner builds one timetable of other dates at a time, at most one every "
+                + "\(farBuildInterval.components.seconds) s, and is busy with another; this time needs "
+                + "\(dates.lowerBound) to \(dates.upperBound)"
         return .building(
-            "the planner is building the timetable of \(dates.lowerBound) to \(dates.upperBound) for this time (it "
-                + "holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready); try again in a few seconds")
+            what
+                + " (it holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready); try again in a few seconds"
+        )
     }
 
     /// Builds the far timetable of `dates` and swaps it in, then drops it once no plan used it for `farIdle`.

@@ -17,13 +17,16 @@ import TransitTesting
     static let now = reference(20_250_312) + 8 * 3600
 
     /// A planning host on TestFeed with its window built.
-    static func planning(farIdle: Duration = .seconds(600)) throws -> (JourneyPlanning, StaticStore, TemporaryFolder) {
+    static func planning(farIdle: Duration = .seconds(600), farBuildInterval: Duration = .zero) throws -> (
+        JourneyPlanning, StaticStore, TemporaryFolder
+    ) {
         let folder = try TemporaryFolder("pdates")
         let db = folder.path("static.db")
         try importFeed(TestFeed(), folder: folder, into: db)
         let store = try StaticStore(path: db, connections: 2)
         let planning = JourneyPlanning(
-            maxConcurrent: 1, logger: LogRecorder().logger, farIdle: farIdle, now: { Self.now })
+            maxConcurrent: 1, logger: LogRecorder().logger, farIdle: farIdle, farBuildInterval: farBuildInterval,
+            now: { Self.now })
         planning.refresh(store)
         #expect(PlannerLandmarksTests.eventually { planning.timetableVersion != nil }, "the window was not built")
         return (planning, store, folder)
@@ -106,6 +109,21 @@ import TransitTesting
             #expect(answer.journeys.first?.departureUnix == Self.reference(date) + 29_100, "\(date)")
             #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: date)!) == true, "one far timetable, of \(date)")
         }
+    }
+
+    @Test func farBuildsAreSpacedSoThatPlansOnEverOtherDatesCannotKeepACoreBuilding() throws {
+        let (planning, store, _) = try Self.planning(farBuildInterval: .seconds(60))
+        #expect(try Self.answer(planning, store, at: Self.reference(20_250_322) + 7 * 3600).journeys.count == 1)
+        let other = PlanRequest(
+            from: .stop("STA1"), to: .stop("END"), at: Self.reference(20_250_501) + 7 * 3600, budgetMilliseconds: 200)
+        let (refused, _) = planning.answer(other, servedStore: store)
+        guard case .failure(let error) = refused else {
+            Issue.record("a second far build started within the interval: \(refused)")
+            return
+        }
+        #expect(error.status == .unavailable)
+        #expect(error.message.contains("at most one every 60 s"), "\(error)")
+        #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: 20_250_322)!) == true, "the first one kept")
     }
 
     @Test func theFarTimetableIsDroppedOnceUnused() throws {
