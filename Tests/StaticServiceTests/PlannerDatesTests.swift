@@ -86,17 +86,22 @@ import TransitTesting
         #expect(planning.farDates == nil)
     }
 
+    /// The UNAVAILABLE error `request` is refused with (an issue recorded when it is answered otherwise).
+    static func refusal(_ planning: JourneyPlanning, _ request: PlanRequest, _ store: StaticStore) -> ServiceError? {
+        let (result, _) = planning.answer(request, servedStore: store)
+        guard case .failure(let error) = result, error.status == .unavailable else {
+            Issue.record("not refused with UNAVAILABLE: \(result)")
+            return nil
+        }
+        return error
+    }
+
     @Test func aPlanThatCannotWaitForTheFarBuildIsToldToTryAgain() throws {
         let (planning, store, _) = try Self.planning()
         let at = Self.reference(20_250_405) + 7 * 3600
         // No budget to wait with: the build (a SQLite read and a timetable) has only just started.
         let hasty = PlanRequest(from: .stop("STA1"), to: .stop("END"), at: at, budgetMilliseconds: 0)
-        let (refused, _) = planning.answer(hasty, servedStore: store)
-        guard case .failure(let error) = refused else {
-            Issue.record("answered before its far timetable was built: \(refused)")
-            return
-        }
-        #expect(error.status == .unavailable)
+        guard let error = Self.refusal(planning, hasty, store) else { return }
         #expect(error.message.hasPrefix("the planner is building the timetable of 20250405 to 20250406"), "\(error)")
         #expect(error.message.hasSuffix("try again in a few seconds"))
         #expect(try Self.answer(planning, store, at: at).journeys.count == 1, "answered once built")
@@ -116,12 +121,7 @@ import TransitTesting
         #expect(try Self.answer(planning, store, at: Self.reference(20_250_322) + 7 * 3600).journeys.count == 1)
         let other = PlanRequest(
             from: .stop("STA1"), to: .stop("END"), at: Self.reference(20_250_501) + 7 * 3600, budgetMilliseconds: 200)
-        let (refused, _) = planning.answer(other, servedStore: store)
-        guard case .failure(let error) = refused else {
-            Issue.record("a second far build started within the interval: \(refused)")
-            return
-        }
-        #expect(error.status == .unavailable)
+        guard let error = Self.refusal(planning, other, store) else { return }
         #expect(error.message.contains("at most one every 60 s"), "\(error)")
         #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: 20_250_322)!) == true, "the first one kept")
     }
