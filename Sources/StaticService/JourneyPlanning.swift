@@ -101,14 +101,16 @@ public final class JourneyPlanning: Sendable {
     /// The least time between the starts of two far builds (each takes a core for about 2 s at NSW scale): plans
     /// asking for ever other dates cannot keep a core building.
     let farBuildInterval: Duration
-    /// Called on the build thread as a window's build starts, with the database version (tests hold it there).
-    let buildStarting: @Sendable (String) -> Void
+    /// Called on the build thread as a timetable's build starts (the window's or a far one), with the database
+    /// version and the dates: tests hold a build there.
+    let buildStarting: @Sendable (String, ClosedRange<GTFSDate>) -> Void
 
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
         liveSilence: Duration = .seconds(15), landmarksDeficit: Int32 = 60, landmarksInterval: Duration = .seconds(60),
         farIdle: Duration = .seconds(600), farBuildInterval: Duration = .seconds(10),
-        buildStarting: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Int64
+        buildStarting: @escaping @Sendable (String, ClosedRange<GTFSDate>) -> Void = { _, _ in },
+        now: @escaping @Sendable () -> Int64
     ) {
         self.farIdle = farIdle
         self.farBuildInterval = farBuildInterval
@@ -166,7 +168,7 @@ public final class JourneyPlanning: Sendable {
     private func build(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
         let started = ContinuousClock.now
         let version = store.databaseVersion
-        buildStarting(version)
+        buildStarting(version, dates)
         do {
             var built = try Self.make(store, dates: dates)
             let timetable = built.timetable
@@ -421,6 +423,7 @@ public final class JourneyPlanning: Sendable {
     /// Builds the far timetable of `dates` and swaps it in; its generation, nil when the build failed.
     private func swapInFar(_ store: StaticStore, dates: ClosedRange<GTFSDate>) -> Int? {
         let started = ContinuousClock.now
+        buildStarting(store.databaseVersion, dates)
         var built: Built
         do {
             built = try Self.make(store, dates: dates)

@@ -17,15 +17,17 @@ import TransitTesting
     static let now = reference(20_250_312) + 8 * 3600
 
     /// A planning host on TestFeed with its window built.
-    static func planning(farIdle: Duration = .seconds(600), farBuildInterval: Duration = .zero) throws -> (
-        JourneyPlanning, StaticStore, TemporaryFolder
-    ) {
+    static func planning(
+        farIdle: Duration = .seconds(600), farBuildInterval: Duration = .zero,
+        buildStarting: @escaping @Sendable (String, ClosedRange<GTFSDate>) -> Void = { _, _ in }
+    ) throws -> (JourneyPlanning, StaticStore, TemporaryFolder) {
         let folder = try TemporaryFolder("pdates")
         let db = folder.path("static.db")
         try importFeed(TestFeed(), folder: folder, into: db)
         let store = try StaticStore(path: db, connections: 2)
         let planning = JourneyPlanning(
             maxConcurrent: 1, logger: LogRecorder().logger, farIdle: farIdle, farBuildInterval: farBuildInterval,
+            buildStarting: buildStarting,
             now: { Self.now })
         planning.refresh(store)
         #expect(PlannerLandmarksTests.eventually { planning.timetableVersion != nil }, "the window was not built")
@@ -97,11 +99,16 @@ import TransitTesting
     }
 
     @Test func aPlanThatCannotWaitForTheFarBuildIsToldToTryAgain() throws {
-        let (planning, store, _) = try Self.planning()
+        // The far build held at its start until the refusal is seen (at most 10 s, so a failure cannot hang).
+        let release = DispatchSemaphore(value: 0)
+        let (planning, store, _) = try Self.planning(buildStarting: { _, dates in
+            if dates.contains(GTFSDate(yyyymmdd: 20_250_405)!) { _ = release.wait(timeout: .now() + 10) }
+        })
         let at = Self.reference(20_250_405) + 7 * 3600
-        // No budget to wait with: the build (a SQLite read and a timetable) has only just started.
-        let hasty = PlanRequest(from: .stop("STA1"), to: .stop("END"), at: at, budgetMilliseconds: 0)
-        guard let error = Self.refusal(planning, hasty, store) else { return }
+        let hasty = PlanRequest(from: .stop("STA1"), to: .stop("END"), at: at, budgetMilliseconds: 100)
+        let refusal = Self.refusal(planning, hasty, store)
+        release.signal()
+        guard let error = refusal else { return }
         #expect(error.message.hasPrefix("the planner is building the timetable of 20250405 to 20250406"), "\(error)")
         #expect(error.message.hasSuffix("try again in a few seconds"))
         #expect(try Self.answer(planning, store, at: at).journeys.count == 1, "answered once built")

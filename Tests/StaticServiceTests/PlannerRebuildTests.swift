@@ -8,7 +8,7 @@ import TransitTesting
 @testable import StaticService
 
 /// A new database's timetable is built while the old one answers (protocol/README.md flow 8, "no pause"): with
-/// the build held at its start for as long as the test likes, plans are answered at once, on the old version.
+/// the build held at its start for as long as the test likes, plans are answered meanwhile, on the old version.
 @Suite struct PlannerRebuildTests {
     /// Holds the build of one database version until released.
     final class Gate: Sendable {
@@ -19,7 +19,8 @@ import TransitTesting
         func starting(_ version: String) {
             guard held.withLock({ $0 }) == version else { return }
             reached.signal()
-            // At most 10 s: a planner that waited for its build fails the test's 5-s check instead of hanging.
+            // At most 10 s: a planner that waited for its build then answers on the new version (the test fails)
+            // instead of hanging.
             _ = release.wait(timeout: .now() + 10)
         }
     }
@@ -34,7 +35,7 @@ import TransitTesting
         let gate = Gate()
         gate.held.withLock { $0 = new.databaseVersion }
         let planning = JourneyPlanning(
-            maxConcurrent: 1, logger: LogRecorder().logger, buildStarting: { gate.starting($0) },
+            maxConcurrent: 1, logger: LogRecorder().logger, buildStarting: { version, _ in gate.starting(version) },
             now: { PlannerDatesTests.now })
         planning.refresh(old)
         #expect(PlannerLandmarksTests.eventually { planning.timetableVersion == old.databaseVersion })
@@ -44,7 +45,6 @@ import TransitTesting
         #expect(gate.reached.wait(timeout: .now() + 10) == .success, "the new build did not start")
         // The new timetable's build is held: every plan is answered now, on the old database.
         for _ in 0..<3 {
-            let started = ContinuousClock.now
             let (result, version) = planning.answer(request, servedStore: new)
             #expect(version == old.databaseVersion)
             guard case .success(.plan(let answer)) = result else {
@@ -52,7 +52,6 @@ import TransitTesting
                 break
             }
             #expect(answer.journeys.count == 1)
-            #expect(ContinuousClock.now - started < .seconds(5), "waited for the build")
         }
         gate.release.signal()
         #expect(PlannerLandmarksTests.eventually { planning.timetableVersion == new.databaseVersion })
