@@ -66,6 +66,17 @@ struct LauncherReplicasTests {
             #expect(allKnown, "three connected replicas on the pinned version: \(staticStats)")
         }
 
+        // The paste line of `plan` the launcher printed finds a journey (the planner's first timetable may still be
+        // building: STATIC_UNAVAILABLE until it is).
+        let planLine = try #require(
+            launcher.stdout.firstMatch(of: /echo '(\{"id":12,"op":"plan",[^']*)'/)?.1, "\(launcher.stdout)")
+        var plan: JSONLine?
+        _ = try await eventually(timeout: .seconds(30), interval: .milliseconds(300)) {
+            plan = try await LineClient(port: port).ask(String(planLine))
+            return plan?.ok == true
+        }
+        #expect(plan?.list("journeys").isEmpty == false, "\(plan?.text ?? "no answer")")
+
         // SIGTERM: the launcher stops every supervisor and service, and nothing is left.
         let family = LauncherProcess.descendants(of: launcher.process.processIdentifier)
         #expect(family.count >= 6, "supervisors and services: \(family)")
