@@ -352,10 +352,9 @@ public final class JourneyPlanning: Sendable {
         if window.dates.lowerBound <= dates.lowerBound && dates.upperBound <= window.dates.upperBound {
             return .built(window)
         }
-        guard let service = store.serviceDates, dates.lowerBound <= service.upperBound,
-            service.lowerBound <= dates.upperBound
-        else {
-            let span = store.serviceDates.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none"
+        let service = store.serviceDates
+        guard let service, dates.lowerBound <= service.upperBound, service.lowerBound <= dates.upperBound else {
+            let span = service.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none"
             return .outside("the time is outside the feed's service dates (\(span))")
         }
         let version = store.databaseVersion
