@@ -23,6 +23,12 @@ public enum JourneyPlanner {
         }
         let origin = try endpoints(query.from, on: timetable, query: query, name: "from")
         let destination = try endpoints(query.to, on: timetable, query: query, name: "to")
+        // A station and one of its own platforms: the origin holds the destination.
+        if case .stops = query.from, case .stops = query.to,
+            origin.contains(where: { o in destination.contains { $0.stop == o.stop } })
+        {
+            throw .invalidArgument("from and to are the same place: one is a station and the other one of its stops")
+        }
         // A coordinate inside the feed's area with no stop to walk to: say so, not "nothing connects".
         for (place, stops, name) in [(query.from, origin, "from"), (query.to, destination, "to")] where stops.isEmpty {
             if case .coordinate(let lat, let lon) = place {

@@ -11,6 +11,13 @@ import TransitTesting
         let from = RandomFeed.place(feed, &rng)
         let to = RandomFeed.place(feed, &rng)
         if from == to { return nil }
+        // A station and one of its own stops: refused (`RuleTests.aStationAndOneOfItsOwnStopsAreTheSamePlace`).
+        if case .stops(let a) = from, case .stops(let b) = to,
+            a.contains(where: { s in b.contains { feed.source.stops[$0].station == s } })
+                || b.contains(where: { s in a.contains { feed.source.stops[$0].station == s } })
+        {
+            return nil
+        }
         let base = RandomFeed.firstReference + 86_400
         let at = base + Int64(Int.random(in: 3 * 3600...25 * 3600, using: &rng))
         let kind = Int.random(in: 0..<10, using: &rng)

@@ -533,4 +533,23 @@ import TransitCore
         q = query(s[0], 99, "07:00")
         #expect(throws: PlanError.notFound("to: no stop 99")) { try JourneyPlanner.plan(q, on: feed.timetable) }
     }
+
+    @Test func aStationAndOneOfItsOwnStopsAreTheSamePlace() throws {
+        var feed = TinyFeed()
+        let station = feed.stop(lat: 0, lon: 0)
+        let p1 = feed.stop(lat: 0, lon: 0, station: station)
+        let p2 = feed.stop(lat: 0, lon: 0.001, station: station)
+        let b = feed.stop(lat: 0, lon: 0.1)
+        feed.trip([(p1, "08:00"), (b, "08:10"), (p2, "08:30")])
+        let same = PlanError.invalidArgument(
+            "from and to are the same place: one is a station and the other one of its stops")
+        for (from, to) in [(station, p1), (p2, station)] {
+            #expect(throws: same, "\(from) → \(to)") {
+                try JourneyPlanner.plan(query(from, to, "07:00"), on: feed.timetable)
+            }
+        }
+        // Two stops of one station are two places: from one to the other by the trip.
+        #expect(try feed.arrivals(query(p1, p2, "07:00")) == [0: TinyFeed.at("08:30")])
+        #expect(try feed.arrivals(query(station, b, "07:00")) == [0: TinyFeed.at("08:10")])
+    }
 }
