@@ -41,12 +41,12 @@ public final class JourneyPlanning: Sendable {
         let tripIds: [String]
         let stopIndex: [String: Int]
         let timezone: String
-        /// How the realtime service's trip instances map onto the timetable's indexes.
-        let conversion: LiveTripsConversion
+        /// How the realtime service's trip instances map onto the timetable's indexes; nil for a far timetable
+        /// (dates outside the window), which no live trips are laid over.
+        let conversion: LiveTripsConversion?
         /// The timetable with the live trips laid over it; nil before a live state came.
         var live: Timetable?
-        /// A far timetable (dates outside the window): no live trips are laid over it.
-        var far = false
+        var far: Bool { conversion == nil }
         var version: String { store.databaseVersion }
     }
 
@@ -70,6 +70,9 @@ public final class JourneyPlanning: Sendable {
         /// The version and dates of the far timetable being built now, and when the last build started.
         var farBuilding: (version: String, dates: ClosedRange<GTFSDate>)?
         var farBuildStarted: ContinuousClock.Instant?
+        /// The last far build, when it failed: its version, dates and error (plans for them are told so, not made
+        /// to wait, until the next build may start).
+        var farFailed: (version: String, dates: ClosedRange<GTFSDate>, error: String)?
         /// Whether landmarks are being found again now, and when that last started.
         var refreshingLandmarks = false
         var landmarksRefreshed: ContinuousClock.Instant?
@@ -102,14 +105,14 @@ public final class JourneyPlanning: Sendable {
     /// asking for ever other dates cannot keep a core building.
     let farBuildInterval: Duration
     /// Called on the build thread as a timetable's build starts (the window's or a far one), with the database
-    /// version and the dates: tests hold a build there.
-    let buildStarting: @Sendable (String, ClosedRange<GTFSDate>) -> Void
+    /// version and the dates: tests hold a build there, or fail it by throwing.
+    let buildStarting: @Sendable (String, ClosedRange<GTFSDate>) throws -> Void
 
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
         liveSilence: Duration = .seconds(15), landmarksDeficit: Int32 = 60, landmarksInterval: Duration = .seconds(60),
         farIdle: Duration = .seconds(600), farBuildInterval: Duration = .seconds(10),
-        buildStarting: @escaping @Sendable (String, ClosedRange<GTFSDate>) -> Void = { _, _ in },
+        buildStarting: @escaping @Sendable (String, ClosedRange<GTFSDate>) throws -> Void = { _, _ in },
         now: @escaping @Sendable () -> Int64
     ) {
         self.farIdle = farIdle
@@ -145,31 +148,37 @@ public final class JourneyPlanning: Sendable {
         thread.start()
     }
 
-    /// The timetable of `store`'s `dates`, with the names of its indexes.
-    private static func make(_ store: StaticStore, dates: ClosedRange<GTFSDate>) throws(StoreError) -> Built {
+    /// The timetable of `store`'s `dates`, with the names of its indexes; `far`: without the mapping of live trip
+    /// instances (a far timetable gets none laid over it).
+    private static func make(_ store: StaticStore, dates: ClosedRange<GTFSDate>, far: Bool = false) throws(StoreError)
+        -> Built
+    {
         let input = try store.plannerInput(dates: dates)
         let timetable = Timetable(input.source)
         var stopIndex: [String: Int] = [:]
         stopIndex.reserveCapacity(input.stopIds.count)
         for (i, id) in input.stopIds.enumerated() where !id.isEmpty { stopIndex[id] = i }
-        var tripIndex: [String: Int] = [:]
-        tripIndex.reserveCapacity(input.tripIds.count)
-        for (i, id) in input.tripIds.enumerated() { tripIndex[id] = i }
-        var routeModes: [String: Mode] = [:]
-        for (i, route) in input.routeIds.enumerated() { routeModes[route] = input.source.trips[i].mode }
+        var conversion: LiveTripsConversion?
+        if !far {
+            var tripIndex: [String: Int] = [:]
+            tripIndex.reserveCapacity(input.tripIds.count)
+            for (i, id) in input.tripIds.enumerated() { tripIndex[id] = i }
+            var routeModes: [String: Mode] = [:]
+            for (i, route) in input.routeIds.enumerated() { routeModes[route] = input.source.trips[i].mode }
+            conversion = LiveTripsConversion(
+                timetable: timetable, tripIndex: tripIndex, stopIndex: stopIndex,
+                tripModes: input.source.trips.map(\.mode), routeModes: routeModes)
+        }
         return Built(
             store: store, dates: dates, timetable: timetable, stopIds: input.stopIds, tripIds: input.tripIds,
-            stopIndex: stopIndex, timezone: store.plannerTimezone,
-            conversion: LiveTripsConversion(
-                timetable: timetable, tripIndex: tripIndex, stopIndex: stopIndex,
-                tripModes: input.source.trips.map(\.mode), routeModes: routeModes))
+            stopIndex: stopIndex, timezone: store.plannerTimezone, conversion: conversion)
     }
 
     private func build(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
         let started = ContinuousClock.now
         let version = store.databaseVersion
-        buildStarting(version, dates)
         do {
+            try buildStarting(version, dates)
             var built = try Self.make(store, dates: dates)
             let timetable = built.timetable
             liveInput.withLock { live in
@@ -271,8 +280,9 @@ public final class JourneyPlanning: Sendable {
     /// `built`'s timetable with `live` laid over it, starting from its current live one (only the runs whose
     /// live state changed are rebuilt).
     private func overlay(_ live: LiveInput, on built: Built) -> Timetable {
+        guard let conversion = built.conversion else { return built.live ?? built.timetable }
         let started = ContinuousClock.now
-        let trips = built.conversion.convert(live.trips, staleSources: live.staleSources)
+        let trips = conversion.convert(live.trips, staleSources: live.staleSources)
         let (timetable, problems) = (built.live ?? built.timetable).applying(trips)
         logger.debug(
             "live trips laid over the planner's timetable",
@@ -361,20 +371,28 @@ public final class JourneyPlanning: Sendable {
         // One far timetable at a time: a plan for other dates waits for the one being built, then builds its own
         // (`farBuildInterval` after the last build started).
         while true {
-            let (far, start) = state.withLock { s -> (Built?, Bool) in
+            let (far, start, failed) = state.withLock { s -> (Built?, Bool, String?) in
                 if let far = s.far, far.version == version, far.dates == dates {
                     s.farUsed = .now
-                    return (far, false)
+                    return (far, false, nil)
                 }
                 let now = ContinuousClock.now
                 guard s.farBuilding == nil, s.farBuildStarted.map({ now - $0 >= farBuildInterval }) ?? true else {
-                    return (nil, false)
+                    // The last build of these dates failed and the next may not start yet: no use waiting.
+                    let failed = s.farBuilding == nil ? s.farFailed : nil
+                    return (nil, false, failed.flatMap { $0.version == version && $0.dates == dates ? $0.error : nil })
                 }
                 s.farBuilding = (version, dates)
                 s.farBuildStarted = now
-                return (nil, true)
+                return (nil, true, nil)
             }
             if let far { return .built(far) }
+            if let failed {
+                return .building(
+                    "the planner could not build the timetable of \(dates.lowerBound) to \(dates.upperBound) for this "
+                        + "time (\(failed)); it tries again at most every \(farBuildInterval.components.seconds) s "
+                        + "(it holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready)")
+            }
             if start {
                 let thread = Thread { [self] in buildFar(store, dates: dates) }
                 thread.name = "planner-far-build"
@@ -422,13 +440,15 @@ public final class JourneyPlanning: Sendable {
     /// Builds the far timetable of `dates` and swaps it in; its generation, nil when the build failed.
     private func swapInFar(_ store: StaticStore, dates: ClosedRange<GTFSDate>) -> Int? {
         let started = ContinuousClock.now
-        buildStarting(store.databaseVersion, dates)
-        var built: Built
+        let built: Built
         do {
-            built = try Self.make(store, dates: dates)
-            built.far = true
+            try buildStarting(store.databaseVersion, dates)
+            built = try Self.make(store, dates: dates, far: true)
         } catch {
-            state.withLock { $0.farBuilding = nil }
+            state.withLock { s in
+                s.farBuilding = nil
+                s.farFailed = (store.databaseVersion, dates, "\(error)")
+            }
             logger.error(
                 "building the planner timetable for dates outside the window failed",
                 metadata: ["dates": "\(dates.lowerBound)…\(dates.upperBound)", "error": "\(error)"])
@@ -438,6 +458,7 @@ public final class JourneyPlanning: Sendable {
             s.far = built
             s.farUsed = .now
             s.farBuilding = nil
+            s.farFailed = nil
             s.farGeneration += 1
             return s.farGeneration
         }

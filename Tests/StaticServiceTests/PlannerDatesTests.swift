@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TransitCore
 import TransitModel
@@ -19,7 +20,7 @@ import TransitTesting
     /// A planning host on TestFeed with its window built.
     static func planning(
         farIdle: Duration = .seconds(600), farBuildInterval: Duration = .zero,
-        buildStarting: @escaping @Sendable (String, ClosedRange<GTFSDate>) -> Void = { _, _ in }
+        buildStarting: @escaping @Sendable (String, ClosedRange<GTFSDate>) throws -> Void = { _, _ in }
     ) throws -> (JourneyPlanning, StaticStore, TemporaryFolder) {
         let folder = try TemporaryFolder("pdates")
         let db = folder.path("static.db")
@@ -131,6 +132,36 @@ import TransitTesting
         guard let error = Self.refusal(planning, other, store) else { return }
         #expect(error.message.contains("at most one every 60 s"), "\(error)")
         #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: 20_250_322)!) == true, "the first one kept")
+    }
+
+    @Test func aFailedFarBuildIsReportedAtOnceAndTriedAgainLater() throws {
+        // The first far build fails (as one reading a database gone bad would); the later ones do not.
+        struct Unreadable: Error, CustomStringConvertible { var description: String { "disk I/O error" } }
+        let failures = Mutex(1)
+        let (planning, store, _) = try Self.planning(farBuildInterval: .seconds(2)) { _, dates in
+            guard dates.contains(GTFSDate(yyyymmdd: 20_250_322)!) else { return }
+            let fail = failures.withLock { n in
+                n -= 1
+                return n >= 0
+            }
+            if fail { throw Unreadable() }
+        }
+        let at = Self.reference(20_250_322) + 7 * 3600
+        let request = PlanRequest(from: .stop("STA1"), to: .stop("END"), at: at, budgetMilliseconds: 10_000)
+        let started = ContinuousClock.now
+        guard let error = Self.refusal(planning, request, store) else { return }
+        #expect(
+            error.message.hasPrefix(
+                "the planner could not build the timetable of 20250322 to 20250323 for this time (disk I/O error)"),
+            "\(error)")
+        #expect(error.message.contains("tries again at most every 2 s"))
+        #expect(ContinuousClock.now - started < .seconds(5), "refused once the build failed, not after the budget")
+        #expect(planning.farDates == nil)
+        #expect(try Self.answer(planning, store, at: Self.now).journeys.count == 1, "the window still answers")
+        // After the spacing, the next plan for those dates builds again.
+        Thread.sleep(forTimeInterval: 2)
+        let answer = try Self.answer(planning, store, at: at)
+        #expect(answer.journeys.first?.departureUnix == Self.reference(20_250_322) + 29_100, "\(answer)")
     }
 
     @Test func theFarTimetableIsDroppedOnceUnused() throws {
