@@ -331,7 +331,7 @@ public final class JourneyPlanning: Sendable {
                 journeys: [], cut: false, reason: reason, laterAt: nil,
                 realtimeUsed: request.realtime && realtimeCurrent, timezone: window.timezone)
             return (.success(.plan(empty)), window.version)
-        case .building(let message):
+        case .unavailable(let message):
             return (.failure(ServiceError(.unavailable, message)), window.version)
         }
         let workspace = workspaces.withLock { $0.popLast() } ?? WorkspaceBox()
@@ -347,8 +347,8 @@ public final class JourneyPlanning: Sendable {
         case built(Built)
         /// `journeys: []` with this reason.
         case outside(String)
-        /// UNAVAILABLE with this message.
-        case building(String)
+        /// UNAVAILABLE with this message: the far timetable is being built, or its build failed.
+        case unavailable(String)
     }
 
     /// The timetable `request` is searched on: the window's when it holds every date the plan needs, else the far
@@ -388,7 +388,7 @@ public final class JourneyPlanning: Sendable {
             }
             if let far { return .built(far) }
             if let failed {
-                return .building(
+                return .unavailable(
                     "the planner could not build the timetable of \(dates.lowerBound) to \(dates.upperBound) for this "
                         + "time (\(failed)); it tries again at most every \(farBuildInterval.components.seconds) s "
                         + "(it holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready)")
@@ -408,7 +408,7 @@ public final class JourneyPlanning: Sendable {
             : "the planner builds one timetable of other dates at a time, at most one every "
                 + "\(farBuildInterval.components.seconds) s, and is busy with another; this time needs "
                 + "\(dates.lowerBound) to \(dates.upperBound)"
-        return .building(
+        return .unavailable(
             what
                 + " (it holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready); try again in a few seconds"
         )
