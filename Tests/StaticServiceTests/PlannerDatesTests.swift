@@ -148,14 +148,13 @@ import TransitTesting
         }
         let at = Self.reference(20_250_322) + 7 * 3600
         let request = PlanRequest(from: .stop("STA1"), to: .stop("END"), at: at, budgetMilliseconds: 10_000)
-        let started = ContinuousClock.now
+        // Refused with the failure, not after the budget with the message of a build still under way.
         guard let error = Self.refusal(planning, request, store) else { return }
         #expect(
             error.message.hasPrefix(
                 "the planner could not build the timetable of 20250322 to 20250323 for this time (disk I/O error)"),
             "\(error)")
         #expect(error.message.contains("tries again at most every 2 s"))
-        #expect(ContinuousClock.now - started < .seconds(5), "refused once the build failed, not after the budget")
         #expect(planning.farDates == nil)
         #expect(try Self.answer(planning, store, at: Self.now).journeys.count == 1, "the window still answers")
         // After the spacing, the next plan for those dates builds again.
