@@ -31,7 +31,7 @@ struct BoardCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             try await options.run { client in
-                let (stopId, name) = try await resolve(client)
+                let (stopId, name, _) = try await StopArgument(text: stop).resolve(client)
                 if options.json || options.plain || !options.isTerminal {
                     try await printOnce(client, stopId: stopId, name: name)
                 } else {
@@ -39,25 +39,6 @@ struct BoardCommand: AsyncParsableCommand {
                 }
             }
         }
-    }
-
-    /// The stop id of the argument: an id the gateway knows, else the one stop its name matches (an exact
-    /// name wins over partial ones).
-    func resolve(_ client: TransitClient) async throws -> (id: String, name: String?) {
-        do {
-            let details = try await client.stop(stop)
-            return (details.data.stop.stopId, details.data.stop.name)
-        } catch TransitClientError.server(.notFound, _) {}
-        let found = try await client.search(stop, limit: 20).data.stops
-        let exact = found.filter { $0.name.caseInsensitiveCompare(stop) == .orderedSame }
-        if exact.count == 1 { return (exact[0].stopId, exact[0].name) }
-        if found.count == 1 { return (found[0].stopId, found[0].name) }
-        if found.isEmpty {
-            throw Failure(message: "transit: no stop has the id or a name like \"\(stop)\"", code: 1)
-        }
-        let list = ListRenderer(mode: .none).stops(found).joined(separator: "\n")
-        throw Failure(
-            message: "transit: \"\(stop)\" matches \(found.count) stops; give one's id:\n\(list)", code: 2)
     }
 
     func printOnce(_ client: TransitClient, stopId: String, name: String?) async throws {

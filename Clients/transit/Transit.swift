@@ -365,40 +365,26 @@ struct HealthCommand: AsyncParsableCommand {
     }
 }
 
-struct PlanCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "plan", abstract: "Journeys from one stop (or lat,lon) to another, live.",
-        discussion: "FROM and TO: a stop id, or a coordinate written lat,lon (e.g. -33.8688,151.2093).")
-    @OptionGroup var options: GatewayOptions
-    @Argument(help: "Where from: a stop id or lat,lon.") var from: String
-    @Argument(help: "Where to: a stop id or lat,lon.") var to: String
-    @Option(help: "Depart at or after (unix seconds; default now).") var at: Int64?
-    @Option(help: "Arrive at or before (unix seconds).") var arriveBy: Int64?
-    @Option(help: "Changes at most (0–8).") var maxTransfers: Int?
+/// A stop named on the command line: its id, or (part of) its name.
+struct StopArgument {
+    let text: String
 
-    func validate() throws {
-        if at != nil && arriveBy != nil { throw ValidationError("give --at or --arrive-by, not both") }
-    }
-
-    /// "lat,lon" is a coordinate; anything else a stop id.
-    static func place(_ text: String) -> PlanPlace {
-        let parts = text.split(separator: ",")
-        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
-            return .coordinate(lat: lat, lon: lon)
+    /// The stop's id: an id the gateway knows, else the one stop the name matches (an exact name wins over
+    /// partial ones). No match exits 1; several exit 2 and list them.
+    func resolve(_ client: TransitClient) async throws -> (id: String, name: String?, timezone: String?) {
+        do {
+            let details = try await client.stop(text)
+            return (details.data.stop.stopId, details.data.stop.name, details.data.stop.timezone)
+        } catch TransitClientError.server(.notFound, _) {}
+        let found = try await client.search(text, limit: 20).data.stops
+        let exact = found.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame }
+        if exact.count == 1 { return (exact[0].stopId, exact[0].name, exact[0].timezone) }
+        if found.count == 1 { return (found[0].stopId, found[0].name, found[0].timezone) }
+        if found.isEmpty {
+            throw Failure(message: "transit: no stop has the id or a name like \"\(text)\"", code: 1)
         }
-        return .stop(text)
-    }
-
-    func run() async throws {
-        try await guarded {
-            try await options.run { client in
-                var fields: [String: RequestValue] = [:]
-                if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
-                let answer = try await client.plan(
-                    from: Self.place(from), to: Self.place(to), at: at, arriveBy: arriveBy, options: fields)
-                if options.json { return options.printLine(answer.line) }
-                options.print(ListRenderer(mode: options.colorMode).plan(answer.data))
-            }
-        }
+        let list = ListRenderer(mode: .none).stops(found).joined(separator: "\n")
+        throw Failure(
+            message: "transit: \"\(text)\" matches \(found.count) stops; give one's id:\n\(list)", code: 2)
     }
 }

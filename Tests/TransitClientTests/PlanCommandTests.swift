@@ -1,10 +1,13 @@
 import ArgumentParser
+import Foundation
 import Testing
 import TransitClient
+import TransitTesting
 
 @testable import transit
 
-/// `transit plan FROM TO`: negative coordinates are places, not options, and one time is given at most.
+/// `transit plan FROM TO`: negative coordinates are places, not options, one time is given at most, times are
+/// read as a rider writes them, and stops may be named.
 @Suite struct PlanCommandTests {
     static func parse(_ arguments: [String]) throws -> PlanCommand {
         let command = try Transit.parseAsRoot(Transit.negativeNumbersAsValues(arguments))
@@ -13,25 +16,136 @@ import TransitClient
 
     @Test func negativeCoordinatesArePlaces() throws {
         #expect(
-            Transit.negativeNumbersAsValues(["plan", "-33.87,151.2", "200060", "--at", "100"])
-                == ["plan", "--at", "100", "--", "-33.87,151.2", "200060"])
-        let south = try Self.parse(["plan", "-33.87,151.2", "200060", "--at", "100"])
-        #expect(PlanCommand.place(south.from) == .coordinate(lat: -33.87, lon: 151.2))
-        #expect(PlanCommand.place(south.to) == .stop("200060"))
-        #expect(south.at == 100 && south.arriveBy == nil)
-        let both = try Self.parse(["plan", "200060", "--plain", "-33.9,-151.1", "--arrive-by", "500"])
-        #expect(PlanCommand.place(both.from) == .stop("200060"))
-        #expect(PlanCommand.place(both.to) == .coordinate(lat: -33.9, lon: -151.1))
-        #expect(both.arriveBy == 500 && both.at == nil && both.options.plain)
+            Transit.negativeNumbersAsValues(["plan", "-33.87,151.2", "200060", "--at", "1766394000"])
+                == ["plan", "--at", "1766394000", "--", "-33.87,151.2", "200060"])
+        let south = try Self.parse(["plan", "-33.87,151.2", "200060", "--at", "1766394000"])
+        #expect(PlanCommand.coordinate(south.from) == .coordinate(lat: -33.87, lon: 151.2))
+        #expect(PlanCommand.coordinate(south.to) == nil)
+        #expect(south.at == "1766394000" && south.arriveBy == nil)
+        let both = try Self.parse(["plan", "200060", "--plain", "-33.9,-151.1", "--arrive-by", "08:30"])
+        #expect(PlanCommand.coordinate(both.from) == nil)
+        #expect(PlanCommand.coordinate(both.to) == .coordinate(lat: -33.9, lon: -151.1))
+        #expect(both.arriveBy == "08:30" && both.at == nil && both.options.plain)
     }
 
     @Test func atWithArriveByIsAUsageError() {
         do {
-            _ = try Self.parse(["plan", "-33.87,151.2", "200060", "--at", "100", "--arrive-by", "200"])
+            _ = try Self.parse(["plan", "-33.87,151.2", "200060", "--at", "09:00", "--arrive-by", "10:00"])
             Issue.record("--at with --arrive-by was accepted")
         } catch {
             #expect(Transit.exitCode(for: error) == .validationFailure)
             #expect(Transit.message(for: error).contains("--at or --arrive-by, not both"), "\(error)")
         }
+    }
+
+    static let sydney = TimeZone(identifier: "Australia/Sydney")!
+    /// 2025-12-22 20:00 in Sydney (AEDT, +11:00).
+    static let evening: Int64 = 1_766_394_000
+
+    @Test func timesAreReadAsARiderWritesThem() throws {
+        func unix(_ text: String) throws -> Int64 {
+            try PlanTime(text, option: "--at").unix(in: Self.sydney, now: Self.evening)
+        }
+        #expect(try unix("1766394000") == Self.evening)
+        #expect(try unix("09:05") == Self.evening - 10 * 3600 - 55 * 60)  // today, in the places' zone
+        #expect(try unix("20:00:30") == Self.evening + 30)
+        #expect(try unix("2025-12-23 07:15") == Self.evening + 11 * 3600 + 15 * 60)
+        #expect(try unix("2025-12-23T07:15") == Self.evening + 11 * 3600 + 15 * 60)
+        #expect(try unix("2025-12-22T20:00+11:00") == Self.evening)
+        #expect(try unix("2025-12-22T09:00Z") == Self.evening)
+        #expect(try unix("2025-12-22T04:00-0500") == Self.evening)
+        // In July Sydney is on +10:00: the zone's rules, not today's offset.
+        #expect(try unix("2026-07-01 08:00") == 1_782_856_800)
+        #expect(try PlanTime("09:05", option: "--at").isLocal)
+        #expect(try !PlanTime("2025-12-22T09:00Z", option: "--at").isLocal)
+    }
+
+    @Test(arguments: [
+        "9", "930", "24:00", "09:60", "9:5:5:5", "tomorrow", "09:05+11:00", "2025-12-22", "2025-12-22X09:00",
+        "2025-12-22T09:00+25:00", "2025-13-01 09:00",
+    ])
+    func aTimeThatIsNoneOfTheFormsIsAUsageError(text: String) {
+        do {
+            _ = try Self.parse(["plan", "200060", "2205", "--at", text])
+            Issue.record("--at \(text) was accepted")
+        } catch {
+            #expect(Transit.exitCode(for: error) == .validationFailure)
+            #expect(Transit.message(for: error).contains("--at expects HH:MM"), "\(error)")
+        }
+    }
+
+    @Test func aDateThatTheCalendarHasNotIsAnError() {
+        #expect(throws: ValidationError.self) {
+            try PlanTime("2026-02-30 09:00", option: "--at").unix(in: Self.sydney, now: Self.evening)
+        }
+        #expect(throws: ValidationError.self) { try PlanTime("2026-02-30T09:00Z", option: "--at") }
+    }
+
+    /// The executable against a stand-in gateway: FROM named, TO an id, `--at 09:05` taken in the stop's zone on
+    /// the services' date (a departures board's `meta.at`, not the machine's clock).
+    @Test(.enabled(if: BuiltExecutables.path("transit") != nil, "build the executables first (swift build)"))
+    func aNamedStopAndALocalTimeBecomeTheOpsFields() async throws {
+        let gateway = try await Self.standIn()
+        defer { Task { await gateway.stop() } }
+        let run = try Self.transit(["plan", "central station", "2205", "--at", "09:05", "--json"], port: gateway.port)
+        #expect(run.status == 0, "\(run.output)")
+        let plans = gateway.received.filter { $0.op == "plan" }.map(\.object)
+        try #require(plans.count == 1, "\(gateway.received.map(\.line))")
+        #expect(plans[0]["from"] as? [String: String] == ["stop_id": "200060"])
+        #expect(plans[0]["to"] as? [String: String] == ["stop_id": "2205"])
+        #expect(plans[0]["at"] as? Int == Int(Self.evening - 10 * 3600 - 55 * 60))
+
+        // A name matching several stops lists them and exits 2, before any plan is asked.
+        let several = try Self.transit(["plan", "Central", "2205"], port: gateway.port)
+        #expect(several.status == 2, "\(several.output)")
+        #expect(several.output.contains("\"Central\" matches 2 stops"), "\(several.output)")
+        #expect(gateway.received.filter { $0.op == "plan" }.count == 1)
+    }
+
+    /// Answers `stop` for ids (the captured stop, renamed), NOT_FOUND for names; `search`, `departures` and `plan`
+    /// with their captures.
+    static func standIn() async throws -> FakeGateway {
+        @Sendable func capture(_ name: String, id: Int, stopId: String? = nil) -> String {
+            guard let data = try? ModelTests.capture(name),
+                var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            else { return "" }
+            object["id"] = id
+            if let stopId, var answer = object["data"] as? [String: Any], var stop = answer["stop"] as? [String: Any] {
+                stop["stop_id"] = stopId
+                answer["stop"] = stop
+                object["data"] = answer
+            }
+            let line = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+            return String(decoding: line, as: UTF8.self)
+        }
+        return try await FakeGateway { request, peer in
+            switch request.op {
+            case "stop":
+                let id = request.object["stop_id"] as? String ?? ""
+                peer.send(
+                    id.allSatisfy(\.isNumber)
+                        ? capture("stop.json", id: request.id, stopId: id)
+                        : FakeGateway.error(request, code: "NOT_FOUND", message: "stop \(id)"))
+            case "search", "departures", "plan": peer.send(capture("\(request.op).json", id: request.id))
+            default: peer.send(FakeGateway.error(request, code: "UNKNOWN_OP", message: request.op))
+            }
+        }
+    }
+
+    /// Runs the built `transit` with `--gateway` at the port; its exit status and its output and errors.
+    static func transit(_ arguments: [String], port: Int) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(BuiltExecutables.path("transit")))
+        process.arguments = arguments + ["--gateway", "127.0.0.1:\(port)"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRANSIT_GATEWAY"] = nil
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -1,0 +1,193 @@
+import ArgumentParser
+import Foundation
+import TransitClient
+import TransitTerminal
+
+struct PlanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan", abstract: "Journeys from one stop (or lat,lon) to another, live.",
+        discussion: """
+            FROM and TO: a stop id, (part of) a stop's name (one that matches several stops lists them and exits 2), \
+            or a coordinate written lat,lon (e.g. -33.8688,151.2093).
+            --at and --arrive-by: 09:05 (today), 2026-12-01 09:05 or 2026-12-01T09:05 in the places' time zone \
+            (today and the zone are the services': their clock may be a replayed day), an ISO 8601 time with its \
+            offset (2026-12-01T09:05+11:00, ...Z), or unix seconds.
+            """)
+    @OptionGroup var options: GatewayOptions
+    @Argument(help: "Where from: a stop id or name, or lat,lon.") var from: String
+    @Argument(help: "Where to: a stop id or name, or lat,lon.") var to: String
+    @Option(help: "Depart at or after (HH:MM, YYYY-MM-DD HH:MM, ISO 8601 with offset, or unix seconds; default now).")
+    var at: String?
+    @Option(help: "Arrive at or before (as --at).") var arriveBy: String?
+    @Option(help: "Changes at most (0–8).") var maxTransfers: Int?
+
+    func validate() throws {
+        if at != nil && arriveBy != nil { throw ValidationError("give --at or --arrive-by, not both") }
+        if let at { _ = try PlanTime(at, option: "--at") }
+        if let arriveBy { _ = try PlanTime(arriveBy, option: "--arrive-by") }
+    }
+
+    /// "lat,lon" is a coordinate; anything else names a stop (an id or a name, `StopArgument`).
+    static func coordinate(_ text: String) -> PlanPlace? {
+        let parts = text.split(separator: ",")
+        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) {
+            return .coordinate(lat: lat, lon: lon)
+        }
+        return nil
+    }
+
+    func run() async throws {
+        try await guarded {
+            try await options.run { client in
+                var timezone: String?
+                var firstStop: String?
+                var places: [PlanPlace] = []
+                for text in [from, to] {
+                    if let place = Self.coordinate(text) {
+                        places.append(place)
+                    } else {
+                        let stop = try await StopArgument(text: text).resolve(client)
+                        places.append(.stop(stop.id))
+                        firstStop = firstStop ?? stop.id
+                        timezone = timezone ?? stop.timezone
+                    }
+                }
+                var times: (at: Int64?, arriveBy: Int64?) = (nil, nil)
+                let given = try [at.map { try PlanTime($0, option: "--at") }, arriveBy.map {
+                    try PlanTime($0, option: "--arrive-by")
+                }]
+                if given.contains(where: { $0?.isLocal == true }) {
+                    let clock = try await servicesClock(client, stop: firstStop, timezone: timezone)
+                    times = (
+                        try given[0]?.unix(in: clock.zone, now: clock.now),
+                        try given[1]?.unix(in: clock.zone, now: clock.now)
+                    )
+                } else {
+                    times = (given[0]?.absolute, given[1]?.absolute)
+                }
+                var fields: [String: RequestValue] = [:]
+                if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
+                let answer = try await client.plan(
+                    from: places[0], to: places[1], at: times.at, arriveBy: times.arriveBy, options: fields)
+                if options.json { return options.printLine(answer.line) }
+                options.print(ListRenderer(mode: options.colorMode).plan(answer.data))
+            }
+        }
+    }
+
+    /// The services' time zone and now for a local time: the zone of the first stop given (else of the stop
+    /// nearest to FROM), now from that stop's board (`meta.at`: the services' clock, which may be a replayed day).
+    private func servicesClock(_ client: TransitClient, stop: String?, timezone: String?) async throws
+        -> (zone: TimeZone, now: Int64)
+    {
+        var stop = stop, timezone = timezone
+        if stop == nil, case .coordinate(let lat, let lon)? = Self.coordinate(from) {
+            let near = try await client.nearby(lat: lat, lon: lon, radius: 5000, limit: 1).data.stops.first
+            stop = near?.stopId
+            timezone = near?.timezone
+        }
+        guard let stop, let name = timezone, let zone = TimeZone(identifier: name) else {
+            throw Failure(
+                message: "transit: no stop near \(from) tells the local time zone; give the time with its UTC "
+                    + "offset (2026-12-01T09:05+11:00) or in unix seconds",
+                code: 2)
+        }
+        let board = try await client.departures(stopId: stop, limit: 1)
+        return (zone, board.meta.at ?? Int64(Date().timeIntervalSince1970))
+    }
+}
+
+/// A time given to `transit plan`: unix seconds or an ISO 8601 time with its offset (absolute), or a wall-clock
+/// time, today or on a date, in the places' time zone (local).
+struct PlanTime {
+    /// The instant, when the text fixes it.
+    var absolute: Int64?
+    /// A local time: its date (year, month, day; nil: today) and time of day in seconds.
+    var date: (year: Int, month: Int, day: Int)?
+    var secondOfDay = 0
+    let text: String
+    let option: String
+
+    var isLocal: Bool { absolute == nil }
+
+    init(_ text: String, option: String) throws {
+        self.text = text
+        self.option = option
+        let invalid = ValidationError(
+            "\(option) expects HH:MM (today), YYYY-MM-DD HH:MM, an ISO 8601 time with its offset "
+                + "(2026-12-01T09:05+11:00) or unix seconds (10 digits); got \"\(text)\"")
+        if let seconds = Int64(text) {
+            // A short number is more likely an hour ("--at 9") than a time in 1970.
+            guard seconds >= 1_000_000_000 else { throw invalid }
+            absolute = seconds
+            return
+        }
+        var rest = Substring(text)
+        if rest.count > 10, rest.dropFirst(4).first == "-", rest.dropFirst(7).first == "-",
+            let year = Int(rest.prefix(4)), let month = Int(rest.dropFirst(5).prefix(2)),
+            let day = Int(rest.dropFirst(8).prefix(2)), rest.prefix(10).allSatisfy({ $0.isASCII })
+        {
+            guard ["T", " "].contains(rest.dropFirst(10).first), (1...12).contains(month), (1...31).contains(day)
+            else { throw invalid }
+            date = (year, month, day)
+            rest = rest.dropFirst(11)
+        }
+        let timeEnd = rest.firstIndex { !($0.isASCII && ($0.isNumber || $0 == ":")) } ?? rest.endIndex
+        let parts = rest[..<timeEnd].split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ (1...2).contains($0.count) }),
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute)
+        else { throw invalid }
+        let second = parts.count == 3 ? Int(parts[2]) ?? -1 : 0
+        guard (0...59).contains(second) else { throw invalid }
+        secondOfDay = hour * 3600 + minute * 60 + second
+        let offsetText = rest[timeEnd...]
+        guard !offsetText.isEmpty else { return }
+        // An offset fixes the instant; without a date it would not say which day.
+        guard let date, let offset = Self.offsetSeconds(offsetText) else { throw invalid }
+        absolute = try Self.instant(date, secondOfDay, in: TimeZone(secondsFromGMT: offset)!, invalid: invalid)
+    }
+
+    /// "Z", "+11:00", "+1100" or "-05" as seconds east of UTC.
+    private static func offsetSeconds(_ text: Substring) -> Int? {
+        if text == "Z" { return 0 }
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        let digits = text.dropFirst().filter { $0 != ":" }
+        guard [2, 4].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : digits.dropFirst(2)),
+            hours <= 18, minutes <= 59
+        else { return nil }
+        return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
+    /// The unix time of a date's wall-clock time in a zone; a date that does not exist (2026-02-30) is invalid. In
+    /// a daylight-saving gap the clock's time is taken as its standard time would be (Foundation moves it ahead).
+    private static func instant(
+        _ date: (year: Int, month: Int, day: Int), _ secondOfDay: Int, in zone: TimeZone, invalid: ValidationError
+    ) throws -> Int64 {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let day = DateComponents(year: date.year, month: date.month, day: date.day, hour: 12)
+        guard let noon = calendar.date(from: day),
+            calendar.dateComponents([.year, .month, .day], from: noon)
+                == DateComponents(year: date.year, month: date.month, day: date.day)
+        else { throw invalid }
+        var components = day
+        components.hour = secondOfDay / 3600
+        components.minute = secondOfDay / 60 % 60
+        components.second = secondOfDay % 60
+        guard let instant = calendar.date(from: components) else { throw invalid }
+        return Int64(instant.timeIntervalSince1970)
+    }
+
+    /// The instant: as given, or a local time in `zone`, on its date or on the date it is at `now` there.
+    func unix(in zone: TimeZone, now: Int64) throws -> Int64 {
+        if let absolute { return absolute }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let today = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(now)))
+        let date = self.date ?? (today.year ?? 1970, today.month ?? 1, today.day ?? 1)
+        return try Self.instant(
+            date, secondOfDay, in: zone,
+            invalid: ValidationError("\(option): \(text) is not a date of the calendar"))
+    }
+}
