@@ -31,7 +31,8 @@ struct BoardCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             try await options.run { client in
-                let (stopId, name, _) = try await StopArgument(text: stop).resolve(client)
+                let found = try await StopArgument(text: stop).resolve(client)
+                let (stopId, name) = (found.stopId, found.name)
                 if options.json || options.plain || !options.isTerminal {
                     try await printOnce(client, stopId: stopId, name: name)
                 } else {

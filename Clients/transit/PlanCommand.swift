@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TransitClient
+import TransitPresentation
 import TransitTerminal
 
 struct PlanCommand: AsyncParsableCommand {
@@ -39,61 +40,50 @@ struct PlanCommand: AsyncParsableCommand {
     func run() async throws {
         try await guarded {
             try await options.run { client in
-                var timezone: String?
-                var firstStop: String?
+                var firstStop: Stop?
                 var places: [PlanPlace] = []
                 for text in [from, to] {
                     if let place = Self.coordinate(text) {
                         places.append(place)
                     } else {
                         let stop = try await StopArgument(text: text).resolve(client)
-                        places.append(.stop(stop.id))
-                        firstStop = firstStop ?? stop.id
-                        timezone = timezone ?? stop.timezone
+                        places.append(.stop(stop.stopId))
+                        firstStop = firstStop ?? stop
                     }
                 }
-                var times: (at: Int64?, arriveBy: Int64?) = (nil, nil)
                 let given = try [at.map { try PlanTime($0, option: "--at") }, arriveBy.map {
                     try PlanTime($0, option: "--arrive-by")
                 }]
-                if given.contains(where: { $0?.isLocal == true }) {
-                    let clock = try await servicesClock(client, stop: firstStop, timezone: timezone)
-                    times = (
-                        try given[0]?.unix(in: clock.zone, now: clock.now),
-                        try given[1]?.unix(in: clock.zone, now: clock.now)
-                    )
-                } else {
-                    times = (given[0]?.absolute, given[1]?.absolute)
-                }
+                // The services' clock is asked for only when a time needs it.
+                let clock = given.contains { $0?.isLocal == true } ? try await servicesClock(client, firstStop) : nil
+                let times = try given.map { try $0?.unix(on: clock) }
                 var fields: [String: RequestValue] = [:]
                 if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
                 let answer = try await client.plan(
-                    from: places[0], to: places[1], at: times.at, arriveBy: times.arriveBy, options: fields)
+                    from: places[0], to: places[1], at: times[0], arriveBy: times[1], options: fields)
                 if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).plan(answer.data))
             }
         }
     }
 
-    /// The services' time zone and now for a local time: the zone of the first stop given (else of the stop
+    /// The services' wall clock and now, for a local time: the time zone of the first stop given (else of the stop
     /// nearest to FROM), now from that stop's board (`meta.at`: the services' clock, which may be a replayed day).
-    private func servicesClock(_ client: TransitClient, stop: String?, timezone: String?) async throws
-        -> (zone: TimeZone, now: Int64)
+    private func servicesClock(_ client: TransitClient, _ firstStop: Stop?) async throws
+        -> (clock: DepartureClock, now: Int64)
     {
-        var stop = stop, timezone = timezone
+        var stop = firstStop
         if stop == nil, case .coordinate(let lat, let lon)? = Self.coordinate(from) {
-            let near = try await client.nearby(lat: lat, lon: lon, radius: 5000, limit: 1).data.stops.first
-            stop = near?.stopId
-            timezone = near?.timezone
+            stop = try await client.nearby(lat: lat, lon: lon, radius: 5000, limit: 1).data.stops.first
         }
-        guard let stop, let name = timezone, let zone = TimeZone(identifier: name) else {
+        guard let stop, let zone = stop.timezone.flatMap(TimeZone.init(identifier:)) else {
             throw Failure(
-                message: "transit: no stop near \(from) tells the local time zone; give the time with its UTC "
-                    + "offset (2026-12-01T09:05+11:00) or in unix seconds",
+                message: "transit: the gateway named no time zone for these places (no stop within 5 km of FROM, or "
+                    + "none known); give the time with its UTC offset (2026-12-01T09:05+11:00) or in unix seconds",
                 code: 2)
         }
-        let board = try await client.departures(stopId: stop, limit: 1)
-        return (zone, board.meta.at ?? Int64(Date().timeIntervalSince1970))
+        let board = try await client.departures(stopId: stop.stopId, limit: 1)
+        return (DepartureClock(zone), board.meta.at ?? Int64(Date().timeIntervalSince1970))
     }
 }
 
@@ -143,8 +133,10 @@ struct PlanTime {
         let offsetText = rest[timeEnd...]
         guard !offsetText.isEmpty else { return }
         // An offset fixes the instant; without a date it would not say which day.
-        guard let date, let offset = Self.offsetSeconds(offsetText) else { throw invalid }
-        absolute = try Self.instant(date, secondOfDay, in: TimeZone(secondsFromGMT: offset)!, invalid: invalid)
+        guard let date, let offset = Self.offsetSeconds(offsetText),
+            let instant = DepartureClock(TimeZone(secondsFromGMT: offset)!).unix(date, secondOfDay: secondOfDay)
+        else { throw invalid }
+        absolute = instant
     }
 
     /// "Z", "+11:00", "+1100" or "-05" as seconds east of UTC.
@@ -159,35 +151,14 @@ struct PlanTime {
         return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
-    /// The unix time of a date's wall-clock time in a zone; a date that does not exist (2026-02-30) is invalid. In
-    /// a daylight-saving gap the clock's time is taken as its standard time would be (Foundation moves it ahead).
-    private static func instant(
-        _ date: (year: Int, month: Int, day: Int), _ secondOfDay: Int, in zone: TimeZone, invalid: ValidationError
-    ) throws -> Int64 {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let day = DateComponents(year: date.year, month: date.month, day: date.day, hour: 12)
-        guard let noon = calendar.date(from: day),
-            calendar.dateComponents([.year, .month, .day], from: noon)
-                == DateComponents(year: date.year, month: date.month, day: date.day)
-        else { throw invalid }
-        var components = day
-        components.hour = secondOfDay / 3600
-        components.minute = secondOfDay / 60 % 60
-        components.second = secondOfDay % 60
-        guard let instant = calendar.date(from: components) else { throw invalid }
-        return Int64(instant.timeIntervalSince1970)
-    }
-
-    /// The instant: as given, or a local time in `zone`, on its date or on the date it is at `now` there.
-    func unix(in zone: TimeZone, now: Int64) throws -> Int64 {
+    /// The instant: as given, or the local time on `clock` (the services' wall clock and now), on its date or on
+    /// the clock's date now.
+    func unix(on clock: (clock: DepartureClock, now: Int64)?) throws -> Int64 {
         if let absolute { return absolute }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let today = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(now)))
-        let date = self.date ?? (today.year ?? 1970, today.month ?? 1, today.day ?? 1)
-        return try Self.instant(
-            date, secondOfDay, in: zone,
-            invalid: ValidationError("\(option): \(text) is not a date of the calendar"))
+        guard let clock else { preconditionFailure("a local time needs the services' clock") }
+        guard let instant = clock.clock.unix(date ?? clock.clock.date(clock.now), secondOfDay: secondOfDay) else {
+            throw ValidationError("\(option): \(text) is not a date of the calendar")
+        }
+        return instant
     }
 }

@@ -371,15 +371,14 @@ struct StopArgument {
 
     /// The stop's id: an id the gateway knows, else the one stop the name matches (an exact name wins over
     /// partial ones). No match exits 1; several exit 2 and list them.
-    func resolve(_ client: TransitClient) async throws -> (id: String, name: String?, timezone: String?) {
+    func resolve(_ client: TransitClient) async throws -> Stop {
         do {
-            let details = try await client.stop(text)
-            return (details.data.stop.stopId, details.data.stop.name, details.data.stop.timezone)
+            return try await client.stop(text).data.stop
         } catch TransitClientError.server(.notFound, _) {}
         let found = try await client.search(text, limit: 20).data.stops
         let exact = found.filter { $0.name.caseInsensitiveCompare(text) == .orderedSame }
-        if exact.count == 1 { return (exact[0].stopId, exact[0].name, exact[0].timezone) }
-        if found.count == 1 { return (found[0].stopId, found[0].name, found[0].timezone) }
+        if exact.count == 1 { return exact[0] }
+        if found.count == 1 { return found[0] }
         if found.isEmpty {
             throw Failure(message: "transit: no stop has the id or a name like \"\(text)\"", code: 1)
         }

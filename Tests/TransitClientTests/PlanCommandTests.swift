@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 import TransitClient
+import TransitPresentation
 import TransitTesting
 
 @testable import transit
@@ -44,7 +45,7 @@ import TransitTesting
 
     @Test func timesAreReadAsARiderWritesThem() throws {
         func unix(_ text: String) throws -> Int64 {
-            try PlanTime(text, option: "--at").unix(in: Self.sydney, now: Self.evening)
+            try PlanTime(text, option: "--at").unix(on: (DepartureClock(Self.sydney), Self.evening))
         }
         #expect(try unix("1766394000") == Self.evening)
         #expect(try unix("09:05") == Self.evening - 10 * 3600 - 55 * 60)  // today, in the places' zone
@@ -76,7 +77,7 @@ import TransitTesting
 
     @Test func aDateThatTheCalendarHasNotIsAnError() {
         #expect(throws: ValidationError.self) {
-            try PlanTime("2026-02-30 09:00", option: "--at").unix(in: Self.sydney, now: Self.evening)
+            try PlanTime("2026-02-30 09:00", option: "--at").unix(on: (DepartureClock(Self.sydney), Self.evening))
         }
         #expect(throws: ValidationError.self) { try PlanTime("2026-02-30T09:00Z", option: "--at") }
     }

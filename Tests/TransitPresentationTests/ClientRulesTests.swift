@@ -60,6 +60,19 @@ import Testing
         #expect(DepartureClock(timeZone: "Australia/Sydney").time(at + 5 * 3600 + 10 * 60) == "01:10")
     }
 
+    /// `unix` is `time`'s inverse on a date: the instant the stop's clock shows a time of day.
+    @Test func aWallClockTimeOnADateIsAnInstant() {
+        let sydney = DepartureClock(timeZone: "Australia/Sydney")
+        #expect(sydney.date(at) == (2025, 12, 22))
+        #expect(sydney.date(at + 4 * 3600) == (2025, 12, 23))  // past midnight there
+        #expect(sydney.unix((2025, 12, 22), secondOfDay: 20 * 3600) == at)
+        #expect(sydney.unix((2025, 12, 23), secondOfDay: 0) == at + 4 * 3600)
+        #expect(sydney.unix((2026, 7, 1), secondOfDay: 8 * 3600) == 1_782_856_800)  // +10:00 in winter
+        #expect(sydney.unix((2026, 2, 30), secondOfDay: 0) == nil)
+        // 2026-10-04 02:30 does not exist in Sydney (02:00 → 03:00): moved ahead by the gap, to 03:30 AEDT.
+        #expect(sydney.unix((2026, 10, 4), secondOfDay: 2 * 3600 + 1800) == 1_791_045_000)
+    }
+
     @Test func anUnknownOrMissingZoneIsUTC() {
         #expect(DepartureClock(timeZone: nil).time(at) == "09:00")
         #expect(DepartureClock(timeZone: "Not/AZone").time(at) == "09:00")
