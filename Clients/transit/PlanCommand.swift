@@ -117,7 +117,9 @@ struct PlanTime {
             let year = Int(rest.prefix(4)), let month = Int(rest.dropFirst(5).prefix(2)),
             let day = Int(rest.dropFirst(8).prefix(2)), rest.prefix(10).allSatisfy({ $0.isASCII })
         {
-            guard ["T", " "].contains(rest.dropFirst(10).first), (1...12).contains(month), (1...31).contains(day)
+            // A date the calendar has not (2026-02-30) is one in no zone.
+            guard ["T", " "].contains(rest.dropFirst(10).first),
+                DepartureClock(TimeZone(secondsFromGMT: 0)!).unix((year, month, day), secondOfDay: 0) != nil
             else { throw invalid }
             date = (year, month, day)
             rest = rest.dropFirst(11)
