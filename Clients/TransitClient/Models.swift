@@ -643,6 +643,9 @@ public struct PlanLeg: Codable, Sendable, Hashable {
     public var polyline: String?
     public var fromStopId: String?
     public var toStopId: String?
+    /// A walk's stops by name (nil for the request's coordinate).
+    public var fromStopName: String?
+    public var toStopName: String?
     public var distanceM: Double?
     public var durationS: Int?
 

@@ -116,8 +116,8 @@ public struct ListRenderer: Sendable {
     ///     1. 08:00 → 08:25  25 min, 1 change
     ///        08:00  101   Bee           Alpha                                 2 min late
     ///        08:12                      → Bravo
-    ///               walk 320 m, 5 min to B2
-    ///        08:15  202   Sea           B2
+    ///               walk 320 m, 5 min to Bravo B2
+    ///        08:15  202   Sea           Bravo B2
     ///        08:25                      → Charlie
     public func plan(_ plan: Plan) -> [String] {
         let clock = DepartureClock(timeZone: plan.timezone)
@@ -134,7 +134,7 @@ public struct ListRenderer: Sendable {
                 if leg.isWalk {
                     let metres = Int((leg.distanceM ?? 0).rounded())
                     let walkMinutes = ((leg.durationS ?? 0) + 59) / 60
-                    let target = leg.toStopId.map { " to \($0)" } ?? " to the destination"
+                    let target = (leg.toStopName ?? leg.toStopId).map { " to \($0)" } ?? " to the destination"
                     lines.append(dim(("          walk \(metres) m, \(walkMinutes) min" + target).truncated(80)))
                     continue
                 }

@@ -185,6 +185,8 @@ extension JSONWriter {
         key("type"); string("walk")
         key("from_stop_id"); string(w.fromStopId)
         key("to_stop_id"); string(w.toStopId)
+        key("from_stop_name"); string(w.fromStopName)
+        key("to_stop_name"); string(w.toStopName)
         key("distance_m"); double(w.distanceMetres)
         key("duration_s"); int(w.durationSeconds)
         endObject()

@@ -533,7 +533,15 @@ public final class JourneyPlanning: Sendable {
             case .notFound(let m): throw ServiceError(.notFound, m)
             }
         }
-        let legs = LegNames(built: built, timetable: live ?? built.timetable)
+        // The walks' stops by name, looked up once for the whole answer (a ride's stops come with its trip).
+        var walkStops = Set<String>()
+        for journey in result.journeys {
+            for case .walk(let w) in journey.legs {
+                for stop in [w.from, w.to] { if let stop { walkStops.insert(built.stopIds[stop]) } }
+            }
+        }
+        let names = walkStops.isEmpty ? [:] : ((try? built.store.stopNames(ids: walkStops)) ?? [:])
+        let legs = LegNames(built: built, timetable: live ?? built.timetable, stopNames: names)
         return PlanAnswer(
             journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
             // A far timetable's dates have no live trips to lay over (the feeds describe the trips running now and
@@ -550,11 +558,13 @@ private final class WorkspaceBox: @unchecked Sendable {
 }
 
 /// Names a journey's legs from the database its timetable was built from: a ride's boarding stop as a board row,
-/// its stops with their scheduled times, its shape between the two stops.
+/// its stops with their scheduled times, its shape between the two stops; a walk's stops by name.
 private struct LegNames {
     let built: JourneyPlanning.Built
     /// The timetable searched (its added runs are not in the scheduled one).
     let timetable: Timetable
+    /// The names of the walks' stops by id.
+    let stopNames: [String: String]
 
     func journey(_ j: Journey) -> PlanJourney {
         PlanJourney(
@@ -565,10 +575,12 @@ private struct LegNames {
     func leg(_ leg: Leg) -> PlanLeg {
         switch leg {
         case .walk(let w):
+            let from = w.from.map { built.stopIds[$0] }, to = w.to.map { built.stopIds[$0] }
             return .walk(
                 PlanWalk(
-                    fromStopId: w.from.map { built.stopIds[$0] }, toStopId: w.to.map { built.stopIds[$0] },
-                    distanceMetres: (w.distance * 10).rounded() / 10, durationSeconds: w.duration))
+                    fromStopId: from, toStopId: to, fromStopName: from.flatMap { stopNames[$0] },
+                    toStopName: to.flatMap { stopNames[$0] }, distanceMetres: (w.distance * 10).rounded() / 10,
+                    durationSeconds: w.duration))
         case .transit(let t):
             return .ride(ride(t))
         }

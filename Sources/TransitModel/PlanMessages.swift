@@ -151,15 +151,24 @@ public struct PlanWalk: Sendable, Hashable {
     public var fromStopId: String?
     /// Where the walk ends (nil: the request's coordinate).
     public var toStopId: String?
+    /// The name of the stop the walk starts at, as riders read it (nil with a nil id).
+    public var fromStopName: String?
+    /// The name of the stop the walk ends at (nil with a nil id).
+    public var toStopName: String?
     /// Straight-line distance in metres.
     public var distanceMetres: Double
     /// Walking time in seconds.
     public var durationSeconds: Int
 
     /// A walk.
-    public init(fromStopId: String?, toStopId: String?, distanceMetres: Double, durationSeconds: Int) {
+    public init(
+        fromStopId: String?, toStopId: String?, fromStopName: String? = nil, toStopName: String? = nil,
+        distanceMetres: Double, durationSeconds: Int
+    ) {
         self.fromStopId = fromStopId
         self.toStopId = toStopId
+        self.fromStopName = fromStopName
+        self.toStopName = toStopName
         self.distanceMetres = distanceMetres
         self.durationSeconds = durationSeconds
     }

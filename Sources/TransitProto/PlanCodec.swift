@@ -70,6 +70,8 @@ extension ProtoArena {
                 (m.has_walk, m.walk) = present(1)
                 m.from_stop_id = string(w.fromStopId)
                 m.to_stop_id = string(w.toStopId)
+                m.from_stop_name = string(w.fromStopName)
+                m.to_stop_name = string(w.toStopName)
                 (m.has_distance_m, m.distance_m) = present(w.distanceMetres)
                 (m.has_duration_s, m.duration_s) = present(UInt32(clamping: w.durationSeconds))
             }
@@ -136,6 +138,7 @@ extension PlanLeg {
             self = .walk(
                 PlanWalk(
                     fromStopId: optionalString(m.from_stop_id), toStopId: optionalString(m.to_stop_id),
+                    fromStopName: optionalString(m.from_stop_name), toStopName: optionalString(m.to_stop_name),
                     distanceMetres: optionalValue(m.has_distance_m, m.distance_m) ?? 0,
                     durationSeconds: Int(try requiredValue(m.has_duration_s, m.duration_s, "duration_s"))))
             return

@@ -6660,7 +6660,7 @@ const ProtobufCMessageDescriptor transit__plan_request__descriptor =
   (ProtobufCMessageInit) transit__plan_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor transit__plan_leg__field_descriptors[12] =
+static const ProtobufCFieldDescriptor transit__plan_leg__field_descriptors[14] =
 {
   {
     "board",
@@ -6806,6 +6806,30 @@ static const ProtobufCFieldDescriptor transit__plan_leg__field_descriptors[12] =
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "from_stop_name",
+    15,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanLeg, from_stop_name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_stop_name",
+    16,
+    PROTOBUF_C_LABEL_OPTIONAL,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Transit__PlanLeg, to_stop_name),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned transit__plan_leg__field_indices_by_name[] = {
   6,   /* field[6] = added_trip_id */
@@ -6813,19 +6837,21 @@ static const unsigned transit__plan_leg__field_indices_by_name[] = {
   10,   /* field[10] = distance_m */
   11,   /* field[11] = duration_s */
   8,   /* field[8] = from_stop_id */
+  12,   /* field[12] = from_stop_name */
   4,   /* field[4] = live */
   3,   /* field[3] = planned_arrival_unix */
   2,   /* field[2] = planned_departure_unix */
   5,   /* field[5] = polyline */
   1,   /* field[1] = stops */
   9,   /* field[9] = to_stop_id */
+  13,   /* field[13] = to_stop_name */
   7,   /* field[7] = walk */
 };
 static const ProtobufCIntRange transit__plan_leg__number_ranges[2 + 1] =
 {
   { 1, 0 },
   { 10, 7 },
-  { 0, 12 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor transit__plan_leg__descriptor =
 {
@@ -6835,7 +6861,7 @@ const ProtobufCMessageDescriptor transit__plan_leg__descriptor =
   "Transit__PlanLeg",
   "transit",
   sizeof(Transit__PlanLeg),
-  12,
+  14,
   transit__plan_leg__field_descriptors,
   transit__plan_leg__field_indices_by_name,
   2,  transit__plan_leg__number_ranges,

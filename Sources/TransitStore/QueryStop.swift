@@ -65,6 +65,20 @@ extension StaticStore {
         }
     }
 
+    /// The names of the stops with these ids (an unknown id is left out): what a plan's walks show.
+    public func stopNames(ids: some Sequence<String>) throws(StoreError) -> [String: String] {
+        try run { c in
+            let byId = try c.statement("SELECT name FROM stops WHERE stop_id = ?1")
+            var names: [String: String] = [:]
+            for id in ids where names[id] == nil {
+                byId.reset()
+                byId.bind(1, id)
+                if try byId.step(), let name = byId.string(0) { names[id] = name }
+            }
+            return names
+        }
+    }
+
     func loadStop(_ c: StoreConnection, pk: Int) throws -> StopRow? {
         let byPk = try c.statement(StopRow.select + " WHERE s.stop_pk = ?1")
         byPk.bind(1, pk)

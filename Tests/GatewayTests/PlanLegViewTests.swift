@@ -31,9 +31,15 @@ import TransitModel
         let journey = PlanJourney(
             departureUnix: at + 500, arrivalUnix: at + 1300, transfers: 0, walkSeconds: 200,
             legs: [
-                .walk(PlanWalk(fromStopId: nil, toStopId: "p1", distanceMetres: 120, durationSeconds: 100)),
+                .walk(
+                    PlanWalk(
+                        fromStopId: nil, toStopId: "p1", toStopName: "Central, Platform 1", distanceMetres: 120,
+                        durationSeconds: 100)),
                 .ride(ride),
-                .walk(PlanWalk(fromStopId: "x", toStopId: nil, distanceMetres: 110.5, durationSeconds: 100)),
+                .walk(
+                    PlanWalk(
+                        fromStopId: "x", toStopId: nil, fromStopName: "Exit", distanceMetres: 110.5,
+                        durationSeconds: 100)),
             ])
         return PlanAnswer(journeys: [journey], timezone: "Australia/Sydney")
     }()
@@ -75,8 +81,10 @@ import TransitModel
         let legs = try #require(journey["legs"] as? [[String: Any]])
         #expect(legs.map { $0["type"] as? String } == ["walk", "transit", "walk"])
         #expect(legs[0]["from_stop_id"] is NSNull && legs[0]["to_stop_id"] as? String == "p1")
+        #expect(legs[0]["from_stop_name"] is NSNull && legs[0]["to_stop_name"] as? String == "Central, Platform 1")
         #expect(legs[0]["distance_m"] as? Double == 120 && legs[0]["duration_s"] as? Int == 100)
         #expect(legs[2]["from_stop_id"] as? String == "x" && legs[2]["to_stop_id"] is NSNull)
+        #expect(legs[2]["from_stop_name"] as? String == "Exit" && legs[2]["to_stop_name"] is NSNull)
         #expect(legs[2]["distance_m"] as? Double == 110.5)
 
         let ride = legs[1]

@@ -159,7 +159,7 @@ import TransitPresentation
         #expect(lines.first == "1. 20:08 → 21:30  82 min, 1 change", "\(lines)")
         #expect(lines.contains { $0.contains("T1") && $0.contains("Hornsby") && $0.contains("Blacktown Station") })
         #expect(lines.contains { $0.contains("21:30") && $0.contains("→ Wolli Creek Station") })
-        #expect(lines.contains { $0.contains("walk 12 m, 1 min") })
+        #expect(lines.contains { $0.hasSuffix("walk 12 m, 1 min to Town Hall Station, Platform 1") }, "\(lines)")
         let empty = try ModelTests.decode(
             Plan.self, Data(#"{"data":{"journeys":[],"reason":"nothing connects within 24 h"},"meta":{}}"#.utf8))
         #expect(ListRenderer(mode: .none).plan(empty.data) == ["No journey: nothing connects within 24 h"])

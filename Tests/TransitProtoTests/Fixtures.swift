@@ -239,7 +239,9 @@ enum Fixtures {
                             departureUnix: 1_766_394_000, arrivalUnix: 1_766_397_600, transfers: 1, walkSeconds: 90,
                             legs: [
                                 .walk(
-                                    PlanWalk(fromStopId: nil, toStopId: "A", distanceMetres: 99.5, durationSeconds: 83)),
+                                    PlanWalk(
+                                        fromStopId: nil, toStopId: "A", toStopName: unicodeName, distanceMetres: 99.5,
+                                        durationSeconds: 83)),
                                 .ride(
                                     PlanRide(
                                         board: fullDeparture(), stops: fullTrip().stops,
@@ -249,7 +251,10 @@ enum Fixtures {
                                     PlanRide(
                                         board: nil, stops: [], plannedDepartureUnix: 1_766_396_000,
                                         plannedArrivalUnix: 1_766_397_500, live: true, addedTripId: unicodeName)),
-                                .walk(PlanWalk(fromStopId: "B", toStopId: nil, distanceMetres: 0, durationSeconds: 7)),
+                                .walk(
+                                    PlanWalk(
+                                        fromStopId: "B", toStopId: nil, fromStopName: "B", distanceMetres: 0,
+                                        durationSeconds: 7)),
                             ])
                     ], cut: true, laterAt: 1_766_394_060, realtimeUsed: true, timezone: "Australia/Sydney"))
         ),

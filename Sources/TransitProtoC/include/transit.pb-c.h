@@ -1294,7 +1294,7 @@ struct  Transit__PlanRequest
  * A ride or a walk. A ride: `board` is its boarding stop as a board row holds it (the gateway decorates it
  * like a departures row), `stops` its stops from boarding to alighting with their scheduled times,
  * planned_* the times the plan used (live predictions when `live`), `polyline` its shape between the two.
- * A walk: from/to stop ids (absent: the request's coordinate), distance and duration.
+ * A walk: from/to stop ids and names (absent: the request's coordinate), distance and duration.
  */
 struct  Transit__PlanLeg
 {
@@ -1321,10 +1321,12 @@ struct  Transit__PlanLeg
   double distance_m;
   protobuf_c_boolean has_duration_s;
   uint32_t duration_s;
+  char *from_stop_name;
+  char *to_stop_name;
 };
 #define TRANSIT__PLAN_LEG__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&transit__plan_leg__descriptor) \
-    , NULL, 0,NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0 }
+    , NULL, 0,NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, 0, 0, NULL, NULL, 0, 0, 0, 0, NULL, NULL }
 
 
 struct  Transit__PlanJourney
