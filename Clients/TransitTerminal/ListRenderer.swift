@@ -114,7 +114,7 @@ public struct ListRenderer: Sendable {
     /// `live_dropped` wraps onto indented lines):
     ///
     ///     1. 08:00 → 08:25  25 min, 1 change
-    ///        08:00  101   Bee           Alpha                                 2 min late
+    ///        08:00  101   Bee           Alpha, now Plat 3                     2 min late
     ///        08:12                      → Bravo
     ///               walk 320 m, 5 min to Bravo B2
     ///        08:15  202   Sea           Bravo B2
@@ -143,7 +143,10 @@ public struct ListRenderer: Sendable {
                 let arrival = leg.arrivalUnix.map(clock.time) ?? "--:--"
                 let line = Columns.pad((board?.routeShortName ?? leg.addedTripId ?? "?").truncated(5), 5)
                 let headsign = Columns.pad((board?.headsign ?? "").truncated(13), 13)
-                let from = (leg.boardStopName ?? board?.stopId ?? "?").truncated(36)
+                // A live platform change is said after the (scheduled) stop's name, which is cut short for it.
+                var moved = ""
+                if board?.platformChanged == true, let platform = board?.platform { moved = ", now Plat \(platform)" }
+                let from = (leg.boardStopName ?? board?.stopId ?? "?").truncated(36 - moved.count) + moved
                 let to = (leg.alight?.stopName ?? leg.alight?.stopId ?? "?").truncated(34)
                 var badge = ""
                 var color = PresentationColor.gray

@@ -160,6 +160,14 @@ import TransitPresentation
         #expect(lines.contains { $0.contains("T1") && $0.contains("Hornsby") && $0.contains("Blacktown Station") })
         #expect(lines.contains { $0.contains("21:30") && $0.contains("→ Wolli Creek Station") })
         #expect(lines.contains { $0.hasSuffix("walk 12 m, 1 min to Town Hall Station, Platform 1") }, "\(lines)")
+        #expect(!lines.contains { $0.contains("now Plat") })
+        // The same answer with the first ride moved to platform 4 live: said after the stop's shortened name.
+        var moved = plan
+        moved.journeys[0].legs[0].board?.platform = "4"
+        moved.journeys[0].legs[0].board?.platformChanged = true
+        let movedLines = ListRenderer(mode: .none).plan(moved)
+        for line in movedLines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
+        #expect(movedLines.contains { $0.contains("Blacktown Station, Plat…, now Plat 4") }, "\(movedLines)")
         let empty = try ModelTests.decode(
             Plan.self, Data(#"{"data":{"journeys":[],"reason":"nothing connects within 24 h"},"meta":{}}"#.utf8))
         #expect(ListRenderer(mode: .none).plan(empty.data) == ["No journey: nothing connects within 24 h"])
