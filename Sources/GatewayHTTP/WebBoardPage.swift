@@ -1,7 +1,8 @@
 /// `GET /` on the HTTP port (GATEWAY.md §8): the live web board, one page with its style and script inline (no
 /// build step, nothing fetched from elsewhere, so it works offline). It searches stops (`search` over HTTP),
-/// shows a stop's live board over the WebSocket (`subscribe`), a trip's stops (`trip`) and an SVG map of the
-/// board's routes (`shape` by trip, `stops_in_bbox`). scripts/web-board-test drives it in headless Chromium.
+/// shows a stop's live board over the WebSocket (`subscribe`), a trip's stops (`trip`), an SVG map of the
+/// board's routes (`shape` by trip, `stops_in_bbox`) and live journeys between two stops (`subscribe`, topic
+/// `plan`). scripts/web-board-test drives it in headless Chromium.
 enum WebBoardPage {
     static var bytes: [UInt8] { Array(html.utf8) }
 
@@ -72,6 +73,24 @@ enum WebBoardPage {
         dialog li { display: grid; grid-template-columns: 3.5rem 1fr auto; gap: 0.5rem; padding: 0.3rem 0;
           border-bottom: 1px solid var(--line); }
         .error { color: var(--red); }
+        #planner { border: 1px solid var(--line); border-radius: 8px; background: var(--card); padding: 0.5rem 0.75rem;
+          margin: 0.5rem 0; }
+        #planner > summary { font-weight: 700; cursor: pointer; }
+        #plan-form { margin: 0.5rem 0; }
+        #plan-form .field { display: flex; flex-direction: column; gap: 0.2rem; flex: 1 1 11rem; min-width: 0; }
+        #plan-form input, #plan-form select { font: inherit; padding: 0.45rem 0.6rem; border: 1px solid var(--line);
+          border-radius: 6px; background: var(--bg); color: var(--fg); min-width: 0; flex: none; }
+        #plan-choices button { width: 100%; text-align: left; margin: 0.15rem 0; }
+        ol.journeys { list-style: none; padding: 0; margin: 0.5rem 0; }
+        ol.journeys > li { border-bottom: 1px solid var(--line); }
+        .journey > summary { display: flex; flex-wrap: wrap; gap: 0.25rem 0.6rem; align-items: center; padding: 0.5rem 0.25rem;
+          cursor: pointer; }
+        ol.legs { list-style: none; margin: 0 0 0.5rem 0.5rem; padding: 0 0 0 0.75rem; border-left: 3px solid var(--line); }
+        ol.legs > li { padding: 0.3rem 0; overflow-wrap: anywhere; }
+        ol.legs .stops { display: block; color: var(--muted); font-size: 0.9rem; }
+        .journey-map svg { width: 100%; height: auto; max-height: 18rem; background: var(--bg); border: 1px solid var(--line);
+          border-radius: 6px; margin-bottom: 0.5rem; }
+        .plan-here { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.25rem 0; }
         @media (max-width: 34rem) {
           .row { grid-template-columns: 3.25rem 1fr 4.25rem; }
           .row .route-cell { grid-column: 1; grid-row: 2; }
@@ -102,8 +121,34 @@ enum WebBoardPage {
             <h2 id="results-title">Stops found</h2>
             <ul id="results" class="plain"></ul>
           </section>
+          <details id="planner" data-events="0" data-journeys="0">
+            <summary>Plan a journey</summary>
+            <form id="plan-form" aria-label="Plan a journey">
+              <div class="field"><label for="plan-from">From</label>
+                <input id="plan-from" type="search" autocomplete="off" placeholder="Stop or station" required></div>
+              <div class="field"><label for="plan-to">To</label>
+                <input id="plan-to" type="search" autocomplete="off" placeholder="Stop or station" required></div>
+              <div class="field"><label for="plan-when">When</label>
+                <select id="plan-when"><option value="now">Leave now</option><option value="at">Leave at</option>
+                  <option value="arrive_by">Arrive by</option></select></div>
+              <div class="field"><label for="plan-time">Time (the places' clock)</label>
+                <input id="plan-time" type="time" disabled></div>
+              <button type="submit">Plan</button>
+            </form>
+            <p id="plan-error" role="alert" class="error"></p>
+            <section id="plan-choices" aria-labelledby="plan-choices-title" hidden>
+              <h3 id="plan-choices-title"></h3>
+              <ul class="plain"></ul>
+            </section>
+            <p id="plan-status" class="muted" role="status" aria-live="polite"></p>
+            <div id="plan-alerts" role="region" aria-label="Alerts on these journeys"></div>
+            <ol id="journeys" class="journeys" aria-label="Journeys"></ol>
+            <ul id="plan-dropped" class="plain muted" aria-label="Journeys not offered"></ul>
+          </details>
           <section id="board" aria-labelledby="board-title" hidden data-events="0" data-rows="0">
             <h2 id="board-title" tabindex="-1"></h2>
+            <p class="plan-here"><button type="button" id="plan-from-here">Plan from here</button>
+              <button type="button" id="plan-to-here">Plan to here</button></p>
             <p><span id="board-state" class="pill" aria-live="polite"></span>
               <span id="board-updated" class="muted"></span></p>
             <div id="alerts" role="region" aria-label="Service alerts"></div>
@@ -171,10 +216,12 @@ enum WebBoardPage {
               return;
             }
             try { if (current) await subscribe(current.stopId, current.name); } catch (e) { say(e.message); }
+            try { if (plan) await subscribePlan(); } catch (e) { planFailed(e); }
           };
           socket.onmessage = (message) => {
             const line = JSON.parse(message.data);
             if (line.event === "departures") { if (current && line.sub === current.sub) renderBoard(line); return; }
+            if (line.event === "plan") { if (plan && line.sub === plan.sub) renderPlan(line); return; }
             if (line.event === "closing") { setConnection("Server restarting…", "state-offline"); return; }
             const waiter = pending.get(line.id);
             if (waiter) { pending.delete(line.id); waiter(line); }
@@ -184,11 +231,12 @@ enum WebBoardPage {
             for (const waiter of pending.values()) waiter({ ok: false, error: { code: "CLOSED", message: "connection lost" } });
             pending.clear();
             socket = null;
-            if (!current) {  // closed for being idle (no subscription): connect again when a stop is opened
+            if (!current && !plan) {  // closed for being idle (no subscription): connect again when one is made
               setConnection("Idle", "state-scheduled");
               return;
             }
-            current.sub = null;
+            if (current) current.sub = null;
+            if (plan) { plan.sub = null; $("plan-status").textContent = "Disconnected: the journeys below may be out of date."; }
             setConnection("Disconnected: reconnecting…", "state-offline");
             markBoardOffline();
             setTimeout(connect, retryMs);
@@ -299,7 +347,7 @@ enum WebBoardPage {
           state.textContent = stateText; state.className = "pill " + stateClass;
           const age = meta.feed_age_s === null ? "" : ", realtime " + meta.feed_age_s + " s old";
           $("board-updated").textContent = "Updated " + clockText(meta.at, data.timezone) + age;
-          renderAlerts(data.alerts);
+          renderAlerts($("alerts"), data.alerts);
           const rows = $("rows");
           rows.replaceChildren();
           for (const row of data.departures) rows.append(el("li", {}, departureRow(row, data.timezone)));
@@ -335,8 +383,7 @@ enum WebBoardPage {
             badge,
             el("span", { class: "countdown", "data-unix": String(when), "aria-hidden": "true", text: countdownText(when) }));
         }
-        function renderAlerts(alerts) {
-          const box = $("alerts");
+        function renderAlerts(box, alerts) {
           box.replaceChildren();
           for (const a of alerts) {
             box.append(el("div", { class: "alert c-" + a.banner.color, "aria-label": a.banner.accessibility_label },
@@ -449,6 +496,241 @@ enum WebBoardPage {
           title.textContent = "Map around " + centre.name + ": " + (names.join(", ") || "no route lines") + "; " +
             around.length + " stops nearby";
           if (current && current.stopId === stopId) $("map-body").replaceChildren(svg, legend);
+        }
+
+        // ---- plan a journey: `subscribe` with topic "plan" over the WebSocket, so the journeys stay live (a ride's
+        // new times, a broken change and its replacement come as events; GATEWAY.md, subscribe) ----
+        let plan = null;   // {request, sub, events}
+        const places = { from: $("plan-from"), to: $("plan-to") };
+        function setPlace(which, stopId, name) {
+          const field = places[which];
+          field.value = name || stopId; field.dataset.stopId = stopId; field.dataset.name = field.value;
+        }
+        // A place as the rider typed it: the stop picked for this text, else the one stop whose name it is, else the
+        // one stop found; several: the rider chooses (null; choosing plans again).
+        async function resolvePlace(which) {
+          const field = places[which], text = field.value.trim(), label = which === "from" ? "From" : "To";
+          if (!text) throw new Error(label + ": type a stop or station.");
+          if (field.dataset.stopId && field.dataset.name === field.value) return field.dataset.stopId;
+          const stops = (await ask("search", { q: text, limit: 8 })).data.stops;
+          if (!stops.length) throw new Error(label + ": no stop matches “" + text + "”.");
+          const exact = stops.filter((s) => s.name.toLowerCase() === text.toLowerCase());
+          const pick = exact.length === 1 ? exact[0] : stops.length === 1 ? stops[0] : null;
+          if (pick) { setPlace(which, pick.stop_id, pick.name); return pick.stop_id; }
+          const box = $("plan-choices"), list = box.querySelector("ul");
+          $("plan-choices-title").textContent = label + ": which “" + text + "”?";
+          list.replaceChildren(...stops.map((stop) => el("li", {}, el("button", { type: "button", "data-stop-id": stop.stop_id,
+            onclick: () => { box.hidden = true; setPlace(which, stop.stop_id, stop.name); $("plan-form").requestSubmit(); } },
+            el("strong", { text: stop.name }), " ",
+            el("span", { class: "muted", text: [stop.mode, "id " + stop.stop_id].filter(Boolean).join(" · ") })))));
+          box.hidden = false;
+          list.querySelector("button").focus();
+          return null;
+        }
+        // The parts of a moment on a zone's wall clock, and the moment of a wall-clock time in a zone (two rounds
+        // of the zone's offset: exact but for the hour a DST change skips).
+        function zonedParts(unix, timezone) {
+          const parts = {};
+          for (const p of new Intl.DateTimeFormat("en-US", { timeZone: timezone, hourCycle: "h23", year: "numeric",
+            month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric" }).formatToParts(new Date(unix * 1000)))
+            if (p.type !== "literal") parts[p.type] = Number(p.value);
+          return parts;
+        }
+        function zonedUnix(year, month, day, hour, minute, timezone) {
+          const wall = Date.UTC(year, month - 1, day, hour, minute) / 1000;
+          let t = wall;
+          for (let i = 0; i < 2; i++) {
+            const p = zonedParts(t, timezone);
+            t = wall - (Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) / 1000 - t);
+          }
+          return t;
+        }
+        // "20:30" on the services' day (their clock may be a replayed one) in the origin's zone: both from a
+        // one-row board of the origin (`meta.at`, `timezone`).
+        async function servicesInstant(stopId, hhmm) {
+          const answer = await ask("departures", { stop_id: stopId, limit: 1 });
+          const day = zonedParts(answer.meta.at, answer.data.timezone);
+          const [hour, minute] = hhmm.split(":").map(Number);
+          return zonedUnix(day.year, day.month, day.day, hour, minute, answer.data.timezone);
+        }
+        function planFailed(err) { $("plan-status").textContent = ""; $("plan-error").textContent = err.message; }
+        $("plan-when").addEventListener("change", () => {
+          const now = $("plan-when").value === "now";
+          $("plan-time").disabled = now;
+          if (!now && !$("plan-time").value) $("plan-time").focus();
+        });
+        $("plan-form").addEventListener("submit", async (e) => {
+          e.preventDefault();
+          $("plan-error").textContent = "";
+          $("plan-choices").hidden = true;
+          try {
+            const from = await resolvePlace("from");
+            if (!from) return;
+            const to = await resolvePlace("to");
+            if (!to) return;
+            const request = { op: "subscribe", topic: "plan", from: { stop_id: from }, to: { stop_id: to } };
+            const when = $("plan-when").value;
+            if (when !== "now") {
+              if (!$("plan-time").value) throw new Error("Give a time, or choose “Leave now”.");
+              request[when] = await servicesInstant(from, $("plan-time").value);
+            }
+            startPlan(request);
+          } catch (err) { planFailed(err); }
+        });
+        async function startPlan(request) {
+          if (plan && plan.sub) send({ op: "unsubscribe", sub: plan.sub }).catch(() => {});
+          plan = { request, sub: null, events: 0 };
+          const box = $("planner");
+          box.dataset.events = "0"; box.dataset.journeys = "0";
+          for (const id of ["journeys", "plan-alerts", "plan-dropped"]) $(id).replaceChildren();
+          $("plan-status").textContent = "Planning…";
+          if (socketReady) { try { await subscribePlan(); } catch (err) { planFailed(err); } }
+          else if (!socket) connect();  // onopen subscribes
+        }
+        async function subscribePlan() {
+          const p = plan;
+          const answer = await send(p.request);
+          if (plan === p) p.sub = answer.data.sub; else send({ op: "unsubscribe", sub: answer.data.sub }).catch(() => {});
+        }
+        function planFrom(which) {
+          if (!current) return;
+          setPlace(which, current.stopId, $("board-title").textContent);
+          const box = $("planner");
+          box.open = true;
+          const other = places[which === "from" ? "to" : "from"];
+          if (other.value.trim()) $("plan-form").requestSubmit(); else other.focus();
+          box.scrollIntoView({ block: "nearest" });
+        }
+        $("plan-from-here").addEventListener("click", () => planFrom("from"));
+        $("plan-to-here").addEventListener("click", () => planFrom("to"));
+
+        function durationText(seconds) {
+          const minutes = Math.round(seconds / 60);
+          return minutes < 60 ? minutes + " min" : Math.floor(minutes / 60) + " h " + String(minutes % 60).padStart(2, "0");
+        }
+        function routeBadge(row) {
+          if (!row) return el("span", { class: "route", text: "+" , title: "Extra service" });
+          const style = row.route_color ? "background:" + row.route_color + ";color:" + (row.route_text_color || "#FFFFFF") : null;
+          return el("span", { class: "route", style, text: row.route_short_name || row.route_id });
+        }
+        function changeText(change, tz) {
+          if (change.type === "times") return "Journey " + (change.journey + 1) + ", ride " + (change.leg + 1) + ": now " +
+            clockText(change.departure_unix, tz) + "–" + clockText(change.arrival_unix, tz) + " (was " +
+            clockText(change.previous_departure_unix, tz) + "–" + clockText(change.previous_arrival_unix, tz) + ")";
+          if (change.type === "broken") return "A journey shown before is no longer possible: " + change.reason;
+          if (change.type === "replaced") return "A journey shown before is no longer among the best";
+          if (change.type === "new") return "New: journey " + (change.journey + 1);
+          return change.type;
+        }
+        function renderPlan(event) {
+          const data = event.data, meta = event.meta, tz = data.timezone;
+          plan.events += 1;
+          const box = $("planner");
+          box.dataset.events = String(plan.events); box.dataset.journeys = String(data.journeys.length);
+          const notes = [];
+          if (!data.journeys.length) notes.push(data.reason || "No journey found.");
+          else notes.push(data.journeys.length === 1 ? "1 journey" : data.journeys.length + " journeys");
+          if (data.realtime_stale) notes.push("live data stale: scheduled times");
+          else if (meta.source === "static_only") notes.push("scheduled times only");
+          if (data.cut) notes.push("the search ran out of time: these are the journeys it found");
+          if (event.changes.length) notes.push("updated " + clockText(meta.at, tz) + ": " +
+            event.changes.map((c) => changeText(c, tz)).join("; "));
+          $("plan-status").textContent = notes.join(" · ");
+          renderAlerts($("plan-alerts"), data.alerts);
+          // A live update draws the journeys again: those the rider had opened stay open.
+          const opened = new Set([...document.querySelectorAll("#journeys .journey[open]")].map((d) => d.dataset.key));
+          $("journeys").replaceChildren(...data.journeys.map((j) => el("li", {}, journeyItem(j, tz, opened))));
+          $("plan-dropped").replaceChildren(...data.live_dropped.map((why) => el("li", { text: "Not offered: " + why })));
+        }
+        // A journey is the same journey when it rides the same trips from the same stops (GATEWAY.md, subscribe).
+        function journeyKey(j) {
+          return j.legs.filter((l) => l.type === "transit").map((l) => [l.board ? l.board.trip_id + "@" +
+            l.board.service_date : l.added_trip_id, l.board ? l.board.stop_id : "", l.alight.stop_id].join("/")).join(" ");
+        }
+        function journeyItem(j, tz, opened) {
+          const rides = j.legs.filter((l) => l.type === "transit");
+          const live = rides.some((l) => l.live);
+          const summary = el("summary", {},
+            el("strong", { class: "time", text: clockText(j.departure_unix, tz) + " → " + clockText(j.arrival_unix, tz) }),
+            // The minutes between the two clock times shown (a duration rounded on its own could disagree with them).
+            el("span", { text: durationText(60 * (Math.floor(j.arrival_unix / 60) - Math.floor(j.departure_unix / 60))) }),
+            el("span", { class: "muted", text: j.transfers === 0 ? "direct" : j.transfers + (j.transfers === 1 ? " change" : " changes") }),
+            j.walk_s ? el("span", { class: "muted", text: "walk " + durationText(j.walk_s) }) : null,
+            el("span", {}, ...rides.flatMap((l, i) => i ? [" ", routeBadge(l.board)] : [routeBadge(l.board)])),
+            el("span", { class: "badge " + (live ? "c-green" : "muted"), text: live ? "live" : "scheduled" }));
+          const key = journeyKey(j);
+          const details = el("details", { class: "journey", "data-key": key, "data-departure-unix": String(j.departure_unix),
+            "data-arrival-unix": String(j.arrival_unix) }, summary,
+            el("ol", { class: "legs", "aria-label": "Legs of this journey" }, ...j.legs.map((l) => legItem(l, tz))));
+          const drawMap = () => {
+            if (details.open && !details.querySelector("svg")) { const map = journeyMap(rides); if (map) details.append(map); }
+          };
+          details.addEventListener("toggle", drawMap);
+          if (opened.has(key)) { details.open = true; drawMap(); }
+          return details;
+        }
+        // The rides' shapes (each leg's polyline, in its route's colour) on a plain SVG fitted to them.
+        function journeyMap(rides) {
+          const lines = rides.filter((l) => l.polyline).map((l) => ({ leg: l, points: decodePolyline(l.polyline) }));
+          const all = lines.flatMap((line) => line.points);
+          if (!all.length) return null;
+          const lats = all.map((p) => p[0]), lons = all.map((p) => p[1]);
+          const cos = Math.cos((Math.min(...lats) + Math.max(...lats)) / 2 * Math.PI / 180);
+          const minLon = Math.min(...lons), maxLat = Math.max(...lats);
+          const w = Math.max((Math.max(...lons) - minLon) * cos, 1e-4), h = Math.max(maxLat - Math.min(...lats), 1e-4);
+          const W = 480, H = Math.round(Math.min(360, Math.max(160, W * h / w))), pad = 12;
+          const scale = Math.min((W - 2 * pad) / w, (H - 2 * pad) / h);
+          const left = (W - w * scale) / 2, top = (H - h * scale) / 2;  // centred
+          const x = (lon) => (left + (lon - minLon) * cos * scale).toFixed(1), y = (lat) => (top + (maxLat - lat) * scale).toFixed(1);
+          const NS = "http://www.w3.org/2000/svg", svg = document.createElementNS(NS, "svg");
+          svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+          svg.setAttribute("role", "img");
+          const title = document.createElementNS(NS, "title");
+          title.textContent = "Map of this journey: " + lines.map((line) => (line.leg.board &&
+            (line.leg.board.route_short_name || line.leg.board.route_id)) || "extra service").join(", then ");
+          svg.append(title);
+          for (const line of lines) {
+            const path = document.createElementNS(NS, "polyline");
+            path.setAttribute("points", line.points.map(([la, lo]) => x(lo) + "," + y(la)).join(" "));
+            path.setAttribute("fill", "none");
+            path.setAttribute("stroke", (line.leg.board && line.leg.board.route_color) || "#666");
+            path.setAttribute("stroke-width", "4");
+            path.setAttribute("stroke-linejoin", "round");
+            svg.append(path);
+          }
+          // Where each ride is boarded and left.
+          for (const [la, lo] of lines.flatMap((line) => [line.points[0], line.points[line.points.length - 1]])) {
+            const dot = document.createElementNS(NS, "circle");
+            dot.setAttribute("cx", x(lo)); dot.setAttribute("cy", y(la));
+            dot.setAttribute("r", "5"); dot.setAttribute("fill", "var(--card)");
+            dot.setAttribute("stroke", "var(--fg)"); dot.setAttribute("stroke-width", "2");
+            svg.append(dot);
+          }
+          return el("div", { class: "journey-map" }, svg);
+        }
+        function legItem(leg, tz) {
+          if (leg.type === "walk") {
+            return el("li", { class: "walk" }, "Walk " + Math.round(leg.distance_m) + " m, " + durationText(leg.duration_s) +
+              " to " + (leg.to_stop_name || leg.to_stop_id || "your destination"));
+          }
+          const b = leg.board, a = leg.alight;
+          const badge = b && b.delay_badge ? el("span", { class: "badge c-" + b.delay_badge.color, text: b.delay_badge.text })
+            : el("span", { class: "badge muted", text: leg.live ? "live" : b ? STATUS_TEXT[b.status] || b.status : "Extra service" });
+          // A platform the stop's name already says is not said twice ("Central Station, Platform 27"), unless it changed.
+          const named = (name, p) => (name || "").includes("Platform " + p);
+          const boardName = leg.board_stop_name || (b && b.stop_id) || "?", alightName = a.stop_name || a.stop_id;
+          const platform = b && b.platform && (b.platform_changed || !named(boardName, b.platform))
+            ? el("span", { class: b.platform_changed ? "changed" : null, text: ", platform " + b.platform +
+              (b.platform_changed ? " (changed from " + (b.scheduled_platform || "?") + ")" : "") }) : null;
+          const between = leg.intermediate_stops.length;
+          return el("li", { class: "ride" },
+            el("span", { class: "time", text: clockText(leg.departure_unix, tz) }), " ", routeBadge(b), " ",
+            b && b.headsign ? "to " + b.headsign + " " : "", badge,
+            el("span", { class: "stops" }, "from " + boardName, platform,
+              (OCCUPANCY[b && b.occupancy_status] ? " · " + OCCUPANCY[b.occupancy_status] : ""),
+              " · " + (between === 0 ? "no stop between" : between === 1 ? "1 stop between" : between + " stops between")),
+            el("span", { class: "stops" }, el("span", { class: "time", text: clockText(leg.arrival_unix, tz) }),
+              " arrive " + alightName + (a.platform && !named(alightName, a.platform) ? ", platform " + a.platform : "")));
         }
 
         connect();
