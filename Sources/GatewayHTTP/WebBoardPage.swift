@@ -589,7 +589,13 @@ enum WebBoardPage {
         }
         async function subscribePlan() {
           const p = plan;
-          const answer = await send(p.request);
+          let answer;
+          try { answer = await send(p.request); } catch (err) {
+            // Refused (an unknown stop, the same place twice, …): nothing to keep live. A lost connection: the next
+            // one subscribes again.
+            if (plan === p && !err.message.startsWith("CLOSED")) plan = null;
+            throw err;
+          }
           if (plan === p) p.sub = answer.data.sub; else send({ op: "unsubscribe", sub: answer.data.sub }).catch(() => {});
         }
         function planFrom(which) {
