@@ -80,6 +80,7 @@ enum WebBoardPage {
         #plan-form .field { display: flex; flex-direction: column; gap: 0.2rem; flex: 1 1 11rem; min-width: 0; }
         #plan-form input, #plan-form select { font: inherit; padding: 0.45rem 0.6rem; border: 1px solid var(--line);
           border-radius: 6px; background: var(--bg); color: var(--fg); min-width: 0; flex: none; }
+        #plan-my-location { align-self: flex-start; font-size: 0.9rem; padding: 0.2rem 0.6rem; }
         #plan-choices button { width: 100%; text-align: left; margin: 0.15rem 0; }
         ol.journeys { list-style: none; padding: 0; margin: 0.5rem 0; }
         ol.journeys > li { border-bottom: 1px solid var(--line); }
@@ -125,7 +126,8 @@ enum WebBoardPage {
             <summary>Plan a journey</summary>
             <form id="plan-form" aria-label="Plan a journey">
               <div class="field"><label for="plan-from">From</label>
-                <input id="plan-from" type="search" autocomplete="off" placeholder="Stop or station" required></div>
+                <input id="plan-from" type="search" autocomplete="off" placeholder="Stop or station" required>
+                <button type="button" id="plan-my-location">Use my location</button></div>
               <div class="field"><label for="plan-to">To</label>
                 <input id="plan-to" type="search" autocomplete="off" placeholder="Stop or station" required></div>
               <div class="field"><label for="plan-when">When</label>
@@ -502,25 +504,27 @@ enum WebBoardPage {
         // new times, a broken change and its replacement come as events; GATEWAY.md, subscribe) ----
         let plan = null;   // {request, sub, events}
         const places = { from: $("plan-from"), to: $("plan-to") };
-        function setPlace(which, stopId, name) {
+        // A field's place, as the plan op takes it: {stop_id} or {lat, lon} (the rider's location), kept while the
+        // field shows the name it was given.
+        function setPlace(which, place, name) {
           const field = places[which];
-          field.value = name || stopId; field.dataset.stopId = stopId; field.dataset.name = field.value;
+          field.value = name; field.dataset.place = JSON.stringify(place); field.dataset.name = field.value;
         }
-        // A place as the rider typed it: the stop picked for this text, else the one stop whose name it is, else the
-        // one stop found; several: the rider chooses (null; choosing plans again).
+        // A place as the rider typed it: the place picked for this text, else the one stop whose name it is, else
+        // the one stop found; several: the rider chooses (null; choosing plans again).
         async function resolvePlace(which) {
           const field = places[which], text = field.value.trim(), label = which === "from" ? "From" : "To";
           if (!text) throw new Error(label + ": type a stop or station.");
-          if (field.dataset.stopId && field.dataset.name === field.value) return field.dataset.stopId;
+          if (field.dataset.place && field.dataset.name === field.value) return JSON.parse(field.dataset.place);
           const stops = (await ask("search", { q: text, limit: 8 })).data.stops;
           if (!stops.length) throw new Error(label + ": no stop matches “" + text + "”.");
           const exact = stops.filter((s) => s.name.toLowerCase() === text.toLowerCase());
           const pick = exact.length === 1 ? exact[0] : stops.length === 1 ? stops[0] : null;
-          if (pick) { setPlace(which, pick.stop_id, pick.name); return pick.stop_id; }
+          if (pick) { setPlace(which, { stop_id: pick.stop_id }, pick.name); return { stop_id: pick.stop_id }; }
           const box = $("plan-choices"), list = box.querySelector("ul");
           $("plan-choices-title").textContent = label + ": which “" + text + "”?";
           list.replaceChildren(...stops.map((stop) => el("li", {}, el("button", { type: "button", "data-stop-id": stop.stop_id,
-            onclick: () => { box.hidden = true; setPlace(which, stop.stop_id, stop.name); $("plan-form").requestSubmit(); } },
+            onclick: () => { box.hidden = true; setPlace(which, { stop_id: stop.stop_id }, stop.name); $("plan-form").requestSubmit(); } },
             el("strong", { text: stop.name }), " ",
             el("span", { class: "muted", text: [stop.mode, "id " + stop.stop_id].filter(Boolean).join(" · ") })))));
           box.hidden = false;
@@ -545,9 +549,15 @@ enum WebBoardPage {
           }
           return t;
         }
-        // "20:30" on the services' day (their clock may be a replayed one) in the origin's zone: both from a
-        // one-row board of the origin (`meta.at`, `timezone`).
-        async function servicesInstant(stopId, hhmm) {
+        // "20:30" on the services' day (their clock may be a replayed one) in the places' zone: both from a one-row
+        // board (`meta.at`, `timezone`) of the origin, or of the stop nearest to it when it is the rider's location.
+        async function servicesInstant(place, hhmm) {
+          let stopId = place.stop_id;
+          if (!stopId) {
+            const near = (await ask("nearby", { lat: place.lat, lon: place.lon, radius_m: 5000, limit: 1 })).data.stops;
+            if (!near.length) throw new Error("No stop within 5 km of your location: its clock and time zone are unknown.");
+            stopId = near[0].stop_id;
+          }
           const answer = await ask("departures", { stop_id: stopId, limit: 1 });
           const day = zonedParts(answer.meta.at, answer.data.timezone);
           const [hour, minute] = hhmm.split(":").map(Number);
@@ -568,7 +578,7 @@ enum WebBoardPage {
             if (!from) return;
             const to = await resolvePlace("to");
             if (!to) return;
-            const request = { op: "subscribe", topic: "plan", from: { stop_id: from }, to: { stop_id: to } };
+            const request = { op: "subscribe", topic: "plan", from, to };
             const when = $("plan-when").value;
             if (when !== "now") {
               if (!$("plan-time").value) throw new Error("Give a time, or choose “Leave now”.");
@@ -600,7 +610,7 @@ enum WebBoardPage {
         }
         function planFrom(which) {
           if (!current) return;
-          setPlace(which, current.stopId, $("board-title").textContent);
+          setPlace(which, { stop_id: current.stopId }, $("board-title").textContent);
           const box = $("planner");
           box.open = true;
           const other = places[which === "from" ? "to" : "from"];
@@ -608,6 +618,21 @@ enum WebBoardPage {
           box.scrollIntoView({ block: "nearest" });
         }
         $("plan-from-here").addEventListener("click", () => planFrom("from"));
+        // The rider's location as the origin: the plan walks from it to the stops within `access_radius_m`. Browsers
+        // give it only to secure pages (https, or this machine), and only when the rider allows it.
+        $("plan-my-location").addEventListener("click", () => {
+          $("plan-error").textContent = "";
+          if (!navigator.geolocation) { planFailed(new Error("This browser does not give its location.")); return; }
+          $("plan-status").textContent = "Finding your location…";
+          navigator.geolocation.getCurrentPosition((position) => {
+            const c = position.coords, round = (v) => Math.round(v * 1e6) / 1e6;
+            setPlace("from", { lat: round(c.latitude), lon: round(c.longitude) }, "My location (±" + Math.round(c.accuracy) + " m)");
+            $("plan-status").textContent = "";
+            if (places.to.value.trim()) $("plan-form").requestSubmit(); else places.to.focus();
+          }, (err) => planFailed(new Error("Your location is not available: " + err.message +
+            (window.isSecureContext ? "" : " (browsers give it only to pages over https or on this machine)"))),
+          { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
+        });
         $("plan-to-here").addEventListener("click", () => planFrom("to"));
 
         function durationText(seconds) {
