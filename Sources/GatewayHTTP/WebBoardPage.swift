@@ -146,6 +146,7 @@ enum WebBoardPage {
             <div id="plan-alerts" role="region" aria-label="Alerts on these journeys"></div>
             <ol id="journeys" class="journeys" aria-label="Journeys"></ol>
             <ul id="plan-dropped" class="plain muted" aria-label="Journeys not offered"></ul>
+            <button type="button" id="plan-more" hidden></button>
           </details>
           <section id="board" aria-labelledby="board-title" hidden data-events="0" data-rows="0">
             <h2 id="board-title" tabindex="-1"></h2>
@@ -593,6 +594,7 @@ enum WebBoardPage {
           const box = $("planner");
           box.dataset.events = "0"; box.dataset.journeys = "0";
           for (const id of ["journeys", "plan-alerts", "plan-dropped"]) $(id).replaceChildren();
+          $("plan-more").hidden = true;
           $("plan-status").textContent = "Planning…";
           if (socketReady) { try { await subscribePlan(); } catch (err) { planFailed(err); } }
           else if (!socket) connect();  // onopen subscribes
@@ -618,6 +620,18 @@ enum WebBoardPage {
           box.scrollIntoView({ block: "nearest" });
         }
         $("plan-from-here").addEventListener("click", () => planFrom("from"));
+        $("plan-more").addEventListener("click", () => {
+          if (!plan) return;
+          const more = $("plan-more"), unix = Number(more.dataset.unix), when = plan.request.arrive_by !== undefined ? "arrive_by" : "at";
+          const request = Object.assign({}, plan.request);
+          delete request.at; delete request.arrive_by;
+          request[when] = unix;
+          // The form says what is planned now.
+          const p = zonedParts(unix, more.dataset.timezone);
+          $("plan-when").value = when; $("plan-time").disabled = false;
+          $("plan-time").value = String(p.hour).padStart(2, "0") + ":" + String(p.minute).padStart(2, "0");
+          startPlan(request);
+        });
         // The rider's location as the origin: the plan walks from it to the stops within `access_radius_m`. Browsers
         // give it only to secure pages (https, or this machine), and only when the rider allows it.
         $("plan-my-location").addEventListener("click", () => {
@@ -672,6 +686,14 @@ enum WebBoardPage {
           const opened = new Set([...document.querySelectorAll("#journeys .journey[open]")].map((d) => d.dataset.key));
           $("journeys").replaceChildren(...data.journeys.map((j) => el("li", {}, journeyItem(j, tz, opened))));
           $("plan-dropped").replaceChildren(...data.live_dropped.map((why) => el("li", { text: "Not offered: " + why })));
+          // The next journeys: leaving a minute after the first of these leaves (arriving a minute before the last
+          // of these arrives, for "arrive by").
+          const more = $("plan-more"), byArrival = plan.request.arrive_by !== undefined;
+          more.hidden = !data.journeys.length;
+          more.textContent = byArrival ? "Earlier journeys" : "Later journeys";
+          more.dataset.unix = String(byArrival ? Math.min(...data.journeys.map((j) => j.arrival_unix)) - 60
+            : Math.min(...data.journeys.map((j) => j.departure_unix)) + 60);
+          more.dataset.timezone = tz;
         }
         // A journey is the same journey when it rides the same trips from the same stops (GATEWAY.md, subscribe).
         function journeyKey(j) {
