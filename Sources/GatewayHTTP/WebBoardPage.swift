@@ -686,8 +686,8 @@ enum WebBoardPage {
           const opened = new Set([...document.querySelectorAll("#journeys .journey[open]")].map((d) => d.dataset.key));
           $("journeys").replaceChildren(...data.journeys.map((j) => el("li", {}, journeyItem(j, tz, opened))));
           $("plan-dropped").replaceChildren(...data.live_dropped.map((why) => el("li", { text: "Not offered: " + why })));
-          // The next journeys: leaving a minute after the first of these leaves (arriving a minute before the last
-          // of these arrives, for "arrive by").
+          // The next journeys: leaving a minute after the earliest of these leaves (for "arrive by": arriving a
+          // minute before the earliest of these arrives).
           const more = $("plan-more"), byArrival = plan.request.arrive_by !== undefined;
           more.hidden = !data.journeys.length;
           more.textContent = byArrival ? "Earlier journeys" : "Later journeys";
