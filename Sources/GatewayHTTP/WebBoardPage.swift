@@ -293,7 +293,7 @@ enum WebBoardPage {
         // ---- the live board ----
         async function openStop(stopId, name) {
           say("");
-          location.hash = "stop=" + encodeURIComponent(stopId);
+          location.hash = linkFor(stopId, plan && plan.request);
           $("board").hidden = false;
           $("board-title").textContent = name || stopId;
           $("rows").replaceChildren();
@@ -591,6 +591,7 @@ enum WebBoardPage {
         async function startPlan(request) {
           if (plan && plan.sub) send({ op: "unsubscribe", sub: plan.sub }).catch(() => {});
           plan = { request, sub: null, events: 0 };
+          history.replaceState(null, "", "#" + linkFor(current && current.stopId, request));
           const box = $("planner");
           box.dataset.events = "0"; box.dataset.journeys = "0";
           for (const id of ["journeys", "plan-alerts", "plan-dropped"]) $(id).replaceChildren();
@@ -626,11 +627,7 @@ enum WebBoardPage {
           const request = Object.assign({}, plan.request);
           delete request.at; delete request.arrive_by;
           request[when] = unix;
-          // The form says what is planned now.
-          const p = zonedParts(unix, more.dataset.timezone);
-          $("plan-when").value = when; $("plan-time").disabled = false;
-          $("plan-time").value = String(p.hour).padStart(2, "0") + ":" + String(p.minute).padStart(2, "0");
-          startPlan(request);
+          startPlan(request);  // its first answer sets the form's time
         });
         // The rider's location as the origin: the plan walks from it to the stops within `access_radius_m`. Browsers
         // give it only to secure pages (https, or this machine), and only when the rider allows it.
@@ -649,6 +646,41 @@ enum WebBoardPage {
         });
         $("plan-to-here").addEventListener("click", () => planFrom("to"));
 
+        // ---- the page's address says what it shows, to bookmark or share: the open stop's board and the plan
+        // (#stop=ID&from=ID&to=ID&at=UNIX; a place may be the rider's location, geo:LAT,LON) ----
+        const placeText = (place) => place.stop_id !== undefined ? place.stop_id : "geo:" + place.lat + "," + place.lon;
+        function placeOf(text) {
+          const geo = /^geo:(-?[0-9.]+),(-?[0-9.]+)$/.exec(text);
+          return geo ? { lat: Number(geo[1]), lon: Number(geo[2]) } : { stop_id: text };
+        }
+        function linkFor(stopId, request) {
+          const link = new URLSearchParams();
+          if (stopId) link.set("stop", stopId);
+          if (request) {
+            link.set("from", placeText(request.from)); link.set("to", placeText(request.to));
+            for (const k of ["at", "arrive_by"]) if (request[k] !== undefined) link.set(k, String(request[k]));
+          }
+          return link.toString();
+        }
+        async function openLink(hash) {
+          const link = new URLSearchParams(hash.replace(/^#/, ""));
+          if (link.get("stop")) openStop(link.get("stop"), null);
+          if (!link.get("from") || !link.get("to")) return;
+          const request = { op: "subscribe", topic: "plan", from: placeOf(link.get("from")), to: placeOf(link.get("to")) };
+          for (const k of ["at", "arrive_by"]) if (/^[0-9]+$/.test(link.get(k) || "")) request[k] = Number(link.get(k));
+          $("planner").open = true;
+          // The fields show the places' names (a stop's from `stop`); a time is shown once the first answer gives
+          // the zone (renderPlan).
+          for (const which of ["from", "to"]) {
+            const place = request[which];
+            let name = place.stop_id === undefined ? "Location " + place.lat + ", " + place.lon : place.stop_id;
+            if (place.stop_id !== undefined) {
+              try { name = (await ask("stop", { stop_id: place.stop_id })).data.stop.name; } catch (e) {}
+            }
+            setPlace(which, place, name);
+          }
+          startPlan(request);
+        }
         function durationText(seconds) {
           const minutes = Math.round(seconds / 60);
           return minutes < 60 ? minutes + " min" : Math.floor(minutes / 60) + " h " + String(minutes % 60).padStart(2, "0");
@@ -670,6 +702,14 @@ enum WebBoardPage {
         function renderPlan(event) {
           const data = event.data, meta = event.meta, tz = data.timezone;
           plan.events += 1;
+          // The form says the time planned (a plan opened from a link, "Later journeys"), once: later events must not
+          // undo what the rider is typing.
+          const when = plan.request.arrive_by !== undefined ? "arrive_by" : plan.request.at !== undefined ? "at" : "now";
+          if (plan.events === 1) { $("plan-when").value = when; $("plan-time").disabled = when === "now"; }
+          if (plan.events === 1 && when !== "now") {
+            const t = zonedParts(plan.request[when], tz);
+            $("plan-time").value = String(t.hour).padStart(2, "0") + ":" + String(t.minute).padStart(2, "0");
+          }
           const box = $("planner");
           box.dataset.events = String(plan.events); box.dataset.journeys = String(data.journeys.length);
           const notes = [];
@@ -693,7 +733,6 @@ enum WebBoardPage {
           more.textContent = byArrival ? "Earlier journeys" : "Later journeys";
           more.dataset.unix = String(byArrival ? Math.min(...data.journeys.map((j) => j.arrival_unix)) - 60
             : Math.min(...data.journeys.map((j) => j.departure_unix)) + 60);
-          more.dataset.timezone = tz;
         }
         // A journey is the same journey when it rides the same trips from the same stops (GATEWAY.md, subscribe).
         function journeyKey(j) {
@@ -787,8 +826,7 @@ enum WebBoardPage {
         }
 
         connect();
-        const deepLink = /^#stop=(.+)$/.exec(location.hash);
-        if (deepLink) openStop(decodeURIComponent(deepLink[1]), null);
+        openLink(location.hash);
         </script>
         </body>
         </html>
