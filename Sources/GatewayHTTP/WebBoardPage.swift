@@ -80,6 +80,7 @@ enum WebBoardPage {
         #plan-form .field { display: flex; flex-direction: column; gap: 0.2rem; flex: 1 1 11rem; min-width: 0; }
         #plan-form input, #plan-form select { font: inherit; padding: 0.45rem 0.6rem; border: 1px solid var(--line);
           border-radius: 6px; background: var(--bg); color: var(--fg); min-width: 0; flex: none; }
+        label.check { font-weight: normal; display: flex; gap: 0.4rem; align-items: center; flex: 1 1 100%; }
         #plan-my-location { align-self: flex-start; font-size: 0.9rem; padding: 0.2rem 0.6rem; }
         #plan-choices button { width: 100%; text-align: left; margin: 0.15rem 0; }
         ol.journeys { list-style: none; padding: 0; margin: 0.5rem 0; }
@@ -135,6 +136,7 @@ enum WebBoardPage {
                   <option value="arrive_by">Arrive by</option></select></div>
               <div class="field"><label for="plan-time">Time (the places' clock)</label>
                 <input id="plan-time" type="time" disabled></div>
+              <label class="check"><input id="plan-wheelchair" type="checkbox"> Wheelchair accessible trips and stops only</label>
               <button type="submit">Plan</button>
             </form>
             <p id="plan-error" role="alert" class="error"></p>
@@ -580,6 +582,7 @@ enum WebBoardPage {
             const to = await resolvePlace("to");
             if (!to) return;
             const request = { op: "subscribe", topic: "plan", from, to };
+            if ($("plan-wheelchair").checked) request.wheelchair = true;
             const when = $("plan-when").value;
             if (when !== "now") {
               if (!$("plan-time").value) throw new Error("Give a time, or choose “Leave now”.");
@@ -659,6 +662,7 @@ enum WebBoardPage {
           if (request) {
             link.set("from", placeText(request.from)); link.set("to", placeText(request.to));
             for (const k of ["at", "arrive_by"]) if (request[k] !== undefined) link.set(k, String(request[k]));
+            if (request.wheelchair) link.set("wheelchair", "1");
           }
           return link.toString();
         }
@@ -668,6 +672,8 @@ enum WebBoardPage {
           if (!link.get("from") || !link.get("to")) return;
           const request = { op: "subscribe", topic: "plan", from: placeOf(link.get("from")), to: placeOf(link.get("to")) };
           for (const k of ["at", "arrive_by"]) if (/^[0-9]+$/.test(link.get(k) || "")) request[k] = Number(link.get(k));
+          if (link.get("wheelchair") === "1") request.wheelchair = true;
+          $("plan-wheelchair").checked = !!request.wheelchair;
           $("planner").open = true;
           // The fields show the places' names (a stop's from `stop`); a time is shown once the first answer gives
           // the zone (renderPlan).
