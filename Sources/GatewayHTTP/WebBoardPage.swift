@@ -696,10 +696,16 @@ enum WebBoardPage {
           const style = row.route_color ? "background:" + row.route_color + ";color:" + (row.route_text_color || "#FFFFFF") : null;
           return el("span", { class: "route", style, text: row.route_short_name || row.route_id });
         }
+        // A ride's new times as a shift ("leaves 40 s later (20:05)"): predictions move by seconds, which the
+        // clock times alone would not show.
+        function shiftText(verb, now, before, tz) {
+          const d = now - before, size = Math.abs(d) < 60 ? Math.abs(d) + " s" : Math.round(Math.abs(d) / 60) + " min";
+          return verb + " " + (d === 0 ? "as before" : size + (d > 0 ? " later" : " earlier")) + " (" + clockText(now, tz) + ")";
+        }
         function changeText(change, tz) {
-          if (change.type === "times") return "Journey " + (change.journey + 1) + ", ride " + (change.leg + 1) + ": now " +
-            clockText(change.departure_unix, tz) + "–" + clockText(change.arrival_unix, tz) + " (was " +
-            clockText(change.previous_departure_unix, tz) + "–" + clockText(change.previous_arrival_unix, tz) + ")";
+          if (change.type === "times") return "Journey " + (change.journey + 1) + ", ride " + (change.leg + 1) + " " +
+            shiftText("leaves", change.departure_unix, change.previous_departure_unix, tz) + ", " +
+            shiftText("arrives", change.arrival_unix, change.previous_arrival_unix, tz);
           if (change.type === "broken") return "A journey shown before is no longer possible: " + change.reason;
           if (change.type === "replaced") return "A journey shown before is no longer among the best";
           if (change.type === "new") return "New: journey " + (change.journey + 1);
@@ -724,7 +730,8 @@ enum WebBoardPage {
           if (data.realtime_stale) notes.push("live data stale: scheduled times");
           else if (meta.source === "static_only") notes.push("scheduled times only");
           if (data.cut) notes.push("the search ran out of time: these are the journeys it found");
-          if (event.changes.length) notes.push("updated " + clockText(meta.at, tz) + ": " +
+          // (Not meta.at: a plan subscription's answers all hold for the time it was made.)
+          if (event.changes.length) notes.push("live update: " +
             event.changes.map((c) => changeText(c, tz)).join("; "));
           $("plan-status").textContent = notes.join(" · ");
           renderAlerts($("plan-alerts"), data.alerts);
