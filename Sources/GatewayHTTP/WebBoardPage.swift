@@ -367,7 +367,6 @@ enum WebBoardPage {
         }
         function departureRow(row, timezone) {
           const when = row.realtime_unix ?? row.scheduled_unix;
-          const routeStyle = row.route_color ? "background:" + row.route_color + ";color:" + (row.route_text_color || "#FFFFFF") : null;
           const label = [row.route_short_name || row.route_long_name, "to", row.headsign || "?", "at",
             clockText(when, timezone), row.delay_badge ? row.delay_badge.accessibility_label : STATUS_TEXT[row.status] || "",
             row.platform ? "platform " + row.platform : ""].join(" ");
@@ -382,8 +381,7 @@ enum WebBoardPage {
           return el("button", { type: "button", class: "row status-" + row.status, "aria-label": label,
               "data-trip-id": row.trip_id, onclick: (e) => openTrip(row, e.currentTarget) },
             el("span", { class: "time", text: clockText(when, timezone) }),
-            el("span", { class: "route-cell" }, el("span", { class: "route", style: routeStyle,
-              text: row.route_short_name || row.route_id })),
+            el("span", { class: "route-cell" }, routeBadge(row)),
             el("span", { class: "dest" }, row.headsign || row.route_long_name || "", details.length ? el("small", {}, ...details) : null),
             badge,
             el("span", { class: "countdown", "data-unix": String(when), "aria-hidden": "true", text: countdownText(when) }));
@@ -691,8 +689,9 @@ enum WebBoardPage {
           const minutes = Math.round(seconds / 60);
           return minutes < 60 ? minutes + " min" : Math.floor(minutes / 60) + " h " + String(minutes % 60).padStart(2, "0");
         }
+        // A route's short name in its colours (a board row, or a plan's boarding row; none for an added trip).
         function routeBadge(row) {
-          if (!row) return el("span", { class: "route", text: "+" , title: "Extra service" });
+          if (!row) return el("span", { class: "route", text: "+", title: "Extra service" });
           const style = row.route_color ? "background:" + row.route_color + ";color:" + (row.route_text_color || "#FFFFFF") : null;
           return el("span", { class: "route", style, text: row.route_short_name || row.route_id });
         }
