@@ -622,6 +622,7 @@ enum WebBoardPage {
           box.scrollIntoView({ block: "nearest" });
         }
         $("plan-from-here").addEventListener("click", () => planFrom("from"));
+        $("plan-to-here").addEventListener("click", () => planFrom("to"));
         $("plan-more").addEventListener("click", () => {
           if (!plan) return;
           const more = $("plan-more"), unix = Number(more.dataset.unix), when = plan.request.arrive_by !== undefined ? "arrive_by" : "at";
@@ -645,7 +646,6 @@ enum WebBoardPage {
             (window.isSecureContext ? "" : " (browsers give it only to pages over https or on this machine)"))),
           { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
         });
-        $("plan-to-here").addEventListener("click", () => planFrom("to"));
 
         // ---- the page's address says what it shows, to bookmark or share: the open stop's board and the plan
         // (#stop=ID&from=ID&to=ID&at=UNIX; a place may be the rider's location, geo:LAT,LON) ----
@@ -701,8 +701,12 @@ enum WebBoardPage {
           const d = now - before, size = Math.abs(d) < 60 ? Math.abs(d) + " s" : Math.round(Math.abs(d) / 60) + " min";
           return verb + " " + (d === 0 ? "as before" : size + (d > 0 ? " later" : " earlier")) + " (" + clockText(now, tz) + ")";
         }
-        function changeText(change, tz) {
-          if (change.type === "times") return "Journey " + (change.journey + 1) + ", ride " + (change.leg + 1) + " " +
+        // `journey` and `leg` index this event's journeys and their legs (walks included): the ride is named by its
+        // route, as the journey's summary shows it.
+        function changeText(change, journeys, tz) {
+          const leg = change.type === "times" && journeys[change.journey] && journeys[change.journey].legs[change.leg];
+          const ride = leg && leg.board ? leg.board.route_short_name || leg.board.route_id : "the extra service";
+          if (change.type === "times") return "Journey " + (change.journey + 1) + ", " + ride + " " +
             shiftText("leaves", change.departure_unix, change.previous_departure_unix, tz) + ", " +
             shiftText("arrives", change.arrival_unix, change.previous_arrival_unix, tz);
           if (change.type === "broken") return "A journey shown before is no longer possible: " + change.reason;
@@ -731,7 +735,7 @@ enum WebBoardPage {
           if (data.cut) notes.push("the search ran out of time: these are the journeys it found");
           // (Not meta.at: a plan subscription's answers all hold for the time it was made.)
           if (event.changes.length) notes.push("live update: " +
-            event.changes.map((c) => changeText(c, tz)).join("; "));
+            event.changes.map((c) => changeText(c, data.journeys, tz)).join("; "));
           $("plan-status").textContent = notes.join(" · ");
           renderAlerts($("plan-alerts"), data.alerts);
           // A live update draws the journeys again: those the rider had opened stay open.
