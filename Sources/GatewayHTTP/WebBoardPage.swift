@@ -273,10 +273,7 @@ enum WebBoardPage {
             const list = $("results");
             list.replaceChildren();
             for (const stop of answer.data.stops) {
-              const detail = [stop.mode, stop.code ? "code " + stop.code : null, "id " + stop.stop_id].filter(Boolean);
-              list.append(el("li", {}, el("button", { type: "button", "data-stop-id": stop.stop_id,
-                onclick: () => openStop(stop.stop_id, stop.name) },
-                el("strong", { text: stop.name }), " ", el("span", { class: "muted", text: detail.join(" · ") }))));
+              list.append(el("li", {}, stopChoice(stop, () => openStop(stop.stop_id, stop.name))));
             }
             if (!answer.data.stops.length) list.append(el("li", { class: "muted", text: "No stop matches “" + q + "”." }));
             $("results-section").hidden = false;
@@ -284,6 +281,12 @@ enum WebBoardPage {
             if (first) first.focus();
           } catch (err) { say(err.message); }
         });
+        // A stop found by `search`, as a button: its name, mode, code and id (the search's results, the planner's choices).
+        function stopChoice(stop, onclick) {
+          const detail = [stop.mode, stop.code ? "code " + stop.code : null, "id " + stop.stop_id].filter(Boolean);
+          return el("button", { type: "button", "data-stop-id": stop.stop_id, onclick },
+            el("strong", { text: stop.name }), " ", el("span", { class: "muted", text: detail.join(" · ") }));
+        }
         $("token-form").addEventListener("submit", (e) => {
           e.preventDefault();
           token = $("token").value;
@@ -403,6 +406,9 @@ enum WebBoardPage {
           for (const span of document.querySelectorAll(".countdown[data-unix]")) span.textContent = countdownText(Number(span.dataset.unix));
         }, 1000);
 
+        // Whether a stop's name already says its platform ("Central Station, Platform 27"): then it is not said twice.
+        const platformNamed = (name, platform) => (name || "").includes("Platform " + platform);
+
         // ---- a trip ----
         async function openTrip(row, opener) {
           const dialog = $("trip");
@@ -427,7 +433,7 @@ enum WebBoardPage {
               list.append(el("li", { "aria-current": here ? "location" : null },
                 el("span", { class: "time", text: clockText(when, tz) }),
                 el("span", {}, here ? el("strong", { text: s.stop_name || s.stop_id }) : (s.stop_name || s.stop_id),
-                  s.platform && !(s.stop_name || "").includes("Platform " + s.platform)
+                  s.platform && !platformNamed(s.stop_name, s.platform)
                     ? el("small", { class: "muted", text: " platform " + s.platform }) : null),
                 badge));
             }
@@ -442,6 +448,16 @@ enum WebBoardPage {
             return (result & 1) ? ~(result >> 1) : (result >> 1); };
           while (index < text.length) { lat += next(); lon += next(); points.push([lat / 1e5, lon / 1e5]); }
           return points;
+        }
+        // A route's shape ([lat, lon] points) as an SVG line in its colour, through the map's projection x, y.
+        function routeLine(points, x, y, colour) {
+          const path = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+          path.setAttribute("points", points.map(([la, lo]) => x(lo) + "," + y(la)).join(" "));
+          path.setAttribute("fill", "none");
+          path.setAttribute("stroke", colour || "#666");
+          path.setAttribute("stroke-width", "4");
+          path.setAttribute("stroke-linejoin", "round");
+          return path;
         }
         async function drawMap(rows) {
           const stopId = current.stopId;
@@ -469,12 +485,7 @@ enum WebBoardPage {
           const shapes = await Promise.all([...seen.values()].map((r) => ask("shape", { trip_id: r.trip_id }).then(
             (a) => ({ r, points: decodePolyline(a.data.polyline) }), () => null)));
           for (const s of shapes.filter(Boolean)) {
-            const path = document.createElementNS(NS, "polyline");
-            path.setAttribute("points", s.points.map(([la, lo]) => x(lo) + "," + y(la)).join(" "));
-            path.setAttribute("fill", "none");
-            path.setAttribute("stroke", s.r.route_color || "#666");
-            path.setAttribute("stroke-width", "4");
-            path.setAttribute("stroke-linejoin", "round");
+            const path = routeLine(s.points, x, y, s.r.route_color);
             path.setAttribute("opacity", "0.8");
             svg.append(path);
             const name = (s.r.route_short_name || s.r.route_id) + " to " + (s.r.headsign || "?");
@@ -524,10 +535,9 @@ enum WebBoardPage {
           if (pick) { setPlace(which, { stop_id: pick.stop_id }, pick.name); return { stop_id: pick.stop_id }; }
           const box = $("plan-choices"), list = box.querySelector("ul");
           $("plan-choices-title").textContent = label + ": which “" + text + "”?";
-          list.replaceChildren(...stops.map((stop) => el("li", {}, el("button", { type: "button", "data-stop-id": stop.stop_id,
-            onclick: () => { box.hidden = true; setPlace(which, { stop_id: stop.stop_id }, stop.name); $("plan-form").requestSubmit(); } },
-            el("strong", { text: stop.name }), " ",
-            el("span", { class: "muted", text: [stop.mode, "id " + stop.stop_id].filter(Boolean).join(" · ") })))));
+          list.replaceChildren(...stops.map((stop) => el("li", {}, stopChoice(stop, () => {
+            box.hidden = true; setPlace(which, { stop_id: stop.stop_id }, stop.name); $("plan-form").requestSubmit();
+          }))));
           box.hidden = false;
           list.querySelector("button").focus();
           return null;
@@ -669,7 +679,15 @@ enum WebBoardPage {
           if (link.get("stop")) openStop(link.get("stop"), null);
           if (!link.get("from") || !link.get("to")) return;
           const request = { op: "subscribe", topic: "plan", from: placeOf(link.get("from")), to: placeOf(link.get("to")) };
-          for (const k of ["at", "arrive_by"]) if (/^[0-9]+$/.test(link.get(k) || "")) request[k] = Number(link.get(k));
+          for (const k of ["at", "arrive_by"]) {
+            if (!link.has(k)) continue;
+            if (!/^[0-9]+$/.test(link.get(k))) {
+              $("planner").open = true;
+              planFailed(new Error("This page's address has " + k + "=" + link.get(k) + ": not a time (unix seconds)."));
+              return;
+            }
+            request[k] = Number(link.get(k));
+          }
           if (link.get("wheelchair") === "1") request.wheelchair = true;
           $("plan-wheelchair").checked = !!request.wheelchair;
           $("planner").open = true;
@@ -721,10 +739,7 @@ enum WebBoardPage {
           // undo what the rider is typing.
           const when = plan.request.arrive_by !== undefined ? "arrive_by" : plan.request.at !== undefined ? "at" : "now";
           if (plan.events === 1) { $("plan-when").value = when; $("plan-time").disabled = when === "now"; }
-          if (plan.events === 1 && when !== "now") {
-            const t = zonedParts(plan.request[when], tz);
-            $("plan-time").value = String(t.hour).padStart(2, "0") + ":" + String(t.minute).padStart(2, "0");
-          }
+          if (plan.events === 1 && when !== "now") $("plan-time").value = clockText(plan.request[when], tz);
           const box = $("planner");
           box.dataset.events = String(plan.events); box.dataset.journeys = String(data.journeys.length);
           const notes = [];
@@ -798,13 +813,7 @@ enum WebBoardPage {
             (line.leg.board.route_short_name || line.leg.board.route_id)) || "extra service").join(", then ");
           svg.append(title);
           for (const line of lines) {
-            const path = document.createElementNS(NS, "polyline");
-            path.setAttribute("points", line.points.map(([la, lo]) => x(lo) + "," + y(la)).join(" "));
-            path.setAttribute("fill", "none");
-            path.setAttribute("stroke", (line.leg.board && line.leg.board.route_color) || "#666");
-            path.setAttribute("stroke-width", "4");
-            path.setAttribute("stroke-linejoin", "round");
-            svg.append(path);
+            svg.append(routeLine(line.points, x, y, line.leg.board && line.leg.board.route_color));
           }
           // Where each ride is boarded and left.
           for (const [la, lo] of lines.flatMap((line) => [line.points[0], line.points[line.points.length - 1]])) {
@@ -824,10 +833,9 @@ enum WebBoardPage {
           const b = leg.board, a = leg.alight;
           const badge = b && b.delay_badge ? el("span", { class: "badge c-" + b.delay_badge.color, text: b.delay_badge.text })
             : el("span", { class: "badge muted", text: leg.live ? "live" : b ? STATUS_TEXT[b.status] || b.status : "Extra service" });
-          // A platform the stop's name already says is not said twice ("Central Station, Platform 27"), unless it changed.
-          const named = (name, p) => (name || "").includes("Platform " + p);
+          // A platform the stop's name already says is not said twice, unless it changed.
           const boardName = leg.board_stop_name || (b && b.stop_id) || "?", alightName = a.stop_name || a.stop_id;
-          const platform = b && b.platform && (b.platform_changed || !named(boardName, b.platform))
+          const platform = b && b.platform && (b.platform_changed || !platformNamed(boardName, b.platform))
             ? el("span", { class: b.platform_changed ? "changed" : null, text: ", platform " + b.platform +
               (b.platform_changed ? " (changed from " + (b.scheduled_platform || "?") + ")" : "") }) : null;
           const between = leg.intermediate_stops.length;
@@ -838,7 +846,7 @@ enum WebBoardPage {
               (OCCUPANCY[b && b.occupancy_status] ? " · " + OCCUPANCY[b.occupancy_status] : ""),
               " · " + (between === 0 ? "no stop between" : between === 1 ? "1 stop between" : between + " stops between")),
             el("span", { class: "stops" }, el("span", { class: "time", text: clockText(leg.arrival_unix, tz) }),
-              " arrive " + alightName + (a.platform && !named(alightName, a.platform) ? ", platform " + a.platform : "")));
+              " arrive " + alightName + (a.platform && !platformNamed(alightName, a.platform) ? ", platform " + a.platform : "")));
         }
 
         connect();
