@@ -4,7 +4,8 @@
 /// board's routes (`shape` by trip, `stops_in_bbox`) and live journeys between two stops (`subscribe`, topic
 /// `plan`). scripts/web-board-test drives it in headless Chromium.
 enum WebBoardPage {
-    static var bytes: [UInt8] { Array(html.utf8) }
+    /// The page as served: made once, not per request.
+    static let bytes: [UInt8] = Array(html.utf8)
 
     static let html = #"""
         <!doctype html>
