@@ -129,7 +129,9 @@ extension Timetable {
             gone: live.runs.keys.filter { state.runs[$0] == nil })
         // Compared and converted on every core, a stretch of candidates each (reading only this timetable and the
         // states), their times into one array per stretch; laid in one by one, each stretch's times appended at once.
-        let stretches = ParallelMap.stretches(candidates.count) { prepare(candidates, $0) }
+        // A stretch of at most 256 runs: what `prepare` reads ahead of its conversion then stays in a core's cache
+        // until the conversion reads it (with a sixteenth of a full update's runs per stretch it did not).
+        let stretches = ParallelMap.stretches(candidates.count, atMost: 256) { prepare(candidates, $0) }
         let bases = next.liveTimes.append(batches: stretches.map(\.times))
         for (stretch, base) in zip(stretches, bases) {
             for p in stretch.runs { change(p, timesFrom: base) }
@@ -265,19 +267,27 @@ extension Timetable {
                 }
                 // The arrivals, then the departures; raised where they decrease (`Timetable.rising`), which the
                 // realtime conversion already did for the services' live times (`PlannerLiveFeed`).
-                let start = stretch.times.count
-                var previous = Int64.min
-                var rising = true
-                for s in stops {
-                    rising = rising && s.arrival >= previous && s.departure >= s.arrival
-                    previous = s.departure
-                    stretch.times.append(Int32(clamping: s.arrival - epoch))
+                // One pass over the stops, through buffers: this loop converts every stop of every changed run.
+                let n = stops.count, start = stretch.times.count
+                var rising = true, dwells = false
+                var skipped: [Int] = []
+                stretch.times.append(contentsOf: repeatElement(0, count: 2 * n))
+                stretch.times.withUnsafeMutableBufferPointer { times in
+                    stops.withUnsafeBufferPointer { stops in
+                        var previous = Int64.min
+                        for j in 0..<n {
+                            let s = stops[j]
+                            rising = rising && s.arrival >= previous && s.departure >= s.arrival
+                            dwells = dwells || s.arrival != s.departure
+                            if s.skipped { skipped.append(j) }
+                            previous = s.departure
+                            times[start + j] = Int32(clamping: s.arrival - epoch)
+                            times[start + n + j] = Int32(clamping: s.departure - epoch)
+                        }
+                    }
                 }
-                for s in stops { stretch.times.append(Int32(clamping: s.departure - epoch)) }
-                if !rising { Timetable.raise(&stretch.times, arrivalsAt: start, count: stops.count) }
-                change = .times(
-                    start: start, skipped: stops.indices.filter { stops[$0].skipped },
-                    dwells: stops.contains { $0.arrival != $0.departure })
+                if !rising { Timetable.raise(&stretch.times, arrivalsAt: start, count: n) }
+                change = .times(start: start, skipped: skipped, dwells: dwells)
             }
             stretch.runs.append(
                 PreparedRun(key: key, run: run, staticPattern: staticPatterns[i], wasLive: wasLive[i], change: change))

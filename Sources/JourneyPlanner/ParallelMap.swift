@@ -20,11 +20,12 @@ enum ParallelMap {
         }
     }
 
-    /// `body` over stretches of 0..<count (a few per core, in order), on every core: for work whose pieces are small,
-    /// so that each stretch gathers its results in arrays of its own.
-    static func stretches<T>(_ count: Int, _ body: (Range<Int>) -> T) -> [T] {
+    /// `body` over stretches of 0..<count (a few per core, in order, and more when a stretch would hold more than `most`
+    /// pieces), on every core: for work whose pieces are small, so that each stretch gathers its results in arrays of
+    /// its own.
+    static func stretches<T>(_ count: Int, atMost most: Int = .max, _ body: (Range<Int>) -> T) -> [T] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let slices = max(1, min(count, slicesPerCore * cores))
+        let slices = max(1, min(count, max(slicesPerCore * cores, (count - 1) / most + 1)))
         return map(slices) { s in body(count * s / slices..<count * (s + 1) / slices) }
     }
 
