@@ -53,6 +53,7 @@ struct PlanBench: ParsableCommand {
         guard updateWarmup >= 0 else { throw BenchError("--update-warmup must be 0 or more, got \(updateWarmup)") }
         guard (0...1).contains(recovering) else { throw BenchError("--recovering must be 0…1, got \(recovering)") }
         let now = self.now ?? Int64(Date().timeIntervalSince1970)
+        let floorAtStart = MemoryFloor.row("before the build")
         let store = try StaticStore(path: db, connections: 1)
         // As transit-static serve with its planner: freed memory kept by malloc (a live update's routes reuse it).
         ProcessMemory.keepFreedMemory()
@@ -223,6 +224,7 @@ struct PlanBench: ParsableCommand {
                     s.p50 / 1000, s.p95 / 1000, s.p99 / 1000, s.max / 1000, answers.value))
         }
 
+        print("\n\(MemoryFloor.header)\n\(floorAtStart)\n\(MemoryFloor.row("after the plans"))")
         if checkUnpruned {
             print(
                 "\nAgainst the search without trip bounds: \(differ) answers differ in times, \(ties) chose another journey of equal times."
