@@ -11,7 +11,8 @@ import TransitStore
 /// plans inside the planner on one thread, and, with `--gateway`, `plan` end to end through a running gateway at
 /// 1 and 8 connections. Origins and destinations: stations (or stops without one) with departures in the hour
 /// of `at`, drawn uniformly and, in a second row, weighted by their departures; `at` uniform over 06:00–22:00 of
-/// the service clock's day (`--now`: the services' `--clock`, so that both plan the same day).
+/// the service clock's day (`--now`: the services' `--clock`, so that both plan the same day). Beside them, the
+/// machine's memory floor (`MemoryFloor`) before the build and after the plans: compare ratios across machines.
 struct PlanBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan", abstract: "Journey planning: build, memory, live update, plans in-process and end to end.")
