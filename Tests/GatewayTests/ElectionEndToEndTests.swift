@@ -186,4 +186,46 @@ struct ElectionEndToEndTests {
             "election: takeover after a kill in \(takeover); epochs seen at the gateway \(epochs); "
                 + "lower-epoch messages dropped there after the pause: \(late)")
     }
+
+    /// An elected instance whose service cannot start (its REP port taken by another process, as an outgoing
+    /// connection's source port once took a standby's in CI) steps down and holds off for a TTL, so a healthy
+    /// instance leads instead of losing every campaign to its win-fail-revoke loop.
+    @Test func anInstanceThatCannotStartLetsAHealthyOneLead() async throws {
+        let etcd = try await TemporaryEtcd()
+        let folder = try TemporaryFolder("election-taken-port")
+        try Data(
+            #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/none.pb", "poll_interval_s": 1}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
+        func tcp() throws -> String { "tcp://127.0.0.1:\(try FreePort.tcp())" }
+        let staticURL = try tcp()
+        let taken = try RefusingPort()  // bound, not listening: nng's bind fails with "address in use"
+        let urls = [(rep: "tcp://127.0.0.1:\(taken.port)", pub: try tcp()), (rep: try tcp(), pub: try tcp())]
+        func arguments(_ i: Int) -> [String] {
+            [
+                "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", urls[i].rep,
+                "--publish", urls[i].pub, "--election", "etcd://127.0.0.1:\(etcd.clientPort)", "--election-ttl", "3",
+                "--election-name", "rt\(i)",
+            ]
+        }
+        let staticService = try await ChildProcess.started(
+            "transit-static", ["serve", "--db", try SampleDatabase.path(), "--listen", staticURL], until: " ready")
+        defer { staticService.signal(SIGKILL) }
+        // Alone, the broken instance wins and fails to start.
+        let broken = try await ChildProcess.started("transit-realtime", arguments(0), until: "campaigning")
+        defer { broken.signal(SIGKILL) }
+        let failed = try await broken.waitForStderr(timeout: .seconds(10)) { $0.contains("stepping down") }
+        try #require(failed, "\(broken.stderr.suffix(800))")
+        #expect(broken.stderr.contains("could not start"), "\(broken.stderr.suffix(800))")
+        #expect(broken.stderr.contains("campaigning_again_in_s=3"), "\(broken.stderr.suffix(800))")
+        // The healthy one, started then, leads within the hold-off (it campaigns every TTL/3 = 1 s).
+        let healthy = try await ChildProcess.started("transit-realtime", arguments(1), until: "campaigning")
+        defer { healthy.signal(SIGKILL) }
+        let leads = try await healthy.waitForStderr(timeout: .seconds(6)) { $0.contains("leading: elected") }
+        #expect(leads, "\(healthy.stderr.suffix(800))\n\(broken.stderr.suffix(800))")
+        // Campaigning at once after each failure, the broken one had failed about three times a second.
+        let failures = broken.stderr.components(separatedBy: "could not start").count - 1
+        #expect(failures <= 2, "\(failures) failed starts: \(broken.stderr.suffix(800))")
+        withExtendedLifetime(taken) {}
+    }
 }

@@ -57,6 +57,25 @@ struct LeaderElectionTests {
         #expect(election.next(now: at(4)) == .campaign)
     }
 
+    @Test func anInstanceWhoseServiceCouldNotStartCampaignsAgainOnlyATTLLater() {
+        // Elected at 0, its service fails to start (its port taken) and it steps down at 1 s: campaigning at
+        // once would win the key back as soon as its revocation freed it, keeping a healthy standby out.
+        var election = elected()
+        election.startFailed(now: at(1))
+        #expect(election.role == .candidate)
+        #expect(!election.mayLead(now: at(1)))
+        #expect(election.next(now: at(1)) == .wait(until: at(7)))
+        #expect(election.next(now: at(6.5)) == .wait(until: at(7)))
+        #expect(election.next(now: at(7)) == .campaign)
+        election.attempted(at: at(7))
+        #expect(election.next(now: at(8)) == .wait(until: at(9)), "then every TTL/3 as any candidate")
+        // Won again and stepped down normally later: at once, no hold-off left over.
+        election.won(lease: 8, epoch: 50, grantSentAt: at(9))
+        #expect(election.next(now: at(13)) == .stepDown(lease: 8))
+        election.steppedDown()
+        #expect(election.next(now: at(13)) == .campaign)
+    }
+
     @Test func aRetrySentLateIsGivenUpAtTheStepDownInstantOfTheLastRenewal() {
         // The grant at 0 (TTL 6 s), renewals failing from 2 s: a retry sent at 3.5 s waits for etcd at most
         // until 4 s, not 3.5 + 4 s (scripts/faults-ha saw a leader step down 8.8 s after etcd's quorum was lost).

@@ -77,7 +77,7 @@ public final class ElectionRole: Service, Sendable {
     private func loop() async {
         while !Task.isCancelled {
             if startFailed.exchange(false, ordering: .relaxed), let lease = leading.withLock({ $0?.lease }) {
-                await stepDown(lease: lease, reason: "the service could not start")
+                await stepDown(lease: lease, reason: "the service could not start", campaignAgain: .afterTTL)
                 continue
             }
             let now = ContinuousClock.now
@@ -242,16 +242,27 @@ public final class ElectionRole: Service, Sendable {
         }
     }
 
-    private func stepDown(lease: Int64, reason: String) async {
+    private enum CampaignAgain { case atOnce, afterTTL }
+
+    private func stepDown(lease: Int64, reason: String, campaignAgain: CampaignAgain = .atOnce) async {
         let was = leading.withLock { l in
             defer { l = nil }
             return l
         }
-        machine.withLock { $0.steppedDown() }
+        let now = ContinuousClock.now
+        machine.withLock { m in
+            switch campaignAgain {
+            case .atOnce: m.steppedDown()
+            case .afterTTL: m.startFailed(now: now)
+            }
+        }
         holder.withLock { $0 = nil }
         logger.warning(
             "stepping down: no longer leading",
-            metadata: ["reason": "\(reason)", "epoch": "\(was.map { String($0.epoch) } ?? "-")"])
+            metadata: [
+                "reason": "\(reason)", "epoch": "\(was.map { String($0.epoch) } ?? "-")",
+                "campaigning_again_in_s": "\(campaignAgain == .atOnce ? 0 : election.ttl.components.seconds)",
+            ])
         if let service = await was?.starting.value {
             runner.withLock { $0 = nil }
             await service.stop()

@@ -11,6 +11,9 @@
 ///   before the lease ends (TTL after the last renewal etcd saw), so the two never lead at once; the margin,
 ///   TTL/3, absorbs the time the step-down takes.
 /// - Without etcd nobody becomes leader: only a created key makes one.
+/// - An instance whose service could not start once elected (its port taken, say) steps down and campaigns
+///   again only a TTL later: campaigning at once, it would win again as soon as its own revocation freed the
+///   key and keep a healthy standby out (scripts/faults-ha saw one hold the key through 80 s of failed starts).
 public struct LeaderElection: Sendable {
     public typealias Instant = ContinuousClock.Instant
 
@@ -51,6 +54,8 @@ public struct LeaderElection: Sendable {
     private var attemptedAt: Instant?
     /// The last renewal failed (etcd unreachable): the next comes sooner.
     private var lastRenewalFailed = false
+    /// After a failed start: no campaign before this instant.
+    private var campaignNotBefore: Instant?
 
     public init(timing: Timing) { self.timing = timing }
 
@@ -58,6 +63,7 @@ public struct LeaderElection: Sendable {
     public func next(now: Instant) -> Action {
         switch role {
         case .candidate:
+            if let campaignNotBefore, now < campaignNotBefore { return .wait(until: campaignNotBefore) }
             guard let attemptedAt else { return .campaign }
             let due = attemptedAt + timing.campaignEvery
             return now >= due ? .campaign : .wait(until: due)
@@ -76,6 +82,7 @@ public struct LeaderElection: Sendable {
     /// The campaign whose lease was granted by a request sent at `grantSentAt` created the key at `epoch`.
     public mutating func won(lease: Int64, epoch: Int64, grantSentAt: Instant) {
         role = .leader(lease: lease, epoch: epoch)
+        campaignNotBefore = nil
         renewedAt = grantSentAt
         attemptedAt = grantSentAt
         lastRenewalFailed = false
@@ -104,6 +111,13 @@ public struct LeaderElection: Sendable {
         renewedAt = nil
         attemptedAt = nil
         lastRenewalFailed = false
+    }
+
+    /// Stopped leading at `now` because the service could not start: a candidate again, campaigning a TTL later
+    /// (the other candidates campaign every TTL/3 meanwhile).
+    public mutating func startFailed(now: Instant) {
+        steppedDown()
+        campaignNotBefore = now + timing.ttl
     }
 
     /// Whether this instance may publish at `now`: it leads and the step-down instant has not passed (the
