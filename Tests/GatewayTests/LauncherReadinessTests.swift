@@ -18,7 +18,7 @@ struct LauncherReadinessTests {
     }
 
     private static func launch(_ folder: TemporaryFolder, bin: String) throws -> ChildProcess {
-        let port = try LauncherProcess.freePortBlock(offsets: [0, 1])
+        let port = try FreePort.block(offsets: [0, 1])
         return try LauncherProcess.start(
             bin: bin,
             [

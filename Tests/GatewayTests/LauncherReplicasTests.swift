@@ -20,7 +20,7 @@ struct LauncherReplicasTests {
             attempt += 1
             let state = try TemporaryFolder("launch-replicas")
             // The line ports, the HTTP ports (--port + 1000 on), the replicas' and the realtime service's tcp ports.
-            let port = try LauncherProcess.freePortBlock(offsets: [0, 1, 1000, 1001] + Array(101...105))
+            let port = try FreePort.block(offsets: [0, 1, 1000, 1001] + Array(101...105))
             started = ContinuousClock.now
             let launcher = try LauncherProcess.start(
                 bin: bin,

@@ -14,7 +14,7 @@ struct LauncherStopTests {
         let bin = try LauncherProcess.binaries(
             in: folder, staticPrefix: "if [ \"$1\" = serve ]; then sleep \(seconds) & fi")
 
-        let port = try LauncherProcess.freePortBlock(offsets: [0, 1])
+        let port = try FreePort.block(offsets: [0, 1])
         let launcher = try LauncherProcess.start(
             bin: bin,
             [

@@ -1,10 +1,52 @@
 import Foundation
 
-/// A TCP port on 127.0.0.1 that nothing listens on right now (bound to port 0, read back, released), for
-/// tests that must pass a port to a child process before it starts.
+/// TCP ports on 127.0.0.1 that nothing is bound to right now, for tests that must pass a port to a child process
+/// before it starts. They lie outside the kernel's ephemeral range (`ip_local_port_range`, 32768–60999 by
+/// default): a port from there (as `bind` to port 0 gives) may meanwhile become the source port of any outgoing
+/// connection on the machine, and a service that binds late (a standby when it is elected, a service restarted
+/// after a kill) then cannot. scripts/faults-ha failed that way once in CI; scripts/localports.py is the same
+/// choice for the scripts.
 public enum FreePort {
+    /// One free port.
     public static func tcp() throws -> Int {
-        try RefusingPort().port  // released as it goes
+        try block(offsets: [0])
+    }
+
+    /// A port `p` such that `p + offset` is free now for every offset (the launcher's ports from its --port).
+    public static func block(offsets: [Int]) throws -> Int {
+        let span = offsets.max() ?? 0
+        let ephemeral = ephemeralRange()
+        var ranges: [ClosedRange<Int>] = []
+        if ephemeral.lowerBound - 1 - span >= 10_000 { ranges.append(10_000...(ephemeral.lowerBound - 1 - span)) }
+        if ephemeral.upperBound + 1 <= 65_535 - span { ranges.append((ephemeral.upperBound + 1)...(65_535 - span)) }
+        guard !ranges.isEmpty else { throw POSIXError(.EADDRNOTAVAIL) }
+        for _ in 0..<100 {
+            let base = Int.random(in: ranges.randomElement()!)
+            if offsets.allSatisfy({ isFree(base + $0) }) { return base }
+        }
+        throw POSIXError(.EADDRINUSE)
+    }
+
+    /// The ports `connect` picks source ports from.
+    static func ephemeralRange() -> ClosedRange<Int> {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let bounds = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] <= bounds[1] else { return 32_768...60_999 }
+        return bounds[0]...bounds[1]
+    }
+
+    static func isFree(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 }
 

@@ -57,29 +57,6 @@ enum LauncherProcess {
         for pid in family where alive(pid) { Foundation.kill(pid, SIGKILL) }
     }
 
-    /// A port `p` such that `p + offset` is free now for every offset (the launcher's ports from its --port).
-    static func freePortBlock(offsets: [Int]) throws -> Int {
-        for _ in 0..<50 {
-            let base = Int.random(in: 20_000...50_000)
-            if offsets.allSatisfy({ isFree(base + $0) }) { return base }
-        }
-        throw POSIXError(.EADDRINUSE)
-    }
-
-    static func isFree(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
     /// Every process below `pid` now (from /proc).
     static func descendants(of pid: Int32) -> [Int32] {
         var children: [Int32: [Int32]] = [:]
