@@ -44,16 +44,12 @@ struct ElectionEndToEndTests {
     @Test func oneLeaderAtATimeAndEpochsOnlyIncreaseAtTheGateway() async throws {
         let etcd = try await TemporaryEtcd()
         let folder = try TemporaryFolder("election")
-        try Data(
-            #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/none.pb", "poll_interval_s": 1}]}"#
-                .utf8
-        ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
-        func tcp() throws -> String { "tcp://127.0.0.1:\(try FreePort.tcp())" }
-        let staticURL = try tcp()
-        let urls = [(rep: try tcp(), pub: try tcp()), (rep: try tcp(), pub: try tcp())]
+        let config = try folder.writeIdleRealtimeConfig()
+        let staticURL = try FreePort.tcpURL()
+        let urls = [(rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL()), (rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL())]
         func arguments(_ i: Int) -> [String] {
             [
-                "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", urls[i].rep,
+                "serve", "--config", config, "--static", staticURL, "--listen", urls[i].rep,
                 "--publish", urls[i].pub, "--election", "etcd://127.0.0.1:\(etcd.clientPort)", "--election-ttl", "3",
                 "--election-name", "rt\(i)", "--delay-store", folder.path + "/delays\(i).db",
             ]
@@ -150,12 +146,12 @@ struct ElectionEndToEndTests {
         #expect(try await following(port: port).epoch == thirdEpoch, "the woken leader is not followed")
 
         // 4. A publisher of a lower epoch (no election, its epoch file at 0) is dropped and counted.
-        let lowPub = try tcp()
+        let lowPub = try FreePort.tcpURL()
         try Data("0\n".utf8).write(to: URL(fileURLWithPath: folder.path + "/low.epoch"))
         let low = try await ChildProcess.started(
             "transit-realtime",
             [
-                "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", try tcp(),
+                "serve", "--config", config, "--static", staticURL, "--listen", try FreePort.tcpURL(),
                 "--publish", lowPub, "--epoch-file", folder.path + "/low.epoch",
             ], until: " ready")
         defer { low.signal(SIGKILL) }
@@ -193,17 +189,13 @@ struct ElectionEndToEndTests {
     @Test func anInstanceThatCannotStartLetsAHealthyOneLead() async throws {
         let etcd = try await TemporaryEtcd()
         let folder = try TemporaryFolder("election-taken-port")
-        try Data(
-            #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/none.pb", "poll_interval_s": 1}]}"#
-                .utf8
-        ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
-        func tcp() throws -> String { "tcp://127.0.0.1:\(try FreePort.tcp())" }
-        let staticURL = try tcp()
+        let config = try folder.writeIdleRealtimeConfig()
+        let staticURL = try FreePort.tcpURL()
         let taken = try RefusingPort()  // bound, not listening: nng's bind fails with "address in use"
-        let urls = [(rep: "tcp://127.0.0.1:\(taken.port)", pub: try tcp()), (rep: try tcp(), pub: try tcp())]
+        let urls = [(rep: "tcp://127.0.0.1:\(taken.port)", pub: try FreePort.tcpURL()), (rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL())]
         func arguments(_ i: Int) -> [String] {
             [
-                "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", urls[i].rep,
+                "serve", "--config", config, "--static", staticURL, "--listen", urls[i].rep,
                 "--publish", urls[i].pub, "--election", "etcd://127.0.0.1:\(etcd.clientPort)", "--election-ttl", "3",
                 "--election-name", "rt\(i)",
             ]

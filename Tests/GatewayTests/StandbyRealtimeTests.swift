@@ -16,18 +16,14 @@ struct StandbyRealtimeTests {
 
     @Test func theStandbyTakesOverWhenThePrimaryDiesAndTheFormerPrimaryStandsBy() async throws {
         let folder = try TemporaryFolder("standby")
-        try Data(
-            #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/none.pb", "poll_interval_s": 1}]}"#
-                .utf8
-        ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
+        let config = try folder.writeIdleRealtimeConfig()
         // Every link over loopback tcp, as between machines (the former primary comes back on its ports).
-        func tcp() throws -> String { "tcp://127.0.0.1:\(try FreePort.tcp())" }
-        let staticURL = try tcp()
-        let (repA, pubA) = (try tcp(), try tcp())
-        let (repB, pubB) = (try tcp(), try tcp())
+        let staticURL = try FreePort.tcpURL()
+        let (repA, pubA) = (try FreePort.tcpURL(), try FreePort.tcpURL())
+        let (repB, pubB) = (try FreePort.tcpURL(), try FreePort.tcpURL())
         func realtimeArguments(rep: String, pub: String, peer: String, standby: Bool) -> [String] {
             [
-                "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", rep,
+                "serve", "--config", config, "--static", staticURL, "--listen", rep,
                 "--publish", pub, "--peer", peer, "--takeover-after", "3",
             ] + (standby ? ["--standby"] : [])
         }

@@ -22,10 +22,7 @@ struct TLSLinksTests {
         let staticURL = "tls+tcp://127.0.0.1:\(try FreePort.tcp())"
         let repURL = "tls+tcp://127.0.0.1:\(try FreePort.tcp())"
         let pubURL = "tls+tcp://127.0.0.1:\(try FreePort.tcp())"
-        try Data(
-            #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(folder.path)/none.pb", "poll_interval_s": 1}]}"#
-                .utf8
-        ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
+        let config = try folder.writeIdleRealtimeConfig()
 
         let staticService = try await ChildProcess.started(
             "transit-static", ["serve", "--db", try SampleDatabase.path(), "--listen", staticURL] + tls)
@@ -33,7 +30,7 @@ struct TLSLinksTests {
         let realtime = try await ChildProcess.started(
             "transit-realtime",
             [
-                "serve", "--config", folder.path + "/realtime.json", "--static", staticURL, "--listen", repURL,
+                "serve", "--config", config, "--static", staticURL, "--listen", repURL,
                 "--publish", pubURL,
             ] + tls)
         defer { realtime.signal(SIGKILL) }
