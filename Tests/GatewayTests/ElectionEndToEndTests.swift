@@ -46,7 +46,10 @@ struct ElectionEndToEndTests {
         let folder = try TemporaryFolder("election")
         let config = try folder.writeIdleRealtimeConfig()
         let staticURL = try FreePort.tcpURL()
-        let urls = [(rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL()), (rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL())]
+        let urls = [
+            (rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL()),
+            (rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL()),
+        ]
         func arguments(_ i: Int) -> [String] {
             [
                 "serve", "--config", config, "--static", staticURL, "--listen", urls[i].rep,
@@ -192,7 +195,10 @@ struct ElectionEndToEndTests {
         let config = try folder.writeIdleRealtimeConfig()
         let staticURL = try FreePort.tcpURL()
         let taken = try RefusingPort()  // bound, not listening: nng's bind fails with "address in use"
-        let urls = [(rep: "tcp://127.0.0.1:\(taken.port)", pub: try FreePort.tcpURL()), (rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL())]
+        let urls = [
+            (rep: "tcp://127.0.0.1:\(taken.port)", pub: try FreePort.tcpURL()),
+            (rep: try FreePort.tcpURL(), pub: try FreePort.tcpURL()),
+        ]
         func arguments(_ i: Int) -> [String] {
             [
                 "serve", "--config", config, "--static", staticURL, "--listen", urls[i].rep,
