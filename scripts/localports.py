@@ -37,9 +37,7 @@ def free_port_block(offsets):
     span = max(offsets)
     low, high = ephemeral_range()
     ranges = [r for r in ((10000, low - 1 - span), (high + 1, 65535 - span)) if r[0] <= r[1]]
-    for _ in range(100):
-        if not ranges:
-            break
+    for _ in range(100 if ranges else 0):
         base = random.randint(*random.choice(ranges))
         if all(is_free(base + o) for o in offsets):
             return base

@@ -10,7 +10,7 @@ struct DrainAnnounceTests {
         let gateway = try await ChildProcess.started(
             "transit-gateway",
             [
-                "serve", "--static", "tcp://127.0.0.1:\(try FreePort.tcp())", "--listen", "127.0.0.1:0",
+                "serve", "--static", try FreePort.tcpURL(), "--listen", "127.0.0.1:0",
                 "--drain-announce", "6",
             ], until: " ready")
         defer { gateway.signal(SIGKILL) }

@@ -81,7 +81,7 @@ struct ReplicaTopologyTests {
 
     @Test func requestsSpreadOverThreeReplicasAndAKilledOneCostsNoRequest() async throws {
         let names = ["replica-a", "replica-b", "replica-c"]
-        let urls = try names.map { _ in "tcp://127.0.0.1:\(try FreePort.tcp())" }
+        let urls = try names.map { _ in try FreePort.tcpURL() }
         var replicas: [ChildProcess] = []
         for (name, url) in zip(names, urls) { replicas.append(try await startReplica(name: name, url: url)) }
         let (gateway, port) = try await startGateway(urls)
@@ -145,7 +145,7 @@ struct ReplicaTopologyTests {
     @Test func aNewImportRolledOutReplicaByReplicaUnderLoadMovesOnceWithNoFailedRequest() async throws {
         let folder = try TemporaryFolder("replicas")
         let names = ["replica-a", "replica-b", "replica-c"]
-        let urls = try names.map { _ in "tcp://127.0.0.1:\(try FreePort.tcp())" }
+        let urls = try names.map { _ in try FreePort.tcpURL() }
         let dbs = names.map { folder.path + "/\($0).db" }
         for db in dbs { try FileManager.default.copyItem(atPath: try SampleDatabase.path(), toPath: db) }
         // One import for every replica: a version is per import.

@@ -55,9 +55,9 @@ struct TwoGatewayProcessesTests {
             #"{"sources": [{"name": "trips", "kind": "auto", "url": "file://\#(feedPath)", "poll_interval_s": 1}]}"#
                 .utf8
         ).write(to: URL(fileURLWithPath: folder.path + "/realtime.json"))
-        let staticURL = "tcp://127.0.0.1:\(try FreePort.tcp())"
-        let repURL = "tcp://127.0.0.1:\(try FreePort.tcp())"
-        let pubURL = "tcp://127.0.0.1:\(try FreePort.tcp())"
+        let staticURL = try FreePort.tcpURL()
+        let repURL = try FreePort.tcpURL()
+        let pubURL = try FreePort.tcpURL()
 
         let staticService = try await ChildProcess.started(
             "transit-static", ["serve", "--db", db, "--listen", staticURL] + clock)

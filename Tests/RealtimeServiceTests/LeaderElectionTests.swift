@@ -61,7 +61,7 @@ struct LeaderElectionTests {
         // Elected at 0, its service fails to start (its port taken) and it steps down at 1 s: campaigning at
         // once would win the key back as soon as its revocation freed it, keeping a healthy standby out.
         var election = elected()
-        election.startFailed(now: at(1))
+        election.startFailed(at: at(1))
         #expect(election.role == .candidate)
         #expect(!election.mayLead(now: at(1)))
         #expect(election.next(now: at(1)) == .wait(until: at(7)))

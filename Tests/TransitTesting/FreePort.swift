@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// TCP ports on 127.0.0.1 that nothing is bound to right now, for tests that must pass a port to a child process
 /// before it starts. They lie outside the kernel's ephemeral range (`ip_local_port_range`, 32768–60999 by
@@ -12,20 +13,35 @@ public enum FreePort {
         try block(offsets: [0])
     }
 
+    /// `tcp://127.0.0.1:<a free port>`, an nng URL.
+    public static func tcpURL() throws -> String { "tcp://127.0.0.1:\(try tcp())" }
+
     /// A port `p` such that `p + offset` is free now for every offset (the launcher's ports from its --port).
+    /// Bases are taken in turn from a random start, so one test process never hands out a port twice before
+    /// the whole range has gone round (a port given out but not bound yet would look free again).
     public static func block(offsets: [Int]) throws -> Int {
         let span = offsets.max() ?? 0
         let ephemeral = ephemeralRange()
-        var ranges: [ClosedRange<Int>] = []
-        if ephemeral.lowerBound - 1 - span >= 10_000 { ranges.append(10_000...(ephemeral.lowerBound - 1 - span)) }
-        if ephemeral.upperBound + 1 <= 65_535 - span { ranges.append((ephemeral.upperBound + 1)...(65_535 - span)) }
-        guard !ranges.isEmpty else { throw POSIXError(.EADDRNOTAVAIL) }
+        let bounds = [(10_000, ephemeral.lowerBound - 1 - span), (ephemeral.upperBound + 1, 65_535 - span)]
+            .filter { $0.0 <= $0.1 }
+        let size = bounds.reduce(0) { $0 + $1.1 - $1.0 + 1 }
+        guard size > 0 else { throw POSIXError(.EADDRNOTAVAIL) }
         for _ in 0..<100 {
-            let base = Int.random(in: ranges.randomElement()!)
+            var index = cursor.add(span + 1, ordering: .relaxed).oldValue % size
+            var base = bounds[0].0
+            for (first, last) in bounds {
+                if index <= last - first {
+                    base = first + index
+                    break
+                }
+                index -= last - first + 1
+            }
             if offsets.allSatisfy({ isFree(base + $0) }) { return base }
         }
         throw POSIXError(.EADDRINUSE)
     }
+
+    private static let cursor = Atomic<Int>(Int.random(in: 0..<1_000_000))
 
     /// The ports `connect` picks source ports from.
     static func ephemeralRange() -> ClosedRange<Int> {

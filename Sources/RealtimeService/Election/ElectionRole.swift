@@ -77,7 +77,7 @@ public final class ElectionRole: Service, Sendable {
     private func loop() async {
         while !Task.isCancelled {
             if startFailed.exchange(false, ordering: .relaxed), let lease = leading.withLock({ $0?.lease }) {
-                await stepDown(lease: lease, reason: "the service could not start", campaignAgain: .afterTTL)
+                await stepDown(lease: lease, reason: "the service could not start", afterFailedStart: true)
                 continue
             }
             let now = ContinuousClock.now
@@ -242,26 +242,20 @@ public final class ElectionRole: Service, Sendable {
         }
     }
 
-    private enum CampaignAgain { case atOnce, afterTTL }
-
-    private func stepDown(lease: Int64, reason: String, campaignAgain: CampaignAgain = .atOnce) async {
+    /// `afterFailedStart`: campaign again only a TTL later (`LeaderElection.startFailed`), else at once.
+    private func stepDown(lease: Int64, reason: String, afterFailedStart: Bool = false) async {
         let was = leading.withLock { l in
             defer { l = nil }
             return l
         }
         let now = ContinuousClock.now
-        machine.withLock { m in
-            switch campaignAgain {
-            case .atOnce: m.steppedDown()
-            case .afterTTL: m.startFailed(now: now)
-            }
-        }
+        machine.withLock { afterFailedStart ? $0.startFailed(at: now) : $0.steppedDown() }
         holder.withLock { $0 = nil }
         logger.warning(
             "stepping down: no longer leading",
             metadata: [
                 "reason": "\(reason)", "epoch": "\(was.map { String($0.epoch) } ?? "-")",
-                "campaigning_again_in_s": "\(campaignAgain == .atOnce ? 0 : election.ttl.components.seconds)",
+                "campaigning_again_in_s": "\(afterFailedStart ? election.ttl.components.seconds : 0)",
             ])
         if let service = await was?.starting.value {
             runner.withLock { $0 = nil }

@@ -113,11 +113,11 @@ public struct LeaderElection: Sendable {
         lastRenewalFailed = false
     }
 
-    /// Stopped leading at `now` because the service could not start: a candidate again, campaigning a TTL later
+    /// Stopped leading at `at` because the service could not start: a candidate again, campaigning a TTL later
     /// (the other candidates campaign every TTL/3 meanwhile).
-    public mutating func startFailed(now: Instant) {
+    public mutating func startFailed(at: Instant) {
         steppedDown()
-        campaignNotBefore = now + timing.ttl
+        campaignNotBefore = at + timing.ttl
     }
 
     /// Whether this instance may publish at `now`: it leads and the step-down instant has not passed (the

@@ -13,8 +13,3 @@ extension TemporaryFolder {
         return path
     }
 }
-
-extension FreePort {
-    /// `tcp://127.0.0.1:<a free port>`, an nng URL.
-    static func tcpURL() throws -> String { "tcp://127.0.0.1:\(try tcp())" }
-}
