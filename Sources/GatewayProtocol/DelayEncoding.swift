@@ -21,10 +21,10 @@ public struct TypicalDelayView: Sendable, Hashable {
 
 /// The answer of `reliability`.
 public struct ReliabilityAnswer: Sendable, Hashable {
-    public var query: ReliabilityQuery
+    public var query: DelaySlice
     public var window: DelayWindowHistogram
 
-    public init(query: ReliabilityQuery, window: DelayWindowHistogram) {
+    public init(query: DelaySlice, window: DelayWindowHistogram) {
         self.query = query
         self.window = window
     }

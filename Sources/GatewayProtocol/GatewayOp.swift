@@ -27,7 +27,7 @@ public enum GatewayOp: Sendable, Hashable {
     case trip(TripQuery)
     case alerts(AlertsQuery)
     case vehicles(VehiclesQuery)
-    case reliability(ReliabilityQuery)
+    case reliability(DelaySlice)  // the recorded departure delays of a route, a stop or a route at a stop
     case plan(PlanRequest)
     case subscribe(SubscribeQuery)
     case unsubscribe(sub: Int)
@@ -133,24 +133,6 @@ public struct VehiclesQuery: Sendable, Hashable {
 
     public var selector: Selector
     public init(selector: Selector) { self.selector = selector }
-}
-
-/// `reliability`: the recorded departure delays of a route, a stop or a route at a stop.
-public struct ReliabilityQuery: Sendable, Hashable {
-    public var routeId: String?
-    public var stopId: String?
-    public var hour: Int?
-    public var dayType: DayType?
-
-    public init(routeId: String?, stopId: String?, hour: Int? = nil, dayType: DayType? = nil) {
-        self.routeId = routeId
-        self.stopId = stopId
-        self.hour = hour
-        self.dayType = dayType
-    }
-
-    /// The realtime service's slice of it.
-    public var slice: DelaySlice { DelaySlice(routeId: routeId, stopId: stopId, hour: hour, dayType: dayType) }
 }
 
 public struct SubscribeQuery: Sendable, Hashable {

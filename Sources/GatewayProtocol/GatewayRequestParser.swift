@@ -199,7 +199,7 @@ extension GatewayRequest {
             guard routeId != nil || stopId != nil else { throw args.missing("route_id", "a string (or stop_id)") }
             let dayType = try args.optionalChoice("day_type", DayType.allCases.map(\.name)).flatMap(DayType.init(name:))
             return .reliability(
-                ReliabilityQuery(
+                DelaySlice(
                     routeId: routeId, stopId: stopId, hour: try args.optionalInt("hour", in: 0...23).map { Int($0) },
                     dayType: dayType))
         case .subscribe:

@@ -60,7 +60,7 @@ import TransitModel
 
     @Test func reliability() throws {
         let r = try request("reliability")
-        let query = ReliabilityQuery(routeId: "T1", stopId: "2000331", hour: 19, dayType: .weekday)
+        let query = DelaySlice(routeId: "T1", stopId: "2000331", hour: 19, dayType: .weekday)
         #expect(r.op == .reliability(query))
         let meta = ResponseMeta(op: .reliability, elapsedMicros: 380, live: F.liveMeta12)
         let mine = try encoded(r.id.description, meta) {

@@ -6,7 +6,7 @@ import TransitModel
 // "reliability"), asked from the realtime service every time (the op is rare; boards use the cache).
 
 extension RequestDispatcher {
-    func reliability(_ request: GatewayRequest, _ query: ReliabilityQuery, received: ContinuousClock.Instant) async
+    func reliability(_ request: GatewayRequest, _ query: DelaySlice, received: ContinuousClock.Instant) async
         -> Answer
     {
         guard let realtimeClient else {
@@ -15,7 +15,7 @@ extension RequestDispatcher {
                 received: received)
         }
         let window: DelayWindowHistogram
-        switch await realtimeClient.query(.delayHistograms([query.slice]), requestId: RequestTrace.id) {
+        switch await realtimeClient.query(.delayHistograms([query]), requestId: RequestTrace.id) {
         case .success(.delayHistograms(let answer)) where answer.count == 1:
             window = answer[0]
         case .success:
