@@ -32,14 +32,21 @@ def is_free(port):
             return False
 
 
+# Ports handed out by this process: given out but not bound yet, they would look free again.
+_given = set()
+
+
 def free_port_block(offsets):
-    """A base port p with p + o free now for every o in offsets, all outside the ephemeral range."""
+    """A base port p with p + o free now for every o in offsets, all outside the ephemeral range, none handed
+    out before by this process."""
     span = max(offsets)
     low, high = ephemeral_range()
     ranges = [r for r in ((10000, low - 1 - span), (high + 1, 65535 - span)) if r[0] <= r[1]]
     for _ in range(100 if ranges else 0):
         base = random.randint(*random.choice(ranges))
-        if all(is_free(base + o) for o in offsets):
+        ports = {base + o for o in offsets}
+        if not ports & _given and all(is_free(p) for p in ports):
+            _given.update(ports)
             return base
     raise SystemExit(f"no free block of ports {sorted(offsets)} outside the ephemeral range {low}-{high}")
 
