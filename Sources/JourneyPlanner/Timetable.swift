@@ -299,6 +299,10 @@ public struct Timetable: Sendable {
         (runs[run].key, run >= scheduledRunCount ? addedIds[run - scheduledRunCount] : nil)
     }
 
+    /// The added trip of a run that `runIdentity` names by `addedId` (its stops, in the order its legs' positions
+    /// count them, and its times), while the live state has it.
+    public func addedTrip(_ addedId: String) -> AddedTrip? { live.added[addedId] }
+
     /// The current times of a run (live when it has them), seconds after the epoch.
     func times(ofRun run: Int32) -> (pattern: Int32, arrivals: ArraySlice<Int32>, departures: ArraySlice<Int32>) {
         if let p = liveTimes.pattern(ofRun: run) {

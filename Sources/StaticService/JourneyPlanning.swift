@@ -591,7 +591,10 @@ private struct LegNames {
         var ride = PlanRide(
             board: nil, stops: [], plannedDepartureUnix: t.departure, plannedArrivalUnix: t.arrival, live: t.isLive,
             addedTripId: identity.addedId)
-        guard let key = identity.key else { return ride }
+        guard let key = identity.key else {
+            if let id = identity.addedId { ride.stops = addedStops(id, t) }
+            return ride
+        }
         let tripId = built.tripIds[Int(key.trip)]
         let startTime = key.start >= 0 ? GTFSTime.format(Int(key.start)) : nil
         guard
@@ -622,6 +625,31 @@ private struct LegNames {
             ride.polyline = Self.slice(shape.polyline, from: trip.stops[b], to: trip.stops[a])
         }
         return ride
+    }
+
+    /// The stops of a ride on an added trip from boarding to alighting, named from the database, with the times
+    /// the live state gave them (an added trip has no schedule: `arrivalSecs` and `departureSecs` are 0, and
+    /// `stopSequence` counts the trip's stops from 1 until the gateway numbers them from the live trip). Empty when
+    /// the trip left the live state or a stop is unknown.
+    private func addedStops(_ id: String, _ t: TransitLeg) -> [TripStop] {
+        guard let trip = timetable.addedTrip(id), t.boardPosition < t.alightPosition,
+            t.alightPosition < trip.stops.count
+        else { return [] }
+        let positions = t.boardPosition...t.alightPosition
+        let ids = positions.map { built.stopIds[trip.stops[$0]] }
+        guard let known = try? built.store.stops(ids: ids) else { return [] }
+        var stops: [TripStop] = []
+        for (i, id) in zip(positions, ids) {
+            guard let stop = known[id] else { return [] }
+            stops.append(
+                TripStop(
+                    stopId: id, stopName: stop.name, stopSequence: UInt32(i + 1), arrivalSecs: 0, departureSecs: 0,
+                    arrivalUnix: trip.arrivals[i], departureUnix: trip.departures[i], lat: stop.lat, lon: stop.lon,
+                    platformCode: stop.platformCode, wheelchairBoarding: stop.wheelchairBoarding,
+                    pickupType: trip.pickup[i] ? 0 : 1, dropOffType: trip.dropOff[i] ? 0 : 1,
+                    parentStation: stop.parentStation))
+        }
+        return stops
     }
 
     /// The part of an encoded polyline between the points nearest to two stops (the second searched after the

@@ -79,6 +79,20 @@ extension StaticStore {
         }
     }
 
+    /// The stops of `ids` that the database has, by id (a planned ride on an added trip names its stops from them).
+    public func stops(ids: some Sequence<String>) throws(StoreError) -> [String: Stop] {
+        try run { c in
+            let byId = try c.statement(StopRow.select + " WHERE s.stop_id = ?1")
+            var stops: [String: Stop] = [:]
+            for id in ids where stops[id] == nil {
+                byId.reset()
+                byId.bind(1, id)
+                if try byId.step() { stops[id] = StopRow(byId, catalog: catalog).stop }
+            }
+            return stops
+        }
+    }
+
     func loadStop(_ c: StoreConnection, pk: Int) throws -> StopRow? {
         let byPk = try c.statement(StopRow.select + " WHERE s.stop_pk = ?1")
         byPk.bind(1, pk)
