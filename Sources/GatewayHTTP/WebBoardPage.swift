@@ -769,7 +769,7 @@ enum WebBoardPage {
         // A journey is the same journey when it rides the same trips from the same stops (GATEWAY.md, subscribe).
         function journeyKey(j) {
           return j.legs.filter((l) => l.type === "transit").map((l) => [l.board ? l.board.trip_id + "@" +
-            l.board.service_date : l.added_trip_id, l.board ? l.board.stop_id : "", l.alight.stop_id].join("/")).join(" ");
+            l.board.service_date : l.added_trip_id, l.board ? l.board.stop_id : "", (l.alight || {}).stop_id].join("/")).join(" ");
         }
         function journeyItem(j, tz, opened) {
           const rides = j.legs.filter((l) => l.type === "transit");
@@ -831,11 +831,11 @@ enum WebBoardPage {
             return el("li", { class: "walk" }, "Walk " + Math.round(leg.distance_m) + " m, " + durationText(leg.duration_s) +
               " to " + (leg.to_stop_name || leg.to_stop_id || "your destination"));
           }
-          const b = leg.board, a = leg.alight;
+          const b = leg.board, a = leg.alight || {};
           const badge = b && b.delay_badge ? el("span", { class: "badge c-" + b.delay_badge.color, text: b.delay_badge.text })
             : el("span", { class: "badge muted", text: leg.live ? "live" : b ? STATUS_TEXT[b.status] || b.status : "Extra service" });
           // A platform the stop's name already says is not said twice, unless it changed.
-          const boardName = leg.board_stop_name || (b && b.stop_id) || "?", alightName = a.stop_name || a.stop_id;
+          const boardName = leg.board_stop_name || (b && b.stop_id) || "?", alightName = a.stop_name || a.stop_id || "?";
           const platform = b && b.platform && (b.platform_changed || !platformNamed(boardName, b.platform))
             ? el("span", { class: b.platform_changed ? "changed" : null, text: ", platform " + b.platform +
               (b.platform_changed ? " (changed from " + (b.scheduled_platform || "?") + ")" : "") }) : null;

@@ -141,6 +141,8 @@ extension JSONWriter {
 
     mutating func planRide(_ r: PlanRideView, at: Int64) {
         let ride = r.ride
+        // An added trip has no schedule: its stops' times are the live ones it was planned with.
+        let scheduled = ride.addedTripId == nil
         beginObject()
         key("type"); string("transit")
         key("departure_unix"); int(r.departureUnix)
@@ -157,9 +159,9 @@ extension JSONWriter {
             key("stop_name"); string(last.stopName)
             key("platform"); string(last.platformCode)
             key("stop_sequence"); int(last.stopSequence)
-            key("scheduled_unix"); int(last.arrivalUnix)
-            key("realtime_unix"); int(r.alightPredictedUnix)
-            key("delay_s"); int(r.alightPredictedUnix.map { $0 - last.arrivalUnix })
+            key("scheduled_unix"); int(scheduled ? last.arrivalUnix : nil)
+            key("realtime_unix"); int(r.alightPredictedUnix ?? (scheduled ? nil : last.arrivalUnix))
+            key("delay_s"); int(scheduled ? r.alightPredictedUnix.map { $0 - last.arrivalUnix } : nil)
             endObject()
         } else {
             null()
@@ -170,8 +172,8 @@ extension JSONWriter {
                 beginObject()
                 key("stop_id"); string(s.stopId)
                 key("stop_name"); string(s.stopName)
-                key("scheduled_arrival_unix"); int(s.arrivalUnix)
-                key("scheduled_departure_unix"); int(s.departureUnix)
+                key("scheduled_arrival_unix"); int(scheduled ? s.arrivalUnix : nil)
+                key("scheduled_departure_unix"); int(scheduled ? s.departureUnix : nil)
                 endObject()
             }
         }

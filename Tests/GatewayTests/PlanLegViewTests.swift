@@ -108,6 +108,74 @@ import TransitModel
         #expect((data["alerts"] as? [[String: Any]])?.map { $0["id"] as? String } == ["A1"])
     }
 
+    /// A ride on added trip X9 (the planner named its stops; it has no schedule): p1 at +300 → x at +900.
+    static let addedAnswer: PlanAnswer = {
+        func stop(_ id: String, _ offset: Int64) -> TripStop {
+            TripStop(
+                stopId: id, stopName: "Stop \(id)", stopSequence: 0, arrivalSecs: 0, departureSecs: 0,
+                arrivalUnix: at + offset, departureUnix: at + offset, lat: -33.87, lon: 151.2,
+                platformCode: id == "p1" ? "1" : nil)
+        }
+        let ride = PlanRide(
+            board: nil, stops: [stop("p1", 300), stop("mid", 600), stop("x", 900)], plannedDepartureUnix: at + 300,
+            plannedArrivalUnix: at + 900, live: true, addedTripId: "X9")
+        let journey = PlanJourney(
+            departureUnix: at + 300, arrivalUnix: at + 900, transfers: 0, walkSeconds: 0, legs: [.ride(ride)])
+        return PlanAnswer(journeys: [journey], timezone: "Australia/Sydney")
+    }()
+
+    /// X9 as the live state has it: it calls at a stop the database does not know first (numbered 7), then p1 (8)
+    /// 60 s later than planned, mid, x (10) at +930.
+    static func addedState(calls: Bool = true) -> RealtimeState {
+        let trip = LiveFixtures.trip(
+            "X9", relationship: .added, routeId: "R1",
+            stops: [
+                ("unknown", nil, at + 100), ("p1", nil, at + 360), ("mid", nil, at + 640),
+                (calls ? "x" : "y", nil, at + 930),
+            ], firstSequence: 7)
+        return RealtimeState(
+            trips: [TripPrediction(trip)], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
+    }
+
+    @Test func aRideOnAnAddedTripIsALiveRowFromItsTripUpdate() throws {
+        let view = PlanLiveCheck.view(
+            Self.addedAnswer, query: Self.query, state: Self.addedState(), alerts: AlertIndex([]), now: Self.at,
+            routes: { $0 == "R1" ? Self.route : nil })
+        #expect(view.liveDropped.isEmpty)
+        let journey = try #require((try Self.json(view)["journeys"] as? [[String: Any]])?.first)
+        #expect(
+            journey["departure_unix"] as? Int64 == Self.at + 360 && journey["arrival_unix"] as? Int64 == Self.at + 930)
+        let ride = try #require((journey["legs"] as? [[String: Any]])?.first)
+        #expect(ride["added_trip_id"] as? String == "X9" && ride["live"] as? Bool == true)
+        #expect(ride["board_stop_name"] as? String == "Stop p1")
+        let board = try #require(ride["board"] as? [String: Any], "\(ride)")
+        #expect(board["trip_id"] as? String == "X9" && board["route_id"] as? String == "R1")
+        #expect(board["mode"] as? String == "bus", "the route as the gateway knows it, not an unknown one")
+        #expect(board["stop_id"] as? String == "p1" && board["stop_sequence"] as? Int == 8)
+        #expect(board["realtime_unix"] as? Int64 == Self.at + 360 && board["scheduled_unix"] is NSNull)
+        #expect(board["platform"] as? String == "1")
+        let alight = try #require(ride["alight"] as? [String: Any])
+        #expect(alight["stop_id"] as? String == "x" && alight["stop_sequence"] as? Int == 10)
+        #expect(alight["scheduled_unix"] is NSNull && alight["delay_s"] is NSNull)
+        #expect(alight["realtime_unix"] as? Int64 == Self.at + 930)
+        let between = try #require(ride["intermediate_stops"] as? [[String: Any]])
+        #expect(between.map { $0["stop_id"] as? String } == ["mid"])
+        #expect(between.first?["scheduled_arrival_unix"] is NSNull)
+    }
+
+    @Test func aRideOnAnAddedTripThatNoLongerCallsThereIsDropped() throws {
+        let view = PlanLiveCheck.view(
+            Self.addedAnswer, query: Self.query, state: Self.addedState(calls: false), alerts: AlertIndex([]),
+            now: Self.at)
+        #expect(view.journeys.isEmpty)
+        #expect(view.liveDropped.count == 1 && view.liveDropped.first?.contains("added trip X9") == true, "\(view)")
+        let gone = PlanLiveCheck.view(
+            Self.addedAnswer, query: Self.query,
+            state: RealtimeState(trips: [], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]),
+            alerts: AlertIndex([]), now: Self.at)
+        #expect(gone.journeys.isEmpty && gone.reason?.contains("no longer runs") == true, "\(gone)")
+    }
+
     @Test func withoutALiveStateTheRideIsTheSchedule() throws {
         let view = PlanLiveCheck.view(Self.answer, query: Self.query, state: nil, alerts: AlertIndex([]), now: Self.at)
         let journey = try #require((try Self.json(view)["journeys"] as? [[String: Any]])?.first)

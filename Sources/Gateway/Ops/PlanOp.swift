@@ -44,9 +44,17 @@ extension RequestDispatcher {
         case .success(.plan(let answer)):
             let reading = realtime.read()
             let live = query.realtime && reading.holdsState
+            // A ride on an added trip is named by its trip update's route, from the route list (fetched once).
+            var routes: [String: Route] = [:]
+            if live {
+                for id in PlanLiveCheck.addedRouteIds(answer, state: reading.state) {
+                    routes[id] = await cache.route(id)
+                }
+            }
             var view = PlanLiveCheck.view(
                 answer, query: query, state: live ? reading.state : nil,
-                alerts: Self.holdsAlerts(reading, now: now) ? reading.state.alertIndex : AlertIndex(), now: now)
+                alerts: Self.holdsAlerts(reading, now: now) ? reading.state.alertIndex : AlertIndex(), now: now,
+                routes: { routes[$0] })
             // The planner searched the schedule though live times were asked for (its realtime stream silent).
             view.realtimeStale = query.realtime && !answer.realtimeUsed
             if let later = answer.laterAt, let at = query.at {
@@ -71,13 +79,16 @@ extension RequestDispatcher {
 
 /// The live check of planned journeys (pure: the static answer and a realtime state in, the answer's view out).
 enum PlanLiveCheck {
+    /// `routes` names the route of a ride on an added trip (its row is made from the live trip, which gives only
+    /// the route's id).
     static func view(
-        _ answer: PlanAnswer, query: PlanRequest, state: RealtimeState?, alerts: AlertIndex, now: Int64
+        _ answer: PlanAnswer, query: PlanRequest, state: RealtimeState?, alerts: AlertIndex, now: Int64,
+        routes: (String) -> Route? = { _ in nil }
     ) -> PlanView {
         var journeys: [PlanJourneyView] = []
         var dropped: [String] = []
         for journey in answer.journeys {
-            switch check(journey, query: query, state: state, now: now) {
+            switch check(journey, query: query, state: state, now: now, timezone: answer.timezone, routes: routes) {
             case .success(let view): journeys.append(view)
             case .failure(let why): dropped.append(why.message)
             }
@@ -122,9 +133,10 @@ enum PlanLiveCheck {
     }
 
     /// A journey with its rides' live rows and times, or why the live state breaks it.
-    static func check(_ journey: PlanJourney, query: PlanRequest, state: RealtimeState?, now: Int64)
-        -> Result<PlanJourneyView, Broken>
-    {
+    static func check(
+        _ journey: PlanJourney, query: PlanRequest, state: RealtimeState?, now: Int64, timezone: String? = nil,
+        routes: (String) -> Route? = { _ in nil }
+    ) -> Result<PlanJourneyView, Broken> {
         var legs: [PlanLegView] = []
         var rideNumber = 0
         // The live arrival of the last ride and the walking since it, to check the next change.
@@ -138,7 +150,7 @@ enum PlanLiveCheck {
             case .ride(let ride):
                 rideNumber += 1
                 let view: PlanRideView
-                switch rideView(ride, state: state, now: now) {
+                switch rideView(ride, state: state, now: now, timezone: timezone, routes: routes) {
                 case .success(let v): view = v
                 case .failure(let why):
                     return .failure(Broken(message: "ride \(rideNumber): \(why.message)"))
@@ -187,8 +199,14 @@ enum PlanLiveCheck {
     }
 
     /// A ride's boarding row merged with the live state as a board merges it, and its alighting prediction.
-    static func rideView(_ ride: PlanRide, state: RealtimeState?, now: Int64) -> Result<PlanRideView, Broken> {
+    static func rideView(
+        _ ride: PlanRide, state: RealtimeState?, now: Int64, timezone: String? = nil,
+        routes: (String) -> Route? = { _ in nil }
+    ) -> Result<PlanRideView, Broken> {
         guard let board = ride.board else {
+            if let id = ride.addedTripId, let state {
+                return addedRideView(ride, id, state: state, now: now, timezone: timezone, routes: routes)
+            }
             return .success(
                 PlanRideView(
                     ride: ride, row: nil, alightPredictedUnix: nil, departureUnix: ride.plannedDepartureUnix,
@@ -230,6 +248,91 @@ enum PlanLiveCheck {
                 ride: ride, row: row, alightPredictedUnix: alightPredicted, departureUnix: departure,
                 arrivalUnix: alightPredicted ?? scheduledArrival,
                 live: row.realtime?.predictedUnix != nil || alightPredicted != nil))
+    }
+
+    /// A ride on an added trip (or a detoured one, which the planner rides as an added trip over its served stops):
+    /// its boarding row made from the live trip as a board makes an added trip's row, its ends numbered by the live
+    /// trip's stop_sequence, its times the live ones. Broken when the live state no longer has the trip or it no
+    /// longer calls at either end.
+    static func addedRideView(
+        _ ride: PlanRide, _ id: String, state: RealtimeState, now: Int64, timezone: String?,
+        routes: (String) -> Route?
+    ) -> Result<PlanRideView, Broken> {
+        guard let first = ride.stops.first, let last = ride.stops.last, ride.stops.count >= 2 else {
+            return .failure(Broken(message: "added trip \(id): its stops are unknown"))
+        }
+        // The planner's stops of an added trip are its served stops, by assigned stop where the update names one.
+        func calls(_ stop: LiveStop, at stopId: String) -> Bool {
+            stop.status != .skipped && !stop.skipped && (stop.assignedStopId ?? stop.stopId) == stopId
+        }
+        guard
+            let (trip, b, a) = addedCall(
+                id, from: first.stopId, to: last.stopId, near: ride.plannedDepartureUnix, in: state, calls)
+        else {
+            return .failure(
+                Broken(
+                    message: "added trip \(id) no longer runs or no longer calls at \(first.stopId) and \(last.stopId)")
+            )
+        }
+        if trip.cancelled { return .failure(Broken(message: "added trip \(id) is cancelled")) }
+        let boardStop = trip.stops[b]
+        let departure = boardStop.predictedDeparture ?? boardStop.predictedArrival ?? ride.plannedDepartureUnix
+        let route = trip.routeId.flatMap(routes) ?? CandidateDepartures.unknownRoute(trip.routeId)
+        let origin = ServiceDayOrigin.unix(serviceDate: trip.key.serviceDate, timezone: timezone ?? "UTC") ?? 0
+        var platforms: [String: String?] = [:]
+        for stop in ride.stops { platforms[stop.stopId] = stop.platformCode }
+        var rows = [
+            CandidateDepartures.fromLive(
+                LiveCandidate(trip: trip, index: b, time: departure), route: route, headsign: nil,
+                platforms: platforms, origin: origin)
+        ]
+        rows[0].realtime = BoardAssembly.realtime(trip, boardStop, state: state)
+        BoardAssembly.stampAges(&rows, now: now)
+        var numbered = ride
+        numbered.stops[0].stopSequence = boardStop.stopSequence
+        numbered.stops[numbered.stops.count - 1].stopSequence = trip.stops[a].stopSequence
+        let alightStop = trip.stops[a]
+        let alightPredicted = alightStop.predictedArrival ?? alightStop.predictedDeparture
+        return .success(
+            PlanRideView(
+                ride: numbered, row: rows[0], alightPredictedUnix: alightPredicted,
+                departureUnix: rows[0].realtime?.predictedUnix ?? departure,
+                arrivalUnix: alightPredicted ?? ride.plannedArrivalUnix, live: true))
+    }
+
+    /// The routes the live trips of an answer's rides on added trips name.
+    static func addedRouteIds(_ answer: PlanAnswer, state: RealtimeState) -> Set<String> {
+        var ids = Set<String>()
+        for journey in answer.journeys {
+            for case .ride(let ride) in journey.legs {
+                guard let id = ride.addedTripId else { continue }
+                for trip in state.trips.values where trip.key.tripId == id || trip.key.description == id {
+                    if let route = trip.routeId { ids.insert(route) }
+                }
+            }
+        }
+        return ids
+    }
+
+    /// The live trip of `PlannerLiveFeed`'s added trip id (the realtime trip id, or the instance's description when
+    /// that id was added twice) with the positions where it calls at `from` and, later, at `to`; of two instances
+    /// the one leaving `from` nearest to `near`.
+    static func addedCall(
+        _ id: String, from: String, to: String, near: Int64, in state: RealtimeState,
+        _ calls: (LiveStop, String) -> Bool
+    ) -> (trip: TripPrediction, board: Int, alight: Int)? {
+        var best: (trip: TripPrediction, board: Int, alight: Int, off: Int64)?
+        for trip in state.trips.values where trip.key.tripId == id || trip.key.description == id {
+            guard !state.isStale(source: trip.source),
+                let b = trip.stops.firstIndex(where: { calls($0, from) }),
+                let a = trip.stops[(b + 1)...].firstIndex(where: { calls($0, to) })
+            else { continue }
+            let stop = trip.stops[b]
+            let time = stop.predictedDeparture ?? stop.predictedArrival ?? stop.scheduledDeparture ?? near
+            let off = trip.key.description == id ? -1 : abs(time - near)
+            if best == nil || off < best!.off { best = (trip, b, a, off) }
+        }
+        return best.map { ($0.trip, $0.board, $0.alight) }
     }
 
     /// Each ride row's `alert_ids` and the answer's `alerts` once, matched as a board's rows are.
