@@ -148,12 +148,13 @@ public struct ListRenderer: Sendable {
                 if board?.platformChanged == true, let platform = board?.platform { moved = ", now Plat \(platform)" }
                 let from = (leg.boardStopName ?? board?.stopId ?? "?").truncated(36 - moved.count) + moved
                 let to = (leg.alight?.stopName ?? leg.alight?.stopId ?? "?").truncated(34)
-                var badge = ""
-                var color = PresentationColor.gray
-                if let b = board?.delayBadge, let semantic = PresentationColor(rawValue: b.color) {
-                    (badge, color) = (b.text ?? "", semantic)
-                }
-                let styled = TextStyle(foreground: RGB(color)).apply(badge.truncated(12), mode: mode)
+                // As a board says it: the delay badge, else the status in words ("Extra service" for an added trip).
+                let styled =
+                    board.map {
+                        BoardRenderer(mode: mode, width: 80).statusCell(
+                            $0, status: $0.status.flatMap(DepartureStatus.init))
+                    }
+                    ?? ""
                 lines.append(
                     ("   " + departure + "  " + line + " " + headsign + " " + Columns.pad(from, 36) + " " + styled)
                         .trimmingTrailingSpaces())

@@ -168,6 +168,13 @@ import TransitPresentation
         let movedLines = ListRenderer(mode: .none).plan(moved)
         for line in movedLines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
         #expect(movedLines.contains { $0.contains("Blacktown Station, Plat…, now Plat 4") }, "\(movedLines)")
+        // A ride on an added trip has no delay badge: its status in words, as a board says it.
+        var added = plan
+        added.journeys[0].legs[0].board?.delayBadge = nil
+        added.journeys[0].legs[0].board?.status = "added"
+        let addedLines = ListRenderer(mode: .none).plan(added)
+        for line in addedLines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
+        #expect(addedLines.contains { $0.contains("Blacktown Station") && $0.contains("Extra") }, "\(addedLines)")
         let empty = try ModelTests.decode(
             Plan.self, Data(#"{"data":{"journeys":[],"reason":"nothing connects within 24 h"},"meta":{}}"#.utf8))
         #expect(ListRenderer(mode: .none).plan(empty.data) == ["No journey: nothing connects within 24 h"])
