@@ -142,6 +142,37 @@ import TransitModel
         #expect(trip.stops.last?.departureUnix == at + 720)
         #expect(trip.stops.last?.departureSecs == base + 720)
     }
+
+    /// A planned ride on the detoured trip (the planner rides it as an added trip over the stops it serves, from
+    /// the replacement stop r1 to p3): its row is T's, says the detour, and is numbered by the detour's sequences.
+    @Test func aPlannedRideOnADetouredTripSaysTheDetour() throws {
+        var trip = LiveFixtures.trip(
+            "T", stops: [("p1", at, at), ("r1", nil, at + 200), ("p3", at + 600, at + 660)])
+        trip.modificationsId = "M1"
+        func stop(_ id: String, _ offset: Int64) -> TripStop {
+            TripStop(
+                stopId: id, stopName: "Stop \(id)", stopSequence: 0, arrivalSecs: 0, departureSecs: 0,
+                arrivalUnix: at + offset, departureUnix: at + offset, lat: -33.87, lon: 151.2)
+        }
+        let ride = PlanRide(
+            board: nil, stops: [stop("r1", 200), stop("p3", 660)], plannedDepartureUnix: at + 200,
+            plannedArrivalUnix: at + 660, live: true, addedTripId: "T")
+        let answer = PlanAnswer(
+            journeys: [
+                PlanJourney(
+                    departureUnix: at + 200, arrivalUnix: at + 660, transfers: 0, walkSeconds: 0, legs: [.ride(ride)])
+            ], timezone: "Australia/Sydney")
+        let view = PlanLiveCheck.view(
+            answer, query: PlanRequest(from: .stop("r1"), to: .stop("p3")), state: state([trip]),
+            alerts: AlertIndex([]), now: at, routes: { $0 == "R" ? route : nil })
+        guard case .ride(let r) = try #require(view.journeys.first?.legs.first, "\(view)") else {
+            Issue.record("not a ride")
+            return
+        }
+        #expect(r.row?.departure.tripId == "T" && r.row?.detour?.modificationsId == "M1")
+        #expect(r.ride.stops.map(\.stopSequence) == [2, 3])
+        #expect(r.departureUnix == at + 200 && r.arrivalUnix == at + 660, "p3 predicted a minute late")
+    }
 }
 
 /// Through a real gateway: a detour's Shape entity is answered by `shape` (GATEWAY.md "shape").

@@ -287,6 +287,8 @@ enum PlanLiveCheck {
                 platforms: platforms, origin: origin)
         ]
         rows[0].realtime = BoardAssembly.realtime(trip, boardStop, state: state)
+        // A detoured trip's row says so, as on a board (the planner rides it over the stops it serves).
+        rows[0].detour = state.detour(for: trip.key)
         BoardAssembly.stampAges(&rows, now: now)
         var numbered = ride
         numbered.stops[0].stopSequence = boardStop.stopSequence
