@@ -37,6 +37,25 @@ import TransitModel
         #expect(!watch.touched(by: Self.other), "another trip's update leaves the journeys as they are")
     }
 
+    /// A ride on an added trip is followed by the live trip's id, also when the planner named the instance
+    /// (`X9@20251222`: that id was added twice).
+    @Test func anUpdateOfARiddenAddedTripAsksAgain() throws {
+        var answer = PlanLegViewTests.addedAnswer
+        guard case .ride(var ride) = answer.journeys[0].legs[0] else { throw CancellationError() }
+        ride.addedTripId = "X9@20251222"
+        answer.journeys[0].legs[0] = .ride(ride)
+        let query = PlanRequest(from: .stop("p1"), to: .stop("x"), at: Self.at)
+        let view = PlanLiveCheck.view(
+            answer, query: query, state: PlanLegViewTests.addedState(), alerts: AlertIndex([]), now: Self.at)
+        #expect(view.journeys.count == 1, "\(view)")
+        let watch = ConnectionSubscriptions.PlanWatch(
+            PlannedJourneys(query: query, answer: answer, view: view, meta: LiveMeta(at: Self.at, source: .staticOnly)))
+        #expect(
+            watch.touched(
+                by: RealtimeChange(stops: [], trips: [TripInstanceKey(tripId: "X9", serviceDate: 20_251_222)])))
+        #expect(!watch.touched(by: Self.other))
+    }
+
     @Test func withNoJourneyAnyChangeAsksAgain() {
         // Nothing connected (or the live state broke every journey): a reinstated or added trip may connect.
         #expect(Self.watch([]).touched(by: Self.other))

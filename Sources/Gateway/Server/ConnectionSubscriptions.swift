@@ -51,6 +51,8 @@ struct ConnectionSubscriptions {
                                 tripId: d.tripId, serviceDate: d.serviceDate, staticStartTime: d.instanceStartTime))
                     } else if let added = r.ride.addedTripId {
                         addedTrips.insert(added)
+                        // The live trip's own id: `added` names the instance (`trip@date`) when its id was added twice.
+                        if let live = r.row?.departure.tripId { addedTrips.insert(live) }
                     }
                 }
             }
