@@ -163,6 +163,27 @@ import TransitModel
         #expect(between.first?["scheduled_arrival_unix"] is NSNull)
     }
 
+    /// A loop calls at p1 twice: the ride is the call at the planned time (+300), not the first one.
+    @Test func aRideOnALoopingAddedTripIsTheCallAtItsPlannedTime() throws {
+        let trip = LiveFixtures.trip(
+            "X9", relationship: .added, routeId: "R1",
+            stops: [
+                ("p1", nil, Self.at - 600), ("x", nil, Self.at - 100), ("p1", nil, Self.at + 310),
+                ("mid", nil, Self.at + 600),
+                ("x", nil, Self.at + 900),
+            ], firstSequence: 1)
+        let state = RealtimeState(
+            trips: [TripPrediction(trip)], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)])
+        let view = PlanLiveCheck.view(
+            Self.addedAnswer, query: Self.query, state: state, alerts: AlertIndex([]), now: Self.at)
+        guard case .ride(let r) = try #require(view.journeys.first?.legs.first, "\(view)") else {
+            Issue.record("not a ride")
+            return
+        }
+        #expect(r.row?.departure.stopSequence == 3 && r.ride.stops.last?.stopSequence == 5)
+        #expect(r.departureUnix == Self.at + 310 && r.arrivalUnix == Self.at + 900)
+    }
+
     @Test func aRideOnAnAddedTripThatNoLongerCallsThereIsDropped() throws {
         let view = PlanLiveCheck.view(
             Self.addedAnswer, query: Self.query, state: Self.addedState(calls: false), alerts: AlertIndex([]),

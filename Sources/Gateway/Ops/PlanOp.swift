@@ -323,16 +323,19 @@ enum PlanLiveCheck {
         _ id: String, from: String, to: String, near: Int64, in state: RealtimeState,
         _ calls: (LiveStop, String) -> Bool
     ) -> (trip: TripPrediction, board: Int, alight: Int)? {
-        var best: (trip: TripPrediction, board: Int, alight: Int, off: Int64)?
+        // The instance the id names exactly first; then the call at `from` nearest the planned time (a loop
+        // calls at a stop twice).
+        var best: (trip: TripPrediction, board: Int, alight: Int, rank: (Int, Int64))?
         for trip in state.trips.values where trip.key.tripId == id || trip.key.description == id {
-            guard !state.isStale(source: trip.source),
-                let b = trip.stops.firstIndex(where: { calls($0, from) }),
-                let a = trip.stops[(b + 1)...].firstIndex(where: { calls($0, to) })
-            else { continue }
-            let stop = trip.stops[b]
-            let time = stop.predictedDeparture ?? stop.predictedArrival ?? stop.scheduledDeparture ?? near
-            let off = trip.key.description == id ? -1 : abs(time - near)
-            if best == nil || off < best!.off { best = (trip, b, a, off) }
+            guard !state.isStale(source: trip.source) else { continue }
+            let named = trip.key.description == id ? 0 : 1
+            for b in trip.stops.indices where calls(trip.stops[b], from) {
+                guard let a = trip.stops[(b + 1)...].firstIndex(where: { calls($0, to) }) else { break }
+                let stop = trip.stops[b]
+                let time = stop.predictedDeparture ?? stop.predictedArrival ?? stop.scheduledDeparture ?? near
+                let rank = (named, abs(time - near))
+                if best == nil || rank < best!.rank { best = (trip, b, a, rank) }
+            }
         }
         return best.map { ($0.trip, $0.board, $0.alight) }
     }
