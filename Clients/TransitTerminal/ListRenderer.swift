@@ -123,6 +123,7 @@ public struct ListRenderer: Sendable {
         let clock = DepartureClock(timeZone: plan.timezone)
         var lines: [String] = []
         if plan.journeys.isEmpty { lines += "No journey: \(plan.reason ?? "nothing connects")".wrapped(80) }
+        let statuses = BoardRenderer(mode: mode, width: 80)  // a ride's status as a board says it
         for (n, journey) in plan.journeys.enumerated() {
             let minutes = Int((journey.arrivalUnix - journey.departureUnix + 59) / 60)
             let changes = journey.transfers == 1 ? "1 change" : "\(journey.transfers) changes"
@@ -150,11 +151,7 @@ public struct ListRenderer: Sendable {
                 let to = (leg.alight?.stopName ?? leg.alight?.stopId ?? "?").truncated(34)
                 // As a board says it: the delay badge, else the status in words ("Extra service" for an added trip).
                 let styled =
-                    board.map {
-                        BoardRenderer(mode: mode, width: 80).statusCell(
-                            $0, status: $0.status.flatMap(DepartureStatus.init))
-                    }
-                    ?? ""
+                    board.map { statuses.statusCell($0, status: $0.status.flatMap(DepartureStatus.init)) } ?? ""
                 lines.append(
                     ("   " + departure + "  " + line + " " + headsign + " " + Columns.pad(from, 36) + " " + styled)
                         .trimmingTrailingSpaces())

@@ -533,15 +533,26 @@ public final class JourneyPlanning: Sendable {
             case .notFound(let m): throw ServiceError(.notFound, m)
             }
         }
-        // The walks' stops by name, looked up once for the whole answer (a ride's stops come with its trip).
-        var walkStops = Set<String>()
+        // The stops of the walks and of the rides on added trips, looked up once for the whole answer (a scheduled
+        // ride's stops come with its trip).
+        let timetable = live ?? built.timetable
+        var named = Set<Int>()
         for journey in result.journeys {
-            for case .walk(let w) in journey.legs {
-                for stop in [w.from, w.to] { if let stop { walkStops.insert(built.stopIds[stop]) } }
+            for leg in journey.legs {
+                switch leg {
+                case .walk(let w):
+                    for stop in [w.from, w.to] { if let stop { named.insert(stop) } }
+                case .transit(let t):
+                    if let id = timetable.runIdentity(t.run).addedId, let trip = timetable.addedTrip(id),
+                        t.boardPosition < t.alightPosition, t.alightPosition < trip.stops.count
+                    {
+                        named.formUnion(trip.stops[t.boardPosition...t.alightPosition])
+                    }
+                }
             }
         }
-        let names = walkStops.isEmpty ? [:] : ((try? built.store.stopNames(ids: walkStops)) ?? [:])
-        let legs = LegNames(built: built, timetable: live ?? built.timetable, stopNames: names)
+        let stops = named.isEmpty ? [:] : ((try? built.store.stops(ids: named.map { built.stopIds[$0] })) ?? [:])
+        let legs = LegNames(built: built, timetable: timetable, stops: stops)
         return PlanAnswer(
             journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
             // A far timetable's dates have no live trips to lay over (the feeds describe the trips running now and
@@ -563,8 +574,8 @@ private struct LegNames {
     let built: JourneyPlanning.Built
     /// The timetable searched (its added runs are not in the scheduled one).
     let timetable: Timetable
-    /// The names of the walks' stops by id.
-    let stopNames: [String: String]
+    /// The stops of the walks and of the rides on added trips, by id.
+    let stops: [String: Stop]
 
     func journey(_ j: Journey) -> PlanJourney {
         PlanJourney(
@@ -578,8 +589,8 @@ private struct LegNames {
             let from = w.from.map { built.stopIds[$0] }, to = w.to.map { built.stopIds[$0] }
             return .walk(
                 PlanWalk(
-                    fromStopId: from, toStopId: to, fromStopName: from.flatMap { stopNames[$0] },
-                    toStopName: to.flatMap { stopNames[$0] }, distanceMetres: (w.distance * 10).rounded() / 10,
+                    fromStopId: from, toStopId: to, fromStopName: from.flatMap { stops[$0]?.name },
+                    toStopName: to.flatMap { stops[$0]?.name }, distanceMetres: (w.distance * 10).rounded() / 10,
                     durationSeconds: w.duration))
         case .transit(let t):
             return .ride(ride(t))
@@ -630,18 +641,16 @@ private struct LegNames {
     /// The stops of a ride on an added trip from boarding to alighting, named from the database, with the times
     /// the live state gave them (an added trip has no schedule: `arrivalSecs` and `departureSecs` are 0, and
     /// `stopSequence` counts the trip's stops from 1 until the gateway numbers them from the live trip). Empty when
-    /// the trip left the live state or a stop is unknown.
+    /// the trip left the live state or a stop is unknown (the gateway then drops the journey, saying so).
     private func addedStops(_ id: String, _ t: TransitLeg) -> [TripStop] {
         guard let trip = timetable.addedTrip(id), t.boardPosition < t.alightPosition,
             t.alightPosition < trip.stops.count
         else { return [] }
-        let positions = t.boardPosition...t.alightPosition
-        let ids = positions.map { built.stopIds[trip.stops[$0]] }
-        guard let known = try? built.store.stops(ids: ids) else { return [] }
-        var stops: [TripStop] = []
-        for (i, id) in zip(positions, ids) {
-            guard let stop = known[id] else { return [] }
-            stops.append(
+        var named: [TripStop] = []
+        for i in t.boardPosition...t.alightPosition {
+            let id = built.stopIds[trip.stops[i]]
+            guard let stop = stops[id] else { return [] }
+            named.append(
                 TripStop(
                     stopId: id, stopName: stop.name, stopSequence: UInt32(i + 1), arrivalSecs: 0, departureSecs: 0,
                     arrivalUnix: trip.arrivals[i], departureUnix: trip.departures[i], lat: stop.lat, lon: stop.lon,
@@ -649,7 +658,7 @@ private struct LegNames {
                     pickupType: trip.pickup[i] ? 0 : 1, dropOffType: trip.dropOff[i] ? 0 : 1,
                     parentStation: stop.parentStation))
         }
-        return stops
+        return named
     }
 
     /// The part of an encoded polyline between the points nearest to two stops (the second searched after the

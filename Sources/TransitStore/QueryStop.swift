@@ -65,21 +65,8 @@ extension StaticStore {
         }
     }
 
-    /// The names of the stops with these ids (an unknown id is left out): what a plan's walks show.
-    public func stopNames(ids: some Sequence<String>) throws(StoreError) -> [String: String] {
-        try run { c in
-            let byId = try c.statement("SELECT name FROM stops WHERE stop_id = ?1")
-            var names: [String: String] = [:]
-            for id in ids where names[id] == nil {
-                byId.reset()
-                byId.bind(1, id)
-                if try byId.step(), let name = byId.string(0) { names[id] = name }
-            }
-            return names
-        }
-    }
-
-    /// The stops of `ids` that the database has, by id (a planned ride on an added trip names its stops from them).
+    /// The stops of `ids` that the database has, by id (a plan's walks and its rides on added trips are named from
+    /// them).
     public func stops(ids: some Sequence<String>) throws(StoreError) -> [String: Stop] {
         try run { c in
             let byId = try c.statement(StopRow.select + " WHERE s.stop_id = ?1")

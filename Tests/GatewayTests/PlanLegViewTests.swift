@@ -195,6 +195,14 @@ import TransitModel
             state: RealtimeState(trips: [], sources: [RealtimeSourceStatus(name: "tu", kind: .tripUpdates)]),
             alerts: AlertIndex([]), now: Self.at)
         #expect(gone.journeys.isEmpty && gone.reason?.contains("no longer runs") == true, "\(gone)")
+        // The static service could not name the ride's stops: no way to say where to board, so no journey.
+        var unnamed = Self.addedAnswer
+        guard case .ride(var ride) = unnamed.journeys[0].legs[0] else { throw CancellationError() }
+        ride.stops = []
+        unnamed.journeys[0].legs[0] = .ride(ride)
+        let blind = PlanLiveCheck.view(
+            unnamed, query: Self.query, state: Self.addedState(), alerts: AlertIndex([]), now: Self.at)
+        #expect(blind.journeys.isEmpty && blind.liveDropped.first?.contains("its stops are unknown") == true)
     }
 
     @Test func withoutALiveStateTheRideIsTheSchedule() throws {

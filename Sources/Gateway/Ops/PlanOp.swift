@@ -45,12 +45,10 @@ extension RequestDispatcher {
             let reading = realtime.read()
             let live = query.realtime && reading.holdsState
             // A ride on an added trip is named by its trip update's route, from the route list (fetched once).
-            var routes: [String: Route] = [:]
-            if live {
-                for id in PlanLiveCheck.addedRouteIds(answer, state: reading.state) {
-                    routes[id] = await cache.route(id)
-                }
+            let ridesAdded = answer.journeys.contains { j in
+                j.legs.contains { if case .ride(let r) = $0 { r.addedTripId != nil } else { false } }
             }
+            let routes = live && ridesAdded ? await cache.routes() : [:]
             var view = PlanLiveCheck.view(
                 answer, query: query, state: live ? reading.state : nil,
                 alerts: Self.holdsAlerts(reading, now: now) ? reading.state.alertIndex : AlertIndex(), now: now,
@@ -261,13 +259,9 @@ enum PlanLiveCheck {
         guard let first = ride.stops.first, let last = ride.stops.last, ride.stops.count >= 2 else {
             return .failure(Broken(message: "added trip \(id): its stops are unknown"))
         }
-        // The planner's stops of an added trip are its served stops, by assigned stop where the update names one.
-        func calls(_ stop: LiveStop, at stopId: String) -> Bool {
-            stop.status != .skipped && !stop.skipped && (stop.assignedStopId ?? stop.stopId) == stopId
-        }
         guard
             let (trip, b, a) = addedCall(
-                id, from: first.stopId, to: last.stopId, near: ride.plannedDepartureUnix, in: state, calls)
+                id, from: first.stopId, to: last.stopId, near: ride.plannedDepartureUnix, in: state)
         else {
             return .failure(
                 Broken(
@@ -302,40 +296,27 @@ enum PlanLiveCheck {
                 arrivalUnix: alightPredicted ?? ride.plannedArrivalUnix, live: true))
     }
 
-    /// The routes the live trips of an answer's rides on added trips name.
-    static func addedRouteIds(_ answer: PlanAnswer, state: RealtimeState) -> Set<String> {
-        var ids = Set<String>()
-        for journey in answer.journeys {
-            for case .ride(let ride) in journey.legs {
-                guard let id = ride.addedTripId else { continue }
-                for trip in state.trips.values where trip.key.tripId == id || trip.key.description == id {
-                    if let route = trip.routeId { ids.insert(route) }
-                }
-            }
-        }
-        return ids
-    }
-
     /// The live trip of `PlannerLiveFeed`'s added trip id (the realtime trip id, or the instance's description when
-    /// that id was added twice) with the positions where it calls at `from` and, later, at `to`; of two instances
-    /// the one leaving `from` nearest to `near`.
-    static func addedCall(
-        _ id: String, from: String, to: String, near: Int64, in state: RealtimeState,
-        _ calls: (LiveStop, String) -> Bool
-    ) -> (trip: TripPrediction, board: Int, alight: Int)? {
-        // The instance the id names exactly first; then the call at `from` nearest the planned time (a loop
-        // calls at a stop twice).
+    /// that id was added twice) with the positions where it calls at `from` and, later, at `to`, found through the
+    /// boards' index of visits by stop. The instance the id names exactly comes first, then the call at `from`
+    /// nearest to `near` (another instance of the id, or a loop's other call there).
+    static func addedCall(_ id: String, from: String, to: String, near: Int64, in state: RealtimeState)
+        -> (trip: TripPrediction, board: Int, alight: Int)?
+    {
+        // The planner's stops of an added trip are its served stops, by assigned stop where the update names one.
+        func calls(_ stop: LiveStop, at stopId: String) -> Bool {
+            stop.status != .skipped && (stop.assignedStopId ?? stop.stopId) == stopId
+        }
         var best: (trip: TripPrediction, board: Int, alight: Int, rank: (Int, Int64))?
-        for trip in state.trips.values where trip.key.tripId == id || trip.key.description == id {
-            guard !state.isStale(source: trip.source) else { continue }
-            let named = trip.key.description == id ? 0 : 1
-            for b in trip.stops.indices where calls(trip.stops[b], from) {
-                guard let a = trip.stops[(b + 1)...].firstIndex(where: { calls($0, to) }) else { break }
-                let stop = trip.stops[b]
-                let time = stop.predictedDeparture ?? stop.predictedArrival ?? stop.scheduledDeparture ?? near
-                let rank = (named, abs(time - near))
-                if best == nil || rank < best!.rank { best = (trip, b, a, rank) }
-            }
+        for visit in state.tripsByStop[from] ?? [] where visit.key.tripId == id || visit.key.description == id {
+            guard let trip = state.trips[visit.key], !state.isStale(source: trip.source),
+                trip.stops.indices.contains(visit.index), calls(trip.stops[visit.index], at: from),
+                let a = trip.stops[(visit.index + 1)...].firstIndex(where: { calls($0, at: to) })
+            else { continue }
+            let stop = trip.stops[visit.index]
+            let time = stop.predictedDeparture ?? stop.predictedArrival ?? stop.scheduledDeparture ?? near
+            let rank = (visit.key.description == id ? 0 : 1, abs(time - near))
+            if best == nil || rank < best!.rank { best = (trip, visit.index, a, rank) }
         }
         return best.map { ($0.trip, $0.board, $0.alight) }
     }

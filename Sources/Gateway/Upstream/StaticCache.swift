@@ -171,18 +171,21 @@ final class StaticCache: Sendable {
     }
 
     /// A route by id from the route list (fetched once per lifetime); nil when unknown or not fetchable.
-    func route(_ id: String) async -> Route? {
+    func route(_ id: String) async -> Route? { await routes()[id] }
+
+    /// The route list by id (fetched once per lifetime); empty when not fetchable.
+    func routes() async -> [String: Route] {
         let now = ContinuousClock.now
         if let routes = stored.withLock({ s in s.routes.flatMap { $0.expires > now ? $0.value : nil } }) {
-            return routes[id]
+            return routes
         }
         let reply = await client.reply(to: .routes(RoutesQuery()))
-        guard case .success(.routes(let list)) = reply.result else { return nil }
+        guard case .success(.routes(let list)) = reply.result else { return [:] }
         let byId = Dictionary(list.map { ($0.routeId, $0) }, uniquingKeysWith: { a, _ in a })
         if reply.cacheable {
             stored.withLock { $0.routes = Entry(value: byId, expires: expiry.expiry(from: ContinuousClock.now)) }
         }
-        return byId[id]
+        return byId
     }
 
     // MARK: a new database version
