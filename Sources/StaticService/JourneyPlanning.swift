@@ -67,9 +67,9 @@ public final class JourneyPlanning: Sendable {
         var far: Built?
         var farUsed = ContinuousClock.now
         var farGeneration = 0
-        /// The version and dates of the far timetable being built now, and when the last build started.
+        /// The version and dates of the far timetable being built now, and the earliest the next build may start.
         var farBuilding: (version: String, dates: ClosedRange<GTFSDate>)?
-        var farBuildStarted: ContinuousClock.Instant?
+        var farNextBuild: ContinuousClock.Instant?
         /// The last far build, when it failed: its version, dates and error (plans for them are told so, not made
         /// to wait, until the next build may start).
         var farFailed: (version: String, dates: ClosedRange<GTFSDate>, error: String)?
@@ -101,9 +101,13 @@ public final class JourneyPlanning: Sendable {
     let landmarksInterval: Duration
     /// How long the far timetable stays after the last plan that used it (hundreds of MiB at NSW scale).
     let farIdle: Duration
-    /// The least time between the starts of two far builds (each takes a core for about 2 s at NSW scale): plans
-    /// asking for ever other dates cannot keep a core building.
-    let farBuildInterval: Duration
+    /// The largest share of one core far builds may take over time (each takes a core for about 2 s at NSW scale,
+    /// a few milliseconds on the sample feed): after a build of d, the next waits d × (1 / share − 1), so plans
+    /// asking for ever other dates cannot keep a core building, and a small feed's plans on other dates hardly
+    /// wait at all.
+    let farBuildShare: Double
+    /// The least time between a failed far build's start and the next one's.
+    let farRetryInterval: Duration
     /// Called on the build thread as a timetable's build starts (the window's or a far one), with the database
     /// version and the dates: tests hold a build there, or fail it by throwing.
     let buildStarting: @Sendable (String, ClosedRange<GTFSDate>) throws -> Void
@@ -111,12 +115,13 @@ public final class JourneyPlanning: Sendable {
     public init(
         maxConcurrent: Int, logger: Logger, firstBuildWait: Duration = .seconds(20),
         liveSilence: Duration = .seconds(15), landmarksDeficit: Int32 = 60, landmarksInterval: Duration = .seconds(60),
-        farIdle: Duration = .seconds(600), farBuildInterval: Duration = .seconds(10),
+        farIdle: Duration = .seconds(600), farBuildShare: Double = 0.2, farRetryInterval: Duration = .seconds(10),
         buildStarting: @escaping @Sendable (String, ClosedRange<GTFSDate>) throws -> Void = { _, _ in },
         now: @escaping @Sendable () -> Int64
     ) {
         self.farIdle = farIdle
-        self.farBuildInterval = farBuildInterval
+        self.farBuildShare = min(1, max(0.01, farBuildShare))
+        self.farRetryInterval = farRetryInterval
         self.buildStarting = buildStarting
         self.landmarksDeficit = landmarksDeficit
         self.landmarksInterval = landmarksInterval
@@ -352,16 +357,18 @@ public final class JourneyPlanning: Sendable {
     }
 
     /// The timetable `request` is searched on: the window's when it holds every date the plan needs, else the far
-    /// one of those dates (built now, waited for until `waitUntil`).
+    /// one when it holds them (a rider's later journeys that day), else a far one of those dates built now (waited
+    /// for until `waitUntil`).
     private func timetable(for request: PlanRequest, window: Built, waitUntil: ContinuousClock.Instant)
         -> TimetableChoice
     {
         let store = window.store
         let instant = request.arriveBy ?? request.at ?? now()
         let dates = store.plannerDates(forPlanAt: instant, arriveBy: request.arriveBy != nil)
-        if window.dates.lowerBound <= dates.lowerBound && dates.upperBound <= window.dates.upperBound {
-            return .built(window)
+        func holds(_ held: ClosedRange<GTFSDate>) -> Bool {
+            held.lowerBound <= dates.lowerBound && dates.upperBound <= held.upperBound
         }
+        if holds(window.dates) { return .built(window) }
         let service = store.serviceDates
         guard let service, dates.lowerBound <= service.upperBound, service.lowerBound <= dates.upperBound else {
             let span = service.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none"
@@ -369,28 +376,29 @@ public final class JourneyPlanning: Sendable {
         }
         let version = store.databaseVersion
         // One far timetable at a time: a plan for other dates waits for the one being built, then builds its own
-        // (`farBuildInterval` after the last build started).
+        // (once `farNextBuild` has passed). One whose dates the far timetable holds is searched on it.
+        var waitForNext: Duration = .zero
         while true {
             let (far, start, failed) = state.withLock { s -> (Built?, Bool, String?) in
-                if let far = s.far, far.version == version, far.dates == dates {
+                if let far = s.far, far.version == version, holds(far.dates) {
                     s.farUsed = .now
                     return (far, false, nil)
                 }
                 let now = ContinuousClock.now
-                guard s.farBuilding == nil, s.farBuildStarted.map({ now - $0 >= farBuildInterval }) ?? true else {
+                waitForNext = s.farNextBuild.map { max(.zero, $0 - now) } ?? .zero
+                guard s.farBuilding == nil, waitForNext == .zero else {
                     // The last build of these dates failed and the next may not start yet: no use waiting.
                     let failed = s.farBuilding == nil ? s.farFailed : nil
                     return (nil, false, failed.flatMap { $0.version == version && $0.dates == dates ? $0.error : nil })
                 }
                 s.farBuilding = (version, dates)
-                s.farBuildStarted = now
                 return (nil, true, nil)
             }
             if let far { return .built(far) }
             if let failed {
                 return .unavailable(
                     "the planner could not build the timetable of \(dates.lowerBound) to \(dates.upperBound) for this "
-                        + "time (\(failed)); it tries again at most every \(farBuildInterval.components.seconds) s "
+                        + "time (\(failed)); it tries again at most every \(farRetryInterval.components.seconds) s "
                         + "(it holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready)")
             }
             if start {
@@ -401,13 +409,24 @@ public final class JourneyPlanning: Sendable {
             guard ContinuousClock.now < waitUntil else { break }
             Thread.sleep(forTimeInterval: 0.01)
         }
-        let building = state.withLock { s in s.farBuilding.map { $0.version == version && $0.dates == dates } ?? false }
-        let what =
-            building
-            ? "the planner is building the timetable of \(dates.lowerBound) to \(dates.upperBound) for this time"
-            : "the planner builds one timetable of other dates at a time, at most one every "
-                + "\(farBuildInterval.components.seconds) s, and is busy with another; this time needs "
+        let building = state.withLock { s in s.farBuilding.map { $0.version == version ? $0.dates : nil } }
+        let what: String
+        switch building {
+        case .some(.some(let building)) where holds(building):
+            what =
+                "the planner is building the timetable of \(building.lowerBound) to \(building.upperBound) for this time"
+        case .some(let building):
+            what =
+                "the planner builds one timetable of other dates at a time and is building "
+                + (building.map { "that of \($0.lowerBound) to \($0.upperBound)" } ?? "one for an older database")
+                + "; this time needs \(dates.lowerBound) to \(dates.upperBound)"
+        case .none:
+            let seconds = Double(waitForNext / .milliseconds(1)) / 1000
+            what =
+                "the planner spends at most \(Int((farBuildShare * 100).rounded())) % of a core on timetables of "
+                + "other dates and may start the next in \(String(format: "%.1f", seconds)) s; this time needs "
                 + "\(dates.lowerBound) to \(dates.upperBound)"
+        }
         return .unavailable(
             what
                 + " (it holds \(window.dates.lowerBound) to \(window.dates.upperBound) ready); try again in a few seconds"
@@ -448,16 +467,19 @@ public final class JourneyPlanning: Sendable {
             state.withLock { s in
                 s.farBuilding = nil
                 s.farFailed = (store.databaseVersion, dates, "\(error)")
+                s.farNextBuild = started + farRetryInterval
             }
             logger.error(
                 "building the planner timetable for dates outside the window failed",
                 metadata: ["dates": "\(dates.lowerBound)…\(dates.upperBound)", "error": "\(error)"])
             return nil
         }
+        let ended = ContinuousClock.now
         let generation = state.withLock { s -> Int in
             s.far = built
-            s.farUsed = .now
+            s.farUsed = ended
             s.farBuilding = nil
+            s.farNextBuild = ended + (ended - started) * (1 / farBuildShare - 1)
             s.farFailed = nil
             s.farGeneration += 1
             return s.farGeneration
@@ -467,7 +489,7 @@ public final class JourneyPlanning: Sendable {
             metadata: [
                 "database_version": "\(store.databaseVersion)", "dates": "\(dates.lowerBound)…\(dates.upperBound)",
                 "runs": "\(built.timetable.runCount)", "bytes": "\(built.timetable.memoryEstimate)",
-                "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+                "elapsed_ms": "\(Int((ended - started) / .milliseconds(1)))",
             ])
         return generation
     }
