@@ -193,17 +193,9 @@ struct Serve: AsyncParsableCommand {
     )
     var drainAnnounce = GatewayConfiguration.Defaults.drainAnnounce.inSeconds
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @OptionGroup var logging: LoggingOptions
 
-    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
-    var logFormat = "text"
-
-    @Option(
-        help: ArgumentHelp(
-            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9464; port 0: any free one).",
-            valueName: "host:port"))
-    var metrics: String?
+    @OptionGroup var metrics: MetricsOptions
 
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
@@ -224,13 +216,6 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         _ = try configuration()
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        guard LogFormat(rawValue: logFormat) != nil else {
-            throw ValidationError("--log-format must be text or json, got \(logFormat)")
-        }
-        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
-            throw ValidationError("--metrics must be host:port, got \(metrics)")
-        }
     }
 
     /// The gateway configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
@@ -331,8 +316,7 @@ struct Serve: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
-        bootstrapLogging(
-            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        logging.bootstrap()
         tls.apply()
         let logger = Logger(label: "transit-gateway")
         var config = try configuration(logger: logger)
@@ -348,7 +332,7 @@ struct Serve: AsyncParsableCommand {
         }
 
         // Before the server makes its first metric handles.
-        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
+        let registry = metrics.bootstrap()
         let server: GatewayServer
         do {
             server = try await GatewayServer.start(config: config)
@@ -378,26 +362,21 @@ struct Serve: AsyncParsableCommand {
             await server.stop()
             throw ExitCode.failure
         }
-        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
-            do {
-                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
-                    scraped in
-                    for value in server.metricValues() {
-                        if value.isTotal {
-                            scraped.total(value.name, value.dimensions, Int64(value.value))
-                        } else {
-                            scraped.gauge(value.name, value.dimensions, value.value)
-                        }
+        do {
+            let endpoint = try await metrics.endpoint(registry, logger: logger) { scraped in
+                for value in server.metricValues() {
+                    if value.isTotal {
+                        scraped.total(value.name, value.dimensions, Int64(value.value))
+                    } else {
+                        scraped.gauge(value.name, value.dimensions, value.value)
                     }
                 }
-                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
-                services.append(endpoint)
-            } catch {
-                logger.critical(
-                    "cannot start: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
-                await server.stop()
-                throw ExitCode.failure
             }
+            if let endpoint { services.append(endpoint) }
+        } catch {
+            logger.critical("cannot start: \(error)")
+            await server.stop()
+            throw ExitCode.failure
         }
         // Last: it stops first, so loops stopping on purpose are not reported late.
         services.append(watchdogOptions.service(watchdog, logger: logger))

@@ -135,17 +135,9 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "file"))
     var delayStore: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @OptionGroup var logging: LoggingOptions
 
-    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
-    var logFormat = "text"
-
-    @Option(
-        help: ArgumentHelp(
-            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9466; port 0: any free one).",
-            valueName: "host:port"))
-    var metrics: String?
+    @OptionGroup var metrics: MetricsOptions
 
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
@@ -161,13 +153,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try configuration()
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        guard LogFormat(rawValue: logFormat) != nil else {
-            throw ValidationError("--log-format must be text or json, got \(logFormat)")
-        }
-        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
-            throw ValidationError("--metrics must be host:port, got \(metrics)")
-        }
     }
 
     /// The service configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
@@ -249,12 +234,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProcessMemory.keepFreedMemory()
-        bootstrapLogging(
-            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        logging.bootstrap()
         tls.apply()
         let logger = Logger(label: "transit-realtime")
 
-        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
+        let registry = metrics.bootstrap()
         var configuration = try self.configuration()
         let watchdog = Watchdog()
         configuration.watchdog = watchdog
@@ -303,53 +287,49 @@ struct ServeCommand: AsyncParsableCommand {
             try? await service.reloadSources()  // logs what it did or why it changed nothing
         }
         var services: [any Service] = [role, hangup]
-        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
-            do {
-                let clock = configuration.clock
-                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
-                    scraped in
-                    if let rss = ProcessMemory.residentBytes() {
-                        scraped.gauge("transit_realtime_resident_bytes", [], Double(rss))
+        do {
+            let clock = configuration.clock
+            let endpoint = try await metrics.endpoint(registry, logger: logger) { scraped in
+                if let rss = ProcessMemory.residentBytes() {
+                    scraped.gauge("transit_realtime_resident_bytes", [], Double(rss))
+                }
+                scraped.gauge("transit_realtime_active", [], current() == nil ? 0 : 1)
+                scraped.total("transit_realtime_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
+                guard let hub = current()?.sockets.hub,
+                    case .success(.sources(let sources, let failedSends, _)) = hub.answer(.sources)
+                else { return }
+                scraped.total("transit_realtime_publish_failures_total", [], Int64(failedSends))
+                let now = clock.unixSeconds
+                for source in sources {
+                    let name = [("source", source.name)]
+                    if let success = source.lastSuccessUnix {
+                        scraped.gauge("transit_realtime_feed_age_seconds", name, Double(now - success))
                     }
-                    scraped.gauge("transit_realtime_active", [], current() == nil ? 0 : 1)
-                    scraped.total("transit_realtime_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
-                    guard let hub = current()?.sockets.hub,
-                        case .success(.sources(let sources, let failedSends, _)) = hub.answer(.sources)
-                    else { return }
-                    scraped.total("transit_realtime_publish_failures_total", [], Int64(failedSends))
-                    let now = clock.unixSeconds
-                    for source in sources {
-                        let name = [("source", source.name)]
-                        if let success = source.lastSuccessUnix {
-                            scraped.gauge("transit_realtime_feed_age_seconds", name, Double(now - success))
+                    scraped.gauge("transit_realtime_feed_stale", name, source.stale ? 1 : 0)
+                    scraped.gauge("transit_realtime_feed_entities", name, Double(source.entities))
+                    scraped.total("transit_realtime_feed_errors_total", name, Int64(source.errors))
+                    scraped.total("transit_realtime_updates_applied_total", name, Int64(source.updatesApplied))
+                    for (reason, count) in source.drops {
+                        scraped.total(
+                            "transit_realtime_drops_total", name + [("reason", reason)], Int64(count))
+                    }
+                    if let match = source.match {
+                        for (kind, count) in [("trip_updates", match.tripUpdates), ("vehicles", match.vehicles)] {
+                            let labels = name + [("kind", kind)]
+                            scraped.gauge("transit_realtime_match_considered", labels, Double(count.considered))
+                            scraped.gauge("transit_realtime_match_matched", labels, Double(count.matched))
                         }
-                        scraped.gauge("transit_realtime_feed_stale", name, source.stale ? 1 : 0)
-                        scraped.gauge("transit_realtime_feed_entities", name, Double(source.entities))
-                        scraped.total("transit_realtime_feed_errors_total", name, Int64(source.errors))
-                        scraped.total("transit_realtime_updates_applied_total", name, Int64(source.updatesApplied))
-                        for (reason, count) in source.drops {
-                            scraped.total(
-                                "transit_realtime_drops_total", name + [("reason", reason)], Int64(count))
+                        if let rate = match.ratePermille {
+                            scraped.gauge("transit_realtime_match_rate", name, Double(rate) / 1000)
                         }
-                        if let match = source.match {
-                            for (kind, count) in [("trip_updates", match.tripUpdates), ("vehicles", match.vehicles)] {
-                                let labels = name + [("kind", kind)]
-                                scraped.gauge("transit_realtime_match_considered", labels, Double(count.considered))
-                                scraped.gauge("transit_realtime_match_matched", labels, Double(count.matched))
-                            }
-                            if let rate = match.ratePermille {
-                                scraped.gauge("transit_realtime_match_rate", name, Double(rate) / 1000)
-                            }
-                            scraped.gauge("transit_realtime_match_mismatch", name, match.mismatch ? 1 : 0)
-                        }
+                        scraped.gauge("transit_realtime_match_mismatch", name, match.mismatch ? 1 : 0)
                     }
                 }
-                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
-                services.append(endpoint)
-            } catch {
-                printError("serve: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
-                throw ExitCode.failure
             }
+            if let endpoint { services.append(endpoint) }
+        } catch {
+            printError("serve: \(error)")
+            throw ExitCode.failure
         }
         // Last: it stops first, so loops stopping on purpose are not reported late.
         services.append(watchdogOptions.service(watchdog, logger: logger))

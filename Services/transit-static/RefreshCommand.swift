@@ -74,8 +74,7 @@ struct RefreshCommand: AsyncParsableCommand {
     )
     var once = false
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @OptionGroup var logging: LoggingOptions
 
     @OptionGroup(title: "Service clock (the date a new version must cover)")
     var clock: ClockOptions
@@ -85,7 +84,6 @@ struct RefreshCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try configuration(environment: [:], checkingVariables: false)
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
     /// The refresher's configuration these flags describe; a bad value throws a `ValidationError` naming its
@@ -133,7 +131,7 @@ struct RefreshCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        bootstrapLogging(level: Logger.Level(rawValue: logLevel) ?? .info, format: .text)
+        logging.bootstrap()
         let logger = Logger(label: "transit-static.refresh")
         let configuration: RefreshConfiguration
         do {

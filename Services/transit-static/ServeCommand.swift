@@ -69,17 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
             valueName: "name"))
     var name: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @OptionGroup var logging: LoggingOptions
 
-    @Option(help: "Log lines as text (for people) or json (one object per line, for log collectors).")
-    var logFormat = "text"
-
-    @Option(
-        help: ArgumentHelp(
-            "Serve Prometheus metrics at http://host:port/metrics (e.g. 127.0.0.1:9465; port 0: any free one).",
-            valueName: "host:port"))
-    var metrics: String?
+    @OptionGroup var metrics: MetricsOptions
 
     @OptionGroup(title: "Service clock")
     var clock: ClockOptions
@@ -95,13 +87,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try configuration()
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        guard LogFormat(rawValue: logFormat) != nil else {
-            throw ValidationError("--log-format must be text or json, got \(logFormat)")
-        }
-        if let metrics, MetricsEndpoint.parseAddress(metrics) == nil {
-            throw ValidationError("--metrics must be host:port, got \(metrics)")
-        }
     }
 
     /// The service configuration these flags describe; a bad value throws a `ValidationError` naming its flag.
@@ -141,13 +126,12 @@ struct ServeCommand: AsyncParsableCommand {
         // The planner's live updates free and allocate ~100 MB of routes each time: kept by malloc instead of
         // returned to the kernel and faulted in again (BENCHMARKS.md session 26: an update's p95 57.3 -> 45.3 ms).
         if planWorkers > 0 { ProcessMemory.keepFreedMemory() }
-        bootstrapLogging(
-            level: Logger.Level(rawValue: logLevel) ?? .info, format: LogFormat(rawValue: logFormat) ?? .text)
+        logging.bootstrap()
         tls.apply()
         let logger = Logger(label: "transit-static")
 
         // Before the request handler makes its metric handles.
-        let registry = metrics.map { _ in MetricsEndpoint.bootstrap() }
+        let registry = metrics.bootstrap()
         let server: StaticServer
         let watchdog = Watchdog()
         do {
@@ -164,24 +148,20 @@ struct ServeCommand: AsyncParsableCommand {
             server.reload()
         }
         var services: [any Service] = [server, hangup]
-        if let registry, let address = metrics.flatMap(MetricsEndpoint.parseAddress) {
-            do {
-                let endpoint = try await MetricsEndpoint(host: address.host, port: address.port, registry: registry) {
-                    scraped in
-                    if let rss = ProcessMemory.residentBytes() {
-                        scraped.gauge("transit_static_resident_bytes", [], Double(rss))
-                    }
-                    scraped.gauge("transit_static_database_info", [("version", server.databaseVersion)], 1)
-                    for feed in server.feedInfo()?.feeds ?? [] { scraped.feed(feed) }
-                    scraped.total("transit_static_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
+        do {
+            let endpoint = try await metrics.endpoint(registry, logger: logger) { scraped in
+                if let rss = ProcessMemory.residentBytes() {
+                    scraped.gauge("transit_static_resident_bytes", [], Double(rss))
                 }
-                logger.info("metrics", metadata: ["url": "http://\(address.host):\(endpoint.port)/metrics"])
-                services.append(endpoint)
-            } catch {
-                printError("serve: cannot listen for --metrics on \(address.host):\(address.port): \(error)")
-                server.stop()
-                throw ExitCode.failure
+                scraped.gauge("transit_static_database_info", [("version", server.databaseVersion)], 1)
+                for feed in server.feedInfo()?.feeds ?? [] { scraped.feed(feed) }
+                scraped.total("transit_static_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
             }
+            if let endpoint { services.append(endpoint) }
+        } catch {
+            printError("serve: \(error)")
+            server.stop()
+            throw ExitCode.failure
         }
         // Last: it stops first, so loops stopping on purpose are not reported late.
         services.append(watchdogOptions.service(watchdog, logger: logger))
