@@ -123,10 +123,19 @@ extension Timetable {
             }
         }
         // The runs to look at: the new state's (by their places in its dictionary: no copy of their times here) and
-        // the previous state's runs it no longer has.
+        // the previous state's runs it no longer has. The new state's in trip order, not the dictionary's: a feed's
+        // trips mostly come route by route, so the conversion then reads the runs' slots nearly in order, and the
+        // live times of a pattern's runs land side by side for its routes' rebuild.
+        // (Only the order is packed: trip, the date's last 8 bits, the place among the indices; any order is correct.)
+        let indices = Array(state.runs.indices)
+        var order = indices.indices.map { i in
+            let key = state.runs[indices[i]].key
+            return UInt64(UInt32(bitPattern: key.trip)) << 40 | UInt64(key.date.dayNumber & 0xFF) << 32 | UInt64(i)
+        }
+        order.sort()
+        let stated = order.map { indices[Int($0 & 0xFFFF_FFFF)] }
         let candidates = Candidates(
-            state: state.runs, stated: Array(state.runs.indices),
-            gone: live.runs.keys.filter { state.runs[$0] == nil })
+            state: state.runs, stated: stated, gone: live.runs.keys.filter { state.runs[$0] == nil })
         // Compared and converted on every core, a stretch of candidates each (reading only this timetable and the
         // states), their times into one array per stretch; laid in one by one, each stretch's times appended at once.
         // A stretch of at most 256 runs: what `prepare` reads ahead of its conversion then stays in a core's cache
