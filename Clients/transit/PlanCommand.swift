@@ -51,18 +51,50 @@ struct PlanCommand: AsyncParsableCommand {
                         firstStop = firstStop ?? stop
                     }
                 }
-                let given = try [at.map { try PlanTime($0, option: "--at") }, arriveBy.map {
-                    try PlanTime($0, option: "--arrive-by")
-                }]
+                let given = try [
+                    at.map { try PlanTime($0, option: "--at") },
+                    arriveBy.map {
+                        try PlanTime($0, option: "--arrive-by")
+                    },
+                ]
                 // The services' clock is asked for only when a time needs it.
                 let clock = given.contains { $0?.isLocal == true } ? try await servicesClock(client, firstStop) : nil
                 let times = try given.map { try $0?.unix(on: clock) }
                 var fields: [String: RequestValue] = [:]
                 if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
-                let answer = try await client.plan(
-                    from: places[0], to: places[1], at: times[0], arriveBy: times[1], options: fields)
+                let answer = try await Self.waitingForTimetable {
+                    FileHandle.standardError.write(
+                        Data("transit: the planner is building the timetable of those dates; waiting…\n".utf8))
+                } plan: {
+                    try await client.plan(
+                        from: places[0], to: places[1], at: times[0], arriveBy: times[1], options: fields)
+                }
                 if options.json { return options.printLine(answer.line) }
                 options.print(ListRenderer(mode: options.colorMode).plan(answer.data))
+            }
+        }
+    }
+
+    /// `plan()`, asked again once a `pause` while the planner builds the timetable of the plan's dates (a time outside
+    /// the few days it holds ready: about 2 s at NSW scale, during which the gateway answers STATIC_UNAVAILABLE ending
+    /// "try again in a few seconds", protocol/README.md flow 8), for up to `patience`; `waiting` is called once, at
+    /// the first refusal. Any other error, or that one past `patience`, is thrown.
+    static func waitingForTimetable<Answer>(
+        patience: Duration = .seconds(30), pause: Duration = .seconds(1), _ waiting: () -> Void,
+        plan: () async throws -> Answer
+    ) async throws -> Answer {
+        let deadline = ContinuousClock.now + patience
+        var told = false
+        while true {
+            do {
+                return try await plan()
+            } catch TransitClientError.server(let code, let message)
+                where code == .staticUnavailable && message.hasSuffix("try again in a few seconds")
+                && ContinuousClock.now + pause < deadline
+            {
+                if !told { waiting() }
+                told = true
+                try await Task.sleep(for: pause)
             }
         }
     }
@@ -147,7 +179,8 @@ struct PlanTime {
         guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
         let digits = text.dropFirst().filter { $0 != ":" }
         guard [2, 4].contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let hours = Int(digits.prefix(2)), let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : digits.dropFirst(2)),
+            let hours = Int(digits.prefix(2)),
+            let minutes = Int(digits.dropFirst(2).isEmpty ? "0" : digits.dropFirst(2)),
             hours <= 18, minutes <= 59
         else { return nil }
         return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)

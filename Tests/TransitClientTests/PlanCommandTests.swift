@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Testing
 import TransitClient
 import TransitPresentation
@@ -27,6 +28,56 @@ import TransitTesting
         #expect(PlanCommand.coordinate(both.from) == nil)
         #expect(PlanCommand.coordinate(both.to) == .coordinate(lat: -33.9, lon: -151.1))
         #expect(both.arriveBy == "08:30" && both.at == nil && both.options.plain)
+    }
+
+    /// Refusals as the gateway words them (GATEWAY.md `plan`: a far timetable being built; the static service down).
+    static let building = TransitClientError.server(
+        code: .staticUnavailable,
+        message: "static service unavailable: the planner is building the timetable of 20261214 to 20261215 for this "
+            + "time (it holds 20261130 to 20261203 ready); try again in a few seconds")
+    static let down = TransitClientError.server(
+        code: .staticUnavailable, message: "the static service is unreachable since 2026-12-03T14:00:00Z")
+
+    @Test func aPlanOnOtherDatesWaitsWhileTheirTimetableIsBuilt() async throws {
+        let tries = Mutex(0), told = Mutex(0)
+        let answer = try await PlanCommand.waitingForTimetable(pause: .milliseconds(1)) {
+            told.withLock { $0 += 1 }
+        } plan: {
+            let n = tries.withLock { n in
+                n += 1
+                return n
+            }
+            if n < 3 { throw Self.building }
+            return "journeys"
+        }
+        #expect(answer == "journeys")
+        #expect(tries.withLock { $0 } == 3)
+        #expect(told.withLock { $0 } == 1, "the rider is told once")
+    }
+
+    @Test func otherRefusalsAndALongBuildAreNotWaitedFor() async {
+        let tries = Mutex(0)
+        do {
+            _ = try await PlanCommand.waitingForTimetable(pause: .milliseconds(1)) {
+            } plan: { () throws -> String in
+                tries.withLock { $0 += 1 }
+                throw Self.down
+            }
+            Issue.record("answered")
+        } catch {
+            #expect("\(error)" == "\(Self.down)")
+        }
+        #expect(tries.withLock { $0 } == 1, "the static service down is said at once")
+        // A build longer than the patience: the refusal itself.
+        do {
+            _ = try await PlanCommand.waitingForTimetable(patience: .milliseconds(50), pause: .milliseconds(10)) {
+            } plan: { () throws -> String in
+                throw Self.building
+            }
+            Issue.record("answered")
+        } catch {
+            #expect("\(error)" == "\(Self.building)")
+        }
     }
 
     @Test func atWithArriveByIsAUsageError() {
