@@ -139,7 +139,11 @@ import TransitTesting
             error.message.hasPrefix(
                 "the planner spends at most 25 % of a core on timetables of other dates and may start the next in "),
             "\(error)")
-        #expect(error.message.contains("; this time needs 20250501 to 20250502 (it holds 20250311 to 20250314 ready)"))
+        #expect(
+            error.message.hasSuffix(
+                "; this time needs 20250501 to 20250502 (it holds 20250311 to 20250314 ready); try again in a few seconds"
+            ),
+            "the suffix clients wait on (GATEWAY.md plan): \(error)")
         #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: 20_250_322)!) == true, "the first one kept")
         // Once the spacing has passed, the other date is built and answered.
         let left = built + .milliseconds(1300) - .now
@@ -150,11 +154,12 @@ import TransitTesting
 
     @Test func aSmallFeedsFarBuildsHardlyWait() throws {
         // The default share (a fifth of a core): TestFeed's far timetables take milliseconds, so plans on three
-        // dates in a row are each answered within their budget (the 10-s spacing of before refused the second).
+        // dates in a row are each answered within their budget of 5 s (the 10-s spacing of before refused the
+        // second), even where a loaded machine makes a build take a second.
         let (planning, store, _) = try Self.planning(farBuildShare: 0.2)
         for date in [20_250_322, 20_250_501, 20_250_610] {
             let request = PlanRequest(
-                from: .stop("STA1"), to: .stop("END"), at: Self.reference(date) + 7 * 3600, budgetMilliseconds: 500)
+                from: .stop("STA1"), to: .stop("END"), at: Self.reference(date) + 7 * 3600, budgetMilliseconds: 5_000)
             let (result, _) = planning.answer(request, servedStore: store)
             guard case .success(.plan(let plan)) = result else {
                 Issue.record("\(date): \(result)")
