@@ -472,7 +472,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ServiceSupportTests",
-            dependencies: ["ServiceSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "ServiceSupport", "ServiceMetrics", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
