@@ -53,9 +53,7 @@ struct PlanCommand: AsyncParsableCommand {
                 }
                 let given = try [
                     at.map { try PlanTime($0, option: "--at") },
-                    arriveBy.map {
-                        try PlanTime($0, option: "--arrive-by")
-                    },
+                    arriveBy.map { try PlanTime($0, option: "--arrive-by") },
                 ]
                 // The services' clock is asked for only when a time needs it.
                 let clock = given.contains { $0?.isLocal == true } ? try await servicesClock(client, firstStop) : nil
