@@ -573,7 +573,16 @@ public final class JourneyPlanning: Sendable {
                 }
             }
         }
-        let stops = named.isEmpty ? [:] : ((try? built.store.stops(ids: named.map { built.stopIds[$0] })) ?? [:])
+        // Unreadable, the walks go unnamed and the rides on added trips are dropped by the gateway, saying why.
+        var stops: [String: Stop] = [:]
+        if !named.isEmpty {
+            do {
+                stops = try built.store.stops(ids: named.map { built.stopIds[$0] })
+            } catch {
+                logger.warning(
+                    "a plan's stops could not be named", metadata: ["stops": "\(named.count)", "error": "\(error)"])
+            }
+        }
         let legs = LegNames(built: built, timetable: timetable, stops: stops)
         return PlanAnswer(
             journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
