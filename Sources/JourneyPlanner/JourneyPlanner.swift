@@ -86,6 +86,24 @@ public enum JourneyPlanner {
                 }
                 if search.cut { break }
             }
+            if journeys.isEmpty && !search.cut {
+                // Nothing departs within the window: "nothing connects within 24 h" would be wrong when a journey
+                // goes after it. A depart-at search from `at` finds whether one does, and when (for the reason).
+                let later = PlannerWorkspace.search(
+                    workspace, timetable: timetable, reverse: false, options: options(limit: start + PlanQuery.horizon))
+                later.setEndpoints(
+                    sources: origin.map {
+                        RaptorSearch.Endpoint(stop: $0.stop, offset: $0.offset, via: $0.via, distance: $0.distance)
+                    },
+                    targets: finalWalks(destination, timetable: timetable, query: query, reverse: false))
+                let earliest = later.run(departure: Int32(clamping: start)).last.map {
+                    journey(later.reconstruct(round: $0), search: later)
+                }
+                guard let earliest else { return PlanResult(journeys: [], cut: later.cut) }
+                return PlanResult(
+                    journeys: [], cut: false, reason: PlanResult.noneInWindow(query.window),
+                    earliestAfterWindow: earliest)
+            }
             journeys.sort { ($0.departure, $0.transfers) < ($1.departure, $1.transfers) }
             let end = pageEnd(journeys, limit: query.limit)
             return PlanResult(

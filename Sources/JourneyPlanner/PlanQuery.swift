@@ -131,16 +131,26 @@ public struct PlanResult: Sendable, Equatable {
     public var journeys: [Journey]
     public var cut: Bool
     public var laterAt: Int64?
-    /// Why `journeys` is empty: nothing connects within the horizon, or the time is outside the timetable's days.
+    /// Why `journeys` is empty: nothing connects within the horizon, nothing departs within a range query's window,
+    /// or the time is outside the timetable's days.
     public var reason: String?
+    /// A range query with no journey departing within its window: the earliest arriving journey from `at` on (a
+    /// depart-at plan's last), which departs after the window, so that the answer can say when; nil otherwise.
+    public var earliestAfterWindow: Journey?
 
-    public init(journeys: [Journey], cut: Bool, laterAt: Int64? = nil, reason: String? = nil) {
+    public init(
+        journeys: [Journey], cut: Bool, laterAt: Int64? = nil, reason: String? = nil,
+        earliestAfterWindow: Journey? = nil
+    ) {
         self.journeys = journeys
         self.cut = cut
         self.laterAt = laterAt
         self.reason = journeys.isEmpty ? (reason ?? (cut ? Self.outOfBudget : Self.noConnection)) : nil
+        self.earliestAfterWindow = journeys.isEmpty ? earliestAfterWindow : nil
     }
 
     public static let noConnection = "nothing connects within 24 h"
+    /// A range query's window that no journey departs in (`earliestAfterWindow` says whether one departs later).
+    public static func noneInWindow(_ window: Int) -> String { "no journey departs within window_s \(window) s of at" }
     public static let outOfBudget = "the search ran out of its time budget before finding a journey"
 }

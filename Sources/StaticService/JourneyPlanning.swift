@@ -584,12 +584,44 @@ public final class JourneyPlanning: Sendable {
             }
         }
         let legs = LegNames(built: built, timetable: timetable, stops: stops)
+        var reason = result.reason
+        if let earliest = result.earliestAfterWindow, case .departAt(let at) = query.time, let said = reason {
+            reason = Self.windowReason(said, at: at, window: query.window, earliest: earliest, timezone: built.timezone)
+        }
         return PlanAnswer(
-            journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: result.reason,
+            journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: reason,
             // A far timetable's dates have no live trips to lay over (the feeds describe the trips running now and
             // soon, which the window holds): its plans are as live as they can be, and the gateway still checks
             // their rides against its live view.
             laterAt: result.laterAt, realtimeUsed: live != nil || (current && built.far), timezone: built.timezone)
+    }
+}
+
+extension JourneyPlanning {
+    /// The reason of a range answer with no journey in its window, completed with the window and the earliest journey
+    /// after it in the feed's time zone (GATEWAY.md `reason`): "no journey departs within window_s 3600 s of at (03:00
+    /// to 04:00 on 2026-12-05, Australia/Sydney); the earliest journey from at on departs at 05:07 and arrives at 05:20
+    /// on 2026-12-05".
+    static func windowReason(_ reason: String, at: Int64, window: Int, earliest: Journey, timezone: String) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")!
+        func parts(_ unix: Int64) -> (day: String, time: String) {
+            let c = calendar.dateComponents(
+                [.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: Double(unix)))
+            return (
+                String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0),
+                String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+            )
+        }
+        /// "05:07 to 05:20 on 2026-12-05", or with both days when they differ.
+        func span(_ from: Int64, _ to: Int64, _ joint: String) -> String {
+            let a = parts(from), b = parts(to)
+            return a.day == b.day
+                ? "\(a.time) \(joint) \(b.time) on \(a.day)" : "\(a.time) on \(a.day) \(joint) \(b.time) on \(b.day)"
+        }
+        return
+            "\(reason) (\(span(at, at + Int64(window), "to")), \(timezone)); the earliest journey from at on departs at "
+            + span(earliest.departure, earliest.arrival, "and arrives at")
     }
 }
 

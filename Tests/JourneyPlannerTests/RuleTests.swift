@@ -489,6 +489,32 @@ import TransitCore
         #expect(try feed.arrivals(query(s[0], s[1], "07:00")) == [0: TinyFeed.at("31:00")])
     }
 
+    @Test func aRangeWithNothingInItsWindowSaysSoAndFindsTheEarliestJourneyAfterIt() throws {
+        var feed = TinyFeed()
+        let s = feed.line(3, spacing: 0.05)
+        feed.trip([(s[0], "09:10"), (s[1], "10:00")])
+        feed.trip([(s[0], "09:30"), (s[2], "09:40")])
+        feed.trip([(s[2], "09:45"), (s[1], "09:50")])  // one change, earlier
+        var q = query(s[0], s[1], "07:00")
+        q.window = 3600
+        let none = try JourneyPlanner.plan(q, on: feed.timetable)
+        #expect(none.journeys.isEmpty)
+        #expect(none.reason == PlanResult.noneInWindow(3600))
+        #expect(
+            none.earliestAfterWindow.map { [$0.departure, $0.arrival] } == [TinyFeed.at("09:30"), TinyFeed.at("09:50")])
+        // Nothing at all: as without a window.
+        q.from = .stops([s[1]])
+        q.to = .stops([s[0]])
+        let nothing = try JourneyPlanner.plan(q, on: feed.timetable)
+        #expect(nothing.reason == PlanResult.noConnection && nothing.earliestAfterWindow == nil)
+        // A window that holds a departure answers it.
+        q.from = .stops([s[0]])
+        q.to = .stops([s[1]])
+        q.window = 3 * 3600
+        let found = try JourneyPlanner.plan(q, on: feed.timetable)
+        #expect(found.reason == nil && found.earliestAfterWindow == nil && !found.journeys.isEmpty)
+    }
+
     @Test func anEmptyAnswerSaysWhy() throws {
         var feed = TinyFeed()
         let s = feed.line(2, spacing: 0.05)

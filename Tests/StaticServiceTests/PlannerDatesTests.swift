@@ -59,6 +59,23 @@ import TransitTesting
         #expect(planning.farDates?.contains(GTFSDate(yyyymmdd: 20_250_322)!) == true)
     }
 
+    @Test func aRangeWithNothingInItsWindowSaysWhenTheNextJourneyGoes() throws {
+        // 06:00 to 07:00 on 12 March: TA leaves at 08:05, after the window; not "nothing connects within 24 h".
+        let (planning, store, _) = try Self.planning()
+        let request = PlanRequest(
+            from: .stop("STA1"), to: .stop("END"), at: Self.reference(20_250_312) + 6 * 3600, windowSeconds: 3600,
+            budgetMilliseconds: 10_000)
+        guard case .plan(let answer) = try planning.answer(request, servedStore: store).0.get() else {
+            Issue.record("not a plan answer")
+            return
+        }
+        #expect(answer.journeys.isEmpty)
+        #expect(
+            answer.reason
+                == "no journey departs within window_s 3600 s of at (06:00 to 07:00 on 2025-03-12, Australia/Sydney); "
+                + "the earliest journey from at on departs at 08:05 and arrives at 08:20 on 2025-03-12")
+    }
+
     @Test func theWindowsLastEveningReachesTheNextDay() throws {
         // 14 March 23:00 is inside the window, but its next TA (15 March 08:05) is not.
         let (planning, store, _) = try Self.planning()
