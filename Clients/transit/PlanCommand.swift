@@ -21,9 +21,30 @@ struct PlanCommand: AsyncParsableCommand {
     var at: String?
     @Option(help: "Arrive at or before (as --at).") var arriveBy: String?
     @Option(help: "Changes at most (0–8).") var maxTransfers: Int?
+    @Option(help: "Every journey leaving within this many minutes after --at (1–180), in order of departure.")
+    var window: Int?
+    @Flag(help: "Only wheelchair-accessible trips, boarding and alighting at accessible stops.") var wheelchair = false
+    @Option(help: "Only these modes, comma-separated (train, metro, tram, ferry, bus, coach, cable, other).")
+    var modes: String?
+    @Option(help: "Walking speed in metres a second (0.3–3; default 1.2).") var walkSpeed: Double?
+    @Option(help: "Walking between stops to change, at most this many metres (0–2000; default 400).")
+    var walkRadius: Double?
+    @Option(help: "Extra seconds for a change at the same stop (0–1800; default 60).") var transferSlack: Int?
+    @Flag(help: "Plan on the timetable alone, without live predictions.") var schedule = false
+
+    /// The range of `--window`, in minutes (the op's `window_s` is 0–10800).
+    static let windowMinutes = 1...180
+    /// Pages of a `--window` answer read at the most (each at most 20 journeys, the op's largest `limit`).
+    static let maxPages = 10
 
     func validate() throws {
         if at != nil && arriveBy != nil { throw ValidationError("give --at or --arrive-by, not both") }
+        if let window {
+            guard Self.windowMinutes.contains(window) else {
+                throw ValidationError("--window expects minutes from 1 to 180; got \(window)")
+            }
+            if arriveBy != nil { throw ValidationError("--window goes with --at, not with --arrive-by") }
+        }
         if let at { _ = try PlanTime(at, option: "--at") }
         if let arriveBy { _ = try PlanTime(arriveBy, option: "--arrive-by") }
     }
@@ -58,8 +79,7 @@ struct PlanCommand: AsyncParsableCommand {
                 // The services' clock is asked for only when a time needs it.
                 let clock = given.contains { $0?.isLocal == true } ? try await servicesClock(client, firstStop) : nil
                 let times = try given.map { try $0?.unix(on: clock) }
-                var fields: [String: RequestValue] = [:]
-                if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
+                let fields = planFields
                 let answer = try await Self.waitingForTimetable {
                     FileHandle.standardError.write(
                         Data("transit: the planner is building the timetable of those dates; waiting…\n".utf8))
@@ -67,10 +87,53 @@ struct PlanCommand: AsyncParsableCommand {
                     try await client.plan(
                         from: places[0], to: places[1], at: times[0], arriveBy: times[1], options: fields)
                 }
-                if options.json { return options.printLine(answer.line) }
-                options.print(ListRenderer(mode: options.colorMode).plan(answer.data))
+                // A window's journeys may take several pages: each next one by the previous page's cursor.
+                var pages = [answer]
+                while let cursor = pages.last?.data.laterCursor, pages.count < Self.maxPages {
+                    var next = fields
+                    next["window_s"] = nil
+                    next["cursor"] = .string(cursor)
+                    pages.append(try await client.plan(from: places[0], to: places[1], options: next))
+                }
+                if options.json { return pages.forEach { options.printLine($0.line) } }
+                options.print(ListRenderer(mode: options.colorMode).plan(Self.joined(pages.map(\.data))))
             }
         }
+    }
+
+    /// The op's fields for the options given (GATEWAY.md `plan`; the gateway checks their ranges and names them).
+    var planFields: [String: RequestValue] {
+        var fields: [String: RequestValue] = [:]
+        if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
+        if let window {
+            fields["window_s"] = .int(Int64(window * 60))
+            fields["limit"] = .int(20)
+        }
+        if wheelchair { fields["wheelchair"] = .bool(true) }
+        if let modes {
+            fields["modes"] = .array(
+                modes.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces).lowercased()) })
+        }
+        if let walkSpeed { fields["walk_speed_mps"] = .double(walkSpeed) }
+        if let walkRadius { fields["walk_radius_m"] = .double(walkRadius) }
+        if let transferSlack { fields["transfer_slack_s"] = .int(Int64(transferSlack)) }
+        if schedule { fields["realtime"] = .bool(false) }
+        return fields
+    }
+
+    /// The pages of one range answer as one: their journeys in order, what was dropped and cut on any page, the
+    /// alerts once each; the first page's reason (only an empty answer has one) and time zone. At least one page.
+    static func joined(_ pages: [Plan]) -> Plan {
+        var plan = pages[0]
+        for page in pages.dropFirst() {
+            plan.journeys += page.journeys
+            plan.liveDropped += page.liveDropped
+            if page.cut == true { plan.cut = true }
+            if page.realtimeStale == true { plan.realtimeStale = true }
+            for alert in page.alerts where !plan.alerts.contains(alert) { plan.alerts.append(alert) }
+            plan.laterCursor = page.laterCursor
+        }
+        return plan
     }
 
     /// `plan()`, asked again once a `pause` while the planner builds the timetable of the plan's dates (a time outside

@@ -43,11 +43,7 @@ struct Transit: AsyncParsableCommand {
         guard !arguments.contains("--"),
             arguments.contains(where: { $0.count > 1 && $0.hasPrefix("-") && isNumeric($0) })
         else { return arguments }
-        // The options that take a value (GatewayOptions' and the commands' own).
-        let takesValue: Set<String> = [
-            "--gateway", "--token-file", "--timeout", "--radius", "--limit", "--date", "--mode", "--at",
-            "--arrive-by", "--max-transfers",
-        ]
+        let takesValue = optionsTakingValues
         var kept: [String] = []
         var positional: [String] = []
         var sawCommand = false
@@ -71,6 +67,20 @@ struct Transit: AsyncParsableCommand {
         }
         return kept + ["--"] + positional
     }
+
+    /// The options that take a value (GatewayOptions' and the commands' own), read from the commands' help, where
+    /// each is written with its value ("--at <at>"), so that a new option cannot be missed here.
+    static let optionsTakingValues: Set<String> = {
+        var names: Set<String> = []
+        for command in configuration.subcommands {
+            let words = command.helpMessage(includeHidden: true, columns: 10_000).split(whereSeparator: \.isWhitespace)
+            for (word, next) in zip(words, words.dropFirst()) where next.hasPrefix("<") {
+                let name = word.trimmingCharacters(in: CharacterSet(charactersIn: "[("))
+                if name.hasPrefix("--") { names.insert(name) }
+            }
+        }
+        return names
+    }()
 
     /// A number, or a coordinate written lat,lon (`plan -33.87,151.2 200060`).
     static func isNumeric(_ argument: String) -> Bool {

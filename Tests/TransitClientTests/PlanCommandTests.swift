@@ -147,6 +147,75 @@ import TransitTesting
         #expect(gateway.received.filter { $0.op == "plan" }.count == 1)
     }
 
+    /// The options whose value follows them, so that a negative coordinate after a flag stays a place: read from the
+    /// commands' help, every command's and the shared ones, and no flag among them.
+    @Test func theOptionsTakingValuesAreEveryCommandsOwn() {
+        let names = Transit.optionsTakingValues
+        for name in ["--gateway", "--token-file", "--timeout", "--at", "--arrive-by", "--window", "--modes", "--limit"]
+        {
+            #expect(names.contains(name), "\(name)")
+        }
+        for flag in ["--plain", "--json", "--wheelchair", "--schedule", "--help"] { #expect(!names.contains(flag)) }
+    }
+
+    @Test func theOptionsBecomeTheOpsFields() throws {
+        let command = try Self.parse([
+            "plan", "200060", "2205", "--at", "1766394000", "--max-transfers", "2", "--window", "90", "--wheelchair",
+            "--modes", "Train, bus", "--walk-speed", "0.8", "--walk-radius", "250", "--transfer-slack", "120",
+            "--schedule",
+        ])
+        #expect(
+            command.planFields == [
+                "max_transfers": .int(2), "window_s": .int(5400), "limit": .int(20), "wheelchair": .bool(true),
+                "modes": .array([.string("train"), .string("bus")]), "walk_speed_mps": .double(0.8),
+                "walk_radius_m": .double(250), "transfer_slack_s": .int(120), "realtime": .bool(false),
+            ])
+        #expect(try Self.parse(["plan", "200060", "2205"]).planFields == [:], "the op's defaults: nothing sent")
+        for (arguments, message) in [
+            (["--window", "0"], "--window expects minutes from 1 to 180; got 0"),
+            (["--window", "181"], "--window expects minutes from 1 to 180; got 181"),
+            (["--window", "30", "--arrive-by", "09:00"], "--window goes with --at, not with --arrive-by"),
+        ] {
+            do {
+                _ = try Self.parse(["plan", "200060", "2205"] + arguments)
+                Issue.record("\(arguments) was accepted")
+            } catch {
+                #expect(Transit.exitCode(for: error) == .validationFailure)
+                #expect(Transit.message(for: error).contains(message), "\(error)")
+            }
+        }
+    }
+
+    /// A window's journeys on several pages: the executable follows `later_cursor` (sent as `cursor`, without `at`
+    /// and `window_s`, GATEWAY.md `plan`) and prints the journeys of every page in one list.
+    @Test(.enabled(if: BuiltExecutables.path("transit") != nil, "build the executables first (swift build)"))
+    func aWindowsPagesAreFollowedAndListedTogether() async throws {
+        let gateway = try await FakeGateway { request, peer in
+            guard request.op == "plan", let data = try? ModelTests.capture("plan.json"),
+                var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                var answer = object["data"] as? [String: Any]
+            else { return peer.send(FakeGateway.error(request, code: "UNKNOWN_OP", message: request.op)) }
+            object["id"] = request.id
+            // The first page continues on a second; the second is the last.
+            if request.object["cursor"] == nil { answer["later_cursor"] = "page2" }
+            object["data"] = answer
+            let line = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+            peer.send(String(decoding: line, as: UTF8.self))
+        }
+        defer { Task { await gateway.stop() } }
+        let run = try Self.transit(
+            ["plan", "-33.87,151.2", "-33.9,151.1", "--at", "1766394000", "--window", "60", "--plain"],
+            port: gateway.port)
+        #expect(run.status == 0, "\(run.output)")
+        let plans = gateway.received.filter { $0.op == "plan" }.map(\.object)
+        try #require(plans.count == 2, "\(gateway.received.map(\.line))")
+        #expect(plans[0]["window_s"] as? Int == 3600 && plans[0]["at"] as? Int == 1_766_394_000)
+        #expect(plans[1]["cursor"] as? String == "page2")
+        #expect(plans[1]["window_s"] == nil && plans[1]["at"] == nil && plans[1]["limit"] as? Int == 20)
+        let summaries = run.output.split(separator: "\n").filter { $0.hasPrefix("1. ") || $0.hasPrefix("2. ") }
+        #expect(summaries.count == 2, "both pages' journeys, numbered on: \(run.output)")
+    }
+
     /// Answers `stop` for ids (the captured stop, renamed), NOT_FOUND for names; `search`, `departures` and `plan`
     /// with their captures.
     static func standIn() async throws -> FakeGateway {
