@@ -616,6 +616,50 @@ public struct Plan: Codable, Sendable, Hashable {
     @DefaultEmpty public var alerts: [Alert]
 }
 
+/// What a plan subscription's event says changed since its last event (GATEWAY.md `subscribe`, topic `plan`).
+public enum PlanChange: Decodable, Sendable, Hashable {
+    /// A ride of a journey still offered has other times: `journey` and `leg` index this event's journeys and
+    /// that journey's legs.
+    case times(
+        journey: Int, leg: Int, tripId: String, departureUnix: Int64, arrivalUnix: Int64,
+        previousDepartureUnix: Int64, previousArrivalUnix: Int64)
+    /// A journey of the last event (its index there) is no longer possible, and why.
+    case broken(previousJourney: Int, reason: String)
+    /// A journey of the last event is still possible but no longer among the best.
+    case replaced(previousJourney: Int)
+    /// A journey the last event did not have (its index in this event's journeys).
+    case new(journey: Int)
+    /// A change this library does not know (a newer gateway's), with its `type`.
+    case other(String)
+
+    private enum CodingKeys: String, CodingKey {
+        case type, journey, leg, tripId, departureUnix, arrivalUnix, previousDepartureUnix, previousArrivalUnix
+        case previousJourney, reason
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        switch type {
+        case "times":
+            self = .times(
+                journey: try c.decode(Int.self, forKey: .journey), leg: try c.decode(Int.self, forKey: .leg),
+                tripId: try c.decode(String.self, forKey: .tripId),
+                departureUnix: try c.decode(Int64.self, forKey: .departureUnix),
+                arrivalUnix: try c.decode(Int64.self, forKey: .arrivalUnix),
+                previousDepartureUnix: try c.decode(Int64.self, forKey: .previousDepartureUnix),
+                previousArrivalUnix: try c.decode(Int64.self, forKey: .previousArrivalUnix))
+        case "broken":
+            self = .broken(
+                previousJourney: try c.decode(Int.self, forKey: .previousJourney),
+                reason: try c.decode(String.self, forKey: .reason))
+        case "replaced": self = .replaced(previousJourney: try c.decode(Int.self, forKey: .previousJourney))
+        case "new": self = .new(journey: try c.decode(Int.self, forKey: .journey))
+        default: self = .other(type)
+        }
+    }
+}
+
 /// One journey: its legs in travel order.
 public struct PlanJourney: Codable, Sendable, Hashable {
     public var departureUnix: Int64

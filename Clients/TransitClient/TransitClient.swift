@@ -59,18 +59,29 @@ public actor TransitClient {
         var reader: Task<Void, Never>
     }
 
+    /// One subscription of any topic: its `subscribe` request, sent again after a reconnect, and its stream.
     private final class SubscriptionRecord {
-        let stopId: String
-        let limit: Int
-        let continuation: AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation
+        /// The `subscribe` request's fields (the topic and what it follows).
+        let fields: [String: RequestValue]
+        /// Yields one event line to the stream, decoded as the topic's event (a line it cannot decode is skipped).
+        let deliver: @Sendable (Data) -> Void
+        /// Yields `.interrupted` to the stream.
+        let interrupt: @Sendable (TransitClientError) -> Void
+        /// Ends the stream: with the gateway's refusal, or (nil) as the client closes.
+        let finish: @Sendable ((any Error)?) -> Void
         /// The gateway's `sub` number on the current connection, while established.
         var sub: (generation: Int, number: Int)?
         var establishing = false
 
-        init(stopId: String, limit: Int, continuation: AsyncThrowingStream<SubscriptionEvent, any Error>.Continuation) {
-            self.stopId = stopId
-            self.limit = limit
-            self.continuation = continuation
+        init(
+            fields: [String: RequestValue], deliver: @escaping @Sendable (Data) -> Void,
+            interrupt: @escaping @Sendable (TransitClientError) -> Void,
+            finish: @escaping @Sendable ((any Error)?) -> Void
+        ) {
+            self.fields = fields
+            self.deliver = deliver
+            self.interrupt = interrupt
+            self.finish = finish
         }
     }
 
@@ -102,7 +113,7 @@ public actor TransitClient {
         }
         connection = nil
         failPending(where: { _ in true }, with: .closed)
-        for record in subscriptions.values { record.continuation.finish() }
+        for record in subscriptions.values { record.finish(nil) }
         subscriptions.removeAll()
         subscriptionBySub.removeAll()
     }
@@ -257,14 +268,56 @@ public actor TransitClient {
     /// subscription once the client has reconnected. It ends with an error when the gateway refuses the
     /// subscription (e.g. NOT_FOUND), and when the client is closed; cancelling its iteration unsubscribes.
     public func subscribe(stopId: String, limit: Int = 10) -> AsyncThrowingStream<SubscriptionEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<SubscriptionEvent, any Error>.makeStream(
+        subscription(
+            ["topic": .string("departures"), "stop_id": .string(stopId), "limit": .int(Int64(limit))],
+            interrupted: SubscriptionEvent.interrupted
+        ) { line in
+            (try? LineCoding.decoder().decode(Answer<Board>.self, from: line)).map { .board($0.data, $0.meta) }
+        }
+    }
+
+    /// The live journeys of a plan (GATEWAY.md `subscribe`, topic `plan`; the fields as `plan(from:to:…)` sends
+    /// them, without `cursor`): a first event with the plan's answer and no changes, then one whenever the live
+    /// data changes a ride's times or breaks or replaces a journey, saying which. After a lost connection the stream
+    /// yields `.interrupted`, and once the client has reconnected a first event again: the plan asked anew (from
+    /// the services' now when no `at` or `arriveBy` was given), with no changes, since what happened meanwhile is
+    /// not known. It ends with an error when the gateway refuses the subscription (e.g. NOT_FOUND, or
+    /// INVALID_ARGUMENT for a field out of its range), and when the client is closed; cancelling its iteration
+    /// unsubscribes.
+    public func subscribePlan(
+        from: PlanPlace, to: PlanPlace, at: Int64? = nil, arriveBy: Int64? = nil,
+        options: [String: RequestValue] = [:]
+    ) -> AsyncThrowingStream<PlanSubscriptionEvent, any Error> {
+        var fields = options
+        fields["topic"] = .string("plan")
+        fields["from"] = from.requestValue
+        fields["to"] = to.requestValue
+        if let at { fields["at"] = .int(at) }
+        if let arriveBy { fields["arrive_by"] = .int(arriveBy) }
+        return subscription(fields, interrupted: PlanSubscriptionEvent.interrupted) { line in
+            (try? LineCoding.decoder().decode(PlanEventLine.self, from: line)).map {
+                .plan($0.data, changes: $0.changes, $0.meta)
+            }
+        }
+    }
+
+    /// A stream following the subscription `fields` asks for; `event` decodes the topic's event lines.
+    private func subscription<Event: Sendable>(
+        _ fields: [String: RequestValue], interrupted: @escaping @Sendable (TransitClientError) -> Event,
+        event: @escaping @Sendable (Data) -> Event?
+    ) -> AsyncThrowingStream<Event, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Event, any Error>.makeStream(
             bufferingPolicy: .bufferingNewest(8))
         let key = UUID()
         guard !isClosed else {
             continuation.finish(throwing: TransitClientError.closed)
             return stream
         }
-        subscriptions[key] = SubscriptionRecord(stopId: stopId, limit: limit, continuation: continuation)
+        subscriptions[key] = SubscriptionRecord(
+            fields: fields,
+            deliver: { line in if let e = event(line) { continuation.yield(e) } },
+            interrupt: { continuation.yield(interrupted($0)) },
+            finish: { error in error.map { continuation.finish(throwing: $0) } ?? continuation.finish() })
         continuation.onTermination = { [weak self] _ in
             Task { await self?.endSubscription(key) }
         }
@@ -283,21 +336,14 @@ public actor TransitClient {
         do {
             let deadline = ContinuousClock.now + configuration.requestTimeout
             let connection = try await connect(deadline: deadline)
-            let line = try await sendOnce(
-                "subscribe",
-                [
-                    "topic": .string("departures"), "stop_id": .string(record.stopId),
-                    "limit": .int(Int64(record.limit)),
-                ],
-                on: connection, deadline: deadline, subscription: key)
-            _ = line
+            _ = try await sendOnce("subscribe", record.fields, on: connection, deadline: deadline, subscription: key)
             return true
         } catch let error as TransitClientError where error.isRetryable {
-            record.continuation.yield(.interrupted(error))
+            record.interrupt(error)
             return false
         } catch {
             subscriptions[key] = nil
-            record.continuation.finish(throwing: error)
+            record.finish(error)
             return true
         }
     }
@@ -498,9 +544,7 @@ public actor TransitClient {
             guard let sub = head.sub, let key = subscriptionBySub[sub], let record = subscriptions[key],
                 record.sub?.generation == generation
             else { return }
-            if let update = try? LineCoding.decoder().decode(Answer<Board>.self, from: line) {
-                record.continuation.yield(.board(update.data, update.meta))
-            }
+            record.deliver(line)
             return
         }
         guard let id = head.id, let entry = pending.removeValue(forKey: id) else { return }
@@ -528,7 +572,7 @@ public actor TransitClient {
         for record in subscriptions.values where record.sub?.generation == generation {
             subscriptionBySub[record.sub!.number] = nil
             record.sub = nil
-            record.continuation.yield(.interrupted(.connectionLost(reason: reason)))
+            record.interrupt(.connectionLost(reason: reason))
             interrupted = true
         }
         if interrupted { resubscribeAll() }
@@ -546,6 +590,22 @@ public actor TransitClient {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
         return "\(error)"
     }
+}
+
+/// What a plan subscription yields.
+public enum PlanSubscriptionEvent: Sendable {
+    /// The journeys now (`data` as `plan` answers it), with what changed since the last event (empty in a first
+    /// event) and the answer's `meta`.
+    case plan(Plan, changes: [PlanChange], AnswerMeta)
+    /// The connection was lost (or could not be made again yet); events resume after a reconnect.
+    case interrupted(TransitClientError)
+}
+
+/// A plan event's line: its changes, data and meta.
+private struct PlanEventLine: Decodable {
+    var changes: [PlanChange]
+    var data: Plan
+    var meta: AnswerMeta
 }
 
 /// What a board subscription yields.

@@ -207,6 +207,78 @@ import TransitTesting
         await client.close()
     }
 
+    /// A plan subscription sends `plan`'s fields with topic `plan`, yields each event's journeys with its changes
+    /// decoded, and after a lost connection subscribes again with the same fields (GATEWAY.md `subscribe`).
+    @Test func aPlanSubscriptionYieldsItsChangesAndResumesAfterAReconnect() async throws {
+        let subscribes = NIOLockedValueBox(0)
+        let gateway = try await FakeGateway { request, peer in
+            guard request.op == "subscribe" else { return peer.send(FakeGateway.ok(request, data: "{}")) }
+            let n = subscribes.withLockedValue {
+                $0 += 1
+                return $0
+            }
+            peer.send(FakeGateway.ok(request, data: #"{"sub":4,"topic":"plan"}"#))
+            let meta = #"{"op":"plan","elapsed_us":1,"at":\#(1_766_394_000 + n),"source":"static+rt","stale":false}"#
+            let data = #"{"timezone":"Australia/Sydney","journeys":[],"reason":"nothing connects within 24 h"}"#
+            peer.send(#"{"event":"plan","sub":4,"changes":[],"data":\#(data),"meta":\#(meta)}"#)
+            guard n == 1 else { return }
+            let changes = [
+                #"{"type":"times","journey":0,"leg":1,"trip_id":"T1","departure_unix":100,"arrival_unix":200,"#
+                    + #""previous_departure_unix":90,"previous_arrival_unix":190}"#,
+                #"{"type":"broken","previous_journey":1,"reason":"ride 1: trip U1 is cancelled"}"#,
+                #"{"type":"replaced","previous_journey":2}"#, #"{"type":"new","journey":3}"#,
+                #"{"type":"rerouted","journey":0}"#,
+            ]
+            peer.send(
+                #"{"event":"plan","sub":4,"changes":[\#(changes.joined(separator: ","))],"data":\#(data),"meta":\#(meta)}"#
+            )
+        }
+        defer { Task { await gateway.stop() } }
+        let client = TransitClient(port: gateway.port, configuration: Self.fast)
+        var events: [String] = []
+        var changes: [PlanChange] = []
+        for try await event in await client.subscribePlan(
+            from: .stop("200060"), to: .coordinate(lat: -33.92, lon: 151.15), at: 1_766_394_000,
+            options: ["max_transfers": .int(2)])
+        {
+            switch event {
+            case .plan(let plan, let eventChanges, let meta):
+                events.append("plan \(plan.reason ?? "") \(eventChanges.count) at \(meta.at ?? 0)")
+                if !eventChanges.isEmpty {
+                    changes = eventChanges
+                    gateway.dropConnections()
+                }
+            case .interrupted:
+                events.append("interrupted")
+            }
+            if events.count == 4 { break }
+        }
+        #expect(
+            events == [
+                "plan nothing connects within 24 h 0 at 1766394001",
+                "plan nothing connects within 24 h 5 at 1766394001",
+                "interrupted", "plan nothing connects within 24 h 0 at 1766394002",
+            ])
+        #expect(
+            changes == [
+                .times(
+                    journey: 0, leg: 1, tripId: "T1", departureUnix: 100, arrivalUnix: 200, previousDepartureUnix: 90,
+                    previousArrivalUnix: 190),
+                .broken(previousJourney: 1, reason: "ride 1: trip U1 is cancelled"), .replaced(previousJourney: 2),
+                .new(journey: 3), .other("rerouted"),
+            ])
+        let sent = gateway.received.filter { $0.op == "subscribe" }.map(\.object)
+        try #require(sent.count == 2)
+        for object in sent {
+            #expect(Set(object.keys) == ["id", "op", "topic", "from", "to", "at", "max_transfers"])
+            #expect(object["topic"] as? String == "plan")
+            #expect(object["from"] as? [String: String] == ["stop_id": "200060"])
+            #expect(object["to"] as? [String: Double] == ["lat": -33.92, "lon": 151.15])
+            #expect(object["at"] as? Int == 1_766_394_000 && object["max_transfers"] as? Int == 2)
+        }
+        await client.close()
+    }
+
     /// `plan` sends its places as the op's objects and the one time it was given (GATEWAY.md "plan").
     @Test func planSendsItsPlacesAndItsTime() async throws {
         let gateway = try await FakeGateway { request, peer in
