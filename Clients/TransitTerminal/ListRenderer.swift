@@ -166,6 +166,41 @@ public struct ListRenderer: Sendable {
         return lines
     }
 
+    /// What a plan subscription's event changed, a line each, for `transit plan --watch` (the event's journeys are
+    /// drawn by `plan` below them, so the numbers are theirs; a broken or replaced journey's is the last list's):
+    ///
+    ///     Journey 1, ride 2 (T4): now 09:05 → 09:17, was 09:03 → 09:15
+    ///     Journey 1, ride 1 (M1): now 20:05:40 → 20:21:40, was 20:05:00 → 20:21:00
+    ///     Journey 2 of the last list is no longer possible: ride 2: trip U1 is cancelled
+    public func planChanges(_ changes: [PlanChange], in plan: Plan) -> [String] {
+        let clock = DepartureClock(timeZone: plan.timezone)
+        return changes.flatMap { change -> [String] in
+            let text: String
+            switch change {
+            case .times(let j, let l, let trip, let departure, let arrival, let wasDeparture, let wasArrival):
+                let legs = plan.journeys.indices.contains(j) ? plan.journeys[j].legs : []
+                let ride = legs.prefix(l + 1).filter { !$0.isWalk }.count
+                let route = legs.indices.contains(l) ? legs[l].board?.routeShortName ?? trip : trip
+                // Seconds when the minutes alone would say nothing moved.
+                let minutes = [departure, arrival, wasDeparture, wasArrival].map(clock.time)
+                let shown =
+                    minutes[0] == minutes[2] && minutes[1] == minutes[3]
+                    ? [departure, arrival, wasDeparture, wasArrival].map(clock.timeWithSeconds) : minutes
+                text =
+                    "Journey \(j + 1), ride \(ride) (\(route)): now \(shown[0]) → \(shown[1]), was \(shown[2]) → \(shown[3])"
+            case .broken(let previous, let reason):
+                text = "Journey \(previous + 1) of the last list is no longer possible: \(reason)"
+            case .replaced(let previous):
+                text = "Journey \(previous + 1) of the last list is no longer among the best"
+            case .new(let j):
+                text = "Journey \(j + 1) is new"
+            case .other(let type):
+                text = "A change this client does not know (\(type))"
+            }
+            return text.wrapped(80).map(bold)
+        }
+    }
+
     /// Alert banners with their description.
     public func alerts(_ alerts: [Alert]) -> [String] {
         guard !alerts.isEmpty else { return ["No alerts."] }

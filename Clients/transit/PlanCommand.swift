@@ -31,6 +31,12 @@ struct PlanCommand: AsyncParsableCommand {
     var walkRadius: Double?
     @Option(help: "Extra seconds for a change at the same stop (0–1800; default 60).") var transferSlack: Int?
     @Flag(help: "Plan on the timetable alone, without live predictions.") var schedule = false
+    @Flag(
+        help: """
+            Keep following the journeys: each live change (a ride's new times, a change a delay broke, a new \
+            journey) is printed with the journeys as they are then. Ctrl-C quits.
+            """)
+    var watch = false
 
     /// The range of `--window`, in minutes (the op's `window_s` is 0–10800).
     static let windowMinutes = 1...180
@@ -44,6 +50,11 @@ struct PlanCommand: AsyncParsableCommand {
                 throw ValidationError("--window expects minutes from 1 to 180; got \(window)")
             }
             if arriveBy != nil { throw ValidationError("--window goes with --at, not with --arrive-by") }
+        }
+        if watch && options.json {
+            throw ValidationError(
+                "--watch prints the changes as text; for the events as JSON subscribe with the plan topic "
+                    + "(protocol/GATEWAY.md)")
         }
         if let at { _ = try PlanTime(at, option: "--at") }
         if let arriveBy { _ = try PlanTime(arriveBy, option: "--arrive-by") }
@@ -80,6 +91,9 @@ struct PlanCommand: AsyncParsableCommand {
                 let clock = given.contains { $0?.isLocal == true } ? try await servicesClock(client, firstStop) : nil
                 let times = try given.map { try $0?.unix(on: clock) }
                 let fields = planFields
+                if watch {
+                    return try await follow(client, from: places[0], to: places[1], times: times, fields: fields)
+                }
                 let answer = try await Self.waitingForTimetable {
                     FileHandle.standardError.write(
                         Data("transit: the planner is building the timetable of those dates; waiting…\n".utf8))
@@ -98,6 +112,34 @@ struct PlanCommand: AsyncParsableCommand {
                 if options.json { return pages.forEach { options.printLine($0.line) } }
                 options.print(ListRenderer(mode: options.colorMode).plan(Self.joined(pages.map(\.data))))
             }
+        }
+    }
+
+    /// `--watch`: the plan subscription's events as they come, until Ctrl-C (or the gateway refuses the plan).
+    private func follow(
+        _ client: TransitClient, from: PlanPlace, to: PlanPlace, times: [Int64?], fields: [String: RequestValue]
+    ) async throws {
+        let renderer = ListRenderer(mode: options.colorMode)
+        var events = 0
+        for try await event in await client.subscribePlan(
+            from: from, to: to, at: times[0], arriveBy: times[1], options: fields)
+        {
+            switch event {
+            case .plan(let plan, let changes, let meta):
+                // The subscription keeps the time it was made at (GATEWAY.md `subscribe`): the journeys from then.
+                let at = meta.at.map { DepartureClock(timeZone: plan.timezone).time($0) } ?? "now"
+                let heading =
+                    events == 0
+                    ? "Following live (Ctrl-C quits); journeys from \(at):"
+                    : changes.isEmpty ? "Following again; the journeys now:" : "Changed:"
+                options.print(
+                    (events == 0 ? [] : [""]) + [heading] + renderer.planChanges(changes, in: plan)
+                        + renderer.plan(plan))
+                events += 1
+            case .interrupted(let error):
+                options.print(["", "Connection lost (\(error)); following again once reconnected…"])
+            }
+            fflush(nil)  // each event as it comes, also into a pipe
         }
     }
 

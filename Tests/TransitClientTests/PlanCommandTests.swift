@@ -216,6 +216,46 @@ import TransitTesting
         #expect(summaries.count == 2, "both pages' journeys, numbered on: \(run.output)")
     }
 
+    /// `--watch` follows the plan subscription: the first event's journeys, then each change with the journeys
+    /// then, a lost connection said; it ends when the gateway refuses the plan (here its second subscription).
+    @Test(.enabled(if: BuiltExecutables.path("transit") != nil, "build the executables first (swift build)"))
+    func watchPrintsEachChangeAsItComes() async throws {
+        let subscribes = Mutex(0)
+        let gateway = try await FakeGateway { request, peer in
+            guard request.op == "subscribe", let data = try? ModelTests.capture("plan.json"),
+                let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                let answer = object["data"], let meta = object["meta"],
+                let body = try? JSONSerialization.data(withJSONObject: ["data": answer, "meta": meta])
+            else { return peer.send(FakeGateway.error(request, code: "UNKNOWN_OP", message: request.op)) }
+            let n = subscribes.withLock { n in
+                n += 1
+                return n
+            }
+            guard n == 1 else {
+                return peer.send(FakeGateway.error(request, code: "NOT_FOUND", message: "to: no stop"))
+            }
+            peer.send(FakeGateway.ok(request, data: #"{"sub":1,"topic":"plan"}"#))
+            let rest = String(decoding: body.dropFirst(), as: UTF8.self)  // "data":…,"meta":…}
+            peer.send(#"{"event":"plan","sub":1,"changes":[],"# + rest)
+            peer.send(#"{"event":"plan","sub":1,"changes":[{"type":"replaced","previous_journey":0}],"# + rest)
+            peer.close()
+        }
+        defer { Task { await gateway.stop() } }
+        let run = try Self.transit(
+            ["plan", "-33.87,151.2", "-33.9,151.1", "--at", "1766394000", "--watch", "--plain"], port: gateway.port)
+        #expect(run.status == 1, "ends with the refusal: \(run.output)")
+        let lines = run.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "Following live (Ctrl-C quits); journeys from 20:00:", "\(run.output)")
+        #expect(lines.filter { $0.hasPrefix("1. 20:08 → 21:30") }.count == 2, "\(run.output)")
+        #expect(lines.contains("Changed:") && lines.contains("Journey 1 of the last list is no longer among the best"))
+        #expect(lines.contains { $0.hasPrefix("Connection lost (") }, "\(run.output)")
+        #expect(run.output.contains("NOT_FOUND") && run.output.contains("to: no stop"), "\(run.output)")
+        let sent = gateway.received.filter { $0.op == "subscribe" }.map(\.object)
+        #expect(
+            sent.count == 2 && sent.allSatisfy { $0["topic"] as? String == "plan" && $0["at"] as? Int == 1_766_394_000 }
+        )
+    }
+
     /// Answers `stop` for ids (the captured stop, renamed), NOT_FOUND for names; `search`, `departures` and `plan`
     /// with their captures.
     static func standIn() async throws -> FakeGateway {

@@ -180,6 +180,41 @@ import TransitPresentation
         #expect(ListRenderer(mode: .none).plan(empty.data) == ["No journey: nothing connects within 24 h"])
     }
 
+    /// `transit plan --watch`: each change of a plan event in a line (numbers as the rider reads them, the ride
+    /// counted among rides, its route named; seconds when the minutes did not move), within 80 columns.
+    @Test func planChangesSayWhatMoved() throws {
+        let plan = try ModelTests.decode(Plan.self, ModelTests.capture("plan.json")).data
+        let rides = plan.journeys[0].legs.enumerated().filter { !$0.element.isWalk }.map(\.offset)
+        let second = try #require(rides.last)
+        let departure = try #require(plan.journeys[0].legs[second].departureUnix)
+        let arrival = try #require(plan.journeys[0].legs[second].arrivalUnix)
+        let route = try #require(plan.journeys[0].legs[second].board?.routeShortName)
+        let lines = ListRenderer(mode: .none).planChanges(
+            [
+                .times(
+                    journey: 0, leg: second, tripId: "X", departureUnix: departure + 120, arrivalUnix: arrival + 120,
+                    previousDepartureUnix: departure, previousArrivalUnix: arrival),
+                .times(
+                    journey: 0, leg: second, tripId: "X", departureUnix: departure + 30, arrivalUnix: arrival + 30,
+                    previousDepartureUnix: departure, previousArrivalUnix: arrival),
+                .broken(
+                    previousJourney: 1,
+                    reason: "ride 2: the change to trip U1 broke (-180 s between the rides live, 60 s needed)"),
+                .replaced(previousJourney: 0), .new(journey: 0), .other("rerouted"),
+            ], in: plan)
+        let clock = DepartureClock(timeZone: plan.timezone)
+        #expect(
+            lines.first
+                == "Journey 1, ride 2 (\(route)): now \(clock.time(departure + 120)) → \(clock.time(arrival + 120)), "
+                + "was \(clock.time(departure)) → \(clock.time(arrival))")
+        #expect(lines[1].contains("now \(clock.timeWithSeconds(departure + 30))"), "\(lines)")
+        #expect(lines.contains("Journey 2 of the last list is no longer possible: ride 2: the change to trip U1"))
+        #expect(lines.contains("  broke (-180 s between the rides live, 60 s needed)"), "a long reason wraps")
+        #expect(lines.contains("Journey 1 of the last list is no longer among the best"))
+        #expect(lines.contains("Journey 1 is new") && lines.contains("A change this client does not know (rerouted)"))
+        for line in lines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
+    }
+
     /// The planner's and the gateway's long reasons and a broken change in `live_dropped` (GATEWAY.md's example)
     /// wrap at spaces within 80 columns, every word kept.
     @Test(arguments: [
