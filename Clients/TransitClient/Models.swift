@@ -616,7 +616,10 @@ public struct Plan: Codable, Sendable, Hashable {
     @DefaultEmpty public var alerts: [Alert]
 }
 
-/// What a plan subscription's event says changed since its last event (GATEWAY.md `subscribe`, topic `plan`).
+/// What a plan subscription's event says changed since its last event (GATEWAY.md `subscribe`, topic `plan`), as
+/// this library reads the wire: like its other models it mirrors the gateway's JSON rather than importing the
+/// gateway's own type (GatewayProtocol's `PlanChange`, which would bring the services' modules into an app), and it
+/// keeps a change type it does not know (`other`) instead of failing the event.
 public enum PlanChange: Decodable, Sendable, Hashable {
     /// A ride of a journey still offered has other times: `journey` and `leg` index this event's journeys and
     /// that journey's legs.

@@ -110,7 +110,13 @@ struct PlanCommand: AsyncParsableCommand {
                     pages.append(try await client.plan(from: places[0], to: places[1], options: next))
                 }
                 if options.json { return pages.forEach { options.printLine($0.line) } }
-                options.print(ListRenderer(mode: options.colorMode).plan(Self.joined(pages.map(\.data))))
+                let plan = Self.joined(pages.map(\.data))
+                options.print(ListRenderer(mode: options.colorMode).plan(plan))
+                if plan.laterCursor != nil {
+                    options.print([
+                        "More journeys leave within the window than \(Self.maxPages) pages hold: ask again with a later --at."
+                    ])
+                }
             }
         }
     }
