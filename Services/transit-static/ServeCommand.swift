@@ -156,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
                 scraped.gauge("transit_static_database_info", [("version", server.databaseVersion)], 1)
                 for feed in server.feedInfo()?.feeds ?? [] { scraped.feed(feed) }
                 scraped.total("transit_static_nng_unfinished_closes_total", [], Int64(UnfinishedCloses.count))
+                if let report = server.planning?.report { scraped.planner(report) }
             }
             if let endpoint { services.append(endpoint) }
         } catch {
@@ -170,6 +171,39 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ScrapedValues {
+    /// The journey planner (README "Metrics and logs"): the timetables held (0 when none), builds, live updates,
+    /// refusals and cut plans.
+    fileprivate func planner(_ report: PlannerReport) {
+        for (name, held) in [("window", report.window), ("far", report.far)] {
+            let timetable = [("timetable", name)]
+            gauge("transit_static_planner_timetable_bytes", timetable, Double(held?.bytes ?? 0))
+            gauge("transit_static_planner_timetable_runs", timetable, Double(held?.runs ?? 0))
+            gauge(
+                "transit_static_planner_timetable_days", timetable,
+                Double(held.map { $0.dates.upperBound.dayNumber - $0.dates.lowerBound.dayNumber + 1 } ?? 0))
+        }
+        let c = report.counts
+        for (name, builds, failures, last) in [
+            ("window", c.windowBuilds, c.windowBuildFailures, c.lastWindowBuildSeconds),
+            ("far", c.farBuilds, c.farBuildFailures, c.lastFarBuildSeconds),
+        ] {
+            total("transit_static_planner_builds_total", [("timetable", name), ("result", "ok")], Int64(builds))
+            total("transit_static_planner_builds_total", [("timetable", name), ("result", "failed")], Int64(failures))
+            if let last { gauge("transit_static_planner_build_last_seconds", [("timetable", name)], last) }
+        }
+        total("transit_static_planner_live_updates_total", [], Int64(c.liveUpdates))
+        // Milliseconds in all, as a counter must be whole: rate(…_ms_total) / rate(…updates_total) is the mean.
+        total("transit_static_planner_live_update_ms_total", [], Int64((c.liveUpdateSeconds * 1000).rounded()))
+        if let last = c.lastLiveUpdateSeconds { gauge("transit_static_planner_live_update_last_seconds", [], last) }
+        gauge("transit_static_planner_live_runs", [], Double(c.liveRuns))
+        gauge("transit_static_planner_live_added_trips", [], Double(c.liveAddedTrips))
+        total("transit_static_planner_landmark_refreshes_total", [], Int64(c.landmarkRefreshes))
+        for (reason, n) in [("busy", c.refusedBusy), ("building", c.refusedBuilding), ("far", c.refusedFar)] {
+            total("transit_static_plans_refused_total", [("reason", reason)], Int64(n))
+        }
+        total("transit_static_plans_cut_total", [], Int64(c.cutPlans))
+    }
+
     /// A served feed: its version, and for a URL feed what the refresher last did (feed_info's `refresh`).
     fileprivate func feed(_ feed: FeedSummary) {
         let name = [("feed", feed.name)]

@@ -79,6 +79,9 @@ public final class JourneyPlanning: Sendable {
     }
 
     private let state = Mutex(State())
+    /// What `report` counts (builds, live updates, refusals, cut plans), apart from `state`: counting never waits
+    /// for a plan's choice of timetable.
+    private let counts = Mutex(PlannerReport.Counts())
     /// The latest live trips; its lock also orders the overlays (a live update and a new timetable's swap never
     /// interleave, so the timetable swapped in always carries the latest live trips). Taken before `state`.
     private let liveInput = Mutex<LiveInput?>(nil)
@@ -194,13 +197,18 @@ public final class JourneyPlanning: Sendable {
                 }
             }
             if let live = built.live { refreshLandmarksIfWeak(live, of: built) }
+            let elapsed = started.duration(to: .now)
+            counts.withLock {
+                $0.windowBuilds += 1
+                $0.lastWindowBuildSeconds = elapsed.seconds
+            }
             logger.info(
                 "planner timetable built",
                 metadata: [
                     "database_version": "\(version)", "dates": "\(dates.lowerBound)…\(dates.upperBound)",
                     "runs": "\(timetable.runCount)", "routes": "\(timetable.routeCount)",
                     "footpaths": "\(timetable.footpathCount)", "bytes": "\(timetable.memoryEstimate)",
-                    "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+                    "elapsed_ms": "\(Int(elapsed / .milliseconds(1)))",
                 ])
             // The previous timetable (hundreds of MB at NSW scale) is gone unless a plan still reads it: give its
             // memory back (the service keeps freed memory for the live updates' churn, `keepFreedMemory`).
@@ -209,6 +217,7 @@ public final class JourneyPlanning: Sendable {
             state.withLock { s in
                 if let b = s.building, b.version == version, b.dates == dates { s.building = nil }
             }
+            counts.withLock { $0.windowBuildFailures += 1 }
             logger.error(
                 "building the planner timetable failed; plans use the previous one",
                 metadata: ["database_version": "\(version)", "error": "\(error)"])
@@ -263,6 +272,7 @@ public final class JourneyPlanning: Sendable {
                 // The live trips that came meanwhile laid over the refreshed timetable (only the runs whose live
                 // state changed since are rebuilt; their deficit is measured against the new landmarks).
                 current.live = refreshed
+                counts.withLock { $0.landmarkRefreshes += 1 }
                 let timetable = overlay(input, on: current)
                 state.withLock { s in
                     if s.built?.version == version, s.built?.dates == dates { s.built?.live = timetable }
@@ -289,12 +299,20 @@ public final class JourneyPlanning: Sendable {
         let started = ContinuousClock.now
         let trips = conversion.convert(live.trips, staleSources: live.staleSources)
         let (timetable, problems) = (built.live ?? built.timetable).applying(trips)
+        let elapsed = started.duration(to: .now)
+        counts.withLock {
+            $0.liveUpdates += 1
+            $0.liveUpdateSeconds += elapsed.seconds
+            $0.lastLiveUpdateSeconds = elapsed.seconds
+            $0.liveRuns = trips.runs.count
+            $0.liveAddedTrips = trips.added.count
+        }
         logger.debug(
             "live trips laid over the planner's timetable",
             metadata: [
                 "instances": "\(live.trips.count)", "runs": "\(trips.runs.count)", "added": "\(trips.added.count)",
                 "problems": "\(problems.count)", "first_problem": "\(problems.first?.description ?? "-")",
-                "elapsed_ms": "\(Int(started.duration(to: .now) / .milliseconds(1)))",
+                "elapsed_ms": "\(Int(elapsed / .milliseconds(1)))",
             ])
         return timetable
     }
@@ -313,6 +331,7 @@ public final class JourneyPlanning: Sendable {
         // (then searches at most its budget: the gateway's static timeout is twice the default budget).
         let waitUntil = ContinuousClock.now + .milliseconds(request.budgetMilliseconds)
         guard workers.wait(timeout: .now() + .milliseconds(request.budgetMilliseconds)) == .success else {
+            counts.withLock { $0.refusedBusy += 1 }
             return (
                 .failure(
                     ServiceError(
@@ -324,6 +343,7 @@ public final class JourneyPlanning: Sendable {
         }
         defer { workers.signal() }
         guard let window = waitForTimetable() else {
+            counts.withLock { $0.refusedBuilding += 1 }
             return (.failure(ServiceError(.unavailable, "the planner's timetable is being built; try again")), nil)
         }
         let built: Built
@@ -337,6 +357,7 @@ public final class JourneyPlanning: Sendable {
                 realtimeUsed: request.realtime && realtimeCurrent, timezone: window.timezone)
             return (.success(.plan(empty)), window.version)
         case .unavailable(let message):
+            counts.withLock { $0.refusedFar += 1 }
             return (.failure(ServiceError(.unavailable, message)), window.version)
         }
         let workspace = workspaces.withLock { $0.popLast() } ?? WorkspaceBox()
@@ -469,6 +490,7 @@ public final class JourneyPlanning: Sendable {
                 s.farFailed = (store.databaseVersion, dates, "\(error)")
                 s.farNextBuild = started + farRetryInterval
             }
+            counts.withLock { $0.farBuildFailures += 1 }
             logger.error(
                 "building the planner timetable for dates outside the window failed",
                 metadata: ["dates": "\(dates.lowerBound)…\(dates.upperBound)", "error": "\(error)"])
@@ -484,6 +506,10 @@ public final class JourneyPlanning: Sendable {
             s.farGeneration += 1
             return s.farGeneration
         }
+        counts.withLock {
+            $0.farBuilds += 1
+            $0.lastFarBuildSeconds = (ended - started).seconds
+        }
         logger.info(
             "planner timetable built for dates outside the window",
             metadata: [
@@ -492,6 +518,15 @@ public final class JourneyPlanning: Sendable {
                 "elapsed_ms": "\(Int((ended - started) / .milliseconds(1)))",
             ])
         return generation
+    }
+
+    /// What an operator watches of the planner (`transit-static serve --metrics`): the timetables held, their
+    /// builds, the live updates laid over, and the plans refused or cut.
+    public var report: PlannerReport {
+        let (window, far) = state.withLock { s in
+            (s.built.map(PlannerReport.Held.init), s.far.map(PlannerReport.Held.init))
+        }
+        return PlannerReport(window: window, far: far, counts: counts.withLock { $0 })
     }
 
     /// The dates of the far timetable (nil when there is none).
@@ -549,6 +584,7 @@ public final class JourneyPlanning: Sendable {
         let result: PlanResult
         do throws(PlanError) {
             result = try JourneyPlanner.plan(query, on: live ?? built.timetable, workspace: workspace)
+            if result.cut { counts.withLock { $0.cutPlans += 1 } }
         } catch {
             switch error {
             case .invalidArgument(let m): throw ServiceError(.invalidArgument, m)
@@ -622,6 +658,61 @@ extension JourneyPlanning {
         return
             "\(reason) (\(span(at, at + Int64(window), "to")), \(timezone)); the earliest journey from at on departs at "
             + span(earliest.departure, earliest.arrival, "and arrives at")
+    }
+}
+
+/// What an operator watches of the journey planner (`JourneyPlanning.report`; README "Metrics and logs").
+public struct PlannerReport: Sendable, Equatable {
+    /// A timetable held: its dates, its runs and its size estimated by count (`Timetable.memoryEstimate`).
+    public struct Held: Sendable, Equatable {
+        public var dates: ClosedRange<GTFSDate>
+        public var runs: Int
+        public var bytes: Int
+
+        init(_ built: JourneyPlanning.Built) {
+            dates = built.dates
+            runs = (built.live ?? built.timetable).runCount
+            bytes = (built.live ?? built.timetable).memoryEstimate
+        }
+    }
+
+    /// Totals since the service started, and the last durations and live state.
+    public struct Counts: Sendable, Equatable {
+        /// Timetables of the window (the days around today) and far ones (other dates) built, and failed.
+        public var windowBuilds = 0
+        public var windowBuildFailures = 0
+        public var farBuilds = 0
+        public var farBuildFailures = 0
+        public var lastWindowBuildSeconds: Double?
+        public var lastFarBuildSeconds: Double?
+        /// Live states laid over the window's timetable, their seconds in all and the last one's, and what the
+        /// last one held: runs with a live state, added trips.
+        public var liveUpdates = 0
+        public var liveUpdateSeconds = 0.0
+        public var lastLiveUpdateSeconds: Double?
+        public var liveRuns = 0
+        public var liveAddedTrips = 0
+        /// Times the landmarks were found again over the live rides.
+        public var landmarkRefreshes = 0
+        /// Plans refused UNAVAILABLE: every worker taken for the plan's budget, the first timetable still being
+        /// built, or the plan's far timetable being built (or its build failed).
+        public var refusedBusy = 0
+        public var refusedBuilding = 0
+        public var refusedFar = 0
+        /// Plans whose search ran out of its budget (`cut`).
+        public var cutPlans = 0
+    }
+
+    /// The window's timetable (nil before the first is built) and the far one (nil when none is held).
+    public var window: Held?
+    public var far: Held?
+    public var counts: Counts
+}
+
+extension Duration {
+    /// In seconds, as metrics count them.
+    fileprivate var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }
 

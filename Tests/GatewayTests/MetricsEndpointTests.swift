@@ -58,6 +58,11 @@ struct MetricsEndpointTests {
         // service's count below would then depend on the timing.
         #expect(try await client.ask(#"{"id":2,"op":"stop","stop_id":"20006016"}"#).ok)
         #expect(try await client.ask(#"{"id":3,"op":"stop","stop_id":"NOPE"}"#).errorCode == "NOT_FOUND")
+        // A plan today, and one on a date outside the planner's window (its far timetable: a few milliseconds on
+        // the sample feed, waited for).
+        let plan = #""op":"plan","from":{"stop_id":"200060"},"to":{"stop_id":"202210"}"#
+        #expect(try await client.ask(#"{"id":4,"# + plan + "}").ok)
+        #expect(try await client.ask(#"{"id":5,"# + plan + #","at":1800000000}"#).ok)
 
         let (status, body) = try await Self.get(port: gatewayMetrics, path: "/metrics")
         #expect(status.contains("200"), "\(status)")
@@ -89,6 +94,19 @@ struct MetricsEndpointTests {
         #expect(staticBody.contains(#"transit_static_feed_refresh_consecutive_failures{feed="sample"} 2"#))
         #expect(staticBody.contains(#"transit_static_feed_refresh_failing{feed="sample"} 1"#))
         #expect(staticBody.contains(#"transit_static_feed_refresh_refused{feed="sample"} 0"#))
+        // The journey planner: both timetables built and held, nothing refused or cut, no live state followed.
+        #expect(staticBody.contains(#"transit_static_planner_builds_total{timetable="window",result="ok"} 1"#))
+        #expect(staticBody.contains(#"transit_static_planner_builds_total{timetable="far",result="ok"} 1"#))
+        #expect(staticBody.contains(#"transit_static_planner_builds_total{timetable="far",result="failed"} 0"#))
+        for timetable in ["window", "far"] {
+            let held = try Regex(#"transit_static_planner_timetable_bytes\{timetable="\#(timetable)"\} [1-9]"#)
+            #expect(staticBody.firstMatch(of: held) != nil, "\(timetable)")
+            #expect(staticBody.contains(#"transit_static_planner_build_last_seconds{timetable="\#(timetable)"} "#))
+        }
+        #expect(staticBody.contains(#"transit_static_plans_refused_total{reason="busy"} 0"#))
+        #expect(staticBody.contains(#"transit_static_plans_refused_total{reason="far"} 0"#))
+        #expect(staticBody.contains("transit_static_plans_cut_total 0"))
+        #expect(staticBody.contains("transit_static_planner_live_updates_total 0"))
 
         let (notFound, _) = try await Self.get(port: gatewayMetrics, path: "/other")
         #expect(notFound.contains("404"), "\(notFound)")

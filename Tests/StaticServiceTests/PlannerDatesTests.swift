@@ -76,6 +76,33 @@ import TransitTesting
                 + "the earliest journey from at on departs at 08:05 and arrives at 08:20 on 2025-03-12")
     }
 
+    /// `report` (served as metrics): the timetables held and built, and the far plans refused while one builds.
+    @Test func theReportSaysWhatThePlannerHoldsAndDid() throws {
+        let gate = Mutex(false)
+        let (planning, store, _) = try Self.planning(farBuildShare: 1) { _, dates in
+            // The far build of 20 March waits while the gate is closed.
+            while dates.contains(GTFSDate(yyyymmdd: 20_250_320)!) && gate.withLock({ !$0 }) {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+        var report = planning.report
+        #expect(report.window?.dates.contains(GTFSDate(yyyymmdd: 20_250_312)!) == true && report.far == nil)
+        #expect((report.window?.bytes ?? 0) > 0 && (report.window?.runs ?? 0) > 0)
+        #expect(report.counts.windowBuilds == 1 && report.counts.lastWindowBuildSeconds != nil)
+        #expect(report.counts.farBuilds == 0 && report.counts.refusedFar == 0)
+        // A plan on 20 March while its timetable is held back: refused (its budget is short), and counted.
+        let request = PlanRequest(
+            from: .stop("STA1"), to: .stop("END"), at: Self.reference(20_250_320) + 7 * 3600, budgetMilliseconds: 50)
+        if case .success = planning.answer(request, servedStore: store).0 { Issue.record("answered while building") }
+        #expect(planning.report.counts.refusedFar == 1)
+        gate.withLock { $0 = true }
+        #expect(PlannerLandmarksTests.eventually { planning.report.far != nil }, "the far build did not finish")
+        report = planning.report
+        #expect(report.far?.dates.contains(GTFSDate(yyyymmdd: 20_250_320)!) == true)
+        #expect(report.counts.farBuilds == 1 && report.counts.farBuildFailures == 0)
+        #expect(report.counts.lastFarBuildSeconds != nil && report.counts.cutPlans == 0)
+    }
+
     @Test func theWindowsLastEveningReachesTheNextDay() throws {
         // 14 March 23:00 is inside the window, but its next TA (15 March 08:05) is not.
         let (planning, store, _) = try Self.planning()
