@@ -68,5 +68,10 @@ import TransitTesting
         planning.updateLive([slight.instance: slight], staleSources: [])
         #expect(planning.liveTimetable?.liveDeficit == 30, "measured against the refreshed landmarks' 60-s ride")
         #expect(log.all.filter { $0.message.contains("landmarks found again") }.count == 1)
+        // The report (served as metrics) counts them: two states laid over, and the one laid over the refreshed
+        // landmarks again; one live run; one refresh.
+        let counts = planning.report.counts
+        #expect(counts.liveUpdates == 3 && counts.liveRuns == 1 && counts.landmarkRefreshes == 1, "\(counts)")
+        #expect(counts.lastLiveUpdateSeconds != nil && counts.liveUpdateSeconds >= counts.lastLiveUpdateSeconds!)
     }
 }
