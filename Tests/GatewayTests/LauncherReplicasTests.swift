@@ -19,14 +19,15 @@ struct LauncherReplicasTests {
         while launched == nil {
             attempt += 1
             let state = try TemporaryFolder("launch-replicas")
-            // The line ports, the HTTP ports (--port + 1000 on), the replicas' and the realtime service's tcp ports.
-            let port = try FreePort.block(offsets: [0, 1, 1000, 1001] + Array(101...105))
+            // The line ports, the HTTP ports (--port + 1000 on), the replicas' and the realtime service's tcp ports,
+            // and the six services' metrics ports (--metrics-port, --port + 200 on).
+            let port = try FreePort.block(offsets: [0, 1, 1000, 1001] + Array(101...105) + Array(200...205))
             started = ContinuousClock.now
             let launcher = try LauncherProcess.start(
                 bin: bin,
                 [
                     "--state", state.path, "--port", "\(port)", "--replicas", "static=3,gateway=2", "--clock",
-                    "2026-11-23T08:00:00+11:00",
+                    "2026-11-23T08:00:00+11:00", "--metrics-port", "\(port + 200)",
                 ])
             let ready = await eventually(timeout: .seconds(60), interval: .milliseconds(100)) {
                 launcher.stdout.contains("Ready.") || !launcher.process.isRunning
@@ -76,6 +77,21 @@ struct LauncherReplicasTests {
             return plan?.ok == true
         }
         #expect(plan?.list("journeys").isEmpty == false, "\(plan?.text ?? "no answer")")
+
+        // --metrics-port: each service's endpoint, listed; a static replica's planner follows the live trips.
+        #expect(
+            launcher.stdout.contains(
+                "metrics   static-1 \(port + 200), static-2 \(port + 201), static-3 \(port + 202), realtime \(port + 203), "
+                    + "gateway-1 \(port + 204), gateway-2 \(port + 205)"), "\(launcher.stdout)")
+        var staticMetrics = ""
+        let followed = try await eventually(timeout: .seconds(20), interval: .milliseconds(300)) {
+            staticMetrics = try await MetricsEndpointTests.get(port: port + 200, path: "/metrics").1
+            return staticMetrics.firstMatch(of: /transit_static_planner_live_updates_total [1-9]/) != nil
+        }
+        #expect(followed, "\(staticMetrics.prefix(3000))")
+        #expect(staticMetrics.contains(#"transit_static_planner_builds_total{timetable="window",result="ok"} 1"#))
+        let gatewayMetrics = try await MetricsEndpointTests.get(port: port + 205, path: "/metrics").1
+        #expect(gatewayMetrics.contains("transit_gateway_static_up 1"), "\(gatewayMetrics.prefix(2000))")
 
         // SIGTERM: the launcher stops every supervisor and service, and nothing is left.
         let family = LauncherProcess.descendants(of: launcher.process.processIdentifier)

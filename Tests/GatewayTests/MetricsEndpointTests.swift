@@ -8,7 +8,7 @@ import TransitTesting
 @Suite(.enabled(if: BuiltExecutables.available, "build the executables first (swift build)"))
 struct MetricsEndpointTests {
     /// One HTTP/1.1 GET (and `Connection: close`) over a plain socket: (status line, body).
-    private static func get(port: Int, path: String) async throws -> (String, String) {
+    static func get(port: Int, path: String) async throws -> (String, String) {
         let client = try LineClient(port: port)
         try client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         let lines = try await client.readUntilClosed()
