@@ -171,8 +171,8 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ScrapedValues {
-    /// The journey planner (README "Metrics and logs"): the timetables held (0 when none), builds, live updates,
-    /// refusals and cut plans.
+    /// The journey planner (README "Metrics and logs"): the timetables held (0 when none), builds, the last live
+    /// update, refusals and cut plans.
     fileprivate func planner(_ report: PlannerReport) {
         for (name, held) in [("window", report.window), ("far", report.far)] {
             let timetable = [("timetable", name)]
@@ -191,9 +191,7 @@ extension ScrapedValues {
             total("transit_static_planner_builds_total", [("timetable", name), ("result", "failed")], Int64(failures))
             if let last { gauge("transit_static_planner_build_last_seconds", [("timetable", name)], last) }
         }
-        total("transit_static_planner_live_updates_total", [], Int64(c.liveUpdates))
-        // Milliseconds in all, as a counter must be whole: rate(…_ms_total) / rate(…updates_total) is the mean.
-        total("transit_static_planner_live_update_ms_total", [], Int64((c.liveUpdateSeconds * 1000).rounded()))
+        // The live updates' count and durations: JourneyPlanning's histogram, _live_update_duration_seconds.
         if let last = c.lastLiveUpdateSeconds { gauge("transit_static_planner_live_update_last_seconds", [], last) }
         gauge("transit_static_planner_live_runs", [], Double(c.liveRuns))
         gauge("transit_static_planner_live_added_trips", [], Double(c.liveAddedTrips))

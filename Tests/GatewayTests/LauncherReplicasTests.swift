@@ -86,7 +86,8 @@ struct LauncherReplicasTests {
         var staticMetrics = ""
         let followed = try await eventually(timeout: .seconds(20), interval: .milliseconds(300)) {
             staticMetrics = try await MetricsEndpointTests.get(port: port + 200, path: "/metrics").1
-            return staticMetrics.firstMatch(of: /transit_static_planner_live_updates_total [1-9]/) != nil
+            return staticMetrics.firstMatch(of: /transit_static_planner_live_update_duration_seconds_count [1-9]/)
+                != nil
         }
         #expect(followed, "\(staticMetrics.prefix(3000))")
         #expect(staticMetrics.contains(#"transit_static_planner_builds_total{timetable="window",result="ok"} 1"#))

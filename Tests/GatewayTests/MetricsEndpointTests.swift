@@ -106,7 +106,7 @@ struct MetricsEndpointTests {
         #expect(staticBody.contains(#"transit_static_plans_refused_total{reason="busy"} 0"#))
         #expect(staticBody.contains(#"transit_static_plans_refused_total{reason="far"} 0"#))
         #expect(staticBody.contains("transit_static_plans_cut_total 0"))
-        #expect(staticBody.contains("transit_static_planner_live_updates_total 0"))
+        #expect(staticBody.contains("transit_static_planner_live_update_duration_seconds_count 0"), "none followed")
 
         let (notFound, _) = try await Self.get(port: gatewayMetrics, path: "/other")
         #expect(notFound.contains("404"), "\(notFound)")
