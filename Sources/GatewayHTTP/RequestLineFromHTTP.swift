@@ -6,12 +6,12 @@ import StrictJSON
 /// protocol's own parser, so both ports answer the same request the same way.
 enum RequestLineFromHTTP {
     /// The line of `GET /v1/<op>?<query>`, or the INVALID_ARGUMENT of a parameter that is not of its field's
-    /// type (or given twice).
+    /// type (or given twice). An object field comes member by member (`from[stop_id]=…`), gathered into one object
+    /// where its first member stands; an array field as one comma-separated parameter.
     static func get(op: String, query: String?, fields: RequestFieldTypes) -> Result<[UInt8], GatewayError> {
-        var w = JSONWriter(capacity: 256)
-        w.beginObject()
-        w.key("op")
-        w.string(op)
+        var order: [String] = []
+        var values: [String: String] = [:]
+        var members: [String: [(name: String, value: String)]] = [:]
         var seen = Set<String>()
         for (name, value) in QueryString.parameters(query ?? "") {
             guard seen.insert(name).inserted else {
@@ -21,31 +21,90 @@ enum RequestLineFromHTTP {
                 return .failure(
                     GatewayError(.invalidArgument, "query parameter \"op\": the path names the op (/v1/\(op))"))
             }
-            w.key(name)
-            switch fields.type(of: name, op: op) {
-            case .string, nil:
-                w.string(value)
-            case .integer, .number:
-                guard let number = numberLiteral(value) else {
-                    let expected = fields.type(of: name, op: op) == .integer ? "an integer" : "a number"
-                    return .failure(invalidParameter(name, expected: expected, got: value))
-                }
-                w.raw(number)
-            case .boolean:
-                guard value == "true" || value == "false" else {
-                    return .failure(invalidParameter(name, expected: "true or false", got: value))
-                }
-                w.bool(value == "true")
-            case .structured:
+            if let (field, member) = objectMember(name), case .object? = fields.type(of: field, op: op) {
+                if members[field] == nil { order.append(field) }
+                members[field, default: []].append((member, value))
+            } else {
+                order.append(name)
+                values[name] = value
+            }
+        }
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        w.key("op")
+        w.string(op)
+        for name in order {
+            if members[name] != nil, values[name] != nil {
                 return .failure(
                     GatewayError(
                         .invalidArgument,
-                        "query parameter \"\(name)\": its value is an object or array; send the request by POST /v1/\(op)"
+                        "query parameter \"\(name)\": an object, given by its members (\(name)[…]=…), not as well whole"
                     ))
+            }
+            w.key(name)
+            if let list = members[name], case .object(let types)? = fields.type(of: name, op: op) {
+                w.beginObject()
+                for (member, value) in list {
+                    w.key(member)
+                    // A member the object has not goes on as a string: the op's parser names it.
+                    if let error = write(value, as: types[member], parameter: "\(name)[\(member)]", op: op, into: &w) {
+                        return .failure(error)
+                    }
+                }
+                w.endObject()
+            } else if let error = write(
+                values[name] ?? "", as: fields.type(of: name, op: op), parameter: name, op: op, into: &w)
+            {
+                return .failure(error)
             }
         }
         w.endObject()
         return .success(w.finish())
+    }
+
+    /// "from[stop_id]" → ("from", "stop_id").
+    private static func objectMember(_ name: String) -> (field: String, member: String)? {
+        guard name.hasSuffix("]"), let open = name.firstIndex(of: "["), open > name.startIndex else { return nil }
+        let member = name[name.index(after: open)..<name.index(before: name.endIndex)]
+        guard !member.isEmpty, !member.contains("["), !member.contains("]") else { return nil }
+        return (String(name[..<open]), String(member))
+    }
+
+    /// Writes one parameter's value as its type says; the INVALID_ARGUMENT of one that is not of it.
+    private static func write(
+        _ value: String, as type: RequestFieldTypes.FieldType?, parameter name: String, op: String,
+        into w: inout JSONWriter
+    ) -> GatewayError? {
+        switch type {
+        case .string, nil:
+            w.string(value)
+        case .integer, .number:
+            guard let number = numberLiteral(value) else {
+                return invalidParameter(name, expected: type == .integer ? "an integer" : "a number", got: value)
+            }
+            w.raw(number)
+        case .boolean:
+            guard value == "true" || value == "false" else {
+                return invalidParameter(name, expected: "true or false", got: value)
+            }
+            w.bool(value == "true")
+        case .array(let items):
+            w.beginArray()
+            for item in value.isEmpty ? [] : value.split(separator: ",", omittingEmptySubsequences: false) {
+                if let error = write(String(item), as: items, parameter: name, op: op, into: &w) { return error }
+            }
+            w.endArray()
+        case .object:
+            return GatewayError(
+                .invalidArgument,
+                "query parameter \"\(name)\": an object: give its members, as \(name)[member]=value, or send the "
+                    + "request by POST /v1/\(op)")
+        case .structured:
+            return GatewayError(
+                .invalidArgument,
+                "query parameter \"\(name)\": its value is an object or array; send the request by POST /v1/\(op)")
+        }
+        return nil
     }
 
     /// The line of `POST /v1/<op>` with `body`: the body itself when it names the op (it must be the path's)

@@ -73,6 +73,22 @@ import Testing
             let badJSON = try await http.send("POST", "/v1/stop", body: #"{"stop_id":"#)
             #expect(badJSON.status == 400)
             #expect(try badJSON.json.errorCode == "BAD_JSON")
+            // plan's places member by member and its modes comma-separated answer as the line's objects do.
+            let line = try gateway.fixture.client()
+            let plan =
+                #"{"id":2,"op":"plan","from":{"stop_id":"200060"},"to":{"stop_id":"206710"},"at":\#(Self.at),"#
+                + #""modes":["metro","train"],"realtime":false}"#
+            try line.sendLines([plan])
+            let planLine = try await line.readLine()
+            #expect(try JSONLine(planLine).list("journeys").isEmpty == false, "\(planLine)")
+            let planGet = try await http.send(
+                "GET",
+                "/v1/plan?from[stop_id]=200060&to%5Bstop_id%5D=206710&at=\(Self.at)&modes=metro,train&realtime=false")
+            #expect(planGet.status == 200, "\(planGet)")
+            #expect(dataText(planGet.text) == dataText(planLine))
+            let whole = try await http.send("GET", "/v1/plan?from=200060&to[stop_id]=206710")
+            #expect(whole.status == 400)
+            #expect(try whole.json.errorMessage?.contains("give its members") == true, "\(whole)")
             let subscribe = try await http.send("GET", "/v1/subscribe?topic=departures&stop_id=200060")
             #expect(subscribe.status == 400)
             #expect(try subscribe.json.errorMessage?.contains("/v1/ws") == true)

@@ -11,6 +11,11 @@ import Testing
         "nearby": ["lat": .number, "lon": .number],
         "search": ["q": .string, "include_platforms": .boolean],
         "journey": ["from": .structured],
+        "plan": [
+            "from": .object(["stop_id": .string, "lat": .number, "lon": .number]),
+            "to": .object(["stop_id": .string, "lat": .number, "lon": .number]), "modes": .array(.string),
+            "at": .integer, "wheelchair": .boolean,
+        ],
     ])
 
     func get(_ op: String, _ query: String?) -> String {
@@ -43,6 +48,31 @@ import Testing
         #expect(get("departures", "limit=1&limit=2") == #"error: query parameter "limit" given more than once"#)
         #expect(get("departures", "op=stop").contains("the path names the op"))
         #expect(get("journey", "from=x").contains("send the request by POST /v1/journey"))
+    }
+
+    /// Objects member by member (`deepObject`), arrays comma-separated (`form`, not exploded): GATEWAY.md §8.
+    @Test func objectsComeByTheirMembersAndArraysCommaSeparated() {
+        #expect(
+            get("plan", "from[stop_id]=200060&to%5Blat%5D=-33.9&modes=train,bus&to%5Blon%5D=151.2&at=1766394000")
+                == #"{"op":"plan","from":{"stop_id":"200060"},"to":{"lat":-33.9,"lon":151.2},"modes":["train","bus"],"#
+                + #""at":1766394000}"#)
+        #expect(get("plan", "modes=") == #"{"op":"plan","modes":[]}"#)
+        // A member the object has not goes on (the op's parser names it); so does a bracket on another field.
+        #expect(get("plan", "from[stop]=1&at[x]=2") == #"{"op":"plan","from":{"stop":"1"},"at[x]":"2"}"#)
+        #expect(get("plan", "to[lat]=south") == #"error: query parameter "to[lat]": expected a number, got "south""#)
+        #expect(get("plan", "from[stop_id]=1&from[stop_id]=2").contains("given more than once"))
+        #expect(get("plan", "from=200060").contains(#"query parameter "from": an object: give its members"#))
+        #expect(get("plan", "from[stop_id]=1&from=2").contains("not as well whole"))
+    }
+
+    /// The types come from the document the gateway serves: plan's places are objects, its modes an array.
+    @Test func theServedDocumentTypesPlansObjectsAndArrays() throws {
+        let served = try RequestFieldTypes(openAPI: OpenAPIDocument.bytes)
+        let place = RequestFieldTypes.FieldType.object(["stop_id": .string, "lat": .number, "lon": .number])
+        #expect(served.type(of: "from", op: "plan") == place)
+        #expect(served.type(of: "to", op: "plan") == place)
+        #expect(served.type(of: "modes", op: "plan") == .array(.string))
+        #expect(served.type(of: "stop_id", op: "departures") == .string)
     }
 
     func post(_ op: String, _ body: String) -> String {
