@@ -91,13 +91,17 @@ struct PlanCommand: AsyncParsableCommand {
                 let clock = given.contains { $0?.isLocal == true } ? try await servicesClock(client, firstStop) : nil
                 let times = try given.map { try $0?.unix(on: clock) }
                 let fields = planFields
-                if watch {
-                    return try await follow(client, from: places[0], to: places[1], times: times, fields: fields)
-                }
-                let answer = try await Self.waitingForTimetable {
+                let waiting = {
                     FileHandle.standardError.write(
                         Data("transit: the planner is building the timetable of those dates; waiting…\n".utf8))
-                } plan: {
+                }
+                if watch {
+                    // A subscription on other dates is refused as a plan is while their timetable is built.
+                    return try await Self.waitingForTimetable(waiting) {
+                        try await follow(client, from: places[0], to: places[1], times: times, fields: fields)
+                    }
+                }
+                let answer = try await Self.waitingForTimetable(waiting) {
                     try await client.plan(
                         from: places[0], to: places[1], at: times[0], arriveBy: times[1], options: fields)
                 }

@@ -256,6 +256,40 @@ import TransitTesting
         )
     }
 
+    /// `--watch` on dates whose timetable is being built: the refused subscription is asked again, as a plan is.
+    @Test(.enabled(if: BuiltExecutables.path("transit") != nil, "build the executables first (swift build)"))
+    func watchWaitsWhileTheTimetableOfItsDatesIsBuilt() async throws {
+        let subscribes = Mutex(0)
+        let gateway = try await FakeGateway { request, peer in
+            let n = subscribes.withLock { n in
+                n += 1
+                return n
+            }
+            switch n {
+            case 1:
+                if case .server(_, let message) = Self.building {
+                    peer.send(FakeGateway.error(request, code: "STATIC_UNAVAILABLE", message: message))
+                }
+            case 2:
+                peer.send(FakeGateway.ok(request, data: #"{"sub":1,"topic":"plan"}"#))
+                peer.send(
+                    #"{"event":"plan","sub":1,"changes":[],"data":{"timezone":"Australia/Sydney","journeys":[],"#
+                        + #""reason":"nothing connects within 24 h"},"meta":{"op":"plan","at":1766394000}}"#)
+                peer.close()
+            default:
+                peer.send(FakeGateway.error(request, code: "NOT_FOUND", message: "to: no stop"))
+            }
+        }
+        defer { Task { await gateway.stop() } }
+        let run = try Self.transit(
+            ["plan", "-33.87,151.2", "-33.9,151.1", "--at", "1766394000", "--watch", "--plain"], port: gateway.port)
+        #expect(run.status == 1, "\(run.output)")
+        #expect(run.output.contains("building the timetable of those dates; waiting"), "\(run.output)")
+        #expect(run.output.contains("Following live (Ctrl-C quits); journeys from 20:00:"), "\(run.output)")
+        #expect(run.output.contains("No journey: nothing connects within 24 h"), "\(run.output)")
+        #expect(subscribes.withLock { $0 } == 3)
+    }
+
     /// Answers `stop` for ids (the captured stop, renamed), NOT_FOUND for names; `search`, `departures` and `plan`
     /// with their captures.
     static func standIn() async throws -> FakeGateway {
