@@ -57,14 +57,19 @@ struct RequestFieldTypes: Sendable {
             return type(of: schemas[name] as? [String: Any] ?? [:], schemas: schemas, depth: depth + 1)
         }
         if let branches = schema["oneOf"] as? [[String: Any]] {
+            // A null branch only says the field may be absent (trip's `date`: a string or an integer, or null).
+            let types = branches.filter { $0["type"] as? String != "null" }.map {
+                type(of: $0, schemas: schemas, depth: depth + 1)
+            }
             var members: [String: FieldType] = [:]
-            for branch in branches {
-                guard case .object(let more) = type(of: branch, schemas: schemas, depth: depth + 1) else {
-                    return .structured
+            for branch in types {
+                guard case .object(let more) = branch else {
+                    // Scalars of one type are that type; of several, the text goes on for the op's parser to judge.
+                    return Set(types.map { "\($0)" }).count == 1 ? types[0] : .string
                 }
                 members.merge(more) { first, _ in first }
             }
-            return .object(members)
+            return types.isEmpty ? .string : .object(members)
         }
         let declared = (schema["type"] as? String).map { [$0] } ?? (schema["type"] as? [String] ?? [])
         switch declared.first(where: { $0 != "null" }) {

@@ -73,6 +73,11 @@ import Testing
         #expect(served.type(of: "to", op: "plan") == place)
         #expect(served.type(of: "modes", op: "plan") == .array(.string))
         #expect(served.type(of: "stop_id", op: "departures") == .string)
+        // A oneOf of scalars and null stays a scalar: trip's date (YYYYMMDD as a string or an integer).
+        #expect(served.type(of: "date", op: "trip") == .string)
+        #expect(served.type(of: "service_date", op: "trip") == .string)
+        #expect(served.type(of: "limit", op: "departures") == .integer)
+        #expect(served.type(of: "include_platforms", op: "search") == .boolean)
     }
 
     func post(_ op: String, _ body: String) -> String {
