@@ -82,6 +82,9 @@ enum WebBoardPage {
         #plan-form input, #plan-form select { font: inherit; padding: 0.45rem 0.6rem; border: 1px solid var(--line);
           border-radius: 6px; background: var(--bg); color: var(--fg); min-width: 0; flex: none; }
         label.check { font-weight: normal; display: flex; gap: 0.4rem; align-items: center; flex: 1 1 100%; }
+        fieldset.modes { border: 0; padding: 0; margin: 0; flex: 1 1 100%; display: flex; flex-wrap: wrap; gap: 0.2rem 0.9rem; }
+        fieldset.modes legend { padding: 0; margin-bottom: 0.2rem; }
+        fieldset.modes label.check { flex: 0 0 auto; }
         #plan-my-location { align-self: flex-start; font-size: 0.9rem; padding: 0.2rem 0.6rem; }
         #plan-choices button { width: 100%; text-align: left; margin: 0.15rem 0; }
         ol.journeys { list-style: none; padding: 0; margin: 0.5rem 0; }
@@ -138,6 +141,16 @@ enum WebBoardPage {
               <div class="field"><label for="plan-time">Time (the places' clock)</label>
                 <input id="plan-time" type="time" disabled></div>
               <label class="check"><input id="plan-wheelchair" type="checkbox"> Wheelchair accessible trips and stops only</label>
+              <fieldset id="plan-modes" class="modes"><legend>Travel by</legend>
+                <label class="check"><input type="checkbox" value="train" checked> Train</label>
+                <label class="check"><input type="checkbox" value="metro" checked> Metro</label>
+                <label class="check"><input type="checkbox" value="tram" checked> Light rail</label>
+                <label class="check"><input type="checkbox" value="ferry" checked> Ferry</label>
+                <label class="check"><input type="checkbox" value="bus" checked> Bus</label>
+                <label class="check"><input type="checkbox" value="coach" checked> Coach</label>
+                <label class="check"><input type="checkbox" value="cable" checked> Cable</label>
+                <label class="check"><input type="checkbox" value="other" checked> Other</label>
+              </fieldset>
               <button type="submit">Plan</button>
             </form>
             <p id="plan-error" role="alert" class="error"></p>
@@ -592,6 +605,11 @@ enum WebBoardPage {
             if (!to) return;
             const request = { op: "subscribe", topic: "plan", from, to };
             if ($("plan-wheelchair").checked) request.wheelchair = true;
+            // Every mode ticked: none sent (the op's default, all).
+            const modes = [...document.querySelectorAll("#plan-modes input")];
+            const chosen = modes.filter((m) => m.checked).map((m) => m.value);
+            if (!chosen.length) throw new Error("Tick at least one way to travel.");
+            if (chosen.length < modes.length) request.modes = chosen;
             const when = $("plan-when").value;
             if (when !== "now") {
               if (!$("plan-time").value) throw new Error("Give a time, or choose “Leave now”.");
@@ -672,6 +690,7 @@ enum WebBoardPage {
             link.set("from", placeText(request.from)); link.set("to", placeText(request.to));
             for (const k of ["at", "arrive_by"]) if (request[k] !== undefined) link.set(k, String(request[k]));
             if (request.wheelchair) link.set("wheelchair", "1");
+            if (request.modes) link.set("modes", request.modes.join(","));
           }
           return link.toString();
         }
@@ -691,6 +710,10 @@ enum WebBoardPage {
           }
           if (link.get("wheelchair") === "1") request.wheelchair = true;
           $("plan-wheelchair").checked = !!request.wheelchair;
+          if (link.get("modes")) request.modes = link.get("modes").split(",");
+          for (const m of document.querySelectorAll("#plan-modes input")) {
+            m.checked = !request.modes || request.modes.includes(m.value);
+          }
           $("planner").open = true;
           // The fields show the places' names (a stop's from `stop`); a time is shown once the first answer gives
           // the zone (renderPlan).
