@@ -30,6 +30,8 @@ struct PlanCommand: AsyncParsableCommand {
     @Option(help: "Walking between stops to change, at most this many metres (0–2000; default 400).")
     var walkRadius: Double?
     @Option(help: "Extra seconds for a change at the same stop (0–1800; default 60).") var transferSlack: Int?
+    @Option(help: "From and to a lat,lon: walking to and from stops at most this many metres (0–2000; default 600).")
+    var accessRadius: Double?
     @Flag(help: "Plan on the timetable alone, without live predictions.") var schedule = false
     @Flag(
         help: """
@@ -169,6 +171,7 @@ struct PlanCommand: AsyncParsableCommand {
         if let walkSpeed { fields["walk_speed_mps"] = .double(walkSpeed) }
         if let walkRadius { fields["walk_radius_m"] = .double(walkRadius) }
         if let transferSlack { fields["transfer_slack_s"] = .int(Int64(transferSlack)) }
+        if let accessRadius { fields["access_radius_m"] = .double(accessRadius) }
         if schedule { fields["realtime"] = .bool(false) }
         return fields
     }

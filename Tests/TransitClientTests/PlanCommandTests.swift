@@ -162,13 +162,14 @@ import TransitTesting
         let command = try Self.parse([
             "plan", "200060", "2205", "--at", "1766394000", "--max-transfers", "2", "--window", "90", "--wheelchair",
             "--modes", "Train, bus", "--walk-speed", "0.8", "--walk-radius", "250", "--transfer-slack", "120",
-            "--schedule",
+            "--access-radius", "900", "--schedule",
         ])
         #expect(
             command.planFields == [
                 "max_transfers": .int(2), "window_s": .int(5400), "limit": .int(20), "wheelchair": .bool(true),
                 "modes": .array([.string("train"), .string("bus")]), "walk_speed_mps": .double(0.8),
-                "walk_radius_m": .double(250), "transfer_slack_s": .int(120), "realtime": .bool(false),
+                "walk_radius_m": .double(250), "transfer_slack_s": .int(120), "access_radius_m": .double(900),
+                "realtime": .bool(false),
             ])
         #expect(try Self.parse(["plan", "200060", "2205"]).planFields == [:], "the op's defaults: nothing sent")
         for (arguments, message) in [
