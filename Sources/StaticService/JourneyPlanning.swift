@@ -41,7 +41,8 @@ public final class JourneyPlanning: Sendable {
         let stopIds: [String]
         let tripIds: [String]
         let stopIndex: [String: Int]
-        let timezone: String
+        let zone: ServiceTimeZone
+        var timezone: String { zone.identifier }
         /// How the realtime service's trip instances map onto the timetable's indexes; nil for a far timetable
         /// (dates outside the window), which no live trips are laid over.
         let conversion: LiveTripsConversion?
@@ -184,7 +185,7 @@ public final class JourneyPlanning: Sendable {
         }
         return Built(
             store: store, dates: dates, timetable: timetable, stopIds: input.stopIds, tripIds: input.tripIds,
-            stopIndex: stopIndex, timezone: store.plannerTimezone, conversion: conversion)
+            stopIndex: stopIndex, zone: store.plannerZone, conversion: conversion)
     }
 
     private func build(_ store: StaticStore, dates: ClosedRange<GTFSDate>) {
@@ -205,7 +206,7 @@ public final class JourneyPlanning: Sendable {
             let elapsed = started.duration(to: .now)
             counts.withLock {
                 $0.windowBuilds += 1
-                $0.lastWindowBuildSeconds = elapsed.seconds
+                $0.lastWindowBuildSeconds = elapsed.inSeconds
             }
             logger.info(
                 "planner timetable built",
@@ -305,11 +306,10 @@ public final class JourneyPlanning: Sendable {
         let trips = conversion.convert(live.trips, staleSources: live.staleSources)
         let (timetable, problems) = (built.live ?? built.timetable).applying(trips)
         let elapsed = started.duration(to: .now)
-        liveUpdateDuration.recordNanoseconds(
-            elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        liveUpdateDuration.recordSeconds(elapsed.inSeconds)
         counts.withLock {
             $0.liveUpdates += 1
-            $0.lastLiveUpdateSeconds = elapsed.seconds
+            $0.lastLiveUpdateSeconds = elapsed.inSeconds
             $0.liveRuns = trips.runs.count
             $0.liveAddedTrips = trips.added.count
         }
@@ -514,7 +514,7 @@ public final class JourneyPlanning: Sendable {
         }
         counts.withLock {
             $0.farBuilds += 1
-            $0.lastFarBuildSeconds = (ended - started).seconds
+            $0.lastFarBuildSeconds = (ended - started).inSeconds
         }
         logger.info(
             "planner timetable built for dates outside the window",
@@ -529,10 +529,11 @@ public final class JourneyPlanning: Sendable {
     /// What an operator watches of the planner (`transit-static serve --metrics`): the timetables held, their
     /// builds, the live updates laid over, and the plans refused or cut.
     public var report: PlannerReport {
-        let (window, far) = state.withLock { s in
-            (s.built.map(PlannerReport.Held.init), s.far.map(PlannerReport.Held.init))
-        }
-        return PlannerReport(window: window, far: far, counts: counts.withLock { $0 })
+        // Measured outside the lock plans take (a walk over every route and pattern).
+        let (window, far) = state.withLock { ($0.built, $0.far) }
+        return PlannerReport(
+            window: window.map(PlannerReport.Held.init), far: far.map(PlannerReport.Held.init),
+            counts: counts.withLock { $0 })
     }
 
     /// The dates of the far timetable (nil when there is none).
@@ -628,7 +629,7 @@ public final class JourneyPlanning: Sendable {
         let legs = LegNames(built: built, timetable: timetable, stops: stops)
         var reason = result.reason
         if let earliest = result.earliestAfterWindow, case .departAt(let at) = query.time, let said = reason {
-            reason = Self.windowReason(said, at: at, window: query.window, earliest: earliest, timezone: built.timezone)
+            reason = Self.windowReason(said, at: at, window: query.window, earliest: earliest, zone: built.zone)
         }
         return PlanAnswer(
             journeys: result.journeys.map { legs.journey($0) }, cut: result.cut, reason: reason,
@@ -644,15 +645,14 @@ extension JourneyPlanning {
     /// after it in the feed's time zone (GATEWAY.md `reason`): "no journey departs within window_s 3600 s of at (03:00
     /// to 04:00 on 2026-12-05, Australia/Sydney); the earliest journey from at on departs at 05:07 and arrives at 05:20
     /// on 2026-12-05".
-    static func windowReason(_ reason: String, at: Int64, window: Int, earliest: Journey, timezone: String) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: timezone) ?? TimeZone(identifier: "UTC")!
+    static func windowReason(_ reason: String, at: Int64, window: Int, earliest: Journey, zone: ServiceTimeZone)
+        -> String
+    {
         func parts(_ unix: Int64) -> (day: String, time: String) {
-            let c = calendar.dateComponents(
-                [.year, .month, .day, .hour, .minute], from: Date(timeIntervalSince1970: Double(unix)))
+            let date = zone.localDate(atUnix: unix), second = zone.localSecondsOfDay(atUnix: unix)
             return (
-                String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0),
-                String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+                String(format: "%04d-%02d-%02d", date.year, date.month, date.day),
+                String(format: "%02d:%02d", second / 3600, second / 60 % 60)
             )
         }
         /// "05:07 to 05:20 on 2026-12-05", or with both days when they differ.
@@ -662,7 +662,7 @@ extension JourneyPlanning {
                 ? "\(a.time) \(joint) \(b.time) on \(a.day)" : "\(a.time) on \(a.day) \(joint) \(b.time) on \(b.day)"
         }
         return
-            "\(reason) (\(span(at, at + Int64(window), "to")), \(timezone)); the earliest journey from at on departs at "
+            "\(reason) (\(span(at, at + Int64(window), "to")), \(zone.identifier)); the earliest journey from at on departs at "
             + span(earliest.departure, earliest.arrival, "and arrives at")
     }
 }
@@ -712,13 +712,6 @@ public struct PlannerReport: Sendable, Equatable {
     public var window: Held?
     public var far: Held?
     public var counts: Counts
-}
-
-extension Duration {
-    /// In seconds, as metrics count them.
-    fileprivate var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
 }
 
 /// A `PlannerWorkspace` handed from one plan to the next: only one plan holds it at a time (taken from and

@@ -47,7 +47,7 @@ extension StaticStore {
     }
 
     /// The timezone of the planner's dates (the first feed's).
-    public var plannerTimezone: String { catalog.zones[0].identifier }
+    public var plannerZone: ServiceTimeZone { catalog.zones[0] }
 
     /// The planner's input for the service dates `dates` (use the day before the first date of interest too, for
     /// the trips still running after midnight). Trips with fewer than two stops are left out.
