@@ -40,11 +40,16 @@ struct MetricsEndpointTests {
         let staticURL = UniqueURL.ipc("metrics-static")
         let staticService = try ChildProcess(
             BuiltExecutables.path("transit-static")!,
-            ["serve", "--db", db, "--listen", staticURL, "--metrics", "127.0.0.1:0"])
+            // A pinned clock, the gateway's too (a Monday in December 2025): the planner's window is those days
+            // whatever today is, so the plan below at 1800000000 (January 2027) always needs a far timetable.
+            ["serve", "--db", db, "--listen", staticURL, "--metrics", "127.0.0.1:0", "--clock", "1766394000"])
         defer { staticService.signal(SIGKILL) }
         let gateway = try ChildProcess(
             BuiltExecutables.path("transit-gateway")!,
-            ["serve", "--static", staticURL, "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0"])
+            [
+                "serve", "--static", staticURL, "--listen", "127.0.0.1:0", "--metrics", "127.0.0.1:0", "--clock",
+                "1766394000",
+            ])
         defer { gateway.signal(SIGKILL) }
         let staticMetrics = try await Self.metricsPort(staticService)
         let gatewayMetrics = try await Self.metricsPort(gateway)
@@ -58,8 +63,8 @@ struct MetricsEndpointTests {
         // service's count below would then depend on the timing.
         #expect(try await client.ask(#"{"id":2,"op":"stop","stop_id":"20006016"}"#).ok)
         #expect(try await client.ask(#"{"id":3,"op":"stop","stop_id":"NOPE"}"#).errorCode == "NOT_FOUND")
-        // A plan today, and one on a date outside the planner's window (its far timetable: a few milliseconds on
-        // the sample feed, waited for).
+        // A plan on the clock's day, and one on a date outside the planner's window (its far timetable: a few
+        // milliseconds on the sample feed, waited for).
         let plan = #""op":"plan","from":{"stop_id":"200060"},"to":{"stop_id":"202210"}"#
         #expect(try await client.ask(#"{"id":4,"# + plan + "}").ok)
         #expect(try await client.ask(#"{"id":5,"# + plan + #","at":1800000000}"#).ok)
