@@ -42,7 +42,8 @@ struct PlanCommand: AsyncParsableCommand {
 
     /// The range of `--window`, in minutes (the op's `window_s` is 0–10800).
     static let windowMinutes = 1...180
-    /// Pages of a `--window` answer read at the most (each at most 20 journeys, the op's largest `limit`).
+    /// Journeys per page of a `--window` answer (the op's largest `limit`), and pages read at the most.
+    static let pageLimit = 20
     static let maxPages = 10
 
     func validate() throws {
@@ -161,7 +162,7 @@ struct PlanCommand: AsyncParsableCommand {
         if let maxTransfers { fields["max_transfers"] = .int(Int64(maxTransfers)) }
         if let window {
             fields["window_s"] = .int(Int64(window * 60))
-            fields["limit"] = .int(20)
+            fields["limit"] = .int(Int64(Self.pageLimit))
         }
         if wheelchair { fields["wheelchair"] = .bool(true) }
         if let modes {
